@@ -1,0 +1,140 @@
+# Calibration of Gaussian noise: from sensitivity and (epsilon, delta) to sigma.
+
+#' The constant c(delta) of Hall, Rinaldo and Wasserman
+#'
+#' \eqn{c(\delta) = \sqrt{2 \log(2/\delta)}}, their equation (6): with noise
+#' \eqn{c(\delta)\Delta/\epsilon} times a Gaussian process whose RKHS measures
+#' the sensitivity \eqn{\Delta}, the release is \eqn{(\epsilon, \delta)}-DP for
+#' \eqn{\epsilon \le 1}.
+#'
+#' @param delta A number in (0, 1).
+#' @return \eqn{c(\delta)}.
+#' @examples
+#' dp_cdelta(0.1) # 2.447746831
+#' @export
+dp_cdelta <- function(delta) {
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE,
+                        upper_open = TRUE, what = "a number in (0, 1)",
+                        class = "dpfda_error_privacy")
+  sqrt(2 * log(2 / delta))
+}
+
+#' Noise scale of the Gaussian mechanism
+#'
+#' The standard deviation \eqn{\sigma} of Gaussian noise (or the multiplier of
+#' a Gaussian process path) that makes a release with L2 / RKHS sensitivity
+#' \eqn{\Delta} \eqn{(\epsilon, \delta)}-differentially private.
+#'
+#' * `"analytic"` (default): the smallest \eqn{\sigma} for which the exact
+#'   privacy profile of the Gaussian mechanism (Balle and Wang, 2018),
+#'   \deqn{\delta(\epsilon) = \Phi\left(\frac{\Delta}{2\sigma} -
+#'   \frac{\epsilon\sigma}{\Delta}\right) - e^{\epsilon}
+#'   \Phi\left(-\frac{\Delta}{2\sigma} - \frac{\epsilon\sigma}{\Delta}\right),}
+#'   is at most `delta`. Valid for every \eqn{\epsilon > 0} and never larger
+#'   than the other two. Found by bisection on \eqn{\log \sigma} to a relative
+#'   precision of \eqn{10^{-12}}, returning the upper end of the bracket so the
+#'   guarantee holds.
+#' * `"hall"`: \eqn{c(\delta)\Delta/\epsilon} with [dp_cdelta()] (the papers'
+#'   calibration); proven only for \eqn{\epsilon \le 1}, so larger
+#'   \eqn{\epsilon} is refused unless `allow_large_epsilon = TRUE` (it does
+#'   fail for \eqn{\epsilon} around 10).
+#' * `"classical"`: \eqn{\sqrt{2\log(1.25/\delta)}\Delta/\epsilon} (Dwork and
+#'   Roth, Theorem A.1), valid for \eqn{\epsilon < 1} only.
+#'
+#' @param sensitivity Non-negative L2 (or RKHS / Mahalanobis) sensitivity.
+#' @param epsilon Positive privacy parameter.
+#' @param delta Number in (0, 1).
+#' @param calibration One of `"analytic"`, `"hall"`, `"classical"`.
+#' @param allow_large_epsilon Allow \eqn{\epsilon > 1} with `"hall"`.
+#' @return The noise scale \eqn{\sigma}.
+#' @examples
+#' dp_noise_scale(1, epsilon = 1, delta = 1e-5)
+#' dp_noise_scale(1, epsilon = 1, delta = 1e-5, calibration = "hall")
+#' dp_noise_scale(1, epsilon = 0.5, delta = 1e-5, calibration = "classical")
+#' @export
+dp_noise_scale <- function(sensitivity, epsilon, delta,
+                           calibration = c("analytic", "hall", "classical"),
+                           allow_large_epsilon = FALSE) {
+  sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_delta(delta)
+  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
+  allow_large_epsilon <- check_flag(allow_large_epsilon, "allow_large_epsilon")
+  if (sensitivity == 0) return(0)
+  switch(calibration,
+    hall = {
+      if (epsilon > 1 && !allow_large_epsilon) {
+        dpfda_abort(sprintf(paste0("`epsilon` must be at most 1 for calibration = \"hall\" ",
+                                   "(the bound is proven only there), not %s. Use calibration = ",
+                                   "\"analytic\", or allow_large_epsilon = TRUE."), format(epsilon)),
+                    class = "dpfda_error_privacy", arg = "epsilon")
+      }
+      dp_cdelta(delta) * sensitivity / epsilon
+    },
+    classical = {
+      if (epsilon >= 1) {
+        dpfda_abort(sprintf(paste0("`epsilon` must be below 1 for calibration = \"classical\", ",
+                                   "not %s. Use calibration = \"analytic\"."), format(epsilon)),
+                    class = "dpfda_error_privacy", arg = "epsilon")
+      }
+      sqrt(2 * log(1.25 / delta)) * sensitivity / epsilon
+    },
+    analytic = sensitivity * analytic_gaussian_sigma(epsilon, delta)
+  )
+}
+
+check_epsilon <- function(epsilon, arg = "epsilon") {
+  check_number(epsilon, arg, lower = 0, lower_open = TRUE, class = "dpfda_error_privacy")
+}
+
+check_delta <- function(delta, arg = "delta") {
+  check_number(delta, arg, lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+               what = "a number in (0, 1)", class = "dpfda_error_privacy")
+}
+
+#' Exact privacy profile of the Gaussian mechanism
+#'
+#' \eqn{\delta(\epsilon)} of Balle and Wang (2018) for Gaussian noise of
+#' standard deviation `sigma` and L2 sensitivity `sensitivity`, computed in
+#' log space so it stays accurate for large \eqn{\epsilon} and tiny
+#' \eqn{\delta}. Used to verify every Gaussian calibration.
+#'
+#' @param epsilon Non-negative numbers.
+#' @param sigma Noise standard deviation.
+#' @param sensitivity L2 sensitivity.
+#' @return The smallest \eqn{\delta} for which the mechanism is
+#'   \eqn{(\epsilon, \delta)}-DP, for each `epsilon`.
+#' @examples
+#' gaussian_delta(1, sigma = dp_noise_scale(1, 1, 1e-5), sensitivity = 1) # <= 1e-5
+#' @export
+gaussian_delta <- function(epsilon, sigma, sensitivity = 1) {
+  ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
+  if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
+  sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
+  sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE)
+  gaussian_delta_unit(epsilon, sensitivity / sigma)
+}
+
+# delta(eps) for a Gaussian shift of D standard deviations.
+gaussian_delta_unit <- function(epsilon, D) {
+  a <- D / 2 - epsilon / D
+  b <- -D / 2 - epsilon / D
+  l1 <- stats::pnorm(a, log.p = TRUE)
+  l2 <- epsilon + stats::pnorm(b, log.p = TRUE)
+  # exp(l1) - exp(l2) = exp(l1) * (1 - exp(l2 - l1)); l2 < l1 always
+  pmax(0, exp(l1) * -expm1(pmin(l2 - l1, 0)))
+}
+
+# Smallest sigma (per unit sensitivity) with delta(epsilon) <= delta.
+analytic_gaussian_sigma <- function(epsilon, delta, rel_tol = 1e-12) {
+  ok <- function(s) gaussian_delta_unit(epsilon, 1 / s) <= delta
+  hi <- 1
+  while (!ok(hi)) hi <- hi * 2
+  lo <- hi / 2
+  while (ok(lo) && lo > 1e-300) lo <- lo / 2
+  while ((hi - lo) > rel_tol * hi) {
+    mid <- (lo + hi) / 2
+    if (ok(mid)) hi <- mid else lo <- mid
+  }
+  hi
+}

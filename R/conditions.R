@@ -1,0 +1,110 @@
+# Classed conditions. Every error raised by dpfda inherits from
+# `dpfda_error`, plus one specific subclass, so callers can catch precisely.
+
+dpfda_abort <- function(message, class = "dpfda_error_argument", call = NULL,
+                        ...) {
+  cnd <- structure(
+    class = c(class, "dpfda_error", "error", "condition"),
+    list(message = message, call = call, ...)
+  )
+  stop(cnd)
+}
+
+dpfda_warn <- function(message, class = "dpfda_warning") {
+  cnd <- structure(
+    class = c(class, "warning", "condition"),
+    list(message = message, call = NULL)
+  )
+  warning(cnd)
+}
+
+# A short, printable description of what the user gave.
+describe_value <- function(x) {
+  if (is.null(x)) return("NULL")
+  if (is.function(x)) return("a function")
+  if (is.list(x) && !is.data.frame(x)) return(sprintf("a list of length %d", length(x)))
+  if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
+  if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
+  if (length(x) > 1L) {
+    return(sprintf("a %s vector of length %d", typeof(x), length(x)))
+  }
+  if (is.character(x)) return(sprintf("\"%s\"", x))
+  format(x)
+}
+
+arg_error <- function(arg, what, value, class = "dpfda_error_argument") {
+  dpfda_abort(sprintf("`%s` must be %s, not %s.", arg, what, describe_value(value)),
+              class = class, arg = arg)
+}
+
+# ---- argument checkers (return the cleaned value) -----------------------------
+
+check_number <- function(x, arg, lower = -Inf, upper = Inf, lower_open = FALSE,
+                         upper_open = FALSE, what = NULL,
+                         class = "dpfda_error_argument") {
+  if (is.null(what)) {
+    what <- if (is.finite(lower) && lower == 0 && lower_open) "a positive number"
+            else if (is.finite(lower) && lower == 0) "a non-negative number"
+            else "a finite number"
+    if (is.finite(upper)) what <- sprintf("%s %s %s", what, if (upper_open) "below" else "at most", format(upper))
+  }
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    (if (lower_open) x > lower else x >= lower) &&
+    (if (upper_open) x < upper else x <= upper)
+  if (!isTRUE(ok)) arg_error(arg, what, x, class)
+  as.double(x)
+}
+
+check_count <- function(x, arg, min = 1, max = .Machine$integer.max) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x == round(x) && x >= min && x <= max
+  if (!isTRUE(ok)) {
+    arg_error(arg, sprintf("a whole number between %s and %s", format(min),
+                           format(max, big.mark = ",")), x)
+  }
+  as.integer(x)
+}
+
+check_numeric_vector <- function(x, arg, min_length = 1L, finite = TRUE) {
+  ok <- is.numeric(x) && is.null(dim(x)) && length(x) >= min_length &&
+    (!finite || all(is.finite(x)))
+  if (!isTRUE(ok)) {
+    arg_error(arg, sprintf("a numeric vector of finite values with length at least %d",
+                           min_length), x)
+  }
+  as.double(x)
+}
+
+check_flag <- function(x, arg) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) arg_error(arg, "TRUE or FALSE", x)
+  x
+}
+
+check_choice <- function(x, choices, arg) {
+  if (is.null(x)) arg_error(arg, sprintf("one of %s", paste0("\"", choices, "\"", collapse = ", ")), x)
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
+    arg_error(arg, sprintf("one of %s", paste0("\"", choices, "\"", collapse = ", ")), x)
+  }
+  x
+}
+
+# Points: vector (1-D) or numeric matrix with finite entries -> n x d matrix.
+as_points <- function(x, arg, d = NULL) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  ok <- is.numeric(x) && length(x) >= 1L && all(is.finite(x)) &&
+    (is.null(dim(x)) || length(dim(x)) == 2L)
+  if (!isTRUE(ok)) {
+    arg_error(arg, "a numeric vector or matrix of finite values (one point per row)", x)
+  }
+  x <- if (is.null(dim(x))) matrix(as.double(x), ncol = 1L) else {
+    storage.mode(x) <- "double"
+    x
+  }
+  if (!is.null(d) && ncol(x) != d) {
+    dpfda_abort(sprintf("`%s` must have %d column%s (the dimension of the points), not %d.",
+                        arg, d, if (d == 1L) "" else "s", ncol(x)), arg = arg)
+  }
+  dimnames(x) <- NULL
+  x
+}

@@ -1,0 +1,292 @@
+# Functional-data objects: n curves observed on a common public grid.
+
+#' Curves on a common grid
+#'
+#' `curves()` stores `n` functions observed on the same `m` grid points: the
+#' currency of dpfda. Released values, data curves, densities and noise paths
+#' are all `dpfda_curves`.
+#'
+#' The grid is public. One-dimensional grids are sorted (the columns of
+#' `values` follow) and must not contain duplicates. A grid in `d > 1`
+#' dimensions is an `m x d` matrix, or a list of `d` axis vectors that is
+#' expanded to the tensor grid in [expand.grid()] order (first axis fastest).
+#'
+#' @param values A numeric vector (one curve) or an `n x m` matrix (one curve
+#'   per row) of finite values.
+#' @param grid The evaluation points: a vector of length `m`, an `m x d`
+#'   matrix, or a list of axis vectors. Defaults to `m` equally spaced points
+#'   on \[0, 1\].
+#' @param domain The domain: `c(lower, upper)` in one dimension, a `2 x d`
+#'   matrix otherwise. Defaults to the range of the grid.
+#' @return An object of class `dpfda_curves`: a list with `values` (`n x m`
+#'   matrix), `grid` (vector, or `m x d` matrix), `domain` and `dim`.
+#' @examples
+#' t <- seq(0, 1, length.out = 50)
+#' x <- curves(rbind(sin(2 * pi * t), cos(2 * pi * t)), t)
+#' x
+#' plot(x)
+#' as.data.frame(x)[1:3, ]
+#' @export
+curves <- function(values, grid = NULL, domain = NULL) {
+  if (is.data.frame(values)) values <- as.matrix(values)
+  if (!is.numeric(values) || length(values) == 0L || !all(is.finite(values)) ||
+      (!is.null(dim(values)) && length(dim(values)) != 2L)) {
+    arg_error("values", "a numeric vector or matrix of finite values", values)
+  }
+  if (is.null(dim(values))) values <- matrix(as.double(values), nrow = 1L)
+  storage.mode(values) <- "double"
+  m <- ncol(values)
+  if (is.null(grid)) grid <- if (m == 1L) 0 else seq(0, 1, length.out = m)
+  grid <- as_grid(grid, "grid")
+  if (grid_size(grid) != m) {
+    dpfda_abort(sprintf("`grid` has %d points but `values` has %d columns.", grid_size(grid), m),
+                arg = "grid")
+  }
+  if (is.null(dim(grid))) {
+    o <- order(grid)
+    if (is.unsorted(grid)) {
+      grid <- grid[o]
+      values <- values[, o, drop = FALSE]
+    }
+  }
+  domain <- as_domain(domain, grid)
+  dimnames(values) <- NULL
+  new_dpfda_curves(values, grid, domain)
+}
+
+new_dpfda_curves <- function(values, grid, domain, ..., class = character()) {
+  structure(list(values = values, grid = grid, domain = domain,
+                 dim = if (is.null(dim(grid))) 1L else ncol(grid), ...),
+            class = c(class, "dpfda_curves"))
+}
+
+validate_dpfda_curves <- function(x) {
+  stopifnot(inherits(x, "dpfda_curves"), is.matrix(x$values), is.double(x$values),
+            all(is.finite(x$values)), ncol(x$values) == grid_size(x$grid),
+            x$dim == (if (is.null(dim(x$grid))) 1L else ncol(x$grid)))
+  if (x$dim == 1L) {
+    stopifnot(!is.unsorted(x$grid, strictly = TRUE), length(x$domain) == 2L,
+              x$domain[1] <= min(x$grid), x$domain[2] >= max(x$grid))
+  } else {
+    stopifnot(!anyDuplicated(x$grid), identical(dim(x$domain), c(2L, x$dim)))
+  }
+  invisible(x)
+}
+
+# Grid: vector (1-D, strictly unique), m x d matrix, or list of axes.
+as_grid <- function(grid, arg = "grid") {
+  if (is.list(grid) && !is.data.frame(grid)) {
+    ok <- length(grid) >= 1L && all(vapply(grid, function(a) is.numeric(a) && length(a) >= 1L &&
+                                              all(is.finite(a)) && !anyDuplicated(a), NA))
+    if (!ok) arg_error(arg, "a list of numeric axis vectors with finite, distinct values", grid)
+    sizes <- vapply(grid, length, 1)
+    check_alloc(prod(sizes) * length(grid), "tensor grid")
+    if (length(grid) == 1L) return(sort(as.double(grid[[1L]])))
+    g <- as.matrix(expand.grid(lapply(grid, as.double), KEEP.OUT.ATTRS = FALSE))
+    dimnames(g) <- NULL
+    return(g)
+  }
+  if (is.data.frame(grid)) grid <- as.matrix(grid)
+  if (!is.numeric(grid) || length(grid) == 0L || !all(is.finite(grid)) ||
+      (!is.null(dim(grid)) && length(dim(grid)) != 2L)) {
+    arg_error(arg, "a numeric vector or matrix of finite grid points", grid)
+  }
+  if (!is.null(dim(grid)) && ncol(grid) == 1L) grid <- as.vector(grid)
+  if (is.null(dim(grid))) {
+    if (anyDuplicated(grid)) {
+      dpfda_abort(sprintf("`%s` must not contain duplicated points.", arg), arg = arg)
+    }
+    return(as.double(grid))
+  }
+  storage.mode(grid) <- "double"
+  dimnames(grid) <- NULL
+  if (anyDuplicated(grid)) {
+    dpfda_abort(sprintf("`%s` must not contain duplicated points.", arg), arg = arg)
+  }
+  grid
+}
+
+grid_size <- function(grid) if (is.null(dim(grid))) length(grid) else nrow(grid)
+
+as_domain <- function(domain, grid) {
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  rng <- if (d == 1L) range(grid) else apply(grid, 2L, range)
+  if (is.null(domain)) return(rng)
+  if (d == 1L) {
+    ok <- is.numeric(domain) && length(domain) == 2L && all(is.finite(domain)) &&
+      domain[1] <= rng[1] && domain[2] >= rng[2] && domain[1] < domain[2]
+    if (!isTRUE(ok)) arg_error("domain", "c(lower, upper) containing the grid", domain)
+    return(as.double(domain))
+  }
+  ok <- is.numeric(domain) && is.matrix(domain) && identical(dim(domain), c(2L, d)) &&
+    all(is.finite(domain)) && all(domain[1, ] <= rng[1, ]) && all(domain[2, ] >= rng[2, ])
+  if (!isTRUE(ok)) arg_error("domain", sprintf("a 2 x %d matrix of bounds containing the grid", d), domain)
+  storage.mode(domain) <- "double"
+  domain
+}
+
+# Axes of a tensor grid (expand.grid order), or NULL when the grid is not one.
+tensor_axes <- function(grid) {
+  if (is.null(dim(grid))) return(list(grid))
+  axes <- lapply(seq_len(ncol(grid)), function(j) unique(grid[, j]))
+  if (prod(vapply(axes, length, 1)) != nrow(grid)) return(NULL)
+  full <- as.matrix(expand.grid(axes, KEEP.OUT.ATTRS = FALSE))
+  if (!identical(unname(full), unname(grid))) return(NULL)
+  axes
+}
+
+# Quadrature weights on the grid: trapezoid rule in 1-D, products of
+# trapezoid weights on tensor grids.
+quadrature_weights <- function(grid) {
+  trap <- function(t) {
+    m <- length(t)
+    if (m == 1L) return(1)
+    h <- diff(t)
+    (c(h, 0) + c(0, h)) / 2
+  }
+  if (is.null(dim(grid))) {
+    o <- order(grid)
+    w <- numeric(length(grid))
+    w[o] <- trap(grid[o])
+    return(w)
+  }
+  axes <- tensor_axes(grid)
+  if (is.null(axes) || any(vapply(axes, is.unsorted, NA))) {
+    dpfda_abort("Integration needs a one-dimensional grid or a sorted tensor grid.",
+                arg = "grid")
+  }
+  w <- 1
+  for (a in axes) w <- as.vector(outer(w, trap(a)))
+  w
+}
+
+format_range <- function(r) sprintf("[%s, %s]", format(r[1], digits = 4), format(r[2], digits = 4))
+
+#' @export
+format.dpfda_curves <- function(x, ...) {
+  dom <- if (x$dim == 1L) format_range(x$domain) else
+    paste(apply(x$domain, 2L, format_range), collapse = " x ")
+  cls <- class(x)[1L]
+  sprintf("%s[%d]: %s -> %s on %d points", cls, nrow(x$values), dom,
+          format_range(range(x$values)), ncol(x$values))
+}
+
+#' @export
+print.dpfda_curves <- function(x, ...) {
+  cat(format(x), "\n", sep = "")
+  if (identical(x$rng, "seeded")) {
+    cat("  (drawn in seeded mode: reproducible from the seed, not private)\n")
+  }
+  invisible(x)
+}
+
+#' @export
+summary.dpfda_curves <- function(object, ...) {
+  v <- object$values
+  structure(list(n = nrow(v), m = ncol(v), dim = object$dim, domain = object$domain,
+                 mean = colMeans(v),
+                 sd = if (nrow(v) > 1L) apply(v, 2L, stats::sd) else rep(NA_real_, ncol(v)),
+                 range = range(v), header = format(object)),
+            class = "summary.dpfda_curves")
+}
+
+#' @export
+print.summary.dpfda_curves <- function(x, ...) {
+  cat(x$header, "\n", sep = "")
+  cat(sprintf("  pointwise mean in %s; ", format_range(range(x$mean))))
+  if (all(is.na(x$sd))) cat("one curve\n") else
+    cat(sprintf("pointwise sd in %s\n", format_range(range(x$sd))))
+  invisible(x)
+}
+
+#' @export
+length.dpfda_curves <- function(x) nrow(x$values)
+
+#' @export
+`[.dpfda_curves` <- function(x, i, j, ...) {
+  v <- x$values
+  if (missing(i)) i <- seq_len(nrow(v))
+  if (missing(j)) j <- seq_len(ncol(v))
+  vv <- v[i, j, drop = FALSE]
+  if (length(vv) == 0L) dpfda_abort("Subsetting would leave no curves or no grid points.", arg = "i")
+  g <- if (x$dim == 1L) x$grid[j] else x$grid[j, , drop = FALSE]
+  out <- x
+  out$values <- vv
+  out$grid <- g
+  out
+}
+
+#' @export
+as.matrix.dpfda_curves <- function(x, ...) x$values
+
+#' @export
+as.data.frame.dpfda_curves <- function(x, row.names = NULL, optional = FALSE, ...) {
+  n <- nrow(x$values)
+  m <- ncol(x$values)
+  out <- data.frame(id = rep(seq_len(n), times = m))
+  if (x$dim == 1L) {
+    out$arg <- rep(x$grid, each = n)
+  } else {
+    for (k in seq_len(x$dim)) out[[paste0("arg", k)]] <- rep(x$grid[, k], each = n)
+  }
+  out$value <- as.vector(x$values)
+  out <- out[order(out$id, seq_len(nrow(out))), , drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+#' @export
+mean.dpfda_curves <- function(x, ...) {
+  out <- x
+  out$values <- matrix(colMeans(x$values), nrow = 1L)
+  out
+}
+
+#' Densities from curves
+#'
+#' Post-processing that turns released curves into proper densities: negative
+#' values are set to zero and each curve is divided by its integral (trapezoid
+#' rule on a one-dimensional grid, products of trapezoid weights on a tensor
+#' grid). A curve that is zero everywhere becomes the uniform density on the
+#' grid's domain. Post-processing never costs privacy.
+#'
+#' @param x A `dpfda_curves` object or a release whose values are curves.
+#' @param ... Unused.
+#' @return An object of class `dpfda_density` (also `dpfda_curves`).
+#' @examples
+#' t <- seq(-3, 3, length.out = 101)
+#' d <- as_density(curves(dnorm(t) + 0.01 * sin(5 * t), t))
+#' sum(integrate_curves(d))
+#' @export
+as_density <- function(x, ...) {
+  if (inherits(x, "dpfda_release")) x <- x$values
+  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  w <- quadrature_weights(x$grid)
+  v <- pmax(x$values, 0)
+  mass <- as.vector(v %*% w)
+  zero <- !(mass > 0)
+  if (any(zero)) {
+    v[zero, ] <- 1
+    mass[zero] <- sum(w)
+  }
+  out <- x
+  out$values <- v / mass
+  class(out) <- c("dpfda_density", setdiff(class(x), c("dpfda_density", "dpfda_release")))
+  out
+}
+
+#' Integrals of curves on their grid
+#'
+#' The trapezoid rule (products of trapezoid weights on tensor grids) applied
+#' to each curve.
+#'
+#' @param x A `dpfda_curves` object.
+#' @return A numeric vector with one integral per curve.
+#' @examples
+#' t <- seq(0, 1, length.out = 11)
+#' integrate_curves(curves(rbind(t, t^2), t)) # 0.5, 0.335
+#' @export
+integrate_curves <- function(x) {
+  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  as.vector(x$values %*% quadrature_weights(x$grid))
+}

@@ -1,0 +1,140 @@
+# The release object returned by every mechanism.
+
+# Fields that would leak the non-private answer or the raw noise.
+forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path", "raw_noise", "data", "x", "y")
+
+#' Release objects
+#'
+#' Every mechanism of dpfda returns a `dpfda_release`: the released values
+#' (a [curves()] object), the mechanism, the privacy parameters, the public
+#' sensitivity and noise scale, the noise kernel or basis, the noise-source
+#' mode and the call. It never stores the non-private summary, the data or
+#' the raw noise. Further evaluation is post-processing of the released
+#' values (see [predict.dpfda_release()]).
+#'
+#' `new_dpfda_release()` is the constructor used by mechanisms;
+#' `validate_dpfda_release()` checks the invariants (used by the tests).
+#'
+#' @param values A `dpfda_curves` object with the released values.
+#' @param mechanism A short name, e.g. `"gp"`, `"bernstein"`.
+#' @param epsilon,delta Privacy parameters spent by the release.
+#' @param sensitivity The public sensitivity used.
+#' @param noise_scale The noise multiplier (standard deviation of Gaussian
+#'   noise, or Laplace scale).
+#' @param noise The noise kernel, basis or description.
+#' @param call The user's call.
+#' @param ... Further public fields (e.g. `calibration`, `jitter`).
+#' @param class Subclasses, most specific first.
+#' @param x,object A release.
+#' @return A `dpfda_release`.
+#' @examples
+#' t <- seq(0, 1, length.out = 50)
+#' r <- new_dpfda_release(curves(sin(2 * pi * t), t), mechanism = "example",
+#'   epsilon = 1, delta = 1e-5, sensitivity = 0.1, noise_scale = 0.5,
+#'   noise = kernel_gaussian(0.1))
+#' r
+#' @export
+new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale,
+                              noise = NULL, call = NULL, ..., class = character()) {
+  structure(list(values = values, mechanism = mechanism, epsilon = epsilon, delta = delta,
+                 sensitivity = sensitivity, noise_scale = noise_scale, noise = noise,
+                 rng = dp_rng(), call = call, ...),
+            class = c(class, "dpfda_release"))
+}
+
+#' @rdname new_dpfda_release
+#' @export
+validate_dpfda_release <- function(x) {
+  if (!inherits(x, "dpfda_release")) arg_error("x", "a dpfda_release", x)
+  need <- c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale", "noise",
+            "rng", "call")
+  miss <- setdiff(need, names(x))
+  if (length(miss)) dpfda_abort(sprintf("The release lacks field(s) %s.", paste(miss, collapse = ", ")))
+  bad <- intersect(names(x), forbidden_release_fields)
+  if (length(bad)) {
+    dpfda_abort(sprintf("The release stores non-private field(s) %s.", paste(bad, collapse = ", ")),
+                class = "dpfda_error_privacy")
+  }
+  validate_dpfda_curves(x$values)
+  stopifnot(is.character(x$mechanism), length(x$mechanism) == 1L,
+            is.numeric(x$epsilon), x$epsilon > 0, is.numeric(x$delta), x$delta >= 0, x$delta < 1,
+            is.numeric(x$sensitivity), all(x$sensitivity >= 0),
+            is.numeric(x$noise_scale), all(x$noise_scale >= 0),
+            x$rng %in% c("secure", "seeded"))
+  invisible(x)
+}
+
+#' @rdname new_dpfda_release
+#' @export
+print.dpfda_release <- function(x, ...) {
+  cat(sprintf("<dpfda_release> %s mechanism, (epsilon = %s, delta = %s)-DP\n", x$mechanism,
+              format(x$epsilon, digits = 4), format(x$delta, digits = 4)))
+  cat(sprintf("  sensitivity %s, noise scale %s\n", format(x$sensitivity, digits = 4),
+              format(x$noise_scale, digits = 4)))
+  if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", format(x$noise), "\n", sep = "")
+  else if (is.character(x$noise)) cat("  noise: ", x$noise, "\n", sep = "")
+  cat("  values: ", format(x$values), "\n", sep = "")
+  if (identical(x$rng, "seeded")) {
+    cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  }
+  invisible(x)
+}
+
+#' @rdname new_dpfda_release
+#' @export
+summary.dpfda_release <- function(object, ...) {
+  structure(list(mechanism = object$mechanism, epsilon = object$epsilon, delta = object$delta,
+                 sensitivity = object$sensitivity, noise_scale = object$noise_scale,
+                 rng = object$rng, values = summary(object$values)),
+            class = "summary.dpfda_release")
+}
+
+#' @export
+print.summary.dpfda_release <- function(x, ...) {
+  cat(sprintf("%s release, epsilon = %s, delta = %s, sensitivity = %s, noise scale = %s, rng = %s\n",
+              x$mechanism, format(x$epsilon, digits = 4), format(x$delta, digits = 4),
+              format(x$sensitivity, digits = 4), format(x$noise_scale, digits = 4), x$rng))
+  print(x$values)
+  invisible(x)
+}
+
+#' @export
+as.data.frame.dpfda_release <- function(x, row.names = NULL, optional = FALSE, ...) {
+  as.data.frame(x$values)
+}
+
+#' Evaluate a release
+#'
+#' Without `newdata`, the released values on the grid (a vector for one
+#' curve, otherwise an `n x m` matrix). With `newdata`, mechanisms that can
+#' evaluate elsewhere do so by post-processing only (conditioning a GP on the
+#' released path, evaluating a Bernstein polynomial, ...); they never draw
+#' fresh noise. The base method answers only at grid points.
+#'
+#' @param object A `dpfda_release`.
+#' @param newdata Points (vector or matrix), or `NULL`.
+#' @param ... Passed to the mechanism's method.
+#' @return Released values at the requested points.
+#' @export
+predict.dpfda_release <- function(object, newdata = NULL, ...) {
+  v <- object$values$values
+  if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)
+  release_predict(object, newdata, ...)
+}
+
+release_predict <- function(object, newdata, ...) UseMethod("release_predict")
+
+#' @export
+release_predict.default <- function(object, newdata, ...) {
+  g <- as_points(object$values$grid, "grid")
+  p <- as_points(newdata, "newdata", d = ncol(g))
+  key <- function(a) apply(a, 1L, function(r) paste(format(r, digits = 17), collapse = ","))
+  idx <- match(key(p), key(g))
+  if (anyNA(idx)) {
+    dpfda_abort(sprintf(paste("`newdata` contains points off the release grid; the %s",
+                              "mechanism can only be evaluated at grid points."), object$mechanism),
+                arg = "newdata")
+  }
+  v <- object$values$values[, idx, drop = FALSE]
+  if (nrow(v) == 1L) as.vector(v) else v
+}

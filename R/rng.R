@@ -1,0 +1,83 @@
+#' Choose the noise source
+#'
+#' Every random draw of dpfda (Gaussian-process paths, Laplace and Gaussian
+#' noise, selections) comes from one noise source in C with two modes:
+#'
+#' * `"secure"` (the default each time the package is loaded): bytes from the
+#'   operating system's cryptographic generator (`getrandom()` on Linux with a
+#'   fallback to `/dev/urandom`, `arc4random_buf()` on macOS and the BSDs,
+#'   `rand_s()` on Windows). Uniforms carry 53 random bits; normal variates are
+#'   obtained by inversion, exponential and Laplace variates by the logarithm
+#'   of a uniform. `set.seed()` has no effect on them.
+#' * `"seeded"`: R's own generator (`unif_rand()`, `norm_rand()`,
+#'   `exp_rand()`), so that `set.seed()` reproduces every release. Use it for
+#'   tests, teaching and reproducible reports only: an adversary who knows the
+#'   seed can subtract the noise. Objects produced in this mode say so when
+#'   printed.
+#'
+#' @param mode `NULL` to query, or `"secure"` / `"seeded"` to set.
+#' @return The mode in force before the call (invisibly when setting), so that
+#'   it can be restored.
+#' @seealso [dp_reproducible()]
+#' @examples
+#' dp_rng()
+#' old <- dp_rng("seeded")
+#' set.seed(1); a <- rlaplace(3, 1)
+#' set.seed(1); b <- rlaplace(3, 1)
+#' identical(a, b)
+#' dp_rng(old)
+#' @export
+dp_rng <- function(mode = NULL) {
+  old <- .Call(C_dpfda_rng_mode_get)
+  if (is.null(mode)) return(old)
+  mode <- check_choice(mode, c("secure", "seeded"), "mode")
+  .Call(C_dpfda_rng_mode_set, if (mode == "seeded") 1L else 0L)
+  invisible(old)
+}
+
+#' Reproducible (non-private) noise
+#'
+#' Switches the noise source to `"seeded"` mode and calls `set.seed(seed)`.
+#' Releases made afterwards are reproducible and therefore **not private**
+#' against anyone who knows the seed; they are labelled as such. Call
+#' `dp_rng("secure")` to return to the operating system's entropy.
+#'
+#' @param seed A single whole number passed to [set.seed()].
+#' @return The previous mode, invisibly.
+#' @examples
+#' old <- dp_reproducible(42)
+#' rlaplace(2, scale = 1)
+#' dp_rng(old)
+#' @export
+dp_reproducible <- function(seed) {
+  seed <- check_count(seed, "seed", min = -.Machine$integer.max)
+  old <- dp_rng("seeded")
+  set.seed(seed)
+  invisible(old)
+}
+
+#' Laplace noise
+#'
+#' Draws from the Laplace distribution with density
+#' \eqn{\exp(-|x|/b) / (2b)} through the package's noise source (see
+#' [dp_rng()]).
+#'
+#' @param n Number of draws.
+#' @param scale The scale \eqn{b > 0}; \eqn{\Delta_1 / \epsilon} for the
+#'   Laplace mechanism.
+#' @return A numeric vector of length `n`.
+#' @examples
+#' x <- rlaplace(1000, scale = 2)
+#' mean(abs(x)) # close to 2
+#' @export
+rlaplace <- function(n, scale = 1) {
+  n <- check_count(n, "n", min = 0, max = 2^31 - 1)
+  scale <- check_number(scale, "scale", lower = 0, lower_open = TRUE)
+  .Call(C_dpfda_laplace_draw, as.double(n), scale)
+}
+
+# Internal draws through the same source (uniform, normal, exponential).
+noise_draw <- function(n, what = c("uniform", "normal", "exponential")) {
+  what <- match.arg(what)
+  .Call(C_dpfda_rng_draw, as.double(n), match(what, c("uniform", "normal", "exponential")) - 1L)
+}

@@ -1,0 +1,77 @@
+/* dpfda.h -- shared prototypes of the dpfda C core.
+ *
+ * Pure C kernels work on plain double* arrays (column-major, as R stores
+ * matrices).  Each .Call entry point is a thin SEXP wrapper named
+ * dpfda_<noun>_<verb>; validation happens in R, C only asserts cheaply.
+ */
+#ifndef DPFDA_H
+#define DPFDA_H
+
+#define USE_FC_LEN_T
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/BLAS.h>
+#include <R_ext/Lapack.h>
+#include <Rmath.h>
+#ifndef FCONE
+#define FCONE
+#endif
+
+/* ---- rng.c: the one noise source ------------------------------------- */
+enum { DPFDA_RNG_SECURE = 0, DPFDA_RNG_SEEDED = 1 };
+int    dpfda_rng_mode(void);
+void   dpfda_rng_begin(void);   /* GetRNGstate() in seeded mode */
+void   dpfda_rng_end(void);     /* PutRNGstate() in seeded mode */
+double dpfda_unif(void);        /* uniform on the open interval (0, 1) */
+double dpfda_norm(void);        /* standard normal */
+double dpfda_exp(void);         /* standard exponential */
+double dpfda_laplace(double scale);
+void   dpfda_norm_fill(double *z, R_xlen_t n);
+
+/* ---- kernels.c --------------------------------------------------------- */
+/* Kernel codes shared with R/kernels.R (kernel_code()). */
+enum {
+  DPFDA_K_GAUSSIAN = 1,   /* v exp(-r2 / 2), points pre-scaled by lengthscales */
+  DPFDA_K_EXP_L1   = 2,   /* v exp(-||x - y||_1), pre-scaled */
+  DPFDA_K_EXP_L2   = 3,   /* v exp(-||x - y||_2), pre-scaled */
+  DPFDA_K_MATERN   = 4    /* Matern(nu) in r = ||x - y||_2, pre-scaled */
+};
+double dpfda_kernel_eval_r(int type, double r, double nu, double variance,
+                           double *bk);
+double dpfda_kernel_eval(int type, const double *x, R_xlen_t ldx,
+                         const double *y, R_xlen_t ldy, int d, double nu,
+                         double variance, double *bk);
+void   dpfda_gram(int type, const double *x, int n, const double *y, int m,
+                  int d, double nu, double variance, int symmetric,
+                  double *out);
+int    dpfda_bessel_work_len(double nu);
+
+/* ---- linalg.c ---------------------------------------------------------- */
+/* Lower Cholesky of A + tau I in place with a jitter ladder.  Returns 0 on
+ * success and writes the jitter used to *tau_used; on failure returns the
+ * LAPACK info of the last attempt.  The strict upper triangle is zeroed. */
+int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
+                      double *tau_used);
+int dpfda_eigen_sym(double *A, int n, double *values, double *vectors);
+
+/* ---- gp.c -------------------------------------------------------------- */
+void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
+                     int npath, double *out);
+void dpfda_tril_times_rows(const double *L, int m, int npath, double *Z);
+void dpfda_fft(double *re, double *im, R_xlen_t n, int inverse);
+
+/* ---- .Call entry points ------------------------------------------------- */
+SEXP dpfda_rng_mode_get(void);
+SEXP dpfda_rng_mode_set(SEXP mode);
+SEXP dpfda_rng_draw(SEXP n, SEXP what);
+SEXP dpfda_laplace_draw(SEXP n, SEXP scale);
+SEXP dpfda_kernel_gram(SEXP x, SEXP y, SEXP type, SEXP nu, SEXP variance);
+SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max);
+SEXP dpfda_eigen_compute(SEXP A);
+SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max);
+SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath);
+SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath);
+SEXP dpfda_gp_circulant(SEXP cov, SEXP m, SEXP npath, SEXP tol);
+
+#endif

@@ -1,0 +1,28 @@
+/* init.c -- routine registration only. */
+#include "dpfda.h"
+#include <R_ext/Rdynload.h>
+#include <R_ext/Visibility.h>
+
+#define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
+
+static const R_CallMethodDef call_methods[] = {
+  CALLDEF(dpfda_rng_mode_get, 0),
+  CALLDEF(dpfda_rng_mode_set, 1),
+  CALLDEF(dpfda_rng_draw, 2),
+  CALLDEF(dpfda_laplace_draw, 2),
+  CALLDEF(dpfda_kernel_gram, 5),
+  CALLDEF(dpfda_chol_factor, 3),
+  CALLDEF(dpfda_eigen_compute, 1),
+  CALLDEF(dpfda_gp_cholesky, 4),
+  CALLDEF(dpfda_gp_markov_path, 4),
+  CALLDEF(dpfda_gp_kronecker, 2),
+  CALLDEF(dpfda_gp_circulant, 4),
+  {NULL, NULL, 0}
+};
+
+void attribute_visible R_init_dpfda(DllInfo *dll)
+{
+  R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+  R_useDynamicSymbols(dll, FALSE);
+  R_forceSymbols(dll, TRUE);
+}

@@ -1,0 +1,90 @@
+/* kernels.c -- Gram and cross-Gram matrices.
+ *
+ * The R layer rescales the points first (by the lengthscales, or by the
+ * inverse Cholesky factor of a bandwidth matrix H), so every kernel here has
+ * unit lengthscale: Gaussian v exp(-|u|^2/2), exponential v exp(-|u|_p),
+ * Matern(nu) in r = |u|_2.
+ */
+#include "dpfda.h"
+
+int dpfda_bessel_work_len(double nu) { return (int) floor(nu) + 1; }
+
+/* Matern correlation at scaled distance r >= 0; closed forms for the
+ * half-integer orders, the exponentially scaled Bessel function otherwise so
+ * that large r neither overflows nor loses the product to 0 * Inf. */
+static double matern_r(double r, double nu, double *bk)
+{
+  if (r == 0.0) return 1.0;
+  if (nu == 0.5) return exp(-r);
+  if (nu == 1.5) { double s = M_SQRT_3 * r; return (1.0 + s) * exp(-s); }
+  if (nu == 2.5) {
+    double s = sqrt(5.0) * r;
+    return (1.0 + s + s * s / 3.0) * exp(-s);
+  }
+  double s = sqrt(2.0 * nu) * r;
+  double kb = Rf_bessel_k_ex(s, nu, 2.0, bk);      /* exp(s) K_nu(s) */
+  if (!(kb > 0.0)) return 0.0;
+  double lg = (1.0 - nu) * M_LN2 - Rf_lgammafn(nu) + nu * log(s) - s + log(kb);
+  double v = exp(lg);
+  return v > 1.0 ? 1.0 : v;   /* rounding can overshoot k(0) = 1 at tiny r */
+}
+
+double dpfda_kernel_eval_r(int type, double r, double nu, double variance,
+                           double *bk)
+{
+  switch (type) {
+  case DPFDA_K_GAUSSIAN: return variance * exp(-0.5 * r * r);
+  case DPFDA_K_EXP_L1:
+  case DPFDA_K_EXP_L2:   return variance * exp(-r);
+  case DPFDA_K_MATERN:   return variance * matern_r(r, nu, bk);
+  default:               return NA_REAL;
+  }
+}
+
+/* distance between x[., ] and y[., ] (rows with leading dimensions ldx, ldy):
+ * squared L2 is never formed for L1. */
+double dpfda_kernel_eval(int type, const double *x, R_xlen_t ldx,
+                         const double *y, R_xlen_t ldy, int d, double nu,
+                         double variance, double *bk)
+{
+  double acc = 0.0;
+  if (type == DPFDA_K_EXP_L1) {
+    for (int k = 0; k < d; k++) acc += fabs(x[k * ldx] - y[k * ldy]);
+    return variance * exp(-acc);
+  }
+  for (int k = 0; k < d; k++) {
+    double u = x[k * ldx] - y[k * ldy];
+    acc += u * u;
+  }
+  if (type == DPFDA_K_GAUSSIAN) return variance * exp(-0.5 * acc);
+  return dpfda_kernel_eval_r(type, sqrt(acc), nu, variance, bk);
+}
+
+void dpfda_gram(int type, const double *x, int n, const double *y, int m,
+                int d, double nu, double variance, int symmetric, double *out)
+{
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(nu), sizeof(double));
+  for (int j = 0; j < m; j++) {
+    int i0 = symmetric ? j : 0;
+    for (int i = i0; i < n; i++) {
+      double v = dpfda_kernel_eval(type, x + i, n, y + j, m, d, nu, variance, bk);
+      out[i + (R_xlen_t) j * n] = v;
+      if (symmetric) out[j + (R_xlen_t) i * n] = v;
+    }
+    if ((j & 63) == 63) R_CheckUserInterrupt();
+  }
+}
+
+/* .Call: x (n x d), y (m x d) or NULL for the symmetric Gram of x. */
+SEXP dpfda_kernel_gram(SEXP x, SEXP y, SEXP type, SEXP nu, SEXP variance)
+{
+  int sym = Rf_isNull(y);
+  SEXP yy = sym ? x : y;
+  int n = Rf_nrows(x), m = Rf_nrows(yy), d = Rf_ncols(x);
+  if (Rf_ncols(yy) != d) Rf_error("x and y must have the same number of columns");
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, m));
+  dpfda_gram(Rf_asInteger(type), REAL(x), n, REAL(yy), m, d, Rf_asReal(nu),
+             Rf_asReal(variance), sym, REAL(out));
+  UNPROTECT(1);
+  return out;
+}
