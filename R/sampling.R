@@ -58,6 +58,7 @@ rgp <- function(n, kernel, grid,
   method <- check_choice(method, c("auto", "cholesky", "markov", "kronecker", "circulant"), "method")
   jitter <- check_number(jitter, "jitter", lower = 0, upper = 1e-2)
   grid <- as_grid(grid, "grid")
+  if (is.null(dim(grid))) grid <- sort(grid)   # curves keep 1-D grids sorted
   pts <- as_points(grid, "grid")
   d <- ncol(pts)
   m <- nrow(pts)
@@ -79,11 +80,8 @@ rgp <- function(n, kernel, grid,
         dpfda_abort("`method = \"markov\"` needs the exponential kernel on one-dimensional points.",
                     arg = "method")
       }
-      o <- order(grid)
-      p <- matrix(0, n, m)
-      p[, o] <- .Call(C_dpfda_gp_markov_path, as.double(grid[o]), 1 / kernel$lengthscale,
-                      sqrt(kernel$variance), n)
-      list(paths = p, jitter = 0)
+      list(paths = .Call(C_dpfda_gp_markov_path, grid, 1 / kernel$lengthscale,
+                         sqrt(kernel$variance), n), jitter = 0)
     },
     kronecker = {
       if (is.null(factors)) {
@@ -132,12 +130,11 @@ sample_cholesky <- function(n, kernel, pts, jitter) {
            error = function(e) dpfda_abort(conditionMessage(e), class = "dpfda_error_numeric"))
 }
 
-# Circulant embedding; NULL when no embedding of up to 8 times the minimal
+# Circulant embedding on a sorted regular grid; NULL when no embedding of up to 8 times the minimal
 # size is positive semi-definite.
 sample_circulant <- function(n, kernel, grid) {
   m <- length(grid)
-  h <- (max(grid) - min(grid)) / (m - 1)
-  o <- order(grid)
+  h <- (grid[m] - grid[1L]) / (m - 1)
   M <- 2^ceiling(log2(2 * (m - 1)))
   for (pad in 0:3) {
     Mp <- M * 2^pad
@@ -145,11 +142,7 @@ sample_circulant <- function(n, kernel, grid) {
     k <- 0:(Mp - 1)
     cov <- kernel_profile_1d(kernel, pmin(k, Mp - k) * h)
     r <- .Call(C_dpfda_gp_circulant, cov, m, n, 1e-10)
-    if (!is.null(r$paths)) {
-      p <- matrix(0, n, m)
-      p[, o] <- r$paths
-      return(list(paths = p, jitter = 0, embedding = Mp))
-    }
+    if (!is.null(r$paths)) return(list(paths = r$paths, jitter = 0, embedding = Mp))
   }
   NULL
 }

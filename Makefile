@@ -1,0 +1,48 @@
+# dpfda -- the README's commands.
+#   make test   install test dependencies, build + install dpfda, run testthat
+#   make demo   reproduce the papers' figures into reproduce/
+#   make check  R CMD build + R CMD check --as-cran
+#   make bench  timings against the packages a user would use instead
+R       ?= R
+RSCRIPT ?= Rscript
+LIB     := $(CURDIR)/.Rlib
+PKG     := dpfda
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+export R_LIBS := $(LIB):$(R_LIBS)
+export NOT_CRAN ?= true
+
+.PHONY: test demo check bench install deps-test deps-demo deps-bench clean
+
+$(LIB):
+	mkdir -p $(LIB)
+
+$(TARBALL): $(shell find R src -type f -not -name '*.o' -not -name '*.so') DESCRIPTION NAMESPACE
+	$(R) CMD build --no-build-vignettes --no-manual .
+
+install: $(LIB) $(TARBALL)
+	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
+
+deps-test:
+	$(RSCRIPT) tools/install-deps.R testthat
+
+deps-demo:
+	$(RSCRIPT) tools/install-deps.R
+
+deps-bench:
+	$(RSCRIPT) tools/install-deps.R mvtnorm MASS bench
+
+test: deps-test install
+	$(RSCRIPT) tools/run-tests.R
+
+demo: deps-demo install
+	$(RSCRIPT) tools/reproduce.R
+
+check: deps-test $(TARBALL)
+	_R_CHECK_CRAN_INCOMING_=false $(R) CMD check --as-cran $(TARBALL)
+
+bench: deps-bench install
+	for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
+
+clean:
+	rm -rf $(LIB) $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

@@ -1,0 +1,4 @@
+library(testthat)
+library(dpfda)
+
+test_check("dpfda")

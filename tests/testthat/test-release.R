@@ -1,0 +1,36 @@
+t <- seq(0, 1, length.out = 21)
+mk <- function(rng = "secure") {
+  old <- dp_rng(rng)
+  on.exit(dp_rng(old))
+  new_dpfda_release(curves(sin(2 * pi * t), t), "example", epsilon = 1, delta = 1e-5,
+                    sensitivity = 0.1, noise_scale = dp_noise_scale(0.1, 1, 1e-5),
+                    noise = kernel_gaussian(0.1), call = quote(example()))
+}
+
+test_that("releases validate and carry the public fields only", {
+  r <- mk()
+  expect_s3_class(r, "dpfda_release")
+  expect_invisible(validate_dpfda_release(r))
+  r$nonprivate <- 1
+  expect_error(validate_dpfda_release(r), class = "dpfda_error_privacy")
+  expect_error(validate_dpfda_release(list()), class = "dpfda_error_argument")
+})
+
+test_that("print says when the noise was seeded", {
+  expect_snapshot(print(mk("seeded")))
+  expect_false(any(grepl("seeded", capture.output(print(mk("secure"))))))
+})
+
+test_that("predict returns the released values and refuses off-grid points", {
+  r <- mk()
+  expect_equal(predict(r), sin(2 * pi * t))
+  expect_equal(predict(r, t[c(3, 5)]), sin(2 * pi * t[c(3, 5)]))
+  expect_error(predict(r, 0.123), class = "dpfda_error_argument")
+  expect_identical(nrow(as.data.frame(r)), 21L)
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_invisible(plot(r, band = TRUE))
+  expect_invisible(plot(r))
+  s <- summary(r)
+  expect_output(print(s), "example release")
+})

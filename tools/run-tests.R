@@ -1,0 +1,13 @@
+# Run the whole testthat suite against the installed package and print
+# "N passed, N failed" as the last line; exit non-zero on any failure.
+suppressPackageStartupMessages(library(testthat))
+library(dpfda)
+res <- test_dir("tests/testthat", package = "dpfda", load_package = "installed",
+                reporter = ProgressReporter$new(show_praise = FALSE),
+                stop_on_failure = FALSE, stop_on_warning = FALSE)
+df <- as.data.frame(res)
+passed <- sum(df$passed)
+failed <- sum(df$failed) + sum(df$error)
+skipped <- sum(df$skipped)
+cat(sprintf("\n%d passed, %d failed, %d skipped\n", passed, failed, skipped))
+quit(status = if (failed > 0 || passed == 0) 1L else 0L)
