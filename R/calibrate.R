@@ -16,7 +16,10 @@ dp_cdelta <- function(delta) {
   delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE, what = "a number in (0, 1)",
                         class = "dpfda_error_privacy")
-  sqrt(2 * log(2 / delta))
+  out <- sqrt(2 * log(2 / delta))
+  # 2 / delta overflows for subnormal delta; the difference of logs does not
+  if (!is.finite(out)) out <- sqrt(2 * (log(2) - log(delta)))
+  out
 }
 
 #' Noise scale of the Gaussian mechanism
@@ -61,7 +64,7 @@ dp_noise_scale <- function(sensitivity, epsilon, delta,
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   allow_large_epsilon <- check_flag(allow_large_epsilon, "allow_large_epsilon")
   if (sensitivity == 0) return(0)
-  switch(calibration,
+  sigma <- switch(calibration,
     hall = {
       if (epsilon > 1 && !allow_large_epsilon) {
         dpfda_abort(sprintf(paste0("`epsilon` must be at most 1 for calibration = \"hall\" ",
@@ -77,10 +80,18 @@ dp_noise_scale <- function(sensitivity, epsilon, delta,
                                    "not %s. Use calibration = \"analytic\"."), format(epsilon)),
                     class = "dpfda_error_privacy", arg = "epsilon")
       }
-      sqrt(2 * log(1.25 / delta)) * sensitivity / epsilon
+      cl <- sqrt(2 * log(1.25 / delta))
+      if (!is.finite(cl)) cl <- sqrt(2 * (log(1.25) - log(delta)))
+      cl * sensitivity / epsilon
     },
     analytic = sensitivity * analytic_gaussian_sigma(epsilon, delta)
   )
+  if (!is.finite(sigma)) {
+    dpfda_abort(sprintf("The noise scale overflows for sensitivity %s, epsilon %s and delta %s.",
+                        format(sensitivity), format(epsilon), format(delta)),
+                class = "dpfda_error_numeric")
+  }
+  sigma
 }
 
 check_epsilon <- function(epsilon, arg = "epsilon") {
@@ -117,19 +128,28 @@ gaussian_delta <- function(epsilon, sigma, sensitivity = 1) {
 
 # delta(eps) for a Gaussian shift of D standard deviations.
 gaussian_delta_unit <- function(epsilon, D) {
+  if (D == 0) return(rep(0, length(epsilon)))   # no shift: no privacy loss
   a <- D / 2 - epsilon / D
   b <- -D / 2 - epsilon / D
   l1 <- stats::pnorm(a, log.p = TRUE)
   l2 <- epsilon + stats::pnorm(b, log.p = TRUE)
   # exp(l1) - exp(l2) = exp(l1) * (1 - exp(l2 - l1)); l2 < l1 always
-  pmax(0, exp(l1) * -expm1(pmin(l2 - l1, 0)))
+  out <- exp(l1) * -expm1(pmin(l2 - l1, 0))
+  out[l1 == -Inf] <- 0   # both terms underflow (huge epsilon / D): -Inf - -Inf would be NaN
+  pmax(0, out)
 }
 
 # Smallest sigma (per unit sensitivity) with delta(epsilon) <= delta.
 analytic_gaussian_sigma <- function(epsilon, delta, rel_tol = 1e-12) {
   ok <- function(s) gaussian_delta_unit(epsilon, 1 / s) <= delta
   hi <- 1
-  while (!ok(hi)) hi <- hi * 2
+  while (!ok(hi)) {
+    hi <- hi * 2
+    if (!is.finite(hi)) {
+      dpfda_abort(sprintf("No finite noise scale achieves delta = %s at epsilon = %s.",
+                          format(delta), format(epsilon)), class = "dpfda_error_numeric")
+    }
+  }
   lo <- hi / 2
   while (ok(lo) && lo > 1e-300) lo <- lo / 2
   while ((hi - lo) > rel_tol * hi) {

@@ -55,6 +55,10 @@ NULL
 #' @export
 kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL) {
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
+  # checked even when `H` is given (and `lengthscale` unused), so that garbage is not ignored
+  ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
+    all(is.finite(lengthscale)) && all(lengthscale > 0)
+  if (!isTRUE(ok)) arg_error("lengthscale", "a positive number (or one per dimension)", lengthscale)
   if (!is.null(H)) {
     if (is.numeric(H) && is.null(dim(H)) && length(H) == 1L) H <- matrix(H)
     ok <- is.numeric(H) && is.matrix(H) && nrow(H) == ncol(H) && nrow(H) >= 1L &&
@@ -66,9 +70,6 @@ kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL) {
     return(new_dpfda_kernel("gaussian", lengthscale = NULL, variance = variance,
                             H = unname(H), H_chol = R, dim = nrow(H)))
   }
-  ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
-    all(is.finite(lengthscale)) && all(lengthscale > 0)
-  if (!isTRUE(ok)) arg_error("lengthscale", "a positive number (or one per dimension)", lengthscale)
   new_dpfda_kernel("gaussian", lengthscale = as.double(lengthscale), variance = variance,
                    H = NULL, dim = if (length(lengthscale) > 1L) length(lengthscale) else NA_integer_)
 }
@@ -115,11 +116,17 @@ kernel_scale_points <- function(kernel, x, arg = "x") {
     dpfda_abort(sprintf("`%s` has %d column%s but the kernel is defined in %d dimensions.",
                         arg, d, if (d == 1L) "" else "s", kernel$dim), arg = arg)
   }
-  if (kernel$type == "gaussian" && !is.null(kernel$H)) {
-    return(t(backsolve(kernel$H_chol, t(x), transpose = TRUE)))
+  xs <- if (kernel$type == "gaussian" && !is.null(kernel$H)) {
+    t(backsolve(kernel$H_chol, t(x), transpose = TRUE))
+  } else {
+    ls <- kernel$lengthscale
+    if (length(ls) == 1L) x / ls else sweep(x, 2L, ls, "/")
   }
-  ls <- kernel$lengthscale
-  if (length(ls) == 1L) x / ls else sweep(x, 2L, ls, "/")
+  if (!all(is.finite(xs))) {
+    dpfda_abort(sprintf("`%s` overflows when divided by the kernel's lengthscale; rescale the points.", arg),
+                class = "dpfda_error_numeric", arg = arg)
+  }
+  xs
 }
 
 #' Kernel (Gram) matrices
@@ -203,8 +210,9 @@ print.dpfda_kernel <- function(x, ...) {
   invisible(x)
 }
 
-# Refuse allocations that cannot work before C tries them.
-check_alloc <- function(n_doubles, what, limit = getOption("dpfda.max_doubles", 2^31 - 1)) {
+# Refuse allocations that cannot work before C tries them. The default limit,
+# 2^29 doubles (4.3 GB), can be raised with options(dpfda.max_doubles = ).
+check_alloc <- function(n_doubles, what, limit = getOption("dpfda.max_doubles", 2^29)) {
   if (!is.finite(n_doubles) || n_doubles > limit) {
     dpfda_abort(sprintf("The %s would need %s doubles (%s GB), more than dpfda allows (%s).",
                         what, format(n_doubles, big.mark = ",", scientific = FALSE),

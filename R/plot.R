@@ -63,7 +63,7 @@ plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, ...) {
     graphics::plot(range(v$grid), range(lo, hi), type = "n", xlab = "t", ylab = "value", main = main)
     graphics::polygon(c(v$grid, rev(v$grid)), c(v$values[1L, ] - 2 * sd, rev(v$values[1L, ] + 2 * sd)),
                       col = grDevices::adjustcolor("grey60", 0.4), border = NA)
-    lines(v, ...)
+    graphics::lines(v, ...)
   } else {
     plot(v, main = main, ...)
   }
@@ -73,7 +73,7 @@ plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, ...) {
 #' @rdname plot.dpfda_curves
 #' @export
 lines.dpfda_release <- function(x, ...) {
-  lines(x$values, ...)
+  graphics::lines(x$values, ...)
   invisible(x)
 }
 

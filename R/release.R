@@ -55,12 +55,17 @@ validate_dpfda_release <- function(x) {
     dpfda_abort(sprintf("The release stores non-private field(s) %s.", paste(bad, collapse = ", ")),
                 class = "dpfda_error_privacy")
   }
-  validate_dpfda_curves(x$values)
-  stopifnot(is.character(x$mechanism), length(x$mechanism) == 1L,
-            is.numeric(x$epsilon), x$epsilon > 0, is.numeric(x$delta), x$delta >= 0, x$delta < 1,
-            is.numeric(x$sensitivity), all(x$sensitivity >= 0),
-            is.numeric(x$noise_scale), all(x$noise_scale >= 0),
-            x$rng %in% c("secure", "seeded"))
+  # the invariants below fail with plain stopifnot() errors: re-raise them classed
+  tryCatch({
+    validate_dpfda_curves(x$values)
+    stopifnot(is.character(x$mechanism), length(x$mechanism) == 1L,
+              is.numeric(x$epsilon), x$epsilon > 0, is.numeric(x$delta), x$delta >= 0, x$delta < 1,
+              is.numeric(x$sensitivity), all(x$sensitivity >= 0),
+              is.numeric(x$noise_scale), all(x$noise_scale >= 0),
+              x$rng %in% c("secure", "seeded"))
+  }, error = function(e) {
+    dpfda_abort(sprintf("`x` is not a valid dpfda_release: %s", conditionMessage(e)), arg = "x")
+  })
   invisible(x)
 }
 

@@ -64,7 +64,7 @@ dp_reproducible <- function(seed) {
 #'
 #' @param n Number of draws.
 #' @param scale The scale \eqn{b > 0}; \eqn{\Delta_1 / \epsilon} for the
-#'   Laplace mechanism.
+#'   Laplace mechanism. At most \eqn{10^{300}}, so that the draws stay finite.
 #' @return A numeric vector of length `n`.
 #' @examples
 #' x <- rlaplace(1000, scale = 2)
@@ -72,7 +72,9 @@ dp_reproducible <- function(seed) {
 #' @export
 rlaplace <- function(n, scale = 1) {
   n <- check_count(n, "n", min = 0, max = 2^31 - 1)
-  scale <- check_number(scale, "scale", lower = 0, lower_open = TRUE)
+  # draws are scale * E with E below about 40: the bound keeps them finite
+  scale <- check_number(scale, "scale", lower = 0, lower_open = TRUE, upper = 1e300)
+  check_alloc(n, "vector of Laplace draws")
   .Call(C_dpfda_laplace_draw, as.double(n), scale)
 }
 

@@ -42,7 +42,8 @@
 #'   ladder (multiplied by the kernel variance).
 #' @return A [curves()] object with `n` paths and fields `method` (sampler
 #'   used), `jitter` (absolute jitter added to the diagonal, 0 if none) and
-#'   `rng` (the noise-source mode).
+#'   `rng` (the noise-source mode). A one-dimensional grid is sorted, as in
+#'   [curves()].
 #' @examples
 #' g <- rgp(5, kernel_matern(3/2, 0.1), seq(0, 1, length.out = 200))
 #' g$method
@@ -65,12 +66,12 @@ rgp <- function(n, kernel, grid,
   kernel_scale_points(kernel, pts[1L, , drop = FALSE], "grid")   # dimension check
   check_alloc(as.double(n) * m, "matrix of sample paths")
 
-  axes <- if (d > 1L) tensor_axes(grid) else NULL
-  factors <- if (d > 1L && !is.null(axes)) kernel_axis_factors(kernel, d) else NULL
+  axes <- tensor_axes(grid)
+  factors <- if (!is.null(axes)) kernel_axis_factors(kernel, d) else NULL
   regular <- d == 1L && m >= 3L && is_regular_grid(grid)
   if (method == "auto") {
     method <- if (d == 1L && kernel_is_markov_1d(kernel)) "markov"
-      else if (!is.null(factors)) "kronecker"
+      else if (d > 1L && !is.null(factors)) "kronecker"
       else if (regular && m >= 64L) "circulant"
       else "cholesky"
   }
@@ -115,6 +116,11 @@ rgp <- function(n, kernel, grid,
     },
     cholesky = sample_cholesky(n, kernel, pts, jitter)
   )
+  if (!all(is.finite(out$paths))) {
+    dpfda_abort(sprintf(paste("The sample paths overflowed (kernel variance %s); rescale the data",
+                              "so that the kernel variance is smaller."), format(kernel$variance)),
+                class = "dpfda_error_numeric")
+  }
   res <- new_dpfda_curves(out$paths, grid, as_domain(NULL, grid))
   res$method <- method
   res$jitter <- out$jitter
@@ -183,6 +189,10 @@ chol_jitter <- function(A, jitter = 1e-10, max_jitter = 1e-2) {
   if (f$info != 0L) {
     dpfda_abort(sprintf("`A` is not positive semi-definite: the Cholesky factorisation failed even with jitter %s.",
                         format(f$jitter, digits = 3)), class = "dpfda_error_numeric", arg = "A")
+  }
+  if (!all(is.finite(f$L))) {
+    dpfda_abort("The Cholesky factor of `A` overflowed; rescale `A` (or lower `max_jitter`).",
+                class = "dpfda_error_numeric", arg = "A")
   }
   f[c("L", "jitter")]
 }

@@ -1,0 +1,394 @@
+# Bad arguments: every exported function must reject bad input with a classed
+# condition inheriting from `dpfda_error` (R/conditions.R), and no input may
+# crash R (DESIGN.md section 4).
+#
+# * bad_arg_table() gives, for every exported function, one or more valid
+#   baseline calls with every formal argument spelled out.
+# * Each argument of each baseline is replaced, one at a time, by each value
+#   of bad_values(). Such a call must raise a `dpfda_error`, unless the
+#   (function, argument, value) combination is in bad_arg_allowed(): those are
+#   legitimately valid inputs, which may succeed (but still never raise any
+#   other kind of error nor return NaN / Inf).
+# * nasty_cases() are hand-written calls (memory, sizes, grids, matrices).
+# * Everything runs in a child R process (helper-child.R), so that a segfault,
+#   an abort or a hang fails the test instead of killing the test run.
+#
+# Adding an exported function: add an entry to bad_arg_table() (the first test
+# fails until you do) with a value for every formal argument, run this file,
+# and add the replacements that are genuinely valid to bad_arg_allowed(), with
+# a comment saying why.
+
+# Exports that are deliberately not tested here, with the reason.
+bad_arg_excluded <- c(
+  # low-level constructor used by the mechanisms: no validation by design
+  # (DESIGN.md section 5); validate_dpfda_release() is the checker
+  new_dpfda_release = "constructor without validation"
+)
+
+# function name -> list of valid baseline argument lists (optionally named).
+bad_arg_table <- function() {
+  t5 <- seq(0, 1, length.out = 5)
+  v5 <- rbind(sin(2 * pi * t5), cos(2 * pi * t5))
+  cv <- curves(v5, t5)
+  g2 <- cbind(c(0, 1, 0, 1), c(0, 0, 1, 1))
+  rel <- new_dpfda_release(cv, mechanism = "example", epsilon = 1, delta = 1e-5,
+                           sensitivity = 0.1, noise_scale = 0.5, noise = kernel_gaussian(0.1))
+  list(
+    as_density = list(curves = list(x = cv), release = list(x = rel)),
+    chol_jitter = list(list(A = kernel_matrix(kernel_gaussian(0.3), t5), jitter = 1e-10,
+                            max_jitter = 1e-2)),
+    curves = list(
+      d1 = list(values = v5, grid = t5, domain = c(0, 1)),
+      d2 = list(values = rbind(1:4, 4:1), grid = g2, domain = rbind(c(0, 0), c(1, 1)))
+    ),
+    dp_cdelta = list(list(delta = 1e-5)),
+    dp_noise_scale = list(
+      analytic = list(sensitivity = 1, epsilon = 0.5, delta = 1e-5, calibration = "analytic",
+                      allow_large_epsilon = FALSE),
+      hall = list(sensitivity = 1, epsilon = 0.5, delta = 1e-5, calibration = "hall",
+                  allow_large_epsilon = TRUE),
+      classical = list(sensitivity = 1, epsilon = 0.5, delta = 1e-5, calibration = "classical",
+                       allow_large_epsilon = FALSE)
+    ),
+    dp_reproducible = list(list(seed = 42)),
+    dp_rng = list(list(mode = "seeded")),
+    gaussian_delta = list(list(epsilon = c(0.5, 1), sigma = 2, sensitivity = 1)),
+    integrate_curves = list(list(x = cv)),
+    kernel_exponential = list(list(lengthscale = 0.5, norm = "l2", variance = 2)),
+    kernel_gaussian = list(
+      iso = list(lengthscale = 0.5, variance = 2, H = NULL),
+      H = list(lengthscale = 1, variance = 1, H = diag(c(0.1, 0.2)))
+    ),
+    kernel_matern = list(list(nu = 2.5, lengthscale = 0.5, variance = 2)),
+    kernel_matrix = list(
+      d1 = list(kernel = kernel_matern(2.5, 0.5), x = t5, y = c(0.2, 0.4)),
+      d2 = list(kernel = kernel_gaussian(H = diag(c(0.1, 0.2))), x = g2, y = g2[1:2, ])
+    ),
+    rgp = list(
+      cholesky = list(n = 2, kernel = kernel_gaussian(0.3), grid = t5, method = "cholesky",
+                      jitter = 1e-10),
+      markov = list(n = 1, kernel = kernel_exponential(0.2), grid = t5, method = "markov",
+                    jitter = 1e-10),
+      kronecker = list(n = 1, kernel = kernel_gaussian(0.3), grid = list(c(0, 0.5, 1), c(0, 1)),
+                       method = "kronecker", jitter = 1e-10),
+      circulant = list(n = 1, kernel = kernel_matern(1.5, 0.2), grid = seq(0, 1, length.out = 64),
+                       method = "circulant", jitter = 1e-10)
+    ),
+    rlaplace = list(list(n = 3, scale = 2)),
+    validate_dpfda_release = list(list(x = rel))
+  )
+}
+
+# The bad values; "wrong length" is made from the baseline value.
+bad_values <- function() {
+  list(
+    "NULL" = NULL, "NA" = NA, "NA_real_" = NA_real_, "NaN" = NaN,
+    "Inf" = Inf, "-Inf" = -Inf, "-1" = -1, "0" = 0,
+    "numeric(0)" = numeric(0), "character(0)" = character(0),
+    "a string" = "a", "TRUE" = TRUE, "a list" = list(1), "a function" = identity,
+    "a data.frame" = data.frame(x = c(0, 0.5, 1)),
+    "1e10" = 1e10, "2^31" = 2^31, "double.xmax" = .Machine$double.xmax
+  )
+}
+
+wrong_length <- function(base) {
+  if (length(base) == 0L) return(c(1, 2))
+  if (is.list(base)) return(c(unclass(base), unclass(base)))
+  rep(as.vector(base), 2L)
+}
+
+# (function, argument, value) combinations that are valid inputs and may
+# succeed. They must still never raise a non-dpfda error or return NaN / Inf.
+bad_arg_allowed <- function() {
+  allow <- function(fun, args, values) {   # every argument in `args` x every value in `values`
+    data.frame(fun = fun, expand.grid(arg = args, value = values, stringsAsFactors = FALSE))
+  }
+  finite_points <- c("-1", "0", "1e10", "2^31", "double.xmax")
+  rbind(
+    # curves(): `grid = NULL` is the default (equally spaced points) and
+    # `domain = NULL` the default (range of the grid)
+    allow("curves", "grid", "NULL"),
+    allow("curves", "domain", "NULL"),
+    # dp_noise_scale(): a zero sensitivity needs no noise; any epsilon > 0 is
+    # valid with the analytic calibration, and with "hall" when
+    # allow_large_epsilon = TRUE; TRUE is a valid flag
+    allow("dp_noise_scale", "sensitivity", c("0", "1e10", "2^31", "double.xmax")),
+    allow("dp_noise_scale", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_noise_scale", "allow_large_epsilon", "TRUE"),
+    # dp_reproducible(): any whole number in integer range is a seed
+    allow("dp_reproducible", "seed", c("-1", "0")),
+    # dp_rng(): `mode = NULL` queries the mode
+    allow("dp_rng", "mode", "NULL"),
+    # gaussian_delta(): epsilon is a vector of non-negative numbers; any
+    # positive sigma / sensitivity is valid
+    allow("gaussian_delta", "epsilon", c("0", "1e10", "2^31", "double.xmax", "wrong length")),
+    allow("gaussian_delta", c("sigma", "sensitivity"), c("1e10", "2^31", "double.xmax")),
+    # kernels: lengthscales and variances are scale parameters, any positive
+    # finite value is valid (overflow downstream is a classed error, see the
+    # nasty cases); kernel_gaussian() takes one lengthscale per dimension;
+    # `H = NULL` is the default and a positive number is a 1 x 1 bandwidth matrix
+    allow("kernel_exponential", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
+    allow("kernel_matern", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
+    allow("kernel_gaussian", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
+    allow("kernel_gaussian", "lengthscale", "wrong length"),
+    allow("kernel_gaussian", "H", c("NULL", "1e10", "2^31", "double.xmax")),
+    # kernel_matrix(): `x` and `y` may be any finite points (a number, a
+    # numeric data frame, repeated points)
+    allow("kernel_matrix", "x", c(finite_points, "a data.frame", "wrong length")),
+    allow("kernel_matrix", "y", c(finite_points, "a data.frame", "wrong length")),
+    # rgp(): the grid may be any finite points (here a single point, a
+    # numeric data frame, or a list of axes: "wrong length" doubles the list
+    # of axes of the kronecker baseline into a valid 4-D tensor grid)
+    allow("rgp", "grid", c(finite_points, "a data.frame", "a list", "wrong length")),
+    # jitter = 0 tries without jitter first
+    allow("rgp", "jitter", "0"),
+    # chol_jitter(): jitter = 0 tries without jitter first; any positive last
+    # rung is allowed (an overflowing factor is a classed error)
+    allow("chol_jitter", "jitter", "0"),
+    allow("chol_jitter", "max_jitter", c("1e10", "2^31", "double.xmax")),
+    # rlaplace(): zero draws, and large finite scales
+    allow("rlaplace", "n", "0"),
+    allow("rlaplace", "scale", c("1e10", "2^31"))
+  )
+}
+
+bad_arg_cases <- function() {
+  tab <- bad_arg_table()
+  bad <- bad_values()
+  allowed <- bad_arg_allowed()
+  key <- paste(allowed$fun, allowed$arg, allowed$value, sep = "\r")
+  cases <- list()
+  for (fun in names(tab)) {
+    for (b in seq_along(tab[[fun]])) {
+      base <- tab[[fun]][[b]]
+      id <- names(tab[[fun]])[b]
+      tag <- if (is.null(id) || !nzchar(id)) fun else sprintf("%s [%s]", fun, id)
+      cases[[length(cases) + 1L]] <- list(label = sprintf("%s baseline", tag), fun = fun,
+                                          args = base, baseline = TRUE)
+      for (arg in names(base)) {
+        vals <- c(bad, list("wrong length" = wrong_length(base[[arg]])))
+        for (v in names(vals)) {
+          args <- base
+          args[arg] <- list(vals[[v]])   # keeps NULL as a value
+          cases[[length(cases) + 1L]] <- list(
+            label = sprintf("%s: %s = %s", tag, arg, v), fun = fun, args = args,
+            baseline = FALSE, allowed = paste(fun, arg, v, sep = "\r") %in% key)
+        }
+      }
+    }
+  }
+  cases
+}
+
+# Hand-written calls. expect: "error" (a dpfda_error of the given class), "ok"
+# (must succeed; a logical value must be TRUE) or "either" (succeed with a
+# finite value, or a dpfda_error). Each must take under 5 seconds.
+nasty_cases <- function() {
+  # X in an expression below stands for .Machine$double.xmax
+  nasty <- function(expr, expect = "error", class = "dpfda_error") {
+    e <- do.call(substitute, list(substitute(expr), list(X = quote(.Machine$double.xmax))))
+    list(label = paste(deparse(e, width.cutoff = 200L), collapse = " "), expr = e,
+         expect = expect, class = class, keep = expect == "ok")
+  }
+  list(
+    # memory: a 1e6 x 1e6 Gram matrix must be refused up front, not attempted
+    nasty(rgp(1, kernel_gaussian(0.1), seq(0, 1, length.out = 1e6), method = "cholesky"),
+          class = "dpfda_error_numeric"),
+    nasty(kernel_matrix(kernel_gaussian(0.1), seq(0, 1, length.out = 1e5))),
+    nasty(rgp(1, kernel_gaussian(0.1), list(seq(0, 1, length.out = 1e5), seq(0, 1, length.out = 1e5)))),
+    nasty(rgp(2^31, kernel_gaussian(0.1), seq(0, 1, length.out = 5))),
+    nasty(rgp(2^31 - 1, kernel_gaussian(0.1), seq(0, 1, length.out = 5))),
+    nasty(rlaplace(2^31 - 1)),
+    # shapes and grids
+    nasty(curves(matrix(1, 2, 3), 1:2)),
+    nasty(curves(matrix(1, 0, 3), 1:3)),
+    nasty(curves(array(1, c(2, 2, 2)))),
+    nasty(curves(1:3, c(0, 1, 1))),
+    nasty(curves(1:2, matrix(1, 2, 2))),
+    nasty(curves(1:4, list(c(0, 1), c(0, 0)))),
+    nasty(curves(1:3, c(0, 0.5, 1), domain = c(0.2, 1))),
+    nasty(curves(1:3, c(0, 0.5, 1), domain = c(1, 0))),
+    nasty({
+      x <- curves(c(10, 30, 20), c(0, 1, 0.5))   # unsorted grid: sorted, values follow
+      identical(x$grid, c(0, 0.5, 1)) && identical(as.vector(x$values), c(10, 20, 30))
+    }, expect = "ok"),
+    nasty(rgp(1, kernel_gaussian(0.1), c(0, 0.5, 0.5))),
+    nasty(rgp(1, kernel_gaussian(0.1), cbind(c(0, 1, 0), c(0, 1, 0)))),
+    nasty({
+      g <- rgp(2, kernel_gaussian(0.3), c(0.5, 0, 1, 0.25))
+      dpfda:::validate_dpfda_curves(g)
+      identical(g$grid, c(0, 0.25, 0.5, 1))
+    }, expect = "ok"),
+    nasty({
+      dp_reproducible(1)
+      a <- rgp(1, kernel_exponential(0.3), c(0.5, 0, 1), method = "markov")
+      dp_reproducible(1)
+      b <- rgp(1, kernel_exponential(0.3), c(0, 0.5, 1), method = "markov")
+      identical(a$grid, b$grid) && identical(a$values, b$values)
+    }, expect = "ok"),
+    nasty(rgp(1, kernel_gaussian(c(0.1, 0.2)), seq(0, 1, length.out = 5))),
+    nasty(rgp(1, kernel_exponential(0.1), cbind(1:3, 1:3), method = "markov")),
+    nasty(rgp(1, kernel_matern(2.5, 0.1), c(0, 0.1, 0.5), method = "circulant")),
+    nasty(rgp(1, kernel_matern(2.5, 0.1), cbind(runif(4), runif(4)), method = "kronecker")),
+    nasty(kernel_matrix(kernel_gaussian(0.1), cbind(1:3, 1:3), 1:2)),
+    nasty(kernel_matrix(kernel_gaussian(c(0.1, 0.2)), 1:3)),
+    nasty(kernel_matrix(kernel_gaussian(0.1), array(1, c(2, 2, 2)))),
+    # matrices
+    nasty(kernel_gaussian(H = matrix(c(1, 2, 2, 1), 2))),
+    nasty(kernel_gaussian(H = matrix(c(1, 0, 1, 1), 2))),
+    nasty(kernel_gaussian(lengthscale = "a", H = diag(2))),
+    nasty(chol_jitter(matrix(c(1, 2, 2, 1), 2)), class = "dpfda_error_numeric"),
+    nasty(chol_jitter(-diag(3)), class = "dpfda_error_numeric"),
+    nasty(chol_jitter(matrix(c(1, 2, 3, 4), 2))),
+    nasty(chol_jitter(matrix(1, 2, 3))),
+    nasty(chol_jitter(matrix(numeric(0), 0, 0))),
+    nasty(chol_jitter(diag(X, 2)), class = "dpfda_error_numeric"),
+    nasty(chol_jitter(2 * matrix(c(1, 2, 2, 1), 2), max_jitter = X), expect = "either"),
+    # overflow must be a classed error, never NaN / Inf
+    nasty(rgp(1, kernel_gaussian(1, variance = X), seq(0, 1, length.out = 5), method = "cholesky")),
+    nasty(rgp(1, kernel_gaussian(1, variance = X), seq(0, 1, length.out = 64), method = "circulant")),
+    nasty(rgp(1, kernel_matern(1.5, 1, variance = X), seq(0, 1, length.out = 5)), expect = "either"),
+    nasty(rgp(1, kernel_exponential(1, variance = X), seq(0, 1, length.out = 5)), expect = "either"),
+    nasty(rgp(1, kernel_gaussian(1e-300), seq(0, 1, length.out = 5)), expect = "either"),
+    nasty(rgp(1, kernel_gaussian(1), c(-X, X)), expect = "either"),
+    nasty(kernel_matrix(kernel_matern(2.3, 1), c(-X, 0, X)), expect = "either"),
+    nasty(rlaplace(5, X)),
+    nasty(dp_noise_scale(X, 1, 1e-5), class = "dpfda_error_numeric"),
+    nasty(dp_noise_scale(1, X, 1e-5), expect = "either"),
+    nasty(dp_noise_scale(1e10, 1e-300, 1e-5, calibration = "hall"), class = "dpfda_error_numeric"),
+    nasty(dp_noise_scale(1, 1e-300, 1e-320), expect = "either"),
+    nasty(dp_noise_scale(1, 0.5, 1e-320, calibration = "classical"), expect = "either"),
+    nasty(dp_noise_scale(1, 2, 1e-5, calibration = "hall"), class = "dpfda_error_privacy"),
+    nasty(dp_noise_scale(1, 1, 1e-5, calibration = "classical"), class = "dpfda_error_privacy"),
+    nasty(dp_cdelta(1e-320) > 38, expect = "ok"),
+    nasty(gaussian_delta(X, 1) == 0, expect = "ok"),
+    nasty(gaussian_delta(1, X) == 0, expect = "ok"),
+    nasty(gaussian_delta(c(0, X), X, 1e-300), expect = "either"),
+    # releases
+    nasty(validate_dpfda_release(structure(list(), class = "dpfda_release"))),
+    nasty({
+      r <- new_dpfda_release(curves(1:3), mechanism = "x", epsilon = -1, delta = 0,
+                             sensitivity = 1, noise_scale = 1)
+      validate_dpfda_release(r)
+    }),
+    nasty({
+      r <- new_dpfda_release(list(values = 1), mechanism = "x", epsilon = 1, delta = 0,
+                             sensitivity = 1, noise_scale = 1)
+      validate_dpfda_release(r)
+    }),
+    nasty({
+      r <- new_dpfda_release(curves(1:3), mechanism = "x", epsilon = 1, delta = 0,
+                             sensitivity = 1, noise_scale = 1, f = 1:3)
+      validate_dpfda_release(r)
+    }, class = "dpfda_error_privacy"),
+    nasty(as_density(curves(1:3, cbind(c(0, 1, 0.3), c(0, 0, 1))))),
+    nasty(integrate_curves(curves(1:3, cbind(c(0, 1, 0.3), c(0, 0, 1))))),
+    nasty(as_density(new_dpfda_release(1:3, "x", 1, 0, 1, 1))),
+    nasty(dp_rng(c("secure", "seeded", "x"))),
+    nasty(dp_reproducible(1.5))
+  )
+}
+
+run_bad_arg_cases <- function() {
+  cases <- c(bad_arg_cases(), nasty_cases())
+  run <- dpfda_child_run(cases)
+  list(cases = cases, run = run)
+}
+
+describe_result <- function(r) {
+  out <- if (r$status == "ok") {
+    if (isTRUE(r$nonfinite)) "succeeded with NaN/Inf in its value" else "succeeded"
+  } else sprintf("%s <%s>: %s", r$status, paste(r$class, collapse = "/"), r$message)
+  if (isTRUE(r$foreign_warning)) {
+    out <- paste0(out, "; warnings: ", paste(r$warnings, collapse = "; "))
+  }
+  out
+}
+
+test_that("every exported function has an entry in the bad-argument table", {
+  exports <- sort(getNamespaceExports("dpfda"))
+  exports <- exports[vapply(exports, function(f) is.function(getExportedValue("dpfda", f)), NA)]
+  tab <- bad_arg_table()
+  missing_entry <- setdiff(exports, c(names(tab), names(bad_arg_excluded)))
+  expect(length(missing_entry) == 0L,
+         sprintf("Exported functions without an entry in bad_arg_table() (test-bad-arguments.R): %s",
+                 paste(missing_entry, collapse = ", ")))
+  expect_length(setdiff(names(tab), exports), 0L)
+  # every formal argument (except ...) appears in every baseline
+  for (fun in names(tab)) {
+    formals_f <- setdiff(names(formals(getExportedValue("dpfda", fun))), "...")
+    for (base in tab[[fun]]) {
+      expect(setequal(names(base), formals_f),
+             sprintf("Baseline for %s() must give exactly its arguments %s, not %s.", fun,
+                     paste(formals_f, collapse = ", "), paste(names(base), collapse = ", ")))
+    }
+  }
+  # the allow-list names real functions, arguments and bad values
+  allowed <- bad_arg_allowed()
+  expect_true(all(allowed$fun %in% names(tab)))
+  expect_true(all(allowed$value %in% c(names(bad_values()), "wrong length")))
+  for (i in seq_len(nrow(allowed))) {
+    expect(allowed$arg[i] %in% names(formals(getExportedValue("dpfda", allowed$fun[i]))),
+           sprintf("bad_arg_allowed(): %s() has no argument `%s`.", allowed$fun[i], allowed$arg[i]))
+  }
+})
+
+bad_arg_run <- NULL   # shared by the last two tests: one child process for both
+test_that("bad arguments give dpfda_error in a child process that does not crash", {
+  bad_arg_run <<- run_bad_arg_cases()
+  run <- bad_arg_run$run
+  cases <- bad_arg_run$cases
+  expect(identical(run$status, 0L) && run$finished, dpfda_child_failure(run, cases))
+  skip_if_not(run$finished, "child process did not finish")
+  r <- run$results
+  is_table <- vapply(cases, function(cs) !is.null(cs$fun), NA)
+  n_bad <- sum(vapply(cases[is_table], function(cs) !isTRUE(cs$baseline), NA))
+  expect_gt(n_bad, 300L)
+
+  # baselines must succeed, or every replacement would "fail" trivially
+  base_bad <- vapply(seq_along(cases), function(i) {
+    isTRUE(cases[[i]]$baseline) && (r[[i]]$status != "ok" || isTRUE(r[[i]]$nonfinite))
+  }, NA)
+  expect(!any(base_bad), paste0("Baseline calls that do not succeed:\n",
+    paste0("  ", vapply(cases[base_bad], `[[`, "", "label"), ": ",
+           vapply(r[base_bad], describe_result, ""), collapse = "\n")))
+
+  offending <- vapply(seq_along(cases), function(i) {
+    cs <- cases[[i]]
+    if (!is_table[i] || isTRUE(cs$baseline)) return(FALSE)
+    st <- r[[i]]$status
+    isTRUE(r[[i]]$foreign_warning) ||   # base R warnings mean a check is missing
+      if (cs$allowed) st == "other_error" || (st == "ok" && isTRUE(r[[i]]$nonfinite))
+      else st != "dpfda_error"
+  }, NA)
+  expect(!any(offending), sprintf(
+    paste("%d of %d bad calls did not raise a dpfda_error, or warned (add a check in R/, or,",
+          "if the value is valid, an entry in bad_arg_allowed()):\n%s"),
+    sum(offending), n_bad,
+    paste0("  ", vapply(cases[offending], `[[`, "", "label"), " -> ",
+           vapply(r[offending], describe_result, ""), collapse = "\n")))
+})
+
+test_that("hand-written nasty calls give classed errors, not crashes, hangs or nonsense", {
+  skip_if(is.null(bad_arg_run) || !bad_arg_run$run$finished, "child process did not finish")
+  cases <- bad_arg_run$cases
+  r <- bad_arg_run$run$results
+  problems <- character()
+  for (i in which(vapply(cases, function(cs) !is.null(cs$expect), NA))) {
+    cs <- cases[[i]]
+    ri <- r[[i]]
+    ok <- switch(cs$expect,
+      error = ri$status == "dpfda_error" && cs$class %in% ri$class,
+      ok = ri$status == "ok" && !isTRUE(ri$nonfinite) && (!is.logical(ri$value) || isTRUE(ri$value)),
+      either = ri$status == "dpfda_error" || (ri$status == "ok" && !isTRUE(ri$nonfinite)))
+    if (!ok || isTRUE(ri$foreign_warning)) {
+      problems <- c(problems, sprintf("  %s\n    expected %s%s, got %s", cs$label, cs$expect,
+                                      if (cs$expect == "error") paste0(" <", cs$class, ">") else "",
+                                      describe_result(ri)))
+    }
+    if (ri$seconds > 5) {
+      problems <- c(problems, sprintf("  %s\n    took %.1f s", cs$label, ri$seconds))
+    }
+  }
+  expect(length(problems) == 0L, paste0("Nasty calls misbehaving:\n", paste(problems, collapse = "\n")))
+})
