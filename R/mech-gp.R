@@ -1,0 +1,118 @@
+# Hall, Rinaldo & Wasserman (2013): release a function with Gaussian-process
+# noise whose kernel is the reproducing kernel of an RKHS containing every
+# f_D; the noise scale comes from the RKHS sensitivity (Corollary 3.5).
+
+#' Release a function with Gaussian-process noise (Hall et al., Corollary 3.5)
+#'
+#' Releases \eqn{\tilde f_D = f_D + \sigma G} on the public points `grid`,
+#' where \eqn{G} is one path of the centred Gaussian process with covariance
+#' `kernel` and \eqn{\sigma =} [dp_noise_scale()]`(sensitivity, epsilon, delta)`.
+#' If every \eqn{f_D} lies in the RKHS \eqn{\mathcal H} of `kernel` and
+#' \eqn{\|f_D - f_{D'}\|_{\mathcal H} \le \Delta} = `sensitivity` for all
+#' neighbouring data sets, the whole path is \eqn{(\epsilon, \delta)}-DP
+#' (cylinder \eqn{\sigma}-field), hence so is its restriction to any finite
+#' set of points chosen independently of the data, however many.
+#'
+#' The batch release has law \eqn{N(f_D(X), \sigma^2 K_X)} (the paper's
+#' display omits the square). One path is drawn per release (privacy rule 3);
+#' [predict()] evaluates the release elsewhere by conditioning on it
+#' (kriging), which is post-processing and costs no budget.
+#'
+#' The paper's calibration is `calibration = "hall"`,
+#' \eqn{\sigma = c(\delta)\Delta/\epsilon}, proven for \eqn{\epsilon \le 1};
+#' the default `"analytic"` is the exact Gaussian-mechanism calibration, valid
+#' for every \eqn{\epsilon} and smaller. Both apply because in the whitened
+#' coordinates of any finite projection the mechanism is a Gaussian mechanism
+#' with L2 sensitivity at most \eqn{\Delta} (Proposition 3.4).
+#'
+#' @param f The non-private function: an R function of the points (a vector
+#'   in one dimension, an `m x d` matrix otherwise) returning `m` values, or
+#'   the values on `grid` directly (a vector, or a one-curve `dpfda_curves`).
+#' @param grid Public evaluation points, fixed before seeing the data (vector,
+#'   matrix or list of axes; see [curves()]).
+#' @param kernel The reproducing kernel of the RKHS in which `sensitivity` is
+#'   measured (see [kernels]); it is also the covariance of the noise.
+#' @param sensitivity Public RKHS sensitivity \eqn{\Delta}.
+#' @param epsilon,delta Privacy parameters.
+#' @param calibration `"analytic"`, `"hall"` or `"classical"`; see
+#'   [dp_noise_scale()].
+#' @param method Sampler for the noise path; see [rgp()].
+#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @return A `dpfda_release` (subclass `dpfda_gp_release`) with the released
+#'   curve in `values`, the noise kernel in `noise`, and `jitter` and
+#'   `sampler` fields.
+#' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
+#'   privacy for functions and functional data. *Journal of Machine Learning
+#'   Research* 14, 703--727.
+#' @examples
+#' grid <- seq(0, 1, length.out = 200)
+#' r <- dp_gp_release(function(t) sin(2 * pi * t), grid, kernel_gaussian(0.1),
+#'                    sensitivity = 0.05, epsilon = 1, delta = 1e-5)
+#' r
+#' plot(r, band = TRUE)
+#' predict(r, c(0.123, 0.5))
+#' @export
+dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
+                          calibration = c("analytic", "hall", "classical"),
+                          method = "auto", ...) {
+  call <- match.call()
+  check_kernel(kernel)
+  grid <- as_grid(grid, "grid")
+  if (is.null(dim(grid))) grid <- sort(grid)
+  values <- evaluate_target(f, grid)
+  sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)
+  gp_release(values, grid, kernel, sigma, mechanism = "gp", epsilon = epsilon, delta = delta,
+             sensitivity = sensitivity, calibration = check_choice(calibration, c("analytic", "hall", "classical"), "calibration"),
+             method = method, call = call)
+}
+
+# Values of the target on the grid: an R function, a vector, or a curve.
+evaluate_target <- function(f, grid, arg = "f") {
+  m <- grid_size(grid)
+  v <- if (is.function(f)) {
+    tryCatch(f(grid), error = function(e) {
+      dpfda_abort(sprintf("`%s` failed on the grid: %s", arg, conditionMessage(e)), arg = arg)
+    })
+  } else if (inherits(f, "dpfda_curves")) {
+    if (nrow(f$values) != 1L) dpfda_abort(sprintf("`%s` must hold one curve.", arg), arg = arg)
+    f$values[1L, ]
+  } else f
+  if (!is.numeric(v) || length(v) != m || !all(is.finite(v))) {
+    arg_error(arg, sprintf("a function returning, or a vector of, %d finite values (one per grid point)", m), v)
+  }
+  as.double(v)
+}
+
+# Shared by every GP-noise mechanism: add sigma times one GP path with the
+# given kernel to `values` on `grid`, and wrap the result. The non-private
+# values and the path never leave this function.
+gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
+                       method = "auto", call = NULL, ..., class = character()) {
+  noise <- rgp(1L, kernel, grid, method = method)
+  released <- matrix(values, nrow = 1L) + sigma * noise$values
+  vals <- new_dpfda_curves(released, noise$grid, as_domain(NULL, noise$grid))
+  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
+                    sensitivity = sensitivity, noise_scale = sigma, noise = kernel, call = call,
+                    jitter = noise$jitter, sampler = noise$method, ...,
+                    class = c(class, "dpfda_gp_release"))
+}
+
+#' @export
+release_predict.dpfda_gp_release <- function(object, newdata, ...) {
+  kriging_predict(object$values, object$noise, newdata, object$jitter)
+}
+
+# Kriging (RKHS interpolation) of released curves at new points: the
+# conditional mean of a path with covariance K + tau I given its values on
+# the grid. Post-processing only: no fresh noise is drawn (privacy rule 3).
+kriging_predict <- function(values, kernel, newdata, jitter = 0) {
+  g <- as_points(values$grid, "grid")
+  p <- as_points(newdata, "newdata", d = ncol(g))
+  check_alloc(as.double(nrow(g))^2 + as.double(nrow(g)) * nrow(p), "kriging system")
+  K <- kernel_matrix(kernel, g)
+  tau <- max(jitter, 1e-10 * kernel$variance)
+  fct <- chol_jitter(K, jitter = tau / max(diag(K)))
+  w <- backsolve(t(fct$L), forwardsolve(fct$L, t(values$values)))
+  out <- kernel_matrix(kernel, p, g) %*% w
+  if (ncol(out) == 1L) as.vector(out) else t(out)
+}
