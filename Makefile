@@ -12,7 +12,7 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 export R_LIBS := $(LIB):$(R_LIBS)
 export NOT_CRAN ?= true
 
-.PHONY: test demo check bench install deps-test deps-demo deps-bench clean
+.PHONY: test demo check bench install deps-test deps-check deps-demo deps-bench clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -26,11 +26,14 @@ install: $(LIB) $(TARBALL)
 deps-test:
 	$(RSCRIPT) tools/install-deps.R testthat
 
+deps-check:
+	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth
+
 deps-demo:
 	$(RSCRIPT) tools/install-deps.R
 
 deps-bench:
-	$(RSCRIPT) tools/install-deps.R mvtnorm MASS bench
+	$(RSCRIPT) tools/install-deps.R mvtnorm MASS bench KernSmooth
 
 test: deps-test install
 	$(RSCRIPT) tools/run-tests.R
@@ -41,12 +44,14 @@ demo: deps-demo install
 # The incoming checks (new-submission note, remote URL look-ups) and the
 # time-server look-up need the internet beyond CRAN; the PDF manual needs
 # pdflatex, which is checked only where it is installed.
-check: deps-test $(TARBALL)
-	_R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
+check: deps-check
+	rm -rf check && mkdir -p check
+	cd check && $(R) CMD build --no-manual $(CURDIR)
+	cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	  $(R) CMD check --as-cran $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
 
 bench: deps-bench install
 	for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
 
 clean:
-	rm -rf $(LIB) $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so
+	rm -rf $(LIB) check $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

@@ -62,7 +62,7 @@ check_count <- function(x, arg, min = 1, max = .Machine$integer.max) {
     arg_error(arg, sprintf("a whole number between %s and %s", format(min),
                            format(max, big.mark = ",")), x)
   }
-  as.integer(x)
+  if (max > .Machine$integer.max) as.double(x) else as.integer(x)
 }
 
 check_numeric_vector <- function(x, arg, min_length = 1L, finite = TRUE) {

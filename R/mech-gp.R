@@ -70,9 +70,15 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
 evaluate_target <- function(f, grid, arg = "f") {
   m <- grid_size(grid)
   v <- if (is.function(f)) {
-    tryCatch(f(grid), error = function(e) {
-      dpfda_abort(sprintf("`%s` failed on the grid: %s", arg, conditionMessage(e)), arg = arg)
-    })
+    # the user's function: its errors become classed, its warnings are passed on classed
+    withCallingHandlers(
+      tryCatch(f(grid), error = function(e) {
+        dpfda_abort(sprintf("`%s` failed on the grid: %s", arg, conditionMessage(e)), arg = arg)
+      }),
+      warning = function(w) {
+        dpfda_warn(sprintf("`%s` warned on the grid: %s", arg, conditionMessage(w)), "dpfda_warning_target")
+        invokeRestart("muffleWarning")
+      })
   } else if (inherits(f, "dpfda_curves")) {
     if (nrow(f$values) != 1L) dpfda_abort(sprintf("`%s` must hold one curve.", arg), arg = arg)
     f$values[1L, ]

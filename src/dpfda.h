@@ -61,6 +61,14 @@ void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
 void dpfda_tril_times_rows(const double *L, int m, int npath, double *Z);
 void dpfda_fft(double *re, double *im, R_xlen_t n, int inverse);
 
+/* ---- kde.c ------------------------------------------------------------- */
+void dpfda_kde_exact(const double *x, R_xlen_t n, const double *t, R_xlen_t m,
+                     int d, double *out);
+void dpfda_linear_bin(const double *x, R_xlen_t n, double c0, double delta,
+                      int B, double *w);
+void dpfda_kde_binned(const double *w, int B, double c0, double delta,
+                      const double *t, R_xlen_t m, double *out);
+
 /* ---- .Call entry points ------------------------------------------------- */
 SEXP dpfda_rng_mode_get(void);
 SEXP dpfda_rng_mode_set(SEXP mode);
@@ -73,5 +81,15 @@ SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max);
 SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath);
 SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath);
 SEXP dpfda_gp_circulant(SEXP cov, SEXP m, SEXP npath, SEXP tol);
+SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma);
+SEXP dpfda_online_setup(SEXP ptr, SEXP kind, SEXP d);
+SEXP dpfda_online_count(SEXP ptr);
+SEXP dpfda_online_plan(SEXP ptr, SEXP x);
+SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP limit);
+SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs);
+SEXP dpfda_online_collect(SEXP ptr);
+SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);
+SEXP dpfda_kde_sum(SEXP x, SEXP t);
+SEXP dpfda_kde_binned_sum(SEXP x, SEXP t, SEXP c0, SEXP delta, SEXP B);
 
 #endif

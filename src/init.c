@@ -17,6 +17,16 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_gp_markov_path, 4),
   CALLDEF(dpfda_gp_kronecker, 2),
   CALLDEF(dpfda_gp_circulant, 4),
+  CALLDEF(dpfda_online_create, 5),
+  CALLDEF(dpfda_online_setup, 3),
+  CALLDEF(dpfda_online_count, 1),
+  CALLDEF(dpfda_online_plan, 2),
+  CALLDEF(dpfda_online_answer, 6),
+  CALLDEF(dpfda_online_condition, 3),
+  CALLDEF(dpfda_online_collect, 1),
+  CALLDEF(dpfda_svm_fit, 5),
+  CALLDEF(dpfda_kde_sum, 2),
+  CALLDEF(dpfda_kde_binned_sum, 5),
   {NULL, NULL, 0}
 };
 

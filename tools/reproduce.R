@@ -339,7 +339,9 @@ main <- function(out_dir = "reproduce") {
   figures <- list(
     fig_gp_samplers,
     fig_gp_covariance,
-    fig_calibration
+    fig_calibration,
+    fig_hall_kde,
+    fig_hall_svm
   )
   message("Writing ", normalizePath(out_dir), ":")
   t0 <- proc.time()[["elapsed"]]
@@ -350,5 +352,8 @@ main <- function(out_dir = "reproduce") {
   message(sprintf("  %-28s done in %.1f s; noise source back to \"%s\"", "README.md", total, dp_rng()))
   invisible(sections)
 }
+
+# The papers' figures live in tools/reproduce/<paper>.R.
+for (f in sort(list.files("tools/reproduce", pattern = "[.]R$", full.names = TRUE))) source(f)
 
 main()

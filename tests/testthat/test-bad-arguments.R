@@ -52,7 +52,40 @@ bad_arg_table <- function() {
     ),
     dp_reproducible = list(list(seed = 42)),
     dp_rng = list(list(mode = "seeded")),
+    # private kernel SVM and kernel ridge regression (R/mech-svm.R): 2-D
+    # covariates for the SVM (so that 1-D grids are wrong), 1-D for KRR
+    dp_svm = list(list(x = rbind(c(0.1, 0.2), c(0.8, 0.7), c(0.4, 0.5), c(0.9, 0.1)),
+                       y = c(1, -1, 1, -1), lambda = 0.1, kernel = kernel_gaussian(0.3), grid = g2,
+                       epsilon = 1, delta = 1e-5, calibration = "hall", strict = TRUE,
+                       gap_tol = 1e-8, maxit = 1000, domain = c(0, 1))),
+    svm_fit = list(list(x = rbind(c(0.1, 0.2), c(0.8, 0.7), c(0.4, 0.5), c(0.9, 0.1)),
+                        y = factor(c("a", "b", "a", "b")), lambda = 0.1, kernel = kernel_gaussian(0.3),
+                        gap_tol = 1e-8, maxit = 1000, domain = rbind(c(0, 0), c(1, 1)))),
+    sensitivity_erm = list(list(lipschitz = 1, lambda = 0.1, n = 10, sup_kxx = 1)),
+    dp_krr = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), lambda = 0.1,
+                       kernel = kernel_gaussian(0.3), grid = t5, y_bound = c(-1, 1), epsilon = 1,
+                       delta = 1e-5, calibration = "analytic", centre = TRUE, domain = c(0, 1))),
+    krr_fit = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), lambda = 0.1,
+                        kernel = kernel_gaussian(0.3), y_bound = c(-1, 1), centre = FALSE,
+                        domain = c(0, 1))),
     gaussian_delta = list(list(epsilon = c(0.5, 1), sigma = 2, sensitivity = 1)),
+    dp_gp_release = list(list(f = function(t) sin(2 * pi * t), grid = t5, kernel = kernel_gaussian(0.3),
+                              sensitivity = 0.1, epsilon = 1, delta = 1e-5, calibration = "analytic",
+                              method = "auto")),
+    dp_kde = list(
+      d1 = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 1e-5,
+                mechanism = "sobolev", domain = c(0, 1), calibration = "hall", binned = FALSE,
+                bins = 100),
+      d2 = list(x = g2, grid = list(t5, t5), bandwidth = diag(c(0.04, 0.09)), epsilon = 1,
+                delta = 1e-5, mechanism = "gp", domain = rbind(c(0, 0), c(1, 1)),
+                calibration = "analytic", binned = FALSE, bins = 100)
+    ),
+    kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
+                             binned = TRUE, bins = 64)),
+    sensitivity_kde = list(list(n = 100, bandwidth = 0.1, d = 2, mechanism = "sobolev")),
+    dp_bandwidth = list(list(x = seq(0, 1, length.out = 40), epsilon = 1, delta = 1e-5, rule = "scott",
+                             fallback = 0.2, offsets = c(0, 0.5))),
+    dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1)),
     integrate_curves = list(list(x = cv)),
     kernel_exponential = list(list(lengthscale = 0.5, norm = "l2", variance = 2)),
     kernel_gaussian = list(
@@ -74,6 +107,30 @@ bad_arg_table <- function() {
       circulant = list(n = 1, kernel = kernel_matern(1.5, 0.2), grid = seq(0, 1, length.out = 64),
                        method = "circulant", jitter = 1e-10)
     ),
+    # online release (R/mech-online.R). Its objects hold an external pointer
+    # that does not survive serialisation to the child (by design: a reloaded
+    # copy refuses to answer), so query() and released() get a quoted call
+    # that builds a fresh object in the child: do.call() evaluates it there.
+    dp_online = list(
+      markov = list(f = function(t) sin(t), kernel = kernel_exponential(0.2), sensitivity = 0.1,
+                    epsilon = 1, delta = 1e-5, calibration = "analytic", tau = 1e-10,
+                    method = "markov"),
+      cholesky = list(f = function(p) rowSums(as.matrix(p)), kernel = kernel_gaussian(0.3),
+                      sensitivity = 0.1, epsilon = 1, delta = 1e-5, calibration = "hall",
+                      tau = 1e-8, method = "cholesky")
+    ),
+    query = list(
+      markov = list(object = quote(dp_online(function(t) sin(t), kernel_exponential(0.2), 0.1, 1, 1e-5)),
+                    x = c(0.2, 0.5, 0.2)),
+      cholesky = list(object = quote(dp_online(function(p) p[, 1] * p[, 2], kernel_gaussian(0.3), 0.1, 1,
+                                               1e-5)),
+                      x = rbind(c(0, 0), c(0.5, 0.5)))
+    ),
+    released = list(list(object = quote({
+      o <- dp_online(function(t) sin(t), kernel_exponential(0.2), 0.1, 1, 1e-5)
+      query(o, c(0.2, 0.5))
+      o
+    }))),
     rlaplace = list(list(n = 3, scale = 2)),
     validate_dpfda_release = list(list(x = rel))
   )
@@ -92,6 +149,8 @@ bad_values <- function() {
 }
 
 wrong_length <- function(base) {
+  if (is.function(base)) return(function(...) c(1, 2))   # a function returning the wrong length
+  if (is.language(base)) return(list(base, base))          # a quoted object (see query() below)
   if (length(base) == 0L) return(c(1, 2))
   if (is.list(base)) return(c(unclass(base), unclass(base)))
   rep(as.vector(base), 2L)
@@ -115,6 +174,33 @@ bad_arg_allowed <- function() {
     allow("dp_noise_scale", "sensitivity", c("0", "1e10", "2^31", "double.xmax")),
     allow("dp_noise_scale", "epsilon", c("1e10", "2^31", "double.xmax")),
     allow("dp_noise_scale", "allow_large_epsilon", "TRUE"),
+    # Hall et al. mechanisms: data are clamped to the domain and any finite
+    # points are valid data / grids; large sensitivities, epsilons and
+    # bandwidths are valid public inputs; NULL selects documented defaults;
+    # identity() is a valid target function (it returns one value per point)
+    allow("dp_gp_release", "f", "a function"),
+    allow("dp_gp_release", "grid", c("-1", "0", "1e10", "2^31", "a list", "a data.frame")),
+    allow("dp_gp_release", "sensitivity", c("0", "1e10", "2^31")),
+    allow("dp_gp_release", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_kde", "x", c(finite_points, "a data.frame", "wrong length")),
+    allow("dp_kde", "grid", c("0", "a list", "a data.frame")),
+    allow("dp_kde", "bandwidth", c("1e10", "2^31")),
+    allow("dp_kde", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_kde", c("domain", "binned", "bins"), "NULL"),
+    allow("dp_kde", "binned", "TRUE"),
+    allow("kde_gaussian", "x", c(finite_points, "a data.frame", "wrong length")),
+    allow("kde_gaussian", "grid", c("0", "a list", "a data.frame")),
+    allow("kde_gaussian", "bandwidth", c("1e10", "2^31")),
+    allow("kde_gaussian", c("domain", "binned", "bins"), "NULL"),
+    allow("kde_gaussian", "binned", "TRUE"),
+    allow("sensitivity_kde", "n", c("1e10", "2^31")),
+    allow("sensitivity_kde", "bandwidth", c("1e10", "2^31", "double.xmax")),
+    allow("dp_bandwidth", "x", "wrong length"),
+    allow("dp_bandwidth", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_bandwidth", "fallback", c("1e10", "2^31")),
+    allow("dp_bandwidth", "offsets", c("0", "wrong length")),
+    allow("dp_select", "utility", c("-1", "0", "1e10", "2^31", "double.xmax", "wrong length")),
+    allow("dp_select", c("sensitivity", "epsilon"), c("1e10", "2^31", "double.xmax")),
     # dp_reproducible(): any whole number in integer range is a seed
     allow("dp_reproducible", "seed", c("-1", "0")),
     # dp_rng(): `mode = NULL` queries the mode
@@ -146,9 +232,39 @@ bad_arg_allowed <- function() {
     # rung is allowed (an overflowing factor is a classed error)
     allow("chol_jitter", "jitter", "0"),
     allow("chol_jitter", "max_jitter", c("1e10", "2^31", "double.xmax")),
+    # dp_online(): f is evaluated only at queries (identity and a function
+    # returning the wrong length are valid at creation); a zero sensitivity
+    # needs no noise; large sensitivities and (analytic) epsilons are valid
+    allow("dp_online", "f", c("a function", "wrong length")),
+    allow("dp_online", "sensitivity", c("0", "1e10", "2^31")),
+    allow("dp_online", "epsilon", c("1e10", "2^31", "double.xmax")),
+    # query(): any finite points (a vector of 1-D points for a fresh object,
+    # a numeric data frame, repeated points)
+    allow("query", "x", c(finite_points, "a data.frame", "wrong length")),
     # rlaplace(): zero draws, and large finite scales
     allow("rlaplace", "n", "0"),
-    allow("rlaplace", "scale", c("1e10", "2^31"))
+    allow("rlaplace", "scale", c("1e10", "2^31")),
+    # SVM / KRR (R/mech-svm.R): any positive lambda is a valid (if useless)
+    # regularisation, any epsilon > 0 with the analytic calibration, TRUE is
+    # a valid flag, `domain = NULL` means no clamping; KRR on 1-D covariates
+    # accepts any finite single grid point, a numeric data frame or a list
+    # holding one axis as its grid
+    allow("dp_svm", "lambda", c("1e10", "2^31", "double.xmax")),
+    allow("svm_fit", "lambda", c("1e10", "2^31", "double.xmax")),
+    allow("dp_krr", "lambda", c("1e10", "2^31", "double.xmax")),
+    allow("krr_fit", "lambda", c("1e10", "2^31", "double.xmax")),
+    allow("dp_svm", "domain", "NULL"),
+    allow("svm_fit", "domain", "NULL"),
+    allow("dp_krr", "domain", "NULL"),
+    allow("krr_fit", "domain", "NULL"),
+    allow("dp_svm", "strict", "TRUE"),
+    allow("dp_krr", "centre", "TRUE"),
+    allow("krr_fit", "centre", "TRUE"),
+    allow("dp_krr", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_krr", "grid", c(finite_points, "a data.frame", "a list")),
+    # sensitivity_erm(): Lipschitz constants, lambda and sup K(x, x) are
+    # scale parameters; any positive value with a finite positive result is valid
+    allow("sensitivity_erm", c("lipschitz", "lambda", "sup_kxx"), c("1e10", "2^31", "double.xmax"))
   )
 }
 
@@ -285,7 +401,60 @@ nasty_cases <- function() {
     nasty(integrate_curves(curves(1:3, cbind(c(0, 1, 0.3), c(0, 0, 1))))),
     nasty(as_density(new_dpfda_release(1:3, "x", 1, 0, 1, 1))),
     nasty(dp_rng(c("secure", "seeded", "x"))),
-    nasty(dp_reproducible(1.5))
+    nasty(dp_reproducible(1.5)),
+    # online release: reloaded state, nothing to release, memory, dimensions, f, overflow
+    nasty({
+      o <- dp_online(function(t) sin(t), kernel_exponential(0.2), 0.1, 1, 1e-5)
+      query(o, 0.5)
+      file <- tempfile()
+      saveRDS(o, file)
+      query(readRDS(file), 0.7)
+    }, class = "dpfda_error_state"),
+    nasty(released(dp_online(function(t) t, kernel_gaussian(0.2), 0.1, 1, 1e-5)),
+          class = "dpfda_error_state"),
+    nasty(query(dp_online(function(t) t, kernel_gaussian(0.1), 0.1, 1, 1e-5), seq(0, 1, length.out = 1e5)),
+          class = "dpfda_error_numeric"),
+    nasty({
+      o <- dp_online(function(t) t, kernel_exponential(0.2), 0.1, 1, 1e-5)
+      query(o, 0.5)
+      query(o, cbind(1, 2))
+    }),
+    nasty(query(dp_online(function(t) stop("boom"), kernel_exponential(0.2), 0.1, 1, 1e-5), 0.5)),
+    nasty(query(dp_online(function(t) c(1, 2), kernel_exponential(0.2), 0.1, 1, 1e-5), 0.5)),
+    nasty(query(dp_online(function(t) rep(X, length(t)), kernel_exponential(1e-3), 1e300, 1, 1e-5),
+                seq(0, 1, length.out = 40)), class = "dpfda_error_numeric"),
+    nasty(query(dp_online(function(t) t, kernel_exponential(1, variance = X), 1, 1, 1e-5), c(0, 0.5, 1)),
+          expect = "either"),
+    nasty(query(dp_online(function(t) t, kernel_exponential(1e-300), 1, 1, 1e-5), c(-X, 0, X)),
+          expect = "either"),
+    nasty(query(dp_online(function(t) t, kernel_exponential(1e300), 1, 1, 1e-5), c(-X, 0, X, 1e-300)),
+          expect = "either"),
+    nasty(query(dp_online(function(p) p[, 1], kernel_matern(2.3, 0.5), 1, 1, 1e-5), cbind(c(-X, 0, X), 0)),
+          expect = "either"),
+    nasty({
+      o <- dp_online(function(t) t, kernel_exponential(0.2), 0.1, 1, 1e-5)
+      a <- query(o, c(0.3, 0.3, 0.1))
+      identical(a[1], a[2]) && identical(query(o, 0.3), a[1]) && length(o) == 2L
+    }, expect = "ok"),
+    # SVM / KRR: sizes, overflow and labels
+    nasty(svm_fit(matrix(runif(2e5), 1e5), rep(c(-1, 1), 5e4), 0.1, kernel_gaussian(0.1)),
+          class = "dpfda_error_numeric"),
+    nasty(svm_fit(runif(20), rep(c(-1, 1), 10), 0.01, kernel_gaussian(1, variance = X)),
+          expect = "either"),
+    nasty(dp_svm(runif(20), rep(c(-1, 1), 10), 0.01, kernel_gaussian(1, variance = X), c(0, 1), 1, 1e-5),
+          expect = "either"),
+    nasty(svm_fit(runif(20), rep(c(-1, 1), 10), 1e-300, kernel_gaussian(0.1), maxit = 100),
+          expect = "either"),
+    nasty(svm_fit(c(-X, X), c(-1, 1), 0.1, kernel_gaussian(1)), expect = "either"),
+    nasty(dp_svm(runif(4), c(1, 1, 1, 1), 0.1, kernel_gaussian(0.3), c(0, 1), 1, 1e-5), expect = "ok"),
+    nasty(dp_svm(runif(4), c(-1, 1, 0, 1), 0.1, kernel_gaussian(0.3), c(0, 1), 1, 1e-5)),
+    nasty(dp_svm(runif(4), c(-1, 1, -1, 1), 0.1, kernel_gaussian(0.3), c(0, 1), 1, 1e-5,
+                 allow_large_epsilon = TRUE, calibration = "hall"), expect = "ok"),
+    nasty(krr_fit(runif(20), rnorm(20), 1e-300, kernel_gaussian(0.1), c(-1, 1)), expect = "either"),
+    nasty(dp_krr(runif(20), rnorm(20), 0.1, kernel_gaussian(0.1), c(0, 1), c(-X, X), 1, 1e-5),
+          expect = "either"),
+    nasty(dp_krr(runif(20), rnorm(20), 0.1, kernel_gaussian(0.1), c(0, 1), c(-1, 1), 1, 1e-5,
+                 centre = FALSE), expect = "ok")
   )
 }
 

@@ -1,0 +1,419 @@
+# Hall, Rinaldo & Wasserman (2013), Section 5, "online" setting: answer
+# adaptively chosen point queries one at a time from ONE Gaussian-process
+# noise path, sampled conditionally on every earlier answer (src/online.c).
+#
+# The object is curator-side: it holds `f` (hence the data) and the raw
+# noise. It is an environment of class `dpfda_online` whose C state lives
+# behind an external pointer, which does not survive serialisation: a saved
+# and reloaded copy cannot answer (it could otherwise fork the noise path and
+# give two independent answers at a new point, doubling the privacy cost).
+
+#' Online release of a function: answer point queries from one noise path
+#'
+#' `dp_online()` sets up the *online* release of Hall, Rinaldo and Wasserman
+#' (2013, Section 5): analysts ask for the private function at points of their
+#' choosing, one query after another, possibly chosen after seeing earlier
+#' answers, and the curator answers each from the same Gaussian-process noise
+#' path, sampled conditionally on everything released before.
+#' `query(object, x)` answers, `released(object)` returns everything answered
+#' so far as a [release object][new_dpfda_release].
+#'
+#' @section CURATOR-SIDE OBJECT -- DO NOT SHARE, SAVE OR SERIALISE:
+#' The object returned by `dp_online()` holds `f` -- and therefore the
+#' private data -- together with the raw noise of every answer. Either one,
+#' or the two together, reveal the data. Keep it in the curator's R session
+#' only. Never give it to an analyst, never [save()], [saveRDS()] or
+#' [serialize()] it, never send it to a parallel worker, and do not print
+#' its fields. Only the *answers* of `query()` and the release returned by
+#' `released()` are public.
+#'
+#' The noise state lives in C memory that is not serialised: a saved and
+#' reloaded copy refuses to answer (error of class `dpfda_error_state`), and
+#' so does a copy in a forked process. Otherwise two copies could each answer
+#' a new point with independent noise, and averaging the two answers would
+#' leak more than the stated budget.
+#'
+#' @section Privacy:
+#' The answers are the values at the queried points of *one* released path
+#' \eqn{\tilde f_D = f_D + \sigma G}, \eqn{G \sim GP(0, K)} with `kernel`
+#' \eqn{K} and \eqn{\sigma =} [dp_noise_scale]`(sensitivity, epsilon, delta,
+#' calibration)`. If every \eqn{f_D} lies in the RKHS of \eqn{K} and
+#' \eqn{\|f_D - f_{D'}\|_{\mathcal H} \le} `sensitivity` for neighbouring
+#' data sets, releasing the path is \eqn{(\epsilon, \delta)}-DP (Corollary
+#' 3.5), so **any number of queries, chosen adaptively, together cost one
+#' \eqn{(\epsilon, \delta)}**: each answer is a function of the path at a point
+#' chosen from earlier answers, which is post-processing. A repeated point
+#' returns the stored answer (no fresh noise: averaging repeated queries gains
+#' nothing). Releasing fresh independent noise per query instead would cost
+#' \eqn{(\epsilon, \delta)} per query.
+#'
+#' The paper's online formula has errata, corrected here: the conditional law
+#' is that of the *noise* \eqn{\xi_i = \tilde f_D(x_i) - f_D(x_i)} given the
+#' earlier noise values (not of \eqn{\tilde f_D} given the earlier released
+#' values), with mean \eqn{V_i^\top C_i^{-1} \xi_{<i}} added to \eqn{f_D(x_i)},
+#' and its variance is \eqn{\sigma^2 (K(x_i, x_i) - V_i^\top C_i^{-1} V_i)}:
+#' scaled by \eqn{\sigma^2}, which the paper omits (also in its
+#' Ornstein--Uhlenbeck formulas). Its "sorted doubly linked list" cannot be
+#' searched in \eqn{O(\log i)}; a balanced tree is used.
+#'
+#' The points must be chosen by the analyst from public information and
+#' earlier answers; `f` is evaluated only at queried points.
+#'
+#' @section Algorithms:
+#' * **General kernel** (`method = "cholesky"`): an incremental Cholesky
+#'   factor \eqn{L} of \eqn{K_P + \tau v I} for the answered points \eqn{P}
+#'   (\eqn{v} = kernel variance) and the standard normals \eqn{u} used so far.
+#'   A new point \eqn{x} gets \eqn{l = L^{-1} K(P, x)},
+#'   \eqn{d^2 = K(x, x) + \tau v - |l|^2} (raised to \eqn{\tau v} if rounding
+#'   takes it below \eqn{\tau v / 2}: more noise is safe, never less) and the
+#'   noise \eqn{l^\top u + d z}. With the same normals the answers equal the
+#'   batch release \eqn{f + \sigma L z} on the points in query order. The jitter
+#'   \eqn{\tau} is fixed in advance (never adapted to the data); it adds
+#'   independent noise, so the covariance \eqn{\sigma^2(K + \tau v I)} dominates
+#'   \eqn{\sigma^2 K}. Cost \eqn{O(i^2)} time per query and \eqn{O(i^2)} memory
+#'   at \eqn{i} answered points.
+#' * **Exponential (Ornstein--Uhlenbeck) kernel in one dimension**
+#'   (`method = "markov"`; [kernel_exponential()], or [kernel_matern()] with
+#'   `nu = 1/2`): the path is Markov, so a new point depends only on its
+#'   answered neighbours \eqn{a < x < b}. With \eqn{t_1 = (x - a)/\ell},
+#'   \eqn{t_2 = (b - x)/\ell} and \eqn{q(t) = 1 - e^{-2t}} (computed by
+#'   `expm1`), the conditional mean is
+#'   \eqn{[e^{-t_1} q(t_2)\, \xi_a + e^{-t_2} q(t_1)\, \xi_b] / q(t_1 + t_2)} and
+#'   the variance \eqn{\sigma^2 v\, q(t_1) q(t_2) / q(t_1 + t_2)}; outside the
+#'   answered range, mean \eqn{e^{-t}\xi} and variance \eqn{\sigma^2 v\, q(t)}.
+#'   These forms are exact, need no jitter, and neither overflow nor cancel
+#'   (the paper's \eqn{e^{\gamma|x-y|} - e^{-\gamma|x-y|}} overflows beyond
+#'   \eqn{\gamma|x - y| \approx 709}). Answered points are kept in an AVL tree:
+#'   \eqn{O(\log i)} time per query.
+#'
+#' `method = "auto"` uses `"markov"` when the kernel allows it and the first
+#' query is one-dimensional, `"cholesky"` otherwise. The dimension of the
+#' points is fixed by the first query.
+#'
+#' A `query()` is answered point by point in the given order, but everything
+#' that can be refused is refused before the first draw: points that are not
+#' finite or of the wrong dimension, values of `f` that are missing or not
+#' finite, and a state that would exceed `getOption("dpfda.max_doubles")`
+#' doubles (read when the object is created; default \eqn{2^{29}}, 4.3 GB),
+#' i.e. about 32,000 points for the general path by default. The Markov path
+#' stores five doubles per point.
+#'
+#' Every draw comes from the package's noise source ([dp_rng()]): the
+#' operating system's entropy by default; in seeded mode ([dp_reproducible()])
+#' the same seed and the same queries reproduce the answers, which are then
+#' **not private**; `released()` says so.
+#'
+#' @param f The non-private function, evaluated by the curator: an R function
+#'   of the points (a numeric vector in one dimension, a `k x d` matrix with
+#'   one point per row otherwise) returning one finite value per point. It is
+#'   called once per `query()` with the new points of that query only.
+#' @param kernel The reproducing kernel of the RKHS in which `sensitivity` is
+#'   measured, also the covariance of the noise (see [kernels]).
+#' @param sensitivity Public RKHS sensitivity \eqn{\Delta}.
+#' @param epsilon,delta Privacy parameters, spent once for all queries.
+#' @param calibration `"analytic"`, `"hall"` or `"classical"`; see
+#'   [dp_noise_scale()].
+#' @param tau Jitter of the general path, relative to the kernel variance, in
+#'   \eqn{(0, 0.01]}. Unused by the Markov path, which is exact.
+#' @param method `"auto"`, `"cholesky"` (general kernel) or `"markov"` (exact
+#'   exponential kernel in one dimension).
+#' @param ... For `dp_online()`: passed to [dp_noise_scale()]
+#'   (`allow_large_epsilon`). Ignored by the methods.
+#' @param object,x For `query()`: an online release and the points to answer
+#'   (a numeric vector of one-dimensional points, or a matrix with one point
+#'   per row), answered one after the other in the given order. For
+#'   `print()` and `length()`: an online release.
+#' @return `dp_online()`: a curator-side object of class `dpfda_online` (an
+#'   environment). `query()`: the answers, one per row of `x`, in order.
+#'   `released()`: a `dpfda_release` (subclasses `dpfda_online_release`,
+#'   `dpfda_gp_release`) with the answered points (sorted in one dimension,
+#'   in query order otherwise) and their answers; [predict()] on it kriges the
+#'   released values (post-processing). `length()`: the number of distinct
+#'   points answered (0 for a reloaded copy, whose state is gone).
+#' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
+#'   privacy for functions and functional data. *Journal of Machine Learning
+#'   Research* 14, 703--727.
+#' @seealso [dp_gp_release()] for the batch release on a fixed grid.
+#' @examples
+#' old <- dp_reproducible(1)   # seeded: reproducible, NOT private
+#' o <- dp_online(function(t) sin(2 * pi * t), kernel_exponential(0.1),
+#'                sensitivity = 0.1, epsilon = 1, delta = 1e-5)
+#' o                          # prints no private value
+#' a <- query(o, 0.5)
+#' b <- query(o, c(0.1, 0.9, 0.5))   # 0.5 again: the same answer
+#' identical(a, b[3])
+#' length(o)
+#' released(o)
+#'
+#' # general kernel, points in the plane
+#' o2 <- dp_online(function(p) p[, 1] * p[, 2], kernel_gaussian(0.5),
+#'                 sensitivity = 0.1, epsilon = 1, delta = 1e-5)
+#' query(o2, rbind(c(0, 0), c(0.5, 0.5)))
+#' dp_rng(old)
+#' @export
+dp_online <- function(f, kernel, sensitivity, epsilon, delta,
+                      calibration = c("analytic", "hall", "classical"), tau = 1e-10,
+                      method = c("auto", "cholesky", "markov"), ...) {
+  call <- match.call()
+  if (!is.function(f)) arg_error("f", "an R function of the points", f)
+  check_kernel(kernel)
+  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e-2)
+  method <- check_choice(method, c("auto", "cholesky", "markov"), "method")
+  dots <- list(...)
+  if (length(dots) && (is.null(names(dots)) || !all(names(dots) %in% "allow_large_epsilon"))) {
+    dpfda_abort("`...` may only hold `allow_large_epsilon` (passed to dp_noise_scale()).",
+                arg = "...")
+  }
+  sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)
+  markov_ok <- kernel_is_markov_1d(kernel)
+  if (method == "markov" && !markov_ok) {
+    dpfda_abort(paste("`method = \"markov\"` needs the exponential kernel (or Matern with nu = 1/2)",
+                      "on one-dimensional points."), arg = "method")
+  }
+  if (method == "markov" && !is.na(kernel$dim) && kernel$dim != 1L) {
+    dpfda_abort("`method = \"markov\"` needs a one-dimensional kernel.", arg = "method")
+  }
+  amp <- sigma * sqrt(kernel$variance)
+  gamma <- if (markov_ok) 1 / kernel$lengthscale else 0
+  if (!is.finite(amp) || !is.finite(gamma)) {
+    dpfda_abort(sprintf(paste("The noise amplitude overflows (noise scale %s, kernel variance %s,",
+                              "lengthscale %s); rescale the problem."),
+                        format(sigma), format(kernel$variance), format(kernel$lengthscale)),
+                class = "dpfda_error_numeric")
+  }
+  st <- new.env(parent = emptyenv())
+  st$f <- f
+  st$kernel <- kernel
+  st$sensitivity <- as.double(sensitivity)
+  st$epsilon <- as.double(epsilon)
+  st$delta <- as.double(delta)
+  st$calibration <- calibration
+  st$noise_scale <- sigma
+  st$tau <- tau
+  st$method <- method
+  st$call <- call
+  st$d <- NULL        # fixed by the first query
+  st$kind <- NULL     # "markov" or "cholesky", fixed by the first query
+  st$general <- NULL  # kind == "cholesky"
+  st$pid <- Sys.getpid()
+  # memory limit of the state, read once: options(dpfda.max_doubles = ), as check_alloc()
+  st$max_doubles <- as.double(getOption("dpfda.max_doubles", 2^29))
+  st$ptr <- .Call(C_dpfda_online_create, amp, tau, kernel_code(kernel),
+                  as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma)
+  class(st) <- "dpfda_online"
+  st
+}
+
+#' @rdname dp_online
+#' @export
+query <- function(object, x, ...) UseMethod("query")
+
+#' @export
+query.default <- function(object, x, ...) {
+  arg_error("object", "an online release made by dp_online()", object)
+}
+
+#' @rdname dp_online
+#' @export
+query.dpfda_online <- function(object, x, ...) {
+  # hot path for single-point queries: .subset2() skips `$` dispatch on the classed environment
+  # (the C entry points also refuse to answer in a process other than the creator's)
+  ptr <- if (is.environment(object)) .subset2(object, "ptr")
+  if (typeof(ptr) != "externalptr") arg_error("object", "an online release made by dp_online()", object)
+  if (is.numeric(x) && is.null(dim(x)) && length(x) >= 1L && all(is.finite(x))) {
+    if (!is.double(x)) x <- as.double(x)     # a vector: one-dimensional points
+    dx <- 1L
+  } else {
+    x <- as_points(x, "x")
+    dx <- ncol(x)
+  }
+  d <- .subset2(object, "d")
+  if (is.null(d)) {
+    d <- online_setup(object, dx)
+  } else if (dx != d) {
+    dpfda_abort(sprintf("`x` must have %d column%s (the dimension of the earlier queries), not %d.",
+                        d, if (d == 1L) "" else "s", dx), arg = "x")
+  }
+  xs <- NULL
+  if (.subset2(object, "general")) {
+    if (is.null(dim(x))) x <- matrix(x, ncol = 1L)
+    xs <- kernel_scale_points(.subset2(object, "kernel"), x, "x")
+  }
+  need <- .Call(C_dpfda_online_plan, ptr, x)
+  if (is.null(need)) online_unavailable(object)
+  v <- NULL
+  if (nn <- length(need)) {
+    pts <- if (is.null(dim(x))) { if (nn == length(x)) x else x[need] }
+      else if (nn == nrow(x)) x else x[need, , drop = FALSE]
+    v <- withCallingHandlers(.subset2(object, "f")(pts), error = online_f_failed)
+    if (!is.double(v) && is.numeric(v)) v <- as.double(v)
+  }
+  # C checks the values of f (number, finiteness) and the memory before any draw
+  out <- .Call(C_dpfda_online_answer, ptr, x, xs, need, v, .subset2(object, "max_doubles"))
+  if (is.null(out)) online_unavailable(object)
+  status <- attr(out, "status")
+  if (!is.null(status)) online_failure(status, out, v, nn, object)
+  out
+}
+
+#' @rdname dp_online
+#' @export
+released <- function(object, ...) UseMethod("released")
+
+#' @export
+released.default <- function(object, ...) {
+  arg_error("object", "an online release made by dp_online()", object)
+}
+
+#' @rdname dp_online
+#' @export
+released.dpfda_online <- function(object, ...) {
+  online_check(object)
+  res <- .Call(C_dpfda_online_collect, object$ptr)
+  if (is.null(res)) online_unavailable(object)
+  n <- length(res$values)
+  if (n == 0L) {
+    dpfda_abort("No query has been answered yet: there is nothing to release.",
+                class = "dpfda_error_state", arg = "object")
+  }
+  vals <- res$values
+  if (object$d == 1L) {
+    grid <- res$points[, 1L]
+    o <- order(grid)
+    grid <- grid[o]
+    vals <- vals[o]
+  } else {
+    grid <- res$points
+  }
+  cv <- new_dpfda_curves(matrix(vals, nrow = 1L), grid, as_domain(NULL, grid))
+  rel <- new_dpfda_release(cv, mechanism = "gp_online", epsilon = object$epsilon,
+                           delta = object$delta, sensitivity = object$sensitivity,
+                           noise_scale = object$noise_scale, noise = object$kernel,
+                           call = object$call, calibration = object$calibration,
+                           jitter = if (object$kind == "cholesky") object$tau * object$kernel$variance else 0,
+                           sampler = paste0("online-", object$kind), queries = n,
+                           class = c("dpfda_online_release", "dpfda_gp_release"))
+  rel$rng <- if (isTRUE(res$seeded)) "seeded" else "secure"
+  rel
+}
+
+#' @rdname dp_online
+#' @export
+print.dpfda_online <- function(x, ...) {
+  n <- if (is.environment(x) && typeof(x$ptr) == "externalptr") .Call(C_dpfda_online_count, x$ptr) else -1L
+  cat("<dpfda_online> CURATOR-SIDE online release: it holds the data.\n")
+  cat("  Do not share, save or serialise it; only its answers are public.\n")
+  if (!is.environment(x) || is.null(x$kernel)) return(invisible(x))
+  cat(sprintf("  Gaussian-process noise, (epsilon = %s, delta = %s)-DP for any number of adaptive queries\n",
+              format(x$epsilon, digits = 4), format(x$delta, digits = 4)))
+  cat(sprintf("  sensitivity %s, noise scale %s (%s calibration)\n", format(x$sensitivity, digits = 4),
+              format(x$noise_scale, digits = 4), x$calibration))
+  cat("  noise: ", format(x$kernel), "\n", sep = "")
+  path <- if (is.null(x$kind)) sprintf("chosen at the first query (method = \"%s\")", x$method)
+    else if (x$kind == "markov") "exact Ornstein-Uhlenbeck (Markov), O(log i) per query"
+    else sprintf("incremental Cholesky, jitter %s, O(i^2) per query", format(x$tau * x$kernel$variance, digits = 3))
+  cat("  path: ", path, "\n", sep = "")
+  if (n < 0L) {
+    cat("  STATE LOST (saved and reloaded): this copy cannot answer queries.\n")
+  } else {
+    cat(sprintf("  answered %d distinct point%s; released() gives the public answers\n", n,
+                if (n == 1L) "" else "s"))
+  }
+  if (identical(dp_rng(), "seeded")) {
+    cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  }
+  invisible(x)
+}
+
+#' @rdname dp_online
+#' @export
+length.dpfda_online <- function(x) {
+  if (!is.environment(x) || typeof(x$ptr) != "externalptr") return(0L)
+  max(0L, .Call(C_dpfda_online_count, x$ptr))
+}
+
+# ---- internals -------------------------------------------------------------------
+
+online_check <- function(object) {
+  if (!is.environment(object) || typeof(object$ptr) != "externalptr") {
+    arg_error("object", "an online release made by dp_online()", object)
+  }
+  invisible(object)
+}
+
+online_other_process <- function() {
+  dpfda_abort(paste("This online release was created in another process (a fork or a reloaded copy);",
+                    "it cannot answer here, or the noise path would split. Create a new one",
+                    "(which spends a new privacy budget)."),
+              class = "dpfda_error_state", arg = "object")
+}
+
+online_f_failed <- function(e) {
+  dpfda_abort(sprintf("`f` failed on the queried points: %s", conditionMessage(e)), arg = "f")
+}
+
+
+# The C state refused: saved and reloaded (NULL pointer), or a forked process.
+online_unavailable <- function(object) {
+  if (!identical(object$pid, Sys.getpid())) online_other_process()
+  online_gone()
+}
+
+online_gone <- function() {
+  dpfda_abort(paste("This online release was saved and reloaded (or serialised): its noise state is",
+                    "gone and it cannot answer. Online releases must stay in the curator's session;",
+                    "use released() on the original for the public answers."),
+              class = "dpfda_error_state", arg = "object")
+}
+
+online_failure <- function(status, out, v, nn, object) {
+  switch(as.character(status),
+    "5" = arg_error("f", sprintf("a function returning %d number%s (one per new point)", nn,
+                                 if (nn == 1L) "" else "s"), v),
+    "6" = arg_error("f", sprintf("a function returning %d finite value%s (one per new point)", nn,
+                                 if (nn == 1L) "" else "s"), v),
+    "7" = dpfda_abort(sprintf(paste("The online state would need more than %s doubles, the limit set by",
+                                    "options(dpfda.max_doubles = ) when it was created; nothing was answered."),
+                              format(object$max_doubles, big.mark = ",", scientific = FALSE)),
+                      class = "dpfda_error_numeric"),
+    "4" = dpfda_abort("An online release answers fewer than 2^31 - 2 distinct points; nothing was answered.",
+                      class = "dpfda_error_numeric")
+  )
+  msg <- if (status == 1L) "An answer is not finite (is `f` of the order of .Machine$double.xmax?)."
+    else "Out of memory while extending the online state."
+  dpfda_abort(sprintf("%s %d of the queried points were answered before the failure.", msg,
+                      sum(!is.na(out))), class = "dpfda_error_numeric")
+}
+
+# Fix the algorithm and the dimension at the first query.
+online_setup <- function(object, d) {
+  k <- object$kernel
+  if (!is.na(k$dim) && k$dim != d) {
+    dpfda_abort(sprintf("`x` has %d column%s but the kernel is defined in %d dimensions.",
+                        d, if (d == 1L) "" else "s", k$dim), arg = "x")
+  }
+  markov <- object$method == "markov" ||
+    (object$method == "auto" && d == 1L && kernel_is_markov_1d(k))
+  if (markov && d != 1L) {
+    dpfda_abort(sprintf("`x` must be one-dimensional for `method = \"markov\"`, not %d columns.", d),
+                arg = "x")
+  }
+  ok <- .Call(C_dpfda_online_setup, object$ptr, if (markov) 2L else 1L, d)
+  if (!isTRUE(ok)) online_unavailable(object)
+  object$kind <- if (markov) "markov" else "cholesky"
+  object$general <- !markov
+  object$d <- as.integer(d)
+  object$d
+}
+
+# Test hook (curator side): conditional mean and variance of the unit-variance
+# noise path at the points x given the answers so far, drawing nothing.
+online_condition <- function(object, x) {
+  online_check(object)
+  x <- as_points(x, "x", d = object$d)
+  xs <- if (object$kind == "cholesky") kernel_scale_points(object$kernel, x, "x") else NULL
+  r <- .Call(C_dpfda_online_condition, object$ptr, x, xs)
+  if (is.null(r)) online_unavailable(object)
+  list(mean = r[, 1L], var = r[, 2L])
+}

@@ -1,0 +1,578 @@
+# Hall, Rinaldo & Wasserman (2013), Section 4.3: private minimisers of
+# regularised risks in an RKHS. The bias-free kernel SVM (the paper's example,
+# solved in src/svm.c) and, as a documented extension, kernel ridge
+# regression. Both release f_D + sigma G on a public grid through
+# gp_release(), with the RKHS sensitivity of sensitivity_erm().
+
+#' Sensitivity of regularised empirical risk minimisers in an RKHS
+#'
+#' Replace-one RKHS sensitivity of \deqn{f_D = \arg\min_{g \in \mathcal H}
+#' \frac1n \sum_{i=1}^n c(g(x_i), y_i) + \lambda \|g\|_{\mathcal H}^2}
+#' (Hall, Rinaldo and Wasserman 2013, eq. 12 and Section 4.3, after Bousquet
+#' and Elisseeff 2002) for a loss \eqn{c} convex and \eqn{M}-Lipschitz in its
+#' first argument ("\eqn{M}-admissible"):
+#' \deqn{\|f_D - f_{D'}\|_{\mathcal H} \le \frac{M \sqrt{\sup_x K(x,x)}}{\lambda n}.}
+#'
+#' Proof sketch: the objective is \eqn{2\lambda}-strongly convex, so
+#' comparing the two optimality conditions gives \eqn{2\lambda\|\delta\|^2
+#' \le \frac Mn (|\delta(x_n)| + |\delta(x_n')|) \le \frac{2M}{n}\kappa
+#' \|\delta\|} with \eqn{\delta = f_{D'} - f_D} and \eqn{\kappa^2 = \sup_x
+#' K(x,x)} (reproducing property and Cauchy--Schwarz). The bound holds for the
+#' *exact* minimiser of the objective *without an intercept*, with \eqn{\lambda}
+#' as above (libsvm's \eqn{C} corresponds to \eqn{\lambda = 1/(2nC)}).
+#'
+#' Examples: the hinge loss of the SVM with labels in \eqn{\{-1, +1\}}, the
+#' logistic loss and the absolute loss have \eqn{M = 1}; the Huber loss with
+#' threshold \eqn{t} has \eqn{M = t}; for the squared loss see [dp_krr()].
+#' For every dpfda kernel \eqn{\sup_x K(x,x)} is the kernel's `variance`.
+#'
+#' @param lipschitz The Lipschitz constant \eqn{M} of the loss in its first
+#'   argument.
+#' @param lambda Regularisation \eqn{\lambda > 0}.
+#' @param n Number of observations (public).
+#' @param sup_kxx \eqn{\sup_x K(x, x)}.
+#' @return \eqn{\Delta = M\sqrt{\sup_x K(x,x)}/(\lambda n)}.
+#' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
+#'   privacy for functions and functional data. *JMLR* 14, 703--727.
+#'
+#'   Bousquet, O. and Elisseeff, A. (2002). Stability and generalization.
+#'   *JMLR* 2, 499--526.
+#' @examples
+#' sensitivity_erm(1, lambda = 0.01, n = 1000) # 0.1: SVM of the paper's Figure 3
+#' @export
+sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
+  lipschitz <- check_number(lipschitz, "lipschitz", lower = 0, lower_open = TRUE)
+  lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
+  n <- check_count(n, "n")
+  sup_kxx <- check_number(sup_kxx, "sup_kxx", lower = 0, lower_open = TRUE)
+  out <- lipschitz * sqrt(sup_kxx) / (lambda * n)
+  # in log space when the direct formula under- or overflows on the way
+  if (!is.finite(out) || out == 0) out <- exp(log(lipschitz) + 0.5 * log(sup_kxx) - log(lambda) - log(n))
+  if (!is.finite(out) || out == 0) {
+    dpfda_abort(sprintf("The sensitivity %s / (%s * %d) is not a finite positive number.",
+                        format(lipschitz), format(lambda), n),
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  out
+}
+
+#' Private kernel support vector machine (Hall et al., Section 4.3)
+#'
+#' Fits the bias-free soft-margin kernel SVM
+#' \deqn{f_D = \arg\min_{g \in \mathcal H} \frac1n \sum_{i=1}^n (1 - y_i
+#' g(x_i))_+ + \lambda \|g\|_{\mathcal H}^2}
+#' and releases \eqn{\tilde f_D = f_D + \sigma G} on the public `grid`, with
+#' \eqn{G} one path of the Gaussian process whose covariance is the SVM's own
+#' kernel and \eqn{\sigma =} [dp_noise_scale()]`(`\eqn{\Delta}`, epsilon,
+#' delta)`. The hinge loss is 1-Lipschitz, so \eqn{\Delta = \sqrt{\sup_x
+#' K(x,x)}/(\lambda n)} ([sensitivity_erm()]). The classifier is
+#' \eqn{\mathrm{sign}(\tilde f_D)}, available through `predict(type =
+#' "class")` (post-processing).
+#'
+#' **Exactness (`strict`).** The sensitivity bound is for the exact
+#' minimiser. The solver (dual coordinate ascent, see [svm_fit()]) stops at a
+#' duality gap of at most `gap_tol`; the objective is \eqn{2\lambda}-strongly
+#' convex, so the returned \eqn{\hat g} satisfies \eqn{\|\hat g -
+#' f_D\|_{\mathcal H} \le \sqrt{\mathrm{gap\_tol}/\lambda}}. With `strict =
+#' TRUE` (the default) the sensitivity is therefore
+#' \eqn{\Delta + 2\sqrt{\mathrm{gap\_tol}/\lambda}}, which covers the released
+#' approximate solutions exactly. The fixed, public `gap_tol` is used, never
+#' the realised gap: a noise scale computed from the data would leak.
+#' `strict = FALSE` uses the paper's \eqn{\Delta} (the exact-minimiser
+#' idealisation). If the solver has not reached `gap_tol` after `maxit`
+#' sweeps an error is raised and nothing is released; note that this event
+#' itself depends on the data, so use a generous `maxit` and do not publish
+#' such failures.
+#'
+#' **Model.** There is no intercept: the privacy analysis covers only this
+#' form (a libsvm-style SVM with a free bias is not covered). Labels may be
+#' given as \eqn{\pm 1}, as 0/1 (0 becomes \eqn{-1}) or as a factor with
+#' exactly two levels (the first level becomes \eqn{-1}, the second
+#' \eqn{+1}); predicted classes are always \eqn{\pm 1}.
+#'
+#' **Public inputs.** `lambda`, `kernel`, `grid`, `domain`, `gap_tol` and
+#' `n = nrow(x)` are public (neighbouring data sets differ by replacing one
+#' observation). The grid must not be derived from the data, and the
+#' released function must not be evaluated at the training points and
+#' published. When `domain` is given, covariates outside it are clamped to it
+#' (documented privacy rule 2); the bound above holds for any covariates
+#' because \eqn{K(x,x)} is the kernel's `variance` everywhere.
+#'
+#' The release stores no data, no fitted non-private function, no
+#' coefficients and no realised gap or iteration count (all data-dependent);
+#' data passed literally in the call (e.g. through [do.call()]) are removed
+#' from the stored call.
+#'
+#' @param x Private covariates: a vector (one dimension) or an `n x d` matrix
+#'   (or numeric data frame).
+#' @param y Private labels: \eqn{\pm 1}, 0/1, or a two-level factor; one per
+#'   row of `x`.
+#' @param lambda Public regularisation \eqn{\lambda > 0} (the paper's eq. 12;
+#'   libsvm's `cost` is \eqn{1/(2 n \lambda)}).
+#' @param kernel The SVM kernel, also the covariance of the noise (see
+#'   [kernels]).
+#' @param grid Public evaluation points (vector, matrix, or a list of axes for
+#'   a tensor grid, sampled by the fast Kronecker sampler for separable
+#'   kernels); see [curves()].
+#' @param epsilon,delta Privacy parameters.
+#' @param calibration `"analytic"`, `"hall"` (the paper's \eqn{c(\delta)
+#'   \Delta/\epsilon}) or `"classical"`; see [dp_noise_scale()].
+#' @param strict Add \eqn{2\sqrt{\mathrm{gap\_tol}/\lambda}} to the
+#'   sensitivity to cover the optimisation error (see Details).
+#' @param gap_tol Duality-gap tolerance of the solver, in (0, 1] (the gap at
+#'   the starting point is 1).
+#' @param maxit Maximum number of solver sweeps.
+#' @param domain Optional public bounds for the covariates: `c(lower, upper)`
+#'   for every coordinate, or a `2 x d` matrix (row 1 lower, row 2 upper).
+#'   Covariates outside are clamped.
+#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @return A `dpfda_release` of subclasses `dpfda_svm_release` and
+#'   `dpfda_gp_release` (mechanism `"svm"`): the released function on the
+#'   grid, the sensitivity, noise scale and kernel, and the public settings
+#'   `lambda`, `n`, `strict`, `gap_tol`, `calibration`.
+#' @seealso [svm_fit()] for the non-private fit (tests and figures),
+#'   [dp_krr()] for kernel ridge regression.
+#' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
+#'   privacy for functions and functional data. *JMLR* 14, 703--727.
+#' @examples
+#' # the setting of the paper's Figure 3 (our reproduction of it)
+#' n <- 500
+#' x <- matrix(runif(2 * n), n)
+#' y <- ifelse(sqrt(rowSums((x - 0.5)^2)) < 0.3, 1, -1)
+#' flip <- sample(n, n / 20); y[flip] <- -y[flip]
+#' axes <- list(seq(0, 1, length.out = 50), seq(0, 1, length.out = 50))
+#' r <- dp_svm(x, y, lambda = 0.01, kernel = kernel_gaussian(0.1), grid = axes,
+#'             epsilon = 1, delta = 0.1, calibration = "hall")
+#' r
+#' plot(r)
+#' table(predict(r, type = "class"))
+#' predict(r, rbind(c(0.5, 0.5), c(0.05, 0.05)), type = "class")
+#' @export
+dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
+                   calibration = c("analytic", "hall", "classical"), strict = TRUE,
+                   gap_tol = 1e-8, maxit = 1e5, domain = NULL, ...) {
+  call <- erm_public_call(match.call(), c("x", "y"))
+  if (missing(grid)) {
+    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
+                arg = "grid")
+  }
+  check_kernel(kernel)
+  lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
+  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
+  strict <- check_flag(strict, "strict")
+  gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
+  maxit <- check_count(maxit, "maxit")
+  data <- svm_data(x, y, kernel, domain)
+  grid <- as_grid(grid, "grid")
+  if (is.null(dim(grid))) grid <- sort(grid)
+  pts <- as_points(grid, "grid", d = ncol(data$x))
+  kernel_scale_points(kernel, pts, "grid")   # overflow is the grid's fault, say so
+  n <- length(data$y)
+
+  # everything that sets the noise scale is public: n, lambda, kernel, gap_tol
+  sens <- sensitivity_erm(1, lambda, n, kernel$variance)
+  if (strict) sens <- sens + 2 * sqrt(gap_tol / lambda)
+  sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+
+  fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit)
+  values <- erm_kernel_expansion(kernel, data$x, fit$a, pts)
+  rm(fit, data)
+  gp_release(values, grid, kernel, sigma, mechanism = "svm", epsilon = epsilon, delta = delta,
+             sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
+             lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
+             class = "dpfda_svm_release")
+}
+
+#' @rdname dp_svm
+#' @param object A `dpfda_svm_release`.
+#' @param newdata `NULL` for the grid, or new points; off-grid points are
+#'   evaluated by kriging on the released path (post-processing, see
+#'   [predict.dpfda_release()]).
+#' @param type `"response"` for the released function, `"class"` for the
+#'   predicted labels \eqn{\pm 1} (\eqn{+1} where the released function is
+#'   \eqn{\ge 0}).
+#' @export
+predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response", "class"), ...) {
+  type <- check_choice(type, c("response", "class"), "type")
+  v <- predict.dpfda_release(object, newdata, ...)
+  if (type == "class") v <- ifelse(v >= 0, 1L, -1L)   # keeps the shape of v
+  v
+}
+
+#' Non-private bias-free kernel SVM (for tests and figures)
+#'
+#' **Not private.** Fits the SVM of [dp_svm()] without noise and returns
+#' everything about the fit, including the data; use it to compare with a
+#' release or to draw the paper's Figure 3 (top panel), never to publish.
+#'
+#' The dual problem \deqn{\max_b \sum_i b_i - \frac{1}{4\lambda} b^\top Q b,
+#' \quad 0 \le b_i \le 1/n, \quad Q_{ij} = y_i y_j K(x_i, x_j),}
+#' is solved in C by exact coordinate ascent on a precomputed Gram matrix:
+#' each sweep visits every coordinate once, in a random order drawn from an
+#' internal generator with a fixed seed (so the fit is a deterministic
+#' function of the data and R's random-number stream is not touched), and
+#' maintains \eqn{Qb} incrementally. After each sweep the duality gap
+#' \deqn{\frac1n\sum_i \big(1 - (Qb)_i/(2\lambda)\big)_+ +
+#' \frac{1}{2\lambda} b^\top Q b - \sum_i b_i} (primal objective at
+#' \eqn{g = \sum_i a_i K(x_i, \cdot)}, \eqn{a_i = b_i y_i/(2\lambda)}, minus
+#' the dual objective) is computed; the solver stops once it is at most
+#' `gap_tol`, confirmed with \eqn{Qb} recomputed from scratch. Reaching
+#' `maxit` sweeps first is an error of class `dpfda_error_numeric`.
+#'
+#' @inheritParams dp_svm
+#' @return An object of class `dpfda_svm_fit`: `coefficients` \eqn{a},
+#'   `dual` \eqn{b}, `gap`, `iterations` (sweeps), `objective` (primal and
+#'   dual values), `fitted` (\eqn{g(x_i)}), `fun` (a function of new points
+#'   evaluating \eqn{g}), and `x`, `y` (\eqn{\pm 1}), `lambda`, `kernel`.
+#'   `predict(fit, newdata, type = c("response", "class"))` evaluates it.
+#' @examples
+#' x <- matrix(runif(400), 200)
+#' y <- ifelse(rowSums((x - 0.5)^2) < 0.09, 1, -1)
+#' fit <- svm_fit(x, y, lambda = 0.01, kernel = kernel_gaussian(0.15))
+#' fit
+#' mean(predict(fit, x, type = "class") == y) # training accuracy
+#' @export
+svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL) {
+  check_kernel(kernel)
+  lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
+  gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
+  maxit <- check_count(maxit, "maxit")
+  data <- svm_data(x, y, kernel, domain)
+  fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit, keep_gram = TRUE)
+  f <- as.vector(fit$K %*% fit$a)
+  quad <- sum(fit$a * f)   # a'Ka = ||g||^2
+  objective <- c(primal = mean(pmax(0, 1 - data$y * f)) + lambda * quad,
+                 dual = sum(fit$b) - lambda * quad)   # b'Qb / (4 lambda) = lambda a'Ka
+  new_erm_fit(data$x, fit$a, kernel, class = "dpfda_svm_fit", dual = fit$b, gap = fit$gap,
+              iterations = fit$iterations, objective = objective, fitted = f, y = data$y,
+              lambda = lambda, loss = "hinge")
+}
+
+#' Private kernel ridge regression (extension of Hall et al., Section 4.3)
+#'
+#' **An extension, not in the paper.** Releases kernel ridge regression
+#' \deqn{f_D = \arg\min_{g \in \mathcal H} \frac1n \sum_{i=1}^n (\tilde y_i -
+#' g(x_i))^2 + \lambda \|g\|_{\mathcal H}^2,\qquad
+#' a = (K + n\lambda I)^{-1}\tilde y,}
+#' plus \eqn{\sigma G} as in [dp_svm()], where \eqn{\tilde y_i} is \eqn{y_i}
+#' clipped to the public `y_bound` and (with `centre = TRUE`) shifted by the
+#' public midpoint \eqn{m} of `y_bound`; the released function is \eqn{m +
+#' f_D + \sigma G}. Adding the public constant \eqn{m} is post-processing.
+#'
+#' **Why the sensitivity holds.** The squared loss is not Lipschitz on the
+#' whole line, but only its values on a bounded range matter. With
+#' \eqn{|\tilde y_i| \le B} (\eqn{B} = half the width of `y_bound` when
+#' centred, else \eqn{\max|}`y_bound`\eqn{|}), comparing with \eqn{g = 0}
+#' gives \eqn{\lambda\|f_D\|^2 \le \frac1n\sum\tilde y_i^2 \le B^2}, so
+#' \eqn{\|f_D\|_{\mathcal H} \le B/\sqrt\lambda} and \eqn{|f_D(x)| \le \kappa
+#' B/\sqrt\lambda} with \eqn{\kappa^2 = \sup_x K(x,x)}, for every data set.
+#' The proof of [sensitivity_erm()] only evaluates the loss between
+#' \eqn{f_D(x)} and \eqn{f_{D'}(x)}, where \eqn{|\partial_t (t - y)^2| = 2|t -
+#' y| \le 2B(1 + \kappa/\sqrt\lambda) = M}. Hence
+#' \deqn{\Delta = \frac{2B\kappa(1 + \kappa/\sqrt\lambda)}{\lambda n}.}
+#' The linear system is solved exactly by a Cholesky factorisation (no
+#' optimisation tolerance to account for).
+#'
+#' @inheritParams dp_svm
+#' @param y Private responses (finite numbers), one per row of `x`; clipped to
+#'   `y_bound`.
+#' @param lambda Public regularisation \eqn{\lambda > 0}.
+#' @param kernel The regression kernel, also the covariance of the noise.
+#' @param y_bound Public bounds `c(lower, upper)` on the responses.
+#' @param centre Fit the responses minus the midpoint of `y_bound` (smaller
+#'   \eqn{B}, shrinkage towards the midpoint rather than 0).
+#' @return A `dpfda_release` of subclasses `dpfda_krr_release` and
+#'   `dpfda_gp_release` (mechanism `"krr"`), with the public `offset`
+#'   \eqn{m}, `y_bound`, `lambda` and `n`. `predict()` off the grid krigs the
+#'   released path around the offset.
+#' @seealso [krr_fit()] for the non-private fit.
+#' @examples
+#' n <- 300
+#' x <- runif(n)
+#' y <- sin(2 * pi * x) + rnorm(n, sd = 0.3)
+#' grid <- seq(0, 1, length.out = 200)
+#' r <- dp_krr(x, y, lambda = 0.01, kernel = kernel_gaussian(0.1), grid = grid,
+#'             y_bound = c(-2, 2), epsilon = 1, delta = 1e-5)
+#' plot(r)
+#' lines(grid, krr_fit(x, y, 0.01, kernel_gaussian(0.1), c(-2, 2))$fun(grid), col = "grey")
+#' @export
+dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
+                   calibration = c("analytic", "hall", "classical"), centre = TRUE,
+                   domain = NULL, ...) {
+  call <- erm_public_call(match.call(), c("x", "y"))
+  if (missing(grid)) {
+    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
+                arg = "grid")
+  }
+  if (missing(y_bound)) {
+    dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",
+                arg = "y_bound")
+  }
+  check_kernel(kernel)
+  lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
+  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
+  centre <- check_flag(centre, "centre")
+  yb <- krr_bound(y_bound, centre)
+  data <- krr_data(x, y, kernel, domain, yb)
+  grid <- as_grid(grid, "grid")
+  if (is.null(dim(grid))) grid <- sort(grid)
+  pts <- as_points(grid, "grid", d = ncol(data$x))
+  kernel_scale_points(kernel, pts, "grid")   # overflow is the grid's fault, say so
+  n <- length(data$y)
+
+  sens <- sensitivity_krr(yb$B, lambda, n, kernel$variance)
+  sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+
+  a <- krr_solve(data$x, data$y, lambda, kernel)
+  values <- yb$offset + erm_kernel_expansion(kernel, data$x, a, pts)
+  rm(a, data)
+  gp_release(values, grid, kernel, sigma, mechanism = "krr", epsilon = epsilon, delta = delta,
+             sensitivity = sens, call = call, calibration = calibration, loss = "squared",
+             lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
+             class = "dpfda_krr_release")
+}
+
+#' @export
+release_predict.dpfda_krr_release <- function(object, newdata, ...) {
+  vals <- object$values
+  vals$values <- vals$values - object$offset
+  object$offset + kriging_predict(vals, object$noise, newdata, object$jitter)
+}
+
+#' Non-private kernel ridge regression (for tests and figures)
+#'
+#' **Not private.** The estimator of [dp_krr()] without noise: responses
+#' clipped to `y_bound` (and centred at its midpoint when `centre = TRUE`),
+#' \eqn{a = (K + n\lambda I)^{-1}\tilde y}, fitted function \eqn{m + \sum_i
+#' a_i K(x_i, \cdot)}.
+#'
+#' @inheritParams dp_krr
+#' @return An object of class `dpfda_krr_fit` with `coefficients`, `offset`,
+#'   `fitted`, `fun` (a function of new points), `x`, `y` (clipped),
+#'   `lambda`, `kernel`, `y_bound`; `predict(fit, newdata)` evaluates it.
+#' @examples
+#' x <- runif(100)
+#' fit <- krr_fit(x, sin(2 * pi * x), lambda = 1e-3, kernel = kernel_gaussian(0.1),
+#'                y_bound = c(-1, 1))
+#' predict(fit, c(0.25, 0.75))
+#' @export
+krr_fit <- function(x, y, lambda, kernel, y_bound, centre = TRUE, domain = NULL) {
+  check_kernel(kernel)
+  lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
+  centre <- check_flag(centre, "centre")
+  if (missing(y_bound)) {
+    dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",
+                arg = "y_bound")
+  }
+  yb <- krr_bound(y_bound, centre)
+  data <- krr_data(x, y, kernel, domain, yb)
+  a <- krr_solve(data$x, data$y, lambda, kernel)
+  fit <- new_erm_fit(data$x, a, kernel, class = "dpfda_krr_fit", offset = yb$offset,
+                     y = data$y + yb$offset, lambda = lambda, y_bound = yb$bound, loss = "squared")
+  fit$fitted <- fit$fun(data$x)
+  fit
+}
+
+#' @export
+predict.dpfda_svm_fit <- function(object, newdata, type = c("response", "class"), ...) {
+  type <- check_choice(type, c("response", "class"), "type")
+  v <- object$fun(newdata)
+  if (type == "class") v <- ifelse(v >= 0, 1L, -1L)
+  v
+}
+
+#' @export
+predict.dpfda_krr_fit <- function(object, newdata, ...) object$fun(newdata)
+
+#' @export
+print.dpfda_svm_fit <- function(x, ...) {
+  cat(sprintf("<dpfda_svm_fit> NON-PRIVATE bias-free kernel SVM, n = %d, lambda = %s\n",
+              length(x$y), format(x$lambda, digits = 4)))
+  cat("  kernel: ", format(x$kernel), "\n", sep = "")
+  cat(sprintf("  %d support vectors (%d at the bound 1/n), duality gap %s after %d sweeps\n",
+              sum(x$dual > 0), sum(x$dual >= 1 / length(x$y)), format(x$gap, digits = 3),
+              x$iterations))
+  invisible(x)
+}
+
+#' @export
+print.dpfda_krr_fit <- function(x, ...) {
+  cat(sprintf("<dpfda_krr_fit> NON-PRIVATE kernel ridge regression, n = %d, lambda = %s\n",
+              length(x$y), format(x$lambda, digits = 4)))
+  cat("  kernel: ", format(x$kernel), "\n", sep = "")
+  invisible(x)
+}
+
+# ---- internals ------------------------------------------------------------------
+
+# Replace-one sensitivity of kernel ridge regression with |y| <= B.
+sensitivity_krr <- function(B, lambda, n, sup_kxx) {
+  kappa <- sqrt(sup_kxx)
+  sensitivity_erm(2 * B * (1 + kappa / sqrt(lambda)), lambda, n, sup_kxx)
+}
+
+# A fitted kernel expansion g = offset + sum_i a_i K(x_i, .) (non-private).
+new_erm_fit <- function(x, a, kernel, ..., offset = 0, class) {
+  force(x); force(a); force(kernel); force(offset)
+  fun <- function(newdata) {
+    p <- as_points(newdata, "newdata", d = ncol(x))
+    offset + erm_kernel_expansion(kernel, x, a, p)
+  }
+  structure(list(coefficients = a, offset = offset, fun = fun, x = x, kernel = kernel, ...),
+            class = class)
+}
+
+# sum_i a_i K(x_i, p_j) for every row of p, in blocks of rows so that the
+# cross-Gram matrix stays small.
+erm_kernel_expansion <- function(kernel, x, a, p, block_doubles = 2^22) {
+  m <- nrow(p)
+  out <- numeric(m)
+  keep <- a != 0
+  if (!any(keep) || m == 0L) return(out)
+  x <- x[keep, , drop = FALSE]
+  a <- a[keep]
+  step <- max(1L, as.integer(block_doubles %/% nrow(x)))
+  for (s in seq(1L, m, by = step)) {
+    idx <- s:min(m, s + step - 1L)
+    out[idx] <- kernel_matrix(kernel, p[idx, , drop = FALSE], x) %*% a
+  }
+  if (!all(is.finite(out))) {
+    dpfda_abort("The fitted function overflowed on the evaluation points.", class = "dpfda_error_numeric")
+  }
+  out
+}
+
+# Solve the SVM dual in C; error if it did not converge.
+svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE) {
+  K <- kernel_matrix(kernel, x)
+  if (!all(is.finite(K))) {
+    dpfda_abort("The kernel matrix of `x` is not finite.", class = "dpfda_error_numeric", arg = "x")
+  }
+  fit <- .Call(C_dpfda_svm_fit, K, y, lambda, gap_tol, maxit)
+  if (!isTRUE(fit$converged)) {
+    dpfda_abort(sprintf(paste("The SVM solver did not reach the duality gap `gap_tol` = %s within",
+                              "`maxit` = %d sweeps (gap %s); raise `maxit` or `gap_tol`."),
+                        format(gap_tol), maxit, format(fit$gap, digits = 3)),
+                class = "dpfda_error_numeric", arg = "maxit")
+  }
+  if (!all(is.finite(fit$a))) {
+    dpfda_abort("The SVM coefficients overflowed; increase `lambda`.",
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  if (keep_gram) fit$K <- K
+  fit
+}
+
+# Solve (K + n lambda I) a = y by Cholesky; no jitter (it would change lambda).
+krr_solve <- function(x, y, lambda, kernel) {
+  n <- length(y)
+  if (!is.finite(n * lambda)) {
+    dpfda_abort(sprintf("`lambda` * n overflows (lambda = %s); use a smaller `lambda`.", format(lambda)),
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  A <- kernel_matrix(kernel, x)
+  diag(A) <- diag(A) + n * lambda
+  R <- if (all(is.finite(A))) tryCatch(chol(A), error = function(e) NULL) else NULL
+  if (is.null(R)) {
+    dpfda_abort(sprintf(paste("The kernel ridge system K + n lambda I is numerically singular",
+                              "(lambda = %s); increase `lambda`."), format(lambda)),
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  a <- backsolve(R, forwardsolve(R, y, upper.tri = TRUE, transpose = TRUE))
+  if (!all(is.finite(a))) {
+    dpfda_abort("The kernel ridge coefficients overflowed; increase `lambda`.",
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  as.vector(a)
+}
+
+# Validated covariates (clamped to the domain) and labels in {-1, +1}.
+svm_data <- function(x, y, kernel, domain) {
+  x <- as_points(x, "x")
+  kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension check
+  y <- svm_labels(y, nrow(x))
+  list(x = erm_clamp_domain(x, domain), y = y)
+}
+
+krr_data <- function(x, y, kernel, domain, yb) {
+  x <- as_points(x, "x")
+  kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")
+  if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
+  ok <- is.numeric(y) && (is.null(dim(y)) || (length(dim(y)) == 2L && ncol(y) == 1L)) &&
+    length(y) >= 1L && all(is.finite(y))
+  if (!isTRUE(ok)) arg_error("y", "a numeric vector of finite responses", y)
+  y <- as.double(y)
+  erm_check_length(y, nrow(x))
+  y <- pmin(pmax(y, yb$bound[1L]), yb$bound[2L]) - yb$offset
+  list(x = erm_clamp_domain(x, domain), y = y)
+}
+
+# Public response bound: clipping interval, offset and B with |y - offset| <= B.
+krr_bound <- function(y_bound, centre) {
+  ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L &&
+    all(is.finite(y_bound)) && y_bound[1L] < y_bound[2L]
+  if (!isTRUE(ok)) arg_error("y_bound", "a vector c(lower, upper) of finite numbers with lower < upper", y_bound)
+  y_bound <- as.double(y_bound)
+  if (centre) {
+    offset <- y_bound[1L] / 2 + y_bound[2L] / 2   # no overflow for huge bounds
+    B <- y_bound[2L] / 2 - y_bound[1L] / 2
+  } else {
+    offset <- 0
+    B <- max(abs(y_bound))
+  }
+  list(bound = y_bound, offset = offset, B = B)
+}
+
+# Labels: +-1, 0/1 or a two-level factor -> double +-1.
+svm_labels <- function(y, n) {
+  what <- "labels in {-1, +1}, in {0, 1}, or a factor with two levels"
+  if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
+  if (is.factor(y)) {
+    if (nlevels(y) != 2L || anyNA(y)) arg_error("y", what, y)
+    out <- ifelse(as.integer(y) == 2L, 1, -1)
+  } else {
+    ok <- is.numeric(y) && (is.null(dim(y)) || (length(dim(y)) == 2L && ncol(y) == 1L)) &&
+      length(y) >= 1L && !anyNA(y)
+    if (!isTRUE(ok)) arg_error("y", what, y)
+    y <- as.double(y)
+    out <- if (all(y == -1 | y == 1)) y
+      else if (all(y == 0 | y == 1)) 2 * y - 1
+      else arg_error("y", what, y)
+  }
+  erm_check_length(out, n)
+  out
+}
+
+erm_check_length <- function(y, n) {
+  if (length(y) != n) {
+    dpfda_abort(sprintf("`y` must have one entry per row of `x` (%d), not %d.", n, length(y)),
+                arg = "y")
+  }
+  invisible(y)
+}
+
+# Clamp points (n x d) to public bounds: NULL (no clamping), c(lower, upper)
+# for every coordinate, or a 2 x d matrix.
+erm_clamp_domain <- function(x, domain, arg = "domain") {
+  if (is.null(domain)) return(x)
+  d <- ncol(x)
+  what <- sprintf("c(lower, upper) or a 2 x %d matrix of finite bounds with lower < upper", d)
+  ok <- is.numeric(domain) && all(is.finite(domain)) &&
+    ((is.null(dim(domain)) && length(domain) == 2L) ||
+       (is.matrix(domain) && identical(dim(domain), c(2L, d))))
+  if (!isTRUE(ok)) arg_error(arg, what, domain)
+  lo <- if (is.matrix(domain)) domain[1L, ] else rep(domain[1L], d)
+  hi <- if (is.matrix(domain)) domain[2L, ] else rep(domain[2L], d)
+  if (any(lo >= hi)) arg_error(arg, what, domain)
+  for (j in seq_len(d)) x[, j] <- pmin(pmax(x[, j], lo[j]), hi[j])
+  x
+}
+
+# The stored call must not carry data: arguments passed as values (e.g. through
+# do.call()) rather than as names are replaced by a placeholder.
+erm_public_call <- function(call, private) {
+  for (a in intersect(private, names(call))) {
+    if (!is.name(call[[a]])) call[[a]] <- as.name("<private data>")
+  }
+  call
+}

@@ -1,0 +1,692 @@
+/* online.c -- online release of ONE Gaussian-process path, one query at a
+ * time (Hall, Rinaldo & Wasserman 2013, Section 5, with the errata of the
+ * spec corrected: we condition on the noise values, not on the released
+ * values, and the conditional variance is scaled by sigma^2).
+ *
+ * The state lives in malloc'd memory behind an external pointer (tag
+ * "dpfda_online_state") that is freed by a finalizer.  A saved and reloaded
+ * object has a NULL address: every entry point reports that (NULL / -1 /
+ * FALSE) and R raises a classed error; nothing here dereferences it.
+ *
+ * Two algorithms, chosen by R at the first query:
+ *
+ *  GENERAL (Algorithm D): points P (k x d), the lower Cholesky factor L of
+ *    K_P / v + tau I (unit-variance kernel; v = kernel variance, folded into
+ *    the amplitude) stored as packed rows (row j at offset j (j + 1) / 2) in
+ *    a buffer grown geometrically, and the standard normals u used so far.
+ *    A new point x: l = L^{-1} K(P, x), d2 = K(x, x) + tau - |l|^2 (raised
+ *    to tau if below tau / 2: more noise is safe, never less), g = l'u +
+ *    sqrt(d2) z, append the row [l', sqrt(d2)] and z.  O(k d + k^2) per
+ *    query.  With the same z's the answers equal the batch release
+ *    f + amp L z in query order.
+ *
+ *  MARKOV (Algorithm E): exponential kernel exp(-gamma |x - y|) in 1-D.  The
+ *    path is Markov, so a new point conditions only on its two neighbours.
+ *    Points are kept in an AVL tree (array of nodes, int links): O(log k)
+ *    neighbour search and insertion, worst case.  The conditional law uses
+ *    the expm1 forms of the spec (section 2.5), which neither overflow nor
+ *    cancel: for a < x < b, t1 = gamma (x - a), t2 = gamma (b - x),
+ *    q = 1 - exp(-2 t) = -expm1(-2 t),
+ *      mean = [e^{-t1} q2 g(a) + e^{-t2} q1 g(b)] / q12,  var = q1 q2 / q12,
+ *    with q12 = -expm1(-2 (t1 + t2)); one-sided: mean = e^{-t} g, var = q.
+ *
+ * Answers are f(x) + amp * g with amp = sigma sqrt(v).  Repeated points
+ * return the stored answer and draw nothing.  All noise comes from rng.c
+ * (dpfda_norm between dpfda_rng_begin / dpfda_rng_end).  Memory that held
+ * noise is wiped before it is freed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include "dpfda.h"
+#if defined(_WIN32)
+#include <process.h>
+#define dpfda_getpid() ((long) _getpid())
+#else
+#include <unistd.h>
+#define dpfda_getpid() ((long) getpid())
+#endif
+
+enum { KIND_UNSET = 0, KIND_GENERAL = 1, KIND_MARKOV = 2 };
+enum { ST_OK = 0, ST_NONFINITE = 1, ST_NOMEM = 2, ST_FULL = 4, ST_BAD_F_LEN = 5,
+       ST_BAD_F_VAL = 6, ST_LIMIT = 7 };
+
+#define AVL_MAX_DEPTH 128   /* AVL height <= 1.44 log2(n + 2) < 48 for n < 2^31 */
+
+typedef struct {
+  double key;     /* the point */
+  double g;       /* unit-variance noise value of the path at key */
+  double ans;     /* released answer */
+  int left, right, height;
+} ou_node;
+
+typedef struct {
+  int kind, d, n, cap;
+  int ktype;          /* kernel code of kernels.c */
+  double nu;          /* Matern order */
+  double amp;         /* sigma * sqrt(kernel variance) */
+  double tau;         /* relative jitter (general) */
+  double gamma;       /* 1 / lengthscale (markov) */
+  int seeded;         /* some answer used the seeded (non-private) source */
+  long pid;           /* process that created the state: a fork must not answer */
+  /* general */
+  double *x, *xs, *ans, *u, *L;
+  size_t capL;
+  /* markov */
+  ou_node *nodes;
+  int root;
+} online_state;
+
+/* ---- memory ---------------------------------------------------------------- */
+
+static void wipe(void *p, size_t bytes)
+{
+  volatile unsigned char *v = (volatile unsigned char *) p;
+  while (bytes--) *v++ = 0;
+}
+
+static void state_free(online_state *s)
+{
+  if (s == NULL) return;
+  size_t cap = (size_t) s->cap;
+  if (s->u) wipe(s->u, cap * sizeof(double));
+  if (s->nodes) wipe(s->nodes, cap * sizeof(ou_node));
+  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->nodes);
+  wipe(s, sizeof *s);
+  free(s);
+}
+
+static SEXP state_tag(void) { return Rf_install("dpfda_online_state"); }
+
+static void state_finalize(SEXP ptr)
+{
+  online_state *s = (online_state *) R_ExternalPtrAddr(ptr);
+  if (s != NULL) {
+    state_free(s);
+    R_ClearExternalPtr(ptr);
+  }
+}
+
+/* The state behind ptr, or NULL when the object was serialised and reloaded. */
+static online_state *state_get(SEXP ptr)
+{
+  if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != state_tag())
+    Rf_error("dpfda internal: not an online state");
+  return (online_state *) R_ExternalPtrAddr(ptr);
+}
+
+/* As state_get, but also NULL in a process other than the creator (fork):
+ * for the entry points that draw noise or decide what to draw. */
+static online_state *state_get_here(SEXP ptr)
+{
+  online_state *s = state_get(ptr);
+  if (s != NULL && s->pid != dpfda_getpid()) return NULL;
+  return s;
+}
+
+/* Move a buffer to a bigger block, wiping the old one when it held noise. */
+static void *move_to(void *old, size_t old_bytes, size_t new_bytes, int secret)
+{
+  void *nb = malloc(new_bytes);
+  if (nb == NULL) return NULL;
+  if (old != NULL) {
+    memcpy(nb, old, old_bytes);
+    if (secret) wipe(old, old_bytes);
+    free(old);
+  }
+  return nb;
+}
+
+/* Capacity for at least `need` points; 0 on failure (state unchanged). */
+static int reserve_points(online_state *s, int need)
+{
+  if (need <= s->cap) return 1;
+  if (need == INT_MAX) return 0;
+  size_t nc = s->cap > 0 ? (size_t) s->cap : 16;
+  while (nc < (size_t) need) nc *= 2;
+  if (nc > (size_t) INT_MAX - 1) nc = (size_t) INT_MAX - 1;
+  size_t oc = (size_t) s->cap;
+  if (s->kind == KIND_MARKOV) {
+    ou_node *nn = (ou_node *) move_to(s->nodes, oc * sizeof(ou_node), nc * sizeof(ou_node), 1);
+    if (nn == NULL) return 0;
+    s->nodes = nn;
+  } else {
+    size_t d = (size_t) s->d;
+    double *nx = (double *) malloc(nc * d * sizeof(double));
+    double *nxs = (double *) malloc(nc * d * sizeof(double));
+    double *na = (double *) malloc(nc * sizeof(double));
+    double *nu = (double *) malloc(nc * sizeof(double));
+    if (!nx || !nxs || !na || !nu) {
+      free(nx); free(nxs); free(na); free(nu);
+      return 0;
+    }
+    if (oc > 0) {
+      memcpy(nx, s->x, oc * d * sizeof(double));
+      memcpy(nxs, s->xs, oc * d * sizeof(double));
+      memcpy(na, s->ans, oc * sizeof(double));
+      memcpy(nu, s->u, oc * sizeof(double));
+      wipe(s->u, oc * sizeof(double));
+    }
+    free(s->x); free(s->xs); free(s->ans); free(s->u);
+    s->x = nx; s->xs = nxs; s->ans = na; s->u = nu;
+  }
+  s->cap = (int) nc;
+  return 1;
+}
+
+/* Room in L for the rows of `need` points (packed: need (need + 1) / 2). */
+static int reserve_factor(online_state *s, int need)
+{
+  size_t want = (size_t) need * ((size_t) need + 1) / 2;
+  if (want <= s->capL) return 1;
+  size_t nc = s->capL > 0 ? s->capL : 136;
+  while (nc < want) nc *= 2;
+  double *nl = (double *) realloc(s->L, nc * sizeof(double));   /* L holds no noise */
+  if (nl == NULL) return 0;
+  s->L = nl;
+  s->capL = nc;
+  return 1;
+}
+
+/* ---- small dense helpers ----------------------------------------------------------- */
+
+static double dot(const double *a, const double *b, int n)
+{
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; i++) s0 += a[i] * b[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+static inline double *factor_row(const online_state *s, int j)
+{
+  return s->L + (size_t) j * ((size_t) j + 1) / 2;
+}
+
+/* row i of the column-major k x d matrix x, into r */
+static inline void get_row(const double *x, int k, int d, int i, double *r)
+{
+  for (int c = 0; c < d; c++) r[c] = x[i + (size_t) c * k];
+}
+
+/* index of a stored point equal to r (exact), or -1 */
+static int general_find(const online_state *s, const double *r)
+{
+  int d = s->d;
+  for (int j = 0; j < s->n; j++) {
+    const double *p = s->x + (size_t) j * d;
+    int c = 0;
+    while (c < d && p[c] == r[c]) c++;
+    if (c == d) return j;
+  }
+  return -1;
+}
+
+/* l = L^{-1} K(P, xs_new) into l[0..n-1]; returns d2 after the guard. */
+static double general_solve(const online_state *s, const double *xsr, double *l, double *bk)
+{
+  int n = s->n, d = s->d;
+  for (int j = 0; j < n; j++)
+    l[j] = dpfda_kernel_eval(s->ktype, xsr, 1, s->xs + (size_t) j * d, 1, d, s->nu, 1.0, bk);
+  for (int j = 0; j < n; j++) {
+    const double *Lj = factor_row(s, j);
+    l[j] = (l[j] - dot(Lj, l, j)) / Lj[j];
+  }
+  double kxx = dpfda_kernel_eval(s->ktype, xsr, 1, xsr, 1, d, s->nu, 1.0, bk);
+  double d2 = kxx + s->tau - dot(l, l, n);
+  if (!(d2 >= 0.5 * s->tau)) d2 = s->tau;   /* rounding guard: raise, never lower */
+  return d2;
+}
+
+/* ---- AVL tree ---------------------------------------------------------------------- */
+
+static inline int h_of(const ou_node *t, int i) { return i < 0 ? 0 : t[i].height; }
+
+static inline void h_fix(ou_node *t, int i)
+{
+  int hl = h_of(t, t[i].left), hr = h_of(t, t[i].right);
+  t[i].height = 1 + (hl > hr ? hl : hr);
+}
+
+static int rot_right(ou_node *t, int y)
+{
+  int x = t[y].left;
+  t[y].left = t[x].right;
+  t[x].right = y;
+  h_fix(t, y);
+  h_fix(t, x);
+  return x;
+}
+
+static int rot_left(ou_node *t, int x)
+{
+  int y = t[x].right;
+  t[x].right = t[y].left;
+  t[y].left = x;
+  h_fix(t, x);
+  h_fix(t, y);
+  return y;
+}
+
+static int rebalance(ou_node *t, int i)
+{
+  h_fix(t, i);
+  int b = h_of(t, t[i].left) - h_of(t, t[i].right);
+  if (b > 1) {
+    int l = t[i].left;
+    if (h_of(t, t[l].left) < h_of(t, t[l].right)) t[i].left = rot_left(t, l);
+    return rot_right(t, i);
+  }
+  if (b < -1) {
+    int r = t[i].right;
+    if (h_of(t, t[r].right) < h_of(t, t[r].left)) t[i].right = rot_right(t, r);
+    return rot_left(t, i);
+  }
+  return i;
+}
+
+/* node with key x, or -1; *pred / *succ: nearest smaller / larger keys */
+static int ou_search(const online_state *s, double x, int *pred, int *succ)
+{
+  const ou_node *t = s->nodes;
+  int cur = s->root;
+  *pred = -1;
+  *succ = -1;
+  while (cur >= 0) {
+    if (x < t[cur].key) { *succ = cur; cur = t[cur].left; }
+    else if (x > t[cur].key) { *pred = cur; cur = t[cur].right; }
+    else return cur;
+  }
+  return -1;
+}
+
+/* insert a key known to be absent; capacity reserved by the caller */
+static void ou_insert(online_state *s, double key, double g, double ans)
+{
+  ou_node *t = s->nodes;
+  int path[AVL_MAX_DEPTH], depth = 0;
+  int idx = s->n;
+  t[idx].key = key;
+  t[idx].g = g;
+  t[idx].ans = ans;
+  t[idx].left = t[idx].right = -1;
+  t[idx].height = 1;
+  int cur = s->root;
+  while (cur >= 0 && depth < AVL_MAX_DEPTH) {
+    path[depth++] = cur;
+    cur = key < t[cur].key ? t[cur].left : t[cur].right;
+  }
+  if (depth == 0) {
+    s->root = idx;
+    s->n++;
+    return;
+  }
+  int parent = path[depth - 1];
+  if (key < t[parent].key) t[parent].left = idx; else t[parent].right = idx;
+  for (int k = depth - 1; k >= 0; k--) {
+    int p = path[k];
+    int r = rebalance(t, p);
+    if (k == 0) s->root = r;
+    else if (t[path[k - 1]].left == p) t[path[k - 1]].left = r;
+    else t[path[k - 1]].right = r;
+  }
+  s->n++;
+}
+
+/* Conditional mean and variance (unit variance) of the OU path at x given
+ * the neighbours pred (< x) and succ (> x); either may be -1. */
+static void ou_condition(const online_state *s, double x, int pred, int succ,
+                         double *mean, double *var)
+{
+  const ou_node *t = s->nodes;
+  double gm = s->gamma;
+  if (pred < 0 && succ < 0) { *mean = 0.0; *var = 1.0; return; }
+  if (pred < 0 || succ < 0) {
+    int j = pred < 0 ? succ : pred;
+    double dist = pred < 0 ? t[j].key - x : x - t[j].key;   /* > 0, may be +Inf */
+    double tt = gm * dist;
+    *mean = exp(-tt) * t[j].g;
+    *var = -expm1(-2.0 * tt);
+    return;
+  }
+  double a = t[pred].key, b = t[succ].key;
+  double t1 = gm * (x - a), t2 = gm * (b - x);
+  double r1 = exp(-t1), r2 = exp(-t2);
+  double q1 = -expm1(-2.0 * t1), q2 = -expm1(-2.0 * t2);
+  double q12 = -expm1(-2.0 * (t1 + t2));
+  if (q12 > 0.0) {
+    *mean = (r1 * q2 * t[pred].g + r2 * q1 * t[succ].g) / q12;
+    *var = q1 * q2 / q12;
+  } else {            /* gamma (b - a) underflows: a, x, b coincide for the kernel */
+    *mean = 0.5 * (t[pred].g + t[succ].g);
+    *var = 0.0;
+  }
+  if (!(*var >= 0.0)) *var = 0.0;   /* cannot happen: products of non-negatives */
+}
+
+/* ---- plan: which query rows need f? ------------------------------------------------ */
+
+static const double *cmp_x;
+static int cmp_k, cmp_d;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+  int ia = *(const int *) pa, ib = *(const int *) pb;
+  for (int c = 0; c < cmp_d; c++) {
+    double a = cmp_x[ia + (size_t) c * cmp_k], b = cmp_x[ib + (size_t) c * cmp_k];
+    if (a < b) return -1;
+    if (a > b) return 1;
+  }
+  return (ia > ib) - (ia < ib);
+}
+
+/* ---- .Call entry points ------------------------------------------------------------ */
+
+/* amp = sigma sqrt(variance); tau relative jitter; ktype, nu: kernel;
+ * gamma = 1 / lengthscale for the Markov path (0 otherwise). */
+SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma)
+{
+  online_state *s = (online_state *) calloc(1, sizeof(online_state));
+  if (s == NULL) Rf_error("dpfda: cannot allocate the online state");
+  s->kind = KIND_UNSET;
+  s->amp = Rf_asReal(amp);
+  s->tau = Rf_asReal(tau);
+  s->ktype = Rf_asInteger(ktype);
+  s->nu = Rf_asReal(nu);
+  s->gamma = Rf_asReal(gamma);
+  s->root = -1;
+  s->pid = dpfda_getpid();
+  SEXP ptr = PROTECT(R_MakeExternalPtr(s, state_tag(), R_NilValue));
+  R_RegisterCFinalizerEx(ptr, state_finalize, TRUE);
+  UNPROTECT(1);
+  return ptr;
+}
+
+/* Fix the algorithm and the dimension (first query). FALSE if the state is gone. */
+SEXP dpfda_online_setup(SEXP ptr, SEXP kind, SEXP d)
+{
+  online_state *s = state_get_here(ptr);
+  if (s == NULL) return Rf_ScalarLogical(FALSE);
+  int kd = Rf_asInteger(kind), dd = Rf_asInteger(d);
+  if (s->kind == KIND_UNSET) {
+    if ((kd != KIND_GENERAL && kd != KIND_MARKOV) || dd < 1 || (kd == KIND_MARKOV && dd != 1))
+      Rf_error("dpfda internal: bad online setup");
+    s->kind = kd;
+    s->d = dd;
+  } else if (s->kind != kd || s->d != dd) {
+    Rf_error("dpfda internal: online setup changed");
+  }
+  return Rf_ScalarLogical(TRUE);
+}
+
+/* Number of points answered; -1 when the state is gone. */
+SEXP dpfda_online_count(SEXP ptr)
+{
+  online_state *s = state_get(ptr);
+  return Rf_ScalarInteger(s == NULL ? -1 : s->n);
+}
+
+/* 1-based rows of x (k x d) that are neither stored nor a repeat of an
+ * earlier row of x: exactly the rows at which f must be evaluated.  NULL
+ * when the state is gone or this is not the process that created it. */
+SEXP dpfda_online_plan(SEXP ptr, SEXP x)
+{
+  online_state *s = state_get_here(ptr);
+  if (s == NULL) return R_NilValue;
+  int k = Rf_nrows(x), d = Rf_ncols(x);
+  if (s->kind == KIND_UNSET || d != s->d) Rf_error("dpfda internal: online plan before setup");
+  const double *px = REAL(x);
+  int *cand = (int *) R_alloc(k > 0 ? k : 1, sizeof(int));
+  int nc = 0;
+  if (s->kind == KIND_MARKOV) {
+    int pr, su;
+    for (int i = 0; i < k; i++)
+      if (ou_search(s, px[i], &pr, &su) < 0) cand[nc++] = i;
+  } else {
+    double *r = (double *) R_alloc(d, sizeof(double));
+    for (int i = 0; i < k; i++) {
+      get_row(px, k, d, i, r);
+      if (general_find(s, r) < 0) cand[nc++] = i;
+      if ((i & 255) == 255) R_CheckUserInterrupt();
+    }
+  }
+  /* keep the first occurrence of each distinct row: sort by (row, index) */
+  char *keep = (char *) R_alloc(k > 0 ? k : 1, 1);
+  memset(keep, 0, k > 0 ? k : 1);
+  if (nc > 0) {
+    int *srt = (int *) R_alloc(nc, sizeof(int));
+    memcpy(srt, cand, nc * sizeof(int));
+    cmp_x = px; cmp_k = k; cmp_d = d;
+    qsort(srt, nc, sizeof(int), cmp_rows);
+    keep[srt[0]] = 1;
+    for (int j = 1; j < nc; j++) {
+      int a = srt[j - 1], b = srt[j], c = 0;
+      while (c < d && px[a + (size_t) c * k] == px[b + (size_t) c * k]) c++;
+      if (c < d) keep[b] = 1;
+    }
+  }
+  int m = 0;
+  for (int i = 0; i < k; i++) m += keep[i];
+  SEXP out = PROTECT(Rf_allocVector(INTSXP, m));
+  int *o = INTEGER(out);
+  for (int i = 0, j = 0; i < k; i++) if (keep[i]) o[j++] = i + 1;
+  UNPROTECT(1);
+  return out;
+}
+
+/* Memory, in doubles, of a state with m points (checked before growing). */
+static double state_doubles(const online_state *s, double m)
+{
+  if (s->kind == KIND_MARKOV) return m * (double) sizeof(ou_node) / sizeof(double);
+  return m * (m + 1.0) / 2.0 + (2.0 * s->d + 2.0) * m;
+}
+
+/* Answer the rows of x (k x d) in order.  xs: the rows scaled to unit
+ * lengthscale (general path; NULL for the Markov path).  need: the rows that
+ * plan() returned; fval: f at those rows (NULL when need is empty).  Nothing
+ * is drawn unless fval is complete and finite and the state may grow to hold
+ * every new point within `limit` doubles.  Returns the k answers; NULL if the
+ * state is gone (or this is a forked process).  On failure the answers not
+ * given are NA and the attribute "status" says why: 1 an answer is not
+ * finite, 2 out of memory, 4 too many points, 5 f gave a wrong number of
+ * values, 6 f gave a non-finite value, 7 over `limit`.  Statuses 4-7 are
+ * raised before any draw; after 1 or 2 the points answered stay answered. */
+SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP limit)
+{
+  online_state *s = state_get_here(ptr);
+  if (s == NULL) return R_NilValue;
+  int k = Rf_nrows(x), d = Rf_ncols(x);
+  if (s->kind == KIND_UNSET || d != s->d || TYPEOF(x) != REALSXP || TYPEOF(need) != INTSXP)
+    Rf_error("dpfda internal: bad online answer call");
+  if (s->kind == KIND_GENERAL &&
+      (TYPEOF(xs) != REALSXP || Rf_nrows(xs) != k || Rf_ncols(xs) != d))
+    Rf_error("dpfda internal: bad scaled points");
+  int nn = LENGTH(need);
+  const int *pn = INTEGER(need);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, k));
+  double *o = REAL(out);
+  for (int i = 0; i < k; i++) o[i] = NA_REAL;
+  const double *px = REAL(x);
+  const double *pf = NULL;
+  int status = ST_OK;
+
+  /* everything that can be refused is refused before the first draw */
+  if (nn > 0) {
+    if (TYPEOF(fval) != REALSXP || XLENGTH(fval) != nn) status = ST_BAD_F_LEN;
+    else {
+      pf = REAL(fval);
+      for (int j = 0; j < nn; j++) if (!R_FINITE(pf[j])) { status = ST_BAD_F_VAL; break; }
+    }
+    if (status == ST_OK) {
+      double m = (double) s->n + nn;
+      if (m > (double) INT_MAX - 2.0) status = ST_FULL;
+      else if (state_doubles(s, m) > Rf_asReal(limit)) status = ST_LIMIT;
+      else if (!reserve_points(s, (int) m) ||
+               (s->kind == KIND_GENERAL && !reserve_factor(s, (int) m))) status = ST_NOMEM;
+    }
+  }
+  int seeded = dpfda_rng_mode() == DPFDA_RNG_SEEDED;
+  int j = 0;   /* next entry of need / fval */
+
+  if (status == ST_OK && s->kind == KIND_MARKOV) {
+    dpfda_rng_begin();
+    for (int i = 0; i < k; i++) {
+      if ((i & 4095) == 4095) {        /* never longjmp inside the rng bracket */
+        dpfda_rng_end();
+        R_CheckUserInterrupt();
+        dpfda_rng_begin();
+      }
+      int is_new = j < nn && pn[j] == i + 1;
+      int pr, su, hit = ou_search(s, px[i], &pr, &su);
+      if (is_new) j++;
+      if (hit >= 0) { o[i] = s->nodes[hit].ans; continue; }
+      if (!is_new) { status = ST_BAD_F_LEN; break; }   /* not planned: cannot happen */
+      if (!reserve_points(s, s->n + 1)) { status = ST_NOMEM; break; }
+      double mean, var;
+      ou_condition(s, px[i], pr, su, &mean, &var);
+      double g = mean + sqrt(var) * dpfda_norm();
+      double a = pf[j - 1] + s->amp * g;
+      if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
+      ou_insert(s, px[i], g, a);
+      if (seeded) s->seeded = 1;
+      o[i] = a;
+    }
+    dpfda_rng_end();
+  } else if (status == ST_OK) {
+    const double *pxs = REAL(xs);
+    double *r = (double *) R_alloc(d, sizeof(double));
+    double *rs = (double *) R_alloc(d, sizeof(double));
+    double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
+    dpfda_rng_begin();
+    for (int i = 0; i < k; i++) {
+      if (s->n >= 256 || (i & 255) == 255) {
+        dpfda_rng_end();
+        R_CheckUserInterrupt();
+        dpfda_rng_begin();
+      }
+      int is_new = j < nn && pn[j] == i + 1;
+      if (is_new) j++;
+      get_row(px, k, d, i, r);
+      int hit = general_find(s, r);
+      if (hit >= 0) { o[i] = s->ans[hit]; continue; }
+      if (!is_new) { status = ST_BAD_F_LEN; break; }
+      if (!reserve_points(s, s->n + 1) || !reserve_factor(s, s->n + 1)) { status = ST_NOMEM; break; }
+      get_row(pxs, k, d, i, rs);
+      int n = s->n;
+      double *row = factor_row(s, n);          /* the new row of L, built in place */
+      double d2 = general_solve(s, rs, row, bk);
+      double z = dpfda_norm();
+      double g = dot(row, s->u, n) + sqrt(d2) * z;
+      double a = pf[j - 1] + s->amp * g;
+      if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
+      row[n] = sqrt(d2);
+      memcpy(s->x + (size_t) n * d, r, d * sizeof(double));
+      memcpy(s->xs + (size_t) n * d, rs, d * sizeof(double));
+      s->ans[n] = a;
+      s->u[n] = z;
+      s->n = n + 1;
+      if (seeded) s->seeded = 1;
+      o[i] = a;
+    }
+    dpfda_rng_end();
+  }
+  if (status != ST_OK) {
+    SEXP st = PROTECT(Rf_ScalarInteger(status));
+    Rf_setAttrib(out, Rf_install("status"), st);
+    UNPROTECT(1);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* Test hook: conditional mean and variance (unit variance, before the
+ * amplitude) of the path at each row of x given the state, drawing nothing
+ * and changing nothing.  A k x 2 matrix; NULL when the state is gone. */
+SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
+{
+  online_state *s = state_get(ptr);
+  if (s == NULL) return R_NilValue;
+  int k = Rf_nrows(x), d = Rf_ncols(x);
+  if (s->kind == KIND_UNSET || d != s->d) Rf_error("dpfda internal: condition before setup");
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, k, 2));
+  double *o = REAL(out);
+  const double *px = REAL(x);
+  if (s->kind == KIND_MARKOV) {
+    for (int i = 0; i < k; i++) {
+      int pr, su, hit = ou_search(s, px[i], &pr, &su);
+      if (hit >= 0) { o[i] = s->nodes[hit].g; o[i + k] = 0.0; continue; }
+      ou_condition(s, px[i], pr, su, o + i, o + i + k);
+    }
+  } else {
+    const double *pxs = REAL(xs);
+    double *r = (double *) R_alloc(d, sizeof(double));
+    double *rs = (double *) R_alloc(d, sizeof(double));
+    double *l = (double *) R_alloc(s->n > 0 ? s->n : 1, sizeof(double));
+    double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
+    for (int i = 0; i < k; i++) {
+      get_row(px, k, d, i, r);
+      int hit = general_find(s, r);
+      if (hit >= 0) {
+        o[i] = dot(factor_row(s, hit), s->u, hit + 1);
+        o[i + k] = 0.0;
+        continue;
+      }
+      get_row(pxs, k, d, i, rs);
+      double d2 = general_solve(s, rs, l, bk);
+      o[i] = dot(l, s->u, s->n);
+      o[i + k] = d2;
+    }
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+static void ou_inorder(const ou_node *t, int root, int n, double *keys, double *vals)
+{
+  int *stack = (int *) R_alloc(AVL_MAX_DEPTH, sizeof(int));
+  int top = 0, cur = root, j = 0;
+  while ((cur >= 0 || top > 0) && j < n) {
+    while (cur >= 0 && top < AVL_MAX_DEPTH) { stack[top++] = cur; cur = t[cur].left; }
+    cur = stack[--top];
+    keys[j] = t[cur].key;
+    vals[j++] = t[cur].ans;
+    cur = t[cur].right;
+  }
+}
+
+/* The public part of the state: list(points = n x d matrix (sorted for the
+ * Markov path, query order otherwise), values = answers, seeded = logical).
+ * NULL when the state is gone. */
+SEXP dpfda_online_collect(SEXP ptr)
+{
+  online_state *s = state_get(ptr);
+  if (s == NULL) return R_NilValue;
+  int n = s->n, d = s->d > 0 ? s->d : 1;
+  SEXP pts = PROTECT(Rf_allocMatrix(REALSXP, n, d));
+  SEXP vals = PROTECT(Rf_allocVector(REALSXP, n));
+  if (s->kind == KIND_MARKOV) {
+    ou_inorder(s->nodes, s->root, n, REAL(pts), REAL(vals));
+  } else if (n > 0) {
+    double *p = REAL(pts);
+    for (int j = 0; j < n; j++)
+      for (int c = 0; c < d; c++) p[j + (size_t) c * n] = s->x[(size_t) j * d + c];
+    memcpy(REAL(vals), s->ans, n * sizeof(double));
+  }
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
+  SET_VECTOR_ELT(out, 0, pts);
+  SET_VECTOR_ELT(out, 1, vals);
+  SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(s->seeded));
+  SET_STRING_ELT(nms, 0, Rf_mkChar("points"));
+  SET_STRING_ELT(nms, 1, Rf_mkChar("values"));
+  SET_STRING_ELT(nms, 2, Rf_mkChar("seeded"));
+  Rf_setAttrib(out, R_NamesSymbol, nms);
+  UNPROTECT(4);
+  return out;
+}

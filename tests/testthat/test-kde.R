@@ -1,0 +1,165 @@
+# Hall, Rinaldo & Wasserman: private KDE (Sections 4.1, 4.1.1, 4.2).
+
+mixture <- function(n) {
+  comp <- rbinom(n, 1, 0.5)
+  ifelse(comp == 1, rnorm(n, 0.7, 0.1), rnorm(n, 0.3, 0.1))
+}
+
+test_that("T3: sensitivities and noise scales of the paper's figures", {
+  expect_equal(sensitivity_kde(100, 0.1), 0.05641896, tolerance = 1e-7)
+  expect_equal(dp_noise_scale(sensitivity_kde(100, 0.1), 1, 0.1, "hall"), 0.1380993, tolerance = 1e-6)
+  expect_equal(sensitivity_kde(100, 0.1, mechanism = "sobolev"), 0.1263238, tolerance = 1e-6)
+  expect_equal(dp_noise_scale(sensitivity_kde(100, 0.1, mechanism = "sobolev"), 1, 0.1, "hall"),
+               0.3092086, tolerance = 1e-6)
+  for (d in 1:5) {
+    expect_equal(sensitivity_kde(37, 0.2^2 * diag(d)), sensitivity_kde(37, 0.2, d = d), tolerance = 1e-12)
+  }
+  # Sobolev / Gaussian ratio sqrt(2) (2 pi)^(d/4)
+  r <- sapply(1:4, function(d) sensitivity_kde(10, 0.3, d, "sobolev") / sensitivity_kde(10, 0.3, d))
+  expect_equal(r, c(2.23903, 3.544908, 5.612417, 8.885766), tolerance = 1e-6)
+  # log-space normalisation: h^d underflows for d = 600 but the result is finite
+  expect_equal(log(sensitivity_kde(10, 0.2, d = 600)),
+               0.5 * log(2) - log(10) - 300 * log(2 * pi * 0.04), tolerance = 1e-12)
+})
+
+test_that("the C KDE equals a plain-R reference (isotropic, per-dimension, full H)", {
+  set.seed(2)
+  x <- mixture(100)
+  grid <- seq(0, 1, length.out = 101)
+  ref <- sapply(grid, function(t) mean(dnorm(t, x, 0.1)))
+  expect_equal(as.vector(kde_gaussian(x, grid, 0.1)$values), ref, tolerance = 1e-12)
+  x2 <- matrix(runif(60), 30)
+  g2 <- as.matrix(expand.grid(seq(0, 1, 0.25), seq(0, 1, 0.25)))
+  H <- matrix(c(0.02, 0.005, 0.005, 0.03), 2)
+  Hi <- solve(H)
+  refH <- apply(g2, 1, function(t) {
+    mean(apply(x2, 1, function(xi) exp(-0.5 * drop(t(t - xi) %*% Hi %*% (t - xi))))) /
+      (2 * pi * sqrt(det(H)))
+  })
+  expect_equal(as.vector(kde_gaussian(x2, g2, H)$values), refH, tolerance = 1e-12)
+  refD <- apply(g2, 1, function(t) mean(dnorm(t[1], x2[, 1], 0.1) * dnorm(t[2], x2[, 2], 0.3)))
+  expect_equal(as.vector(kde_gaussian(x2, g2, c(0.1, 0.3))$values), refD, tolerance = 1e-12)
+})
+
+test_that("the binned KDE is close to the exact one", {
+  set.seed(3)
+  x <- rnorm(5000, 0.5, 0.15)
+  grid <- seq(0, 1, length.out = 300)
+  e <- kde_gaussian(x, grid, 0.05, binned = FALSE)
+  b <- kde_gaussian(x, grid, 0.05, binned = TRUE)
+  expect_lt(max(abs(e$values - b$values)), 1e-4 * max(e$values))
+  expect_error(kde_gaussian(matrix(x, ncol = 2), list(grid, grid), 0.1, binned = TRUE),
+               class = "dpfda_error_argument")
+})
+
+test_that("data outside the domain are clamped", {
+  grid <- seq(0, 1, length.out = 11)
+  a <- kde_gaussian(c(-5, 0.5, 7), grid, 0.1)
+  b <- kde_gaussian(c(0, 0.5, 1), grid, 0.1)
+  expect_equal(a$values, b$values)
+})
+
+test_that("noise of the release has covariance sigma^2 K at 5 grid points (N = 4000)", {
+  set.seed(4)
+  x <- mixture(100)
+  grid <- c(0.1, 0.3, 0.35, 0.6, 0.9)
+  f <- as.vector(kde_gaussian(x, grid, 0.1)$values)
+  N <- 4000
+  for (mech in c("gp", "sobolev")) {
+    res <- with_seed_mode(40, t(replicate(N, predict(dp_kde(x, grid, 0.1, 1, 0.1, mechanism = mech,
+                                                           calibration = "hall")) - f)))
+    r1 <- dp_kde(x, grid, 0.1, 1, 0.1, mechanism = mech, calibration = "hall")
+    s <- r1$noise_scale
+    K <- kernel_matrix(r1$noise, grid)
+    tol <- 5 * s^2 * sqrt(2 / N)
+    expect_lt(max(abs(empirical_cov(res) - s^2 * K)), tol)
+    expect_gt(max(abs(empirical_cov(0.9 * res) - s^2 * K)), tol)  # 10% too little noise is caught
+  }
+})
+
+test_that("T4/T9: exact delta of the finite projection on worst-case neighbours is <= delta", {
+  n <- 100
+  h <- 0.1
+  grid <- seq(0, 1, length.out = 60)
+  a <- 1 / (n * sqrt(2 * pi) * h)
+  k <- kernel_gaussian(h)
+  for (cal in c("analytic", "hall")) {
+    sig <- dp_noise_scale(sensitivity_kde(n, h), 1, 0.1, calibration = cal)
+    worst <- 0
+    for (pair in list(c(0, 1), c(0.2, 0.8), c(0.5, 0.55), c(0, 0.5))) {
+      S <- sort(unique(c(grid, pair)))
+      diff <- a * (kernel_matrix(k, S, pair[1]) - kernel_matrix(k, S, pair[2]))
+      fct <- chol_jitter(kernel_matrix(k, S))
+      z <- forwardsolve(fct$L, diff)
+      maha <- sqrt(sum(z^2))
+      expect_lte(maha, sensitivity_kde(n, h) * (1 + 1e-8))
+      # Proposition 3.4: equality when both points are in S
+      expect_equal(maha, a * sqrt(2 - 2 * exp(-diff(pair)^2 / (2 * h^2))), tolerance = 1e-4)
+      worst <- max(worst, gaussian_delta(1, sig, maha))
+    }
+    expect_lte(worst, 0.1)
+  }
+  # with the analytic calibration the worst case is (nearly) tight, and 10% less noise breaks it
+  sig <- dp_noise_scale(sensitivity_kde(n, h), 1, 0.1)
+  expect_gt(gaussian_delta(1, 0.9 * sig, sensitivity_kde(n, h)), 0.1)
+})
+
+test_that("S4: privacy-loss audit on a 5-point grid matches the Gaussian law", {
+  n <- 100
+  h <- 0.1
+  grid <- c(0, 0.25, 0.5, 0.75, 1)
+  k <- kernel_gaussian(h)
+  a <- 1 / (n * sqrt(2 * pi) * h)
+  dlt <- a * (kernel_matrix(k, grid, 0) - kernel_matrix(k, grid, 1))
+  sig <- dp_noise_scale(sensitivity_kde(n, h), 1, 0.1, "hall")
+  K <- kernel_matrix(k, grid)
+  Ki <- solve(K)
+  DS <- sqrt(drop(t(dlt) %*% Ki %*% dlt)) / sig
+  noise <- with_seed_mode(7, rgp(20000, k, grid)$values) * sig
+  # L = log p_D(X) / p_D'(X) at X = f_D + noise, f_D' = f_D - dlt
+  L <- -(noise %*% Ki %*% dlt) / sig^2 - drop(t(dlt) %*% Ki %*% dlt) / (2 * sig^2)
+  L <- -L
+  expect_equal(mean(L), DS^2 / 2, tolerance = 0.1)
+  expect_equal(var(as.vector(L)), DS^2, tolerance = 0.1)
+  expect_lte(mean(L > 1), 0.1)
+})
+
+test_that("S6: figure residual root-mean-squares are 0.138 (gp) and 0.309 (sobolev)", {
+  set.seed(1)
+  x <- mixture(100)
+  grid <- seq(0, 1, length.out = 1000)
+  f <- as.vector(kde_gaussian(x, grid, 0.1)$values)
+  r1 <- with_seed_mode(1, dp_kde(x, grid, 0.1, 1, 0.1, calibration = "hall"))
+  r2 <- with_seed_mode(1, dp_kde(x, grid, 0.1, 1, 0.1, mechanism = "sobolev", calibration = "hall"))
+  expect_equal(r1$noise_scale, 0.1380993, tolerance = 1e-6)
+  expect_equal(r2$noise_scale, 0.3092086, tolerance = 1e-6)
+  rms_over <- function(mech, seeds) mean(sapply(seeds, function(s) {
+    r <- predict(with_seed_mode(s, dp_kde(x, grid, 0.1, 1, 0.1, mechanism = mech, calibration = "hall")))
+    sqrt(mean((r - f)^2))
+  })^2)^0.5
+  expect_equal(rms_over("gp", 1:40), 0.138, tolerance = 0.1)
+  expect_equal(rms_over("sobolev", 1:40), 0.309, tolerance = 0.1)
+})
+
+test_that("releases hold no data, print their settings, and need public grid and bandwidth", {
+  x <- runif(50)
+  r <- dp_kde(x, seq(0, 1, length.out = 20), 0.1, 1, 1e-5)
+  expect_invisible(validate_dpfda_release(r))
+  expect_false(any(vapply(r, function(v) identical(v, x), NA)))
+  expect_s3_class(r, "dpfda_kde_release")
+  expect_error(dp_kde(x, bandwidth = 0.1, epsilon = 1, delta = 0.1), class = "dpfda_error_argument")
+  expect_error(dp_kde(x, seq(0, 1, 0.1), epsilon = 1, delta = 0.1), class = "dpfda_error_argument")
+  expect_error(dp_kde(x, seq(0, 1, 0.1), diag(2), 1, 0.1), class = "dpfda_error_argument")
+  expect_error(dp_kde(x, seq(0, 1, 0.1), 0.1, 2, 0.1, calibration = "hall"), class = "dpfda_error_privacy")
+  expect_error(dp_kde(matrix(x, 25), list(1:3, 1:3), c(0.1, 0.2), 1, 0.1, mechanism = "sobolev"),
+               class = "dpfda_error_argument")
+  d <- as_density(r)
+  expect_equal(integrate_curves(d), 1)
+})
+
+test_that("large n: the binned release of 1e6 points on 1000 grid points is fast", {
+  x <- rnorm(1e6, 0.5, 0.15)
+  tm <- system.time(r <- dp_kde(x, seq(0, 1, length.out = 1000), 0.02, 1, 1e-6))[["elapsed"]]
+  expect_lt(tm, 5)
+  expect_identical(r$sensitivity, sensitivity_kde(1e6, 0.02))
+})
