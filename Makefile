@@ -26,8 +26,10 @@ install: $(LIB) $(TARBALL)
 deps-test:
 	$(RSCRIPT) tools/install-deps.R testthat
 
+# qpdf: R CMD check --as-cran needs it once the package has vignettes.
 deps-check:
 	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth
+	command -v qpdf >/dev/null || { apt-get update -qq && apt-get install -y -qq qpdf; }
 
 deps-demo:
 	$(RSCRIPT) tools/install-deps.R
