@@ -151,7 +151,7 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ...) {
-  call <- erm_public_call(match.call(), c("x", "y"))
+  call <- match.call()   # new_dpfda_release() removes data values from it
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -299,7 +299,7 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
                    domain = NULL, ...) {
-  call <- erm_public_call(match.call(), c("x", "y"))
+  call <- match.call()   # new_dpfda_release() removes data values from it
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -566,13 +566,4 @@ erm_clamp_domain <- function(x, domain, arg = "domain") {
   if (any(lo >= hi)) arg_error(arg, what, domain)
   for (j in seq_len(d)) x[, j] <- pmin(pmax(x[, j], lo[j]), hi[j])
   x
-}
-
-# The stored call must not carry data: arguments passed as values (e.g. through
-# do.call()) rather than as names are replaced by a placeholder.
-erm_public_call <- function(call, private) {
-  for (a in intersect(private, names(call))) {
-    if (!is.name(call[[a]])) call[[a]] <- as.name("<private data>")
-  }
-  call
 }

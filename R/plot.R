@@ -50,7 +50,7 @@ lines.dpfda_curves <- function(x, col = NULL, lty = 1, lwd = 1, ...) {
 
 #' @rdname plot.dpfda_curves
 #' @export
-plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, ...) {
+plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, xlab = "t", ylab = "value", ...) {
   if (is.null(main)) {
     main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
                     format(x$epsilon, digits = 3), format(x$delta, digits = 3))
@@ -60,12 +60,12 @@ plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, ...) {
   if (!is.null(sd) && v$dim == 1L) {
     lo <- apply(v$values, 2L, min) - 2 * sd
     hi <- apply(v$values, 2L, max) + 2 * sd
-    graphics::plot(range(v$grid), range(lo, hi), type = "n", xlab = "t", ylab = "value", main = main)
+    graphics::plot(range(v$grid), range(lo, hi), type = "n", xlab = xlab, ylab = ylab, main = main)
     graphics::polygon(c(v$grid, rev(v$grid)), c(v$values[1L, ] - 2 * sd, rev(v$values[1L, ] + 2 * sd)),
                       col = grDevices::adjustcolor("grey60", 0.4), border = NA)
     graphics::lines(v, ...)
   } else {
-    plot(v, main = main, ...)
+    plot(v, main = main, xlab = xlab, ylab = ylab, ...)
   }
   invisible(x)
 }
@@ -79,6 +79,7 @@ lines.dpfda_release <- function(x, ...) {
 
 # Pointwise noise sd of a release with Gaussian-process noise, else NULL.
 release_pointwise_sd <- function(x) {
+  if (is.matrix(x$noise_covariance)) return(sqrt(pmax(diag(x$noise_covariance), 0)))
   if (inherits(x$noise, "dpfda_kernel")) {
     return(rep(x$noise_scale * sqrt(x$noise$variance), ncol(x$values$values)))
   }

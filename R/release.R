@@ -38,7 +38,7 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
                               noise = NULL, call = NULL, ..., class = character()) {
   structure(list(values = values, mechanism = mechanism, epsilon = epsilon, delta = delta,
                  sensitivity = sensitivity, noise_scale = noise_scale, noise = noise,
-                 rng = dp_rng(), call = call, ...),
+                 rng = dp_rng(), call = public_call(call), ...),
             class = c(class, "dpfda_release"))
 }
 
@@ -142,4 +142,19 @@ release_predict.default <- function(object, newdata, ...) {
   }
   v <- object$values$values[, idx, drop = FALSE]
   if (nrow(v) == 1L) as.vector(v) else v
+}
+
+# The user's call without private values: arguments that carry data (x, y,
+# f, ...) are kept only when they are variable names; values written into the
+# call (or passed through do.call()) are replaced by `<private>`.
+private_call_args <- c("x", "y", "f", "data", "values", "utility")
+
+public_call <- function(call) {
+  if (!is.call(call)) return(call)
+  nms <- names(call)
+  if (is.null(nms)) return(call)
+  for (i in seq_along(call)[-1L]) {
+    if (nms[i] %in% private_call_args && !is.symbol(call[[i]])) call[[i]] <- as.name("<private>")
+  }
+  call
 }

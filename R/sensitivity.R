@@ -55,3 +55,54 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
   h <- sqrt(bw$H[1, 1])
   exp(log(2) - 0.25 * d * log(2 * pi) - log(n) - d * log(h))
 }
+
+#' Norm of the Sobolev space H^1 with the exponential kernel
+#'
+#' The norm of the RKHS of \eqn{K(x, y) = \exp(-\gamma |x - y|)} on
+#' \eqn{[a, b]} (Hall et al. 2013, eq. 10, with its parenthesis typo
+#' corrected): \deqn{\|f\|^2 = \tfrac12 (f(a)^2 + f(b)^2) + \frac{1}{2\gamma}
+#' \int_a^b (f'(t)^2 + \gamma^2 f(t)^2)\, dt,} computed with
+#' [stats::integrate()]. Use it to check a sensitivity bound for a family of
+#' functions numerically; a numerical norm of sampled functions is a test tool,
+#' not a proof of a bound.
+#'
+#' @param f,fprime The function and its derivative (vectorised R functions).
+#' @param gamma The kernel's rate \eqn{\gamma > 0} (\eqn{1/\ell}).
+#' @param lower,upper The interval.
+#' @return The norm \eqn{\|f\|}.
+#' @examples
+#' g <- 3; s <- 0.4
+#' k <- function(t) exp(-g * abs(t - s))
+#' dk <- function(t) -g * sign(t - s) * exp(-g * abs(t - s))
+#' sobolev_norm_1d(k, dk, g) # 1: the norm of a kernel section
+#' @export
+sobolev_norm_1d <- function(f, fprime, gamma, lower = 0, upper = 1) {
+  if (!is.function(f)) arg_error("f", "a function", f)
+  if (!is.function(fprime)) arg_error("fprime", "a function", fprime)
+  gamma <- check_number(gamma, "gamma", lower = 0, lower_open = TRUE)
+  lower <- check_number(lower, "lower")
+  upper <- check_number(upper, "upper")
+  if (!(upper > lower)) arg_error("upper", sprintf("greater than `lower` (%s)", format(lower)), upper)
+  # the user's functions must be vectorised and finite: anything else is a classed error
+  checked <- function(g, arg) {
+    force(g)
+    function(t) {
+      v <- tryCatch(g(t),
+                    error = function(e) dpfda_abort(sprintf("`%s` failed: %s", arg, conditionMessage(e)), arg = arg),
+                    warning = function(w) dpfda_abort(sprintf("`%s` warned: %s", arg, conditionMessage(w)), arg = arg))
+      if (!is.numeric(v) || length(v) != length(t) || !all(is.finite(v))) {
+        arg_error(arg, "a vectorised function returning one finite value per point", v)
+      }
+      v
+    }
+  }
+  f <- checked(f, "f")
+  fprime <- checked(fprime, "fprime")
+  integrand <- function(t) fprime(t)^2 + gamma^2 * f(t)^2
+  int <- tryCatch(stats::integrate(integrand, lower, upper, subdivisions = 1000L,
+                                   rel.tol = 1e-10)$value,
+                  dpfda_error = function(e) stop(e),
+                  error = function(e) dpfda_abort(sprintf("Integration failed: %s", conditionMessage(e)),
+                                                  class = "dpfda_error_numeric"))
+  sqrt(0.5 * (f(lower)^2 + f(upper)^2) + int / (2 * gamma))
+}

@@ -69,6 +69,10 @@ void dpfda_linear_bin(const double *x, R_xlen_t n, double c0, double delta,
 void dpfda_kde_binned(const double *w, int B, double c0, double delta,
                       const double *t, R_xlen_t m, double *out);
 
+/* ---- gpreg.c ------------------------------------------------------------ */
+int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
+                       double *C, double *var, double *Kinv);
+
 /* ---- .Call entry points ------------------------------------------------- */
 SEXP dpfda_rng_mode_get(void);
 SEXP dpfda_rng_mode_set(SEXP mode);
@@ -89,7 +93,20 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
 SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs);
 SEXP dpfda_online_collect(SEXP ptr);
 SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);
+SEXP dpfda_cloak_solve(SEXP C, SEXP tol, SEXP maxit, SEXP rank_tol);
 SEXP dpfda_kde_sum(SEXP x, SEXP t);
+SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse);
 SEXP dpfda_kde_binned_sum(SEXP x, SEXP t, SEXP c0, SEXP delta, SEXP B);
+SEXP dpfda_integral_gram(SEXP lo1, SEXP hi1, SEXP lo2, SEXP hi2, SEXP ls, SEXP average,
+                         SEXP deriv);
+SEXP dpfda_integral_cross(SEXP pts, SEXP lo, SEXP hi, SEXP ls, SEXP average);
+
+/* bernstein.c */
+SEXP dpfda_bernstein_basis(SEXP y, SEXP k, SEXP h, SEXP method);
+SEXP dpfda_bernstein_iterate(SEXP k, SEXP h, SEXP method);
+SEXP dpfda_bernstein_coef(SEXP values, SEXP dims, SEXP h, SEXP method);
+SEXP dpfda_bernstein_eval(SEXP coef, SEXP dims, SEXP Y);
+SEXP dpfda_bernstein_eval_grid(SEXP coef, SEXP dims, SEXP axes);
+SEXP dpfda_bernstein_perturb(SEXP values, SEXP scale, SEXP type);
 
 #endif

@@ -25,8 +25,14 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_online_condition, 3),
   CALLDEF(dpfda_online_collect, 1),
   CALLDEF(dpfda_svm_fit, 5),
+  CALLDEF(dpfda_cloak_solve, 4),
   CALLDEF(dpfda_kde_sum, 2),
+  CALLDEF(dpfda_gp_posterior_parts, 4),
   CALLDEF(dpfda_kde_binned_sum, 5),
+  CALLDEF(dpfda_integral_gram, 7),
+  CALLDEF(dpfda_integral_cross, 5),
+  CALLDEF(dpfda_bernstein_basis, 4), CALLDEF(dpfda_bernstein_iterate, 3), CALLDEF(dpfda_bernstein_coef, 4),
+  CALLDEF(dpfda_bernstein_eval, 3), CALLDEF(dpfda_bernstein_eval_grid, 3), CALLDEF(dpfda_bernstein_perturb, 3),
   {NULL, NULL, 0}
 };
 

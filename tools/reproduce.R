@@ -341,7 +341,14 @@ main <- function(out_dir = "reproduce") {
     fig_gp_covariance,
     fig_calibration,
     fig_hall_kde,
-    fig_hall_svm
+    fig_hall_svm,
+    fig_smith_kung,
+    fig_smith_oxboys,
+    fig_smith_toy,
+    fig_smith_spatial,
+    fig_alda_kde,
+    fig_alda_svm,
+    fig_alda_vs_gp
   )
   message("Writing ", normalizePath(out_dir), ":")
   t0 <- proc.time()[["elapsed"]]

@@ -37,9 +37,59 @@ bad_arg_table <- function() {
     as_density = list(curves = list(x = cv), release = list(x = rel)),
     chol_jitter = list(list(A = kernel_matrix(kernel_gaussian(0.3), t5), jitter = 1e-10,
                             max_jitter = 1e-2)),
+    # cloaking covariance (R/cloak.R): a 5 x 4 GP cloaking matrix (P > n); no
+    # allow-list entries: scalars, vectors and data frames are not matrices
+    cloaking_covariance = list(list(
+      C = kernel_matrix(kernel_gaussian(0.3), t5, c(0.1, 0.4, 0.6, 0.9)) %*%
+        solve(kernel_matrix(kernel_gaussian(0.3), c(0.1, 0.4, 0.6, 0.9)) + 0.1 * diag(4)),
+      tol = 1e-8, maxit = 10000, rank_tol = 1e-8)),
     curves = list(
       d1 = list(values = v5, grid = t5, domain = c(0, 1)),
       d2 = list(values = rbind(1:4, 4:1), grid = g2, domain = rbind(c(0, 0), c(1, 1)))
+    ),
+    # Bernstein mechanism (R/mech-bernstein.R): a target function on a rescaled
+    # 1-D domain; lattice values with per-dimension k and Gaussian noise; the
+    # paper's advanced-composition Laplace variant
+    dp_bernstein = list(
+      d1 = list(f = function(t) sin(2 * pi * t), sensitivity = 0.1, epsilon = 1, k = 4, h = 2, dim = 1,
+                delta = 0, domain = c(-1, 2), calibration = "analytic"),
+      d2 = list(f = as.double(1:12), sensitivity = 0.1, epsilon = 1, k = c(2, 3), h = 1, dim = 2,
+                delta = 1e-5, domain = rbind(c(0, 0), c(1, 2)), calibration = "hall"),
+      composition = list(f = function(p) p[, 1] * p[, 2], sensitivity = 0.1, epsilon = 0.5, k = c(3, 2),
+                         h = 3, dim = 2, delta = 1e-3, domain = c(0, 1), calibration = "composition")
+    ),
+    bernstein_basis = list(list(y = c(0, 0.3, 1), k = 4, h = 2)),
+    # Bernstein worked examples, error bounds, choice of k (R/bernstein-examples.R)
+    sensitivity_bernstein_kde = list(list(n = 100, bandwidth = 0.1, dim = 2)),
+    sensitivity_bernstein_priestley_chao = list(list(n = 100, bandwidth = 0.1, bound = 1, gap = 2)),
+    sensitivity_bernstein_naive_bayes = list(list(n = 100, bandwidth = 0.1, dim = 2,
+                                                  method = "conservative")),
+    sensitivity_bernstein_erm = list(list(n = 100, C = 1, lipschitz = 1, sup_kxx = 1, gap_tol = 1e-8,
+                                          method = "paper")),
+    sensitivity_bernstein_logistic = list(list(n = 100, C = 1, dim = 2, output = "sigmoid", tol = 1e-10)),
+    priestley_chao = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
+                               bandwidth = 0.2, bound = 1, gap = 2)),
+    naive_bayes_kde = list(list(x = g2, y = c(1, -1, 1, -1), newdata = g2, bandwidth = c(0.2, 0.3))),
+    logistic_fit = list(list(x = g2 / 2, y = c(1, -1, 1, -1), C = 2, tol = 1e-8, maxit = 50)),
+    bernstein_lebesgue = list(list(k = 5, h = 2, dim = 2, type = "certified", ngrid = 101, tol = 1e-3)),
+    bernstein_error_bound = list(
+      laplace = list(sensitivity = 0.01, epsilon = 1, k = c(3, 5), h = 1:2, dim = 1, beta = 0.1, delta = 0,
+                     calibration = "analytic", class = "smooth", derivative_bound = 2, holder_constant = 1,
+                     holder_exponent = 0.5, micchelli_constant = c(NA, 1), noise = "paper"),
+      gaussian = list(sensitivity = 0.01, epsilon = 1, k = 4, h = 1, dim = 2, beta = 0.05, delta = 1e-5,
+                      calibration = "hall", class = "holder", derivative_bound = NULL, holder_constant = 1,
+                      holder_exponent = 1, micchelli_constant = NULL, noise = "uniform"),
+      none = list(sensitivity = 0.01, epsilon = 1, k = 4, h = 3, dim = 2, beta = 0.05, delta = 1e-3,
+                  calibration = "composition", class = "none", derivative_bound = 1, holder_constant = NULL,
+                  holder_exponent = 1, micchelli_constant = 2, noise = "uniform")
+    ),
+    bernstein_choose_k = list(
+      rate = list(sensitivity = 0.001, epsilon = 1, h = 2, dim = 1, beta = 0.05, delta = 1e-5,
+                  calibration = "analytic", class = "smooth", method = "rate", derivative_bound = NULL,
+                  holder_constant = NULL, holder_exponent = 1, micchelli_constant = NULL, k_max = 100),
+      bound = list(sensitivity = 0.001, epsilon = 1, h = 1:2, dim = 2, beta = 0.05, delta = 0,
+                   calibration = "composition", class = "smooth", method = "bound", derivative_bound = 10,
+                   holder_constant = NULL, holder_exponent = 1, micchelli_constant = c(NA, 0.5), k_max = 30)
     ),
     dp_cdelta = list(list(delta = 1e-5)),
     dp_noise_scale = list(
@@ -80,12 +130,57 @@ bad_arg_table <- function() {
                 delta = 1e-5, mechanism = "gp", domain = rbind(c(0, 0), c(1, 1)),
                 calibration = "analytic", binned = FALSE, bins = 100)
     ),
+    # private GP regression (R/mech-gp-regression.R): P = 5 test points > n = 4
+    dp_gp_regression = list(
+      cloaking = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
+                      kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
+                      delta = 1e-5, method = "cloaking", calibration = "analytic", bound = "rkhs",
+                      tol = 1e-8),
+      standard = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
+                      kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
+                      delta = 1e-5, method = "standard", calibration = "hall", bound = "paper_b",
+                      tol = 1e-8)
+    ),
     kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
                              binned = TRUE, bins = 64)),
     sensitivity_kde = list(list(n = 100, bandwidth = 0.1, d = 2, mechanism = "sobolev")),
     dp_bandwidth = list(list(x = seq(0, 1, length.out = 40), epsilon = 1, delta = 1e-5, rule = "scott",
                              fallback = 0.2, offsets = c(0, 0.5))),
+    # Smith et al. baselines and extensions (R/mech-gp-binning.R, R/gp-select.R,
+    # R/mech-gp-sparse.R)
+    dp_bin_regression = list(
+      simple = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), bins = 3, y_bound = c(-1, 1),
+                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple"),
+      integral = list(x = g2, y = c(0.5, -0.2, 0.3, 1), bins = c(2, 2), y_bound = c(-1, 1), epsilon = 1,
+                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral")
+    ),
+    integral_kernel = list(list(lower = c(0, 0.5), upper = c(0.4, 1), lower2 = 0.1, upper2 = 0.3,
+                                lengthscale = 0.3, variance = 2, average = TRUE)),
+    integral_cross_kernel = list(list(points = c(0.2, 0.7), lower = c(0, 0.5), upper = c(0.4, 1),
+                                      lengthscale = 0.3, variance = 2, average = FALSE)),
+    dp_gp_select = list(
+      frame = list(x = seq(0.05, 0.95, length.out = 8), y = sin(1:8), y_bound = c(-1, 1), epsilon = 1,
+                   candidates = data.frame(lengthscale = c(0.1, 0.5), noise_variance = c(0.1, 0.2)),
+                   folds = 4, error_limit = 4, include_dp_noise = TRUE, epsilon_regression = 1,
+                   delta = 1e-5, sensitivity_rule = "corrected", calibration = "analytic", tol = 1e-8),
+      list = list(x = g2, y = c(0.5, -0.2, 0.3, 1), y_bound = c(-1, 1), epsilon = 1,
+                  candidates = list(list(kernel = kernel_gaussian(0.3), noise_variance = 0.1),
+                                    list(kernel = kernel_matern(2.5, 0.5), noise_variance = 0.2)),
+                  folds = c(1, 2, 1, 2), error_limit = 2, include_dp_noise = FALSE,
+                  epsilon_regression = NULL, delta = NULL, sensitivity_rule = "paper",
+                  calibration = "hall", tol = 1e-8)
+    ),
+    dp_sparse_gp_regression = list(
+      kmeans = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5, inducing = 2,
+                    kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
+                    delta = 1e-5, calibration = "analytic", tol = 1e-8),
+      matrix = list(x = g2, y = c(0.5, -0.2, 0.3, 1), newdata = g2[1:3, ], inducing = g2[c(1, 4), ],
+                    kernel = kernel_gaussian(c(0.3, 0.5)), noise_variance = 0.1, y_bound = c(-1, 1),
+                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6)
+    ),
     dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1)),
+    sobolev_norm_1d = list(list(f = function(t) exp(-abs(t - 0.5)), fprime = function(t) -sign(t - 0.5) * exp(-abs(t - 0.5)),
+                                gamma = 1, lower = 0, upper = 1)),
     integrate_curves = list(list(x = cv)),
     kernel_exponential = list(list(lengthscale = 0.5, norm = "l2", variance = 2)),
     kernel_gaussian = list(
@@ -163,6 +258,7 @@ bad_arg_allowed <- function() {
     data.frame(fun = fun, expand.grid(arg = args, value = values, stringsAsFactors = FALSE))
   }
   finite_points <- c("-1", "0", "1e10", "2^31", "double.xmax")
+  huge <- c("1e10", "2^31", "double.xmax")
   rbind(
     # curves(): `grid = NULL` is the default (equally spaced points) and
     # `domain = NULL` the default (range of the grid)
@@ -201,6 +297,100 @@ bad_arg_allowed <- function() {
     allow("dp_bandwidth", "offsets", c("0", "wrong length")),
     allow("dp_select", "utility", c("-1", "0", "1e10", "2^31", "double.xmax", "wrong length")),
     allow("dp_select", c("sensitivity", "epsilon"), c("1e10", "2^31", "double.xmax")),
+    # sobolev_norm_1d(): identity() is a valid function; any finite interval
+    # and any positive rate are valid
+    allow("sobolev_norm_1d", c("f", "fprime"), "a function"),
+    allow("sobolev_norm_1d", "gamma", c("1e10", "2^31")),
+    allow("sobolev_norm_1d", "lower", c("-1", "0")),
+    allow("sobolev_norm_1d", "upper", c("1e10", "2^31", "double.xmax")),
+    # dp_gp_regression(): any finite test point(s) (a single point, a numeric
+    # data frame, a list holding one axis) are valid; a large public noise
+    # variance only pulls the mean to the prior; any epsilon > 0 is valid
+    # with the analytic calibration (the cloaking baseline)
+    allow("dp_gp_regression", "newdata", c("-1", "0", "1e10", "2^31", "a list", "a data.frame")),
+    allow("dp_gp_regression", "noise_variance", c("1e10", "2^31", "double.xmax")),
+    allow("dp_gp_regression", "epsilon", c("1e10", "2^31", "double.xmax")),
+    # dp_bin_regression(): any epsilon > 0 (Laplace); `newdata = NULL` is the
+    # default and any finite points are valid (outside the domain they get
+    # the midpoint of y_bound)
+    allow("dp_bin_regression", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_bin_regression", "newdata", c("NULL", finite_points, "a data.frame", "wrong length")),
+    # integral kernels: boxes [-1, 0.3], [0, 0.3], [0.1, 1e10] are valid; any
+    # finite points; positive scale parameters; TRUE is a valid flag
+    allow("integral_kernel", "lower2", c("-1", "0")),
+    allow("integral_kernel", "upper2", c("1e10", "2^31", "double.xmax")),
+    allow("integral_kernel", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
+    allow("integral_kernel", "average", "TRUE"),
+    allow("integral_cross_kernel", "points", c(finite_points, "a data.frame", "wrong length")),
+    allow("integral_cross_kernel", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
+    allow("integral_cross_kernel", "average", "TRUE"),
+    # dp_gp_select(): large epsilons and error limits are valid; TRUE is a
+    # valid flag; NULL is the default of the regression's privacy parameters
+    # (needed only with include_dp_noise = TRUE); a doubled list of
+    # candidates is a valid list of four candidates
+    allow("dp_gp_select", c("epsilon", "epsilon_regression", "error_limit"), c("1e10", "2^31", "double.xmax")),
+    allow("dp_gp_select", "include_dp_noise", "TRUE"),
+    allow("dp_gp_select", c("epsilon_regression", "delta"), "NULL"),
+    allow("dp_gp_select", "candidates", "wrong length"),
+    # dp_sparse_gp_regression(): any finite test points, a numeric data
+    # frame of inducing inputs, a large public noise variance, any epsilon > 0
+    # with the analytic calibration
+    allow("dp_sparse_gp_regression", "newdata", c("-1", "0", "1e10", "2^31", "double.xmax", "a list",
+                                                  "a data.frame")),
+    allow("dp_sparse_gp_regression", "inducing", "a data.frame"),
+    allow("dp_sparse_gp_regression", "noise_variance", c("1e10", "2^31", "double.xmax")),
+    allow("dp_sparse_gp_regression", "epsilon", c("1e10", "2^31", "double.xmax")),
+    # dp_bernstein(): identity() is a valid 1-D target (one value per point);
+    # a zero sensitivity needs no noise, large ones and any epsilon > 0 are
+    # valid public inputs; delta = 0 is pure epsilon-DP; domain = NULL is [0, 1]^dim
+    allow("dp_bernstein", "f", "a function"),
+    allow("dp_bernstein", "sensitivity", c("0", "1e10", "2^31")),
+    allow("dp_bernstein", "epsilon", c("1e10", "2^31", "double.xmax")),
+    allow("dp_bernstein", "delta", "0"),
+    allow("dp_bernstein", "domain", "NULL"),
+    # bernstein_basis(): y = 0 and repeated points are valid points of [0, 1]
+    allow("bernstein_basis", "y", c("0", "wrong length")),
+    # Bernstein examples (R/bernstein-examples.R): n, bandwidths, bounds, C,
+    # Lipschitz and kernel constants are public scale parameters, any positive
+    # value with a finite positive sensitivity is valid; a bandwidth vector of
+    # length dim is a per-dimension bandwidth; zero solver tolerances mean exact
+    allow("sensitivity_bernstein_kde", c("n", "bandwidth"), c("1e10", "2^31")),
+    allow("sensitivity_bernstein_kde", "bandwidth", "wrong length"),
+    allow("sensitivity_bernstein_naive_bayes", c("n", "bandwidth"), c("1e10", "2^31")),
+    allow("sensitivity_bernstein_naive_bayes", "bandwidth", "wrong length"),
+    allow("sensitivity_bernstein_priestley_chao", "n", c("1e10", "2^31")),
+    allow("sensitivity_bernstein_priestley_chao", c("bandwidth", "bound"), huge),
+    allow("sensitivity_bernstein_erm", "n", c("1e10", "2^31")),
+    allow("sensitivity_bernstein_erm", c("C", "lipschitz", "sup_kxx", "gap_tol"), huge),
+    allow("sensitivity_bernstein_erm", "gap_tol", "0"),
+    allow("sensitivity_bernstein_logistic", "n", c("1e10", "2^31")),
+    allow("sensitivity_bernstein_logistic", c("C", "tol"), huge),
+    allow("sensitivity_bernstein_logistic", "tol", "0"),
+    # the non-private targets: any finite evaluation points (a single point, a
+    # one-column data frame, repeated points); large bandwidths and bounds;
+    # gap = NULL skips the check and large gaps always pass; a large C may stop
+    # at maxit (a classed error); large tolerances stop at once
+    allow("priestley_chao", "newdata", c(finite_points, "a data.frame", "wrong length")),
+    allow("priestley_chao", c("bandwidth", "bound", "gap"), huge),
+    allow("priestley_chao", "gap", "NULL"),
+    allow("naive_bayes_kde", "bandwidth", huge),
+    allow("naive_bayes_kde", "newdata", "wrong length"),
+    allow("logistic_fit", "C", c("1e10", "2^31")),
+    allow("logistic_fit", "tol", huge),
+    # error bounds and the choice of k: any positive sensitivity and epsilon
+    # (an overflowing noise scale is a classed error); vectors of k and h;
+    # delta = 0 is pure epsilon-DP; regularity constants may be 0 or large,
+    # and NULL or NA where the class does not use them
+    allow("bernstein_error_bound", c("sensitivity", "epsilon"), huge),
+    allow("bernstein_error_bound", c("k", "h"), "wrong length"),
+    allow("bernstein_error_bound", "delta", "0"),
+    allow("bernstein_error_bound", c("derivative_bound", "holder_constant"), c("NULL", "0", huge)),
+    allow("bernstein_error_bound", "micchelli_constant", c("NULL", "NA_real_", "0", huge)),
+    allow("bernstein_choose_k", c("sensitivity", "epsilon"), huge),
+    allow("bernstein_choose_k", "h", "wrong length"),
+    allow("bernstein_choose_k", "delta", "0"),
+    allow("bernstein_choose_k", c("derivative_bound", "holder_constant"), c("NULL", "0", huge)),
+    allow("bernstein_choose_k", "micchelli_constant", c("NULL", "NA_real_", "0", huge)),
     # dp_reproducible(): any whole number in integer range is a seed
     allow("dp_reproducible", "seed", c("-1", "0")),
     # dp_rng(): `mode = NULL` queries the mode
@@ -360,6 +550,11 @@ nasty_cases <- function() {
     nasty(chol_jitter(matrix(numeric(0), 0, 0))),
     nasty(chol_jitter(diag(X, 2)), class = "dpfda_error_numeric"),
     nasty(chol_jitter(2 * matrix(c(1, 2, 2, 1), 2), max_jitter = X), expect = "either"),
+    nasty(cloaking_covariance(matrix(X, 2, 3)), class = "dpfda_error_numeric"),
+    nasty(cloaking_covariance(matrix(1e-300, 2, 3)), class = "dpfda_error_numeric"),
+    nasty(cloaking_covariance(matrix(0, 1e5, 1)), class = "dpfda_error_numeric"),
+    nasty(cloaking_covariance(cbind(c(-X, X), 0, 1e-300)), expect = "either"),
+    nasty(abs(max(cloaking_covariance(matrix(1:6, 1))$lambda) - 1) < 1e-12, expect = "ok"),
     # overflow must be a classed error, never NaN / Inf
     nasty(rgp(1, kernel_gaussian(1, variance = X), seq(0, 1, length.out = 5), method = "cholesky")),
     nasty(rgp(1, kernel_gaussian(1, variance = X), seq(0, 1, length.out = 64), method = "circulant")),
@@ -454,7 +649,61 @@ nasty_cases <- function() {
     nasty(dp_krr(runif(20), rnorm(20), 0.1, kernel_gaussian(0.1), c(0, 1), c(-X, X), 1, 1e-5),
           expect = "either"),
     nasty(dp_krr(runif(20), rnorm(20), 0.1, kernel_gaussian(0.1), c(0, 1), c(-1, 1), 1, 1e-5,
-                 centre = FALSE), expect = "ok")
+                 centre = FALSE), expect = "ok"),
+    # Bernstein mechanism: impossible lattices, huge k and h, overflow, clamping
+    nasty(dp_bernstein(function(p) rep(0, nrow(p)), 1, 1, k = 1e4, dim = 5), class = "dpfda_error_numeric"),
+    nasty(dp_bernstein(function(t) t, 0.1, 1, k = 2^31 - 2), class = "dpfda_error_numeric"),
+    nasty(dp_bernstein(function(t) rep(X, length(t)), 1e300, 1e-5, k = 3), class = "dpfda_error_numeric"),
+    nasty(dp_bernstein(function(t) t, 0.1, 1, k = 3, domain = c(-X, X))),
+    nasty(dp_bernstein(function(t) t, 0.1, 1, k = 10, domain = c(1, 1 + 4.5e-16))),
+    nasty(bernstein_basis(runif(1e6), 1e4), class = "dpfda_error_numeric"),
+    nasty(bernstein_basis(0.5, 2^31 - 2), class = "dpfda_error_numeric"),
+    nasty(all(abs(rowSums(bernstein_basis(c(0, 1e-300, 0.5, 1), 1e4)) - 1) < 1e-12), expect = "ok"),
+    nasty(bernstein_basis(c(0, 0.5, 1), 20, h = 2^31 - 1), expect = "either"),
+    nasty(predict(dp_bernstein(function(t) t, 0.1, 1, k = 3), c(-X, 0, X, 1e-300)), expect = "either"),
+    nasty(predict(dp_bernstein(function(t) t, 0.1, 1, k = 20), 0.5, h = 2^31 - 1), expect = "either"),
+    nasty(predict(dp_bernstein(function(p) p[, 1], 0.1, 1, k = 3, dim = 2),
+                  list(seq(0, 1, length.out = 1e5), seq(0, 1, length.out = 1e5))), class = "dpfda_error_numeric"),
+    nasty(predict(dp_bernstein(function(p) p[, 1], 0.1, 1, k = 3, dim = 2), cbind(1, 2, 3))),
+    nasty(predict(dp_bernstein(function(t) t, 0.1, 1, k = 3), 0.5, h = 0)),
+    # Bernstein examples: cost limits, overflow, data that violate an assumption
+    nasty(bernstein_lebesgue(1000, 3, ngrid = 1e7), class = "dpfda_error_numeric"),
+    nasty(bernstein_lebesgue(1001, 2)),
+    nasty(bernstein_lebesgue(5, 1000) > 3.1, expect = "ok"),
+    nasty(sensitivity_bernstein_kde(10, 1e-300, dim = 3), class = "dpfda_error_numeric"),
+    nasty(sensitivity_bernstein_naive_bayes(10, 1e-300, dim = 3), class = "dpfda_error_numeric"),
+    nasty(sensitivity_bernstein_priestley_chao(10, 0.1, 1, gap = 20)),
+    nasty(priestley_chao(c(0, 0.1, 0.9, 1), rep(1, 4), 0.5, 0.1, 1, gap = 2), class = "dpfda_error_privacy"),
+    nasty(naive_bayes_kde(cbind(c(-X, 0, X), 0), c(1, -1, 1), rbind(c(0.5, 0.5)), 1e-300), expect = "either"),
+    nasty(logistic_fit(cbind(c(-X, 0, X), c(X, 0, -X)), c(1, -1, 1)), expect = "ok"),
+    nasty(bernstein_error_bound(X, 1e-300, k = 20), class = "dpfda_error_numeric"),
+    nasty(bernstein_error_bound(1, 1, k = 5, noise = "paper", delta = 1e-5)),
+    nasty(bernstein_choose_k(1e-300, X, h = 3)$k >= 1, expect = "ok"),
+    nasty(bernstein_choose_k(1, 1, h = 2, method = "bound", derivative_bound = 1)),
+    # Smith et al. binning, selection and sparse cloaking: sizes and overflow
+    nasty(dp_bin_regression(runif(10), runif(10), 1e9, c(0, 1), 1, c(0, 1)), class = "dpfda_error_numeric"),
+    nasty(dp_bin_regression(runif(10), runif(10), 3, c(0, 1e300), 1e-300, c(0, 1)),
+          class = "dpfda_error_numeric"),
+    nasty(dp_bin_regression(runif(10), runif(10), 3, c(-X, X), 1, c(0, 1))),
+    nasty(dp_bin_regression(c(-X, 0, X), runif(3), 3, c(0, 1), 1, c(-X, X), method = "integral"),
+          expect = "either"),
+    nasty(dp_bin_regression(runif(10), runif(10), 3, c(0, 1), 1, c(0, 1), method = "integral",
+                            lengthscale = X), expect = "either"),
+    nasty(integral_kernel(c(-X, 0), c(X, 1), lengthscale = 1), expect = "either"),
+    nasty(integral_kernel(0, 1, lengthscale = 1e-300), expect = "either"),
+    nasty(integral_kernel(0, 0, average = TRUE), class = "dpfda_error_numeric"),
+    nasty(dp_gp_select(runif(1e5), runif(1e5), data.frame(lengthscale = 1, noise_variance = 1), c(0, 1), 1,
+                       include_dp_noise = FALSE), class = "dpfda_error_numeric"),
+    nasty(dp_gp_select(runif(20), runif(20), data.frame(lengthscale = 1e-300, noise_variance = 1e-300),
+                       c(0, 1), 1, include_dp_noise = FALSE), expect = "either"),
+    nasty(dp_gp_select(runif(20), runif(20), data.frame(lengthscale = 0.1, noise_variance = 0.1), c(-X, X), 1,
+                       include_dp_noise = FALSE)),
+    nasty(dp_sparse_gp_regression(runif(1e6), runif(1e6), seq(0, 1, length.out = 1000), 1000,
+                                  kernel_gaussian(0.1), 0.1, c(0, 1), 1, 0.01), class = "dpfda_error_numeric"),
+    nasty(dp_sparse_gp_regression(runif(50), runif(50), c(0, 1), 1e-300 * (1:3), kernel_gaussian(1e-300),
+                                  1e-300, c(0, 1), 1, 0.01), expect = "either"),
+    nasty(dp_sparse_gp_regression(runif(50), runif(50), c(0, 1), 5, kernel_gaussian(0.3, variance = X), 0.1,
+                                  c(0, 1), 1, 0.01), expect = "either")
   )
 }
 

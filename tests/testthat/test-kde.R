@@ -163,3 +163,34 @@ test_that("large n: the binned release of 1e6 points on 1000 grid points is fast
   expect_lt(tm, 5)
   expect_identical(r$sensitivity, sensitivity_kde(1e6, 0.02))
 })
+
+test_that("T2: the tail step of Proposition 2.4 holds for c(delta)", {
+  for (del in 10^seq(-12, -0.3, by = 0.1)) {
+    cc <- dp_cdelta(del)
+    expect_lte(pnorm(cc - 1 / (2 * cc), lower.tail = FALSE), del)
+  }
+})
+
+test_that("T5: Sobolev norm of kernel sections and the KDE bound of Section 4.2", {
+  g <- 3
+  ks <- function(s) function(t) exp(-g * abs(t - s))
+  dks <- function(s) function(t) -g * sign(t - s) * exp(-g * abs(t - s))
+  expect_equal(sobolev_norm_1d(ks(0), dks(0), g), 1, tolerance = 1e-6)
+  expect_equal(sobolev_norm_1d(ks(0.4), dks(0.4), g), 1, tolerance = 1e-6)
+  dif <- function(t) ks(0.2)(t) - ks(0.7)(t)
+  ddif <- function(t) dks(0.2)(t) - dks(0.7)(t)
+  expect_equal(sobolev_norm_1d(dif, ddif, g)^2, 2 - 2 * exp(-g * 0.5), tolerance = 1e-6)
+  # ||phi_a - phi_b|| <= 2 / ((2 pi)^(1/4) h) for the Gaussian bump at h = 0.1, gamma = 1/h
+  h <- 0.1
+  phi <- function(a) function(t) dnorm(t, a, h)
+  dphi <- function(a) function(t) -(t - a) / h^2 * dnorm(t, a, h)
+  worst <- 0
+  for (a in seq(-0.3, 1.3, by = 0.2)) for (b in seq(-0.3, 1.3, by = 0.2)) {
+    nrm <- sobolev_norm_1d(function(t) phi(a)(t) - phi(b)(t),
+                           function(t) dphi(a)(t) - dphi(b)(t), 1 / h)
+    worst <- max(worst, nrm)
+  }
+  expect_lte(worst, 2 / ((2 * pi)^(1 / 4) * h))
+  expect_gt(worst, 5)   # the bound is about 2x conservative (spec: 6.674 vs 12.632)
+  expect_equal(100 * sensitivity_kde(100, h, mechanism = "sobolev"), 2 / ((2 * pi)^(1 / 4) * h))
+})

@@ -34,3 +34,14 @@ test_that("predict returns the released values and refuses off-grid points", {
   s <- summary(r)
   expect_output(print(s), "example release")
 })
+
+test_that("the stored call never carries data values", {
+  x <- runif(20)
+  r1 <- dp_kde(x, seq(0, 1, length.out = 10), 0.1, 1, 1e-5)
+  expect_identical(r1$call$x, as.name("x"))
+  r2 <- do.call(dp_kde, list(x = x, grid = seq(0, 1, length.out = 10), bandwidth = 0.1, epsilon = 1, delta = 1e-5))
+  expect_identical(r2$call$x, as.name("<private>"))
+  expect_false(any(vapply(as.list(r2$call), function(a) identical(a, x), NA)))
+  r3 <- dp_kde(c(0.2, 0.4, 0.9), seq(0, 1, length.out = 10), 0.1, 1, 1e-5)
+  expect_identical(r3$call$x, as.name("<private>"))
+})

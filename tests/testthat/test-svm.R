@@ -314,8 +314,8 @@ test_that("releases hold no data, no fit and no data-dependent solver output", {
     call_args <- as.list(rel$call)[-1]
     expect_true(all(vapply(call_args[c("x", "y")], is.name, NA)))
   }
-  expect_identical(r_do$call$x, as.name("<private data>"))
-  expect_identical(r_do$call$y, as.name("<private data>"))
+  expect_identical(r_do$call$x, as.name("<private>"))
+  expect_identical(r_do$call$y, as.name("<private>"))
   # the search does find a secret when there is one
   expect_true(holds_any(list(a = 1, b = list(c = fit$dual)), secrets))
   expect_true(holds_any(list(a = 1, b = as.call(list(as.name("f"), d$y))), list(d$y)))

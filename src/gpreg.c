@@ -1,0 +1,70 @@
+/* gpreg.c -- Gaussian-process regression pieces for the DP mechanisms of
+ * Smith et al.: posterior mean, cloaking matrix C = K_*f K^{-1}, posterior
+ * variance, and (optionally) K^{-1}, all from one Cholesky factor of
+ * K = K' + sigma_n^2 I.
+ */
+#include <string.h>
+#include "dpfda.h"
+
+/* K (n x n, destroyed: becomes its lower factor), Kfs (n x P, destroyed:
+ * becomes K^{-1} K_f*), kss (P prior variances).  Outputs: C (P x n),
+ * var (P), Kinv (n x n, or NULL).  Returns the dpotrf info. */
+int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
+                       double *C, double *var, double *Kinv)
+{
+  int info;
+  const double one = 1.0;
+  if (Kinv != NULL) memcpy(Kinv, K, (size_t) n * n * sizeof(double));
+  F77_CALL(dpotrf)("L", &n, K, &n, &info FCONE);
+  if (info != 0) return info;
+  /* V = L^{-1} K_f*; posterior variance k** - colSums(V^2) (noise excluded) */
+  F77_CALL(dtrsm)("L", "L", "N", "N", &n, &P, &one, K, &n, Kfs, &n
+                  FCONE FCONE FCONE FCONE);
+  for (int j = 0; j < P; j++) {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) { double v = Kfs[i + (size_t) j * n]; s += v * v; }
+    double v = kss[j] - s;
+    var[j] = v > 0.0 ? v : 0.0;
+  }
+  /* W = L^{-T} V = K^{-1} K_f*; C = W^T */
+  F77_CALL(dtrsm)("L", "L", "T", "N", &n, &P, &one, K, &n, Kfs, &n
+                  FCONE FCONE FCONE FCONE);
+  for (int j = 0; j < P; j++)
+    for (int i = 0; i < n; i++) C[j + (size_t) i * P] = Kfs[i + (size_t) j * n];
+  if (Kinv != NULL) {
+    memcpy(Kinv, K, (size_t) n * n * sizeof(double));
+    F77_CALL(dpotri)("L", &n, Kinv, &n, &info FCONE);
+    if (info != 0) return info;
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < j; i++) Kinv[i + (size_t) j * n] = Kinv[j + (size_t) i * n];
+  }
+  return 0;
+}
+
+/* .Call: list(C, variance, Kinv or NULL, info) */
+SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse)
+{
+  int n = Rf_nrows(K), P = Rf_ncols(Kfs);
+  double *k = (double *) R_alloc((size_t) n * n, sizeof(double));
+  double *w = (double *) R_alloc((size_t) n * (P > 0 ? P : 1), sizeof(double));
+  memcpy(k, REAL(K), (size_t) n * n * sizeof(double));
+  memcpy(w, REAL(Kfs), (size_t) n * P * sizeof(double));
+  SEXP C = PROTECT(Rf_allocMatrix(REALSXP, P, n));
+  SEXP var = PROTECT(Rf_allocVector(REALSXP, P));
+  SEXP Kinv = PROTECT(Rf_asLogical(want_inverse) ? Rf_allocMatrix(REALSXP, n, n) : R_NilValue);
+  int info = dpfda_gp_posterior(k, n, w, P, REAL(kss), REAL(C), REAL(var),
+                                Rf_isNull(Kinv) ? NULL : REAL(Kinv));
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 4));
+  SET_VECTOR_ELT(out, 0, C);
+  SET_VECTOR_ELT(out, 1, var);
+  SET_VECTOR_ELT(out, 2, Kinv);
+  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(info));
+  SET_STRING_ELT(nms, 0, Rf_mkChar("C"));
+  SET_STRING_ELT(nms, 1, Rf_mkChar("variance"));
+  SET_STRING_ELT(nms, 2, Rf_mkChar("Kinv"));
+  SET_STRING_ELT(nms, 3, Rf_mkChar("info"));
+  Rf_setAttrib(out, R_NamesSymbol, nms);
+  UNPROTECT(5);
+  return out;
+}

@@ -1,0 +1,180 @@
+# Private hyper-parameter selection (dp_gp_select): sensitivity of the
+# cross-validated SSE, exponential-mechanism probabilities, classed errors.
+
+# Clipped, centred outputs as dp_gp_select uses them.
+centred <- function(y, yb) pmin(pmax(y, yb[1]), yb[2]) - mean(yb)
+
+# Largest |change| of the CV SSE of one candidate over all neighbours of y
+# (each y_j moved by +/- d, then clipped), per changed index.
+brute_changes <- function(cv, y, yb, L) {
+  d <- diff(yb)
+  base <- dpfda:::gp_cv_sse(cv, centred(y, yb), L)
+  vapply(seq_along(y), function(j) {
+    max(vapply(c(-d, d, yb[1] - y[j], yb[2] - y[j]), function(delta) {
+      y2 <- y
+      y2[j] <- y[j] + delta
+      abs(dpfda:::gp_cv_sse(cv, centred(y2, yb), L) - base)
+    }, 1))
+  }, 1)
+}
+
+test_that("the corrected SSE sensitivity bounds every neighbouring change (random data and noise)", {
+  set.seed(21)
+  yb <- c(-1, 2)
+  d <- diff(yb)
+  cases <- list(
+    list(x = matrix(sort(runif(36))), folds = 6L, L = 4 * d,
+         cands = list(list(kernel = kernel_gaussian(0.03), noise_variance = 0.01),
+                      list(kernel = kernel_gaussian(0.3), noise_variance = 0.2),
+                      list(kernel = kernel_matern(3 / 2, 0.1), noise_variance = 0.05))),
+    list(x = cbind(runif(30), runif(30)), folds = 5L, L = 1 * d,
+         cands = list(list(kernel = kernel_gaussian(0.1), noise_variance = 0.001),
+                      list(kernel = kernel_gaussian(c(0.5, 0.2), variance = 2), noise_variance = 0.1)))
+  )
+  n_checked <- 0
+  for (cs in cases) {
+    n <- nrow(cs$x)
+    fold <- dpfda:::check_folds(cs$folds, n)
+    for (cand in cs$cands) {
+      for (rep in 1:3) {
+        y <- runif(n, yb[1] - 0.5, yb[2] + 0.5)
+        # rep 1: no noise; reps 2-3: simulated cloaking noise at a small epsilon
+        noise <- if (rep == 1) NULL else list(epsilon = 0.3, delta = 0.01, calibration = "analytic",
+                                               tol = 1e-8, args = list())
+        cv <- with_seed_mode(rep, dpfda:::gp_cv_candidate(cs$x, cand, fold, d, noise))
+        bound <- dpfda:::gp_cv_sensitivity(cv, d, cs$L, n, "corrected")
+        ch <- brute_changes(cv, y, yb, cs$L)
+        expect_lte(max(ch), bound * (1 + 1e-12))
+        # the per-point bound too
+        pp <- rep(dpfda:::sq_change_bound(d, cs$L), n)
+        for (f in cv) pp[f$train] <- pp[f$train] + colSums(dpfda:::sq_change_bound(d * abs(f$C), cs$L))
+        expect_true(all(ch <= pp * (1 + 1e-12)))
+        expect_equal(max(pp), bound)
+        n_checked <- n_checked + length(ch)
+      }
+    }
+  }
+  expect_gt(n_checked, 400)
+})
+
+test_that("the paper's SSE sensitivity is not a bound (missing cross term): a violation", {
+  # 10 clusters of 10 identical inputs, one point of each cluster per fold;
+  # a short lengthscale makes the clusters independent, so in every fold a
+  # cluster's test point is predicted from the cluster's 9 training points.
+  x <- matrix(rep(1:10, each = 10))
+  yb <- c(0, 1)
+  d <- 1
+  L <- 4 * d
+  y <- rep(0.5, 100)
+  y[1] <- 0                        # point 1 (cluster 1, fold 1) will move to 1
+  fold <- dpfda:::check_folds(10, 100)
+  cand <- list(kernel = kernel_gaussian(0.05), noise_variance = 0.01)
+  cv <- dpfda:::gp_cv_candidate(x, cand, fold, d, NULL)
+  yc <- centred(y, yb)
+  # a realisation of the (data-independent) prediction noise that puts the
+  # residuals of cluster 1 at +3.5 d where point 1 trains, -3 d where it is tested
+  for (k in seq_along(cv)) {
+    f <- cv[[k]]
+    r0 <- as.vector(f$C %*% yc[f$train]) - yc[f$test]
+    target <- rep(0, length(f$test))
+    target[f$test <= 10] <- if (k == 1L) -3 * d else 3.5 * d
+    cv[[k]]$noise <- ifelse(target != 0, target - r0, 0)
+  }
+  y2 <- y
+  y2[1] <- 1
+  change <- abs(dpfda:::gp_cv_sse(cv, centred(y2, yb), L) - dpfda:::gp_cv_sse(cv, yc, L))
+  paper <- dpfda:::gp_cv_sensitivity(cv, d, L, 100, "paper")
+  corrected <- dpfda:::gp_cv_sensitivity(cv, d, L, 100, "corrected")
+  expect_gt(change, paper * 1.3)     # the paper's "bound" is exceeded by > 30%
+  expect_lte(change, corrected)
+  # the paper's formula: 9 d^2 plus the K - 1 largest d^2 max_j ||c_jk||^2
+  s <- vapply(cv, function(f) d^2 * max(colSums(f$C^2)), 1)
+  expect_equal(paper, 9 * d^2 + sum(sort(s, decreasing = TRUE)[1:9]))
+})
+
+test_that("selection follows select_probabilities() of the CV utilities", {
+  set.seed(5)
+  n <- 30
+  x <- sort(runif(n))
+  y <- sin(5 * x) + rnorm(n, 0, 0.3)
+  yb <- c(-2, 2)
+  cand <- data.frame(lengthscale = c(0.02, 0.1, 0.3, 1.5), noise_variance = c(0.01, 0.1, 0.1, 1))
+  fold <- dpfda:::check_folds(5, n)
+  cands <- dpfda:::check_candidates(cand, 1L)
+  u <- vapply(cands, function(cd) {
+    -dpfda:::gp_cv_sse(dpfda:::gp_cv_candidate(matrix(x), cd, fold, 4, NULL), centred(y, yb), 16)
+  }, 1)
+  du <- max(vapply(cands, function(cd) {
+    dpfda:::gp_cv_sensitivity(dpfda:::gp_cv_candidate(matrix(x), cd, fold, 4, NULL), 4, 16, n)
+  }, 1))
+  eps <- 2 * du / diff(range(u)) * 1.5   # spread-out but not degenerate probabilities
+  p <- select_probabilities(u, du, eps)
+  expect_gt(min(p), 0.01)
+  expect_lt(max(p), 0.9)
+  # exactly dp_select() on the same utilities with the same noise
+  s <- with_seed_mode(9, dp_gp_select(x, y, cand, yb, eps, folds = 5, include_dp_noise = FALSE))
+  s0 <- with_seed_mode(9, dp_select(u, du, eps))
+  expect_identical(s$index, s0$index)
+  expect_equal(s$sensitivity, du)
+  expect_identical(s$epsilon, eps)
+  expect_s3_class(s, c("dpfda_gp_selection", "dpfda_selection"))
+  expect_identical(s$kernel, cands[[s$index]]$kernel)
+  expect_identical(s$noise_variance, cand$noise_variance[s$index])
+  expect_null(s$utility)
+  expect_output(print(s), "own budget")
+  # empirical frequencies (chi-square)
+  N <- 1500
+  idx <- with_seed_mode(10, vapply(seq_len(N), function(i) {
+    dp_gp_select(x, y, cand, yb, eps, folds = 5, include_dp_noise = FALSE)$index
+  }, 1L))
+  obs <- tabulate(idx, nbins = length(p))
+  expect_gt(stats::chisq.test(obs, p = p)$p.value, 1e-3)
+})
+
+test_that("folds are public: index modulo K or given labels, never from y", {
+  set.seed(2)
+  x <- runif(25)
+  cand <- data.frame(lengthscale = c(0.1, 0.5), noise_variance = 0.1, variance = c(1, 2))
+  s1 <- dp_gp_select(x, rnorm(25), cand, c(-3, 3), 1, folds = 4, include_dp_noise = FALSE)
+  s2 <- dp_gp_select(x, rnorm(25), cand, c(-3, 3), 1, folds = 4, include_dp_noise = FALSE)
+  expect_identical(s1$folds, s2$folds)
+  expect_identical(s1$folds, ((0:24) %% 4L) + 1L)
+  lab <- rep(c("a", "b", "c"), length.out = 25)
+  s3 <- dp_gp_select(x, rnorm(25), cand, c(-3, 3), 1, folds = lab, include_dp_noise = FALSE)
+  expect_identical(s3$folds, as.integer(factor(lab)))
+  expect_identical(s3$kernel$variance, cand$variance[s3$index])
+  # with simulated regression noise
+  s4 <- with_seed_mode(1, dp_gp_select(x, rnorm(25), cand, c(-3, 3), 0.5, folds = 5,
+                                       epsilon_regression = 1, delta = 0.01))
+  expect_true(s4$include_dp_noise)
+  expect_identical(s4$epsilon, 0.5)
+  expect_identical(s4$epsilon_regression, 1)
+})
+
+test_that("bad inputs are classed errors naming the argument", {
+  x <- runif(12)
+  y <- rnorm(12)
+  cand <- data.frame(lengthscale = c(0.1, 0.5), noise_variance = 0.1)
+  sel <- function(...) dp_gp_select(x, y, cand, c(-3, 3), 1, include_dp_noise = FALSE, ...)
+  expect_warning(s <- sel(sensitivity_rule = "paper"), class = "dpfda_warning_privacy")
+  expect_identical(s$sensitivity_rule, "paper")
+  expect_identical(s$candidate, cand[s$index, , drop = FALSE])
+  expect_error(sel(folds = 1), "`folds`", class = "dpfda_error_argument")
+  expect_error(sel(folds = 13), "`folds`")
+  expect_error(sel(folds = rep(1, 12)), "`folds`")
+  expect_error(sel(folds = 1:11), "`folds`")
+  expect_error(sel(error_limit = 0), "`error_limit`")
+  expect_error(sel(sensitivity_rule = "x"), "`sensitivity_rule`")
+  expect_error(dp_gp_select(x, y, cand, c(-3, 3), 1), "`epsilon_regression`", class = "dpfda_error_privacy")
+  expect_error(dp_gp_select(x, y, cand, c(-3, 3), 1, epsilon_regression = 1), "`delta`",
+               class = "dpfda_error_privacy")
+  expect_error(dp_gp_select(x, y, cand, c(-3, 3), 0), class = "dpfda_error_privacy")
+  expect_error(dp_gp_select(x, y, data.frame(lengthscale = 1), c(-3, 3), 1), "`candidates`")
+  expect_error(dp_gp_select(x, y, data.frame(lengthscale = -1, noise_variance = 1), c(-3, 3), 1),
+               "`candidates`")
+  expect_error(dp_gp_select(x, y, list(list(kernel = 1, noise_variance = 1)), c(-3, 3), 1), "`candidates`")
+  expect_error(dp_gp_select(x, y, list(list(kernel = kernel_gaussian(c(1, 2)), noise_variance = 1)),
+                            c(-3, 3), 1, include_dp_noise = FALSE), "`candidates`")
+  expect_error(dp_gp_select(x, y[-1], cand, c(-3, 3), 1), "`y`")
+  expect_error(dp_gp_select(x, y, cand, c(3, -3), 1), "`y_bound`")
+})
