@@ -10,6 +10,12 @@
 #'   \eqn{\exp(-\frac12 (x-y)^\top H^{-1} (x-y))}, the KDE's own kernel
 #'   unnormalised; isotropic, per-dimension or full bandwidth matrix, any
 #'   dimension. Smooth released curves.
+#' * `mechanism = "bernstein"` (Alda and Rubinstein 2017): the estimate on the
+#'   lattice \eqn{\{0, 1/k, \dots, 1\}^d} of the domain with Laplace noise
+#'   (`delta = 0`, pure DP) or Gaussian noise (`delta > 0`), sensitivity
+#'   [sensitivity_bernstein_kde()]; the released curve on `grid` is the
+#'   iterated Bernstein polynomial of order `h` ([dp_bernstein()]), and
+#'   [predict()] evaluates it anywhere.
 #' * `mechanism = "sobolev"` (Section 4.2): noise kernel
 #'   \eqn{\exp(-\|x-y\|_1/h)} (Sobolev space \eqn{H^1}, \eqn{\gamma = 1/h}),
 #'   isotropic bandwidth; rougher curves and \eqn{\sqrt2(2\pi)^{d/4}} times
@@ -38,6 +44,7 @@
 #'   the grid).
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
+#' @param k,h Lattice size and iteration order of the Bernstein mechanism.
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
 #'   `dpfda_gp_release`) with the released curve, sensitivity, noise scale and
@@ -52,9 +59,9 @@
 #' plot(r)
 #' lines(kde_gaussian(x, grid, 0.1), col = "grey")
 #' @export
-dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobolev"),
+dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobolev", "bernstein"),
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
-                   binned = NULL, bins = NULL, ...) {
+                   binned = NULL, bins = NULL, k = 20L, h = 3L, ...) {
   call <- match.call()
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
@@ -64,13 +71,19 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobo
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
                 arg = "bandwidth")
   }
-  mechanism <- check_choice(mechanism, c("gp", "sobolev"), "mechanism")
+  mechanism <- check_choice(mechanism, c("gp", "sobolev", "bernstein"), "mechanism")
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
-  delta <- check_delta(delta)
+  k <- check_count(k, "k", min = 1, max = 1e4)
+  h <- check_count(h, "h", min = 1, max = 1000)
   grid <- as_grid(grid, "grid")
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   bw <- as_bandwidth(bandwidth, d)
+  if (mechanism == "bernstein") {
+    return(dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
+                            k, h, call))
+  }
+  delta <- check_delta(delta)
   if (mechanism == "sobolev" && !bw$isotropic) {
     dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
   }
@@ -87,4 +100,38 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobo
              sensitivity = sens, call = call, calibration = calibration, n = n,
              bandwidth = bw$H, domain = f$domain, bandwidth_budget = bw_budget,
              class = "dpfda_kde_release")
+}
+
+# KDE through the Bernstein mechanism: the lattice release is the private
+# object; values on the grid and elsewhere are Bernstein evaluations of it.
+dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
+                             k, h, call) {
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  d <- bw$kernel$dim
+  d <- if (is.na(d)) (if (is.null(dim(grid))) 1L else ncol(grid)) else d
+  dom <- as_domain(domain, grid)
+  pts <- as_points(x, "x", d = d)
+  target <- function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
+                                               bins = bins)$values)
+  sens <- sensitivity_bernstein_kde(nrow(pts), bandwidth, dim = d)
+  if (!is.finite(sens) || !(sens > 1e10 * .Machine$double.xmin)) {
+    dpfda_abort("`bandwidth` gives a sensitivity that underflows or overflows.", class = "dpfda_error_numeric",
+                arg = "bandwidth")
+  }
+  lat <- dp_bernstein(target, sensitivity = sens, epsilon = epsilon, k = k, h = h, dim = d,
+                      delta = delta, domain = dom,
+                      calibration = if (delta > 0) calibration else "analytic")
+  vals <- predict(lat, grid)
+  new_dpfda_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
+                    epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,
+                    noise = sprintf("%s noise on the (k + 1)^%d lattice, k = %d, h = %d", lat$noise_type, d,
+                                    as.integer(k), as.integer(h)),
+                    call = call, lattice = lat, n = nrow(pts), bandwidth = bw$H,
+                    class = c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
+}
+
+#' @export
+release_predict.dpfda_kde_bernstein_release <- function(object, newdata, ...) {
+  predict(object$lattice, newdata, ...)
 }

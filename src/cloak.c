@@ -70,6 +70,7 @@
 #define CLOAK_NEWTON_MAX_ADD 10   /* violators added to S per Newton phase */
 #define CLOAK_LM 1.0              /* Levenberg-Marquardt shift: CLOAK_LM |grad| max(H_kk) */
 #define CLOAK_POLISH 20           /* Frank-Wolfe steps between Newton phases */
+#define CLOAK_ARC_TRIES 4         /* projected-arc trials before the ratio test */
 
 typedef struct {
   int r, n;
@@ -364,7 +365,11 @@ static int cloak_newton(cloak_state *st, double gtol)
       m = cloak_compact(st, Wsup, lam, drop, m);
       continue;
     }
-    /* ratio test and Armijo backtracking */
+    /* First the projected arc max(0, lam + t d), t = 1, 1/2, ..., which can
+     * drop many coordinates at once (Bertsekas 1982), with the Armijo test
+     * on the predicted decrease grad'(lam - lam(t)); if that fails, the
+     * ratio test (stop at the first coordinate reaching 0) and Armijo
+     * backtracking along the straight segment. */
     double tmax = 1.0, slope = 0.0;
     int block = -1;
     for (int k = 0; k < m; k++) {
@@ -376,9 +381,23 @@ static int cloak_newton(cloak_state *st, double gtol)
     }
     steps++;
     if (!(slope < 0.0)) break;
-    double t = tmax, fnew = R_PosInf;
-    int accepted = 0;
-    for (int bt = 0; bt < 60; bt++) {
+    double t = 1.0, fnew = R_PosInf;
+    int accepted = 0, arc = 0;
+    if (block >= 0) {
+      for (int bt = 0; bt < CLOAK_ARC_TRIES; bt++, t *= 0.5) {
+        double pred = 0.0;
+        for (int k = 0; k < m; k++) {
+          double v = lam[k] + t * d[k];
+          lnew[k] = v > 0.0 ? v : 0.0;
+          pred += grad[k] * (lam[k] - lnew[k]);
+        }
+        if (!(pred > 0.0)) break;
+        fnew = cloak_dual(Wsup, r, m, lnew, Ws, Lt);
+        if (R_FINITE(fnew) && fnew <= f - 1e-4 * pred) { accepted = arc = 1; break; }
+      }
+    }
+    t = tmax;
+    for (int bt = 0; !accepted && bt < 60; bt++) {
       for (int k = 0; k < m; k++) {
         lnew[k] = lam[k] + t * d[k];
         if (lnew[k] < 0.0) lnew[k] = 0.0;
@@ -393,7 +412,7 @@ static int cloak_newton(cloak_state *st, double gtol)
     memcpy(L, Lt, (size_t) r * r * sizeof(double));
     const double fold = f;
     f = fnew;
-    if (fold - f <= 1e-15 * fabs(f) && !(block >= 0 && t == tmax)) break;   /* stalled */
+    if (fold - f <= 1e-15 * fabs(f) && !arc && !(block >= 0 && t == tmax)) break;   /* stalled */
   }
   /* write back, renormalised to the simplex */
   double sl = 0.0;

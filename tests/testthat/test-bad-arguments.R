@@ -125,10 +125,13 @@ bad_arg_table <- function() {
     dp_kde = list(
       d1 = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 1e-5,
                 mechanism = "sobolev", domain = c(0, 1), calibration = "hall", binned = FALSE,
-                bins = 100),
+                bins = 100, k = 5, h = 2),
       d2 = list(x = g2, grid = list(t5, t5), bandwidth = diag(c(0.04, 0.09)), epsilon = 1,
                 delta = 1e-5, mechanism = "gp", domain = rbind(c(0, 0), c(1, 1)),
-                calibration = "analytic", binned = FALSE, bins = 100)
+                calibration = "analytic", binned = FALSE, bins = 100, k = 5, h = 2),
+      bern = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
+                  mechanism = "bernstein", domain = c(0, 1), calibration = "analytic", binned = FALSE,
+                  bins = 100, k = 5, h = 2)
     ),
     # private GP regression (R/mech-gp-regression.R): P = 5 test points > n = 4
     dp_gp_regression = list(
@@ -284,6 +287,7 @@ bad_arg_allowed <- function() {
     allow("dp_kde", "epsilon", c("1e10", "2^31", "double.xmax")),
     allow("dp_kde", c("domain", "binned", "bins"), "NULL"),
     allow("dp_kde", "binned", "TRUE"),
+    allow("dp_kde", "delta", "0"),   # pure DP with the Bernstein mechanism (Laplace noise)
     allow("kde_gaussian", "x", c(finite_points, "a data.frame", "wrong length")),
     allow("kde_gaussian", "grid", c("0", "a list", "a data.frame")),
     allow("kde_gaussian", "bandwidth", c("1e10", "2^31")),

@@ -255,15 +255,16 @@ fig_alda_vs_gp <- function(out_dir, repeats = 100L) {
   ltys <- c(1, 1, 1, 2, 2)
   for (panel in 1:2) {
     y <- if (panel == 1) sup else ise
+    yl <- range(y) * c(if (panel == 1) 1 / 8 else 1, 1)   # room for the legend below the curves
     graphics::matplot(eps, y, log = "xy", type = "b", pch = c(16, 1, 2, 1, 2), col = cols, lty = ltys,
-                      lwd = 2, xaxt = "n", xlab = expression(epsilon),
+                      lwd = 2, xaxt = "n", xlab = expression(epsilon), ylim = yl,
                       ylab = if (panel == 1) "mean sup-norm error" else "MISE (mean integrated squared error)",
                       main = sprintf("%s, n = %d, b = %s, %d runs", if (panel == 1) "Sup-norm error" else "MISE",
                                      n, format(b), repeats), cex.main = 1)
     graphics::axis(1, at = eps, labels = format(eps, drop0trailing = TRUE, trim = TRUE))
     if (panel == 1) {
       graphics::legend("bottomleft", bty = "n", col = cols, lty = ltys, pch = c(16, 1, 2, 1, 2), lwd = 2,
-                       cex = 0.85, legend = c(sprintf("GP mechanism (Hall et al.), delta = %g", delta),
+                       cex = 0.8, seg.len = 3, legend = c(sprintf("GP mechanism (Hall et al.), delta = %g", delta),
                                               "Bernstein k = 20, Laplace (pure eps-DP), h = 1",
                                               "Bernstein k = 20, Laplace (pure eps-DP), h = 4",
                                               sprintf("Bernstein k = 20, Gaussian (delta = %g), h = 1", delta),
@@ -294,10 +295,11 @@ fig_alda_vs_gp <- function(out_dir, repeats = 100L) {
       "the non-private error of Figure 1; tuning helps, e.g. k = 40, h = 8 reached about 0.09 at",
       "epsilon = 2 in a pilot run, still far above the GP). The Bernstein mechanism's case is pure epsilon-DP and",
       "targets that are neither RKHS elements nor separable in the data (Priestley-Chao, naive",
-      "Bayes, SVMs with any bounded kernel). Noise scales for epsilon =",
-      paste(format(eps), collapse = ", "), ": GP sigma", paste(format(scales["gp", ], digits = 3), collapse = ", "),
-      "; Bernstein Laplace lambda", paste(format(scales["laplace", ], digits = 3), collapse = ", "),
-      "; Bernstein Gaussian sigma", paste(format(scales["gaussian", ], digits = 3), collapse = ", "), "."),
+      "Bayes, SVMs with any bounded kernel).",
+      sprintf("Noise scales for epsilon = %s: GP sigma %s; Bernstein Laplace lambda %s; Bernstein Gaussian sigma %s.",
+              paste(format(eps), collapse = ", "), paste(format(scales["gp", ], digits = 3), collapse = ", "),
+              paste(format(scales["laplace", ], digits = 3), collapse = ", "),
+              paste(format(scales["gaussian", ], digits = 3), collapse = ", "))),
     table = tab
   )
 }
