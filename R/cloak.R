@@ -32,7 +32,8 @@
 #' points, or a smooth kernel). On the reduced problem: a start on \eqn{r}
 #' columns chosen by QR with column pivoting, Frank--Wolfe steps with away
 #' steps and exact line search (the Todd--Yildirim algorithm, linearly
-#' convergent), and Newton polishing on the current support. It stops when
+#' convergent), and Newton polishing (an active-set Newton method on the
+#' current support plus the largest violators). It stops when
 #' the certified duality gap \eqn{\max_i q_i / r - 1} (for weights on the
 #' simplex), and the complementarity gap \eqn{1 - \min_{\lambda_i > 0} q_i /
 #' r}, are at most `tol`; the optimal \eqn{-\log \mathrm{pdet}\, M} is then
@@ -41,7 +42,8 @@
 #' **Final scaling.** Whatever the accuracy reached, \eqn{\lambda} (and
 #' \eqn{M}) are finally multiplied by \eqn{s = \max_i q_i (1 + m)},
 #' with \eqn{q} recomputed from the weights, so that the constraint holds
-#' for *every* training point: `max_constraint` \eqn{= 1/(1 + m) \le 1}.
+#' for *every* training point: `max_constraint` \eqn{= 1/(1 + m) \le 1}
+#' (up to rounding).
 #' Privacy therefore never depends on convergence; an unconverged solution
 #' only adds more noise than necessary, and a `dpfda_warning_convergence`
 #' warning is given. The rounding margin \eqn{m = 8\,\epsilon_{mach}\,
@@ -54,8 +56,8 @@
 #' **Singular \eqn{M} and what the noise covers.** \eqn{M} has rank \eqn{r}
 #' and lives on the range of \eqn{C}, spanned by the orthonormal columns of
 #' `basis`; `factor` is a \eqn{P \times r} matrix with \eqn{M =}
-#' `factor %*% t(factor)`, so `factor %*% rnorm(r)` is an exact
-#' \eqn{N(0, M)} draw. The parts of the columns \eqn{c_i} outside that range
+#' `factor %*% t(factor)`, so `factor %*% z` with \eqn{z} a standard normal
+#' vector of length \eqn{r} is an exact \eqn{N(0, M)} draw. The parts of the columns \eqn{c_i} outside that range
 #' (singular values below the rank threshold) are not covered by any noise;
 #' their largest Euclidean norm is `residual` (zero when `C` has exact rank
 #' \eqn{r}). For an exact guarantee, release `basis %*% crossprod(basis, f)`
@@ -84,8 +86,8 @@
 #'   * `lambda`: the \eqn{n} weights, \eqn{M = C\, \mathrm{diag}(\lambda)\,
 #'     C^\top} on the range of \eqn{C};
 #'   * `q`: \eqn{c_i^\top M^+ c_i} for every training point;
-#'   * `max_constraint`: \eqn{\max_i q_i}, equal to `1 / (1 + margin)`,
-#'     so at most 1;
+#'   * `max_constraint`: \eqn{\max_i q_i}, equal to `1 / (1 + margin)` up
+#'     to rounding, and at most 1;
 #'   * `objective`: \eqn{-\log \mathrm{pdet}\, M};
 #'   * `rank`: \eqn{r}, the numerical rank of `C`;
 #'   * `iterations`, `converged`, `gap` (the optimality gap when the solver
@@ -94,7 +96,7 @@
 #'   * `basis` (\eqn{P \times r}, orthonormal), `factor` (\eqn{P \times r},
 #'     \eqn{M = F F^\top}), `singular_values` of `C`, and `residual` (see
 #'     above).
-#' @references Smith, M. T., Álvarez, M. A., Zwiessele, M. and Lawrence,
+#' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence,
 #'   N. D. (2018). Differentially private regression with Gaussian
 #'   processes. *AISTATS*, PMLR 84, 1195--1203.
 #'

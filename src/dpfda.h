@@ -109,4 +109,8 @@ SEXP dpfda_bernstein_eval(SEXP coef, SEXP dims, SEXP Y);
 SEXP dpfda_bernstein_eval_grid(SEXP coef, SEXP dims, SEXP axes);
 SEXP dpfda_bernstein_perturb(SEXP values, SEXP scale, SEXP type);
 
+
+/* iclp.c */
+SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);
+SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 #endif

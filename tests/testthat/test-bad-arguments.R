@@ -230,6 +230,23 @@ bad_arg_table <- function() {
       o
     }))),
     rlaplace = list(list(n = 3, scale = 2)),
+    # ICLP (R/kl-basis.R, R/mech-iclp.R): 8 curves on a 6-point grid
+    kl_basis = list(list(kernel = kernel_matern(1.5, 0.2), grid = seq(0, 1, length.out = 6), J = 3,
+                         weights = rep(1 / 6, 6), tol = 1e-12)),
+    riclp = list(list(n = 2, kernel = kernel_matern(1.5, 0.2), grid = seq(0, 1, length.out = 6), J = 3)),
+    dp_mean = list(
+      qr = list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
+                           seq(0, 1, length.out = 6)),
+                epsilon = 1, tau = 1, mechanism = "iclp_qr", kernel = kernel_matern(1.5, 0.2),
+                select = "pss")
+    ),
+    pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
+                           const = 1)),
+    pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
+                                      seq(0, 1, length.out = 6)),
+                           epsilon = 1, tau = 1, mechanism = "frl", basis = kernel_matern(1.5, 0.2),
+                           epsilon_select = 0.5, candidates = c(1, 2), folds = 2, eta = NULL, h = 2,
+                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1)),
     validate_dpfda_release = list(list(x = rel))
   )
 }
@@ -438,6 +455,25 @@ bad_arg_allowed <- function() {
     # rlaplace(): zero draws, and large finite scales
     allow("rlaplace", "n", "0"),
     allow("rlaplace", "scale", c("1e10", "2^31")),
+    # ICLP: J = NULL keeps all positive eigenvalues, weights = NULL is the
+    # trapezoid rule, tol = 0 keeps every positive eigenvalue; a numeric data
+    # frame is a valid grid; epsilon, tau, n, h, const, threshold_scale and the
+    # selection budget are public scale parameters (any positive value is
+    # valid); candidates = NULL gives the default grid and repeated candidates
+    # are valid; eta = NULL means the PSS eta, h = NULL the kernel's EDR
+    allow("kl_basis", c("J", "weights"), "NULL"),
+    allow("kl_basis", "tol", "0"),
+    allow("riclp", "grid", "a data.frame"),
+    allow("riclp", "J", "NULL"),
+    allow("dp_mean", "epsilon", huge),
+    allow("dp_mean", "tau", c("1e10", "2^31")),
+    allow("pss_params", c("n", "epsilon", "h", "tau", "const"), c("1e10", "2^31")),
+    allow("pss_params", "h", "double.xmax"),
+    allow("pcv_select", c("epsilon", "epsilon_select"), huge),
+    allow("pcv_select", c("tau", "threshold_scale"), c("1e10", "2^31")),
+    allow("pcv_select", "h", c("NULL", huge)),
+    allow("pcv_select", c("candidates", "eta"), "NULL"),
+    allow("pcv_select", "candidates", "wrong length"),
     # SVM / KRR (R/mech-svm.R): any positive lambda is a valid (if useless)
     # regularisation, any epsilon > 0 with the analytic calibration, TRUE is
     # a valid flag, `domain = NULL` means no clamping; KRR on 1-D covariates

@@ -42,7 +42,7 @@ reference_gpreg <- function(x, y, newdata, kernel, noise_variance, y_bound) {
 # deviations, and the Gaussian mechanism's exact delta at epsilon follows
 # (Balle and Wang). Returns the worst delta and the largest relative part of
 # a shift outside range(Sigma), which must be 0.
-privacy_check <- function(C, Sigma, d, epsilon, basis = NULL) {
+privacy_check <- function(C, Sigma, d, epsilon, basis = NULL, factor = NULL) {
   shifts <- d * C
   if (is.null(basis)) {   # range(Sigma) from its eigen-decomposition
     e <- eigen((Sigma + t(Sigma)) / 2, symmetric = TRUE)
@@ -50,8 +50,14 @@ privacy_check <- function(C, Sigma, d, epsilon, basis = NULL) {
   }
   z <- crossprod(basis, shifts)               # components in the range
   outside <- sqrt(pmax(colSums(shifts^2) - colSums(z^2), 0)) / sqrt(colSums(shifts^2))
-  S <- crossprod(basis, Sigma %*% basis)
-  norms <- sqrt(colSums(z * solve(S, z)))     # the same for +d and -d
+  if (is.null(factor)) {
+    S <- crossprod(basis, Sigma %*% basis)
+    norms <- sqrt(colSums(z * solve(S, z)))   # the same for +d and -d
+  } else {
+    # Sigma = F F' with F = factor: solve with F itself, whose condition number
+    # is the square root of Sigma's (solve(S) loses ~cond(S) eps relative accuracy)
+    norms <- sqrt(colSums(qr.solve(crossprod(basis, factor), z)^2))
+  }
   deltas <- vapply(norms, function(s) gaussian_delta(epsilon, sigma = 1, sensitivity = s), 1)
   list(delta = max(deltas), norm = max(norms), outside = max(outside))
 }
@@ -130,7 +136,8 @@ test_that("!Kung: the paper's standard-method scale, bound factors and in-sample
                                           calibration = "hall"))
   # (on the numerical range of C used by the release: smaller directions of
   # the shifts, relative size below 1e-6 here, carry no noise)
-  chk <- privacy_check(C, r$noise_covariance, d, 1, basis = cloaking_covariance(C)$basis)
+  cl8 <- cloaking_covariance(C)
+  chk <- privacy_check(C, r$noise_covariance, d, 1, basis = cl8$basis, factor = r$noise_scale * cl8$factor)
   expect_lt(chk$outside, 1e-6)
   expect_lte(chk$norm, dp_noise_scale(1, 1, 0.01, "hall")^-1 * (1 + 1e-6))   # Mahalanobis <= eps / c
   expect_lt(chk$delta, 0.01)

@@ -1,0 +1,174 @@
+# Karhunen-Loeve bases of kernels on public grids and ICLP sample paths
+# (Lin and Reimherr). The C core is src/iclp.c.
+
+#' Karhunen--Loève basis of a kernel on a grid
+#'
+#' Discretises the integral operator \eqn{(Cf)(s) = \int C(s, t) f(t)\,dt}
+#' on the public `grid` with quadrature weights \eqn{W = diag(w)} and
+#' returns its eigenpairs: the eigenvectors \eqn{u_j} and eigenvalues
+#' \eqn{\gamma_j} of the symmetric matrix \eqn{W^{1/2} G W^{1/2}}
+#' (\eqn{G_{ik} = C(t_i, t_k)}, LAPACK `dsyevr`) give the operator's
+#' eigenvalues \eqn{\lambda_j = \gamma_j} and eigenfunctions on the grid
+#' \eqn{v_j(t_i) = u_{ij} / \sqrt{w_i}}, orthonormal in the weighted inner
+#' product \eqn{\langle f, g \rangle_W = \sum_i w_i f(t_i) g(t_i)}
+#' (\eqn{V^\top W V = I}). Then \eqn{G = V \mathrm{diag}(\lambda) V^\top} when
+#' all eigenpairs are kept.
+#'
+#' **Which eigenpairs are kept.** Eigenvalues that are not positive or not
+#' above `tol` times the largest are dropped (they are rounding noise and
+#' their inverse square roots would blow up the ICLP sensitivities). With
+#' `J = NULL` all remaining eigenpairs are kept; otherwise the `J` largest,
+#' and asking for more than remain is an error. Signs are fixed so that the
+#' largest entry (in absolute value) of each \eqn{u_j} is positive.
+#'
+#' **Weights.** By default the trapezoid rule on the grid (products of
+#' trapezoid rules on tensor grids), as in [integrate_curves()]; pass
+#' `weights = rep(1/m, m)` to reproduce the authors' code.
+#'
+#' **Nyström extension.** `predict(basis, newdata)` evaluates the
+#' eigenfunctions at new points by \eqn{v_j(x) = \lambda_j^{-1} \sum_i w_i
+#' C(x, t_i) v_j(t_i)}, which reproduces \eqn{v_j} at the grid points.
+#'
+#' @param kernel A kernel, see [kernels].
+#' @param grid The public grid: a vector, an `m x d` matrix or a list of axis
+#'   vectors (see [curves()]). A one-dimensional grid is sorted (with its
+#'   weights).
+#' @param J `NULL` (all eigenvalues above the tolerance) or the number of
+#'   leading eigenpairs to keep.
+#' @param weights `NULL` (trapezoid rule) or `m` positive quadrature weights.
+#' @param tol Relative eigenvalue tolerance in \[0, 1).
+#' @param object,x A `dpfda_kl_basis`.
+#' @param newdata Points at which to evaluate the eigenfunctions.
+#' @param ... Unused.
+#' @return `kl_basis()`: an object of class `dpfda_kl_basis` with `values`
+#'   (\eqn{\lambda_1 \ge \dots \ge \lambda_J > 0}), `vectors` (`m x J`,
+#'   \eqn{v_j} on the grid), `J`, `grid`, `weights`, `kernel`, `trace`
+#'   (\eqn{\sum_{j \le J} \lambda_j}), `trace_total` (\eqn{\sum_i w_i C(t_i,
+#'   t_i)}, the trace of the discretised operator), `n_positive` and `tol`.
+#'   `predict()`: a `length(newdata) x J` matrix of \eqn{v_j(x)}.
+#' @examples
+#' t <- seq(0, 1, length.out = 101)
+#' b <- kl_basis(kernel_matern(3/2, 0.1), t, J = 20)
+#' b
+#' b$trace
+#' round(crossprod(b$vectors, b$weights * b$vectors)[1:3, 1:3], 10)
+#' v <- predict(b, c(0.005, 0.5))
+#' @export
+kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
+  check_kernel(kernel)
+  grid <- as_grid(grid, "grid")
+  m <- grid_size(grid)
+  tol <- check_number(tol, "tol", lower = 0, upper = 1, upper_open = TRUE)
+  if (!is.null(J)) J <- check_count(J, "J", min = 1, max = m)
+  pts <- as_points(grid, "grid")
+  kernel_scale_points(kernel, pts[1L, , drop = FALSE], "grid")   # dimension check
+  check_alloc(4 * as.double(m)^2, "weighted Gram matrix and its eigenvectors")
+  if (is.null(weights)) {
+    w <- quadrature_weights(grid)
+    if (m == 1L) w <- 1
+  } else {
+    ok <- is.numeric(weights) && is.null(dim(weights)) && length(weights) == m &&
+      all(is.finite(weights)) && all(weights > 0)
+    if (!isTRUE(ok)) arg_error("weights", sprintf("%d positive finite quadrature weights", m), weights)
+    w <- as.double(weights)
+  }
+  if (is.null(dim(grid)) && is.unsorted(grid)) {
+    o <- order(grid)
+    grid <- grid[o]
+    w <- w[o]
+    pts <- pts[o, , drop = FALSE]
+  }
+  G <- kernel_matrix(kernel, pts)
+  if (!all(is.finite(G)) || !all(is.finite(sqrt(w) * G))) {
+    dpfda_abort("The weighted Gram matrix overflows; rescale the kernel variance or the weights.",
+                class = "dpfda_error_numeric")
+  }
+  r <- .Call(C_dpfda_iclp_basis, G, w, tol, if (is.null(J)) -1L else J)
+  if (length(r$values) == 0L) {
+    dpfda_abort("The kernel has no positive eigenvalue on this grid.", class = "dpfda_error_numeric")
+  }
+  if (!is.null(J) && J > r$n_positive) {
+    dpfda_abort(sprintf(paste("`J` must be at most %d, the number of eigenvalues above `tol` times the",
+                              "largest on this grid, not %d."), r$n_positive, J), arg = "J")
+  }
+  structure(list(values = r$values, vectors = r$vectors, J = length(r$values), grid = grid,
+                 weights = w, kernel = kernel, trace = sum(r$values),
+                 trace_total = sum(w * diag(G)), n_positive = r$n_positive, tol = tol),
+            class = "dpfda_kl_basis")
+}
+
+#' @rdname kl_basis
+#' @export
+predict.dpfda_kl_basis <- function(object, newdata, ...) {
+  pts <- as_points(object$grid, "grid")
+  p <- as_points(newdata, "newdata", d = ncol(pts))
+  check_alloc(as.double(nrow(p)) * (nrow(pts) + object$J), "Nystrom extension")
+  K <- kernel_matrix(object$kernel, p, pts)
+  out <- K %*% (object$weights * object$vectors)
+  sweep(out, 2L, object$values, "/")
+}
+
+#' @rdname kl_basis
+#' @export
+print.dpfda_kl_basis <- function(x, ...) {
+  cat(sprintf("<dpfda_kl_basis> %d eigenpair%s of %s\n", x$J, if (x$J == 1L) "" else "s",
+              format(x$kernel)))
+  cat(sprintf("  on %d grid points; lambda in [%s, %s]; trace %s of %s\n", length(x$weights),
+              format(x$values[x$J], digits = 4), format(x$values[1L], digits = 4),
+              format(x$trace, digits = 6), format(x$trace_total, digits = 6)))
+  invisible(x)
+}
+
+# Coefficients <f, v_j>_W of the rows of an n x m matrix: n x J.
+kl_coef <- function(basis, values) values %*% (basis$weights * basis$vectors)
+
+#' Independent Component Laplace Process paths
+#'
+#' Draws `n` paths of the ICLP \eqn{X = \sum_{j \le J} \sqrt{\lambda_j} Z_j
+#' v_j} with \eqn{(\lambda_j, v_j)} from [kl_basis()] and \eqn{Z_j}
+#' independent **unit-variance** Laplace variables (scale \eqn{1/\sqrt 2}),
+#' drawn in C through the package noise source (see [dp_rng()]). Its
+#' covariance on the grid is the truncated kernel \eqn{\sum_{j \le J}
+#' \lambda_j v_j(s) v_j(t)}, equal to the kernel matrix when all eigenpairs
+#' are kept (the default).
+#'
+#' @param n Number of paths.
+#' @param kernel A kernel (see [kernels]) or a precomputed [kl_basis()]
+#'   (then `grid` is ignored and `J` may only shorten it).
+#' @param grid The public grid, see [curves()].
+#' @param J `NULL` (all positive eigenvalues, see [kl_basis()]) or the number
+#'   of components.
+#' @return A [curves()] object with `n` paths and fields `J` (components
+#'   used), `trace` (\eqn{\sum \lambda_j}, the expected squared weighted norm)
+#'   and `rng` (the noise-source mode).
+#' @examples
+#' t <- seq(0, 1, length.out = 100)
+#' x <- riclp(3, kernel_matern(3/2, 0.1), t)
+#' plot(x)
+#' riclp(2, kernel_gaussian(0.2), t, J = 10)
+#' @export
+riclp <- function(n, kernel, grid, J = NULL) {
+  n <- check_count(n, "n", max = 2^31 - 1)
+  if (inherits(kernel, "dpfda_kl_basis")) {
+    basis <- kernel
+    if (!is.null(J)) {
+      J <- check_count(J, "J", min = 1, max = basis$J)
+      basis$values <- basis$values[seq_len(J)]
+      basis$vectors <- basis$vectors[, seq_len(J), drop = FALSE]
+      basis$J <- J
+    }
+  } else {
+    basis <- kl_basis(kernel, grid, J = J)
+  }
+  m <- nrow(basis$vectors)
+  check_alloc(as.double(n) * m, "matrix of sample paths")
+  paths <- .Call(C_dpfda_iclp_draw, basis$vectors, sqrt(basis$values), n, NULL)
+  if (!all(is.finite(paths))) {
+    dpfda_abort("The sample paths overflowed; rescale the kernel variance.", class = "dpfda_error_numeric")
+  }
+  res <- new_dpfda_curves(paths, basis$grid, as_domain(NULL, basis$grid))
+  res$J <- basis$J
+  res$trace <- sum(basis$values)
+  res$rng <- dp_rng()
+  res
+}
