@@ -1,4 +1,4 @@
-# Aldà & Rubinstein (2017), Section 6 and Appendices F-G: worked examples of
+# Alda & Rubinstein (2017), Section 6 and Appendices F-G: worked examples of
 # the Bernstein mechanism with their sup-norm sensitivities S(F), the
 # non-private targets they are computed for, and the error-bound helpers of
 # Sections 4.1-4.2 (Theorems 3, 5, 6; Proposition 4) with the spec's errata
@@ -14,7 +14,7 @@
 #' Sensitivities of the Bernstein mechanism's worked examples
 #'
 #' Replace-one, uniform-in-\eqn{y} sensitivities \eqn{S(F) = \sup_y
-#' \sup_{D \sim D'} |F_D(y) - F_{D'}(y)|} of the five examples of Aldà and
+#' \sup_{D \sim D'} |F_D(y) - F_{D'}(y)|} of the five examples of Alda and
 #' Rubinstein (2017, Section 6), to be passed to [dp_bernstein()] as
 #' `sensitivity`. The query domain is \eqn{[0,1]^\ell} (`dim` \eqn{= \ell}).
 #' Where the paper's constant is wrong, the corrected bound is the default and
@@ -127,7 +127,7 @@
 #' @param output Logistic regression: `"linear"` score or `"sigmoid"`.
 #' @param tol Gradient-norm tolerance of the logistic solver (0: exact).
 #' @return The sensitivity \eqn{S(F)}, a positive number.
-#' @references Aldà, F. and Rubinstein, B. I. P. (2017). The Bernstein
+#' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
 #'   mechanism: function release under differential privacy. *AAAI* 31,
 #'   1705--1711.
 #' @seealso [dp_bernstein()], [bernstein_error_bound()], [priestley_chao()],
@@ -243,7 +243,7 @@ sensitivity_bernstein_logistic <- function(n, C = 1, dim = 1L, output = c("linea
 #' Priestley--Chao kernel regression (non-private)
 #'
 #' **Not private.** The Priestley--Chao estimator of the Bernstein
-#' mechanism's regression example (Aldà and Rubinstein 2017, Section 6):
+#' mechanism's regression example (Alda and Rubinstein 2017, Section 6):
 #' \deqn{F_D(y) = \frac1b \sum_{i=2}^n (d_i - d_{i-1})\, K\!\left(\frac{y -
 #' d_i}{b}\right) l_i,} with design points \eqn{d_1 \le \dots \le d_n} in
 #' \eqn{[0,1]}, responses \eqn{l_i \in [-B, B]} and \eqn{K} the standard
@@ -304,7 +304,7 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
 #' Naive Bayes with Gaussian kernel density likelihoods (non-private)
 #'
 #' **Not private.** The naive Bayes score of the Bernstein mechanism's
-#' classification example (Aldà and Rubinstein 2017, Section 6):
+#' classification example (Alda and Rubinstein 2017, Section 6):
 #' \deqn{F_D(y) = g_+(y) - g_-(y), \quad g_l(y) = \frac{n_l}{n}
 #' \prod_{j=1}^\ell \frac{1}{n_l} \sum_{i:\, l_i = l} \phi_{b_j}(y_j -
 #' d_{ij}),} the class prior times the product of the one-dimensional
@@ -353,7 +353,7 @@ naive_bayes_kde <- function(x, y, newdata, bandwidth) {
 
 #' Ridge logistic regression without intercept (non-private)
 #'
-#' **Not private.** Fits the logistic-regression example of Aldà and
+#' **Not private.** Fits the logistic-regression example of Alda and
 #' Rubinstein (2017, Section 6 and App. G):
 #' \deqn{w^\star = \arg\min_w \frac Cn \sum_{i=1}^n \log(1 + e^{-l_i\langle
 #' w, d_i\rangle}) + \frac12\|w\|_2^2,} no intercept, by Newton's method
@@ -475,7 +475,7 @@ print.dpfda_logistic_fit <- function(x, ...) {
 #' @param tol Absolute tolerance of `type = "certified"`.
 #' @return \eqn{\Lambda_{k,h}^\ell} (an estimate for `"grid"`, an upper bound
 #'   for `"certified"` and `"paper"`).
-#' @references Aldà, F. and Rubinstein, B. I. P. (2017). The Bernstein
+#' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
 #'   mechanism: function release under differential privacy. *AAAI* 31.
 #' @seealso [bernstein_error_bound()], [bernstein_basis()].
 #' @examples
@@ -504,7 +504,7 @@ bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified"
 
 #' Error bounds of the Bernstein mechanism
 #'
-#' High-probability uniform error bounds of Aldà and Rubinstein (2017,
+#' High-probability uniform error bounds of Alda and Rubinstein (2017,
 #' Section 4.1): with probability at least \eqn{1 - \beta},
 #' \deqn{\sup_{y \in [0,1]^\ell} |\tilde A(y) - F_D(y)| \le
 #' \underbrace{A_{\rm approx}(k, h)}_{\rm approximation} +
@@ -540,7 +540,7 @@ bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified"
 #'   coordinates; \eqn{= \ell T/(8k)} for \eqn{h = 1}). \eqn{D_1 = 1/8} is
 #'   exact (attained by \eqn{y^2}); the paper does not give \eqn{D_h} for
 #'   \eqn{h \ge 2}, which must then be supplied as `micchelli_constant`.
-#' * `class = "holder"`, \eqn{(\gamma, L)}-Hölder: \eqn{\ell L
+#' * `class = "holder"`, \eqn{(\gamma, L)}-Holder: \eqn{\ell L
 #'   (4k)^{-\gamma/2}} (Theorem 6 and App. E), for \eqn{h = 1} only (the
 #'   paper has no result for \eqn{h \ge 2}).
 #' * `class = "linear"` (affine, or multi-affine in several dimensions): 0
@@ -577,7 +577,7 @@ bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified"
 #'   `noise_scale` (\eqn{\lambda} or \eqn{\sigma}, the `noise_scale` of
 #'   the corresponding release), `lebesgue` (\eqn{\Lambda_{k,h}^\ell} used),
 #'   `noise`, `approx`, `total` and `noise_rms`.
-#' @references Aldà, F. and Rubinstein, B. I. P. (2017). The Bernstein
+#' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
 #'   mechanism: function release under differential privacy. *AAAI* 31.
 #' @seealso [bernstein_choose_k()], [bernstein_lebesgue()], [dp_bernstein()].
 #' @examples
@@ -620,11 +620,11 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
 #' * `method = "rate"`: the paper's balancing rule (eq. 4), which equates the
 #'   rates of the approximation and noise terms and ignores their constants:
 #'   \eqn{k = (\epsilon / (S\log(1/\beta)))^{1/(h+\ell)}} for smooth targets,
-#'   \eqn{(\cdot)^{2/(2\ell+\gamma)}} for Hölder targets (with \eqn{h = 1}),
+#'   \eqn{(\cdot)^{2/(2\ell+\gamma)}} for Holder targets (with \eqn{h = 1}),
 #'   and \eqn{k = h = 1} for (multi-)affine targets, which
 #'   \eqn{B^{(1)}_1} reproduces exactly. With \eqn{\delta > 0} (Theorem 7):
 #'   \eqn{(\epsilon/(S\log(1/\beta)\sqrt{\log(1/\delta)}))^{2/(\ell+2h)}}
-#'   (smooth) and \eqn{(\cdot)^{2/(\ell+\gamma)}} (Hölder). The paper gives no
+#'   (smooth) and \eqn{(\cdot)^{2/(\ell+\gamma)}} (Holder). The paper gives no
 #'   rounding rule; we use \eqn{\max(1, \mathrm{round}(x))} (at most
 #'   \eqn{10^6}) and also return the unrounded value. A single `h` is
 #'   required; the regularity constants are not used.
@@ -649,7 +649,7 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
 #'   (the formula's value), for `"bound"` `bound` (the minimal total error
 #'   bound) and `table` (the bounds computed, as from
 #'   [bernstein_error_bound()]).
-#' @references Aldà, F. and Rubinstein, B. I. P. (2017). The Bernstein
+#' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
 #'   mechanism: function release under differential privacy. *AAAI* 31.
 #' @seealso [bernstein_error_bound()], [dp_bernstein()].
 #' @examples
@@ -686,7 +686,7 @@ bernstein_choose_k <- function(sensitivity, epsilon, h = 1L, dim = 1L, beta = 0.
     }
     if (class == "linear") return(list(k = 1L, h = 1L, unrounded = 1))
     if (class == "holder" && h != 1L) {
-      dpfda_abort("The Hölder rate (Theorem 3(ii)) is for h = 1 only.", arg = "h")
+      dpfda_abort("The Holder rate (Theorem 3(ii)) is for h = 1 only.", arg = "h")
     }
     base <- log(epsilon) - log(sensitivity) - log(log(1 / beta))
     if (delta > 0) base <- base - 0.5 * log(log(1 / delta))
@@ -801,7 +801,7 @@ bern_check_regularity <- function(class, derivative_bound, holder_constant, hold
       dpfda_abort("`class = \"holder\"` needs `holder_constant` (L).", arg = "holder_constant")
     }
     if (any(h != 1L)) {
-      dpfda_abort("The Hölder bound (Theorem 6) is for h = 1 only.", arg = "h")
+      dpfda_abort("The Holder bound (Theorem 6) is for h = 1 only.", arg = "h")
     }
   }
   list(derivative_bound = derivative_bound, holder_constant = holder_constant,

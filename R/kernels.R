@@ -31,7 +31,7 @@ validate_dpfda_kernel <- function(k) {
 #' * `kernel_exponential()`: \eqn{v \exp(-\|x-y\|_p / \ell)} with the L1
 #'   (`norm = "l1"`, the Sobolev/Laplace kernel, separable across dimensions)
 #'   or L2 norm. In one dimension both are the Ornstein--Uhlenbeck kernel.
-#' * `kernel_matern()`: Matérn kernel of smoothness `nu` in the Euclidean
+#' * `kernel_matern()`: Matern kernel of smoothness `nu` in the Euclidean
 #'   distance \eqn{r}, \eqn{v\, 2^{1-\nu}/\Gamma(\nu)\, (\sqrt{2\nu} r/\ell)^\nu
 #'   K_\nu(\sqrt{2\nu} r/\ell)}; closed forms for \eqn{\nu = 1/2, 3/2, 5/2},
 #'   the modified Bessel function otherwise.
@@ -41,7 +41,7 @@ validate_dpfda_kernel <- function(k) {
 #' @param H Optional symmetric positive-definite bandwidth matrix (Gaussian
 #'   only); when given, `lengthscale` is not used.
 #' @param norm `"l1"` or `"l2"`.
-#' @param nu Positive smoothness of the Matérn kernel.
+#' @param nu Positive smoothness of the Matern kernel.
 #' @return An object of class `dpfda_kernel`.
 #' @examples
 #' kernel_gaussian(0.1)

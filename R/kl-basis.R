@@ -1,7 +1,7 @@
 # Karhunen-Loeve bases of kernels on public grids and ICLP sample paths
 # (Lin and Reimherr). The C core is src/iclp.c.
 
-#' Karhunen--Loève basis of a kernel on a grid
+#' Karhunen--Loeve basis of a kernel on a grid
 #'
 #' Discretises the integral operator \eqn{(Cf)(s) = \int C(s, t) f(t)\,dt}
 #' on the public `grid` with quadrature weights \eqn{W = diag(w)} and
@@ -25,7 +25,7 @@
 #' trapezoid rules on tensor grids), as in [integrate_curves()]; pass
 #' `weights = rep(1/m, m)` to reproduce the authors' code.
 #'
-#' **Nyström extension.** `predict(basis, newdata)` evaluates the
+#' **Nystrom extension.** `predict(basis, newdata)` evaluates the
 #' eigenfunctions at new points by \eqn{v_j(x) = \lambda_j^{-1} \sum_i w_i
 #' C(x, t_i) v_j(t_i)}, which reproduces \eqn{v_j} at the grid points.
 #'

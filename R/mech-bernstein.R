@@ -1,9 +1,9 @@
-# Aldà & Rubinstein (2017): the (iterated) Bernstein mechanism. Noise is added
+# Alda & Rubinstein (2017): the (iterated) Bernstein mechanism. Noise is added
 # once to the target's values on a lattice; every evaluation afterwards is an
 # iterated Bernstein polynomial of the noisy values (post-processing). The C
 # core is src/bernstein.c.
 
-#' Release a function with the Bernstein mechanism (Aldà and Rubinstein)
+#' Release a function with the Bernstein mechanism (Alda and Rubinstein)
 #'
 #' Evaluates the target on the lattice \eqn{\{0, 1/k, \dots, 1\}^d} (rescaled
 #' to `domain`), adds independent noise to each of the
@@ -85,7 +85,7 @@
 #'   `lattice_sensitivity` (the L1, or for Gaussian noise L2, sensitivity of
 #'   the lattice vector). `noise_scale` is the Laplace scale or the Gaussian
 #'   standard deviation.
-#' @references Aldà, F. and Rubinstein, B. I. P. (2017). The Bernstein
+#' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
 #'   mechanism: function release under differential privacy. *AAAI*.
 #' @seealso [predict.dpfda_bernstein_release()], [bernstein_basis()].
 #' @examples

@@ -23,7 +23,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'
 #' With \eqn{(\lambda_j, v_j)} the [kl_basis()] of `kernel` on the grid
 #' (all positive eigenvalues unless `J` is given) and \eqn{a_j = \langle
-#' \bar X, v_j \rangle_W}, the mechanisms are (spec §3, §4.3):
+#' \bar X, v_j \rangle_W}, the mechanisms are (spec section 3, ?4.3):
 #'
 #' * `"iclp_qr"` (default): spectral shrinkage \eqn{\hat\mu = \sum_j s_j a_j
 #'   v_j}, \eqn{s_j = \lambda_j^\eta / (\lambda_j^\eta + \psi)}, plus
@@ -60,7 +60,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' `"manual"` (give them in `...`), or `"pcv"` ([pcv_select()]: private
 #' cross-validation with its own budget `epsilon_select`, added to the
 #' release's `epsilon`). The EDR exponent `h` of the kernel
-#' (\eqn{\lambda_j \asymp j^{-2h}}) is \eqn{\nu + 1/2} for Matérn and 1
+#' (\eqn{\lambda_j \asymp j^{-2h}}) is \eqn{\nu + 1/2} for Matern and 1
 #' for the exponential kernel in one dimension (\eqn{(2\nu + d)/(2d)} in
 #' \eqn{d} dimensions); give `h` for the Gaussian kernel.
 #'
@@ -68,7 +68,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above).
 #' @param mechanism One of `"iclp_qr"`, `"iclp_ar"`, `"frl"`, `"bernstein"`, `"gp"`.
-#' @param kernel The ICLP / GP covariance kernel (default Matérn 3/2, lengthscale 0.1).
+#' @param kernel The ICLP / GP covariance kernel (default Matern 3/2, lengthscale 0.1).
 #' @param select `"pss"`, `"pcv"` or `"manual"`.
 #' @param ... Options: `eta`, `psi` (QR, AR, GP), `M` (FRL), `bernstein_k`
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
@@ -79,7 +79,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,
 #'   `epsilon_select`. It holds neither the data, the non-private mean nor the
-#'   noise. [predict()] evaluates it at new points by the Nyström extension
+#'   noise. [predict()] evaluates it at new points by the Nystrom extension
 #'   of the basis (Bernstein: its polynomial), which is post-processing.
 #' @examples
 #' t <- seq(0, 1, length.out = 101)
@@ -301,7 +301,7 @@ dp_mean_bernstein <- function(x, epsilon, tau, o, select, call) {
   br <- dp_bernstein(f_lat, sensitivity = 2 * tau / n, epsilon = epsilon, k = o$k,
                      domain = c(g[1L], g[length(g)]))
   br$call <- NULL
-  vals <- new_dpfda_curves(matrix(predict(br, g), nrow = 1L), g, x$domain)
+  vals <- new_dpfda_curves(matrix(stats::predict(br, g), nrow = 1L), g, x$domain)
   new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
                     sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
                     noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
@@ -312,8 +312,8 @@ dp_mean_bernstein <- function(x, epsilon, tau, o, select, call) {
 
 #' @export
 release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
-  if (identical(object$mechanism, "bernstein")) return(predict(object$bernstein, newdata))
-  B <- predict(object$basis, newdata)
+  if (identical(object$mechanism, "bernstein")) return(stats::predict(object$bernstein, newdata))
+  B <- stats::predict(object$basis, newdata)
   as.vector(B %*% object$coefficients)
 }
 
@@ -333,7 +333,7 @@ print.dpfda_iclp_release <- function(x, ...) {
 
 #' Privacy-safe selection (PSS) of the ICLP tuning parameters
 #'
-#' The tuning-free choices of Lin and Reimherr (Section 4.4; spec §5.1):
+#' The tuning-free choices of Lin and Reimherr (Section 4.4; spec section 5.1):
 #' the rate-optimal orders of Corollary 15 with constant `const` (1 by
 #' default). They depend only on public quantities (`n`, `epsilon`, `h`,
 #' `tau`), so they cost no privacy budget. \eqn{h} is the eigenvalue decay
@@ -407,7 +407,7 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' Private cross-validation of the ICLP tuning parameters
 #'
 #' The PCV of Lin and Reimherr (Section 4.4, after Mirshani et al.; spec
-#' §5.2) made differentially private: `folds`-fold cross-validation over a
+#' section 5.2) made differentially private: `folds`-fold cross-validation over a
 #' grid of candidates (\eqn{\psi} for ICLP-QR / AR, `M` for FRL), with the
 #' candidate chosen by the exponential mechanism [dp_select()] at budget
 #' `epsilon_select`. The paper's criterion averages
@@ -424,7 +424,7 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' noise source, independent of the data. Only the chosen candidate leaves
 #' the function (the cross-validation scores are private).
 #'
-#' Default candidates (§5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
+#' Default candidates (section 5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
 #' \eqn{\min(M_{max} + 5, 20)} around the PSS set; QR 20 log-spaced \eqn{\psi}
 #' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
 #' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}.

@@ -122,7 +122,7 @@ dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, cal
   lat <- dp_bernstein(target, sensitivity = sens, epsilon = epsilon, k = k, h = h, dim = d,
                       delta = delta, domain = dom,
                       calibration = if (delta > 0) calibration else "analytic")
-  vals <- predict(lat, grid)
+  vals <- stats::predict(lat, grid)
   new_dpfda_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
                     epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,
                     noise = sprintf("%s noise on the (k + 1)^%d lattice, k = %d, h = %d", lat$noise_type, d,
@@ -133,5 +133,5 @@ dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, cal
 
 #' @export
 release_predict.dpfda_kde_bernstein_release <- function(object, newdata, ...) {
-  predict(object$lattice, newdata, ...)
+  stats::predict(object$lattice, newdata, ...)
 }

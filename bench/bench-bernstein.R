@@ -42,7 +42,7 @@ t_ours <- med(function() predict(r, Y, h = 1), reps = 10)
 ours <- predict(r, Y, h = 1)
 has_dp <- requireNamespace("diffpriv", quietly = TRUE)
 if (has_dp) {
-  ref <- diffpriv::bernstein(function(x) 0, dims = 2, k = k)
+  ref <- getExportedValue("diffpriv", "bernstein")(function(x) 0, dims = 2, k = k)
   ref$coeffs <- predict(r)                      # the same noisy lattice values
   t0 <- proc.time()[["elapsed"]]
   theirs <- stats::predict(ref, Y)
