@@ -23,7 +23,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'
 #' With \eqn{(\lambda_j, v_j)} the [kl_basis()] of `kernel` on the grid
 #' (all positive eigenvalues unless `J` is given) and \eqn{a_j = \langle
-#' \bar X, v_j \rangle_W}, the mechanisms are (spec section 3, ?4.3):
+#' \bar X, v_j \rangle_W}, the mechanisms are (spec section 3, 4.3):
 #'
 #' * `"iclp_qr"` (default): spectral shrinkage \eqn{\hat\mu = \sum_j s_j a_j
 #'   v_j}, \eqn{s_j = \lambda_j^\eta / (\lambda_j^\eta + \psi)}, plus
