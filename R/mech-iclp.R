@@ -239,9 +239,10 @@ iclp_sensitivity <- function(mechanism, lam, n, tau, params, o) {
 }
 
 # Summary coefficients, noise standard deviations per component, sensitivity.
-iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o) {
+# `sensitivity` (optional) overrides the mean-specific value (used by dp_kde(), dp_cov()).
+iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity = NULL) {
   J <- length(lam)
-  delta_s <- iclp_sensitivity(mechanism, lam, n, tau, params, o)
+  delta_s <- if (is.null(sensitivity)) iclp_sensitivity(mechanism, lam, n, tau, params, o) else sensitivity
   switch(mechanism,
     iclp_qr = {
       sigma <- sqrt(2) * delta_s / epsilon
@@ -264,7 +265,8 @@ iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o) {
     })
 }
 
-iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params, o, kernel) {
+iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params, o, kernel,
+                              sensitivity = NULL) {
   p <- params$params
   if (mechanism == "gp") {
     dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
@@ -273,7 +275,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
     vals <- matrix(f, nrow = 1L) + sg * rgp(1, kernel, basis$grid)$values
     return(list(values = vals, sensitivity = dk, noise_scale = sg, delta = o$delta, J_tau = NA_integer_))
   }
-  pl <- iclp_plan(mechanism, a, lam, n, epsilon, tau, p, o)
+  pl <- iclp_plan(mechanism, a, lam, n, epsilon, tau, p, o, sensitivity)
   if (mechanism == "iclp_ar" && pl$J_tau == length(lam)) {
     dpfda_warn(paste("No ICLP-AR threshold reaches `tau`: every basis component is released (J_tau = J);",
                      "the sensitivity is that of the truncated basis."), "dpfda_warning_iclp")

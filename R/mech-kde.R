@@ -16,6 +16,30 @@
 #'   [sensitivity_bernstein_kde()]; the released curve on `grid` is the
 #'   iterated Bernstein polynomial of order `h` ([dp_bernstein()]), and
 #'   [predict()] evaluates it anywhere.
+#' * `mechanism = "iclp"` or `"frl"` (Lin and Reimherr, Section 4.3, Theorem
+#'   16; pure \eqn{\epsilon}-DP, `delta` may be omitted or 0 and 0 is
+#'   recorded): the data are spread over the grid by (multi)linear binning and
+#'   the estimate uses the power kernel \eqn{K = C^\eta}, \eqn{K(x, y) =
+#'   \sum_j \lambda_j^\eta v_j(x) v_j(y)} of the [kl_basis()] of a covariance
+#'   kernel \eqn{C} whose lengthscale is the bandwidth (Gaussian in 1-D,
+#'   exponential in 2-D by default), times a data-independent normaliser
+#'   (one over the integral of \eqn{K(\cdot, t^*)}, \eqn{t^*} the grid
+#'   point nearest the centre). `"iclp"` adds ICLP noise \eqn{\sigma
+#'   \sum_j \sqrt{\lambda_j} Z_j v_j}, \eqn{\sigma = \sqrt 2
+#'   \Delta/\epsilon}, with \eqn{\Delta} the sensitivity in the ICLP norm
+#'   \eqn{\sum_j |h_j|/\sqrt{\lambda_j}}: by default the exact maximum
+#'   over pairs of grid points of \eqn{(c/n)\sum_j \lambda_j^{\eta-1/2}
+#'   |v_j(t_k) - v_j(t_l)|} (binned data attain it), or the triangle or
+#'   Theorem 16 bounds. `"frl"` keeps the first `M` coefficients and adds
+#'   i.i.d. Laplace noise calibrated to their \eqn{\ell_1} sensitivity.
+#'   Options in `...`: `kernel` (its type is used; the lengthscale is the
+#'   bandwidth), `eta` (default \eqn{1 + 1/(2h) + 1/4}, \eqn{h} the
+#'   eigenvalue decay exponent), `J`, `tol` (see [kl_basis()]), `M` (FRL;
+#'   default the PSS value of [pss_params()]) and `sensitivity_method`
+#'   (`"exact"`, `"triangle"`, `"theorem16"`). The grid must be
+#'   one-dimensional or a sorted tensor grid; `calibration`, `binned`,
+#'   `bins`, `k` and `h` are not used. [predict()] evaluates the release
+#'   anywhere by the Nystrom extension of the basis (post-processing).
 #' * `mechanism = "sobolev"` (Section 4.2): noise kernel
 #'   \eqn{\exp(-\|x-y\|_1/h)} (Sobolev space \eqn{H^1}, \eqn{\gamma = 1/h}),
 #'   isotropic bandwidth; rougher curves and \eqn{\sqrt2(2\pi)^{d/4}} times
@@ -39,13 +63,14 @@
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
 #'   `dpfda_bandwidth` from [dp_bandwidth()].
 #' @param epsilon,delta Privacy parameters of this release.
-#' @param mechanism `"gp"` or `"sobolev"`.
+#' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` or `"frl"`.
 #' @param domain Public bounds for clamping the data (default: the range of
 #'   the grid).
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism.
-#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`);
+#'   for `"iclp"` and `"frl"` the options listed above.
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
 #'   `dpfda_gp_release`) with the released curve, sensitivity, noise scale and
 #'   noise kernel.
@@ -58,8 +83,12 @@
 #' r$noise_scale # 0.1380993
 #' plot(r)
 #' lines(kde_gaussian(x, grid, 0.1), col = "grey")
+#' ri <- dp_kde(x, seq(0, 1, length.out = 101), bandwidth = 0.05, epsilon = 1, mechanism = "iclp")
+#' ri
+#' predict(ri, c(0.301, 0.7))
 #' @export
-dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobolev", "bernstein"),
+dp_kde <- function(x, grid, bandwidth, epsilon, delta,
+                   mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"),
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ...) {
   call <- match.call()
@@ -71,7 +100,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobo
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
                 arg = "bandwidth")
   }
-  mechanism <- check_choice(mechanism, c("gp", "sobolev", "bernstein"), "mechanism")
+  mechanism <- check_choice(mechanism, c("gp", "sobolev", "bernstein", "iclp", "frl"), "mechanism")
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
   k <- check_count(k, "k", min = 1, max = 1e4)
@@ -79,6 +108,10 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta, mechanism = c("gp", "sobo
   grid <- as_grid(grid, "grid")
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   bw <- as_bandwidth(bandwidth, d)
+  if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
+    return(dp_kde_iclp(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, mechanism, domain,
+                       binned, bins, call, ...))
+  }
   if (mechanism == "bernstein") {
     return(dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
                             k, h, call))

@@ -131,8 +131,18 @@ bad_arg_table <- function() {
                 calibration = "analytic", binned = FALSE, bins = 100, k = 5, h = 2),
       bern = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
                   mechanism = "bernstein", domain = c(0, 1), calibration = "analytic", binned = FALSE,
-                  bins = 100, k = 5, h = 2)
+                  bins = 100, k = 5, h = 2),
+      # pure-DP ICLP / FRL KDE (R/mech-iclp-kde.R): 1-D, and 2-D on a tensor grid
+      iclp = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
+                  mechanism = "iclp", domain = c(0, 1), calibration = "analytic", binned = FALSE,
+                  bins = 100, k = 5, h = 2),
+      frl2 = list(x = g2, grid = list(t5, t5), bandwidth = 0.3, epsilon = 1, delta = 0,
+                  mechanism = "frl", domain = rbind(c(0, 0), c(1, 1)), calibration = "analytic",
+                  binned = FALSE, bins = 100, k = 5, h = 2)
     ),
+    # age-at-death distributions (R/mortality.R): two groups on a common age grid
+    mortality_distribution = list(list(age = rep(c(0, 1, 5, 10), 2), deaths = c(3, 1, 2, 4, 1, 1, 2, 6),
+                                       group = rep(c("a", "b"), each = 4))),
     # private GP regression (R/mech-gp-regression.R): P = 5 test points > n = 4
     dp_gp_regression = list(
       cloaking = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
@@ -240,6 +250,11 @@ bad_arg_table <- function() {
                 epsilon = 1, tau = 1, mechanism = "iclp_qr", kernel = kernel_matern(1.5, 0.2),
                 select = "pss")
     ),
+    # ICLP covariance (R/mech-iclp-cov.R): second moment of 8 curves on 6 points
+    dp_cov = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
+                                  seq(0, 1, length.out = 6)),
+                       epsilon = 1, tau = 1, kernel = kernel_matern(1.5, 0.2), centered = FALSE, eta = 1.25,
+                       psi = 0.01, J = 3, h = 2)),
     pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
                            const = 1)),
     pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
@@ -467,6 +482,15 @@ bad_arg_allowed <- function() {
     allow("riclp", "J", "NULL"),
     allow("dp_mean", "epsilon", huge),
     allow("dp_mean", "tau", c("1e10", "2^31")),
+    # dp_cov(): NULL eta / psi / J / h select the documented defaults (PSS, all
+    # eigenpairs, the kernel's EDR); h is only used for them (any finite
+    # positive value is valid); large epsilon, tau and psi are valid
+    # public inputs; TRUE is a valid flag (the centred covariance)
+    allow("dp_cov", c("eta", "psi", "J", "h"), "NULL"),
+    allow("dp_cov", "epsilon", huge),
+    allow("dp_cov", c("tau", "psi"), c("1e10", "2^31")),
+    allow("dp_cov", "h", huge),
+    allow("dp_cov", "centered", "TRUE"),
     allow("pss_params", c("n", "epsilon", "h", "tau", "const"), c("1e10", "2^31")),
     allow("pss_params", "h", "double.xmax"),
     allow("pcv_select", c("epsilon", "epsilon_select"), huge),

@@ -1,0 +1,123 @@
+# Pure-DP covariance function release with the ICLP on the tensor basis
+# (Lin and Reimherr, Appendix C.1; spec lin_iclp.md section 4.6, 9.15).
+
+#' Differentially private covariance function (ICLP)
+#'
+#' Releases the covariance surface \eqn{\Gamma(s, t)} of `n` curves on a
+#' common one-dimensional public grid by reduction to a mean (Appendix C.1 of
+#' Lin and Reimherr): with \eqn{a_i} the coefficients of the clipped curves in
+#' the [kl_basis()] \eqn{(\lambda_j, v_j)} of `kernel` (\eqn{\|a_i\| \le
+#' \tau}), the estimate has coefficients \eqn{A = \frac1n \sum_i a_i a_i^\top}
+#' (`centered = FALSE`, the second moment) or \eqn{A - \bar a \bar a^\top}
+#' (`centered = TRUE`) in the tensor basis \eqn{v_j \otimes v_k}, whose
+#' kernel \eqn{C \otimes C} has eigenvalues \eqn{\lambda_j \lambda_k}.
+#'
+#' * Summary (QR on the tensor space): \eqn{\hat\Gamma = \sum_{j,k} s_{jk}
+#'   A_{jk} v_j \otimes v_k}, \eqn{s_{jk} = (\lambda_j\lambda_k)^\eta /
+#'   ((\lambda_j\lambda_k)^\eta + \psi)}.
+#' * Sensitivity: one replaced curve moves \eqn{A} by at most \eqn{B} in
+#'   Frobenius norm, \eqn{B = 2\tau^2/n} (\eqn{\|a a^\top\|_F = \|a\|^2 \le
+#'   \tau^2}) or \eqn{B = 6\tau^2/n} centred (the mean term adds
+#'   \eqn{\|\bar a\delta^\top + \delta\bar a'^\top\|_F \le 4\tau^2/n});
+#'   by Cauchy--Schwarz the ICLP-norm sensitivity is \eqn{\Delta = B (\sum_{j,k}
+#'   g_{jk}^2)^{1/2}}, \eqn{g_{jk} = (\lambda_j\lambda_k)^{\eta - 1/2} /
+#'   ((\lambda_j\lambda_k)^\eta + \psi)}.
+#' * Noise: \eqn{\sigma \sum_{j,k} \sqrt{\lambda_j\lambda_k} Z_{jk} v_j
+#'   \otimes v_k} with independent unit-variance Laplace \eqn{Z_{jk}} on
+#'   **all** \eqn{(j, k)} (not symmetric), \eqn{\sigma = \sqrt2\Delta/\epsilon},
+#'   drawn by the same code as [dp_mean()]. The released surface is then
+#'   symmetrised, \eqn{(\tilde\Gamma + \tilde\Gamma^\top)/2}, which is
+#'   post-processing. (Drawing \eqn{Z_{jk} = Z_{kj}} instead would count
+#'   each off-diagonal coefficient twice in the sensitivity.)
+#'
+#' Defaults (flagged: the paper gives no tuning for the covariance): \eqn{\eta}
+#' and \eqn{\psi} from [pss_params()]`("iclp_qr", n, epsilon, h, tau^2)`. The
+#' released object lives on the tensor grid (`m^2` points), so keep `m`
+#' moderate (the tensor basis holds \eqn{m^2 J^2} numbers).
+#'
+#' @param x A [curves()] object on a one-dimensional grid (rows are curves).
+#' @param epsilon Privacy budget.
+#' @param tau Public bound on the weighted \eqn{L^2} norm of a curve (curves
+#'   are radially clipped to it).
+#' @param kernel The ICLP covariance kernel of one argument.
+#' @param centered `TRUE` (covariance) or `FALSE` (second moment).
+#' @param eta,psi QR parameters (`NULL`: PSS defaults above).
+#' @param J `NULL` or the number of basis components per argument.
+#' @param h Eigenvalue decay exponent (`NULL`: from the kernel).
+#' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
+#'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
+#'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
+#'   `n`, `centered`. [predict()] takes a two-column matrix of \eqn{(s, t)}
+#'   pairs (Nystrom extension, post-processing).
+#' @examples
+#' t <- seq(0, 1, length.out = 15)
+#' x <- curves(outer(rnorm(100), sin(pi * t)) / 2, t)
+#' r <- dp_cov(x, epsilon = 1, tau = 1, kernel = kernel_matern(3/2, 0.2))
+#' r
+#' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
+#' @export
+dp_cov <- function(x, epsilon, tau, kernel = kernel_matern(3 / 2, 0.1), centered = TRUE, eta = NULL,
+                   psi = NULL, J = NULL, h = NULL) {
+  call <- match.call()
+  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
+  if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
+  epsilon <- check_epsilon(epsilon)
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
+  check_kernel(kernel)
+  centered <- check_flag(centered, "centered")
+  if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
+  if (!is.null(psi)) psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e100)
+  if (!is.null(h)) h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
+  m <- ncol(x$values)
+  if (!is.null(J)) J <- check_count(J, "J", min = 1, max = m)
+  n <- nrow(x$values)
+  basis <- kl_basis(kernel, x$grid, J = J)
+  Jb <- basis$J
+  check_alloc(as.double(m)^2 * Jb^2, "tensor basis of the covariance", limit = 2^25)
+  if (is.null(h)) h <- kernel_edr(kernel, 1L)
+  if (is.null(eta) || is.null(psi)) {
+    p <- pss_params("iclp_qr", n, epsilon, h, tau^2)
+    if (is.null(eta)) eta <- p$eta
+    if (is.null(psi)) psi <- p$psi
+  }
+  Acoef <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))   # n x J, rows with norm <= tau
+  S <- crossprod(Acoef) / n
+  if (centered) {
+    abar <- colMeans(Acoef)
+    S <- S - tcrossprod(abar)
+  }
+  lam2 <- as.vector(outer(basis$values, basis$values))
+  B <- (if (centered) 6 else 2) * tau^2 / n
+  sens <- B * sqrt(sum(qr_shrink(lam2, eta, psi)$g^2))
+  tb <- list(values = lam2, vectors = kronecker(basis$vectors, basis$vectors),
+             grid = as_grid(list(basis$grid, basis$grid)), J = Jb^2)
+  out <- iclp_release_core("iclp_qr", as.vector(S), lam2, tb, n, epsilon, tau^2,
+                           params = list(params = list(eta = eta, psi = psi)), o = list(), kernel = kernel,
+                           sensitivity = sens)
+  Mv <- matrix(out$values, m, m)
+  Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing
+  Cm <- crossprod(basis$vectors, basis$weights * Mv) %*% (basis$weights * basis$vectors)
+  vals <- new_dpfda_curves(matrix(as.vector(Mv), nrow = 1L), tb$grid, cbind(x$domain, x$domain))
+  new_dpfda_release(vals, mechanism = "cov-iclp", epsilon = epsilon, delta = 0, sensitivity = out$sensitivity,
+                    noise_scale = out$noise_scale, noise = kernel, call = call,
+                    coefficients = (Cm + t(Cm)) / 2, basis = basis,
+                    params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
+                    centered = centered, class = "dpfda_iclp_cov_release")
+}
+
+#' @export
+release_predict.dpfda_iclp_cov_release <- function(object, newdata, ...) {
+  p <- as_points(newdata, "newdata", d = 2L)
+  B1 <- stats::predict(object$basis, p[, 1L])
+  B2 <- stats::predict(object$basis, p[, 2L])
+  rowSums((B1 %*% object$coefficients) * B2)
+}
+
+#' @export
+print.dpfda_iclp_cov_release <- function(x, ...) {
+  NextMethod()
+  cat(sprintf("  %s of %d curves clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
+              if (x$centered) "covariance" else "second moment", x$n, format(x$tau),
+              format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
+  invisible(x)
+}

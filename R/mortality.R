@@ -1,0 +1,145 @@
+# Age-at-death distributions by group (Lin and Reimherr, Section 7.2; spec
+# lin_iclp.md section 7.4): one density per region on a common age grid.
+
+#' Mortality (age-at-death) distributions
+#'
+#' Turns death counts by age and group (for example the UN World Population
+#' Prospects deaths by region and single year of age) into one age-at-death
+#' density per group on a common age grid: the counts of each group divided
+#' by their integral over age by the trapezoid rule on the age grid, as in
+#' [as_density()] (so each density integrates to one on the grid).
+#'
+#' Validation: `age` and `deaths` are finite numeric vectors of the same
+#' length, ages non-negative and deaths non-negative; `group` (if given) has
+#' the same length and no missing values; within each group the ages are
+#' strictly increasing (sorted and unique), every group has the same ages (at
+#' least two) and a positive number of deaths. Failures are classed errors
+#' (`dpfda_error_argument`) naming the argument.
+#'
+#' **Private mean mortality distribution.** The object is a [curves()] object
+#' with one row per group, so [dp_mean()] releases the mean distribution
+#' directly. The privacy unit is then **one group (region)**: neighbouring
+#' data sets differ in the whole age-at-death distribution of one region
+#' (replace-one, with the number of regions `n` public); it does **not** use
+#' the deaths as records (for a per-region density with one death as the unit,
+#' use [dp_kde()] on the region's ages with `mechanism = "iclp"`). Give a
+#' public bound `tau` on the weighted \eqn{L^2} norm of a density (curves are
+#' clipped to it) and a kernel whose lengthscale is in years:
+#' `dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))`.
+#' With few regions (19 in the paper) the noise is large: the sensitivity is
+#' proportional to `tau / n`.
+#'
+#' @param age Ages (years), one per count.
+#' @param deaths Death counts (non-negative; need not be whole numbers, e.g.
+#'   thousands).
+#' @param group Group labels (e.g. regions), one per count, or `NULL` for a
+#'   single group.
+#' @param x A `dpfda_mortality` object.
+#' @param y Unused.
+#' @param col,lty Line colours and types (recycled over groups).
+#' @param legend Whether to draw a legend of the groups.
+#' @param xlab,ylab,main Axis labels and title.
+#' @param row.names,optional Unused (for compatibility with [as.data.frame()]).
+#' @param ... Passed to [graphics::matplot()] (`plot`), unused otherwise.
+#' @return `mortality_distribution()`: an object of class `dpfda_mortality`
+#'   (also `dpfda_density` and `dpfda_curves`) with `values` (one density per
+#'   group, rows), `grid` (the ages), `domain`, `groups` and `deaths` (the
+#'   total deaths per group). `as.data.frame()`: a data frame with columns
+#'   `group`, `age`, `density`.
+#' @examples
+#' age <- rep(0:100, 2)
+#' deaths <- c(200 * exp(-(0:100) / 2) + 50 * dnorm(0:100, 70, 12) * 100,
+#'             5 * exp(-(0:100) / 2) + 80 * dnorm(0:100, 82, 9) * 100)
+#' m <- mortality_distribution(age, deaths, rep(c("developing", "developed"), each = 101))
+#' m
+#' plot(m)
+#' head(as.data.frame(m))
+#' # private mean distribution, one region = one record
+#' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
+#' @export
+mortality_distribution <- function(age, deaths, group = NULL) {
+  if (!(is.numeric(age) && is.null(dim(age)) && length(age) >= 2L && all(is.finite(age)) && all(age >= 0))) {
+    arg_error("age", "a numeric vector of at least 2 finite non-negative ages", age)
+  }
+  if (!(is.numeric(deaths) && is.null(dim(deaths)) && all(is.finite(deaths)) && all(deaths >= 0))) {
+    arg_error("deaths", "a numeric vector of finite non-negative death counts", deaths)
+  }
+  if (length(deaths) != length(age)) {
+    dpfda_abort(sprintf("`deaths` must have one count per age (%d), not %d.", length(age), length(deaths)),
+                arg = "deaths")
+  }
+  if (is.null(group)) {
+    group <- rep("all", length(age))
+  } else {
+    ok <- (is.character(group) || is.factor(group) || is.numeric(group) || is.logical(group)) &&
+      is.null(dim(group)) && length(group) == length(age) && !anyNA(group)
+    if (!isTRUE(ok)) {
+      arg_error("group", sprintf("a vector of %d group labels without missing values", length(age)), group)
+    }
+  }
+  lev <- if (is.factor(group)) levels(droplevels(group)) else unique(as.character(group))
+  gi <- match(as.character(group), lev)
+  ages <- NULL
+  vals <- matrix(0, length(lev), 0L)
+  for (k in seq_along(lev)) {
+    sel <- gi == k
+    a <- as.double(age[sel])
+    if (length(a) < 2L || is.unsorted(a, strictly = TRUE)) {
+      dpfda_abort(sprintf("`age` must be strictly increasing (sorted, unique) with at least 2 ages within each group; group \"%s\" is not.",
+                          lev[k]), arg = "age")
+    }
+    if (is.null(ages)) {
+      ages <- a
+      vals <- matrix(0, length(lev), length(a))
+    } else if (length(a) != length(ages) || any(a != ages)) {
+      dpfda_abort(sprintf("Every group must have the same ages (a common age grid); group \"%s\" differs from \"%s\".",
+                          lev[k], lev[1L]), arg = "age")
+    }
+    vals[k, ] <- as.double(deaths[sel])
+  }
+  w <- quadrature_weights(ages)
+  mass <- as.vector(vals %*% w)
+  if (any(!(mass > 0))) {
+    dpfda_abort(sprintf("Every group needs a positive number of deaths; group \"%s\" has none.",
+                        lev[which(!(mass > 0))[1L]]), arg = "deaths")
+  }
+  new_dpfda_curves(vals / mass, ages, range(ages), groups = lev, deaths = as.vector(rowSums(vals)),
+                   class = c("dpfda_mortality", "dpfda_density"))
+}
+
+#' @rdname mortality_distribution
+#' @export
+print.dpfda_mortality <- function(x, ...) {
+  g <- x$groups
+  cat(sprintf("<dpfda_mortality> %d age-at-death distribution%s on %d ages %s\n", length(g),
+              if (length(g) == 1L) "" else "s", length(x$grid), format_range(range(x$grid))))
+  shown <- utils::head(g, 6L)
+  cat(sprintf("  groups: %s%s\n", paste(shown, collapse = ", "),
+              if (length(g) > 6L) sprintf(", ... (%d more)", length(g) - 6L) else ""))
+  invisible(x)
+}
+
+#' @rdname mortality_distribution
+#' @export
+plot.dpfda_mortality <- function(x, y, col = NULL, lty = 1, legend = TRUE, xlab = "age",
+                                 ylab = "density", main = "Age-at-death distributions", ...) {
+  G <- nrow(x$values)
+  if (is.null(col)) col <- curve_palette(G)
+  col <- rep_len(col, G)
+  lty <- rep_len(lty, G)
+  graphics::matplot(x$grid, t(x$values), type = "l", col = col, lty = lty, xlab = xlab, ylab = ylab,
+                    main = main, ...)
+  if (isTRUE(legend)) {
+    graphics::legend("topright", legend = x$groups, col = col, lty = lty, bty = "n", cex = 0.8)
+  }
+  invisible(x)
+}
+
+#' @rdname mortality_distribution
+#' @export
+as.data.frame.dpfda_mortality <- function(x, row.names = NULL, optional = FALSE, ...) {
+  G <- nrow(x$values)
+  m <- ncol(x$values)
+  data.frame(group = factor(rep(x$groups, each = m), levels = x$groups), age = rep(x$grid, G),
+             density = as.vector(t(x$values)), stringsAsFactors = FALSE)
+}

@@ -1,0 +1,98 @@
+# Age-at-death distributions (R/mortality.R; spec lin_iclp.md section 7.4).
+
+mort_example <- function() {
+  a <- 0:100
+  list(age = rep(a, 3),
+       deaths = c(200 * exp(-a / 2) + 5000 * dnorm(a, 70, 12),
+                  5 * exp(-a / 2) + 8000 * dnorm(a, 82, 9),
+                  50 * exp(-a / 2) + 6000 * dnorm(a, 75, 10)),
+       group = rep(c("Eastern Africa", "Western Europe", "South America"), each = 101))
+}
+
+test_that("mortality_distribution() gives trapezoid-normalised densities by group", {
+  e <- mort_example()
+  m <- mortality_distribution(e$age, e$deaths, e$group)
+  expect_s3_class(m, c("dpfda_mortality", "dpfda_density", "dpfda_curves"), exact = TRUE)
+  expect_silent(dpfda:::validate_dpfda_curves(m))
+  expect_identical(m$groups, c("Eastern Africa", "Western Europe", "South America"))
+  expect_equal(integrate_curves(m), rep(1, 3))
+  w <- dpfda:::quadrature_weights(0:100)
+  expect_equal(m$values[2, ], e$deaths[102:202] / sum(w * e$deaths[102:202]))
+  expect_equal(m$deaths, as.vector(tapply(e$deaths, factor(e$group, unique(e$group)), sum)),
+               ignore_attr = TRUE)
+  # same as as_density() on the counts
+  expect_equal(m$values, as_density(curves(matrix(e$deaths, 3, byrow = TRUE), 0:100))$values)
+  # factor groups keep their level order; no group = one distribution
+  f <- factor(e$group, levels = c("South America", "Eastern Africa", "Western Europe"))
+  expect_identical(mortality_distribution(e$age, e$deaths, f)$groups, levels(f))
+  one <- mortality_distribution(c(0, 5, 10, 20), c(1, 2, 3, 0))
+  expect_identical(one$groups, "all")
+  expect_equal(integrate_curves(one), 1)
+  # unequal age spacing (5-year groups, 85+) uses the trapezoid weights
+  ag <- c(0, 1, seq(5, 85, by = 5))
+  dm <- mortality_distribution(ag, seq_along(ag))
+  expect_equal(sum(dpfda:::quadrature_weights(ag) * dm$values[1, ]), 1)
+})
+
+test_that("print, plot and as.data.frame methods", {
+  e <- mort_example()
+  m <- mortality_distribution(e$age, e$deaths, e$group)
+  expect_output(print(m), "3 age-at-death distributions on 101 ages")
+  expect_output(print(m), "Western Europe")
+  df <- as.data.frame(m)
+  expect_identical(names(df), c("group", "age", "density"))
+  expect_identical(nrow(df), 303L)
+  expect_identical(levels(df$group), m$groups)
+  expect_equal(df$density[df$group == "South America"], m$values[3, ])
+  expect_equal(df$age[1:101], 0:100)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(m))
+  expect_invisible(plot(m, legend = FALSE, col = "black"))
+})
+
+test_that("bad mortality inputs give classed errors naming the argument", {
+  e <- mort_example()
+  err <- function(expr, arg) {
+    cnd <- expect_error(expr, class = "dpfda_error_argument")
+    expect_s3_class(cnd, "dpfda_error")
+    expect_identical(cnd$arg, arg)
+  }
+  err(mortality_distribution("a", 1), "age")
+  err(mortality_distribution(c(0, NA), c(1, 1)), "age")
+  err(mortality_distribution(c(-1, 0), c(1, 1)), "age")
+  err(mortality_distribution(5, 1), "age")
+  err(mortality_distribution(c(0, 1), c(1, -1)), "deaths")
+  err(mortality_distribution(c(0, 1), c(1, Inf)), "deaths")
+  err(mortality_distribution(c(0, 1), c(1, NA)), "deaths")
+  err(mortality_distribution(c(0, 1), 1:3), "deaths")
+  err(mortality_distribution(c(1, 0), c(1, 1)), "age")                      # unsorted
+  err(mortality_distribution(c(0, 1, 1), c(1, 1, 1)), "age")                # duplicated
+  err(mortality_distribution(e$age, e$deaths, e$group[-1]), "group")
+  err(mortality_distribution(e$age, e$deaths, replace(e$group, 5, NA)), "group")
+  err(mortality_distribution(e$age, e$deaths, as.list(e$group)), "group")
+  err(mortality_distribution(c(0, 1, 0, 2), c(1, 1, 1, 1), c("a", "a", "b", "b")), "age")  # not common
+  err(mortality_distribution(c(0, 1, 0, 1, 2), rep(1, 5), c("a", "a", "b", "b", "b")), "age")
+  err(mortality_distribution(c(0, 1, 0, 1), c(1, 1, 0, 0), c("a", "a", "b", "b")), "deaths")
+  err(mortality_distribution(c(0, 1, 0, 1), c(1, 1, 1, 1), c("a", "b", "a", "b")), "age")  # one age per group
+})
+
+test_that("the mean mortality distribution is released with dp_mean(), one group per record", {
+  with_seed_mode(7, {
+    e <- mort_example()
+    m <- mortality_distribution(e$age, e$deaths, e$group)
+    tau <- 0.3
+    r <- dp_mean(m, epsilon = 1, tau = tau, kernel = kernel_matern(3 / 2, 10))
+    expect_s3_class(r, "dpfda_iclp_release")
+    expect_identical(r$n, 3L)                      # privacy unit: one region
+    expect_silent(validate_dpfda_release(r))
+    lam <- r$basis$values
+    p <- r$params
+    g <- lam^(p$eta - 0.5) / (lam^p$eta + p$psi)
+    expect_equal(r$sensitivity, 2 * tau / 3 * sqrt(sum(g^2)))
+    expect_false(any(vapply(seq_len(3), function(i) isTRUE(all.equal(predict(r), m$values[i, ])), NA)))
+    expect_null(r$x)
+    # the private mean can be post-processed into a density
+    expect_equal(integrate_curves(as_density(r)), 1)
+  })
+})
