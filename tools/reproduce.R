@@ -348,7 +348,10 @@ main <- function(out_dir = "reproduce") {
     fig_smith_spatial,
     fig_alda_kde,
     fig_alda_svm,
-    fig_alda_vs_gp
+    fig_alda_vs_gp,
+    fig_lin_table1,
+    fig_lin_fig1,
+    fig_lin_fig2
   )
   message("Writing ", normalizePath(out_dir), ":")
   t0 <- proc.time()[["elapsed"]]
