@@ -13,6 +13,11 @@
 # * Everything runs in a child R process (helper-child.R), so that a segfault,
 #   an abort or a hang fails the test instead of killing the test run.
 #
+# Topic files may keep their entries apart: a helper file
+# `helper-bad-args-<topic>.R` defining `bad_arg_table_<topic>()`,
+# `bad_arg_allowed_<topic>()` and/or `nasty_cases_<topic>()` is merged in
+# automatically (see bad_arg_extensions()).
+#
 # Adding an exported function: add an entry to bad_arg_table() (the first test
 # fails until you do) with a value for every formal argument, run this file,
 # and add the replacements that are genuinely valid to bad_arg_allowed(), with
@@ -25,8 +30,31 @@ bad_arg_excluded <- c(
   new_dpfda_release = "constructor without validation"
 )
 
+# The functions named `bad_arg_<kind>_<topic>` (or `nasty_cases_<topic>`)
+# defined in helper files, called and returned in a list.
+bad_arg_extensions <- function(prefix) {
+  e <- environment(bad_arg_extensions)
+  out <- list()
+  while (!identical(e, globalenv()) && !identical(e, emptyenv())) {
+    for (nm in setdiff(sort(ls(e, pattern = paste0("^", prefix, "_"))), paste0(prefix, "_core"))) {
+      if (is.null(out[[nm]]) && is.function(f <- get(nm, e))) out[[nm]] <- f()
+    }
+    e <- parent.env(e)
+  }
+  out
+}
+
 # function name -> list of valid baseline argument lists (optionally named).
-bad_arg_table <- function() {
+bad_arg_table <- function() c(bad_arg_table_core(), unlist(unname(bad_arg_extensions("bad_arg_table")),
+                                                          recursive = FALSE))
+
+bad_arg_allowed <- function() do.call(rbind, c(list(bad_arg_allowed_core()),
+                                               unname(bad_arg_extensions("bad_arg_allowed"))))
+
+nasty_cases <- function() c(nasty_cases_core(), unlist(unname(bad_arg_extensions("nasty_cases")),
+                                                       recursive = FALSE))
+
+bad_arg_table_core <- function() {
   t5 <- seq(0, 1, length.out = 5)
   v5 <- rbind(sin(2 * pi * t5), cos(2 * pi * t5))
   cv <- curves(v5, t5)
@@ -288,10 +316,7 @@ wrong_length <- function(base) {
 
 # (function, argument, value) combinations that are valid inputs and may
 # succeed. They must still never raise a non-dpfda error or return NaN / Inf.
-bad_arg_allowed <- function() {
-  allow <- function(fun, args, values) {   # every argument in `args` x every value in `values`
-    data.frame(fun = fun, expand.grid(arg = args, value = values, stringsAsFactors = FALSE))
-  }
+bad_arg_allowed_core <- function() {
   finite_points <- c("-1", "0", "1e10", "2^31", "double.xmax")
   huge <- c("1e10", "2^31", "double.xmax")
   rbind(
@@ -553,13 +578,7 @@ bad_arg_cases <- function() {
 # Hand-written calls. expect: "error" (a dpfda_error of the given class), "ok"
 # (must succeed; a logical value must be TRUE) or "either" (succeed with a
 # finite value, or a dpfda_error). Each must take under 5 seconds.
-nasty_cases <- function() {
-  # X in an expression below stands for .Machine$double.xmax
-  nasty <- function(expr, expect = "error", class = "dpfda_error") {
-    e <- do.call(substitute, list(substitute(expr), list(X = quote(.Machine$double.xmax))))
-    list(label = paste(deparse(e, width.cutoff = 200L), collapse = " "), expr = e,
-         expect = expect, class = class, keep = expect == "ok")
-  }
+nasty_cases_core <- function() {
   list(
     # memory: a 1e6 x 1e6 Gram matrix must be refused up front, not attempted
     nasty(rgp(1, kernel_gaussian(0.1), seq(0, 1, length.out = 1e6), method = "cholesky"),
