@@ -26,7 +26,7 @@
 # epsilon (ICLP) or i.i.d. Laplace(Delta / epsilon) (FRL), drawn by
 # iclp_release_core().
 
-iclp_kde_options <- c("kernel", "eta", "J", "M", "tol", "sensitivity_method")
+iclp_kde_options <- c("kernel", "eta", "J", "M", "tol", "sensitivity_method", "counts")
 
 dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domain, binned, bins, call,
                         ...) {
@@ -66,7 +66,8 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   if (d == 1L) axes <- list(sort(grid))
   dom <- as_domain(domain, grid)
   pts <- clamp_to_domain(as_points(x, "x", d = d), dom)
-  n <- nrow(pts)
+  counts <- iclp_kde_counts(opts$counts, nrow(pts))
+  n <- if (is.null(counts)) nrow(pts) else sum(counts)
 
   basis <- kl_basis(kernel, grid, J = J, tol = tol)
   lam <- basis$values
@@ -79,7 +80,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     M <- as.integer(min(M, basis$J))
   }
   nz <- iclp_kde_normaliser(basis, eta, dom)
-  p <- iclp_kde_bin(pts, axes)
+  p <- iclp_kde_bin(pts, axes, counts)
   a <- nz * lam^eta * as.vector(crossprod(V, p)) / n
   method <- if (is.null(opts$sensitivity_method)) {
     if (as.double(nrow(V))^2 * basis$J <= 5e7) "exact" else "triangle"
@@ -133,9 +134,23 @@ iclp_kde_normaliser <- function(basis, eta, dom) {
   if (is.finite(mass) && mass > 0) 1 / mass else 1
 }
 
+# Frequency weights: NULL, or whole numbers >= 0, one per point, with a
+# positive total (the number of records n).
+iclp_kde_counts <- function(counts, npts) {
+  if (is.null(counts)) return(NULL)
+  ok <- is.numeric(counts) && is.null(dim(counts)) && length(counts) == npts && all(is.finite(counts)) &&
+    all(counts >= 0) && all(counts == round(counts)) && sum(counts) > 0 && sum(counts) < 2^53
+  if (!isTRUE(ok)) {
+    arg_error("counts", sprintf("%d non-negative whole numbers (records per point) with a positive sum", npts),
+              counts)
+  }
+  as.double(counts)
+}
+
 # (Multi)linear binning of the n x d points on the tensor grid with sorted
-# axes (first axis fastest): the vector of total weights per grid point.
-iclp_kde_bin <- function(pts, axes) {
+# axes (first axis fastest): the vector of total weights per grid point
+# (each point weighted by its count when `counts` is given).
+iclp_kde_bin <- function(pts, axes, counts = NULL) {
   sizes <- vapply(axes, length, 1L)
   m <- prod(sizes)
   idx <- matrix(0L, nrow(pts), length(axes))
@@ -156,7 +171,7 @@ iclp_kde_bin <- function(pts, axes) {
   corners <- as.matrix(expand.grid(rep(list(0:1), length(axes))))
   for (r in seq_len(nrow(corners))) {
     b <- corners[r, ]
-    w <- rep(1, nrow(pts))
+    w <- if (is.null(counts)) rep(1, nrow(pts)) else counts
     pos <- rep(1, nrow(pts))
     for (j in seq_along(axes)) {
       w <- w * (if (b[j] == 1L) frac[, j] else 1 - frac[, j])

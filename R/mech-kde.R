@@ -35,8 +35,11 @@
 #'   Options in `...`: `kernel` (its type is used; the lengthscale is the
 #'   bandwidth), `eta` (default \eqn{1 + 1/(2h) + 1/4}, \eqn{h} the
 #'   eigenvalue decay exponent), `J`, `tol` (see [kl_basis()]), `M` (FRL;
-#'   default the PSS value of [pss_params()]) and `sensitivity_method`
-#'   (`"exact"`, `"triangle"`, `"theorem16"`). The grid must be
+#'   default the PSS value of [pss_params()]), `sensitivity_method`
+#'   (`"exact"`, `"triangle"`, `"theorem16"`) and `counts` (whole-number
+#'   frequencies: `x[i]` stands for `counts[i]` records, as for deaths by
+#'   age, so `n = sum(counts)` and one record is one unit of a count;
+#'   equivalent to `rep(x, counts)` without building it). The grid must be
 #'   one-dimensional or a sorted tensor grid; `calibration`, `binned`,
 #'   `bins`, `k` and `h` are not used. [predict()] evaluates the release
 #'   anywhere by the Nystrom extension of the basis (post-processing).

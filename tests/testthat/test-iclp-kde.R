@@ -185,6 +185,26 @@ test_that("bad ICLP / FRL KDE inputs give classed errors naming the argument", {
   err(dp_kde(cbind(x, x), g, 0.1, 1, mechanism = "iclp"), "x")
   expect_warning(dp_kde(x, g, 0.1, 1, mechanism = "iclp", kernel = kernel_matern(1.5, 1), eta = 1.1),
                  class = "dpfda_warning_iclp")
+  err(dp_kde(x, g, 0.1, 1, mechanism = "iclp", counts = rep(1.5, 10)), "counts")
+  err(dp_kde(x, g, 0.1, 1, mechanism = "iclp", counts = rep(1, 9)), "counts")
+  err(dp_kde(x, g, 0.1, 1, mechanism = "frl", counts = c(-1, rep(1, 9))), "counts")
+  err(dp_kde(x, g, 0.1, 1, mechanism = "frl", counts = rep(0, 10)), "counts")
+  err(dp_kde(x, g, 0.1, 1, mechanism = "frl", counts = c(NA, rep(1, 9))), "counts")
+})
+
+test_that("frequency counts give exactly the release of the repeated data", {
+  g <- seq(0, 1, length.out = 41)
+  ages <- seq(0, 1, by = 0.05)
+  cnt <- c(0, rpois(length(ages) - 1, 30))
+  for (mech in c("iclp", "frl")) {
+    a <- with_seed_mode(7, dp_kde(ages, g, 0.08, epsilon = 1, mechanism = mech, domain = c(0, 1),
+                                  counts = cnt))
+    b <- with_seed_mode(7, dp_kde(rep(ages, cnt), g, 0.08, epsilon = 1, mechanism = mech,
+                                  domain = c(0, 1)))
+    expect_equal(a$n, sum(cnt))
+    expect_equal(a$sensitivity, b$sensitivity, tolerance = 1e-12)
+    expect_equal(a$values$values, b$values$values, tolerance = 1e-10)
+  }
 })
 
 # ---- dp_cov(): covariance by reduction to a mean (Appendix C.1; R/mech-iclp-cov.R)
