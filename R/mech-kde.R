@@ -65,7 +65,9 @@
 #'   a tensor grid, sampled by the fast Kronecker sampler.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
 #'   `dpfda_bandwidth` from [dp_bandwidth()].
-#' @param epsilon,delta Privacy parameters of this release.
+#' @param epsilon,delta Privacy parameters of this release. `delta` is
+#'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
+#'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted.
 #' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` or `"frl"`.
 #' @param domain Public bounds for clamping the data (default: the range of
 #'   the grid).
@@ -116,7 +118,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                        binned, bins, call, ...))
   }
   if (mechanism == "bernstein") {
-    return(dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
+    return(dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, domain,
+                            calibration, binned, bins,
                             k, h, call))
   }
   delta <- check_delta(delta)

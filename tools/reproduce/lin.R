@@ -69,6 +69,9 @@ fig_lin_table1 <- function(out_dir) {
                     `ICLP / GP (ours)` = ours$iclp / ours$gp,
                     `ICLP (paper)` = paper$iclp, `GP (paper)` = paper$gp,
                     `ICLP / GP (paper)` = paper$iclp / paper$gp, check.names = FALSE)
+  lin_save_extdata(data.frame(kernel = ours$kernel, m = ours$m, reps = ours$reps,
+                              iclp_ms = signif(ours$iclp, 4), gp_ms = signif(ours$gp, 4),
+                              paper_iclp = paper$iclp, paper_gp = paper$gp), "lin_table1.csv", out_dir)
 
   open_png(file.path(out_dir, file), height = 550)
   op <- graphics::par(mfrow = c(1, 2), mar = c(4.2, 4.4, 3, 1))
