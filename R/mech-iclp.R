@@ -502,11 +502,25 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   X2 <- as.vector((clip_curves_l2(x$values, basis$weights, tau)^2) %*% basis$weights)
   fold <- integer(n)
   fold[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
-  nk <- tabulate(fold, folds)
-  loss <- vapply(candidates, function(cand) {
+  loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
+  sens <- pcv_sensitivity(fold, tau)
+  s <- dp_select(-loss, sensitivity = sens, epsilon = epsilon_select)
+  structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
+                 candidates = candidates, index = s$index, value = candidates[s$index],
+                 eta = if (mechanism == "frl") NULL else eta,
+                 epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng()),
+            class = "dpfda_pcv_selection")
+}
+
+# Expected cross-validation loss of each candidate: A (n x J coefficients of
+# the clipped curves), X2 (their squared norms), fold (fold of each curve).
+pcv_losses <- function(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o) {
+  n <- nrow(A)
+  nk <- tabulate(fold, max(fold))
+  vapply(candidates, function(cand) {
     params <- if (mechanism == "frl") list(M = as.integer(cand)) else list(eta = eta, psi = cand)
     tot <- 0
-    for (k in seq_len(folds)) {
+    for (k in seq_along(nk)) {
       te <- fold == k
       ntr <- n - nk[k]
       a <- colMeans(A[!te, , drop = FALSE])
@@ -519,14 +533,15 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     }
     tot / n
   }, 0)
-  others <- vapply(seq_len(folds), function(k) sum((nk * 8 * tau^2 / (n - nk))[-k]), 0)
-  sens <- (4 * tau^2 + max(others)) / n
-  s <- dp_select(-loss, sensitivity = sens, epsilon = epsilon_select)
-  structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
-                 candidates = candidates, index = s$index, value = candidates[s$index],
-                 eta = if (mechanism == "frl") NULL else eta,
-                 epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng()),
-            class = "dpfda_pcv_selection")
+}
+
+# Replace-one sensitivity of the PCV utility: the replaced curve's own term
+# (4 tau^2) plus its effect, through the training means, on the other folds.
+pcv_sensitivity <- function(fold, tau) {
+  n <- length(fold)
+  nk <- tabulate(fold, max(fold))
+  others <- vapply(seq_along(nk), function(k) sum((nk * 8 * tau^2 / (n - nk))[-k]), 0)
+  (4 * tau^2 + max(others)) / n
 }
 
 #' @export

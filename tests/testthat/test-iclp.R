@@ -292,6 +292,43 @@ test_that("pcv_select spends its own budget with a bounded utility sensitivity",
   expect_output(print(s2), "psi")
 })
 
+test_that("the PCV utility sensitivity holds by brute force on random and extreme neighbours", {
+  t <- seq(0, 1, length.out = 25)
+  n <- 40
+  b <- kl_basis(mat32, t)
+  clip <- function(X) dpfda:::clip_curves_l2(X, b$weights, 1)
+  pieces <- function(X) {
+    Xc <- clip(X)
+    list(A = dpfda:::kl_coef(b, Xc), X2 = as.vector((Xc^2) %*% b$weights))
+  }
+  o <- list(frl_bound = "M", ar_bound = "sum", threshold_scale = 1)
+  fold <- rep_len(1:5, n)
+  sens <- dpfda:::pcv_sensitivity(fold, 1)
+  expect_equal(sens, (4 + 4 * 8 * 8 / 32) / 40)
+  cands <- list(frl = 1:10, iclp_qr = exp(seq(log(1e-4), log(0.5), length.out = 8)),
+                iclp_ar = exp(seq(log(1e-3), log(0.5), length.out = 8)))
+  worst <- 0
+  for (trial in 1:30) {
+    X <- with_seed_mode(100 + trial, riclp(n, mat32, t)$values) * 0.4 +
+      rep(sin(2 * pi * t), each = n) * (trial %% 3) / 2
+    # replacement: an extreme curve (norm tau, opposite to the others) or a random one
+    new <- if (trial %% 2) -2 * b$vectors[, 1 + trial %% 4] else with_seed_mode(trial, riclp(1, mat32, t)$values)
+    i <- 1 + trial %% n
+    Y <- X
+    Y[i, ] <- new
+    p1 <- pieces(X)
+    p2 <- pieces(Y)
+    for (mech in names(cands)) {
+      eta <- if (mech == "frl") NULL else pss_params(mech, n, 1, 2, 1)$eta
+      l1 <- dpfda:::pcv_losses(p1$A, p1$X2, fold, cands[[mech]], mech, b$values, 1, 1, eta, o)
+      l2 <- dpfda:::pcv_losses(p2$A, p2$X2, fold, cands[[mech]], mech, b$values, 1, 1, eta, o)
+      worst <- max(worst, max(abs(l1 - l2)) / sens)
+    }
+  }
+  expect_lte(worst, 1)
+  expect_gt(worst, 0.1)      # the bound is not vacuous: real neighbours come within a factor of 10
+})
+
 test_that("bad inputs are classed errors naming the argument", {
   t <- seq(0, 1, length.out = 20)
   x <- curves(matrix(sin(t), 3, 20, byrow = TRUE), t)
