@@ -24,12 +24,15 @@ install: $(LIB) $(TARBALL)
 	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
 
 deps-test:
-	$(RSCRIPT) tools/install-deps.R testthat
+	$(RSCRIPT) tools/install-deps.R testthat tf
 
 # qpdf: R CMD check --as-cran needs it once the package has vignettes.
+# libcurl headers: fda depends on fds, which needs the curl package.
 deps-check:
-	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth
 	command -v qpdf >/dev/null || { apt-get update -qq && apt-get install -y -qq qpdf; }
+	test -e /usr/include/x86_64-linux-gnu/curl/curl.h || test -e /usr/include/curl/curl.h || \
+	  { apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev; }
+	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth tf ggplot2 fda
 
 deps-demo:
 	$(RSCRIPT) tools/install-deps.R

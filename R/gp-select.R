@@ -154,11 +154,14 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   }
   yc <- pmin(pmax(as.double(y), y_bound[1]), y_bound[2]) - mean(y_bound)
   sse <- sens <- numeric(length(cands))
+  bar <- dp_progress(length(cands), "dp_gp_select(): cross-validating the candidates")
   for (r in seq_along(cands)) {
     cv <- gp_cv_candidate(pts, cands[[r]], fold, d, noise)
     sse[r] <- gp_cv_sse(cv, yc, L)
     sens[r] <- gp_cv_sensitivity(cv, d, L, n, sensitivity_rule)
+    bar$tick()
   }
+  bar$done()
   delta_u <- max(sens)
   if (sensitivity_rule == "paper") {
     dpfda_warn(paste("sensitivity_rule = \"paper\" is not a proven bound on the change of the",

@@ -517,7 +517,10 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
 pcv_losses <- function(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o) {
   n <- nrow(A)
   nk <- tabulate(fold, max(fold))
+  bar <- dp_progress(length(candidates), "pcv_select(): cross-validating the candidates")
+  on.exit(bar$done())
   vapply(candidates, function(cand) {
+    bar$tick()
     params <- if (mechanism == "frl") list(M = as.integer(cand)) else list(eta = eta, psi = cand)
     tot <- 0
     for (k in seq_along(nk)) {

@@ -12,6 +12,9 @@
 #' @param y Unused.
 #' @param col,lty,lwd,type,xlab,ylab,main Graphical parameters.
 #' @param band For releases: shade +/- 2 pointwise noise standard deviations.
+#' @param reference For releases: an optional non-private reference drawn
+#'   dashed (a numeric vector on the release's grid or a [curves()] object),
+#'   e.g. to show a teaching example next to the truth.
 #' @param ... Passed to [graphics::matplot()] / [graphics::matlines()].
 #' @return `x`, invisibly.
 #' @examples
@@ -50,7 +53,8 @@ lines.dpfda_curves <- function(x, col = NULL, lty = 1, lwd = 1, ...) {
 
 #' @rdname plot.dpfda_curves
 #' @export
-plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, xlab = "t", ylab = "value", ...) {
+plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL, xlab = "t", ylab = "value",
+                               ...) {
   if (is.null(main)) {
     main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
                     format(x$epsilon, digits = 3), format(x$delta, digits = 3))
@@ -64,9 +68,14 @@ plot.dpfda_release <- function(x, y, band = FALSE, main = NULL, xlab = "t", ylab
     graphics::polygon(c(v$grid, rev(v$grid)), c(v$values[1L, ] - 2 * sd, rev(v$values[1L, ] + 2 * sd)),
                       col = grDevices::adjustcolor("grey60", 0.4), border = NA)
     graphics::lines(v, ...)
+  } else if (!is.null(reference) && v$dim == 1L) {
+    ref <- release_reference(reference, v)
+    graphics::plot(range(v$grid), range(v$values, ref), type = "n", xlab = xlab, ylab = ylab, main = main)
+    graphics::lines(v, ...)
   } else {
     plot(v, main = main, xlab = xlab, ylab = ylab, ...)
   }
+  if (!is.null(reference) && v$dim == 1L) graphics::lines(v$grid, release_reference(reference, v), lty = 2, lwd = 2)
   invisible(x)
 }
 

@@ -1,0 +1,107 @@
+# ggplot2 methods (ggplot2 is suggested): autoplot() for curves, releases and
+# mortality distributions, registered when ggplot2 is loaded.
+
+utils::globalVariables(c("arg", "value", "id", "group", "age", "density", "lo", "hi", "t1", "t2"))
+
+# Register `method` for the generic `pkg::generic` on class `cls`, now if pkg
+# is loaded and again whenever it is loaded later.
+register_s3_later <- function(pkg, generic, cls, method) {
+  reg <- function(...) {
+    registerS3method(generic, cls, method, envir = asNamespace(pkg))
+  }
+  if (isNamespaceLoaded(pkg)) reg()
+  setHook(packageEvent(pkg, "onLoad"), reg)
+}
+
+.onLoad <- function(libname, pkgname) {
+  register_s3_later("ggplot2", "autoplot", "dpfda_curves", autoplot_dpfda_curves)
+  register_s3_later("ggplot2", "autoplot", "dpfda_release", autoplot_dpfda_release)
+  register_s3_later("ggplot2", "autoplot", "dpfda_mortality", autoplot_dpfda_mortality)
+  invisible(NULL)
+}
+
+#' ggplot2 plots of curves, releases and mortality distributions
+#'
+#' With \pkg{ggplot2} installed, `ggplot2::autoplot()` draws dpfda objects:
+#' curves as lines (one per curve; the first curve of two-dimensional curves
+#' as a raster), releases as their released curves with an optional band of
+#' +/- 2 pointwise noise standard deviations and an optional non-private
+#' reference (dashed), and mortality distributions as one density per group.
+#' The methods are registered when \pkg{ggplot2} is loaded.
+#'
+#' @param object A `dpfda_curves`, `dpfda_release` or `dpfda_mortality`.
+#' @param band For releases: shade +/- 2 pointwise noise standard deviations
+#'   (public information from the noise scale and kernel).
+#' @param reference For releases: an optional non-private reference, a
+#'   numeric vector on the release's grid or a [curves()] object.
+#' @param ... Unused.
+#' @return A `ggplot` object.
+#' @name autoplot-dpfda
+#' @examples
+#' if (requireNamespace("ggplot2", quietly = TRUE)) {
+#'   g <- rgp(3, kernel_matern(5/2, 0.2), seq(0, 1, length.out = 100))
+#'   ggplot2::autoplot(g)
+#' }
+NULL
+
+#' @rdname autoplot-dpfda
+autoplot_dpfda_curves <- function(object, ...) {
+  need_package("ggplot2", "autoplot()")
+  d <- as.data.frame(object)
+  if (object$dim == 1L) {
+    d$id <- factor(d$id)
+    ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value, group = id, colour = id)) +
+      ggplot2::geom_line() + ggplot2::labs(x = "t", y = "value", colour = "curve")
+  } else if (object$dim == 2L) {
+    d <- d[d$id == 1L, ]
+    d <- data.frame(t1 = d$arg1, t2 = d$arg2, value = d$value)
+    ggplot2::ggplot(d, ggplot2::aes(x = t1, y = t2, fill = value)) + ggplot2::geom_raster()
+  } else {
+    dpfda_abort("Only one- and two-dimensional curves can be plotted.", arg = "object")
+  }
+}
+
+#' @rdname autoplot-dpfda
+autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, ...) {
+  need_package("ggplot2", "autoplot()")
+  v <- object$values
+  p <- autoplot_dpfda_curves(v) +
+    ggplot2::ggtitle(sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
+                             format(object$epsilon, digits = 3), format(object$delta, digits = 3)))
+  if (v$dim != 1L) return(p)
+  if (isTRUE(band) && !is.null(sd <- release_pointwise_sd(object))) {
+    b <- data.frame(arg = v$grid, lo = v$values[1L, ] - 2 * sd, hi = v$values[1L, ] + 2 * sd)
+    p <- p + ggplot2::geom_ribbon(data = b, ggplot2::aes(x = arg, ymin = lo, ymax = hi), inherit.aes = FALSE,
+                                  alpha = 0.25)
+  }
+  if (!is.null(reference)) {
+    ref <- release_reference(reference, v)
+    p <- p + ggplot2::geom_line(data = data.frame(arg = v$grid, value = ref), ggplot2::aes(x = arg, y = value),
+                                inherit.aes = FALSE, linetype = 2)
+  }
+  p
+}
+
+#' @rdname autoplot-dpfda
+autoplot_dpfda_mortality <- function(object, ...) {
+  need_package("ggplot2", "autoplot()")
+  d <- as.data.frame(object)
+  ggplot2::ggplot(d, ggplot2::aes(x = age, y = density, colour = group)) + ggplot2::geom_line() +
+    ggplot2::labs(colour = NULL)
+}
+
+# A non-private reference curve on the grid of curves v.
+release_reference <- function(reference, v) {
+  if (inherits(reference, "dpfda_curves")) {
+    if (ncol(reference$values) != length(v$grid)) {
+      arg_error("reference", sprintf("curves on the release's %d grid points", length(v$grid)), reference)
+    }
+    return(reference$values[1L, ])
+  }
+  ok <- is.numeric(reference) && length(reference) == length(v$grid) && all(is.finite(reference))
+  if (!isTRUE(ok)) {
+    arg_error("reference", sprintf("a numeric vector of %d finite values (the release's grid)", length(v$grid)),
+              reference)
+  }
+  as.double(reference)
+}

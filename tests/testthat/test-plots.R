@@ -1,0 +1,66 @@
+# Plot methods draw on a null device; ggplot2 methods build ggplot objects;
+# progress bars stay silent outside interactive sessions (R/plot.R,
+# R/autoplot.R, R/progress.R).
+
+on_null_device <- function(code) {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  force(code)
+}
+
+test_that("base plot methods draw curves, releases, densities and mortality distributions", {
+  g <- seq(0, 1, length.out = 40)
+  x <- curves(rbind(sin(2 * pi * g), cos(2 * pi * g)), g)
+  r <- with_seed_mode(1, dp_gp_release(sin(2 * pi * g), g, kernel_gaussian(0.2), 0.1, 1, 1e-3))
+  m <- mortality_distribution(rep(0:10, 2), c(10:0 + 1, 0:10 + 1), rep(c("a", "b"), each = 11))
+  x2 <- curves(matrix(runif(25), 1), list(seq(0, 1, length.out = 5), seq(0, 1, length.out = 5)))
+  on_null_device({
+    expect_identical(plot(x), x)
+    expect_identical(lines(x), x)
+    expect_identical(plot(r), r)
+    expect_identical(plot(r, band = TRUE), r)
+    expect_identical(plot(r, reference = sin(2 * pi * g)), r)
+    expect_identical(plot(r, band = TRUE, reference = curves(sin(2 * pi * g), g)), r)
+    expect_identical(lines(r), r)
+    expect_identical(plot(m), m)
+    expect_identical(plot(x2), x2)
+    expect_identical(plot(as_density(curves(dnorm(g, 0.5, 0.1), g))), as_density(curves(dnorm(g, 0.5, 0.1), g)))
+  })
+  e <- expect_error(on_null_device(plot(r, reference = 1:3)), class = "dpfda_error_argument")
+  expect_identical(e$arg, "reference")
+})
+
+test_that("autoplot methods build ggplot objects when ggplot2 is installed", {
+  skip_if_not_installed("ggplot2")
+  g <- seq(0, 1, length.out = 30)
+  x <- curves(rbind(sin(2 * pi * g), g), g)
+  r <- with_seed_mode(2, dp_gp_release(sin(2 * pi * g), g, kernel_gaussian(0.2), 0.1, 1, 1e-3))
+  m <- mortality_distribution(rep(0:10, 2), c(10:0 + 1, 0:10 + 1), rep(c("a", "b"), each = 11))
+  x2 <- curves(matrix(runif(25), 1), list(seq(0, 1, length.out = 5), seq(0, 1, length.out = 5)))
+  for (obj in list(x, m, x2)) expect_s3_class(ggplot2::autoplot(obj), "ggplot")
+  p <- ggplot2::autoplot(r, band = TRUE, reference = sin(2 * pi * g))
+  expect_s3_class(p, "ggplot")
+  expect_length(p$layers, 3L)                  # curves, band, reference
+  on_null_device(print(p))
+})
+
+test_that("progress bars are silent unless enabled and count to their total", {
+  expect_false(dp_progress_enabled())          # tests are not interactive
+  p <- dp_progress(5, "x")
+  expect_silent(for (i in 1:5) p$tick())
+  expect_silent(p$done())
+  old <- options(dpfda.progress = TRUE)
+  on.exit(options(old))
+  expect_true(dp_progress_enabled())
+  out <- capture.output(type = "message", {
+    p <- dp_progress(4, "counting")
+    for (i in 1:4) p$tick()
+    p$done()
+  })
+  expect_true(any(grepl("counting", out)))
+  expect_true(any(grepl("100%", out)))
+  options(dpfda.progress = FALSE)
+  expect_false(dp_progress_enabled())
+  e <- expect_error(dp_progress(-1), class = "dpfda_error_argument")
+  expect_identical(e$arg, "total")
+})
