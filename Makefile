@@ -35,7 +35,7 @@ deps-check:
 	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth tf ggplot2 fda
 
 deps-demo:
-	$(RSCRIPT) tools/install-deps.R
+	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS bench KernSmooth
 
 deps-bench:
 	$(RSCRIPT) tools/install-deps.R mvtnorm MASS bench KernSmooth

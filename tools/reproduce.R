@@ -2,8 +2,10 @@
 #
 # Run from the repository root with dpfda installed:
 #     Rscript tools/reproduce.R
-# It writes reproduce/*.png and reproduce/README.md, a Markdown report with
-# one section per figure.
+# It writes reproduce/*.png, reproduce/README.md (a Markdown report with one
+# section per figure) and reproduce/index.html (the same beside what each
+# paper reported, plus the benchmark output; DPFDA_DEMO_BENCH=0 skips the
+# benchmarks).
 #
 # Structure: one function per figure, fig_<name>(out_dir). Each draws its
 # PNG with base graphics and returns a section for the report:
@@ -332,6 +334,67 @@ write_readme <- function(sections, out_dir, total_seconds) {
   writeLines(md, file.path(out_dir, "README.md"))
 }
 
+# The one-page HTML report (reproduce/index.html): per section our figure,
+# text and table beside what the paper reported (tools/reproduce/
+# paper-claims.R), then the benchmark output.
+write_html <- function(sections, out_dir, total_seconds, bench) {
+  md <- function(x) markdown::mark(paste(x, collapse = "\n"))
+  esc <- function(x) gsub("<", "&lt;", gsub("&", "&amp;", x))
+  claims <- if (exists("paper_claims")) paper_claims() else list()
+  anchor <- function(t) gsub("[^a-z0-9-]", "", gsub(" ", "-", tolower(t)))
+  css <- paste(
+    "body{font-family:sans-serif;max-width:1500px;margin:auto;padding:1em;line-height:1.4}",
+    ".sec{display:flex;gap:1.5em;border-top:1px solid #ccc;padding-top:.5em}",
+    ".ours{flex:3;min-width:0}.paper{flex:1.3;background:#f6f6f0;padding:.2em 1em;font-size:.95em}",
+    "img{max-width:100%}table{border-collapse:collapse;font-size:.85em;display:block;overflow-x:auto}",
+    "td,th{border:1px solid #ddd;padding:2px 6px}pre{background:#f4f4f4;padding:.5em;overflow-x:auto}")
+  body <- c(
+    "<h1>dpfda: reproduced figures and tables</h1>",
+    md(c(sprintf("Generated on %s by `tools/reproduce.R` (`make demo`) with dpfda %s on %s; total %.0f s.",
+                 format(Sys.Date()), format(utils::packageVersion("dpfda")), R.version.string, total_seconds),
+         "",
+         sprintf(paste("Random draws use the seeded noise source (`dp_reproducible(%d)`, offset per figure):",
+                       "the figures are reproducible and their noise is **not private**."), SEED))),
+    "<h2>Contents</h2><ol>",
+    sprintf("<li><a href=\"#%s\">%s</a></li>", vapply(sections, function(s) anchor(s$title), ""),
+            vapply(sections, function(s) esc(s$title), "")),
+    if (length(bench)) "<li><a href=\"#benchmarks\">Benchmarks</a></li>",
+    "</ol>")
+  for (sec in sections) {
+    claim <- claims[[sec$file]]
+    body <- c(body, sprintf("<h2 id=\"%s\">%s</h2>", anchor(sec$title), esc(sec$title)),
+              "<div class=\"sec\"><div class=\"ours\">",
+              sprintf("<img src=\"%s\" alt=\"%s\">", sec$file, esc(sec$title)), md(sec$text),
+              if (!is.null(sec$table)) md(md_table(sec$table)),
+              sprintf("<p><small>%.1f s</small></p>", sec$seconds),
+              "</div><div class=\"paper\"><h3>What the paper reported</h3>",
+              if (is.null(claim)) "<p>(no note)</p>" else md(claim), "</div></div>")
+  }
+  if (length(bench)) {
+    body <- c(body, "<h2 id=\"benchmarks\">Benchmarks</h2>",
+              md("Output of the `bench/` scripts (dpfda against what a user would otherwise use), run by `make demo`."))
+    for (b in names(bench)) body <- c(body, sprintf("<h3>%s</h3><pre>%s</pre>", b, esc(paste(bench[[b]], collapse = "\n"))))
+  }
+  html <- c("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>dpfda: reproduced figures</title>",
+            sprintf("<style>%s</style></head><body>", css), body, "</body></html>")
+  writeLines(html, file.path(out_dir, "index.html"))
+}
+
+# Run the benchmark scripts (skipped with DPFDA_DEMO_BENCH=0); their output.
+run_benchmarks <- function(out_dir) {
+  if (identical(Sys.getenv("DPFDA_DEMO_BENCH"), "0") || !dir.exists("bench")) return(list())
+  out <- list()
+  for (f in sort(list.files("bench", pattern = "^bench-.*[.]R$", full.names = TRUE))) {
+    t0 <- proc.time()[["elapsed"]]
+    res <- suppressWarnings(system2(file.path(R.home("bin"), "Rscript"), f, stdout = TRUE, stderr = TRUE,
+                                    env = c("BENCH_REPS=3", "DPFDA_BENCH_PGD_CAP=20")))
+    out[[basename(f)]] <- res
+    message(sprintf("  %-28s %5.1f s", basename(f), proc.time()[["elapsed"]] - t0))
+  }
+  writeLines(unlist(lapply(names(out), function(b) c(paste("==", b), out[[b]]))), file.path(out_dir, "bench.txt"))
+  out
+}
+
 main <- function(out_dir = "reproduce") {
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
   on.exit(dp_rng("secure"), add = TRUE)   # never leave the session seeded
@@ -362,6 +425,8 @@ main <- function(out_dir = "reproduce") {
   sections <- lapply(figures, run_figure, out_dir = out_dir)
   total <- proc.time()[["elapsed"]] - t0
   write_readme(sections, out_dir, total)
+  bench <- run_benchmarks(out_dir)
+  write_html(sections, out_dir, total, bench)
   dp_rng("secure")
   message(sprintf("  %-28s done in %.1f s; noise source back to \"%s\"", "README.md", total, dp_rng()))
   invisible(sections)
