@@ -12,7 +12,7 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 export R_LIBS := $(LIB):$(R_LIBS)
 export NOT_CRAN ?= true
 
-.PHONY: test demo check bench install deps-test deps-check deps-demo deps-bench clean
+.PHONY: test demo check bench site sanitize valgrind install deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -57,6 +57,37 @@ check: deps-check
 
 bench: deps-bench install
 	for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
+
+# The suite against a build with AddressSanitizer + UBSan (the runtimes are
+# preloaded into an uninstrumented R; leaks are left to `make valgrind`).
+SAN_LIB := $(CURDIR)/.Rlib-san
+SAN_ENV := LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+sanitize: deps-test $(TARBALL)
+	mkdir -p $(SAN_LIB)
+	R_MAKEVARS_USER=$(CURDIR)/tools/Makevars.sanitize $(R) CMD INSTALL --preclean --no-test-load \
+	  --library=$(SAN_LIB) $(TARBALL)
+	$(SAN_ENV) R_LIBS=$(SAN_LIB):$(LIB) $(RSCRIPT) tools/run-tests.R
+
+# The suite (or the files matching DPFDA_TEST_FILTER) under valgrind memcheck;
+# tools/valgrind-summary.R reads the log and fails on errors or leaks in dpfda.
+VALGRIND_LOG := $(CURDIR)/valgrind.log
+valgrind: install
+	$(R) -d "valgrind --tool=memcheck --leak-check=full --track-origins=yes --log-file=$(VALGRIND_LOG)" \
+	  --vanilla --no-echo -f tools/run-tests.R
+	$(RSCRIPT) tools/valgrind-summary.R $(VALGRIND_LOG)
+
+# pkgdown site in docs/, built offline. pkgdown needs pandoc and, through
+# ragg/textshaping, the freetype/harfbuzz/fribidi headers.
+SITE_APT := pandoc libharfbuzz-dev libfribidi-dev libfreetype6-dev libpng-dev libtiff5-dev libjpeg-dev
+deps-site:
+	command -v pandoc >/dev/null && test -e /usr/include/harfbuzz/hb-ft.h || \
+	  { apt-get update -qq && apt-get install -y -qq $(SITE_APT); }
+	$(RSCRIPT) tools/install-deps.R pkgdown rmarkdown knitr markdown
+
+site: deps-site install
+	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE)'
 
 clean:
 	rm -rf $(LIB) check $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

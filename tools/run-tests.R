@@ -2,7 +2,10 @@
 # "N passed, N failed" as the last line; exit non-zero on any failure.
 suppressPackageStartupMessages(library(testthat))
 library(dpfda)
+# DPFDA_TEST_FILTER: a regular expression on test file names (make valgrind).
+filter <- Sys.getenv("DPFDA_TEST_FILTER")
 res <- test_dir("tests/testthat", package = "dpfda", load_package = "installed",
+                filter = if (nzchar(filter)) filter else NULL,
                 reporter = ProgressReporter$new(show_praise = FALSE),
                 stop_on_failure = FALSE, stop_on_warning = FALSE)
 df <- as.data.frame(res)
