@@ -12,7 +12,7 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 export R_LIBS := $(LIB):$(R_LIBS)
 export NOT_CRAN ?= true
 
-.PHONY: test demo check bench site sanitize valgrind install deps-test deps-check deps-demo deps-bench deps-site clean
+.PHONY: test demo check bench site sanitize valgrind fuzz install deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -58,12 +58,17 @@ check: deps-check
 bench: deps-bench install
 	for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
 
+# Random bad arguments for every export, in child R processes (FUZZ_N calls).
+FUZZ_N ?= 20000
+fuzz: deps-test install
+	$(RSCRIPT) tools/fuzz.R $(FUZZ_N)
+
 # The suite against a build with AddressSanitizer + UBSan (the runtimes are
 # preloaded into an uninstrumented R; leaks are left to `make valgrind`).
 SAN_LIB := $(CURDIR)/.Rlib-san
 SAN_ENV := LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DPFDA_NO_TIMING=1
 sanitize: deps-test $(TARBALL)
 	mkdir -p $(SAN_LIB)
 	R_MAKEVARS_USER=$(CURDIR)/tools/Makevars.sanitize $(R) CMD INSTALL --preclean --no-test-load \
@@ -74,7 +79,7 @@ sanitize: deps-test $(TARBALL)
 # tools/valgrind-summary.R reads the log and fails on errors or leaks in dpfda.
 VALGRIND_LOG := $(CURDIR)/valgrind.log
 valgrind: install
-	$(R) -d "valgrind --tool=memcheck --leak-check=full --track-origins=yes --log-file=$(VALGRIND_LOG)" \
+	DPFDA_NO_TIMING=1 $(R) -d "valgrind --tool=memcheck --leak-check=full --track-origins=yes --log-file=$(VALGRIND_LOG)" \
 	  --vanilla --no-echo -f tools/run-tests.R
 	$(RSCRIPT) tools/valgrind-summary.R $(VALGRIND_LOG)
 

@@ -224,7 +224,9 @@ check_bins <- function(bins, D) {
 # Public domain: c(lower, upper) in 1-D, 2 x D matrix otherwise; returned as
 # a 2 x D matrix.
 check_bin_domain <- function(domain, D) {
-  if (D == 1L && is.numeric(domain) && is.null(dim(domain))) domain <- matrix(domain, nrow = 2L)
+  if (D == 1L && is.numeric(domain) && is.null(dim(domain)) && length(domain) == 2L) {
+    domain <- matrix(domain, nrow = 2L)
+  }
   ok <- is.numeric(domain) && is.matrix(domain) && identical(dim(domain), c(2L, D)) &&
     all(is.finite(domain)) && all(domain[1, ] < domain[2, ]) && all(is.finite(domain[2, ] - domain[1, ]))
   if (!isTRUE(ok)) {

@@ -172,6 +172,12 @@ nearest_grid_point <- function(pts, gp) {
 
 # Coefficients minimising (1/n) sum l(Phi c, y) + psi sum prior_j c_j^2.
 erm_solve <- function(Phi, y, psi, prior, loss) {
+  solve <- function(A, b) {
+    tryCatch(base::solve(A, b), error = function(e) {
+      dpfda_abort(sprintf("The ERM system is numerically singular (%s); increase `psi`.", conditionMessage(e)),
+                  class = "dpfda_error_numeric", arg = "psi")
+    })
+  }
   n <- nrow(Phi)
   if (loss == "square") {
     A <- crossprod(Phi) / n

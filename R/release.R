@@ -12,7 +12,10 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' the raw noise. Further evaluation is post-processing of the released
 #' values (see [predict.dpfda_release()]).
 #'
-#' `new_dpfda_release()` is the constructor used by mechanisms;
+#' `new_dpfda_release()` is the constructor used by mechanisms; its only
+#' check is that the released values, the noise scale and the numeric fields
+#' are not infinite or NaN (noise of scale
+#' \eqn{\propto 1/\epsilon} can overflow: a classed `dpfda_error_numeric`).
 #' `validate_dpfda_release()` checks the invariants (used by the tests).
 #'
 #' @param values A `dpfda_curves` object with the released values.
@@ -36,6 +39,14 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' @export
 new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale,
                               noise = NULL, call = NULL, ..., class = character()) {
+  # the one check of the constructor: noise of scale ~ 1/epsilon can overflow
+  overflow <- function(v) is.double(v) && any(is.infinite(v) | is.nan(v))
+  if ((inherits(values, "dpfda_curves") && !all(is.finite(values$values))) || overflow(noise_scale) ||
+      any(vapply(list(...), overflow, NA))) {
+    dpfda_abort(sprintf(paste("The released values overflow (noise scale %s): epsilon is too small or a",
+                              "bound too large for double precision."), format(noise_scale, digits = 4)),
+                class = "dpfda_error_numeric")
+  }
   structure(list(values = values, mechanism = mechanism, epsilon = epsilon, delta = delta,
                  sensitivity = sensitivity, noise_scale = noise_scale, noise = noise,
                  rng = dp_rng(), call = public_call(call), ...),

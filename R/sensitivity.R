@@ -46,14 +46,19 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
     if (is.numeric(bandwidth) && length(bandwidth) > 1L) d <- length(bandwidth)
   }
   bw <- as_bandwidth(bandwidth, d)
-  if (mechanism == "gp") {
-    return(exp(0.5 * log(2) - log(n) - 0.5 * d * log(2 * pi) - 0.5 * bw$logdet))
+  out <- if (mechanism == "gp") {
+    exp(0.5 * log(2) - log(n) - 0.5 * d * log(2 * pi) - 0.5 * bw$logdet)
+  } else {
+    if (!bw$isotropic) {
+      dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
+    }
+    exp(log(2) - 0.25 * d * log(2 * pi) - log(n) - d * log(sqrt(bw$H[1, 1])))
   }
-  if (!bw$isotropic) {
-    dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
+  if (!is.finite(out)) {
+    dpfda_abort("The KDE sensitivity overflows for this bandwidth; use a larger bandwidth.",
+                class = "dpfda_error_numeric", arg = "bandwidth")
   }
-  h <- sqrt(bw$H[1, 1])
-  exp(log(2) - 0.25 * d * log(2 * pi) - log(n) - d * log(h))
+  out
 }
 
 #' Norm of the Sobolev space H^1 with the exponential kernel

@@ -15,6 +15,9 @@ int dpfda_bessel_work_len(double nu) { return (int) floor(nu) + 1; }
 static double matern_r(double r, double nu, double *bk)
 {
   if (r == 0.0) return 1.0;
+  /* exp(-r) underflows long before the polynomial factors could matter; this
+   * also avoids Inf * 0 = NaN for astronomically large r. */
+  if (r > 1e4) return 0.0;
   if (nu == 0.5) return exp(-r);
   if (nu == 1.5) { double s = M_SQRT_3 * r; return (1.0 + s) * exp(-s); }
   if (nu == 2.5) {
