@@ -208,6 +208,13 @@ kme_features <- function(rff, x, mean = FALSE) {
   kme_features_raw(rff, x, mean)
 }
 
+# Algorithm 2, lines 3-4: mean features plus Gaussian noise (`noise = FALSE`
+# is the internal test hook).
+kme_noisy_features <- function(rff, x, sigma, chunk = 1024L, noise = TRUE) {
+  mu <- kme_features_raw(rff, x, mean = TRUE, chunk = chunk)
+  if (noise) mu + sigma * noise_draw(length(mu), "normal") else mu
+}
+
 kme_default_lr <- function(kernel) {
   ls <- if (kernel$type == "gaussian" && !is.null(kernel$H)) sqrt(mean(diag(kernel$H)))
         else mean(kernel$lengthscale)
@@ -481,8 +488,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     check_alloc(as.double(chunk) * J / 2 + as.double(M) * J + as.double(M)^2, "random-feature matrices")
     rff <- kme_rff(kernel, J, D)                                   # public, data-independent
     sigma <- kme_sigma(N, epsilon, delta, calibration)
-    noisy <- kme_features_raw(rff, x, mean = TRUE, chunk = min(chunk, 1024L)) +
-      sigma * noise_draw(J, "normal")                              # the only touch of x
+    noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L))   # the only touch of x
     if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
     rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr, weights = "lasso",
                           lasso_lambda = lasso_lambda, domain = box)
