@@ -470,6 +470,13 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   x <- kme_clamp(x, box)
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension / overflow check
 
+  if (method != "exponential" && !is.null(candidates)) {
+    dpfda_abort("`candidates` is used only with method = \"exponential\"; leave it NULL.", arg = "candidates")
+  }
+  if (method == "exponential" && !is.null(synthetic)) {
+    dpfda_abort("`synthetic` is not used by method = \"exponential\" (give `candidates`); leave it NULL.",
+                arg = "synthetic")
+  }
   if (method == "exponential") {
     return(kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call))
   }
@@ -836,9 +843,9 @@ kme_mog_data <- function(N = 1e5, D = 2, C = 10, center = 100, sd_means = 200, s
   N <- check_count(N, "N", min = 1, max = 1e8)
   D <- check_count(D, "D", min = 1, max = 1e4)
   C <- check_count(C, "C", min = 1, max = 1e6)
-  center <- check_number(center, "center")
-  sd_means <- check_number(sd_means, "sd_means", lower = 0)
-  sd_within <- check_number(sd_within, "sd_within", lower = 0)
+  center <- check_number(center, "center", lower = -1e100, upper = 1e100)
+  sd_means <- check_number(sd_means, "sd_means", lower = 0, upper = 1e100)
+  sd_within <- check_number(sd_within, "sd_within", lower = 0, upper = 1e100)
   check_alloc(as.double(N) * D + as.double(C) * D, "mixture data")
   probs <- (1 / seq_len(C)) / sum(1 / seq_len(C))
   means <- matrix(stats::rnorm(C * D, center, sd_means), C, D)
