@@ -31,7 +31,10 @@ kme_rowmeans <- function(kernel, z, x, chunk = 2048L) {
 }
 
 # mean(K_xx) over all N^2 pairs (evaluation / oracle only).
-kme_mean_gram <- function(kernel, x, chunk = 2048L) mean(kme_rowmeans(kernel, x, x, chunk))
+kme_mean_gram <- function(kernel, x) {
+  xs <- kernel_scale_points(kernel, x, "x")
+  .Call(C_dpfda_kme_mean_gram, xs, kernel_code(kernel), kme_nu(kernel), kernel$variance)
+}
 
 # Basis of span{k(z_m, .)}: sequential skip-threshold incomplete Cholesky
 # (the authors' modified Gram-Schmidt with drop threshold tol), or the pivoted
@@ -577,7 +580,7 @@ kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call) {
     dpfda_abort("The exponential mechanism needs N^2 kernel values; N is too large (at most 2e5).",
                 class = "dpfda_error_numeric", arg = "x")
   }
-  kxx <- kme_mean_gram(kernel, x, chunk)
+  kxx <- kme_mean_gram(kernel, x)
   util <- vapply(cand, function(cc) {
     kb <- kme_rowmeans(kernel, cc$points, x, chunk)
     K <- kernel_matrix(kernel, cc$points)
@@ -768,8 +771,17 @@ kme_sq_dist <- function(kernel, a, b) {
 #' @export
 kme_mmd <- function(release, y, weights_y = NULL) {
   check_kme(release)
-  b <- kme_as_weighted(y, ncol(release$points), "y", weights_y)
-  sqrt(max(0, kme_sq_dist(release$kernel, list(points = release$points, weights = release$weights), b)))
+  a <- list(points = release$points, weights = release$weights)
+  if (!inherits(y, "dpfda_kme") && is.null(weights_y)) {
+    # a plain sample: row means and the mean Gram matrix in C, no L x L matrix
+    y <- as_points(y, "y", d = ncol(a$points))
+    check_alloc(as.double(nrow(a$points))^2, "kernel matrix of the release")
+    saa <- sum(a$weights * (kernel_matrix(release$kernel, a$points) %*% a$weights))
+    sab <- sum(a$weights * kme_rowmeans(release$kernel, a$points, y))
+    return(sqrt(max(0, saa - 2 * sab + kme_mean_gram(release$kernel, y))))
+  }
+  b <- kme_as_weighted(y, ncol(a$points), "y", weights_y)
+  sqrt(max(0, kme_sq_dist(release$kernel, a, b)))
 }
 
 #' Two-sample test against a private embedding (extension)

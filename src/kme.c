@@ -112,6 +112,40 @@ SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP 
   return out;
 }
 
+/* mean(K_xx) over all N^2 pairs, by the upper triangle (evaluation only). */
+SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance)
+{
+  R_xlen_t N = Rf_nrows(X);
+  int D = Rf_ncols(X), ty = Rf_asInteger(type);
+  double v = Rf_asReal(variance), nuv = Rf_asReal(nu);
+  if (N < 1) Rf_error("kme_mean_gram: no rows");
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(nuv), sizeof(double));
+  double *xr = (double *) R_alloc((size_t) N * D, sizeof(double));
+  const double *Xp = REAL(X);
+  for (R_xlen_t i = 0; i < N; i++)
+    for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = Xp[i + (R_xlen_t) k * N];
+  long double tot = 0.0L;
+  for (R_xlen_t i = 0; i < N; i++) {
+    const double *xi = xr + (size_t) i * D;
+    double s = 0.0;
+    if (ty == DPFDA_K_GAUSSIAN) {
+      for (R_xlen_t j = i + 1; j < N; j++) {
+        const double *xj = xr + (size_t) j * D;
+        double r2 = 0.0;
+        for (int k = 0; k < D; k++) { double u = xi[k] - xj[k]; r2 += u * u; }
+        s += exp(-0.5 * r2);
+      }
+      s *= v;
+    } else {
+      for (R_xlen_t j = i + 1; j < N; j++)
+        s += dpfda_kernel_eval(ty, xi, 1, xr + (size_t) j * D, 1, D, nuv, v, bk);
+    }
+    tot += 2.0L * (long double) s + (long double) v;
+    if ((i & 255) == 255) R_CheckUserInterrupt();
+  }
+  return Rf_ScalarReal((double) (tot / ((long double) N * (long double) N)));
+}
+
 /* ---- sequential incomplete Cholesky with skip ---------------------------- */
 
 /* A holds K (M x M, lower triangle used) and is overwritten: on exit its

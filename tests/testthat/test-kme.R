@@ -354,3 +354,39 @@ test_that("the two-sample test rejects a shifted sample and holds its level roug
   expect_gt(mean(p < 0.05), -1)
   expect_lt(mean(p < 0.05), 0.3)
 })
+
+test_that("C helpers: sine/cosine accuracy, mean Gram matrix, row means of other kernels", {
+  set.seed(20)
+  rff <- kme_rff(kernel_gaussian(1), 2000, 1)
+  x <- c(seq(-1e4, 1e4, length.out = 301), rnorm(20, sd = 1e9), 0, pi / 4, pi / 2, -pi, 3 * pi / 4)
+  P <- outer(x, rff$W[1, ])
+  expect_lt(max(abs(kme_features(rff, x) / rff$scale - cbind(cos(P), sin(P)))), 1e-14)
+  xx <- matrix(rnorm(300), 100, 3)
+  for (k in list(kernel_gaussian(0.7), kernel_matern(5 / 2, 1, variance = 0.5), kernel_exponential(2, "l1"))) {
+    expect_equal(dpfda:::kme_mean_gram(k, xx), mean(kernel_matrix(k, xx)), tolerance = 1e-13)
+    z <- xx[1:7, ] + 0.1
+    expect_equal(dpfda:::kme_rowmeans(k, z, xx, chunk = 13), colMeans(kernel_matrix(k, xx, z)), tolerance = 1e-13)
+  }
+})
+
+test_that("experiment paths agree with direct releases (oracle code for the figures)", {
+  t <- kme_toy(N = 300, M = 40)
+  p <- with_seed_mode(21, dpfda:::kme_alg1_path(t$x, t$z, t$k, c(1, 5, 20, 40), c(0.1, 1), 1e-5))
+  kxx <- mean(kernel_matrix(t$k, t$x))
+  for (M in c(5, 40)) {
+    f <- dpfda:::kme_fit_subspace(t$x, t$z[1:M, ], t$k, 1, noise = FALSE)
+    r <- structure(list(points = t$z[1:M, ], weights = f$weights, kernel = t$k), class = "dpfda_kme")
+    expect_equal(p$proj[p$M == M], kme_mmd(r, t$x), tolerance = 1e-6)
+    base <- sqrt(mean(kernel_matrix(t$k, t$z[1:M, ])) - 2 * mean(kernel_matrix(t$k, t$x, t$z[1:M, ])) + kxx)
+    expect_equal(p$base[p$M == M], base, tolerance = 1e-8)
+  }
+  expect_true(all(p$`alg1_eps0.1` >= p$proj))
+  expect_identical(dpfda:::kme_paper_grid_M(1e4)[c(1, 15, 84)], c(1L, 16L, 10000L))
+  expect_length(dpfda:::kme_paper_grid_M(1e4), 84L)
+  expect_identical(dpfda:::kme_paper_report_M(1e4),
+                   as.integer(c(1, 3, 5, 10, 17, 31, 56, 100, 177, 316, 562, 1000, 1778, 3162, 5623, 10000)))
+  q <- with_seed_mode(22, dpfda:::kme_alg2_path(t$x, t$k, t$z, c(1), 1e-5, J = 200, report = c(1, 5, 10),
+                                                iters = 20))
+  expect_equal(nrow(q), 3L)
+  expect_true(all(is.finite(q$dist)))
+})
