@@ -46,9 +46,17 @@ kme_basis <- function(K, tol = 1e-5, pivot = FALSE) {
   b
 }
 
-# Noise scale for L2 sensitivity 2 / N.
-kme_sigma <- function(N, epsilon, delta, calibration = "analytic") {
-  dp_noise_scale(2 / N, epsilon, delta, calibration = calibration)
+# Noise scale for L2 sensitivity 2 / N (or `sensitivity`).
+kme_sigma <- function(N, epsilon, delta, calibration = "analytic", sensitivity = 2 / N) {
+  dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration)
+}
+
+# Sensitivity of the empirical embedding (and of any projection of it):
+# ||k(x, .) - k(x', .)|| / N <= 2 sqrt(v) / N with v = sup k(x, x) (Lemma 13);
+# tight: sqrt(2 v) / N, valid because every kernel of R/kernels.R is
+# nonnegative, so ||k(x, .) - k(x', .)||^2 = 2 v - 2 k(x, x') <= 2 v.
+kme_sensitivity <- function(kernel, N, tight = FALSE) {
+  if (tight) sqrt(2 * kernel$variance) / N else 2 * sqrt(kernel$variance) / N
 }
 
 # The paper's formula sigma^2 = 8 log(1.25 / delta) / (N^2 eps^2), for the
@@ -378,8 +386,14 @@ kme_rows_in <- function(z, x) {
 #' may be 0). Only for small problems: it evaluates
 #' \eqn{\mathrm{mean}(K_{xx})}, \eqn{N^2} kernel values.
 #'
-#' **Noise scale.** \eqn{\sigma} = [dp_noise_scale]`(2 / N, epsilon, delta,
-#' calibration)`. `"classical"` is the paper's \eqn{\sigma^2 = 8
+#' **Noise scale.** \eqn{\sigma} = [dp_noise_scale]`(Delta, epsilon, delta,
+#' calibration)` with \eqn{\Delta = 2\sqrt{v}/N}, \eqn{v = k(x, x) \le 1}
+#' (the paper's \eqn{2/N} for \eqn{v = 1}). With `tight = TRUE`,
+#' \eqn{\Delta = \sqrt{2v}/N}: valid for the subspace and exponential
+#' methods because every kernel of the package is nonnegative, so
+#' \eqn{\|k(x,\cdot) - k(x',\cdot)\|_H^2 = 2v - 2k(x,x') \le 2v} (an
+#' improvement over the paper, not in it; refused for random features, whose
+#' inner products can be negative). `"classical"` is the paper's \eqn{\sigma^2 = 8
 #' \log(1.25/\delta)/(N^2\epsilon^2)}, proven for \eqn{\epsilon < 1} only
 #' (the paper also uses it at \eqn{\epsilon = 1}; here that is refused);
 #' `"analytic"` (default) is the exact Gaussian calibration, smaller and
@@ -419,6 +433,9 @@ kme_rows_in <- function(z, x) {
 #' @param candidates For `"exponential"`: a list of public candidate data
 #'   sets.
 #' @param chunk Rows of `x` processed at once (memory \eqn{O(M \cdot chunk)}).
+#' @param tight Use the sensitivity \eqn{\sqrt{2v}/N} of nonnegative kernels
+#'   instead of the paper's \eqn{2\sqrt{v}/N} (subspace and exponential
+#'   methods).
 #' @return An object of class `dpfda_kme` (a `dpfda_release`): `points`
 #'   (`M x D`), `weights`, `method`, `epsilon`, `delta`, `sensitivity`
 #'   (\eqn{2/N}), `noise_scale`, `noise_dim` (\eqn{F} or \eqn{J}), the kernel,
@@ -443,7 +460,8 @@ kme_rows_in <- function(z, x) {
 dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_features", "exponential"),
                    synthetic = NULL, M = NULL, J = 1000, calibration = c("analytic", "classical"),
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
-                   iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048) {
+                   iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
+                   tight = FALSE) {
   call <- match.call()
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   x <- as_points(x, "x")
@@ -470,6 +488,13 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   J <- check_count(J, "J", min = 2, max = 1e7)
   if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
   if (!is.null(M)) M <- check_count(M, "M", min = 1, max = 1e6)
+  tight <- check_flag(tight, "tight")
+  if (tight && method == "random_features") {
+    dpfda_abort(paste("`tight = TRUE` is not valid with random features (their inner products can be",
+                      "negative); use it with method = \"subspace\" or \"exponential\"."), arg = "tight",
+                class = "dpfda_error_privacy")
+  }
+  sens <- kme_sensitivity(kernel, N, tight)
   x <- kme_clamp(x, box)
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension / overflow check
 
@@ -481,13 +506,13 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "synthetic")
   }
   if (method == "exponential") {
-    return(kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call))
+    return(kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
   M <- nrow(z)
   if (method == "subspace") {
     check_alloc(3 * as.double(M)^2, "synthetic-point Gram matrices")
-    sigma <- kme_sigma(N, epsilon, delta, calibration)
+    sigma <- kme_sigma(N, epsilon, delta, calibration, sens)
     fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk)
     w <- fit$weights
     if (!is.null(l1_bound)) w <- kme_l1_reweight(fit$K, w, l1_bound)
@@ -497,7 +522,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   } else {
     check_alloc(as.double(chunk) * J / 2 + as.double(M) * J + as.double(M)^2, "random-feature matrices")
     rff <- kme_rff(kernel, J, D)                                   # public, data-independent
-    sigma <- kme_sigma(N, epsilon, delta, calibration)
+    sigma <- kme_sigma(N, epsilon, delta, calibration, sens)
     noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L))   # the only touch of x
     if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
     rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr, weights = "lasso",
@@ -509,18 +534,19 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = NULL, rff = rff,
                   lasso_lambda = lasso_lambda, iters = iters)
   }
-  new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box, call, extra)
+  new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box, call, extra,
+                sensitivity = sens)
 }
 
 new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,
-                          call, extra = list()) {
+                          call, extra = list(), sensitivity = 2 / N) {
   vals <- new_dpfda_curves(matrix(as.double(w), nrow = 1L), as.double(seq_along(w)), c(1, max(1, length(w))))
   noise <- switch(method,
     subspace = sprintf("Gaussian on %d subspace coordinates", noise_dim),
     random_features = sprintf("Gaussian on %d random features", noise_dim),
     exponential = sprintf("exponential mechanism over %d candidates", noise_dim))
   r <- new_dpfda_release(vals, mechanism = paste0("kme_", method), epsilon = epsilon, delta = delta,
-                         sensitivity = 2 / N, noise_scale = sigma, noise = noise, call = call,
+                         sensitivity = sensitivity, noise_scale = sigma, noise = noise, call = call,
                          points = z, weights = as.double(w), method = method, kernel = kernel, n = N,
                          noise_dim = noise_dim, calibration = calibration, domain = box,
                          class = "dpfda_kme")
@@ -555,7 +581,7 @@ kme_synthetic <- function(synthetic, M, D, box, x, public) {
 }
 
 # Exponential mechanism over public candidate data sets (utility -||mu_X - mu_R||_H).
-kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call) {
+kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens) {
   ok <- is.list(candidates) && !is.data.frame(candidates) && length(candidates) >= 1L &&
     length(candidates) <= 1e4
   if (!isTRUE(ok)) arg_error("candidates", "a list of 1 to 10000 public candidate data sets", candidates)
@@ -586,10 +612,10 @@ kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call) {
     K <- kernel_matrix(kernel, cc$points)
     -sqrt(max(0, kxx - 2 * sum(cc$weights * kb) + sum(cc$weights * (K %*% cc$weights))))
   }, 0)
-  sel <- dp_select(util, sensitivity = 2 / N, epsilon = epsilon)
+  sel <- dp_select(util, sensitivity = sens, epsilon = epsilon)
   ch <- cand[[sel$index]]
   new_dpfda_kme(ch$points, ch$weights, kernel, "exponential", epsilon, delta, N, 0, length(cand),
-                "exponential", NULL, call, list(selected = sel$index))
+                "exponential", NULL, call, list(selected = sel$index), sensitivity = sens)
 }
 
 # ---- methods and uses of a release --------------------------------------------
@@ -605,7 +631,7 @@ print.dpfda_kme <- function(x, ...) {
            random_features = "Algorithm 2 (random features + reduced set)",
            exponential = "exponential mechanism")[[x$method]]
   cat(sprintf("<dpfda_kme> private kernel mean embedding, %s\n", lab))
-  cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, sensitivity 2/N = %s, noise scale %s on %d coordinates\n",
+  cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, sensitivity %s, noise scale %s on %d coordinates\n",
               format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$n, format(x$sensitivity, digits = 4),
               format(x$noise_scale, digits = 4), x$noise_dim))
   cat(sprintf("  %d weighted points in %d dimension%s; sum(w) = %s, ||w||_1 = %s\n", nrow(x$points),

@@ -111,6 +111,29 @@ test_that("brute force over neighbours: alpha moves by at most sqrt(2)/N (Gaussi
   expect_lte(gaussian_delta(2, sig, 2 / N), 1e-5 * (1 + 1e-9))
 })
 
+test_that("tight sensitivity sqrt(2 v) / N for nonnegative kernels; 2 sqrt(v) / N otherwise", {
+  t <- kme_toy(N = 50, M = 5)
+  r <- with_seed_mode(1, dp_kme(t$x, t$k, 0.5, 1e-5, synthetic = t$z, tight = TRUE))
+  expect_equal(r$sensitivity, sqrt(2) / 50)
+  expect_equal(r$noise_scale, dp_noise_scale(sqrt(2) / 50, 0.5, 1e-5))
+  k5 <- kernel_gaussian(0.8, variance = 0.25)
+  r <- with_seed_mode(1, dp_kme(t$x, k5, 0.5, 1e-5, synthetic = t$z))
+  expect_equal(r$sensitivity, 2 * 0.5 / 50)
+  expect_error(dp_kme(t$x, t$k, 0.5, 1e-5, method = "random_features", synthetic = t$z, J = 20, tight = TRUE),
+               class = "dpfda_error_privacy")
+  # brute force with variance 0.25: shifts of alpha stay below sqrt(2 v) / N
+  K <- kernel_matrix(k5, t$z)
+  b <- dpfda:::kme_basis(K)
+  alpha <- function(xx) forwardsolve(b$Ls, colMeans(kernel_matrix(k5, xx, t$z))[b$kept])
+  a0 <- alpha(t$x)
+  worst <- max(vapply(1:100, function(j) {
+    x1 <- t$x; x1[j %% 50 + 1, ] <- rnorm(2, sd = 3)
+    sqrt(sum((alpha(x1) - a0)^2))
+  }, 0))
+  expect_lte(worst, sqrt(2 * 0.25) / 50 + 1e-12)
+  expect_lte(gaussian_delta(0.5, r$noise_scale / sqrt(2), worst), 1e-5)   # tight noise covers it
+})
+
 test_that("calibration constants", {
   # sqrt(8 log(1.25e6)) / 1e5 = 1.0597605e-4 (the spec rounds to 1.059757e-4)
   expect_equal(dpfda:::kme_sigma_paper(1e5, 1, 1e-6), 1.0597605e-4, tolerance = 1e-7)
