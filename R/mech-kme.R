@@ -90,18 +90,18 @@ kme_proj_l1 <- function(v, C) {
   sign(v) * pmax(abs(v) - theta, 0)
 }
 
-# Theorem 11: argmin_{||u||_1 <= C} ||sum_m (u_m - w0_m) k(z_m, .)||_H by
-# FISTA (post-processing: K_zz and w0 only).
-kme_l1_reweight <- function(K, w0, C, maxit = 10000L, tol = 1e-10) {
-  if (sum(abs(w0)) <= C) return(w0)
+# min_u u'Ku - 2 b'u subject to ||u||_1 <= C, by FISTA with the L1-ball
+# projection (step 1 / (2 lambda_max(K))), from u0.
+kme_l1_quadratic <- function(K, b, C, u0, maxit = 10000L, tol = 1e-10) {
   Lmax <- 2 * max(eigen(K, symmetric = TRUE, only.values = TRUE)$values)
-  obj <- function(u) { d <- u - w0; sum(d * (K %*% d)) }
-  u <- kme_proj_l1(w0, C)
+  if (!(Lmax > 0)) return(kme_proj_l1(u0, C))
+  obj <- function(u) sum(u * (K %*% u)) - 2 * sum(b * u)
+  u <- kme_proj_l1(u0, C)
   y <- u
   t <- 1
   f_old <- obj(u)
   for (i in seq_len(maxit)) {
-    grad <- 2 * as.vector(K %*% (y - w0))
+    grad <- 2 * (as.vector(K %*% y) - b)
     u_new <- kme_proj_l1(y - grad / Lmax, C)
     t_new <- (1 + sqrt(1 + 4 * t^2)) / 2
     y <- u_new + ((t - 1) / t_new) * (u_new - u)
@@ -112,6 +112,13 @@ kme_l1_reweight <- function(K, w0, C, maxit = 10000L, tol = 1e-10) {
     f_old <- f
   }
   u
+}
+
+# Theorem 11: argmin_{||u||_1 <= C} ||sum_m (u_m - w0_m) k(z_m, .)||_H
+# (post-processing: K_zz and w0 only).
+kme_l1_reweight <- function(K, w0, C, maxit = 10000L, tol = 1e-10) {
+  if (sum(abs(w0)) <= C) return(w0)
+  kme_l1_quadratic(K, as.vector(K %*% w0), C, w0, maxit, tol)
 }
 
 # Spectral frequencies (D x J') of the kernel: k(x, y) = variance * E cos(w'(x - y)).
@@ -240,8 +247,11 @@ kme_default_lr <- function(kernel) {
 #' `iters` Adam steps from its public start point, then \eqn{\Psi} is
 #' deflated), followed by a Lasso re-fit of all weights, \eqn{\min_w
 #' \|target - \Phi^\top w\|^2 + \lambda \|w\|_1}, by coordinate descent in C
-#' with a duality-gap stop (or the greedy coefficients with
-#' `weights = "greedy"`).
+#' with a duality-gap stop; or the greedy coefficients
+#' (`weights = "greedy"`); or the constrained problem of the paper's
+#' equation (5), \eqn{\min \|target - \Phi^\top w\|^2} subject to
+#' \eqn{\|w\|_1 \le} `l1_bound` (`weights = "l1ball"`, FISTA), whose
+#' \eqn{C = 1} the consistency of transformed outputs (Corollary 15) needs.
 #'
 #' This function is pure post-processing: it has **no data argument**. In
 #' [dp_kme()] it receives only the noisy mean feature vector, the public
@@ -255,7 +265,8 @@ kme_default_lr <- function(kernel) {
 #' @param iters Adam iterations per point.
 #' @param lr Adam learning rate; `NULL` for half the kernel's lengthscale
 #'   (the authors used 100 with lengthscales 141 to 224).
-#' @param weights `"lasso"` (the authors' choice) or `"greedy"`.
+#' @param weights `"lasso"` (the authors' choice), `"greedy"` or `"l1ball"`.
+#' @param l1_bound The bound \eqn{C} of `weights = "l1ball"`.
 #' @param lasso_lambda Penalty \eqn{\lambda \ge 0} of the Lasso.
 #' @param domain `NULL` or a public box (`c(lower, upper)` or a `2 x dim`
 #'   matrix) to which the points are clipped during the search.
@@ -267,11 +278,12 @@ kme_default_lr <- function(kernel) {
 #' rff <- kme_rff(k, J = 200, dim = 1)
 #' target <- kme_features(rff, c(-1, 1), mean = TRUE)
 #' rs <- kme_reduced_set(target, rff, start = matrix(c(-0.5, 0.5), 2), iters = 50,
-#'   lr = 0.1, weights = "lasso", lasso_lambda = 1e-4, domain = NULL)
+#'   lr = 0.1, weights = "lasso", lasso_lambda = 1e-4, domain = NULL, l1_bound = 1)
 #' rs$points
 #' @export
 kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
-                            weights = c("lasso", "greedy"), lasso_lambda = 0, domain = NULL) {
+                            weights = c("lasso", "greedy", "l1ball"), lasso_lambda = 0, domain = NULL,
+                            l1_bound = 1) {
   rff <- kme_check_rff(rff)
   target <- check_numeric_vector(target, "target")
   if (length(target) != rff$J) {
@@ -282,7 +294,8 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   iters <- check_count(iters, "iters", min = 1, max = 1e6)
   lr <- if (is.null(lr)) kme_default_lr(rff$kernel) else
     check_number(lr, "lr", lower = 0, lower_open = TRUE)
-  weights <- check_choice(weights, c("lasso", "greedy"), "weights")
+  weights <- check_choice(weights, c("lasso", "greedy", "l1ball"), "weights")
+  l1_bound <- check_number(l1_bound, "l1_bound", lower = 0, lower_open = TRUE)
   lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
   box <- kme_domain(domain, rff$dim)
   M <- nrow(start)
@@ -300,6 +313,8 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
     cc <- as.vector(Phi %*% target)
     fit <- .Call(C_dpfda_kme_lasso, G, cc, sum(target^2), lasso_lambda, numeric(M), 10000L, 1e-10)
     w <- fit[[1L]]
+  } else if (weights == "l1ball") {
+    w <- kme_l1_quadratic(tcrossprod(Phi), as.vector(Phi %*% target), l1_bound, w)
   }
   resid <- sqrt(sum((target - as.vector(crossprod(Phi, w)))^2))
   list(points = z, weights = w, greedy_beta = g[[2L]], residual_norms = g[[3L]], residual = resid)
@@ -427,7 +442,8 @@ kme_rows_in <- function(z, x) {
 #' @param tol Skip threshold of the basis (relative to \eqn{k(z, z)}).
 #' @param pivot Pivoted instead of sequential basis.
 #' @param l1_bound `NULL`, or \eqn{C \ge 1}: bound on \eqn{\|w\|_1}
-#'   (Theorem 11), subspace method.
+#'   (Theorem 11 for the subspace method; for random features the reduced
+#'   set then solves the constrained problem (5) instead of the Lasso).
 #' @param iters,lr Adam iterations and learning rate of the pre-image search.
 #' @param lasso_lambda Lasso penalty; `NULL` for \eqn{100/N}.
 #' @param candidates For `"exponential"`: a list of public candidate data
@@ -525,13 +541,15 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     sigma <- kme_sigma(N, epsilon, delta, calibration, sens)
     noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L))   # the only touch of x
     if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
-    rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr, weights = "lasso",
-                          lasso_lambda = lasso_lambda, domain = box)
+    rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr,
+                          weights = if (is.null(l1_bound)) "lasso" else "l1ball",
+                          lasso_lambda = lasso_lambda, domain = box,
+                          l1_bound = if (is.null(l1_bound)) 1 else l1_bound)
     rm(noisy)
     z <- rs$points
     w <- rs$weights
     noise_dim <- J
-    extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = NULL, rff = rff,
+    extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
                   lasso_lambda = lasso_lambda, iters = iters)
   }
   new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box, call, extra,

@@ -29,7 +29,7 @@ bad_arg_table_kme <- function() {
     kme_rff = list(list(kernel = k, J = 20, dim = 2)),
     kme_features = list(list(rff = rff, x = x2, mean = TRUE)),
     kme_reduced_set = list(list(target = kme_features(rff, x2, mean = TRUE), rff = rff, start = z2, iters = 5,
-                                lr = 0.1, weights = "lasso", lasso_lambda = 1e-3, domain = c(0, 1))),
+                                lr = 0.1, weights = "lasso", lasso_lambda = 1e-3, domain = c(0, 1), l1_bound = 1)),
     kme_expectation = list(list(release = rel, h = function(p) p[, 1], normalise = FALSE)),
     kme_mmd = list(list(release = rel, y = x2, weights_y = NULL)),
     kme_mmd_test = list(list(release = rel, y = x2, B = 9)),
@@ -74,6 +74,7 @@ bad_arg_allowed_kme <- function() {
     allow("kme_reduced_set", "lr", c("NULL", "1e10", "2^31", "double.xmax")),
     allow("kme_reduced_set", "lasso_lambda", c("0", "1e10", "2^31", "double.xmax")),
     allow("kme_reduced_set", "domain", "NULL"),
+    allow("kme_reduced_set", "l1_bound", c("1e10", "2^31", "double.xmax")),
     # kme_expectation(): identity returns one value per point for 1-column
     # matrices only (here 2 columns: an error); TRUE is a valid flag
     allow("kme_expectation", "normalise", "TRUE"),

@@ -230,7 +230,7 @@ test_that("the reduced set sees only the noisy vector (called without x) and cop
   z0 <- t$z + 0
   r <- with_seed_mode(7, dp_kme(t$x, t$k, 1, 1e-5, method = "random_features", synthetic = t$z, J = 200,
                                 iters = 20))
-  expect_identical(names(rec$args), c("target", "rff", "start", "iters", "lr", "weights", "lasso_lambda", "domain"))
+  expect_identical(names(rec$args), c("target", "rff", "start", "iters", "lr", "weights", "lasso_lambda", "domain", "l1_bound"))
   expect_length(rec$target, 200L)
   expect_identical(rec$start, z0)
   expect_identical(t$z, z0)                       # not modified in place
@@ -291,7 +291,19 @@ test_that("Theorem 11: L1-bounded re-weighting", {
     p <- dpfda:::kme_proj_l1(rnorm(20) * 3, 2)
     expect_gte(sum((p - v)^2), sum((u - v)^2) - 1e-12)
   }
+  # the constrained reduced set (paper's eq. 5 with C = 1)
+  rff <- kme_rff(kernel_gaussian(1), 200, 2)
+  target <- kme_features(rff, matrix(rnorm(100), 50), mean = TRUE) + rnorm(200, sd = 0.05)
+  st <- matrix(runif(20, -2, 2), 10)
+  r1 <- kme_reduced_set(target, rff, st, iters = 20, lr = 0.2, weights = "l1ball", lasso_lambda = 0,
+                        domain = NULL, l1_bound = 1)
+  expect_lte(sum(abs(r1$weights)), 1 + 1e-10)
+  obj <- function(w) sum((target - crossprod(kme_features(rff, r1$points), w))^2)
+  for (i in 1:50) expect_gte(obj(dpfda:::kme_proj_l1(rnorm(10), 1)), obj(r1$weights) - 1e-10)
   t <- kme_toy(N = 500, M = 25)
+  r2 <- with_seed_mode(10, dp_kme(t$x, t$k, 0.2, 1e-5, method = "random_features", synthetic = t$z, J = 200,
+                                  iters = 20, l1_bound = 1))
+  expect_lte(sum(abs(r2$weights)), 1 + 1e-10)
   r <- with_seed_mode(10, dp_kme(t$x, t$k, 0.2, 1e-5, synthetic = t$z, l1_bound = 1.5))
   expect_lte(sum(abs(r$weights)), 1.5 + 1e-8)
   K <- kernel_matrix(t$k, t$z)
