@@ -263,6 +263,23 @@ test_that("greedy pre-images, analytic gradient and the Lasso", {
         .Call(dpfda:::C_dpfda_kme_preimage_grad, psi, rff$W, rff$scale, zs - e)[1]) / (2 * h)
   }, 0)
   expect_equal(gr[-1], fd, tolerance = 1e-6)
+  # three Adam steps match a reference R implementation
+  adam_ref <- function(psi, W, s, z, iters, lr) {
+    Jp <- ncol(W); mv <- vv <- numeric(length(z))
+    for (t in seq_len(iters)) {
+      th <- as.vector(crossprod(W, z))
+      A <- s * sum(psi[1:Jp] * cos(th) + psi[Jp + 1:Jp] * sin(th))
+      gA <- s * as.vector(W %*% (-psi[1:Jp] * sin(th) + psi[Jp + 1:Jp] * cos(th)))
+      g <- -2 * A * gA / (s^2 * Jp)
+      mv <- 0.9 * mv + 0.1 * g; vv <- 0.999 * vv + 0.001 * g^2
+      z <- z - lr * sqrt(1 - 0.999^t) / (1 - 0.9^t) * mv / (sqrt(vv) + 1e-8)
+    }
+    z
+  }
+  psi0 <- kme_features(rff, matrix(rnorm(20), 10), mean = TRUE)
+  z3 <- kme_reduced_set(psi0, rff, start = rbind(c(0.5, 0.5)), iters = 3, lr = 0.1, weights = "greedy",
+                        lasso_lambda = 0, domain = NULL)$points
+  expect_equal(as.vector(z3), adam_ref(psi0, rff$W, rff$scale, c(0.5, 0.5), 3, 0.1), tolerance = 1e-12)
   # residual norms non-increasing; Lasso KKT conditions
   target <- kme_features(rff, matrix(rnorm(100), 50, 2), mean = TRUE)
   lam <- 1e-3
