@@ -391,6 +391,7 @@ SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, S
         if (lo && z[k] < lo[k]) z[k] = lo[k];
         if (hi && z[k] > hi[k]) z[k] = hi[k];
       }
+      if ((t & 1023) == 0) R_CheckUserInterrupt();
     }
     double A = kme_pre_objective(Psi, Wt, Jp, D, sc, z, theta, NULL);
     double b = A / phinorm2, r2 = 0.0;
