@@ -430,7 +430,9 @@ kme_rows_in <- function(z, x) {
 #' @param method `"subspace"`, `"random_features"` or `"exponential"`.
 #' @param synthetic Public points: the synthetic points of Algorithm 1 or the
 #'   start points of Algorithm 2 (an `M x D` matrix; the first `M` rows are
-#'   used), or `NULL` for uniform draws from `domain`.
+#'   used); or a public generator, a function of `M` returning `M` points
+#'   (e.g. the paper's `function(M) matrix(rnorm(2 * M, 0, 500), M)`), called
+#'   without the data; or `NULL` for uniform draws from `domain`.
 #' @param M Number of synthetic / reduced-set points; `NULL` for all rows of
 #'   `synthetic`.
 #' @param J Number of random features (even), for `"random_features"`.
@@ -573,6 +575,18 @@ new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_
 }
 
 kme_synthetic <- function(synthetic, M, D, box, x, public) {
+  if (is.function(synthetic)) {
+    # a public generator: called with M only, it never sees the data
+    if (is.null(M)) dpfda_abort("`M` is needed to draw points from the `synthetic` generator.", arg = "M")
+    check_alloc(as.double(M) * D, "synthetic points")
+    z <- synthetic(M)
+    if (is.null(dim(z)) && D > 1L && is.numeric(z) && length(z) == M * D) z <- matrix(z, M, D)
+    z <- as_points(z, "synthetic(M)", d = D)
+    if (nrow(z) != M) {
+      dpfda_abort(sprintf("`synthetic(M)` must return %d points, not %d.", M, nrow(z)), arg = "synthetic")
+    }
+    return(z)
+  }
   if (is.null(synthetic)) {
     if (is.null(box)) {
       dpfda_abort("Give public `synthetic` points, or a public `domain` to draw them from.",

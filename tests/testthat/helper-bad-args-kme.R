@@ -62,6 +62,7 @@ bad_arg_allowed_kme <- function() {
     allow("dp_kme", "candidates", c("NULL", "wrong length")),   # a doubled list of candidates is valid
     allow("dp_kme", "domain", "wrong length"),   # c(1, 2) is a valid box
     allow("dp_kme", "method", "NULL"),
+    # identity() as a generator returns M = 3 numbers: 3 points only in 1-D (here 2-D: an error)
     # kme_rff(): large J would be refused by the allocation check; TRUE is 1
     allow("kme_rff", "dim", "TRUE"),
     # kme_features(): any finite points; TRUE is a valid flag

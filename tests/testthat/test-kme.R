@@ -381,6 +381,10 @@ test_that("release hygiene, reproducibility and uses of a release", {
   expect_equal(e[1], 1)
   expect_equal(kme_mmd(r, r), 0)
   expect_equal(kme_mmd(r, t$z, weights_y = r$weights), 0)
+  # a public generator for the synthetic points
+  rg <- with_seed_mode(3, dp_kme(t$x, t$k, 1, 1e-5, synthetic = function(M) matrix(rnorm(2 * M, 0, 2), M), M = 7))
+  expect_equal(dim(rg$points), c(7L, 2L))
+  expect_error(dp_kme(t$x, t$k, 1, 1e-5, synthetic = function(M) 1:3, M = 7), class = "dpfda_error")
   # clamping to a public domain
   xb <- t$x; xb[1, ] <- c(100, -100)
   rb <- with_seed_mode(16, dp_kme(xb, t$k, 1, 1e-5, synthetic = t$z, domain = c(-3, 3)))
