@@ -412,7 +412,10 @@ kme_rows_in <- function(z, x) {
 #' \log(1.25/\delta)/(N^2\epsilon^2)}, proven for \eqn{\epsilon < 1} only
 #' (the paper also uses it at \eqn{\epsilon = 1}; here that is refused);
 #' `"analytic"` (default) is the exact Gaussian calibration, smaller and
-#' valid for every \eqn{\epsilon}. It never depends on the data.
+#' valid for every \eqn{\epsilon}. It never depends on the data. The noise
+#' is drawn in floating point from the package noise source ([dp_rng()]),
+#' i.e. with idealised numerics (no snapping against floating-point attacks,
+#' Mironov 2012).
 #'
 #' **Differences from the paper**, all documented in the package's
 #' specification: cos/sin instead of cos-only features; the analytic
@@ -663,9 +666,14 @@ print.dpfda_kme <- function(x, ...) {
            random_features = "Algorithm 2 (random features + reduced set)",
            exponential = "exponential mechanism")[[x$method]]
   cat(sprintf("<dpfda_kme> private kernel mean embedding, %s\n", lab))
-  cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, sensitivity %s, noise scale %s on %d coordinates\n",
-              format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$n, format(x$sensitivity, digits = 4),
-              format(x$noise_scale, digits = 4), x$noise_dim))
+  if (x$method == "exponential") {
+    cat(sprintf("  epsilon = %s-DP, N = %d, utility sensitivity %s, candidate %d of %d chosen\n",
+                format(x$epsilon, digits = 4), x$n, format(x$sensitivity, digits = 4), x$selected, x$noise_dim))
+  } else {
+    cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, sensitivity %s, noise scale %s on %d coordinates\n",
+                format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$n, format(x$sensitivity, digits = 4),
+                format(x$noise_scale, digits = 4), x$noise_dim))
+  }
   cat(sprintf("  %d weighted points in %d dimension%s; sum(w) = %s, ||w||_1 = %s\n", nrow(x$points),
               ncol(x$points), if (ncol(x$points) == 1L) "" else "s", format(sum(x$weights), digits = 4),
               format(sum(abs(x$weights)), digits = 4)))
