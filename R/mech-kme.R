@@ -607,6 +607,8 @@ kme_synthetic <- function(synthetic, M, D, box, x, public) {
     }
     z <- z[seq_len(M), , drop = FALSE]
   }
+  # This check reads the data: it is a message to the curator who runs the
+  # mechanism, never part of the release.
   if (!public && kme_rows_in(z, x)) {
     dpfda_warn(paste("Some `synthetic` points are rows of `x`: those individuals are protected only",
                      "if their rows were already public. Set public = TRUE to acknowledge."),
