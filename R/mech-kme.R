@@ -458,8 +458,8 @@ kme_rows_in <- function(z, x) {
 #'   instead of the paper's \eqn{2\sqrt{v}/N} (subspace and exponential
 #'   methods).
 #' @return An object of class `dpfda_kme` (a `dpfda_release`): `points`
-#'   (`M x D`), `weights`, `method`, `epsilon`, `delta`, `sensitivity`
-#'   (\eqn{2/N}), `noise_scale`, `noise_dim` (\eqn{F} or \eqn{J}), the kernel,
+#'   (`M x D`), `weights`, `method`, `epsilon`, `delta`, the L2 `sensitivity`
+#'   used (\eqn{2/N} for unit-variance kernels), `noise_scale`, `noise_dim` (\eqn{F} or \eqn{J}), the kernel,
 #'   `n`, the random features (Algorithm 2), the rng mode and the call. It
 #'   never holds \eqn{\alpha}, \eqn{\bar k}, the mean features nor the noise.
 #' @references Balog, M., Tolstikhin, I. and Schoelkopf, B. (2018).

@@ -40,9 +40,8 @@ bad_arg_table_kme <- function() {
 bad_arg_allowed_kme <- function() {
   finite_points <- c("-1", "0", "1e10", "2^31", "double.xmax")
   rbind(
-    # dp_kme(): any finite data are valid rows (clamped to the domain when one
-    # is given; a single number is one 1-D row... of the wrong dimension, so
-    # only where dimensions agree); epsilon is a scale parameter valid with the
+    # dp_kme(): a numeric data frame holds valid rows (scalars are 1-D rows,
+    # which do not match the 2-D synthetic points); epsilon is a scale parameter valid with the
     # analytic calibration; NULL selects documented defaults (all synthetic
     # points, uniform draws from the domain, no domain, the default lr and
     # lambda); TRUE is a valid flag; tol = 0 keeps every independent point;

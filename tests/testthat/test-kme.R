@@ -191,6 +191,18 @@ test_that("random features: norm 1 exactly, unbiased kernel, sensitivity 2/N, se
     }, 0)
     expect_lt(abs(mean(v) - kernel_matrix(k, p)[1, 2]), 4 * sd(v) / sqrt(60) + 1e-12)
   }
+  # uniform error of phi'phi against k shrinks like J^(-1/2)
+  set.seed(23)
+  g <- as.matrix(expand.grid(seq(-2, 2, 0.5), seq(-2, 2, 0.5)))
+  kg <- kernel_gaussian(1)
+  Kg <- kernel_matrix(kg, g)
+  sup_err <- function(J) mean(vapply(1:5, function(i) {
+    ph <- kme_features(kme_rff(kg, J, 2), g)
+    max(abs(tcrossprod(ph) - Kg))
+  }, 0))
+  e1 <- sup_err(100); e2 <- sup_err(6400)
+  expect_gt(e1 / e2, 8 / 2)     # 8 = sqrt(6400 / 100), up to a factor 2
+  expect_lt(e1 / e2, 8 * 2)
   # brute-force neighbours of the mean feature vector
   set.seed(6)
   N <- 15
