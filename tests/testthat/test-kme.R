@@ -231,14 +231,14 @@ test_that("the reduced set sees only the noisy vector (called without x) and cop
   expect_false(any(c("x", "data", "X") %in% names(formals(kme_reduced_set))))
   t <- kme_toy(N = 300, M = 8)
   rec <- new.env()
-  trace("kme_reduced_set", where = asNamespace("dpfda"), print = FALSE,
+  suppressMessages(trace("kme_reduced_set", where = asNamespace("dpfda"), print = FALSE,
         tracer = bquote({
           e <- .(rec)
           e$args <- as.list(match.call())[-1L]
           e$target <- target
           e$start <- start
-        }))
-  on.exit(untrace("kme_reduced_set", where = asNamespace("dpfda")), add = TRUE)
+        })))
+  on.exit(suppressMessages(untrace("kme_reduced_set", where = asNamespace("dpfda"))), add = TRUE)
   z0 <- t$z + 0
   r <- with_seed_mode(7, dp_kme(t$x, t$k, 1, 1e-5, method = "random_features", synthetic = t$z, J = 200,
                                 iters = 20))
