@@ -39,8 +39,8 @@ kme_mean_gram <- function(kernel, x) {
 # Basis of span{k(z_m, .)}: sequential skip-threshold incomplete Cholesky
 # (the authors' modified Gram-Schmidt with drop threshold tol), or the pivoted
 # variant. Depends on K_zz only.
-kme_basis <- function(K, tol = 1e-5, pivot = FALSE) {
-  b <- .Call(C_dpfda_kme_seqchol, K, as.double(tol), as.logical(pivot))
+kme_basis <- function(K, tol = 1e-5, pivot = FALSE, block = 64L) {
+  b <- .Call(C_dpfda_kme_seqchol, K, as.double(tol), as.logical(pivot), as.integer(block))
   b$F <- length(b$kept)
   b$Ls <- b$L[b$kept, , drop = FALSE]   # F x F lower triangular (in kept order)
   b

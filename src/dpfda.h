@@ -116,7 +116,7 @@ SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 
 /* kme.c */
 SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP chunk);
-SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot);
+SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block);
 SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk);
 SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, SEXP adam,
                       SEXP lower, SEXP upper);

@@ -189,10 +189,64 @@ static int kme_seqchol(double *A, int M, double tol, int *kept, double *d)
   return F;
 }
 
+/* Blocked (panel) version of kme_seqchol with the same result: for each panel
+ * of P consecutive points, the residual columns against all previous basis
+ * columns come from one dgemm (BLAS-3), then the skip decisions and rank-1
+ * updates run sequentially inside the panel.  R is an M x P workspace. */
+static int kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, double *d)
+{
+  double *diag0 = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double *R = (double *) R_alloc((size_t) M * P, sizeof(double));
+  int *cand = (int *) R_alloc(P, sizeof(int));
+  double *Bm = (double *) R_alloc((size_t) M * P, sizeof(double));
+  double one = 1.0, mone = -1.0;
+  /* d holds the current residual diagonal of every point (exact at visit) */
+  for (int i = 0; i < M; i++) diag0[i] = d[i] = A[i + (R_xlen_t) i * M];
+  int F = 0;
+  for (int f0 = 0; f0 < M; f0 += P) {
+    int pb = (M - f0) < P ? (M - f0) : P, nr = M - f0, pc = 0;
+    /* residuals only decrease: points already below the threshold are
+       skipped without computing their residual column */
+    for (int j = 0; j < pb; j++) if (d[f0 + j] > tol * diag0[f0 + j]) cand[pc++] = j;
+    for (int c = 0; c < pc; c++)
+      memcpy(R + (size_t) c * nr, A + f0 + (R_xlen_t) (f0 + cand[c]) * M, (size_t) nr * sizeof(double));
+    if (F > 0 && pc > 0) {
+      /* Bm (pc x F) = the candidates' rows of L */
+      for (int l = 0; l < F; l++)
+        for (int c = 0; c < pc; c++) Bm[c + (size_t) l * pc] = A[f0 + cand[c] + (R_xlen_t) l * M];
+      F77_CALL(dgemm)("N", "T", &nr, &pc, &F, &mone, A + f0, &M, Bm, &pc, &one, R, &nr FCONE FCONE);
+    }
+    for (int c = 0; c < pc; c++) {
+      int j = cand[c], f = f0 + j;
+      double *rj = R + (size_t) c * nr;
+      if (!(d[f] > tol * diag0[f])) continue;
+      double piv = sqrt(d[f]);
+      rj[j] = piv;
+      for (int i = j + 1; i < nr; i++) {
+        rj[i] /= piv;
+        d[f0 + i] -= rj[i] * rj[i];
+      }
+      for (int q = c + 1; q < pc; q++) {
+        double *rq = R + (size_t) q * nr;
+        double cc = rj[cand[q]];
+        if (cc != 0.0) for (int i = j + 1; i < nr; i++) rq[i] -= cc * rj[i];
+      }
+      /* column F of A <- L column (the panel's K columns are already copied) */
+      double *col = A + (R_xlen_t) F * M;
+      for (int i = 0; i < f; i++) col[i] = 0.0;
+      for (int i = j; i < nr; i++) col[f0 + i] = rj[i];
+      kept[F] = f;
+      F++;
+    }
+    R_CheckUserInterrupt();
+  }
+  return F;
+}
+
 /* K is copied.  Sequential mode only reads the lower triangle column by
  * column in order, so it may be overwritten in place; pivoting reads
  * arbitrary columns, so the original K is kept aside in that case. */
-SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot)
+SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block)
 {
   int M = Rf_nrows(K);
   if (Rf_ncols(K) != M) Rf_error("kme_seqchol: K must be square");
@@ -204,7 +258,9 @@ SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot)
   int F;
   if (!piv) {
     memcpy(REAL(L), REAL(K), (size_t) M * M * sizeof(double));
-    F = kme_seqchol(REAL(L), M, t, INTEGER(kept), REAL(d));
+    int P = Rf_asInteger(block);
+    F = (P > 1 && M > P) ? kme_seqchol_blocked(REAL(L), M, t, P, INTEGER(kept), REAL(d))
+                         : kme_seqchol(REAL(L), M, t, INTEGER(kept), REAL(d));
   } else {
     /* pivoted: L kept separately from K (both M x M) */
     const double *Kp = REAL(K);

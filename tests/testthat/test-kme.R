@@ -65,6 +65,15 @@ test_that("the basis is the authors' Gram-Schmidt, orthonormal, with the prefix 
   Binv <- forwardsolve(b$Ls, diag(b$F))
   expect_lt(max(abs(Binv - ref$B[, b$kept])), 1e-8)
   expect_lt(max(abs(Binv %*% K[b$kept, b$kept] %*% t(Binv) - diag(b$F))), 1e-8)
+  # the blocked (panel, BLAS-3) factorisation gives the same basis
+  for (P in c(2L, 7L, 16L)) {
+    bb <- dpfda:::kme_basis(K, block = P)
+    expect_identical(bb$kept, b$kept)
+    expect_equal(bb$L, b$L, tolerance = 1e-12)
+    expect_equal(bb$d, b$d, tolerance = 1e-12)
+  }
+  b1 <- dpfda:::kme_basis(K, block = 1L)
+  expect_identical(b1$kept, b$kept)
   # prefix: basis of the first 20 points = first F(20) columns
   b20 <- dpfda:::kme_basis(K[1:20, 1:20])
   expect_identical(b20$kept, b$kept[b$kept <= 20])
