@@ -66,18 +66,21 @@ kme_sigma_paper <- function(N, epsilon, delta) sqrt(8 * log(1.25 / delta)) / (N 
 
 # Algorithm 1 core. `noise = FALSE` is the internal test hook (no noise).
 # Returns the weights and, for internal/oracle callers only, alpha and kbar.
+# With `laplace = TRUE` the noise is Laplace of scale sqrt(F) * sigma (pass
+# sigma = sensitivity / epsilon): L1 sensitivity <= sqrt(F) * L2 sensitivity.
 kme_fit_subspace <- function(x, z, kernel, sigma, tol = 1e-5, pivot = FALSE, noise = TRUE,
-                             chunk = 2048L, basis = NULL) {
+                             chunk = 2048L, basis = NULL, laplace = FALSE) {
   K <- kernel_matrix(kernel, z)
   if (is.null(basis)) basis <- kme_basis(K, tol, pivot)   # public: K_zz only
   kbar <- kme_rowmeans(kernel, z, x, chunk)               # first touch of the data
   kept <- basis$kept
   alpha <- forwardsolve(basis$Ls, kbar[kept])
-  g <- if (noise) noise_draw(basis$F, "normal") else numeric(basis$F)
-  beta <- alpha + sigma * g
+  scale <- if (laplace) sqrt(basis$F) * sigma else sigma
+  g <- if (!noise) numeric(basis$F) else if (laplace) rlaplace(basis$F, 1) else noise_draw(basis$F, "normal")
+  beta <- alpha + scale * g
   w <- numeric(nrow(z))
   w[kept] <- backsolve(basis$Ls, beta, upper.tri = FALSE, transpose = TRUE)
-  list(weights = w, alpha = alpha, beta = beta, kbar = kbar, K = K, basis = basis)
+  list(weights = w, alpha = alpha, beta = beta, kbar = kbar, K = K, basis = basis, noise_scale = scale)
 }
 
 # Euclidean projection onto the L1 ball of radius C (Duchi et al. 2008).
@@ -228,9 +231,10 @@ kme_features <- function(rff, x, mean = FALSE) {
 
 # Algorithm 2, lines 3-4: mean features plus Gaussian noise (`noise = FALSE`
 # is the internal test hook).
-kme_noisy_features <- function(rff, x, sigma, chunk = 1024L, noise = TRUE) {
+kme_noisy_features <- function(rff, x, sigma, chunk = 1024L, noise = TRUE, laplace = FALSE) {
   mu <- kme_features_raw(rff, x, mean = TRUE, chunk = chunk)
-  if (noise) mu + sigma * noise_draw(length(mu), "normal") else mu
+  if (!noise) return(mu)
+  if (laplace) mu + sigma * rlaplace(length(mu), 1) else mu + sigma * noise_draw(length(mu), "normal")
 }
 
 kme_default_lr <- function(kernel) {
@@ -401,6 +405,14 @@ kme_rows_in <- function(z, x) {
 #' may be 0). Only for small problems: it evaluates
 #' \eqn{\mathrm{mean}(K_{xx})}, \eqn{N^2} kernel values.
 #'
+#' **Pure differential privacy.** With `delta = 0` (an option of the
+#' specification, not used in the paper), Laplace noise replaces the Gaussian
+#' noise: the L1 sensitivity of the \eqn{F} subspace coordinates (or \eqn{J}
+#' features) is at most \eqn{\sqrt F} (\eqn{\sqrt J}) times the L2
+#' sensitivity, so the scale is \eqn{\sqrt F \Delta/\epsilon}
+#' (\eqn{\sqrt J \Delta/\epsilon}) and the release is \eqn{\epsilon}-DP. (The
+#' authors' unused Laplace branch has the wrong sensitivity \eqn{2/\sqrt N}.)
+#'
 #' **Noise scale.** \eqn{\sigma} = [dp_noise_scale]`(Delta, epsilon, delta,
 #' calibration)` with \eqn{\Delta = 2\sqrt{v}/N}, \eqn{v = k(x, x) \le 1}
 #' (the paper's \eqn{2/N} for \eqn{v = 1}). With `tight = TRUE`,
@@ -428,8 +440,9 @@ kme_rows_in <- function(z, x) {
 #'   per individual.
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
-#' @param delta Privacy parameter in (0, 1) (may be 0 for the exponential
-#'   mechanism).
+#' @param delta Privacy parameter in \[0, 1): 0 gives pure
+#'   \eqn{\epsilon}-DP (Laplace noise, or the exponential mechanism, which
+#'   ignores `delta`).
 #' @param method `"subspace"`, `"random_features"` or `"exponential"`.
 #' @param synthetic Public points: the synthetic points of Algorithm 1 or the
 #'   start points of Algorithm 2 (an `M x D` matrix; the first `M` rows are
@@ -490,12 +503,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   N <- nrow(x)
   kme_check_kernel(kernel)
   epsilon <- check_epsilon(epsilon)
-  if (method == "exponential") {
-    delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                          what = "a number in [0, 1)", class = "dpfda_error_privacy")
-  } else {
-    delta <- check_delta(delta)
-  }
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  laplace <- delta == 0
   calibration <- check_choice(calibration, c("analytic", "classical"), "calibration")
   box <- kme_domain(domain, D)
   public <- check_flag(public, "public")
@@ -533,8 +543,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   M <- nrow(z)
   if (method == "subspace") {
     check_alloc(3 * as.double(M)^2, "synthetic-point Gram matrices")
-    sigma <- kme_sigma(N, epsilon, delta, calibration, sens)
-    fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk)
+    sigma <- if (laplace) sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
+    fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk, laplace = laplace)
+    sigma <- fit$noise_scale
     w <- fit$weights
     if (!is.null(l1_bound)) w <- kme_l1_reweight(fit$K, w, l1_bound)
     noise_dim <- fit$basis$F
@@ -543,8 +554,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   } else {
     check_alloc(as.double(chunk) * J / 2 + as.double(M) * J + as.double(M)^2, "random-feature matrices")
     rff <- kme_rff(kernel, J, D)                                   # public, data-independent
-    sigma <- kme_sigma(N, epsilon, delta, calibration, sens)
-    noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L))   # the only touch of x
+    sigma <- if (laplace) sqrt(J) * sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
+    noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L), laplace = laplace)   # only touch of x
     if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
     rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr,
                           weights = if (is.null(l1_bound)) "lasso" else "l1ball",
@@ -557,16 +568,21 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
                   lasso_lambda = lasso_lambda, iters = iters)
   }
-  new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box, call, extra,
-                sensitivity = sens)
+  if (!is.finite(sigma) || !all(is.finite(w))) {
+    dpfda_abort("The noise scale or the weights overflow; epsilon is too small for this N.",
+                class = "dpfda_error_numeric", arg = "epsilon")
+  }
+  new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
+                if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
 }
 
 new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,
                           call, extra = list(), sensitivity = 2 / N) {
   vals <- new_dpfda_curves(matrix(as.double(w), nrow = 1L), as.double(seq_along(w)), c(1, max(1, length(w))))
+  kind <- if (method != "exponential" && delta == 0) "Laplace" else "Gaussian"
   noise <- switch(method,
-    subspace = sprintf("Gaussian on %d subspace coordinates", noise_dim),
-    random_features = sprintf("Gaussian on %d random features", noise_dim),
+    subspace = sprintf("%s on %d subspace coordinates", kind, noise_dim),
+    random_features = sprintf("%s on %d random features", kind, noise_dim),
     exponential = sprintf("exponential mechanism over %d candidates", noise_dim))
   r <- new_dpfda_release(vals, mechanism = paste0("kme_", method), epsilon = epsilon, delta = delta,
                          sensitivity = sensitivity, noise_scale = sigma, noise = noise, call = call,
@@ -672,9 +688,9 @@ print.dpfda_kme <- function(x, ...) {
     cat(sprintf("  epsilon = %s-DP, N = %d, utility sensitivity %s, candidate %d of %d chosen\n",
                 format(x$epsilon, digits = 4), x$n, format(x$sensitivity, digits = 4), x$selected, x$noise_dim))
   } else {
-    cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, sensitivity %s, noise scale %s on %d coordinates\n",
-                format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$n, format(x$sensitivity, digits = 4),
-                format(x$noise_scale, digits = 4), x$noise_dim))
+    cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, L2 sensitivity %s\n",
+                format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$n, format(x$sensitivity, digits = 4)))
+    cat(sprintf("  noise: %s, scale %s (%s)\n", x$noise, format(x$noise_scale, digits = 4), x$calibration))
   }
   cat(sprintf("  %d weighted points in %d dimension%s; sum(w) = %s, ||w||_1 = %s\n", nrow(x$points),
               ncol(x$points), if (ncol(x$points) == 1L) "" else "s", format(sum(x$weights), digits = 4),
@@ -860,7 +876,8 @@ kme_mmd <- function(release, y, weights_y = NULL) {
 #' calibration is an extension of the package. The null distribution of
 #' \eqn{T} is simulated as the sum of (i) the privacy noise, exactly
 #' \eqn{\sigma^2\chi^2_F} for Algorithm 1 (for Algorithm 2,
-#' \eqn{\sigma^2\chi^2_J}, the noise norm in feature space), and (ii) the
+#' \eqn{\sigma^2\chi^2_J}, the noise norm in feature space; the sum of squared
+#' Laplace draws for `delta = 0`), and (ii) the
 #' sampling error of both empirical embeddings, by the bootstrap of
 #' \eqn{\|\hat\mu_{Y^*} - \hat\mu_Y\|^2} scaled by \eqn{1 + L/N}. The
 #' projection or reduced-set bias of the release is **not** accounted for,
@@ -891,7 +908,9 @@ kme_mmd_test <- function(release, y, B = 999) {
   null <- vapply(seq_len(B), function(b) {
     cnt <- tabulate(sample.int(L, L, replace = TRUE), L) / L - 1 / L
     boot <- max(0, sum(cnt * (Kyy %*% cnt)))
-    priv <- if (release$noise_scale > 0) release$noise_scale^2 * stats::rchisq(1, release$noise_dim) else 0
+    priv <- if (release$noise_scale == 0) 0 else if (identical(release$calibration, "laplace")) {
+      release$noise_scale^2 * sum(stats::rexp(release$noise_dim)^2)   # |Laplace(b)| = b Exp(1)
+    } else release$noise_scale^2 * stats::rchisq(1, release$noise_dim)
     scale * boot + priv
   }, 0)
   p <- (1 + sum(null >= stat)) / (B + 1)

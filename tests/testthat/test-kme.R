@@ -156,7 +156,36 @@ test_that("calibration constants", {
                class = "dpfda_error_privacy")
   expect_error(dp_kme(t$x, kernel_gaussian(1, variance = 2), 1, 1e-5, synthetic = t$z),
                class = "dpfda_error_privacy")
-  expect_error(dp_kme(t$x, t$k, 1, 0, synthetic = t$z), class = "dpfda_error_privacy")
+  r0 <- with_seed_mode(1, dp_kme(t$x, t$k, 1, 0, synthetic = t$z))
+  expect_equal(r0$noise_scale, sqrt(r0$noise_dim) * (2 / 50) / 1)
+  expect_output(print(r0), "Laplace")
+})
+
+test_that("delta = 0: Laplace noise of scale sqrt(F) 2/(N eps) on the coordinates (0.7x is caught)", {
+  t <- kme_toy(N = 100, M = 6, seed = 4)
+  f0 <- dpfda:::kme_fit_subspace(t$x, t$z, t$k, 1, noise = FALSE)
+  Ls <- f0$basis$Ls
+  S <- f0$basis$kept
+  F <- length(S)
+  b <- sqrt(F) * (2 / 100) / 0.5
+  R <- 1500
+  nz <- with_seed_mode(24, t(vapply(seq_len(R), function(i) {
+    r <- dp_kme(t$x, t$k, 0.5, 0, synthetic = t$z)
+    as.vector(crossprod(Ls, r$weights[S])) - f0$alpha
+  }, numeric(F))))
+  ok <- function(e) {
+    v <- mean(e^2) / (2 * b^2)                  # Laplace variance 2 b^2
+    m <- mean(abs(e)) / b                       # E|e| = b
+    c(abs(v - 1) < 5 * sqrt(5 / (R * F)), abs(m - 1) < 5 / sqrt(R * F),
+      stats::ks.test(as.vector(abs(e)) / b, "pexp")$p.value > 1e-6)
+  }
+  expect_equal(ok(nz), c(TRUE, TRUE, TRUE))
+  expect_false(any(ok(0.7 * nz)))
+  # random features: scale sqrt(J) 2 / (N eps)
+  r <- with_seed_mode(25, dp_kme(t$x, t$k, 0.5, 0, method = "random_features", synthetic = t$z, J = 40,
+                                 iters = 5))
+  expect_equal(r$noise_scale, sqrt(40) * (2 / 100) / 0.5)
+  expect_equal(r$calibration, "laplace")
 })
 
 test_that("seeded subspace releases: the noisy coordinates have covariance sigma^2 I (and 0.7x is caught)", {
