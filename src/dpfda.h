@@ -113,4 +113,14 @@ SEXP dpfda_bernstein_perturb(SEXP values, SEXP scale, SEXP type);
 /* iclp.c */
 SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);
 SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
+
+/* kme.c */
+SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP chunk);
+SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block);
+SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk);
+SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, SEXP adam,
+                      SEXP lower, SEXP upper);
+SEXP dpfda_kme_preimage_grad(SEXP target, SEXP W, SEXP scale, SEXP z);
+SEXP dpfda_kme_lasso(SEXP G, SEXP c, SEXP yy, SEXP lambda, SEXP w0, SEXP maxit, SEXP tol);
+SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance);
 #endif

@@ -34,6 +34,10 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_bernstein_basis, 4), CALLDEF(dpfda_bernstein_iterate, 3), CALLDEF(dpfda_bernstein_coef, 4),
   CALLDEF(dpfda_bernstein_eval, 3), CALLDEF(dpfda_bernstein_eval_grid, 3), CALLDEF(dpfda_bernstein_perturb, 3),
   CALLDEF(dpfda_iclp_basis, 4), CALLDEF(dpfda_iclp_draw, 4),
+  /* kme.c (Balog et al.) */
+  CALLDEF(dpfda_kme_rowmeans, 6), CALLDEF(dpfda_kme_seqchol, 4), CALLDEF(dpfda_kme_rff, 5),
+  CALLDEF(dpfda_kme_greedy, 8), CALLDEF(dpfda_kme_preimage_grad, 4), CALLDEF(dpfda_kme_lasso, 7),
+  CALLDEF(dpfda_kme_mean_gram, 4),
   {NULL, NULL, 0}
 };
 

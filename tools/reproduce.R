@@ -418,7 +418,9 @@ main <- function(out_dir = "reproduce") {
     fig_lin_fig3,
     fig_lin_fig4,
     fig_lin_table2,
-    fig_lin_table3
+    fig_lin_table3,
+    fig_balog_fig1,
+    fig_balog_alg2
   )
   message("Writing ", normalizePath(out_dir), ":")
   t0 <- proc.time()[["elapsed"]]

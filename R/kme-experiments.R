@@ -1,0 +1,122 @@
+# Experiments of Balog et al. (Appendix B): RKHS distances of Algorithm 1 and
+# Algorithm 2 releases to the empirical embedding of the full private data.
+# ORACLE code: it reads the private data to evaluate distances, so its output
+# is not private; used by tools/reproduce/balog.R and the vignette. Internal.
+
+# The paper's M grid (spec section 4.4): 84 values from 1 to Mmax.
+kme_paper_grid_M <- function(Mmax = 1e4) {
+  Ms <- floor(exp(seq(0, log(1e4), length.out = 100)))
+  Ms <- unique(c(Ms, 1e4))
+  Ms <- Ms[Ms <= Mmax]
+  if (Mmax < 1e4) Ms <- unique(c(Ms, Mmax))
+  as.integer(Ms)
+}
+
+# Report points of the Algorithm 2 experiment (spec section 4.5).
+kme_paper_report_M <- function(M = 1e4) as.integer(unique(floor(10^seq(0, log10(M + 1) - 1e-12, by = 0.25))))
+
+# Algorithm 1 along a grid of M (one factorisation; prefix property).
+# sigma: "paper" (the paper's classical formula also at epsilon = 1) or a
+# calibration for kme_sigma(). fresh = TRUE draws new noise per M and
+# epsilon as the authors did (each point is a separate release).
+kme_alg1_path <- function(x, z, kernel, Ms, epsilons, delta, tol = 1e-5, kxx = NULL,
+                          sigma = "paper", fresh = TRUE) {
+  N <- nrow(x)
+  Mmax <- max(Ms)
+  z <- z[seq_len(Mmax), , drop = FALSE]
+  if (is.null(kxx)) kxx <- kme_mean_gram(kernel, x)
+  f <- kme_fit_subspace(x, z, kernel, 1, tol = tol, noise = FALSE)
+  K <- f$K
+  kept <- f$basis$kept
+  v <- colSums(K * (row(K) <= col(K)))
+  SK <- cumsum(2 * v - diag(K))                  # sum(K[1:M, 1:M])
+  ck <- cumsum(f$kbar)
+  sig <- vapply(epsilons, function(e) {
+    if (identical(sigma, "paper")) kme_sigma_paper(N, e, delta) else kme_sigma(N, e, delta, sigma)
+  }, 0)
+  gfull <- lapply(epsilons, function(e) noise_draw(length(kept), "normal"))
+  rows <- lapply(Ms, function(M) {
+    Fm <- sum(kept <= M)
+    a2 <- sum(f$alpha[seq_len(Fm)]^2)
+    proj2 <- max(0, kxx - a2)
+    alg <- vapply(seq_along(epsilons), function(i) {
+      g <- if (fresh) noise_draw(Fm, "normal") else gfull[[i]][seq_len(Fm)]
+      sqrt(proj2 + sig[i]^2 * sum(g^2))
+    }, 0)
+    base2 <- SK[M] / M^2 - 2 * ck[M] / M + kxx
+    data.frame(M = M, F = Fm, proj = sqrt(proj2), base = sqrt(max(0, base2)),
+               t(stats::setNames(alg, paste0("alg1_eps", epsilons))), check.names = FALSE)
+  })
+  do.call(rbind, rows)
+}
+
+# Algorithm 2 (random scenario): one greedy pass per epsilon from copies of
+# the start points; the Lasso refit and the true-kernel distance at every
+# report point.
+kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters = 100, lr = NULL,
+                          lasso_alpha = 100, kxx = NULL, sigma = "paper") {
+  N <- nrow(x)
+  Mmax <- max(report)
+  if (is.null(kxx)) kxx <- kme_mean_gram(kernel, x)
+  rff <- kme_rff(kernel, J, ncol(x))
+  mu <- kme_features_raw(rff, x, mean = TRUE)
+  if (is.null(lr)) lr <- kme_default_lr(kernel)
+  out <- list()
+  for (e in epsilons) {
+    s <- if (identical(sigma, "paper")) kme_sigma_paper(N, e, delta) else kme_sigma(N, e, delta, sigma)
+    noisy <- mu + s * noise_draw(J, "normal")
+    g <- .Call(C_dpfda_kme_greedy, noisy, rff$W, rff$scale, z_init[seq_len(Mmax), , drop = FALSE] + 0,
+               as.integer(iters), c(lr, 0.9, 0.999, 1e-8), numeric(0), numeric(0))
+    Z <- g[[1L]]
+    Phi <- kme_features_raw(rff, Z)
+    G <- tcrossprod(Phi)
+    cc <- as.vector(Phi %*% noisy)
+    K <- kernel_matrix(kernel, Z)
+    kb <- kme_rowmeans(kernel, Z, x)
+    w <- numeric(0)
+    for (m in report) {
+      idx <- seq_len(m)
+      w0 <- c(w, numeric(m - length(w)))         # warm start along the path
+      fit <- .Call(C_dpfda_kme_lasso, G[idx, idx, drop = FALSE], cc[idx], sum(noisy^2), lasso_alpha / N,
+                   w0, 10000L, 1e-10)
+      w <- fit[[1L]]
+      d2 <- kxx - 2 * sum(w * kb[idx]) + sum(w * (K[idx, idx, drop = FALSE] %*% w))
+      out[[length(out) + 1L]] <- data.frame(M = m, eps = e, dist = sqrt(max(0, d2)))
+    }
+  }
+  do.call(rbind, out)
+}
+
+# Base-graphics figure in the style of the paper (spec section 4.7).
+kme_plot_paper <- function(path1, path2 = NULL, epsilons, D, leak = TRUE, N = NULL,
+                           ylim = c(5e-5, 4)) {
+  cols <- c("#1F77B4", "#FF7F0E", "#2CA02C")
+  graphics::plot(NA, log = "xy", xlim = c(0.6, max(path1$M) * 1.2), ylim = ylim, xaxt = "n",
+                 xlab = if (leak) "M (number of public data points)" else "M (number of synthetic data points)",
+                 ylab = "RKHS distance to the empirical KME")
+  at <- 10^(0:floor(log10(max(path1$M))))
+  lab <- if (leak && !is.null(N)) sprintf("%g\n(%s%%)", at, format(100 * at / N, digits = 2)) else format(at)
+  graphics::axis(1, at = at, labels = lab, padj = if (leak) 0.5 else 0)
+  graphics::lines(path1$M, pmax(path1$proj, ylim[1] / 2), col = "grey50", lty = 3, lwd = 2)
+  for (i in seq_along(epsilons)) {
+    graphics::lines(path1$M, path1[[paste0("alg1_eps", epsilons[i])]], col = cols[i], lwd = 2)
+    if (!is.null(path2)) {
+      p <- path2[path2$eps == epsilons[i], ]
+      graphics::lines(p$M, p$dist, col = cols[i], lty = 2, lwd = 2)
+    }
+  }
+  leg <- c("projection distance", paste0("Algorithm 1, eps = ", epsilons))
+  lty <- c(3, rep(1, length(epsilons)))
+  col <- c("grey50", cols[seq_along(epsilons)])
+  if (leak) {
+    graphics::lines(path1$M, path1$base, col = "black", lty = 2, lwd = 2)
+    leg <- c(leg, "baseline (uniform weights)"); lty <- c(lty, 2); col <- c(col, "black")
+  }
+  if (!is.null(path2)) {
+    leg <- c(leg, paste0("Algorithm 2, eps = ", epsilons)); lty <- c(lty, rep(2, length(epsilons)))
+    col <- c(col, cols[seq_along(epsilons)])
+  }
+  graphics::legend("bottomleft", legend = leg, lty = lty, col = col, lwd = 2, bty = "n", cex = 0.75)
+  graphics::mtext(sprintf("D = %d", D), side = 3, line = -1.5)
+  invisible(NULL)
+}

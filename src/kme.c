@@ -1,0 +1,546 @@
+/* kme.c -- Balog, Tolstikhin & Schoelkopf (2018): private release of kernel
+ * mean embeddings.  Pure C kernels plus thin .Call wrappers.
+ *
+ *  - dpfda_kme_rowmeans:  kbar_m = (1/N) sum_n k(z_m, x_n), X processed in
+ *    chunks of rows (memory O(M + chunk * D)), never an M x N matrix.
+ *  - dpfda_kme_seqchol:   the authors' skip-threshold sequential incomplete
+ *    Cholesky (= modified Gram-Schmidt in the RKHS), optionally pivoted; in
+ *    place over one M x M buffer.
+ *  - dpfda_kme_rff:       cos/sin random Fourier features of points (map) or
+ *    their mean over the rows (chunked, dgemm + sin/cos).
+ *  - dpfda_kme_greedy:    greedy approximate pre-images by Adam from public
+ *    start points; reads only the (noisy) target vector.
+ *  - dpfda_kme_lasso:     cyclic coordinate descent for
+ *    ||y - Phi' w||^2 + lambda ||w||_1 in Gram form with a duality-gap stop.
+ */
+#include "dpfda.h"
+#include <string.h>
+#include <math.h>
+
+/* Sine and cosine of one angle, for the random features (10^9 evaluations
+ * at the paper's sizes).  Reduction modulo pi/4 in three parts (Cody-Waite,
+ * exact for |t| < 2^29 since the first part has few bits) and minimax
+ * polynomials on [-pi/4, pi/4] with the Cephes library's published
+ * coefficients; about 1 ulp, so cos^2 + sin^2 = 1 to rounding.  Large
+ * arguments go to libm. */
+static const double KME_FOPI = 1.27323954473516268615;      /* 4 / pi */
+static const double KME_DP1 = 7.85398125648498535156e-1;    /* pi/4 = DP1 + DP2 + DP3 */
+static const double KME_DP2 = 3.77489470793079817668e-8;
+static const double KME_DP3 = 2.69515142907905952645e-15;
+static const double KME_SC[6] = {1.58962301576546568060e-10, -2.50507477628578072866e-8,
+                                 2.75573136213857245213e-6, -1.98412698295895385996e-4,
+                                 8.33333333332211858878e-3, -1.66666666666666307295e-1};
+static const double KME_CC[6] = {-1.13585365213876817300e-11, 2.08757008419747316778e-9,
+                                 -2.75573141792967388112e-7, 2.48015872888517045348e-5,
+                                 -1.38888888888730564116e-3, 4.16666666666665929218e-2};
+
+static inline void kme_sincos(double t, double *s, double *c)
+{
+  double a = fabs(t);
+  if (!(a < 1e8)) { *s = sin(t); *c = cos(t); return; }
+  long j = (long) (a * KME_FOPI);   /* a >= 0: truncation is floor */
+  j += j & 1;
+  double q = (double) j;
+  double z = ((a - q * KME_DP1) - q * KME_DP2) - q * KME_DP3;
+  double zz = z * z;
+  double ps = KME_SC[0];
+  double pc = KME_CC[0];
+  for (int i = 1; i < 6; i++) { ps = ps * zz + KME_SC[i]; pc = pc * zz + KME_CC[i]; }
+  ps = z + z * zz * ps;
+  pc = 1.0 - 0.5 * zz + zz * zz * pc;
+  /* angle = k pi/2 + z, k = (j / 2) mod 4; selects without branches */
+  int k = (int) ((j >> 1) & 3);
+  static const double ssg[4] = {1.0, 1.0, -1.0, -1.0}, csg[4] = {1.0, -1.0, -1.0, 1.0};
+  int odd = k & 1;
+  double sv = odd ? pc : ps, cv = odd ? ps : pc;
+  *s = (t < 0 ? -ssg[k] : ssg[k]) * sv;
+  *c = csg[k] * cv;
+}
+
+/* ---- kernel row means --------------------------------------------------- */
+
+/* Z: M x D (column-major, pre-scaled), X: N x D (column-major, pre-scaled). */
+static void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N,
+                         int D, double nu, double variance, int chunk, double *out)
+{
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(nu), sizeof(double));
+  double *zr = (double *) R_alloc((size_t) M * D, sizeof(double));   /* row-major Z */
+  double *xr = (double *) R_alloc((size_t) chunk * D, sizeof(double)); /* row-major chunk */
+  long double *acc = (long double *) R_alloc((size_t) M, sizeof(long double));
+  for (int m = 0; m < M; m++) {
+    acc[m] = 0.0L;
+    for (int k = 0; k < D; k++) zr[(size_t) m * D + k] = Z[m + (R_xlen_t) k * M];
+  }
+  for (R_xlen_t n0 = 0; n0 < N; n0 += chunk) {
+    int nb = (int) ((N - n0) < chunk ? (N - n0) : chunk);
+    for (int i = 0; i < nb; i++)
+      for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = X[n0 + i + (R_xlen_t) k * N];
+    for (int m = 0; m < M; m++) {
+      const double *z = zr + (size_t) m * D;
+      double s = 0.0;
+      if (type == DPFDA_K_GAUSSIAN) {
+        for (int i = 0; i < nb; i++) {
+          const double *x = xr + (size_t) i * D;
+          double r2 = 0.0;
+          for (int k = 0; k < D; k++) { double u = z[k] - x[k]; r2 += u * u; }
+          s += exp(-0.5 * r2);
+        }
+        s *= variance;
+      } else {
+        for (int i = 0; i < nb; i++)
+          s += dpfda_kernel_eval(type, z, 1, xr + (size_t) i * D, 1, D, nu, variance, bk);
+      }
+      acc[m] += (long double) s;
+    }
+    R_CheckUserInterrupt();
+  }
+  for (int m = 0; m < M; m++) out[m] = (double) (acc[m] / (long double) N);
+}
+
+SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP chunk)
+{
+  int M = Rf_nrows(Z), D = Rf_ncols(Z);
+  R_xlen_t N = Rf_nrows(X);
+  if (Rf_ncols(X) != D || N < 1) Rf_error("kme_rowmeans: dimension mismatch");
+  int ch = Rf_asInteger(chunk);
+  if (ch < 1) ch = 1;
+  if (ch > N) ch = (int) N;
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, M));
+  kme_rowmeans(Rf_asInteger(type), REAL(Z), M, REAL(X), N, D, Rf_asReal(nu),
+               Rf_asReal(variance), ch, REAL(out));
+  UNPROTECT(1);
+  return out;
+}
+
+/* mean(K_xx) over all N^2 pairs, by the upper triangle (evaluation only). */
+SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance)
+{
+  R_xlen_t N = Rf_nrows(X);
+  int D = Rf_ncols(X), ty = Rf_asInteger(type);
+  double v = Rf_asReal(variance), nuv = Rf_asReal(nu);
+  if (N < 1) Rf_error("kme_mean_gram: no rows");
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(nuv), sizeof(double));
+  double *xr = (double *) R_alloc((size_t) N * D, sizeof(double));
+  const double *Xp = REAL(X);
+  for (R_xlen_t i = 0; i < N; i++)
+    for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = Xp[i + (R_xlen_t) k * N];
+  long double tot = 0.0L;
+  for (R_xlen_t i = 0; i < N; i++) {
+    const double *xi = xr + (size_t) i * D;
+    double s = 0.0;
+    if (ty == DPFDA_K_GAUSSIAN) {
+      for (R_xlen_t j = i + 1; j < N; j++) {
+        const double *xj = xr + (size_t) j * D;
+        double r2 = 0.0;
+        for (int k = 0; k < D; k++) { double u = xi[k] - xj[k]; r2 += u * u; }
+        s += exp(-0.5 * r2);
+      }
+      s *= v;
+    } else {
+      for (R_xlen_t j = i + 1; j < N; j++)
+        s += dpfda_kernel_eval(ty, xi, 1, xr + (size_t) j * D, 1, D, nuv, v, bk);
+    }
+    tot += 2.0L * (long double) s + (long double) v;
+    if ((i & 255) == 255) R_CheckUserInterrupt();
+  }
+  return Rf_ScalarReal((double) (tot / ((long double) N * (long double) N)));
+}
+
+/* ---- sequential incomplete Cholesky with skip ---------------------------- */
+
+/* A holds K (M x M, lower triangle used) and is overwritten: on exit its
+ * first F columns hold L (M x F, column c is the c-th kept point's column,
+ * rows in the ORIGINAL point order).  kept[c] = index (0-based) of the point
+ * that produced column c; d[i] = residual squared norm of point i when it was
+ * visited.  Skips point i when d_i <= tol * K_ii (tol is absolute when
+ * k(z, z) = 1, as in the authors' code).  The pivoted variant lives in the
+ * wrapper below. */
+static int kme_seqchol(double *A, int M, double tol, int *kept, double *d)
+{
+  double *diag0 = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double *tmp = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double *lrow = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double one = 1.0, mone = -1.0;
+  int inc1 = 1;
+  for (int i = 0; i < M; i++) diag0[i] = d[i] = A[i + (R_xlen_t) i * M];
+  int F = 0;
+  for (int f = 0; f < M; f++) {
+    if (!(d[f] > tol * diag0[f])) continue;
+    double piv = sqrt(d[f]);
+    int nr = M - f - 1;
+    /* column f of A is still K[., f] (only columns < F <= f were overwritten) */
+    if (nr > 0) memcpy(tmp, A + f + 1 + (R_xlen_t) f * M, (size_t) nr * sizeof(double));
+    if (F > 0 && nr > 0) {
+      for (int c = 0; c < F; c++) lrow[c] = A[f + (R_xlen_t) c * M];
+      F77_CALL(dgemv)("N", &nr, &F, &mone, A + f + 1, &M, lrow, &inc1, &one, tmp, &inc1 FCONE);
+    }
+    double *col = A + (R_xlen_t) F * M;
+    for (int i = 0; i < f; i++) col[i] = 0.0;
+    col[f] = piv;
+    for (int i = 0; i < nr; i++) {
+      double v = tmp[i] / piv;
+      col[f + 1 + i] = v;
+      d[f + 1 + i] -= v * v;
+    }
+    kept[F] = f;
+    F++;
+    if ((f & 31) == 31) R_CheckUserInterrupt();
+  }
+  return F;
+}
+
+/* Blocked (panel) version of kme_seqchol with the same result: for each panel
+ * of P consecutive points, the residual columns against all previous basis
+ * columns come from one dgemm (BLAS-3), then the skip decisions and rank-1
+ * updates run sequentially inside the panel.  R is an M x P workspace. */
+static int kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, double *d)
+{
+  double *diag0 = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double *R = (double *) R_alloc((size_t) M * P, sizeof(double));
+  int *cand = (int *) R_alloc(P, sizeof(int));
+  double *Bm = (double *) R_alloc((size_t) M * P, sizeof(double));
+  double one = 1.0, mone = -1.0;
+  /* d holds the current residual diagonal of every point (exact at visit) */
+  for (int i = 0; i < M; i++) diag0[i] = d[i] = A[i + (R_xlen_t) i * M];
+  int F = 0;
+  for (int f0 = 0; f0 < M; f0 += P) {
+    int pb = (M - f0) < P ? (M - f0) : P, nr = M - f0, pc = 0;
+    /* residuals only decrease: points already below the threshold are
+       skipped without computing their residual column */
+    for (int j = 0; j < pb; j++) if (d[f0 + j] > tol * diag0[f0 + j]) cand[pc++] = j;
+    for (int c = 0; c < pc; c++)
+      memcpy(R + (size_t) c * nr, A + f0 + (R_xlen_t) (f0 + cand[c]) * M, (size_t) nr * sizeof(double));
+    if (F > 0 && pc > 0) {
+      /* Bm (pc x F) = the candidates' rows of L */
+      for (int l = 0; l < F; l++)
+        for (int c = 0; c < pc; c++) Bm[c + (size_t) l * pc] = A[f0 + cand[c] + (R_xlen_t) l * M];
+      F77_CALL(dgemm)("N", "T", &nr, &pc, &F, &mone, A + f0, &M, Bm, &pc, &one, R, &nr FCONE FCONE);
+    }
+    for (int c = 0; c < pc; c++) {
+      int j = cand[c], f = f0 + j;
+      double *rj = R + (size_t) c * nr;
+      if (!(d[f] > tol * diag0[f])) continue;
+      double piv = sqrt(d[f]);
+      rj[j] = piv;
+      for (int i = j + 1; i < nr; i++) {
+        rj[i] /= piv;
+        d[f0 + i] -= rj[i] * rj[i];
+      }
+      for (int q = c + 1; q < pc; q++) {
+        double *rq = R + (size_t) q * nr;
+        double cc = rj[cand[q]];
+        if (cc != 0.0) for (int i = j + 1; i < nr; i++) rq[i] -= cc * rj[i];
+      }
+      /* column F of A <- L column (the panel's K columns are already copied) */
+      double *col = A + (R_xlen_t) F * M;
+      for (int i = 0; i < f; i++) col[i] = 0.0;
+      for (int i = j; i < nr; i++) col[f0 + i] = rj[i];
+      kept[F] = f;
+      F++;
+    }
+    R_CheckUserInterrupt();
+  }
+  return F;
+}
+
+/* K is copied.  Sequential mode only reads the lower triangle column by
+ * column in order, so it may be overwritten in place; pivoting reads
+ * arbitrary columns, so the original K is kept aside in that case. */
+SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block)
+{
+  int M = Rf_nrows(K);
+  if (Rf_ncols(K) != M) Rf_error("kme_seqchol: K must be square");
+  int piv = Rf_asLogical(pivot);
+  double t = Rf_asReal(tol);
+  SEXP L = PROTECT(Rf_allocMatrix(REALSXP, M, M));
+  SEXP kept = PROTECT(Rf_allocVector(INTSXP, M));
+  SEXP d = PROTECT(Rf_allocVector(REALSXP, M));
+  int F;
+  if (!piv) {
+    memcpy(REAL(L), REAL(K), (size_t) M * M * sizeof(double));
+    int P = Rf_asInteger(block);
+    F = (P > 1 && M > P) ? kme_seqchol_blocked(REAL(L), M, t, P, INTEGER(kept), REAL(d))
+                         : kme_seqchol(REAL(L), M, t, INTEGER(kept), REAL(d));
+  } else {
+    /* pivoted: L kept separately from K (both M x M) */
+    const double *Kp = REAL(K);
+    double *Lp = REAL(L);
+    double *diag0 = (double *) R_alloc(M, sizeof(double));
+    int *done = (int *) R_alloc(M, sizeof(int));
+    double *tmp = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+    double *lrow = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+    double one = 1.0, mone = -1.0;
+    int inc1 = 1;
+    for (int i = 0; i < M; i++) { diag0[i] = REAL(d)[i] = Kp[i + (R_xlen_t) i * M]; done[i] = 0; }
+    F = 0;
+    for (int step = 0; step < M; step++) {
+      int f = -1;
+      double best = 0.0;
+      for (int i = 0; i < M; i++) {
+        if (done[i]) continue;
+        double r = diag0[i] > 0 ? REAL(d)[i] / diag0[i] : 0.0;
+        if (f < 0 || r > best) { best = r; f = i; }
+      }
+      if (f < 0 || !(best > t)) break;
+      done[f] = 1;
+      double pv = sqrt(REAL(d)[f]);
+      memcpy(tmp, Kp + (R_xlen_t) f * M, (size_t) M * sizeof(double));
+      if (F > 0) {
+        for (int c = 0; c < F; c++) lrow[c] = Lp[f + (R_xlen_t) c * M];
+        F77_CALL(dgemv)("N", &M, &F, &mone, Lp, &M, lrow, &inc1, &one, tmp, &inc1 FCONE);
+      }
+      double *col = Lp + (R_xlen_t) F * M;
+      for (int i = 0; i < M; i++) {
+        if (i == f) col[i] = pv;
+        else if (!done[i]) { double v = tmp[i] / pv; col[i] = v; REAL(d)[i] -= v * v; }
+        else col[i] = 0.0;
+      }
+      INTEGER(kept)[F] = f;
+      F++;
+      if ((step & 31) == 31) R_CheckUserInterrupt();
+    }
+  }
+  SEXP Lout = PROTECT(Rf_allocMatrix(REALSXP, M, F));
+  if (F > 0) memcpy(REAL(Lout), REAL(L), (size_t) M * F * sizeof(double));
+  SEXP keptout = PROTECT(Rf_allocVector(INTSXP, F));
+  for (int c = 0; c < F; c++) INTEGER(keptout)[c] = INTEGER(kept)[c] + 1;
+  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
+  SET_VECTOR_ELT(res, 0, Lout);
+  SET_VECTOR_ELT(res, 1, keptout);
+  SET_VECTOR_ELT(res, 2, d);
+  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
+  SET_STRING_ELT(nms, 0, Rf_mkChar("L"));
+  SET_STRING_ELT(nms, 1, Rf_mkChar("kept"));
+  SET_STRING_ELT(nms, 2, Rf_mkChar("d"));
+  Rf_setAttrib(res, R_NamesSymbol, nms);
+  UNPROTECT(7);
+  return res;
+}
+
+/* ---- random Fourier features (cos/sin pairs) ----------------------------- */
+
+/* phi(x) = s * [cos(W'x), sin(W'x)] with s = sqrt(variance / J'), so that
+ * ||phi(x)||^2 = variance exactly (cos^2 + sin^2 = 1).  W: D x J'.
+ * mean = 1: out is the 2J' vector of column means over the N rows of X;
+ * mean = 0: out is the N x 2J' feature matrix. */
+static void kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp, double scale,
+                    int mean, int chunk, double *out)
+{
+  /* per chunk of rows (column-major copy) and frequency: the angles by an
+     axpy over the small dimension (vectorisable), then sine and cosine */
+  double *xc = (double *) R_alloc((size_t) chunk * D, sizeof(double));
+  double *th = (double *) R_alloc((size_t) chunk, sizeof(double));
+  long double *acc = NULL;
+  if (mean) {
+    acc = (long double *) R_alloc((size_t) 2 * Jp, sizeof(long double));
+    for (int j = 0; j < 2 * Jp; j++) acc[j] = 0.0L;
+  }
+  for (R_xlen_t n0 = 0; n0 < N; n0 += chunk) {
+    int nb = (int) ((N - n0) < chunk ? (N - n0) : chunk);
+    for (int k = 0; k < D; k++)
+      memcpy(xc + (size_t) k * nb, X + n0 + (R_xlen_t) k * N, (size_t) nb * sizeof(double));
+    for (int j = 0; j < Jp; j++) {
+      const double *w = W + (size_t) j * D;
+      for (int i = 0; i < nb; i++) th[i] = xc[i] * w[0];
+      for (int k = 1; k < D; k++) {
+        const double *xk = xc + (size_t) k * nb;
+        double wk = w[k];
+        for (int i = 0; i < nb; i++) th[i] += xk[i] * wk;
+      }
+      if (mean) {
+        double sc = 0.0, ss = 0.0;
+        for (int i = 0; i < nb; i++) { double sn, cs; kme_sincos(th[i], &sn, &cs); sc += cs; ss += sn; }
+        acc[j] += (long double) sc;
+        acc[Jp + j] += (long double) ss;
+      } else {
+        double *oc = out + n0 + (R_xlen_t) j * N, *os = out + n0 + (R_xlen_t) (Jp + j) * N;
+        for (int i = 0; i < nb; i++) {
+          double sn, cs;
+          kme_sincos(th[i], &sn, &cs);
+          oc[i] = scale * cs;
+          os[i] = scale * sn;
+        }
+      }
+    }
+    R_CheckUserInterrupt();
+  }
+  if (mean) for (int j = 0; j < 2 * Jp; j++) out[j] = scale * (double) (acc[j] / (long double) N);
+}
+
+SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk)
+{
+  R_xlen_t N = Rf_nrows(X);
+  int D = Rf_ncols(X), Jp = Rf_ncols(W);
+  if (Rf_nrows(W) != D || N < 1 || Jp < 1) Rf_error("kme_rff: dimension mismatch");
+  int mn = Rf_asLogical(mean), ch = Rf_asInteger(chunk);
+  if (ch < 1) ch = 1;
+  if (ch > N) ch = (int) N;
+  SEXP out = PROTECT(mn ? Rf_allocVector(REALSXP, 2 * (R_xlen_t) Jp)
+                        : Rf_allocMatrix(REALSXP, (int) N, 2 * Jp));
+  kme_rff(REAL(X), N, D, REAL(W), Jp, Rf_asReal(scale), mn, ch, REAL(out));
+  UNPROTECT(1);
+  return out;
+}
+
+/* ---- greedy pre-images (Adam) -------------------------------------------- */
+
+/* A(z) = Psi' phi(z) and its gradient for cos/sin features (||phi|| const). */
+static double kme_pre_objective(const double *Psi, const double *W, int Jp, int D, double scale,
+                                const double *z, double *theta, double *grad)
+{
+  for (int j = 0; j < Jp; j++) {
+    double t = 0.0;
+    const double *w = W + (size_t) j * D;
+    for (int k = 0; k < D; k++) t += w[k] * z[k];
+    theta[j] = t;
+  }
+  double A = 0.0;
+  if (grad) for (int k = 0; k < D; k++) grad[k] = 0.0;
+  for (int j = 0; j < Jp; j++) {
+    double c, s;
+    kme_sincos(theta[j], &s, &c);
+    A += Psi[j] * c + Psi[Jp + j] * s;
+    if (grad) {
+      double g = -Psi[j] * s + Psi[Jp + j] * c;
+      const double *w = W + (size_t) j * D;
+      for (int k = 0; k < D; k++) grad[k] += g * w[k];
+    }
+  }
+  if (grad) for (int k = 0; k < D; k++) grad[k] *= scale;
+  return scale * A;
+}
+
+SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, SEXP adam,
+                      SEXP lower, SEXP upper)
+{
+  int D = Rf_nrows(W), Jp = Rf_ncols(W), M = Rf_nrows(Zinit);
+  if (Rf_ncols(Zinit) != D || XLENGTH(target) != 2 * (R_xlen_t) Jp)
+    Rf_error("kme_greedy: dimension mismatch");
+  int it = Rf_asInteger(iters);
+  double sc = Rf_asReal(scale), *ad = REAL(adam);
+  double lr = ad[0], b1 = ad[1], b2 = ad[2], eps = ad[3];
+  const double *lo = Rf_length(lower) == D ? REAL(lower) : NULL;
+  const double *hi = Rf_length(upper) == D ? REAL(upper) : NULL;
+  SEXP Zout = PROTECT(Rf_allocMatrix(REALSXP, M, D));
+  SEXP beta = PROTECT(Rf_allocVector(REALSXP, M));
+  SEXP rnorm_ = PROTECT(Rf_allocVector(REALSXP, M));
+  double *Psi = (double *) R_alloc(2 * (size_t) Jp, sizeof(double));
+  memcpy(Psi, REAL(target), 2 * (size_t) Jp * sizeof(double));
+  double *Wt = REAL(W);   /* D x Jp: column j is omega_j */
+  double *theta = (double *) R_alloc(Jp, sizeof(double));
+  double *z = (double *) R_alloc(D, sizeof(double)), *g = (double *) R_alloc(D, sizeof(double));
+  double *mv = (double *) R_alloc(D, sizeof(double)), *vv = (double *) R_alloc(D, sizeof(double));
+  double phinorm2 = sc * sc * Jp;   /* ||phi(z)||^2 */
+  for (int m = 0; m < M; m++) {
+    for (int k = 0; k < D; k++) { z[k] = REAL(Zinit)[m + (R_xlen_t) k * M]; mv[k] = vv[k] = 0.0; }
+    double p1 = 1.0, p2 = 1.0;
+    for (int t = 1; t <= it; t++) {
+      double A = kme_pre_objective(Psi, Wt, Jp, D, sc, z, theta, g);
+      /* loss L = -A^2 / ||phi||^2, gradient -2 A grad(A) / ||phi||^2 */
+      for (int k = 0; k < D; k++) g[k] = -2.0 * A * g[k] / phinorm2;
+      p1 *= b1; p2 *= b2;
+      double step = lr * sqrt(1.0 - p2) / (1.0 - p1);
+      for (int k = 0; k < D; k++) {
+        mv[k] = b1 * mv[k] + (1.0 - b1) * g[k];
+        vv[k] = b2 * vv[k] + (1.0 - b2) * g[k] * g[k];
+        z[k] -= step * mv[k] / (sqrt(vv[k]) + eps);
+        if (lo && z[k] < lo[k]) z[k] = lo[k];
+        if (hi && z[k] > hi[k]) z[k] = hi[k];
+      }
+      if ((t & 1023) == 0) R_CheckUserInterrupt();
+    }
+    double A = kme_pre_objective(Psi, Wt, Jp, D, sc, z, theta, NULL);
+    double b = A / phinorm2, r2 = 0.0;
+    for (int j = 0; j < Jp; j++) {
+      Psi[j] -= b * sc * cos(theta[j]);
+      Psi[Jp + j] -= b * sc * sin(theta[j]);
+    }
+    for (int j = 0; j < 2 * Jp; j++) r2 += Psi[j] * Psi[j];
+    for (int k = 0; k < D; k++) REAL(Zout)[m + (R_xlen_t) k * M] = z[k];
+    REAL(beta)[m] = b;
+    REAL(rnorm_)[m] = sqrt(r2);
+    R_CheckUserInterrupt();
+  }
+  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
+  SET_VECTOR_ELT(res, 0, Zout);
+  SET_VECTOR_ELT(res, 1, beta);
+  SET_VECTOR_ELT(res, 2, rnorm_);
+  UNPROTECT(4);
+  return res;
+}
+
+/* gradient of A(z) only, for finite-difference tests */
+SEXP dpfda_kme_preimage_grad(SEXP target, SEXP W, SEXP scale, SEXP z)
+{
+  int D = Rf_nrows(W), Jp = Rf_ncols(W);
+  if (Rf_length(z) != D || XLENGTH(target) != 2 * (R_xlen_t) Jp) Rf_error("dimension mismatch");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, D + 1));
+  double *theta = (double *) R_alloc(Jp, sizeof(double));
+  REAL(out)[0] = kme_pre_objective(REAL(target), REAL(W), Jp, D, Rf_asReal(scale), REAL(z),
+                                   theta, REAL(out) + 1);
+  UNPROTECT(1);
+  return out;
+}
+
+/* ---- Lasso by coordinate descent (Gram form) ----------------------------- */
+
+/* minimise yy - 2 c'w + w'Gw + lambda ||w||_1 (= ||y - Phi'w||^2 + lambda||w||_1
+ * with G = Phi Phi', c = Phi y, yy = ||y||^2).  Stops when the duality gap is
+ * at most tol * yy. Returns w, the gap and the number of sweeps. */
+SEXP dpfda_kme_lasso(SEXP G, SEXP c, SEXP yy, SEXP lambda, SEXP w0, SEXP maxit, SEXP tol)
+{
+  int M = Rf_nrows(G);
+  if (Rf_ncols(G) != M || Rf_length(c) != M || Rf_length(w0) != M) Rf_error("kme_lasso: dimension mismatch");
+  const double *Gp = REAL(G), *cp = REAL(c);
+  double lam = Rf_asReal(lambda), y2 = Rf_asReal(yy), tl = Rf_asReal(tol);
+  int mx = Rf_asInteger(maxit);
+  SEXP w = PROTECT(Rf_allocVector(REALSXP, M));
+  double *wp = REAL(w);
+  memcpy(wp, REAL(w0), (size_t) M * sizeof(double));
+  double *r = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));   /* r = c - G w */
+  for (int i = 0; i < M; i++) r[i] = cp[i];
+  for (int j = 0; j < M; j++) if (wp[j] != 0.0)
+    for (int i = 0; i < M; i++) r[i] -= Gp[i + (R_xlen_t) j * M] * wp[j];
+  double gap = R_PosInf;
+  int sweep;
+  for (sweep = 1; sweep <= mx; sweep++) {
+    for (int j = 0; j < M; j++) {
+      double gjj = Gp[j + (R_xlen_t) j * M];
+      if (!(gjj > 0)) continue;
+      double rho = r[j] + gjj * wp[j];
+      double a = fabs(rho) - lam / 2.0;
+      double nw = a > 0 ? (rho > 0 ? a : -a) / gjj : 0.0;
+      double dw = nw - wp[j];
+      if (dw != 0.0) {
+        const double *gc = Gp + (R_xlen_t) j * M;
+        for (int i = 0; i < M; i++) r[i] -= gc[i] * dw;
+        wp[j] = nw;
+      }
+    }
+    /* duality gap: primal P = yy - 2c'w + w'Gw + lam|w|_1 ; residual
+       rho = y - Phi'w has ||rho||^2 = yy - 2c'w + w'Gw, rho'y = yy - c'w,
+       Phi rho = r; theta = s rho with s = min(1, lam / (2 max|r|)). */
+    double cw = 0.0, wGw = 0.0, l1 = 0.0, rmax = 0.0;
+    for (int i = 0; i < M; i++) {
+      cw += cp[i] * wp[i];
+      wGw += wp[i] * (cp[i] - r[i]);   /* (G w)_i = c_i - r_i */
+      l1 += fabs(wp[i]);
+      if (fabs(r[i]) > rmax) rmax = fabs(r[i]);
+    }
+    double rr = y2 - 2.0 * cw + wGw;
+    if (rr < 0) rr = 0;
+    double P = rr + lam * l1;
+    double s = rmax > 0 ? lam / (2.0 * rmax) : 1.0;
+    if (s > 1.0) s = 1.0;
+    double Dual = 2.0 * s * (y2 - cw) - s * s * rr;
+    gap = P - Dual;
+    if (gap <= tl * y2) break;
+    if ((sweep & 15) == 0) R_CheckUserInterrupt();
+  }
+  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
+  SET_VECTOR_ELT(res, 0, w);
+  SET_VECTOR_ELT(res, 1, Rf_ScalarReal(gap));
+  SET_VECTOR_ELT(res, 2, Rf_ScalarInteger(sweep > mx ? mx : sweep));
+  UNPROTECT(2);
+  return res;
+}
