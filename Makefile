@@ -89,7 +89,7 @@ SITE_APT := pandoc libharfbuzz-dev libfribidi-dev libfreetype6-dev libpng-dev li
 deps-site:
 	command -v pandoc >/dev/null && test -e /usr/include/harfbuzz/hb-ft.h || \
 	  { apt-get update -qq && apt-get install -y -qq $(SITE_APT); }
-	$(RSCRIPT) tools/install-deps.R pkgdown rmarkdown knitr markdown
+	$(RSCRIPT) tools/install-deps.R pkgdown rmarkdown knitr markdown "evaluate>=1.0"
 
 site: deps-site install
 	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE)'
