@@ -1,7 +1,8 @@
 # ggplot2 methods (ggplot2 is suggested): autoplot() for curves, releases and
 # mortality distributions, registered when ggplot2 is loaded.
 
-utils::globalVariables(c("arg", "value", "id", "group", "age", "density", "lo", "hi", "t1", "t2"))
+utils::globalVariables(c("arg", "value", "id", "group", "age", "density", "lo", "hi", "t1", "t2", "z1", "z2", "weight",
+                         "sign"))
 
 # Register `method` for the generic `pkg::generic` on class `cls`, now if pkg
 # is loaded and again whenever it is loaded later.
@@ -17,19 +18,24 @@ register_s3_later <- function(pkg, generic, cls, method) {
   register_s3_later("ggplot2", "autoplot", "dpfda_curves", autoplot_dpfda_curves)
   register_s3_later("ggplot2", "autoplot", "dpfda_release", autoplot_dpfda_release)
   register_s3_later("ggplot2", "autoplot", "dpfda_mortality", autoplot_dpfda_mortality)
+  register_s3_later("ggplot2", "autoplot", "dpfda_kme", autoplot_dpfda_kme)
   invisible(NULL)
 }
 
-#' ggplot2 plots of curves, releases and mortality distributions
+#' ggplot2 plots of curves, releases, mortality distributions and KME releases
 #'
 #' With \pkg{ggplot2} installed, `ggplot2::autoplot()` draws dpfda objects:
 #' curves as lines (one per curve; the first curve of two-dimensional curves
 #' as a raster), releases as their released curves with an optional band of
 #' +/- 2 pointwise noise standard deviations and an optional non-private
-#' reference (dashed), and mortality distributions as one density per group.
+#' reference (dashed), mortality distributions as one density per group,
+#' and [dp_kme()] releases as their weighted synthetic points (size by
+#' \eqn{|w|}, colour by sign; the first two coordinates, or weight against
+#' the point in one dimension).
 #' The methods are registered when \pkg{ggplot2} is loaded.
 #'
-#' @param object A `dpfda_curves`, `dpfda_release` or `dpfda_mortality`.
+#' @param object A `dpfda_curves`, `dpfda_release`, `dpfda_mortality` or
+#'   `dpfda_kme`.
 #' @param band For releases: shade +/- 2 pointwise noise standard deviations
 #'   (public information from the noise scale and kernel).
 #' @param reference For releases: an optional non-private reference, a
@@ -88,6 +94,21 @@ autoplot_dpfda_mortality <- function(object, ...) {
   d <- as.data.frame(object)
   ggplot2::ggplot(d, ggplot2::aes(x = age, y = density, colour = group)) + ggplot2::geom_line() +
     ggplot2::labs(colour = NULL)
+}
+
+#' @rdname autoplot-dpfda
+autoplot_dpfda_kme <- function(object, ...) {
+  need_package("ggplot2", "autoplot()")
+  p <- object$points
+  d <- data.frame(z1 = p[, 1L], z2 = if (ncol(p) > 1L) p[, 2L] else object$weights,
+                  weight = abs(object$weights), sign = ifelse(object$weights >= 0, "positive", "negative"))
+  g <- ggplot2::ggplot(d, ggplot2::aes(x = z1, y = z2, colour = sign))
+  g <- if (ncol(p) > 1L) {
+    g + ggplot2::geom_point(ggplot2::aes(size = weight), alpha = 0.7) + ggplot2::labs(x = "z1", y = "z2")
+  } else {
+    g + ggplot2::geom_segment(ggplot2::aes(xend = z1, yend = 0)) + ggplot2::labs(x = "z", y = "weight")
+  }
+  g + ggplot2::ggtitle(sprintf("dp_kme (%s), epsilon = %s", object$method, format(object$epsilon, digits = 3)))
 }
 
 # A non-private reference curve on the grid of curves v.

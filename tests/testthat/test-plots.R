@@ -42,6 +42,13 @@ test_that("autoplot methods build ggplot objects when ggplot2 is installed", {
   expect_s3_class(p, "ggplot")
   expect_length(p$layers, 3L)                  # curves, band, reference
   on_null_device(print(p))
+  set.seed(1)
+  k <- with_seed_mode(3, dp_kme(matrix(runif(200), 100, 2), kernel_gaussian(0.3), epsilon = 1, delta = 1e-5,
+                                synthetic = matrix(runif(20), 10, 2)))
+  pk <- ggplot2::autoplot(k)
+  expect_s3_class(pk, "ggplot")
+  on_null_device(print(pk))
+  on_null_device(expect_identical(plot(k), k))
 })
 
 test_that("progress bars are silent unless enabled and count to their total", {
