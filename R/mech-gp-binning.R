@@ -55,6 +55,9 @@
 #'   dimension.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param epsilon Privacy parameter (\eqn{\delta = 0}).
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param domain Public region binned: `c(lower, upper)` in one dimension, a
 #'   `2 x D` matrix (rows lower, upper) otherwise. Required: it must not be
 #'   derived from the data.
@@ -89,8 +92,9 @@
 #' dp_rng(old)
 #' @export
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
-                              method = c("simple", "integral"), ...) {
+                              method = c("simple", "integral"), ..., budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
   if (missing(domain)) {
     dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
                 arg = "domain")
@@ -119,6 +123,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
     dpfda_abort("The Laplace scale d / (n_b epsilon) overflows; `epsilon` is too small for `y_bound`.",
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
+  charge_budget(budget, epsilon, 0, "dp_bin_regression")
   released <- rep(mid, length(s$counts))
   released[occ] <- s$means[occ] + scale[occ] * rlaplace(sum(occ), 1)
   if (!all(is.finite(released))) {

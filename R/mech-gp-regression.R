@@ -54,6 +54,9 @@
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param epsilon,delta Privacy parameters.
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param method `"cloaking"` or `"standard"`.
 #' @param calibration See [dp_noise_scale()].
 #' @param bound Sensitivity bound of the standard method (see Details).
@@ -79,8 +82,9 @@
 dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, epsilon, delta,
                              method = c("cloaking", "standard"),
                              calibration = c("analytic", "hall", "classical"),
-                             bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...) {
+                             bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ..., budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
   method <- check_choice(method, c("cloaking", "standard"), "method")
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
@@ -101,10 +105,13 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                       class = "dpfda_gpreg_release")
     rel$noise_covariance <- sigma^2 * (kernel_matrix(kernel, parts$points) +
                                          rel$jitter * diag(nrow(parts$points)))
+    charge_release(budget, rel, "dp_gp_regression (standard)")
     return(rel)
   }
   cl <- cloaking_covariance(parts$C, tol = tol)
-  cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...))
+  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...))
+  charge_release(budget, rel, "dp_gp_regression (cloaking)")
+  rel
 }
 
 # The cloaking mechanism for any mean that is linear in the clipped outputs,
