@@ -53,7 +53,8 @@
 #' @param breaks Histogram breaks.
 #' @param ... Unused (plot: passed to [graphics::plot()]).
 #' @return A `dpfda_audit`: a list with `epsilon_lower`, `estimate` (the
-#'   plain plug-in estimate on the second half), `epsilon`, `delta`,
+#'   plug-in estimate on the second half, with half a count added to the
+#'   smaller frequency), `epsilon`, `delta`,
 #'   `confidence`, `n`, `event` (`threshold`, `side` `">"` or `"<="`,
 #'   `direction` `"data>neighbour"` or `"neighbour>data"`), `counts` and
 #'   `n_eval` of the second half, `passed` (`epsilon_lower <= epsilon`, or
@@ -137,7 +138,8 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
   cb <- audit_count(b, best$threshold, best$side)
   ne <- length(ev)
   lower <- max(0, audit_bound(ca, cb, ne, delta, alpha))
-  est <- if (ca / ne > delta && cb > 0) log((ca / ne - delta) / (cb / ne)) else NA_real_
+  # plug-in estimate, with half a count added below so that it stays finite
+  est <- if (ca / ne > delta) max(0, log((ca / ne - delta) / ((cb + 0.5) / ne))) else 0
   structure(list(epsilon_lower = lower, estimate = est, epsilon = epsilon, delta = delta,
                  confidence = confidence, n = n,
                  event = list(threshold = best$threshold, side = best$side, direction = best$direction),

@@ -286,8 +286,8 @@ print.summary.dpfda_budget <- function(x, ...) {
 #'   \eqn{\delta} of a conversion.
 #' @param method `"basic"` or `"advanced"`.
 #' @param delta_slack The extra \eqn{\delta'} of advanced composition.
-#' @param mu The GDP parameter \eqn{\mu > 0}.
-#' @param rho The zCDP parameter \eqn{\rho > 0}.
+#' @param mu The GDP parameter \eqn{\mu > 0} (at most \eqn{10^6}).
+#' @param rho The zCDP parameter \eqn{\rho > 0} (at most \eqn{10^6}).
 #' @return `compose_epsilon()`: a list with `epsilon` and `delta`;
 #'   `gdp_delta()`, `zcdp_delta()`: \eqn{\delta}; `gdp_epsilon()`,
 #'   `zcdp_epsilon()`: the smallest \eqn{\epsilon} (up to \eqn{10^{-10}}
@@ -312,10 +312,18 @@ compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"),
   delta <- rep_len(delta, length(epsilon))
   if (method == "basic") {
     if (!is.null(delta_slack)) arg_error("delta_slack", "NULL for method = \"basic\"", delta_slack)
-    return(list(epsilon = sum(epsilon), delta = min(1, sum(delta))))
+    tot <- sum(epsilon)
+    if (!is.finite(tot)) {
+      dpfda_abort("The sum of the epsilons overflows.", class = "dpfda_error_numeric", arg = "epsilon")
+    }
+    return(list(epsilon = tot, delta = min(1, sum(delta))))
   }
   delta_slack <- check_delta(delta_slack, "delta_slack")
   adv <- sqrt(2 * log(1 / delta_slack) * sum(epsilon^2)) + sum(epsilon * expm1(epsilon))
+  if (!is.finite(adv)) {
+    dpfda_abort("Advanced composition overflows for these epsilons.", class = "dpfda_error_numeric",
+                arg = "epsilon")
+  }
   list(epsilon = adv, delta = min(1, sum(delta) + delta_slack))
 }
 
@@ -333,7 +341,7 @@ gdp_delta <- function(epsilon, mu) {
 gdp_epsilon <- function(mu, delta) {
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
-  gdp_epsilon_unit(mu, delta)
+  finite_epsilon(gdp_epsilon_unit(mu, delta))
 }
 
 #' @rdname compose_epsilon
@@ -341,16 +349,23 @@ gdp_epsilon <- function(mu, delta) {
 zcdp_delta <- function(epsilon, rho) {
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
-  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e12, class = "dpfda_error_privacy")
+  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   vapply(epsilon, function(e) zcdp_delta_unit(rho, e), 1)
 }
 
 #' @rdname compose_epsilon
 #' @export
 zcdp_epsilon <- function(rho, delta) {
-  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e12, class = "dpfda_error_privacy")
+  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
-  zcdp_epsilon_unit(rho, delta)
+  finite_epsilon(zcdp_epsilon_unit(rho, delta))
+}
+
+finite_epsilon <- function(e) {
+  if (!is.finite(e)) {
+    dpfda_abort("No finite epsilon achieves this delta.", class = "dpfda_error_numeric", arg = "delta")
+  }
+  e
 }
 
 # Smallest epsilon >= 0 with delta_fun(epsilon) <= delta (delta_fun decreasing),
@@ -376,7 +391,8 @@ gdp_epsilon_unit <- function(mu, delta) epsilon_for_delta(function(e) gaussian_d
 zcdp_delta_unit <- function(rho, epsilon) {
   f <- function(la) {   # alpha = 1 + exp(la)
     a <- 1 + exp(la)
-    (a - 1) * (a * rho - epsilon) - log(a - 1) + a * log1p(-1 / a)
+    v <- (a - 1) * (a * rho - epsilon) - log(a - 1) + a * log1p(-1 / a)
+    if (is.nan(v)) 1e308 else max(-1e308, min(1e308, v))   # huge epsilon: delta underflows to 0
   }
   opt <- stats::optimize(f, c(-30, 30), tol = 1e-12)
   min(1, exp(min(opt$objective, f(-30), f(30))))
