@@ -49,6 +49,14 @@
 #' @param seed Seed of the runs (the user's R random state is restored).
 #' @param thresholds Number of candidate thresholds (quantiles of the first
 #'   half).
+#' @param digits `NULL` (default) to audit the outputs as they are, bit for
+#'   bit; or a number of significant digits to round them to first, which
+#'   audits the mechanism in idealised arithmetic. Floating-point noise
+#'   (`noise = "float"`) leaks through the lowest bits of its outputs
+#'   (Mironov, 2012), and an audit of the raw outputs can find events that
+#'   exploit it (for instance thresholds at an exactly repeated value);
+#'   mechanisms with `noise = "exact"` release values on a grid and have no
+#'   such leak.
 #' @param x,object A `dpfda_audit`.
 #' @param breaks Histogram breaks.
 #' @param ... Unused (plot: passed to [graphics::plot()]).
@@ -75,7 +83,7 @@
 #' @export
 dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
                      projection = c("lda", "laplace", "identity"), confidence = 0.95, seed = 1,
-                     thresholds = 64) {
+                     thresholds = 64, digits = NULL) {
   if (!is.function(mechanism)) arg_error("mechanism", "a function of one data set", mechanism)
   if (missing(data)) arg_error("data", "a data set", NULL)
   if (missing(neighbour)) arg_error("neighbour", "a neighbouring data set", NULL)
@@ -89,6 +97,7 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
                              upper_open = TRUE, what = "a number strictly between 0 and 1")
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
   thresholds <- check_count(thresholds, "thresholds", min = 1, max = 1e4)
+  if (!is.null(digits)) digits <- check_count(digits, "digits", min = 1, max = 22)
 
   # seeded runs; the caller's noise mode and R random state are restored
   had_seed <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
@@ -103,6 +112,10 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
   }, add = TRUE)
   X1 <- audit_runs(mechanism, data, n, "data")
   X2 <- audit_runs(mechanism, neighbour, n, "neighbour")
+  if (!is.null(digits)) {
+    X1 <- signif(X1, digits)
+    X2 <- signif(X2, digits)
+  }
   if (ncol(X1) != ncol(X2)) {
     dpfda_abort("`mechanism` returns outputs of different lengths on `data` and `neighbour`.",
                 arg = "mechanism")
@@ -145,7 +158,7 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
                  event = list(threshold = best$threshold, side = best$side, direction = best$direction),
                  counts = c(first = ca, second = cb), n_eval = ne,
                  passed = if (is.null(epsilon)) NA else lower <= epsilon,
-                 projection = if (is.function(projection)) "user" else projection,
+                 projection = if (is.function(projection)) "user" else projection, digits = digits,
                  projections = list(data = p1[ev], neighbour = p2[ev])),
             class = "dpfda_audit")
 }

@@ -351,7 +351,8 @@ main <- function(out_dir = "reproduce") {
     fig_alda_vs_gp,
     fig_lin_table1,
     fig_lin_fig1,
-    fig_lin_fig2
+    fig_lin_fig2,
+    fig_audit
   )
   message("Writing ", normalizePath(out_dir), ":")
   t0 <- proc.time()[["elapsed"]]

@@ -18,7 +18,7 @@ bad_arg_table_acct <- function() {
     zcdp_epsilon = list(list(rho = 0.1, delta = 1e-5)),
     dp_audit = list(list(mechanism = function(d) d + rlaplace(1, 1), data = 0, neighbour = 1, n = 100,
                          epsilon = 1, delta = 0, projection = "identity", confidence = 0.95, seed = 1,
-                         thresholds = 8))
+                         thresholds = 8, digits = NULL))
   )
 }
 
@@ -55,7 +55,8 @@ bad_arg_allowed_acct <- function() {
     allow("dp_audit", "projection", "a function"),
     # identity() is a (non-private, perfectly distinguishable) mechanism: a large finite bound
     allow("dp_audit", "mechanism", "a function"),
-    allow("dp_audit", "seed", c("-1", "0"))
+    allow("dp_audit", "seed", c("-1", "0")),
+    allow("dp_audit", "digits", "NULL")
   )
 }
 
