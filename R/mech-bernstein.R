@@ -81,7 +81,8 @@
 #'   for discrete Laplace / Gaussian noise on a grid of spacing
 #'   \eqn{2^{-k}}, sampled exactly (see [exact_noise]); the per-point
 #'   sensitivity is increased by one grid step, Gaussian noise is then
-#'   calibrated through zCDP, and the release records `grid_step`.
+#'   calibrated through zCDP, and the release records `grid_step` (and
+#'   `noise_exact = TRUE`).
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused when it would exceed the budget).
 #' @return A `dpfda_release` of subclass `dpfda_bernstein_release`: `values`
@@ -167,8 +168,11 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
                            k = k, h = h, dim = dim, domain = domain_out,
                            calibration = noise$calibration, noise_type = noise$type,
                            lattice_sensitivity = noise$lattice_sensitivity,
-                           noise_exact = noise_mode == "exact", grid_step = grid_step,
                            class = "dpfda_bernstein_release")
+  if (noise_mode == "exact") {
+    rel$noise_exact <- TRUE
+    rel$grid_step <- grid_step
+  }
   charge_release(budget, rel, "dp_bernstein")
   rel
 }

@@ -42,8 +42,8 @@
 #' \eqn{\Delta^2/(2\sigma^2)}-zCDP (Canonne et al., Theorem 14), converted to
 #' \eqn{(\epsilon, \delta)} by [zcdp_epsilon()]; this needs a somewhat larger
 #' \eqn{\sigma} than the analytic calibration of the continuous Gaussian
-#' (about 10 to 25 percent for \eqn{\epsilon \in [0.5, 2]}, \eqn{\delta =
-#' 10^{-5}}), which is the main utility cost.
+#' (about 8 percent for \eqn{\epsilon \in [0.5, 2]}, \eqn{\delta =
+#' 10^{-5}}; 21 percent at \eqn{(2, 0.1)}), which is the main utility cost.
 #'
 #' Mechanisms with `noise = "exact"`: [dp_bernstein()] (all calibrations:
 #' the lattice values are independent coordinates), [dp_gp_release()] and
