@@ -28,7 +28,9 @@
 #'   \eqn{\sqrt{\sum_i \mu_i^2}}-GDP, converted back to \eqn{(\epsilon,
 #'   \delta)} exactly by [gdp_delta()] / [gdp_epsilon()]. Other releases
 #'   are added by basic composition.
-#' * `"zcdp"`: Gaussian releases are \eqn{\rho = \mu^2/2}-zCDP, pure
+#' * `"zcdp"`: Gaussian releases are \eqn{\rho = \mu^2/2}-zCDP (releases
+#'   with discrete Gaussian noise, `noise = "exact"`, record their
+#'   \eqn{\rho = \Delta^2/(2\sigma^2)}), pure
 #'   \eqn{\epsilon}-DP releases \eqn{\epsilon^2/2}-zCDP (Bun and Steinke
 #'   2016); the \eqn{\rho}'s add, and the sum is converted by
 #'   [zcdp_epsilon()]; releases with \eqn{\delta > 0} that are not Gaussian
@@ -60,7 +62,7 @@
 #'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
 #'   composed total), `remaining_epsilon`, `releases` and `composition`.
 #'   `summary()`: the ledger, a data frame with one row per charge
-#'   (`label`, `epsilon`, `delta`, `mu`) and the composed running total
+#'   (`label`, `epsilon`, `delta`, `mu`, `rho`) and the composed running total
 #'   `total_epsilon`.
 #' @references Dwork, C., Rothblum, G. N. and Vadhan, S. (2010). Boosting and
 #'   differential privacy. *FOCS*. Dong, J., Roth, A. and Su, W. J. (2022).
@@ -93,7 +95,7 @@ privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "
 
 empty_ledger <- function() {
   data.frame(label = character(), epsilon = numeric(), delta = numeric(), mu = numeric(),
-             id = character(), stringsAsFactors = FALSE)
+             rho = numeric(), id = character(), stringsAsFactors = FALSE)
 }
 
 check_budget <- function(budget, arg = "budget") {
@@ -135,7 +137,8 @@ budget_spent <- function(budget) {
 # the budget. `id`: a charge with an id already in the ledger is skipped (a
 # sub-step such as a released bandwidth reused by several releases). NULL
 # budget: nothing to do.
-charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NULL, id = NULL) {
+charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NULL, id = NULL,
+                          rho = NULL) {
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
@@ -145,7 +148,11 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
   m <- NA_real_
   if (!is.null(mu) && is.finite(mu) && mu > 0 &&
       gaussian_delta_unit(epsilon, mu) <= delta * (1 + 1e-9)) m <- mu
-  row <- data.frame(label = label, epsilon = epsilon, delta = delta, mu = m,
+  # rho (zCDP, e.g. the discrete Gaussian) likewise only when it implies the claim
+  r <- NA_real_
+  if (!is.null(rho) && is.finite(rho) && rho > 0 &&
+      zcdp_delta_unit(rho, epsilon) <= delta * (1 + 1e-9)) r <- rho
+  row <- data.frame(label = label, epsilon = epsilon, delta = delta, mu = m, rho = r,
                     id = if (is.null(id)) NA_character_ else id, stringsAsFactors = FALSE)
   new <- rbind(budget$ledger, row)
   tot <- ledger_total(new, budget$delta, budget$composition)
@@ -169,7 +176,10 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
 # Charge a release object (its epsilon, delta and, for Gaussian noise, mu).
 charge_release <- function(budget, release, label, sensitivity = NULL) {
   if (is.null(budget)) return(invisible(NULL))
-  charge_budget(budget, release$epsilon, release$delta, label, mu = release_mu(release, sensitivity))
+  rho <- NULL
+  if (isTRUE(release$noise_exact) && release$delta > 0 && !is.null(release$zcdp_rho)) rho <- release$zcdp_rho
+  charge_budget(budget, release$epsilon, release$delta, label, mu = release_mu(release, sensitivity),
+                rho = rho)
 }
 
 # mu = (L2 sensitivity) / sigma for releases with Gaussian noise, else NULL.
@@ -211,10 +221,11 @@ ledger_total <- function(ledger, delta_budget, composition) {
     mu <- sqrt(sum(ledger$mu[g]^2))
     return(best(list(epsilon = gdp_epsilon_unit(mu, slack) + other_eps, delta = delta_budget)))
   }
-  # zcdp: Gaussian mu^2 / 2, pure epsilon-DP epsilon^2 / 2, the rest basic
-  z <- g | del == 0
+  # zcdp: Gaussian mu^2 / 2, recorded rho, pure epsilon-DP epsilon^2 / 2, the rest basic
+  hr <- !is.na(ledger$rho)
+  z <- g | hr | del == 0
   if (!any(z)) return(basic)
-  rho <- sum(ifelse(g, ledger$mu^2 / 2, eps^2 / 2)[z])
+  rho <- sum(ifelse(g, ledger$mu^2 / 2, ifelse(hr, ledger$rho, eps^2 / 2))[z])
   slack <- delta_budget - sum(del[!z])
   if (!(slack > 0)) return(basic)
   best(list(epsilon = zcdp_epsilon_unit(rho, slack) + sum(eps[!z]), delta = delta_budget))
@@ -238,7 +249,7 @@ summary.dpfda_budget <- function(object, ...) {
   run <- vapply(seq_len(nrow(l)), function(i) {
     ledger_total(l[seq_len(i), , drop = FALSE], object$delta, object$composition)$epsilon
   }, 1)
-  out <- data.frame(label = l$label, epsilon = l$epsilon, delta = l$delta, mu = l$mu,
+  out <- data.frame(label = l$label, epsilon = l$epsilon, delta = l$delta, mu = l$mu, rho = l$rho,
                     total_epsilon = run, stringsAsFactors = FALSE)
   structure(out, budget = c(epsilon = object$epsilon, delta = object$delta),
             composition = object$composition, class = c("summary.dpfda_budget", "data.frame"))

@@ -172,6 +172,7 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   if (noise_mode == "exact") {
     rel$noise_exact <- TRUE
     rel$grid_step <- grid_step
+    if (noise$type == "gaussian") rel$zcdp_rho <- noise$lattice_sensitivity^2 / (2 * noise$scale^2)
   }
   charge_release(budget, rel, "dp_bernstein")
   rel

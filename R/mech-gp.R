@@ -166,6 +166,6 @@ gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, de
   new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
                     sensitivity = sensitivity, noise_scale = sig, noise = kernel, call = call,
                     jitter = fct$jitter, sampler = "whitened-exact", noise_exact = TRUE,
-                    grid_step = 2^-k, calibration_exact = "zcdp", ...,
+                    grid_step = 2^-k, calibration_exact = "zcdp", zcdp_rho = sens^2 / (2 * sig^2), ...,
                     class = c(class, "dpfda_gp_release"))
 }

@@ -171,3 +171,21 @@ test_that("multi-step procedures charge every step, sub-steps once", {
                                   delta = 1e-4, budget = b3), class = "dpfda_error_budget")
   })
 })
+
+test_that("exact (discrete Gaussian) releases are accounted through their rho in zCDP", {
+  with_seed_mode(3, {
+    x <- seq(0, 1, length.out = 6)
+    b <- privacy_budget(10, 1e-3, composition = "zcdp")
+    r1 <- dp_gp_release(sin(x), x, kernel_gaussian(0.3), 0.1, 1, 1e-5, noise = "exact", budget = b)
+    r2 <- dp_bernstein(rep(0, 5), 0.01, 1, 4, delta = 1e-5, noise = "exact", budget = b)
+    s <- summary(b)
+    expect_true(all(is.na(s$mu)))                 # discrete Gaussian: no GDP claim
+    expect_equal(s$rho, c(r1$zcdp_rho, r2$zcdp_rho))
+    expect_equal(budget_spent(b)$epsilon, zcdp_epsilon(r1$zcdp_rho + r2$zcdp_rho, 1e-3), tolerance = 1e-9)
+    expect_lt(budget_spent(b)$epsilon, 2)
+    # a rho that does not imply the claimed (eps, delta) is not used
+    b2 <- privacy_budget(10, 1e-3, composition = "zcdp")
+    dpfda:::charge_budget(b2, 0.1, 1e-6, "bogus", rho = 5)
+    expect_true(is.na(summary(b2)$rho))
+  })
+})
