@@ -57,7 +57,7 @@
 #'   exploit it (for instance thresholds at an exactly repeated value);
 #'   mechanisms with `noise = "exact"` release values on a grid and have no
 #'   such leak.
-#' @param x,object A `dpfda_audit`.
+#' @param x A `dpfda_audit`.
 #' @param breaks Histogram breaks.
 #' @param ... Unused (plot: passed to [graphics::plot()]).
 #' @return A `dpfda_audit`: a list with `epsilon_lower`, `estimate` (the

@@ -53,7 +53,7 @@
 #' @param delta Total \eqn{\delta} of the budget, in \[0, 1) (for `spend()`:
 #'   of the release).
 #' @param composition `"gdp"`, `"basic"`, `"advanced"` or `"zcdp"`.
-#' @param budget,object,x A `dpfda_budget`.
+#' @param budget,object A `dpfda_budget`.
 #' @param label A short description of the release for the ledger.
 #' @param mu For a Gaussian mechanism, \eqn{\Delta_2/\sigma}; `NULL`
 #'   otherwise.
