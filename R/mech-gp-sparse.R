@@ -65,8 +65,9 @@
 #' @export
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
-                                    tol = 1e-8, ..., budget = NULL) {
+                                    tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  noise <- check_noise(noise)
   budget <- check_budget(budget)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
@@ -92,7 +93,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   cl <- cloaking_covariance(parts$C, tol = tol)
   rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
                           mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
-                          inducing = Z)
+                          inducing = Z, noise_mode = noise)
   charge_release(budget, rel, "dp_sparse_gp_regression")
   rel
 }

@@ -129,6 +129,9 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #'   for every coordinate, or a `2 x d` matrix (row 1 lower, row 2 upper).
 #'   Covariates outside are clamped.
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
+#'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
+#'   (see [exact_noise]).
 #' @return A `dpfda_release` of subclasses `dpfda_svm_release` and
 #'   `dpfda_gp_release` (mechanism `"svm"`): the released function on the
 #'   grid, the sensitivity, noise scale and kernel, and the public settings
@@ -153,8 +156,10 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #' @export
 dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
-                   gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., budget = NULL) {
+                   gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
+                   budget = NULL) {
   call <- match.call()   # new_dpfda_release() removes data values from it
+  noise <- check_noise(noise)
   budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
@@ -184,7 +189,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "svm", epsilon = epsilon, delta = delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
-                    class = "dpfda_svm_release")
+                    class = "dpfda_svm_release", noise_mode = noise)
   charge_release(budget, rel, "dp_svm")
   rel
 }
@@ -304,8 +309,9 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' @export
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
-                   domain = NULL, ..., budget = NULL) {
+                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
   call <- match.call()   # new_dpfda_release() removes data values from it
+  noise <- check_noise(noise)
   budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
@@ -336,7 +342,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "krr", epsilon = epsilon, delta = delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "squared",
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
-                    class = "dpfda_krr_release")
+                    class = "dpfda_krr_release", noise_mode = noise)
   charge_release(budget, rel, "dp_krr")
   rel
 }

@@ -46,13 +46,18 @@
 #' 10^{-5}}; 21 percent at \eqn{(2, 0.1)}), which is the main utility cost.
 #'
 #' Mechanisms with `noise = "exact"`: [dp_bernstein()] (all calibrations:
-#' the lattice values are independent coordinates), [dp_gp_release()] and
-#' [dp_kde()] (`"gp"`, `"sobolev"` through the whitened coordinates
+#' the lattice values are independent coordinates); [dp_gp_release()],
+#' [dp_kde()] (`"gp"`, `"sobolev"`), [dp_svm()], [dp_krr()] and
+#' [dp_gp_regression()] (`"standard"`) through the whitened coordinates
 #' \eqn{L^{-1} f} with \eqn{LL^\top = K + \tau I}, whose L2 sensitivity is at
-#' most the RKHS sensitivity; the release is \eqn{L} times the noisy
-#' coordinates, post-processing; `"bernstein"` through its lattice). The
-#' whitened GP route needs a dense Cholesky factor, so it is limited to
-#' grids of at most 4000 points.
+#' most the RKHS sensitivity (the release is \eqn{L} times the noisy
+#' coordinates, post-processing); the cloaking mechanisms
+#' ([dp_gp_regression()] `"cloaking"`, [dp_sparse_gp_regression()]) through
+#' the whitened coordinates of the range of \eqn{M}; [dp_kde()]
+#' `"bernstein"` through its lattice; [dp_bin_regression()] on the bin sums
+#' (discrete Laplace). The whitened GP route needs a dense Cholesky factor,
+#' so it is limited to grids of at most 4000 points. Not yet: [dp_online()],
+#' [dp_select()], [dp_bandwidth()], and the ICLP / FRL mechanisms.
 #'
 #' @name exact_noise
 #' @references Mironov, I. (2012). On significance of the least significant

@@ -135,14 +135,14 @@ bad_arg_table_core <- function() {
     dp_svm = list(list(x = rbind(c(0.1, 0.2), c(0.8, 0.7), c(0.4, 0.5), c(0.9, 0.1)),
                        y = c(1, -1, 1, -1), lambda = 0.1, kernel = kernel_gaussian(0.3), grid = g2,
                        epsilon = 1, delta = 1e-5, calibration = "hall", strict = TRUE,
-                       gap_tol = 1e-8, maxit = 1000, domain = c(0, 1), budget = NULL)),
+                       gap_tol = 1e-8, maxit = 1000, domain = c(0, 1), noise = "float", budget = NULL)),
     svm_fit = list(list(x = rbind(c(0.1, 0.2), c(0.8, 0.7), c(0.4, 0.5), c(0.9, 0.1)),
                         y = factor(c("a", "b", "a", "b")), lambda = 0.1, kernel = kernel_gaussian(0.3),
                         gap_tol = 1e-8, maxit = 1000, domain = rbind(c(0, 0), c(1, 1)))),
     sensitivity_erm = list(list(lipschitz = 1, lambda = 0.1, n = 10, sup_kxx = 1)),
     dp_krr = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), lambda = 0.1,
                        kernel = kernel_gaussian(0.3), grid = t5, y_bound = c(-1, 1), epsilon = 1,
-                       delta = 1e-5, calibration = "analytic", centre = TRUE, domain = c(0, 1), budget = NULL)),
+                       delta = 1e-5, calibration = "analytic", centre = TRUE, domain = c(0, 1), noise = "float", budget = NULL)),
     krr_fit = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), lambda = 0.1,
                         kernel = kernel_gaussian(0.3), y_bound = c(-1, 1), centre = FALSE,
                         domain = c(0, 1))),
@@ -176,11 +176,11 @@ bad_arg_table_core <- function() {
       cloaking = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, method = "cloaking", calibration = "analytic", bound = "rkhs",
-                      tol = 1e-8, budget = NULL),
+                      tol = 1e-8, noise = "float", budget = NULL),
       standard = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, method = "standard", calibration = "hall", bound = "paper_b",
-                      tol = 1e-8, budget = NULL)
+                      tol = 1e-8, noise = "float", budget = NULL)
     ),
     kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
                              binned = TRUE, bins = 64)),
@@ -191,9 +191,9 @@ bad_arg_table_core <- function() {
     # R/mech-gp-sparse.R)
     dp_bin_regression = list(
       simple = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), bins = 3, y_bound = c(-1, 1),
-                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", budget = NULL),
+                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", noise = "float", budget = NULL),
       integral = list(x = g2, y = c(0.5, -0.2, 0.3, 1), bins = c(2, 2), y_bound = c(-1, 1), epsilon = 1,
-                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", budget = NULL)
+                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL)
     ),
     integral_kernel = list(list(lower = c(0, 0.5), upper = c(0.4, 1), lower2 = 0.1, upper2 = 0.3,
                                 lengthscale = 0.3, variance = 2, average = TRUE)),
@@ -214,10 +214,10 @@ bad_arg_table_core <- function() {
     dp_sparse_gp_regression = list(
       kmeans = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5, inducing = 2,
                     kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
-                    delta = 1e-5, calibration = "analytic", tol = 1e-8, budget = NULL),
+                    delta = 1e-5, calibration = "analytic", tol = 1e-8, noise = "float", budget = NULL),
       matrix = list(x = g2, y = c(0.5, -0.2, 0.3, 1), newdata = g2[1:3, ], inducing = g2[c(1, 4), ],
                     kernel = kernel_gaussian(c(0.3, 0.5)), noise_variance = 0.1, y_bound = c(-1, 1),
-                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6, budget = NULL)
+                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6, noise = "float", budget = NULL)
     ),
     dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1, budget = NULL)),
     sobolev_norm_1d = list(list(f = function(t) exp(-abs(t - 0.5)), fprime = function(t) -sign(t - 0.5) * exp(-abs(t - 0.5)),

@@ -154,3 +154,42 @@ test_that("exact noise clamps huge summaries instead of overflowing", {
     expect_equal(abs(v[2:3]) / r$grid_step, c(2^52, 2^52), tolerance = 1e-3)
   })
 })
+
+test_that("exact cloaking regression: noise covariance sigma^2 M (not 0.7x), zCDP calibration", {
+  with_seed_mode(8, {
+    xs <- c(0.1, 0.3, 0.5, 0.7, 0.9)
+    ys <- c(-1, 0.2, -0.5, 0.4, 0.1)
+    nd <- seq(0, 1, length.out = 5)
+    K <- kernel_gaussian(0.3)
+    truth <- predict(dp_gp_regression(xs, ys, nd, K, 0.1, c(-1, 1), 1e9, 0.5))
+    r <- dp_gp_regression(xs, ys, nd, K, 0.1, c(-1, 1), 1, 1e-5, noise = "exact")
+    expect_true(r$noise_exact)
+    sens <- r$sensitivity + sqrt(qr(r$noise_covariance)$rank) * r$grid_step
+    expect_equal(r$noise_scale, dpfda:::exact_gaussian_sigma(sens, 1, 1e-5), tolerance = 1e-12)
+    Z <- t(replicate(1500, predict(dp_gp_regression(xs, ys, nd, K, 0.1, c(-1, 1), 1, 1e-5,
+                                                    noise = "exact")) - truth))
+    ratio <- sum(diag(empirical_cov(Z))) / sum(diag(r$noise_covariance))
+    expect_equal(ratio, 1, tolerance = 0.1)   # 0.7x noise would give 0.49
+    # standard method, SVM and KRR go through the whitened GP route
+    rs <- dp_gp_regression(xs, ys, nd, K, 0.1, c(-1, 1), 1, 1e-5, method = "standard", noise = "exact")
+    expect_true(rs$noise_exact)
+    expect_true(dp_krr(xs, ys, 0.1, K, nd, c(-1, 1), 1, 1e-5, noise = "exact")$noise_exact)
+    expect_true(dp_svm(xs, sign(ys), 0.1, K, nd, 1, 1e-5, noise = "exact")$noise_exact)
+    expect_true(dp_sparse_gp_regression(xs, ys, nd, xs[c(1, 5)], K, 0.1, c(-1, 1), 1, 1e-5,
+                                        noise = "exact")$noise_exact)
+  })
+})
+
+test_that("exact bin regression: discrete Laplace on the bin sums, scale (d + grid step) / epsilon", {
+  with_seed_mode(9, {
+    xs <- c(0.1, 0.2, 0.3, 0.6, 0.8)
+    ys <- c(-1, 0.2, -0.5, 0.4, 0.1)
+    r <- dp_bin_regression(xs, ys, 2, c(-1, 1), 1, c(0, 1), noise = "exact")
+    expect_true(r$noise_exact)
+    expect_equal(r$noise_scale, (2 + r$grid_step) / 1)
+    truth_sum <- c(sum(ys[1:3]), sum(ys[4:5]))
+    E <- t(replicate(4000, predict(dp_bin_regression(xs, ys, 2, c(-1, 1), 1, c(0, 1), noise = "exact")) *
+                       c(3, 2))) - rep(truth_sum, each = 4000)
+    expect_equal(colMeans(abs(E)) / r$noise_scale, c(1, 1), tolerance = 0.06)   # 0.7x would give 0.7
+  })
+})
