@@ -104,14 +104,15 @@ exact_round_units <- function(values, k) {
   pmin(pmax(u, -2^52), 2^52)
 }
 
+# `scale`: one Laplace scale, or one per coordinate (e.g. ICLP coefficients).
 exact_laplace_noise <- function(values, scale, k) {
   u <- exact_round_units(as.double(values), k)
-  t <- ceiling(scale * 2^k)
-  if (!(is.finite(t) && t >= 1 && t <= 2^40)) {
+  t <- ceiling(as.double(scale) * 2^k)
+  if (!(length(t) %in% c(1L, length(u)) && all(is.finite(t)) && all(t >= 1) && all(t <= 2^40))) {
     dpfda_abort("The Laplace scale is too large or too small for the grid of exact noise.",
                 class = "dpfda_error_numeric")
   }
-  z <- .Call(C_dpfda_discrete_laplace_draw, as.double(length(u)), as.double(t))
+  z <- .Call(C_dpfda_discrete_laplace_draw, as.double(length(u)), t)
   (u + z) * 2^-k
 }
 

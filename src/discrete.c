@@ -152,17 +152,23 @@ SEXP dpfda_discrete_bits(void)
   return Rf_ScalarInteger(DPU_BITS);
 }
 
+/* n draws; scale: one integer t, or n of them (one per draw) */
 SEXP dpfda_discrete_laplace_draw(SEXP n, SEXP scale)
 {
   R_xlen_t len = (R_xlen_t) Rf_asReal(n);
-  double s = Rf_asReal(scale);
-  if (!(s >= 1 && s <= 0x1.0p40 && s == floor(s))) Rf_error("invalid discrete Laplace scale");
+  R_xlen_t ns = XLENGTH(scale);
+  if (TYPEOF(scale) != REALSXP || (ns != 1 && ns != len)) Rf_error("invalid discrete Laplace scale");
+  const double *sc = REAL(scale);
+  for (R_xlen_t j = 0; j < ns; j++) {
+    double s = sc[j];
+    if (!(s >= 1 && s <= 0x1.0p40 && s == floor(s))) Rf_error("invalid discrete Laplace scale");
+  }
   SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
   double *o = REAL(out);
   dpfda_rng_begin();
   bits_reset();
   for (R_xlen_t i = 0; i < len; i++) {
-    o[i] = (double) dlaplace((uint64_t) s);
+    o[i] = (double) dlaplace((uint64_t) sc[ns == 1 ? 0 : i]);
     if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
   }
   bits_reset();

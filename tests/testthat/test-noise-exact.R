@@ -57,6 +57,11 @@ test_that("discrete Laplace and Gaussian samplers match their pmf (chi-square)",
     expect_equal(mean(abs(z)) / 2^20, 1, tolerance = 0.03)
   })
   expect_error(.Call(dpfda:::C_dpfda_discrete_laplace_draw, 1, 0.5))
+  expect_error(.Call(dpfda:::C_dpfda_discrete_laplace_draw, 3, c(1, 2)))
+  # one scale per coordinate (heterogeneous scales, e.g. ICLP coefficients)
+  z <- with_seed_mode(13, .Call(dpfda:::C_dpfda_discrete_laplace_draw, 40000, rep(c(1, 8), 20000)))
+  expect_equal(c(mean(abs(z[c(TRUE, FALSE)])), mean(abs(z[c(FALSE, TRUE)]))),
+               c(2 * exp(-1) / (1 - exp(-2)), 2 * exp(-1 / 8) / (1 - exp(-2 / 8))), tolerance = 0.05)
   expect_error(.Call(dpfda:::C_dpfda_discrete_gaussian_draw, 1, 2^60))
 })
 
