@@ -76,9 +76,9 @@
 #' # Laplace mechanism on a count: correct, then with 0.7 times the noise
 #' good <- function(d) sum(d) + rlaplace(1, 1 / 1)
 #' bad <- function(d) sum(d) + rlaplace(1, 0.7 / 1)
-#' a <- dp_audit(good, c(1, 0, 1), c(1, 0, 0), n = 20000, epsilon = 1)
+#' a <- dp_audit(good, c(1, 0, 1), c(1, 0, 0), n = 5000, epsilon = 1)
 #' a
-#' dp_audit(bad, c(1, 0, 1), c(1, 0, 0), n = 20000, epsilon = 1)$epsilon_lower
+#' dp_audit(bad, c(1, 0, 1), c(1, 0, 0), n = 5000, epsilon = 1)$epsilon_lower
 #' plot(a)
 #' @export
 dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
