@@ -32,6 +32,9 @@
 #' @param fallback Public bandwidth(s) used for coordinates whose test fails
 #'   (one number or one per dimension). With `NULL`, a failed test is an error
 #'   of class `dpfda_error_ptr` (the budget is spent all the same).
+#' @param budget `NULL`, or a [privacy_budget()] to charge (before the data
+#'   are used; the result remembers it was charged, so [dp_kde()] does not
+#'   charge it again).
 #' @param offsets Bin offsets tried in turn (fractions of a bin width).
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
@@ -44,7 +47,8 @@
 #' dp_rng(old)
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
-                         offsets = c(0, 0.5)) {
+                         offsets = c(0, 0.5), budget = NULL) {
+  budget <- check_budget(budget)
   x <- as_points(x, "x")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
@@ -61,6 +65,9 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   ok <- is.numeric(offsets) && length(offsets) >= 1L && all(is.finite(offsets)) &&
     all(offsets >= 0 & offsets < 1)
   if (!isTRUE(ok)) arg_error("offsets", "numbers in [0, 1)", offsets)
+  # charged before the data are used: a failed private test has spent the budget too
+  id <- new_release_id("dp_bandwidth")
+  charge_budget(budget, epsilon, delta, "dp_bandwidth", id = id)
   eps1 <- epsilon / (d * length(offsets))
   del1 <- delta / (d * length(offsets))
   iqr <- vapply(seq_len(d), function(j) ptr_iqr(x[, j], eps1, del1, offsets), 1)
@@ -76,7 +83,8 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     h[!private] <- fallback[!private]
   }
   structure(list(bandwidth = h, H = diag(h^2, d), private = private,
-                 epsilon = epsilon, delta = delta, rule = rule, n = n, rng = dp_rng()),
+                 epsilon = epsilon, delta = delta, rule = rule, n = n, rng = dp_rng(),
+                 release_id = id),
             class = "dpfda_bandwidth")
 }
 

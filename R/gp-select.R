@@ -71,6 +71,9 @@
 #'   elements are `list(kernel = <kernel>, noise_variance = <number>)`.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param epsilon Privacy budget of the selection.
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param ... Passed to [dp_noise_scale()] for the simulated regression noise
 #'   (e.g. `allow_large_epsilon`).
 #' @param folds Number of folds \eqn{K \ge 2} (assigned by index modulo
@@ -113,8 +116,9 @@
 dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, error_limit = 4,
                          include_dp_noise = TRUE, epsilon_regression = NULL, delta = NULL,
                          sensitivity_rule = c("corrected", "paper"),
-                         calibration = c("analytic", "hall", "classical"), tol = 1e-8) {
+                         calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
   pts <- as_points(x, "x")
   n <- nrow(pts)
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
@@ -169,6 +173,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                      "to be epsilon-DP. Use it only to reproduce the paper."),
                class = c("dpfda_warning_privacy", "dpfda_warning"))
   }
+  charge_budget(budget, epsilon, 0, "dp_gp_select (hyper-parameters)")
   sel <- dp_select(-sse, delta_u, epsilon)
   chosen <- cands[[sel$index]]
   candidate <- if (is.data.frame(candidates)) candidates[sel$index, , drop = FALSE] else candidates[[sel$index]]

@@ -77,6 +77,14 @@
 #' @param calibration Only for `delta > 0`: `"analytic"` (default),
 #'   `"hall"` or `"classical"` for Gaussian noise via [dp_noise_scale()], or
 #'   `"composition"` for the paper's Theorem 7 Laplace scale.
+#' @param noise `"float"` (default) for floating-point noise, or `"exact"`
+#'   for discrete Laplace / Gaussian noise on a grid of spacing
+#'   \eqn{2^{-k}}, sampled exactly (see [exact_noise]); the per-point
+#'   sensitivity is increased by one grid step, Gaussian noise is then
+#'   calibrated through zCDP, and the release records `grid_step` (and
+#'   `noise_exact = TRUE`).
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused when it would exceed the budget).
 #' @return A `dpfda_release` of subclass `dpfda_bernstein_release`: `values`
 #'   is a [curves()] object holding the noisy lattice values on the lattice
 #'   points (in the original domain; an `m x dim` matrix for `dim > 1`);
@@ -105,8 +113,11 @@
 #' predict(r2, rbind(c(0, 0), c(0.5, -0.5)), h = 2)
 #' @export
 dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, domain = NULL,
-                         calibration = c("analytic", "hall", "classical", "composition")) {
+                         calibration = c("analytic", "hall", "classical", "composition"),
+                         noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  noise_mode <- check_noise(noise)
+  budget <- check_budget(budget)
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
@@ -124,23 +135,47 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   lattice <- bernstein_lattice(kk, dom)
 
   noise <- bernstein_noise(sensitivity, epsilon, delta, m, calibration)
-  released <- .Call(C_dpfda_bernstein_perturb, bernstein_target(f, lattice, m), noise$scale,
-                    if (noise$type == "laplace") 0L else 1L)
+  target <- bernstein_target(f, lattice, m)
+  grid_step <- NULL
+  if (noise_mode == "exact") {
+    # round the lattice values to 2^-k: each moves by at most one grid step more
+    kx <- exact_grid(noise$scale, noise$type)
+    grid_step <- 2^-kx
+    noise <- bernstein_noise(sensitivity + grid_step, epsilon, delta, m, calibration)
+    if (noise$type == "gaussian") {
+      noise$scale <- exact_gaussian_sigma(noise$lattice_sensitivity, epsilon, delta)
+      noise$calibration <- "zcdp"
+    }
+    released <- if (noise$type == "laplace") exact_laplace_noise(target, noise$scale, kx)
+                else exact_gaussian_noise(target, noise$scale, kx)
+  } else {
+    released <- .Call(C_dpfda_bernstein_perturb, target, noise$scale,
+                      if (noise$type == "laplace") 0L else 1L)
+  }
+  rm(target)
   if (!all(is.finite(released))) {
     dpfda_abort("The released lattice values overflow (the target's values or the noise are too large).",
                 class = "dpfda_error_numeric")
   }
   domain_out <- if (dim == 1L) dom[, 1L] else dom
   vals <- new_dpfda_curves(matrix(released, nrow = 1L), lattice, domain_out)
-  desc <- sprintf("i.i.d. %s on the %s lattice points (k = %s, dim = %d)",
+  desc <- sprintf("i.i.d. %s%s on the %s lattice points (k = %s, dim = %d)",
+                  if (noise_mode == "exact") "discrete " else "",
                   if (noise$type == "laplace") "Laplace" else "Gaussian",
                   format(m, big.mark = ","), paste(k, collapse = ", "), dim)
-  new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = delta,
-                    sensitivity = sensitivity, noise_scale = noise$scale, noise = desc, call = call,
-                    k = k, h = h, dim = dim, domain = domain_out,
-                    calibration = noise$calibration, noise_type = noise$type,
-                    lattice_sensitivity = noise$lattice_sensitivity,
-                    class = "dpfda_bernstein_release")
+  rel <- new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = delta,
+                           sensitivity = sensitivity, noise_scale = noise$scale, noise = desc, call = call,
+                           k = k, h = h, dim = dim, domain = domain_out,
+                           calibration = noise$calibration, noise_type = noise$type,
+                           lattice_sensitivity = noise$lattice_sensitivity,
+                           class = "dpfda_bernstein_release")
+  if (noise_mode == "exact") {
+    rel$noise_exact <- TRUE
+    rel$grid_step <- grid_step
+    if (noise$type == "gaussian") rel$zcdp_rho <- noise$lattice_sensitivity^2 / (2 * noise$scale^2)
+  }
+  charge_release(budget, rel, "dp_bernstein")
+  rel
 }
 
 # k: one whole number >= 1, or one per dimension.

@@ -18,13 +18,17 @@
 #' @param utility Numeric vector of finite utilities (higher is better).
 #' @param sensitivity Public sensitivity \eqn{\Delta_u > 0} of the utilities.
 #' @param epsilon Privacy parameter.
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @return An object of class `dpfda_selection` with the selected `index`,
 #'   `epsilon`, `sensitivity`, the number of candidates and the rng mode.
 #' @examples
 #' s <- dp_select(c(1, 5, 2), sensitivity = 1, epsilon = 2)
 #' s$index
 #' @export
-dp_select <- function(utility, sensitivity, epsilon) {
+dp_select <- function(utility, sensitivity, epsilon, budget = NULL) {
+  budget <- check_budget(budget)
   utility <- check_numeric_vector(utility, "utility")
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE,
                               class = "dpfda_error_privacy")
@@ -34,6 +38,7 @@ dp_select <- function(utility, sensitivity, epsilon) {
     dpfda_abort("`utility` times epsilon / (2 sensitivity) overflows.", class = "dpfda_error_numeric",
                 arg = "utility")
   }
+  charge_budget(budget, epsilon, 0, "dp_select")
   g <- -log(noise_draw(length(score), "exponential"))
   structure(list(index = which.max(score + g), epsilon = epsilon, sensitivity = sensitivity,
                  n_candidates = length(score), rng = dp_rng()),

@@ -55,12 +55,19 @@
 #'   dimension.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param epsilon Privacy parameter (\eqn{\delta = 0}).
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param domain Public region binned: `c(lower, upper)` in one dimension, a
 #'   `2 x D` matrix (rows lower, upper) otherwise. Required: it must not be
 #'   derived from the data.
 #' @param newdata Optional public points at which predictions are computed
 #'   (stored as `predictions`).
 #' @param method `"simple"` or `"integral"` (how predictions are formed).
+#' @param noise `"float"` (default), or `"exact"`: the bin sums are rounded
+#'   to a \eqn{2^{-k}} grid (sensitivity \eqn{d + 2^{-k}}) and get exact
+#'   discrete Laplace noise (see [exact_noise]); the released means are the
+#'   noisy sums over the public counts.
 #' @param ... Options of the integral fit: `lengthscale` (one or one per
 #'   dimension), `variance`, `noise_variance` (starting values, or fixed
 #'   values with `optimise = FALSE`) and `optimise` (default `TRUE`).
@@ -89,8 +96,11 @@
 #' dp_rng(old)
 #' @export
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
-                              method = c("simple", "integral"), ...) {
+                              method = c("simple", "integral"), ..., noise = c("float", "exact"),
+                              budget = NULL) {
   call <- match.call()
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   if (missing(domain)) {
     dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
                 arg = "domain")
@@ -119,8 +129,20 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
     dpfda_abort("The Laplace scale d / (n_b epsilon) overflows; `epsilon` is too small for `y_bound`.",
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
+  charge_budget(budget, epsilon, 0, "dp_bin_regression")
   released <- rep(mid, length(s$counts))
-  released[occ] <- s$means[occ] + scale[occ] * rlaplace(sum(occ), 1)
+  grid_step <- NULL
+  if (noise == "exact" && any(occ)) {
+    # the bin sums (L1 sensitivity d: one response moves one sum) rounded to 2^-k, which
+    # adds one grid step; exact discrete Laplace of scale (d + 2^-k) / epsilon; means after
+    kx <- exact_grid(d / epsilon, "laplace")
+    grid_step <- 2^-kx
+    sums <- exact_laplace_noise(s$means[occ] * s$counts[occ], (d + grid_step) / epsilon, kx)
+    released[occ] <- sums / s$counts[occ]
+    scale[occ] <- (d + grid_step) / (s$counts[occ] * epsilon)
+  } else {
+    released[occ] <- s$means[occ] + scale[occ] * rlaplace(sum(occ), 1)
+  }
   if (!all(is.finite(released))) {
     dpfda_abort("The released bin means overflow; rescale `y_bound`.", class = "dpfda_error_numeric",
                 arg = "y_bound")
@@ -133,6 +155,12 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
                            call = call, counts = s$counts, laplace_scale = scale, bins = bins,
                            domain = dom, y_bound = y_bound, method = method, fit = NULL,
                            predictions = NULL, class = "dpfda_bin_release")
+  if (!is.null(grid_step)) {
+    rel$noise_exact <- TRUE
+    rel$grid_step <- grid_step
+    rel$noise_scale <- (d + grid_step) / epsilon
+    rel$noise <- "exact discrete Laplace on the bin sums rounded to the grid (scale (d + grid_step) / epsilon)"
+  }
   if (method == "integral") {
     rel$fit <- integral_gp_fit(rel, opts)
   }

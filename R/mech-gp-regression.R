@@ -54,11 +54,17 @@
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param epsilon,delta Privacy parameters.
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param method `"cloaking"` or `"standard"`.
 #' @param calibration See [dp_noise_scale()].
 #' @param bound Sensitivity bound of the standard method (see Details).
 #' @param tol Solver tolerance passed to [cloaking_covariance()].
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
+#'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
+#'   (see [exact_noise]).
 #' @return A `dpfda_release` (subclass `dpfda_gpreg_release`) with the released
 #'   mean at `newdata` in `values`, plus `posterior_variance`,
 #'   `noise_covariance` (covariance of the added noise at `newdata`),
@@ -79,8 +85,11 @@
 dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, epsilon, delta,
                              method = c("cloaking", "standard"),
                              calibration = c("analytic", "hall", "classical"),
-                             bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...) {
+                             bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...,
+                             noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   method <- check_choice(method, c("cloaking", "standard"), "method")
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
@@ -98,13 +107,17 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                       epsilon = epsilon, delta = delta, sensitivity = sens, call = call,
                       calibration = calibration, regression = "standard", bound = bound,
                       y_bound = parts$y_bound, posterior_variance = parts$variance,
-                      class = "dpfda_gpreg_release")
-    rel$noise_covariance <- sigma^2 * (kernel_matrix(kernel, parts$points) +
-                                         rel$jitter * diag(nrow(parts$points)))
+                      class = "dpfda_gpreg_release", noise_mode = noise)
+    rel$noise_covariance <- rel$noise_scale^2 * (kernel_matrix(kernel, parts$points) +
+                                                   rel$jitter * diag(nrow(parts$points)))
+    charge_release(budget, rel, "dp_gp_regression (standard)")
     return(rel)
   }
   cl <- cloaking_covariance(parts$C, tol = tol)
-  cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...))
+  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
+                          noise_mode = noise)
+  charge_release(budget, rel, "dp_gp_regression (cloaking)")
+  rel
 }
 
 # The cloaking mechanism for any mean that is linear in the clipped outputs,
@@ -112,7 +125,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
 # noise sigma * C diag(sqrt(lambda)) z ~ N(0, sigma^2 M), an exact draw that
 # works for singular M, with sigma calibrated to d sqrt(max_i c_i' M^+ c_i).
 cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise_args = list(),
-                             mechanism = "gp-regression-cloaking", regression = "cloaking", ...) {
+                             mechanism = "gp-regression-cloaking", regression = "cloaking", ...,
+                             noise_mode = "float") {
   sens <- parts$d * sqrt(cl$max_constraint)
   sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), noise_args))
   # Release the mean projected on range(M) plus N(0, sigma^2 M) noise: the parts
@@ -120,16 +134,36 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
   # below the solver's rank threshold, would otherwise carry no noise at all.
   mid <- mean(parts$y_bound)
   B <- cl$basis
-  z <- noise_draw(ncol(cl$factor), "normal")
-  released <- mid + as.vector(B %*% crossprod(B, parts$mean - mid)) + sigma * as.vector(cl$factor %*% z)
+  M <- cl$M
+  extra <- list()
+  if (noise_mode == "exact") {
+    # whitened coordinates of range(M): M = B Mb B', Mb = L L'; w = L^-1 B' (mean - mid) has
+    # ||L^-1 B' d c_i|| <= d sqrt(c_i' M^+ c_i) <= sens; exact discrete Gaussian on w, release B L w~
+    Mb <- crossprod(B, M %*% B)
+    fct <- chol_jitter((Mb + t(Mb)) / 2, jitter = 1e-10)
+    w <- forwardsolve(fct$L, as.vector(crossprod(B, parts$mean - mid)))
+    kx <- exact_grid(sigma, "gaussian")
+    sens_x <- sens + exact_rounding(length(w), kx, "l2")
+    sigma <- exact_gaussian_sigma(sens_x, epsilon, delta)
+    released <- mid + as.vector(B %*% (fct$L %*% exact_gaussian_noise(w, sigma, kx)))
+    rm(w)
+    M <- B %*% tcrossprod(fct$L) %*% t(B)
+    extra <- list(noise_exact = TRUE, grid_step = 2^-kx, zcdp_rho = sens_x^2 / (2 * sigma^2))
+  } else {
+    z <- noise_draw(ncol(cl$factor), "normal")
+    released <- mid + as.vector(B %*% crossprod(B, parts$mean - mid)) + sigma * as.vector(cl$factor %*% z)
+  }
   vals <- new_dpfda_curves(matrix(released, nrow = 1L), parts$grid, as_domain(NULL, parts$grid))
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
+  rel <- new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
                     sensitivity = sens, noise_scale = sigma,
-                    noise = "Gaussian with cloaking covariance M (see noise_covariance)",
+                    noise = sprintf("%s with cloaking covariance M (see noise_covariance)",
+                                    if (noise_mode == "exact") "discrete Gaussian (exact)" else "Gaussian"),
                     call = call, calibration = calibration, regression = regression,
                     y_bound = parts$y_bound, posterior_variance = parts$variance,
-                    noise_covariance = sigma^2 * cl$M, lambda = cl$lambda,
+                    noise_covariance = sigma^2 * M, lambda = cl$lambda,
                     max_constraint = cl$max_constraint, ..., class = "dpfda_gpreg_release")
+  for (nm in names(extra)) rel[[nm]] <- extra[[nm]]
+  rel
 }
 
 # Shared pieces: clipped and centred outputs, posterior mean, cloaking matrix,

@@ -65,8 +65,10 @@
 #' @export
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
-                                    tol = 1e-8, ...) {
+                                    tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
@@ -89,9 +91,11 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   parts <- list(mean = as.vector(fitc$C %*% yc) + mid, C = fitc$C, variance = fitc$variance,
                 grid = grid, points = newpts, d = diff(y_bound), y_bound = y_bound, n = n)
   cl <- cloaking_covariance(parts$C, tol = tol)
-  cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
-                   mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
-                   inducing = Z)
+  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
+                          mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
+                          inducing = Z, noise_mode = noise)
+  charge_release(budget, rel, "dp_sparse_gp_regression")
+  rel
 }
 
 # The FITC cloaking matrix C_FITC (P x n) on its own (internal; spec 2.8).

@@ -38,6 +38,10 @@
 #'   [dp_noise_scale()].
 #' @param method Sampler for the noise path; see [rgp()].
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
+#'   on a \eqn{2^{-k}} grid in whitened coordinates (see [exact_noise]; grids
+#'   of at most 4000 points; `method` is then unused).
+#' @param budget `NULL`, or a [privacy_budget()] to charge.
 #' @return A `dpfda_release` (subclass `dpfda_gp_release`) with the released
 #'   curve in `values`, the noise kernel in `noise`, and `jitter` and
 #'   `sampler` fields.
@@ -54,16 +58,21 @@
 #' @export
 dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                           calibration = c("analytic", "hall", "classical"),
-                          method = "auto", ...) {
+                          method = "auto", ..., noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   check_kernel(kernel)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   values <- evaluate_target(f, grid)
   sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)
-  gp_release(values, grid, kernel, sigma, mechanism = "gp", epsilon = epsilon, delta = delta,
-             sensitivity = sensitivity, calibration = check_choice(calibration, c("analytic", "hall", "classical"), "calibration"),
-             method = method, call = call)
+  rel <- gp_release(values, grid, kernel, sigma, mechanism = "gp", epsilon = epsilon, delta = delta,
+                    sensitivity = sensitivity,
+                    calibration = check_choice(calibration, c("analytic", "hall", "classical"), "calibration"),
+                    method = method, call = call, noise_mode = noise)
+  charge_release(budget, rel, "dp_gp_release")
+  rel
 }
 
 # Values of the target on the grid: an R function, a vector, or a curve.
@@ -93,7 +102,11 @@ evaluate_target <- function(f, grid, arg = "f") {
 # given kernel to `values` on `grid`, and wrap the result. The non-private
 # values and the path never leave this function.
 gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
-                       method = "auto", call = NULL, ..., class = character()) {
+                       method = "auto", call = NULL, ..., class = character(), noise_mode = "float") {
+  if (noise_mode == "exact") {
+    return(gp_release_exact(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
+                            call = call, ..., class = class))
+  }
   noise <- rgp(1L, kernel, grid, method = method)
   released <- matrix(values, nrow = 1L) + sigma * noise$values
   vals <- new_dpfda_curves(released, noise$grid, as_domain(NULL, noise$grid))
@@ -121,4 +134,38 @@ kriging_predict <- function(values, kernel, newdata, jitter = 0) {
   w <- backsolve(t(fct$L), forwardsolve(fct$L, t(values$values)))
   out <- kernel_matrix(kernel, p, g) %*% w
   if (ncol(out) == 1L) as.vector(out) else t(out)
+}
+
+# Exact (discrete Gaussian) noise in the whitened coordinates w = L^-1 f,
+# L L' = K + tau I: ||L^-1 (f - f')||_2 <= ||f - f'||_H (the jitter only
+# shrinks it), so w is a Gaussian-mechanism summary with L2 sensitivity
+# `sensitivity`. w is rounded to the grid 2^-k (L2 sensitivity + sqrt(m) 2^-k),
+# discrete Gaussian noise calibrated by zCDP is added, and L w~ is released
+# (post-processing). See ?exact_noise.
+gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
+                             call = NULL, ..., class = character()) {
+  if (is.list(grid)) {
+    dpfda_abort("`noise = \"exact\"` needs the grid as a vector or matrix of points, not a list of axes.",
+                arg = "grid")
+  }
+  pts <- as_points(grid, "grid")
+  m <- nrow(pts)
+  if (m > 4000L) {
+    dpfda_abort(sprintf("`noise = \"exact\"` whitens with a dense Cholesky factor: at most 4000 grid points, not %d.",
+                        m), arg = "grid")
+  }
+  fct <- chol_jitter(kernel_matrix(kernel, pts), jitter = 1e-10)
+  w <- forwardsolve(fct$L, values)
+  k <- exact_grid(max(sigma, sensitivity * 1e-12, .Machine$double.xmin * 2^40), "gaussian")
+  sens <- sensitivity + exact_rounding(m, k, "l2")
+  sig <- exact_gaussian_sigma(sens, epsilon, delta)
+  wt <- exact_gaussian_noise(w, sig, k)
+  released <- as.vector(fct$L %*% wt)
+  rm(w, wt)
+  vals <- new_dpfda_curves(matrix(released, nrow = 1L), grid, as_domain(NULL, grid))
+  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
+                    sensitivity = sensitivity, noise_scale = sig, noise = kernel, call = call,
+                    jitter = fct$jitter, sampler = "whitened-exact", noise_exact = TRUE,
+                    grid_step = 2^-k, calibration_exact = "zcdp", zcdp_rho = sens^2 / (2 * sig^2), ...,
+                    class = c(class, "dpfda_gp_release"))
 }

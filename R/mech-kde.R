@@ -76,6 +76,11 @@
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism.
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`);
 #'   for `"iclp"` and `"frl"` the options listed above.
+#' @param noise `"float"` (default) or `"exact"` (discrete noise on a
+#'   \eqn{2^{-k}} grid, see [exact_noise]) for `"gp"`, `"sobolev"` and
+#'   `"bernstein"`.
+#' @param budget `NULL`, or a [privacy_budget()] to charge. A
+#'   `dpfda_bandwidth` passed as `bandwidth` is charged too (once per budget).
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
 #'   `dpfda_gp_release`) with the released curve, sensitivity, noise scale and
 #'   noise kernel.
@@ -95,8 +100,11 @@
 dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"),
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
-                   binned = NULL, bins = NULL, k = 20L, h = 3L, ...) {
+                   binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
+                   budget = NULL) {
   call <- match.call()
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -113,14 +121,23 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   grid <- as_grid(grid, "grid")
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   bw <- as_bandwidth(bandwidth, d)
+  # a released bandwidth is a sub-step: charged here unless already charged to this budget
+  if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
-    return(dp_kde_iclp(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, mechanism, domain,
-                       binned, bins, call, ...))
+    if (noise == "exact") {
+      dpfda_abort(sprintf("`noise = \"exact\"` is not available for mechanism = \"%s\" yet.", mechanism),
+                  arg = "noise")
+    }
+    rel <- dp_kde_iclp(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, mechanism, domain,
+                       binned, bins, call, ...)
+    charge_release(budget, rel, "dp_kde")
+    return(rel)
   }
   if (mechanism == "bernstein") {
-    return(dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, domain,
-                            calibration, binned, bins,
-                            k, h, call))
+    rel <- dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, domain,
+                            calibration, binned, bins, k, h, call, noise = noise)
+    charge_release(budget, rel$lattice, "dp_kde")
+    return(rel)
   }
   delta <- check_delta(delta)
   if (mechanism == "sobolev" && !bw$isotropic) {
@@ -134,17 +151,19 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     kernel_exponential(sqrt(bw$H[1, 1]), norm = "l1")
   sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
-  gp_release(f$values[1L, ], f$grid, noise_kernel, sigma,
-             mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = delta,
-             sensitivity = sens, call = call, calibration = calibration, n = n,
-             bandwidth = bw$H, domain = f$domain, bandwidth_budget = bw_budget,
-             class = "dpfda_kde_release")
+  rel <- gp_release(f$values[1L, ], f$grid, noise_kernel, sigma,
+                    mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = delta,
+                    sensitivity = sens, call = call, calibration = calibration, n = n,
+                    bandwidth = bw$H, domain = f$domain, bandwidth_budget = bw_budget,
+                    class = "dpfda_kde_release", noise_mode = noise)
+  charge_release(budget, rel, "dp_kde")
+  rel
 }
 
 # KDE through the Bernstein mechanism: the lattice release is the private
 # object; values on the grid and elsewhere are Bernstein evaluations of it.
 dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
-                             k, h, call) {
+                             k, h, call, noise = "float") {
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
   d <- bw$kernel$dim
@@ -160,7 +179,7 @@ dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, cal
   }
   lat <- dp_bernstein(target, sensitivity = sens, epsilon = epsilon, k = k, h = h, dim = d,
                       delta = delta, domain = dom,
-                      calibration = if (delta > 0) calibration else "analytic")
+                      calibration = if (delta > 0) calibration else "analytic", noise = noise)
   vals <- stats::predict(lat, grid)
   new_dpfda_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
                     epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,

@@ -111,6 +111,9 @@
 #'   measured, also the covariance of the noise (see [kernels]).
 #' @param sensitivity Public RKHS sensitivity \eqn{\Delta}.
 #' @param epsilon,delta Privacy parameters, spent once for all queries.
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param calibration `"analytic"`, `"hall"` or `"classical"`; see
 #'   [dp_noise_scale()].
 #' @param tau Jitter of the general path, relative to the kernel variance, in
@@ -153,8 +156,9 @@
 #' @export
 dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       calibration = c("analytic", "hall", "classical"), tau = 1e-10,
-                      method = c("auto", "cholesky", "markov"), ...) {
+                      method = c("auto", "cholesky", "markov"), ..., budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
   if (!is.function(f)) arg_error("f", "an R function of the points", f)
   check_kernel(kernel)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
@@ -182,6 +186,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                         format(sigma), format(kernel$variance), format(kernel$lengthscale)),
                 class = "dpfda_error_numeric")
   }
+  # one noise path answers every later query: the whole session is one release
+  charge_budget(budget, epsilon, delta, "dp_online",
+                mu = if (sigma > 0) as.double(sensitivity) / sigma else NULL)
   st <- new.env(parent = emptyenv())
   st$f <- f
   st$kernel <- kernel

@@ -115,6 +115,9 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #'   a tensor grid, sampled by the fast Kronecker sampler for separable
 #'   kernels); see [curves()].
 #' @param epsilon,delta Privacy parameters.
+#' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
+#'   refused, with an error of class `dpfda_error_budget`, when it would
+#'   exceed the budget).
 #' @param calibration `"analytic"`, `"hall"` (the paper's \eqn{c(\delta)
 #'   \Delta/\epsilon}) or `"classical"`; see [dp_noise_scale()].
 #' @param strict Add \eqn{2\sqrt{\mathrm{gap\_tol}/\lambda}} to the
@@ -126,6 +129,9 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #'   for every coordinate, or a `2 x d` matrix (row 1 lower, row 2 upper).
 #'   Covariates outside are clamped.
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
+#'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
+#'   (see [exact_noise]).
 #' @return A `dpfda_release` of subclasses `dpfda_svm_release` and
 #'   `dpfda_gp_release` (mechanism `"svm"`): the released function on the
 #'   grid, the sensitivity, noise scale and kernel, and the public settings
@@ -150,8 +156,11 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #' @export
 dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
-                   gap_tol = 1e-8, maxit = 1e5, domain = NULL, ...) {
+                   gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
+                   budget = NULL) {
   call <- match.call()   # new_dpfda_release() removes data values from it
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -177,10 +186,12 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit)
   values <- erm_kernel_expansion(kernel, data$x, fit$a, pts)
   rm(fit, data)
-  gp_release(values, grid, kernel, sigma, mechanism = "svm", epsilon = epsilon, delta = delta,
-             sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
-             lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
-             class = "dpfda_svm_release")
+  rel <- gp_release(values, grid, kernel, sigma, mechanism = "svm", epsilon = epsilon, delta = delta,
+                    sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
+                    lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
+                    class = "dpfda_svm_release", noise_mode = noise)
+  charge_release(budget, rel, "dp_svm")
+  rel
 }
 
 #' @rdname dp_svm
@@ -298,8 +309,10 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' @export
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
-                   domain = NULL, ...) {
+                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
   call <- match.call()   # new_dpfda_release() removes data values from it
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -326,10 +339,12 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   a <- krr_solve(data$x, data$y, lambda, kernel)
   values <- yb$offset + erm_kernel_expansion(kernel, data$x, a, pts)
   rm(a, data)
-  gp_release(values, grid, kernel, sigma, mechanism = "krr", epsilon = epsilon, delta = delta,
-             sensitivity = sens, call = call, calibration = calibration, loss = "squared",
-             lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
-             class = "dpfda_krr_release")
+  rel <- gp_release(values, grid, kernel, sigma, mechanism = "krr", epsilon = epsilon, delta = delta,
+                    sensitivity = sens, call = call, calibration = calibration, loss = "squared",
+                    lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
+                    class = "dpfda_krr_release", noise_mode = noise)
+  charge_release(budget, rel, "dp_krr")
+  rel
 }
 
 #' @export

@@ -28,6 +28,8 @@ double dpfda_norm(void);        /* standard normal */
 double dpfda_exp(void);         /* standard exponential */
 double dpfda_laplace(double scale);
 void   dpfda_norm_fill(double *z, R_xlen_t n);
+#include <stdint.h>
+uint32_t dpfda_bits32(void);    /* 32 random bits (exact samplers) */
 
 /* ---- kernels.c --------------------------------------------------------- */
 /* Kernel codes shared with R/kernels.R (kernel_code()). */
@@ -109,6 +111,12 @@ SEXP dpfda_bernstein_eval(SEXP coef, SEXP dims, SEXP Y);
 SEXP dpfda_bernstein_eval_grid(SEXP coef, SEXP dims, SEXP axes);
 SEXP dpfda_bernstein_perturb(SEXP values, SEXP scale, SEXP type);
 
+
+/* discrete.c: exact discrete Laplace / Gaussian (Canonne, Kamath, Steinke) */
+SEXP dpfda_discrete_laplace_draw(SEXP n, SEXP scale);
+SEXP dpfda_discrete_gaussian_draw(SEXP n, SEXP sigma2);
+SEXP dpfda_bernoulli_exp_draw(SEXP n, SEXP num, SEXP den);
+SEXP dpfda_discrete_bits(void);
 
 /* iclp.c */
 SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);

@@ -139,6 +139,18 @@ double dpfda_laplace(double scale)
   return ((u & 1u) ? -scale : scale) * e;
 }
 
+/* 32 uniformly random bits (exact integer samplers, src/discrete.c).  In
+ * seeded mode from R's unif_rand(), whose default Mersenne-Twister has
+ * 32-bit resolution; secure mode takes the high half of 64 OS bits. */
+uint32_t dpfda_bits32(void)
+{
+  if (rng_mode == DPFDA_RNG_SEEDED) {
+    double u = unif_rand() * 4294967296.0;
+    return u >= 4294967295.0 ? 4294967295u : (uint32_t) u;
+  }
+  return (uint32_t) (secure_u64() >> 32);
+}
+
 void dpfda_norm_fill(double *z, R_xlen_t n)
 {
   for (R_xlen_t i = 0; i < n; i++) {

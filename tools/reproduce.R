@@ -420,7 +420,8 @@ main <- function(out_dir = "reproduce") {
     fig_lin_table2,
     fig_lin_table3,
     fig_balog_fig1,
-    fig_balog_alg2
+    fig_balog_alg2,
+    fig_audit
   )
   message("Writing ", normalizePath(out_dir), ":")
   t0 <- proc.time()[["elapsed"]]

@@ -81,11 +81,11 @@ bad_arg_table_core <- function() {
     # paper's advanced-composition Laplace variant
     dp_bernstein = list(
       d1 = list(f = function(t) sin(2 * pi * t), sensitivity = 0.1, epsilon = 1, k = 4, h = 2, dim = 1,
-                delta = 0, domain = c(-1, 2), calibration = "analytic"),
+                delta = 0, domain = c(-1, 2), calibration = "analytic", noise = "float", budget = NULL),
       d2 = list(f = as.double(1:12), sensitivity = 0.1, epsilon = 1, k = c(2, 3), h = 1, dim = 2,
-                delta = 1e-5, domain = rbind(c(0, 0), c(1, 2)), calibration = "hall"),
+                delta = 1e-5, domain = rbind(c(0, 0), c(1, 2)), calibration = "hall", noise = "float", budget = NULL),
       composition = list(f = function(p) p[, 1] * p[, 2], sensitivity = 0.1, epsilon = 0.5, k = c(3, 2),
-                         h = 3, dim = 2, delta = 1e-3, domain = c(0, 1), calibration = "composition")
+                         h = 3, dim = 2, delta = 1e-3, domain = c(0, 1), calibration = "composition", noise = "float", budget = NULL)
     ),
     bernstein_basis = list(list(y = c(0, 0.3, 1), k = 4, h = 2)),
     # Bernstein worked examples, error bounds, choice of k (R/bernstein-examples.R)
@@ -136,38 +136,38 @@ bad_arg_table_core <- function() {
     dp_svm = list(list(x = rbind(c(0.1, 0.2), c(0.8, 0.7), c(0.4, 0.5), c(0.9, 0.1)),
                        y = c(1, -1, 1, -1), lambda = 0.1, kernel = kernel_gaussian(0.3), grid = g2,
                        epsilon = 1, delta = 1e-5, calibration = "hall", strict = TRUE,
-                       gap_tol = 1e-8, maxit = 1000, domain = c(0, 1))),
+                       gap_tol = 1e-8, maxit = 1000, domain = c(0, 1), noise = "float", budget = NULL)),
     svm_fit = list(list(x = rbind(c(0.1, 0.2), c(0.8, 0.7), c(0.4, 0.5), c(0.9, 0.1)),
                         y = factor(c("a", "b", "a", "b")), lambda = 0.1, kernel = kernel_gaussian(0.3),
                         gap_tol = 1e-8, maxit = 1000, domain = rbind(c(0, 0), c(1, 1)))),
     sensitivity_erm = list(list(lipschitz = 1, lambda = 0.1, n = 10, sup_kxx = 1)),
     dp_krr = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), lambda = 0.1,
                        kernel = kernel_gaussian(0.3), grid = t5, y_bound = c(-1, 1), epsilon = 1,
-                       delta = 1e-5, calibration = "analytic", centre = TRUE, domain = c(0, 1))),
+                       delta = 1e-5, calibration = "analytic", centre = TRUE, domain = c(0, 1), noise = "float", budget = NULL)),
     krr_fit = list(list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), lambda = 0.1,
                         kernel = kernel_gaussian(0.3), y_bound = c(-1, 1), centre = FALSE,
                         domain = c(0, 1))),
     gaussian_delta = list(list(epsilon = c(0.5, 1), sigma = 2, sensitivity = 1)),
     dp_gp_release = list(list(f = function(t) sin(2 * pi * t), grid = t5, kernel = kernel_gaussian(0.3),
                               sensitivity = 0.1, epsilon = 1, delta = 1e-5, calibration = "analytic",
-                              method = "auto")),
+                              method = "auto", noise = "float", budget = NULL)),
     dp_kde = list(
       d1 = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 1e-5,
                 mechanism = "sobolev", domain = c(0, 1), calibration = "hall", binned = FALSE,
-                bins = 100, k = 5, h = 2),
+                bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
       d2 = list(x = g2, grid = list(t5, t5), bandwidth = diag(c(0.04, 0.09)), epsilon = 1,
                 delta = 1e-5, mechanism = "gp", domain = rbind(c(0, 0), c(1, 1)),
-                calibration = "analytic", binned = FALSE, bins = 100, k = 5, h = 2),
+                calibration = "analytic", binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
       bern = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
                   mechanism = "bernstein", domain = c(0, 1), calibration = "analytic", binned = FALSE,
-                  bins = 100, k = 5, h = 2),
+                  bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
       # pure-DP ICLP / FRL KDE (R/mech-iclp-kde.R): 1-D, and 2-D on a tensor grid
       iclp = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
                   mechanism = "iclp", domain = c(0, 1), calibration = "analytic", binned = FALSE,
-                  bins = 100, k = 5, h = 2),
+                  bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
       frl2 = list(x = g2, grid = list(t5, t5), bandwidth = 0.3, epsilon = 1, delta = 0,
                   mechanism = "frl", domain = rbind(c(0, 0), c(1, 1)), calibration = "analytic",
-                  binned = FALSE, bins = 100, k = 5, h = 2)
+                  binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL)
     ),
     # age-at-death distributions (R/mortality.R): two groups on a common age grid
     mortality_distribution = list(list(age = rep(c(0, 1, 5, 10), 2), deaths = c(3, 1, 2, 4, 1, 1, 2, 6),
@@ -177,24 +177,24 @@ bad_arg_table_core <- function() {
       cloaking = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, method = "cloaking", calibration = "analytic", bound = "rkhs",
-                      tol = 1e-8),
+                      tol = 1e-8, noise = "float", budget = NULL),
       standard = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, method = "standard", calibration = "hall", bound = "paper_b",
-                      tol = 1e-8)
+                      tol = 1e-8, noise = "float", budget = NULL)
     ),
     kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
                              binned = TRUE, bins = 64)),
     sensitivity_kde = list(list(n = 100, bandwidth = 0.1, d = 2, mechanism = "sobolev")),
     dp_bandwidth = list(list(x = seq(0, 1, length.out = 40), epsilon = 1, delta = 1e-5, rule = "scott",
-                             fallback = 0.2, offsets = c(0, 0.5))),
+                             fallback = 0.2, offsets = c(0, 0.5), budget = NULL)),
     # Smith et al. baselines and extensions (R/mech-gp-binning.R, R/gp-select.R,
     # R/mech-gp-sparse.R)
     dp_bin_regression = list(
       simple = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), bins = 3, y_bound = c(-1, 1),
-                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple"),
+                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", noise = "float", budget = NULL),
       integral = list(x = g2, y = c(0.5, -0.2, 0.3, 1), bins = c(2, 2), y_bound = c(-1, 1), epsilon = 1,
-                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral")
+                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL)
     ),
     integral_kernel = list(list(lower = c(0, 0.5), upper = c(0.4, 1), lower2 = 0.1, upper2 = 0.3,
                                 lengthscale = 0.3, variance = 2, average = TRUE)),
@@ -204,23 +204,23 @@ bad_arg_table_core <- function() {
       frame = list(x = seq(0.05, 0.95, length.out = 8), y = sin(1:8), y_bound = c(-1, 1), epsilon = 1,
                    candidates = data.frame(lengthscale = c(0.1, 0.5), noise_variance = c(0.1, 0.2)),
                    folds = 4, error_limit = 4, include_dp_noise = TRUE, epsilon_regression = 1,
-                   delta = 1e-5, sensitivity_rule = "corrected", calibration = "analytic", tol = 1e-8),
+                   delta = 1e-5, sensitivity_rule = "corrected", calibration = "analytic", tol = 1e-8, budget = NULL),
       list = list(x = g2, y = c(0.5, -0.2, 0.3, 1), y_bound = c(-1, 1), epsilon = 1,
                   candidates = list(list(kernel = kernel_gaussian(0.3), noise_variance = 0.1),
                                     list(kernel = kernel_matern(2.5, 0.5), noise_variance = 0.2)),
                   folds = c(1, 2, 1, 2), error_limit = 2, include_dp_noise = FALSE,
                   epsilon_regression = NULL, delta = NULL, sensitivity_rule = "paper",
-                  calibration = "hall", tol = 1e-8)
+                  calibration = "hall", tol = 1e-8, budget = NULL)
     ),
     dp_sparse_gp_regression = list(
       kmeans = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5, inducing = 2,
                     kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
-                    delta = 1e-5, calibration = "analytic", tol = 1e-8),
+                    delta = 1e-5, calibration = "analytic", tol = 1e-8, noise = "float", budget = NULL),
       matrix = list(x = g2, y = c(0.5, -0.2, 0.3, 1), newdata = g2[1:3, ], inducing = g2[c(1, 4), ],
                     kernel = kernel_gaussian(c(0.3, 0.5)), noise_variance = 0.1, y_bound = c(-1, 1),
-                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6)
+                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6, noise = "float", budget = NULL)
     ),
-    dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1)),
+    dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1, budget = NULL)),
     sobolev_norm_1d = list(list(f = function(t) exp(-abs(t - 0.5)), fprime = function(t) -sign(t - 0.5) * exp(-abs(t - 0.5)),
                                 gamma = 1, lower = 0, upper = 1)),
     integrate_curves = list(list(x = cv)),
@@ -251,10 +251,10 @@ bad_arg_table_core <- function() {
     dp_online = list(
       markov = list(f = function(t) sin(t), kernel = kernel_exponential(0.2), sensitivity = 0.1,
                     epsilon = 1, delta = 1e-5, calibration = "analytic", tau = 1e-10,
-                    method = "markov"),
+                    method = "markov", budget = NULL),
       cholesky = list(f = function(p) rowSums(as.matrix(p)), kernel = kernel_gaussian(0.3),
                       sensitivity = 0.1, epsilon = 1, delta = 1e-5, calibration = "hall",
-                      tau = 1e-8, method = "cholesky")
+                      tau = 1e-8, method = "cholesky", budget = NULL)
     ),
     query = list(
       markov = list(object = quote(dp_online(function(t) sin(t), kernel_exponential(0.2), 0.1, 1, 1e-5)),

@@ -1,0 +1,280 @@
+# Empirical privacy auditing: a statistical lower bound on epsilon from
+# repeated runs of a mechanism on two neighbouring data sets.
+
+#' Audit a mechanism: an empirical lower bound on epsilon
+#'
+#' Runs `mechanism` `n` times on `data` and `n` times on `neighbour` (in the
+#' seeded noise mode, so the audit is reproducible), reduces each output to
+#' one number by a projection, and looks for an event \eqn{E} (a threshold
+#' on the projection, as in the stochastic testers of the major DP
+#' libraries) for which \eqn{P_1(E) > e^{\epsilon} P_2(E) + \delta} can be
+#' shown. The event is chosen on the first half of the runs; the bound is
+#' computed on the second half only, so the selection does not bias it:
+#' \deqn{\epsilon_{lower} = \log\frac{\underline p_1 - \delta}{\overline p_2},}
+#' with Clopper-Pearson bounds \eqn{\underline p_1} (lower) and
+#' \eqn{\overline p_2} (upper), each at level \eqn{1 - (1 - c)/2} for
+#' `confidence` \eqn{c}, so that with probability at least \eqn{c} the true
+#' \eqn{\epsilon} of an \eqn{(\epsilon, \delta)}-DP mechanism is at least
+#' `epsilon_lower`. Both directions (data against neighbour and back) and
+#' both sides of every threshold are candidates.
+#'
+#' A correct mechanism gives `epsilon_lower` below its \eqn{\epsilon}
+#' (except with probability at most \eqn{1 - c}); a mechanism whose noise is
+#' too small gives a bound above it once `n` is large enough. An audit can
+#' only ever *refute* a privacy claim: a small bound proves nothing, and its
+#' power depends on the neighbours (use worst-case ones) and the projection.
+#'
+#' **Projections.** `"lda"` (default for vector outputs): the direction
+#' \eqn{S^{-1}(\bar x_1 - \bar x_2)} from the means and pooled covariance of
+#' the first half (optimal for Gaussian noise); `"laplace"`: the
+#' log-likelihood ratio of independent Laplace coordinates,
+#' \eqn{\sum_j (|x_j - m_{2j}| - |x_j - m_{1j}|)/b_j} with medians \eqn{m}
+#' and mean absolute deviations \eqn{b} from the first half (optimal for
+#' Laplace noise); `"identity"` for scalar outputs; or a function of one
+#' output returning one number.
+#'
+#' @param mechanism A function of one data set returning a release (a
+#'   `dpfda_release`, a `dpfda_selection`, a `dpfda_bandwidth`, or a numeric
+#'   vector); it should pass the data on to a mechanism of the package (or
+#'   draw its noise through [rlaplace()] / [dp_rng()]) so the seed applies.
+#' @param data,neighbour Two neighbouring data sets (any R objects that
+#'   `mechanism` accepts).
+#' @param n Runs per data set (at least 100; half select the event, half
+#'   bound it).
+#' @param epsilon The claimed \eqn{\epsilon} (optional; reported and
+#'   compared).
+#' @param delta The claimed \eqn{\delta}, subtracted in the bound.
+#' @param projection `"lda"`, `"laplace"`, `"identity"` or a function.
+#' @param confidence Confidence level of the bound, in (0, 1).
+#' @param seed Seed of the runs (the user's R random state is restored).
+#' @param thresholds Number of candidate thresholds (quantiles of the first
+#'   half).
+#' @param digits `NULL` (default) to audit the outputs as they are, bit for
+#'   bit; or a number of significant digits to round them to first, which
+#'   audits the mechanism in idealised arithmetic. Floating-point noise
+#'   (`noise = "float"`) leaks through the lowest bits of its outputs
+#'   (Mironov, 2012), and an audit of the raw outputs can find events that
+#'   exploit it (for instance thresholds at an exactly repeated value);
+#'   mechanisms with `noise = "exact"` release values on a grid and have no
+#'   such leak.
+#' @param x A `dpfda_audit`.
+#' @param breaks Histogram breaks.
+#' @param ... Unused (plot: passed to [graphics::plot()]).
+#' @return A `dpfda_audit`: a list with `epsilon_lower`, `estimate` (the
+#'   plug-in estimate on the second half, with half a count added to the
+#'   smaller frequency), `epsilon`, `delta`,
+#'   `confidence`, `n`, `event` (`threshold`, `side` `">"` or `"<="`,
+#'   `direction` `"data>neighbour"` or `"neighbour>data"`), `counts` and
+#'   `n_eval` of the second half, `passed` (`epsilon_lower <= epsilon`, or
+#'   `NA`), and `projections` (the projected second-half outputs, for the
+#'   plot). `plot()` draws the two distributions and the event.
+#' @references Ding, Z., Wang, Y., Wang, G., Zhang, D. and Kifer, D. (2018).
+#'   Detecting violations of differential privacy. *CCS*. Jagielski, M.,
+#'   Ullman, J. and Oprea, A. (2020). Auditing differentially private
+#'   machine learning. *NeurIPS*.
+#' @examples
+#' # Laplace mechanism on a count: correct, then with 0.7 times the noise
+#' good <- function(d) sum(d) + rlaplace(1, 1 / 1)
+#' bad <- function(d) sum(d) + rlaplace(1, 0.7 / 1)
+#' a <- dp_audit(good, c(1, 0, 1), c(1, 0, 0), n = 5000, epsilon = 1)
+#' a
+#' dp_audit(bad, c(1, 0, 1), c(1, 0, 0), n = 5000, epsilon = 1)$epsilon_lower
+#' plot(a)
+#' @export
+dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
+                     projection = c("lda", "laplace", "identity"), confidence = 0.95, seed = 1,
+                     thresholds = 64, digits = NULL) {
+  if (!is.function(mechanism)) arg_error("mechanism", "a function of one data set", mechanism)
+  if (missing(data)) arg_error("data", "a data set", NULL)
+  if (missing(neighbour)) arg_error("neighbour", "a neighbouring data set", NULL)
+  n <- check_count(n, "n", min = 100, max = 1e8)
+  if (!is.null(epsilon)) epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  if (!is.function(projection)) projection <- check_choice(projection, c("lda", "laplace", "identity"),
+                                                           "projection")
+  confidence <- check_number(confidence, "confidence", lower = 0, upper = 1, lower_open = TRUE,
+                             upper_open = TRUE, what = "a number strictly between 0 and 1")
+  seed <- check_count(seed, "seed", min = -.Machine$integer.max)
+  thresholds <- check_count(thresholds, "thresholds", min = 1, max = 1e4)
+  if (!is.null(digits)) digits <- check_count(digits, "digits", min = 1, max = 22)
+
+  # seeded runs; the caller's noise mode and R random state are restored
+  had_seed <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+  if (had_seed) saved <- get(".Random.seed", envir = globalenv(), inherits = FALSE)
+  old <- dp_reproducible(seed)
+  on.exit({
+    dp_rng(old)
+    if (had_seed) assign(".Random.seed", saved, envir = globalenv())
+    else if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
+      rm(".Random.seed", envir = globalenv())
+    }
+  }, add = TRUE)
+  X1 <- audit_runs(mechanism, data, n, "data")
+  X2 <- audit_runs(mechanism, neighbour, n, "neighbour")
+  if (!is.null(digits)) {
+    X1 <- signif(X1, digits)
+    X2 <- signif(X2, digits)
+  }
+  if (ncol(X1) != ncol(X2)) {
+    dpfda_abort("`mechanism` returns outputs of different lengths on `data` and `neighbour`.",
+                arg = "mechanism")
+  }
+  half <- n %/% 2
+  sel <- seq_len(half)
+  ev <- seq.int(half + 1L, n)
+  proj <- audit_projection(projection, X1[sel, , drop = FALSE], X2[sel, , drop = FALSE])
+  p1 <- proj(X1)
+  p2 <- proj(X2)
+  if (!all(is.finite(p1)) || !all(is.finite(p2))) {
+    dpfda_abort("The projection of the outputs is not finite.", class = "dpfda_error_numeric",
+                arg = "projection")
+  }
+  alpha <- (1 - confidence) / 2
+  # choose the event on the first half: the largest bound there, at a level
+  # corrected for the number of candidates (which favours events with many
+  # counts over lucky tail events: the winner's curse)
+  cand <- unique(stats::quantile(c(p1[sel], p2[sel]), probs = seq(0, 1, length.out = thresholds + 2L),
+                                 names = FALSE, type = 1))
+  best <- list(value = -Inf)
+  for (t in cand) for (side in c(">", "<=")) for (dir in c("data>neighbour", "neighbour>data")) {
+    ca <- audit_count(if (dir == "data>neighbour") p1[sel] else p2[sel], t, side)
+    cb <- audit_count(if (dir == "data>neighbour") p2[sel] else p1[sel], t, side)
+    v <- audit_bound(ca, cb, half, delta, alpha / (4 * length(cand)))
+    if (v > best$value) best <- list(value = v, threshold = t, side = side, direction = dir)
+  }
+  if (!is.finite(best$value)) best <- list(value = 0, threshold = cand[1L], side = ">", direction = "data>neighbour")
+  # bound on the second half only
+  a <- if (best$direction == "data>neighbour") p1[ev] else p2[ev]
+  b <- if (best$direction == "data>neighbour") p2[ev] else p1[ev]
+  ca <- audit_count(a, best$threshold, best$side)
+  cb <- audit_count(b, best$threshold, best$side)
+  ne <- length(ev)
+  lower <- max(0, audit_bound(ca, cb, ne, delta, alpha))
+  # plug-in estimate, with half a count added below so that it stays finite
+  est <- if (ca / ne > delta) max(0, log((ca / ne - delta) / ((cb + 0.5) / ne))) else 0
+  structure(list(epsilon_lower = lower, estimate = est, epsilon = epsilon, delta = delta,
+                 confidence = confidence, n = n,
+                 event = list(threshold = best$threshold, side = best$side, direction = best$direction),
+                 counts = c(first = ca, second = cb), n_eval = ne,
+                 passed = if (is.null(epsilon)) NA else lower <= epsilon,
+                 projection = if (is.function(projection)) "user" else projection, digits = digits,
+                 projections = list(data = p1[ev], neighbour = p2[ev])),
+            class = "dpfda_audit")
+}
+
+# n outputs of the mechanism as rows of a matrix.
+audit_runs <- function(mechanism, d, n, what) {
+  first <- audit_vector(audit_call(mechanism, d, what), what)
+  m <- length(first)
+  out <- matrix(0, n, m)
+  out[1L, ] <- first
+  for (i in seq_len(n - 1L) + 1L) {
+    v <- audit_vector(audit_call(mechanism, d, what), what)
+    if (length(v) != m) {
+      dpfda_abort("`mechanism` returns outputs of varying length.", arg = "mechanism")
+    }
+    out[i, ] <- v
+  }
+  out
+}
+
+audit_call <- function(mechanism, d, what) {
+  tryCatch(mechanism(d), error = function(e) {
+    dpfda_abort(sprintf("`mechanism` failed on `%s`: %s", what, conditionMessage(e)), arg = "mechanism")
+  })
+}
+
+audit_vector <- function(out, what) {
+  v <- if (inherits(out, "dpfda_release")) as.vector(out$values$values)
+       else if (inherits(out, "dpfda_selection")) out$index
+       else if (inherits(out, "dpfda_bandwidth")) out$bandwidth
+       else if (is.numeric(out) && !is.object(out)) as.vector(out)
+       else NULL
+  if (is.null(v) || !length(v) || !all(is.finite(v))) {
+    dpfda_abort(sprintf(paste("`mechanism` must return a dpfda release, selection, bandwidth or a",
+                              "vector of finite numbers; on `%s` it returned %s."), what, describe_value(out)),
+                arg = "mechanism")
+  }
+  as.double(v)
+}
+
+# Projection (a function of an n x m output matrix) fitted on the first half.
+audit_projection <- function(projection, A, B) {
+  if (is.function(projection)) {
+    return(function(X) vapply(seq_len(nrow(X)), function(i) {
+      v <- projection(X[i, ])
+      if (!is.numeric(v) || length(v) != 1L) {
+        dpfda_abort("`projection` must return one number per output.", arg = "projection")
+      }
+      as.double(v)
+    }, 1))
+  }
+  m <- ncol(A)
+  if (projection == "identity" || m == 1L) {
+    if (m != 1L) dpfda_abort("`projection = \"identity\"` needs scalar outputs.", arg = "projection")
+    return(function(X) X[, 1L])
+  }
+  if (projection == "laplace") {
+    m1 <- apply(A, 2L, stats::median)
+    m2 <- apply(B, 2L, stats::median)
+    b <- (colMeans(abs(sweep(A, 2L, m1))) + colMeans(abs(sweep(B, 2L, m2)))) / 2
+    b[!(b > 0)] <- 1
+    return(function(X) {
+      as.vector((abs(sweep(X, 2L, m2)) - abs(sweep(X, 2L, m1))) %*% (1 / b))
+    })
+  }
+  d <- colMeans(A) - colMeans(B)
+  S <- (stats::cov(A) + stats::cov(B)) / 2
+  S <- S + diag(1e-8 * max(mean(diag(S)), .Machine$double.xmin), m)
+  w <- tryCatch(solve(S, d), error = function(e) d)
+  function(X) as.vector(X %*% w)
+}
+
+audit_count <- function(p, t, side) if (side == ">") sum(p > t) else sum(p <= t)
+
+# log((lower CP of ca/n - delta) / upper CP of cb/n), each one-sided at alpha.
+audit_bound <- function(ca, cb, n, delta, alpha) {
+  lo <- if (ca > 0) stats::qbeta(alpha, ca, n - ca + 1) else 0
+  hi <- if (cb < n) stats::qbeta(1 - alpha, cb + 1, n - cb) else 1
+  if (!(lo > delta)) return(-Inf)
+  log((lo - delta) / hi)
+}
+
+#' @rdname dp_audit
+#' @export
+print.dpfda_audit <- function(x, ...) {
+  cat(sprintf("<dpfda_audit> %d runs per data set (%d to bound), %s projection\n", x$n, x$n_eval,
+              x$projection))
+  cat(sprintf("  epsilon lower bound %s at confidence %s (plug-in estimate %s)%s\n",
+              format(x$epsilon_lower, digits = 4), format(x$confidence),
+              format(x$estimate, digits = 4),
+              if (x$delta > 0) sprintf(", delta = %s accounted for", format(x$delta, digits = 3)) else ""))
+  cat(sprintf("  event: projection %s %s (%s), counts %d vs %d\n", x$event$side,
+              format(x$event$threshold, digits = 4), x$event$direction, x$counts[[1]], x$counts[[2]]))
+  if (!is.null(x$epsilon)) {
+    cat(sprintf("  claimed epsilon %s: %s\n", format(x$epsilon, digits = 4),
+                if (isTRUE(x$passed)) "not refuted" else "REFUTED (the mechanism leaks more than claimed)"))
+  }
+  invisible(x)
+}
+
+#' @rdname dp_audit
+#' @export
+plot.dpfda_audit <- function(x, breaks = 60, ...) {
+  a <- x$projections$data
+  b <- x$projections$neighbour
+  br <- pretty(range(a, b), n = breaks)
+  ha <- graphics::hist(a, breaks = br, plot = FALSE)
+  hb <- graphics::hist(b, breaks = br, plot = FALSE)
+  graphics::plot(range(br), c(0, max(ha$density, hb$density)), type = "n", xlab = "projected output",
+                 ylab = "density", main = sprintf("Audit: epsilon >= %s (%s%% confidence)",
+                                                  format(x$epsilon_lower, digits = 3),
+                                                  format(100 * x$confidence)), ...)
+  graphics::lines(ha$mids, ha$density, type = "s", col = "steelblue", lwd = 2)
+  graphics::lines(hb$mids, hb$density, type = "s", col = "firebrick", lwd = 2)
+  graphics::abline(v = x$event$threshold, lty = 2)
+  graphics::legend("topright", c("data", "neighbour", "event threshold"),
+                   col = c("steelblue", "firebrick", "black"), lty = c(1, 1, 2), bty = "n")
+  invisible(x)
+}

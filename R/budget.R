@@ -1,0 +1,430 @@
+# Privacy accounting: a budget object that every mechanism charges, a ledger
+# of what was spent, and composition theorems (basic, advanced, exact
+# composition of Gaussian mechanisms through Gaussian DP, and zCDP).
+
+#' Privacy budgets and composition
+#'
+#' `privacy_budget()` creates a budget of total privacy loss
+#' \eqn{(\epsilon, \delta)}. Every mechanism of dpfda takes `budget =`; the
+#' release is charged to the budget, and refused with an error of class
+#' `dpfda_error_budget` (before anything is returned) when the budget would
+#' be exceeded. The budget is a reference object: charging it inside a
+#' mechanism changes it for the caller. `spend()` charges it by hand (for
+#' releases made elsewhere); `budget_spent()` reports the composed total;
+#' `summary()` gives the ledger (which release spent what).
+#'
+#' **Composition.** The total loss of the releases charged so far is computed
+#' from the whole ledger each time, by the budget's `composition`:
+#' * `"basic"`: \eqn{(\sum_i \epsilon_i, \sum_i \delta_i)}.
+#' * `"advanced"`: the heterogeneous form of the advanced composition theorem
+#'   of Dwork, Rothblum and Vadhan (2010),
+#'   \eqn{\epsilon = \sqrt{2 \log(1/\delta') \sum_i \epsilon_i^2} + \sum_i
+#'   \epsilon_i (e^{\epsilon_i} - 1)} at \eqn{\delta = \sum_i \delta_i +
+#'   \delta'}, where the slack \eqn{\delta'} is all of the budget's
+#'   \eqn{\delta} that the releases do not use themselves.
+#' * `"gdp"` (default): releases made by a Gaussian mechanism are recorded
+#'   with their \eqn{\mu = \Delta_2 / \sigma} (they are \eqn{\mu}-GDP, Dong,
+#'   Roth and Su 2022); \eqn{k} of them compose exactly to
+#'   \eqn{\sqrt{\sum_i \mu_i^2}}-GDP, converted back to \eqn{(\epsilon,
+#'   \delta)} exactly by [gdp_delta()] / [gdp_epsilon()]. Other releases
+#'   are added by basic composition.
+#' * `"zcdp"`: Gaussian releases are \eqn{\rho = \mu^2/2}-zCDP (releases
+#'   with discrete Gaussian noise, `noise = "exact"`, record their
+#'   \eqn{\rho = \Delta^2/(2\sigma^2)}), pure
+#'   \eqn{\epsilon}-DP releases \eqn{\epsilon^2/2}-zCDP (Bun and Steinke
+#'   2016); the \eqn{\rho}'s add, and the sum is converted by
+#'   [zcdp_epsilon()]; releases with \eqn{\delta > 0} that are not Gaussian
+#'   are added by basic composition.
+#'
+#' Every rule also falls back on basic composition when that is smaller, so
+#' no rule is ever worse than `"basic"`. A Gaussian \eqn{\mu} is used only
+#' when it is consistent with the release's own \eqn{(\epsilon, \delta)}
+#' (its exact privacy profile at \eqn{\epsilon} is at most \eqn{\delta});
+#' otherwise the release counts with its \eqn{(\epsilon, \delta)}.
+#'
+#' Multi-step procedures charge every step: a [dp_bandwidth()] result passed
+#' to [dp_kde()] is charged (once, under the label `"dp_bandwidth"`) if it
+#' was not charged to this budget yet; [dp_gp_select()] charges the
+#' selection and [dp_gp_regression()] the regression. A release refused by
+#' the budget is discarded: nothing of it is returned.
+#'
+#' @param epsilon Total \eqn{\epsilon} of the budget (positive), or, for
+#'   `spend()`, the \eqn{\epsilon} of the release being charged.
+#' @param delta Total \eqn{\delta} of the budget, in \[0, 1) (for `spend()`:
+#'   of the release).
+#' @param composition `"gdp"`, `"basic"`, `"advanced"` or `"zcdp"`.
+#' @param budget,object A `dpfda_budget`.
+#' @param label A short description of the release for the ledger.
+#' @param mu For a Gaussian mechanism, \eqn{\Delta_2/\sigma}; `NULL`
+#'   otherwise.
+#' @param ... Unused.
+#' @return `privacy_budget()`: a `dpfda_budget`. `spend()`: the budget,
+#'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
+#'   composed total), `remaining_epsilon`, `releases` and `composition`.
+#'   `summary()`: the ledger, a data frame with one row per charge
+#'   (`label`, `epsilon`, `delta`, `mu`, `rho`) and the composed running total
+#'   `total_epsilon`.
+#' @references Dwork, C., Rothblum, G. N. and Vadhan, S. (2010). Boosting and
+#'   differential privacy. *FOCS*. Dong, J., Roth, A. and Su, W. J. (2022).
+#'   Gaussian differential privacy. *JRSS B*. Bun, M. and Steinke, T. (2016).
+#'   Concentrated differential privacy. *TCC*.
+#' @examples
+#' b <- privacy_budget(epsilon = 1, delta = 1e-5)
+#' x <- seq(0, 1, length.out = 50)
+#' r1 <- dp_gp_release(sin(2 * pi * x), x, kernel_gaussian(0.1), sensitivity = 0.1,
+#'                     epsilon = 0.5, delta = 5e-6, budget = b)
+#' r2 <- dp_gp_release(cos(2 * pi * x), x, kernel_gaussian(0.1), sensitivity = 0.1,
+#'                     epsilon = 0.5, delta = 5e-6, budget = b)
+#' b            # the two Gaussian releases compose to less than 1
+#' summary(b)
+#' try(spend(b, epsilon = 0.9, label = "one too many"))
+#' @export
+privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "advanced", "zcdp")) {
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  composition <- check_choice(composition, c("gdp", "basic", "advanced", "zcdp"), "composition")
+  b <- new.env(parent = emptyenv())
+  b$epsilon <- epsilon
+  b$delta <- delta
+  b$composition <- composition
+  b$ledger <- empty_ledger()
+  class(b) <- "dpfda_budget"
+  b
+}
+
+empty_ledger <- function() {
+  data.frame(label = character(), epsilon = numeric(), delta = numeric(), mu = numeric(),
+             rho = numeric(), id = character(), stringsAsFactors = FALSE)
+}
+
+check_budget <- function(budget, arg = "budget") {
+  if (is.null(budget)) return(NULL)
+  if (!inherits(budget, "dpfda_budget") || !is.environment(budget) ||
+      !is.data.frame(budget$ledger)) {
+    arg_error(arg, "NULL or a privacy_budget()", budget)
+  }
+  budget
+}
+
+#' @rdname privacy_budget
+#' @export
+spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
+  if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
+  budget <- check_budget(budget)
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  if (!is.character(label) || length(label) != 1L || is.na(label)) arg_error("label", "a string", label)
+  if (!is.null(mu)) mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, class = "dpfda_error_privacy")
+  charge_budget(budget, epsilon, delta, label, mu = mu)
+}
+
+#' @rdname privacy_budget
+#' @export
+budget_spent <- function(budget) {
+  if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
+  budget <- check_budget(budget)
+  tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
+  list(epsilon = tot$epsilon, delta = tot$delta,
+       remaining_epsilon = max(0, budget$epsilon - tot$epsilon),
+       releases = nrow(budget$ledger), composition = budget$composition)
+}
+
+# The one place where mechanisms charge a budget (internal API). Charges
+# (epsilon, delta) -- with mu for a Gaussian mechanism -- under `label`;
+# refuses with class dpfda_error_budget when the composed total would exceed
+# the budget. `id`: a charge with an id already in the ledger is skipped (a
+# sub-step such as a released bandwidth reused by several releases). NULL
+# budget: nothing to do.
+charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NULL, id = NULL,
+                          rho = NULL) {
+  if (is.null(budget)) return(invisible(NULL))
+  budget <- check_budget(budget)
+  if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
+  stopifnot(is.numeric(epsilon), length(epsilon) == 1L, epsilon > 0,
+            is.numeric(delta), length(delta) == 1L, delta >= 0, delta < 1)
+  # mu only when the Gaussian profile is consistent with the claimed (eps, delta)
+  m <- NA_real_
+  if (!is.null(mu) && is.finite(mu) && mu > 0 &&
+      gaussian_delta_unit(epsilon, mu) <= delta * (1 + 1e-9)) m <- mu
+  # rho (zCDP, e.g. the discrete Gaussian) likewise only when it implies the claim
+  r <- NA_real_
+  if (!is.null(rho) && is.finite(rho) && rho > 0 &&
+      zcdp_delta_unit(rho, epsilon) <= delta * (1 + 1e-9)) r <- rho
+  row <- data.frame(label = label, epsilon = epsilon, delta = delta, mu = m, rho = r,
+                    id = if (is.null(id)) NA_character_ else id, stringsAsFactors = FALSE)
+  new <- rbind(budget$ledger, row)
+  tot <- ledger_total(new, budget$delta, budget$composition)
+  tol <- 1 + 1e-9
+  if (!(tot$epsilon <= budget$epsilon * tol && tot$delta <= budget$delta * tol)) {
+    before <- ledger_total(budget$ledger, budget$delta, budget$composition)
+    dpfda_abort(sprintf(paste0("The privacy budget would be exceeded: \"%s\" asks for (epsilon = %s, ",
+                               "delta = %s) but (epsilon = %s, delta = %s) of the budget ",
+                               "(epsilon = %s, delta = %s, %s composition) is already spent; the ",
+                               "release is refused and nothing is returned."),
+                        label, format(epsilon, digits = 4), format(delta, digits = 4),
+                        format(before$epsilon, digits = 4), format(before$delta, digits = 4),
+                        format(budget$epsilon, digits = 4), format(budget$delta, digits = 4),
+                        budget$composition),
+                class = c("dpfda_error_budget", "dpfda_error_privacy"), arg = "budget")
+  }
+  budget$ledger <- new
+  invisible(budget)
+}
+
+# Charge a release object (its epsilon, delta and, for Gaussian noise, mu).
+charge_release <- function(budget, release, label, sensitivity = NULL) {
+  if (is.null(budget)) return(invisible(NULL))
+  rho <- NULL
+  if (isTRUE(release$noise_exact) && release$delta > 0 && !is.null(release$zcdp_rho)) rho <- release$zcdp_rho
+  charge_budget(budget, release$epsilon, release$delta, label, mu = release_mu(release, sensitivity),
+                rho = rho)
+}
+
+# mu = (L2 sensitivity) / sigma for releases with Gaussian noise, else NULL.
+release_mu <- function(release, sensitivity = NULL) {
+  if (!is.numeric(release$delta) || !(release$delta > 0)) return(NULL)
+  if (isTRUE(release$noise_exact)) return(NULL)   # discrete Gaussian: zCDP, not exactly GDP
+  gauss <- identical(release$noise_type, "gaussian") || inherits(release, "dpfda_gp_release") ||
+    inherits(release, "dpfda_gpreg_release")
+  if (!gauss) return(NULL)
+  s <- if (is.null(sensitivity)) {
+    if (!is.null(release$lattice_sensitivity)) release$lattice_sensitivity else release$sensitivity
+  } else sensitivity
+  if (length(s) != 1L || length(release$noise_scale) != 1L || !(release$noise_scale > 0)) return(NULL)
+  s / release$noise_scale
+}
+
+# Composed (epsilon, delta) of a ledger under a budget of total delta.
+ledger_total <- function(ledger, delta_budget, composition) {
+  eps <- ledger$epsilon
+  del <- ledger$delta
+  basic <- list(epsilon = sum(eps), delta = sum(del))
+  if (!length(eps) || composition == "basic") return(basic)
+  best <- function(cand) {
+    if (is.finite(cand$epsilon) && cand$delta <= delta_budget * (1 + 1e-12) &&
+        cand$epsilon < basic$epsilon) cand else basic
+  }
+  if (composition == "advanced") {
+    slack <- delta_budget - sum(del)
+    if (!(slack > 0)) return(basic)
+    adv <- sqrt(2 * log(1 / slack) * sum(eps^2)) + sum(eps * expm1(eps))
+    return(best(list(epsilon = adv, delta = delta_budget)))
+  }
+  g <- !is.na(ledger$mu)
+  other_eps <- sum(eps[!g])
+  if (composition == "gdp") {
+    if (!any(g)) return(basic)
+    slack <- delta_budget - sum(del[!g])
+    if (!(slack > 0)) return(basic)
+    mu <- sqrt(sum(ledger$mu[g]^2))
+    return(best(list(epsilon = gdp_epsilon_unit(mu, slack) + other_eps, delta = delta_budget)))
+  }
+  # zcdp: Gaussian mu^2 / 2, recorded rho, pure epsilon-DP epsilon^2 / 2, the rest basic
+  hr <- !is.na(ledger$rho)
+  z <- g | hr | del == 0
+  if (!any(z)) return(basic)
+  rho <- sum(ifelse(g, ledger$mu^2 / 2, ifelse(hr, ledger$rho, eps^2 / 2))[z])
+  slack <- delta_budget - sum(del[!z])
+  if (!(slack > 0)) return(basic)
+  best(list(epsilon = zcdp_epsilon_unit(rho, slack) + sum(eps[!z]), delta = delta_budget))
+}
+
+#' @export
+print.dpfda_budget <- function(x, ...) {
+  s <- budget_spent(x)
+  cat(sprintf("<dpfda_budget> (epsilon = %s, delta = %s), %s composition\n",
+              format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$composition))
+  cat(sprintf("  spent: epsilon %s, delta %s over %d release%s; remaining epsilon %s\n",
+              format(s$epsilon, digits = 4), format(s$delta, digits = 4), s$releases,
+              if (s$releases == 1L) "" else "s", format(s$remaining_epsilon, digits = 4)))
+  invisible(x)
+}
+
+#' @rdname privacy_budget
+#' @export
+summary.dpfda_budget <- function(object, ...) {
+  l <- object$ledger
+  run <- vapply(seq_len(nrow(l)), function(i) {
+    ledger_total(l[seq_len(i), , drop = FALSE], object$delta, object$composition)$epsilon
+  }, 1)
+  out <- data.frame(label = l$label, epsilon = l$epsilon, delta = l$delta, mu = l$mu, rho = l$rho,
+                    total_epsilon = run, stringsAsFactors = FALSE)
+  structure(out, budget = c(epsilon = object$epsilon, delta = object$delta),
+            composition = object$composition, class = c("summary.dpfda_budget", "data.frame"))
+}
+
+#' @export
+print.summary.dpfda_budget <- function(x, ...) {
+  b <- attr(x, "budget")
+  cat(sprintf("Privacy ledger: budget (epsilon = %s, delta = %s), %s composition\n",
+              format(b[["epsilon"]], digits = 4), format(b[["delta"]], digits = 4),
+              attr(x, "composition")))
+  if (!nrow(x)) cat("  (nothing spent)\n") else print(as.data.frame(unclass(x)), digits = 4, row.names = FALSE)
+  invisible(x)
+}
+
+# ---- composition theorems --------------------------------------------------
+
+#' Composition theorems and conversions
+#'
+#' * `compose_epsilon()`: total \eqn{\epsilon} of releases with the given
+#'   \eqn{\epsilon_i} (and \eqn{\delta_i}): basic composition
+#'   \eqn{\sum_i\epsilon_i}, or advanced composition (Dwork, Rothblum and
+#'   Vadhan 2010; heterogeneous form) \eqn{\sqrt{2\log(1/\delta')\sum_i
+#'   \epsilon_i^2} + \sum_i \epsilon_i(e^{\epsilon_i}-1)}, valid at
+#'   \eqn{\delta = \sum_i \delta_i + \delta'}. For \eqn{k} releases of the
+#'   same \eqn{\epsilon_0} this is the theorem's
+#'   \eqn{\sqrt{2k\log(1/\delta')}\epsilon_0 + k\epsilon_0(e^{\epsilon_0}-1)}.
+#' * `gdp_delta()`: the exact privacy profile of \eqn{\mu}-Gaussian DP,
+#'   \eqn{\delta(\epsilon) = \Phi(-\epsilon/\mu + \mu/2) - e^\epsilon
+#'   \Phi(-\epsilon/\mu - \mu/2)}; `gdp_epsilon()` inverts it. \eqn{k}
+#'   Gaussian mechanisms of \eqn{\mu_i} compose exactly to
+#'   \eqn{\sqrt{\sum\mu_i^2}}-GDP (so \eqn{k}-fold \eqn{\mu}-GDP is
+#'   \eqn{\sqrt k \mu}-GDP).
+#' * `zcdp_epsilon()` / `zcdp_delta()`: conversion of \eqn{\rho}-zCDP to
+#'   \eqn{(\epsilon,\delta)}-DP by the bound of Canonne, Kamath and Steinke
+#'   (2020, Corollary 13), \eqn{\delta = \inf_{\alpha>1}
+#'   \frac{e^{(\alpha-1)(\alpha\rho-\epsilon)}}{\alpha-1}
+#'   (1-1/\alpha)^\alpha}. The Gaussian mechanism with L2 sensitivity
+#'   \eqn{\Delta} and standard deviation \eqn{\sigma} is
+#'   \eqn{\Delta^2/(2\sigma^2)}-zCDP, and \eqn{\rho}'s add under composition.
+#'
+#' @param epsilon Per-release \eqn{\epsilon_i} (`compose_epsilon()`), or the
+#'   \eqn{\epsilon} at which to evaluate \eqn{\delta}.
+#' @param delta Per-release \eqn{\delta_i} (recycled), or the target
+#'   \eqn{\delta} of a conversion.
+#' @param method `"basic"` or `"advanced"`.
+#' @param delta_slack The extra \eqn{\delta'} of advanced composition.
+#' @param mu The GDP parameter \eqn{\mu > 0} (at most \eqn{10^6}).
+#' @param rho The zCDP parameter \eqn{\rho > 0} (at most \eqn{10^6}).
+#' @return `compose_epsilon()`: a list with `epsilon` and `delta`;
+#'   `gdp_delta()`, `zcdp_delta()`: \eqn{\delta}; `gdp_epsilon()`,
+#'   `zcdp_epsilon()`: the smallest \eqn{\epsilon} (up to \eqn{10^{-10}}
+#'   relative, rounded up) with that \eqn{\delta}.
+#' @examples
+#' # 10 releases at epsilon 0.1: basic 1, advanced with delta' = 1e-6
+#' compose_epsilon(rep(0.1, 10), method = "advanced", delta_slack = 1e-6)
+#' gdp_delta(1, mu = 1)
+#' gdp_epsilon(mu = sqrt(4) * 0.5, delta = 1e-5)   # four 0.5-GDP releases
+#' zcdp_epsilon(rho = 1 / 32, delta = 1e-3)         # Gaussian sigma = 4, sensitivity 1
+#' @export
+compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"), delta_slack = NULL) {
+  ok <- is.numeric(epsilon) && is.null(dim(epsilon)) && length(epsilon) >= 1L &&
+    all(is.finite(epsilon)) && all(epsilon > 0)
+  if (!isTRUE(ok)) arg_error("epsilon", "a vector of positive numbers", epsilon, "dpfda_error_privacy")
+  ok <- is.numeric(delta) && is.null(dim(delta)) && length(delta) %in% c(1L, length(epsilon)) &&
+    all(is.finite(delta)) && all(delta >= 0 & delta < 1)
+  if (!isTRUE(ok)) {
+    arg_error("delta", "numbers in [0, 1), one or one per epsilon", delta, "dpfda_error_privacy")
+  }
+  method <- check_choice(method, c("basic", "advanced"), "method")
+  delta <- rep_len(delta, length(epsilon))
+  if (method == "basic") {
+    if (!is.null(delta_slack)) arg_error("delta_slack", "NULL for method = \"basic\"", delta_slack)
+    tot <- sum(epsilon)
+    if (!is.finite(tot)) {
+      dpfda_abort("The sum of the epsilons overflows.", class = "dpfda_error_numeric", arg = "epsilon")
+    }
+    return(list(epsilon = tot, delta = min(1, sum(delta))))
+  }
+  delta_slack <- check_delta(delta_slack, "delta_slack")
+  adv <- sqrt(2 * log(1 / delta_slack) * sum(epsilon^2)) + sum(epsilon * expm1(epsilon))
+  if (!is.finite(adv)) {
+    dpfda_abort("Advanced composition overflows for these epsilons.", class = "dpfda_error_numeric",
+                arg = "epsilon")
+  }
+  list(epsilon = adv, delta = min(1, sum(delta) + delta_slack))
+}
+
+#' @rdname compose_epsilon
+#' @export
+gdp_delta <- function(epsilon, mu) {
+  ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
+  if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
+  mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
+  gaussian_delta_unit(epsilon, mu)
+}
+
+#' @rdname compose_epsilon
+#' @export
+gdp_epsilon <- function(mu, delta) {
+  mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
+  delta <- check_delta(delta)
+  finite_epsilon(gdp_epsilon_unit(mu, delta))
+}
+
+#' @rdname compose_epsilon
+#' @export
+zcdp_delta <- function(epsilon, rho) {
+  ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
+  if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
+  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
+  vapply(epsilon, function(e) zcdp_delta_unit(rho, e), 1)
+}
+
+#' @rdname compose_epsilon
+#' @export
+zcdp_epsilon <- function(rho, delta) {
+  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
+  delta <- check_delta(delta)
+  finite_epsilon(zcdp_epsilon_unit(rho, delta))
+}
+
+finite_epsilon <- function(e) {
+  if (!is.finite(e)) {
+    dpfda_abort("No finite epsilon achieves this delta.", class = "dpfda_error_numeric", arg = "delta")
+  }
+  e
+}
+
+# Smallest epsilon >= 0 with delta_fun(epsilon) <= delta (delta_fun decreasing),
+# by bisection, returning the upper end of the bracket.
+epsilon_for_delta <- function(delta_fun, delta, rel_tol = 1e-10) {
+  if (delta_fun(0) <= delta) return(0)
+  hi <- 1
+  while (delta_fun(hi) > delta) {
+    hi <- hi * 2
+    if (hi > 1e12) return(Inf)
+  }
+  lo <- 0
+  while (hi - lo > rel_tol * hi) {
+    mid <- (lo + hi) / 2
+    if (delta_fun(mid) <= delta) hi <- mid else lo <- mid
+  }
+  hi
+}
+
+gdp_epsilon_unit <- function(mu, delta) epsilon_for_delta(function(e) gaussian_delta_unit(e, mu), delta)
+
+# CKS20 Corollary 13, in log space, minimised over alpha > 1.
+zcdp_delta_unit <- function(rho, epsilon) {
+  f <- function(la) {   # alpha = 1 + exp(la)
+    a <- 1 + exp(la)
+    v <- (a - 1) * (a * rho - epsilon) - log(a - 1) + a * log1p(-1 / a)
+    if (is.nan(v)) 1e308 else max(-1e308, min(1e308, v))   # huge epsilon: delta underflows to 0
+  }
+  opt <- stats::optimize(f, c(-30, 30), tol = 1e-12)
+  min(1, exp(min(opt$objective, f(-30), f(30))))
+}
+
+zcdp_epsilon_unit <- function(rho, delta) {
+  # the closed form rho + 2 sqrt(rho log(1/delta)) is an upper bound: search below it
+  epsilon_for_delta(function(e) zcdp_delta_unit(rho, e), delta)
+}
+
+# Ids for sub-step objects (released bandwidths, selections), so a budget
+# charges each of them once however often it is reused. A counter, never R's
+# random stream (drawing would shift seeded releases).
+acct_state <- new.env(parent = emptyenv())
+acct_state$counter <- 0
+new_release_id <- function(prefix) {
+  acct_state$counter <- acct_state$counter + 1
+  sprintf("%s-%d-%s", prefix, acct_state$counter, format(as.numeric(Sys.time()) * 1e6, scientific = FALSE))
+}
+
+charge_bandwidth <- function(budget, bw) {
+  if (!is.numeric(bw$epsilon) || !is.numeric(bw$delta)) return(invisible(NULL))
+  charge_budget(budget, bw$epsilon, bw$delta, "dp_bandwidth (used by dp_kde)", id = bw$release_id)
+}

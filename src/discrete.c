@@ -1,0 +1,219 @@
+/* discrete.c -- exact samplers on the integers (Canonne, Kamath and Steinke,
+ * "The discrete Gaussian for differential privacy", NeurIPS 2020).
+ *
+ *  - Bernoulli(exp(-n/d)) for integers n >= 0, d >= 1 (their Algorithm 1);
+ *  - discrete Laplace, P(x) proportional to exp(-|x| / t), integer t >= 1
+ *    (Algorithm 2 with s = 1);
+ *  - discrete Gaussian, P(x) proportional to exp(-x^2 / (2 p)), integer
+ *    sigma^2 = p >= 1 (Algorithm 3).
+ *
+ * Only integer arithmetic and uniformly random bits (dpfda_bits32(), the
+ * package noise source of rng.c: secure or seeded) are used; no floating
+ * point touches a random quantity, so the output law is exact.  Integers
+ * are unsigned 128-bit where the compiler has them (gcc, clang), else
+ * 64-bit; the R side (R/noise-exact.R) keeps the parameters within the
+ * limits given by dpfda_discrete_bits() so that no product can overflow.
+ */
+#include "dpfda.h"
+
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 dpu;
+#define DPU_BITS 128
+#else
+typedef uint64_t dpu;
+#define DPU_BITS 64
+#endif
+
+/* ---- random bits ---------------------------------------------------------- */
+
+static uint64_t bitbuf = 0;
+static int bitcount = 0;
+
+static void bits_reset(void) { bitbuf = 0; bitcount = 0; }
+
+/* k (<= 32) random bits */
+static uint32_t take_bits(int k)
+{
+  if (k <= 0) return 0;
+  if (bitcount < k) {
+    bitbuf |= ((uint64_t) dpfda_bits32()) << bitcount;
+    bitcount += 32;
+  }
+  uint32_t out = (uint32_t) (bitbuf & ((k == 32) ? 0xFFFFFFFFull : ((1ull << k) - 1ull)));
+  bitbuf = (k == 64) ? 0 : bitbuf >> k;
+  bitcount -= k;
+  return out;
+}
+
+static int bitlen(dpu x)
+{
+  int b = 0;
+  while (x) { b++; x >>= 1; }
+  return b;
+}
+
+/* uniform on {0, ..., N - 1}, N >= 1, by rejection from bitlen(N - 1) bits */
+static dpu uniform_below(dpu N)
+{
+  if (N <= 1) return 0;
+  int b = bitlen(N - 1);
+  for (;;) {
+    dpu r = 0;
+    int left = b, shift = 0;
+    while (left > 0) {
+      int k = left > 32 ? 32 : left;
+      r |= ((dpu) take_bits(k)) << shift;
+      shift += k;
+      left -= k;
+    }
+    if (r < N) return r;
+  }
+}
+
+/* ---- Bernoulli(exp(-gamma)), gamma = n / d ---------------------------------- */
+
+/* gamma in [0, 1]: K <- 1; while Bernoulli(gamma / K) succeeds, K++; return
+ * [K odd].  Bernoulli(n / (d K)) is drawn as Bernoulli(n / d) AND
+ * Bernoulli(1 / K) (independent), which never forms the product d K. */
+static int bern_exp_le1(dpu n, dpu d)
+{
+  if (n == 0) return 1;
+  uint64_t K = 1;
+  for (;;) {
+    int a = uniform_below(d) < n && uniform_below((dpu) K) == 0;
+    if (!a) break;
+    K++;
+  }
+  return (int) (K & 1u);
+}
+
+static int bern_exp(dpu n, dpu d)
+{
+  if (n <= d) return bern_exp_le1(n, d);
+  dpu q = n / d, r = n % d;
+  for (dpu i = 0; i < q; i++) {
+    if (!bern_exp_le1(1, 1)) return 0;
+  }
+  return bern_exp_le1(r, d);
+}
+
+/* ---- discrete Laplace and Gaussian ------------------------------------------ */
+
+/* P(x) proportional to exp(-|x| / t) on the integers, t >= 1. */
+static int64_t dlaplace(uint64_t t)
+{
+  for (;;) {
+    dpu U = uniform_below((dpu) t);
+    if (!bern_exp(U, (dpu) t)) continue;
+    uint64_t V = 0;
+    while (bern_exp(1, 1)) V++;
+    if (V > (1u << 20)) continue;          /* probability below exp(-2^20) */
+    dpu X = U + (dpu) t * (dpu) V;
+    int B = (int) take_bits(1);
+    if (B && X == 0) continue;
+    if (X > (dpu) INT64_MAX) continue;     /* probability below exp(-2^20) */
+    return B ? -(int64_t) X : (int64_t) X;
+  }
+}
+
+static uint64_t isqrt64(uint64_t p)
+{
+  uint64_t r = (uint64_t) sqrt((double) p);
+  while (r > 0 && r * r > p) r--;
+  while ((r + 1) * (r + 1) <= p) r++;
+  return r;
+}
+
+/* P(x) proportional to exp(-x^2 / (2 p)), integer p = sigma^2 >= 1:
+ * Y ~ discrete Laplace with t = floor(sigma) + 1, accepted with probability
+ * exp(-(|Y| - sigma^2 / t)^2 / (2 sigma^2)) = exp(-(|Y| t - p)^2 / (2 p t^2)). */
+static int64_t dgauss(uint64_t p)
+{
+  uint64_t t = isqrt64(p) + 1;
+  /* |Y| t - p must stay below 2^(DPU_BITS / 2 - 1) so its square fits */
+  dpu cap = ((dpu) 1) << (DPU_BITS / 2 - 1);
+  for (;;) {
+    int64_t Y = dlaplace(t);
+    uint64_t z = (uint64_t) (Y < 0 ? -Y : Y);
+    if (z > (1ull << 40)) continue;        /* acceptance probability below exp(-2^19) */
+    dpu zt = (dpu) z * (dpu) t;
+    dpu diff = zt > (dpu) p ? zt - (dpu) p : (dpu) p - zt;
+    if (diff >= cap) continue;             /* acceptance probability below exp(-2^19) */
+    dpu num = diff * diff;
+    dpu den = (dpu) 2 * (dpu) p * (dpu) t * (dpu) t;
+    if (bern_exp(num, den)) return Y;
+  }
+}
+
+/* ---- .Call glue ------------------------------------------------------------- */
+
+SEXP dpfda_discrete_bits(void)
+{
+  return Rf_ScalarInteger(DPU_BITS);
+}
+
+/* n draws; scale: one integer t, or n of them (one per draw) */
+SEXP dpfda_discrete_laplace_draw(SEXP n, SEXP scale)
+{
+  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
+  R_xlen_t ns = XLENGTH(scale);
+  if (TYPEOF(scale) != REALSXP || (ns != 1 && ns != len)) Rf_error("invalid discrete Laplace scale");
+  const double *sc = REAL(scale);
+  for (R_xlen_t j = 0; j < ns; j++) {
+    double s = sc[j];
+    if (!(s >= 1 && s <= 0x1.0p40 && s == floor(s))) Rf_error("invalid discrete Laplace scale");
+  }
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
+  double *o = REAL(out);
+  dpfda_rng_begin();
+  bits_reset();
+  for (R_xlen_t i = 0; i < len; i++) {
+    o[i] = (double) dlaplace((uint64_t) sc[ns == 1 ? 0 : i]);
+    if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
+  }
+  bits_reset();
+  dpfda_rng_end();
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP dpfda_discrete_gaussian_draw(SEXP n, SEXP sigma2)
+{
+  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
+  double s = Rf_asReal(sigma2);
+  double smax = DPU_BITS == 128 ? 0x1.0p52 : 0x1.0p20;
+  if (!(s >= 1 && s <= smax && s == floor(s))) Rf_error("invalid discrete Gaussian variance");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
+  double *o = REAL(out);
+  dpfda_rng_begin();
+  bits_reset();
+  for (R_xlen_t i = 0; i < len; i++) {
+    o[i] = (double) dgauss((uint64_t) s);
+    if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
+  }
+  bits_reset();
+  dpfda_rng_end();
+  UNPROTECT(1);
+  return out;
+}
+
+/* n draws of Bernoulli(exp(-num / den)) (tests of the exact sampler) */
+SEXP dpfda_bernoulli_exp_draw(SEXP n, SEXP num, SEXP den)
+{
+  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
+  double a = Rf_asReal(num), b = Rf_asReal(den);
+  if (!(a >= 0 && b >= 1 && a <= 0x1.0p52 && b <= 0x1.0p52 && a == floor(a) && b == floor(b)))
+    Rf_error("invalid Bernoulli(exp(-num/den)) parameters");
+  SEXP out = PROTECT(Rf_allocVector(LGLSXP, len));
+  int *o = LOGICAL(out);
+  dpfda_rng_begin();
+  bits_reset();
+  for (R_xlen_t i = 0; i < len; i++) {
+    o[i] = bern_exp((dpu) a, (dpu) b);
+    if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
+  }
+  bits_reset();
+  dpfda_rng_end();
+  UNPROTECT(1);
+  return out;
+}

@@ -1,0 +1,191 @@
+# Privacy accounting (R/budget.R): composition numbers against closed forms
+# and published values, the ledger, refusals, and the wiring into mechanisms.
+
+test_that("basic and advanced composition match the closed forms", {
+  b <- compose_epsilon(c(0.1, 0.2, 0.3), c(1e-6, 0, 1e-6))
+  expect_equal(b$epsilon, 0.6)
+  expect_equal(b$delta, 2e-6)
+  # Dwork, Rothblum and Vadhan: k-fold eps0 gives sqrt(2k log(1/d')) eps0 + k eps0 (e^eps0 - 1)
+  a <- compose_epsilon(rep(0.1, 10), method = "advanced", delta_slack = 1e-6)
+  expect_equal(a$epsilon, sqrt(2 * 10 * log(1e6)) * 0.1 + 10 * 0.1 * (exp(0.1) - 1), tolerance = 1e-14)
+  expect_equal(a$epsilon, 1.767429, tolerance = 1e-6)   # worked by hand
+  expect_equal(a$delta, 1e-6)
+  # k = 100, eps0 = 0.01, delta' = 1e-5: 0.47985 + 0.01005 (hand computation)
+  a2 <- compose_epsilon(rep(0.01, 100), method = "advanced", delta_slack = 1e-5)
+  expect_equal(a2$epsilon, 0.48990, tolerance = 1e-4)
+  # the heterogeneous form reduces to the same value for equal epsilons and beats basic for many
+  expect_lt(compose_epsilon(rep(0.01, 1000), method = "advanced", delta_slack = 1e-6)$epsilon, 10)
+})
+
+test_that("GDP: exact profile, sqrt(k) composition and inverse", {
+  # delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)
+  for (mu in c(0.3, 1, 2.5)) for (e in c(0, 0.5, 1, 3)) {
+    expect_equal(gdp_delta(e, mu), pnorm(-e / mu + mu / 2) - exp(e) * pnorm(-e / mu - mu / 2),
+                 tolerance = 1e-10)
+  }
+  expect_equal(gdp_delta(1, 1), 0.12693674, tolerance = 1e-7)   # Phi(-0.5) - e Phi(-1.5)
+  e <- gdp_epsilon(1, 1e-5)
+  expect_equal(gdp_delta(e, 1), 1e-5, tolerance = 1e-6)
+  expect_lte(gdp_delta(e, 1), 1e-5)
+  # a Gaussian mechanism calibrated analytically at (1, 1e-5) is mu = 1 / sigma GDP, and the inverse recovers eps
+  s <- dp_noise_scale(1, 1, 1e-5)
+  expect_equal(gdp_epsilon(1 / s, 1e-5), 1, tolerance = 1e-8)
+  # k-fold mu-GDP is sqrt(k) mu-GDP: the ledger of 4 releases equals one sqrt(4) mu release
+  b <- privacy_budget(10, 1e-5, composition = "gdp")
+  eps1 <- gdp_epsilon(0.5, 1e-6)
+  for (i in 1:4) spend(b, eps1, 1e-6, mu = 0.5)
+  expect_equal(budget_spent(b)$epsilon, gdp_epsilon(sqrt(4) * 0.5, 1e-5), tolerance = 1e-9)
+  expect_lt(budget_spent(b)$epsilon, 4 * eps1)
+})
+
+test_that("zCDP: rho = Delta^2 / (2 sigma^2), rho adds, conversion matches OpenDP", {
+  # OpenDP make_zCDP_to_approxDP: sigma = 4, Delta = 1, delta = 1e-3 -> 0.6880024554878085
+  expect_equal(zcdp_epsilon(1 / (2 * 4^2), 1e-3), 0.6880024554878085, tolerance = 1e-9)
+  expect_lte(zcdp_delta(zcdp_epsilon(0.1, 1e-5), 0.1), 1e-5 * (1 + 1e-8))
+  # never worse than the textbook bound rho + 2 sqrt(rho log(1/delta))
+  for (rho in c(0.01, 0.5, 3)) {
+    expect_lte(zcdp_epsilon(rho, 1e-6), rho + 2 * sqrt(rho * log(1e6)))
+  }
+  # two Gaussian releases with sigma = 4, Delta = 1 compose to rho = 1/16
+  b <- privacy_budget(5, 1e-3, composition = "zcdp")
+  e1 <- gdp_epsilon(1 / 4, 1e-4)
+  spend(b, e1, 1e-4, mu = 1 / 4)
+  spend(b, e1, 1e-4, mu = 1 / 4)
+  expect_equal(budget_spent(b)$epsilon, zcdp_epsilon(2 / 32, 1e-3), tolerance = 1e-9)
+  # a pure eps-DP release counts eps^2 / 2
+  b2 <- privacy_budget(5, 1e-3, composition = "zcdp")
+  for (i in 1:50) spend(b2, 0.1)
+  expect_equal(budget_spent(b2)$epsilon, zcdp_epsilon(50 * 0.1^2 / 2, 1e-3), tolerance = 1e-9)
+  expect_lt(budget_spent(b2)$epsilon, 5)
+})
+
+test_that("the budget refuses an overspend, keeps the ledger, and says why", {
+  b <- privacy_budget(1, 1e-5, composition = "basic")
+  spend(b, 0.6, label = "first")
+  err <- expect_error(spend(b, 0.5, label = "second"), class = "dpfda_error_budget")
+  expect_s3_class(err, "dpfda_error_privacy")
+  expect_match(conditionMessage(err), "second")
+  expect_equal(nrow(summary(b)), 1L)
+  spend(b, 0.4, label = "fits exactly")
+  expect_equal(budget_spent(b)$epsilon, 1)
+  expect_error(spend(b, 1e-6), class = "dpfda_error_budget")
+  # delta is a budget too
+  b2 <- privacy_budget(10, 1e-6, composition = "basic")
+  expect_error(spend(b2, 0.1, delta = 2e-6), class = "dpfda_error_budget")
+  # advanced composition admits 100 releases of 0.05 in a budget of 3 (basic would stop at 60)
+  ba <- privacy_budget(3, 1e-5, composition = "advanced")
+  bb <- privacy_budget(3, 1e-5, composition = "basic")
+  for (i in 1:100) spend(ba, 0.05)
+  expect_equal(budget_spent(ba)$epsilon,
+               sqrt(2 * log(1e5) * 100 * 0.05^2) + 100 * 0.05 * expm1(0.05), tolerance = 1e-12)
+  n_basic <- 0
+  repeat {
+    ok <- tryCatch({spend(bb, 0.05); TRUE}, dpfda_error_budget = function(e) FALSE)
+    if (!ok) break
+    n_basic <- n_basic + 1
+  }
+  expect_equal(n_basic, 60)
+})
+
+test_that("a Gaussian mu inconsistent with the claimed (eps, delta) is not used", {
+  b <- privacy_budget(10, 1e-3)
+  spend(b, 0.1, 1e-6, mu = 5)       # mu = 5 is far less private than (0.1, 1e-6): ignored
+  expect_true(is.na(summary(b)$mu))
+  expect_equal(budget_spent(b)$epsilon, 0.1)
+})
+
+test_that("print and summary show the ledger", {
+  b <- privacy_budget(2, 1e-5)
+  spend(b, 0.5, label = "a")
+  spend(b, 0.25, label = "b")
+  expect_output(print(b), "spent: epsilon 0.75")
+  s <- summary(b)
+  expect_equal(s$label, c("a", "b"))
+  expect_equal(s$total_epsilon, c(0.5, 0.75))
+  expect_output(print(s), "Privacy ledger")
+})
+
+test_that("every mechanism charges its release once, with its own (eps, delta)", {
+  with_seed_mode(1, {
+    x <- seq(0, 1, length.out = 8)
+    b <- privacy_budget(100, 0.5, composition = "basic")
+    r <- list(
+      dp_bernstein(rep(0.2, 5), 0.01, epsilon = 0.5, k = 4, budget = b),
+      dp_gp_release(sin(x), x, kernel_gaussian(0.3), 0.1, epsilon = 0.7, delta = 1e-4, budget = b),
+      dp_kde(c(0.2, 0.4, 0.5), x, 0.2, epsilon = 0.3, delta = 1e-4, budget = b),
+      dp_select(c(1, 2, 3), 1, epsilon = 0.2, budget = b),
+      dp_gp_regression(c(0.1, 0.5, 0.9), c(0.2, -0.1, 0.4), x, kernel_gaussian(0.3), 0.1, c(-1, 1),
+                       epsilon = 0.9, delta = 1e-4, budget = b),
+      dp_krr(c(0.1, 0.5, 0.9), c(0.2, -0.1, 0.4), 0.1, kernel_gaussian(0.3), x, c(-1, 1),
+             epsilon = 0.4, delta = 1e-4, budget = b),
+      dp_bin_regression(c(0.1, 0.5, 0.9), c(0.2, -0.1, 0.4), 2, c(-1, 1), epsilon = 0.6,
+                        domain = c(0, 1), budget = b)
+    )
+    s <- summary(b)
+    expect_equal(s$label, c("dp_bernstein", "dp_gp_release", "dp_kde", "dp_select",
+                            "dp_gp_regression (cloaking)", "dp_krr", "dp_bin_regression"))
+    expect_equal(s$epsilon, c(0.5, 0.7, 0.3, 0.2, 0.9, 0.4, 0.6))
+    expect_equal(s$delta, c(0, 1e-4, 1e-4, 0, 1e-4, 1e-4, 0))
+    # Gaussian releases carry mu = sensitivity / sigma
+    expect_equal(s$mu[2], r[[2]]$sensitivity / r[[2]]$noise_scale)
+    expect_true(is.na(s$mu[1]))
+    # a release that would overspend is refused and nothing is returned
+    small <- privacy_budget(0.5)
+    dp_bernstein(rep(0.2, 5), 0.01, epsilon = 0.5, k = 4, budget = small)
+    out <- NULL
+    expect_error(out <- dp_bernstein(rep(0.2, 5), 0.01, epsilon = 0.1, k = 4, budget = small),
+                 class = "dpfda_error_budget")
+    expect_null(out)
+    expect_error(dp_bernstein(rep(0.2, 5), 0.01, 1, 4, budget = list(epsilon = 1)),
+                 class = "dpfda_error_argument")
+  })
+})
+
+test_that("multi-step procedures charge every step, sub-steps once", {
+  with_seed_mode(2, {
+    x <- c(rnorm(200, 0.4, 0.1), rnorm(200, 0.7, 0.05))
+    g <- seq(0, 1, length.out = 20)
+    b <- privacy_budget(10, 1e-3, composition = "basic")
+    bw <- dp_bandwidth(x, epsilon = 0.5, delta = 1e-4, fallback = 0.1, budget = b)
+    dp_kde(x, g, bw, epsilon = 1, delta = 1e-4, budget = b)
+    dp_kde(x, g, bw, epsilon = 1, delta = 1e-4, budget = b)
+    expect_equal(summary(b)$label, c("dp_bandwidth", "dp_kde", "dp_kde"))
+    expect_equal(budget_spent(b)$epsilon, 2.5)
+    # a bandwidth released without the budget is charged when used with it, once
+    b2 <- privacy_budget(10, 1e-3, composition = "basic")
+    bw2 <- dp_bandwidth(x, epsilon = 0.5, delta = 1e-4, fallback = 0.1)
+    dp_kde(x, g, bw2, epsilon = 1, delta = 1e-4, budget = b2)
+    dp_kde(x, g, bw2, epsilon = 1, delta = 1e-4, mechanism = "bernstein", k = 5, budget = b2)
+    expect_equal(summary(b2)$label, c("dp_bandwidth (used by dp_kde)", "dp_kde", "dp_kde"))
+    expect_equal(budget_spent(b2)$delta, 3e-4)
+    # private hyper-parameters, then the regression
+    xs <- seq(0, 1, length.out = 30)
+    y <- sin(6 * xs) + rnorm(30, 0, 0.2)
+    cand <- expand.grid(lengthscale = c(0.1, 0.5), noise_variance = c(0.05, 0.5))
+    b3 <- privacy_budget(3, 1e-3, composition = "basic")
+    s <- dp_gp_select(xs, y, cand, y_bound = c(-2, 2), epsilon = 1, folds = 3, include_dp_noise = FALSE,
+                      budget = b3)
+    dp_gp_regression(xs, y, g, s$kernel, s$noise_variance, c(-2, 2), epsilon = 1, delta = 1e-4, budget = b3)
+    expect_equal(summary(b3)$epsilon, c(1, 1))
+    expect_error(dp_gp_regression(xs, y, g, s$kernel, s$noise_variance, c(-2, 2), epsilon = 1.5,
+                                  delta = 1e-4, budget = b3), class = "dpfda_error_budget")
+  })
+})
+
+test_that("exact (discrete Gaussian) releases are accounted through their rho in zCDP", {
+  with_seed_mode(3, {
+    x <- seq(0, 1, length.out = 6)
+    b <- privacy_budget(10, 1e-3, composition = "zcdp")
+    r1 <- dp_gp_release(sin(x), x, kernel_gaussian(0.3), 0.1, 1, 1e-5, noise = "exact", budget = b)
+    r2 <- dp_bernstein(rep(0, 5), 0.01, 1, 4, delta = 1e-5, noise = "exact", budget = b)
+    s <- summary(b)
+    expect_true(all(is.na(s$mu)))                 # discrete Gaussian: no GDP claim
+    expect_equal(s$rho, c(r1$zcdp_rho, r2$zcdp_rho))
+    expect_equal(budget_spent(b)$epsilon, zcdp_epsilon(r1$zcdp_rho + r2$zcdp_rho, 1e-3), tolerance = 1e-9)
+    expect_lt(budget_spent(b)$epsilon, 2)
+    # a rho that does not imply the claimed (eps, delta) is not used
+    b2 <- privacy_budget(10, 1e-3, composition = "zcdp")
+    dpfda:::charge_budget(b2, 0.1, 1e-6, "bogus", rho = 5)
+    expect_true(is.na(summary(b2)$rho))
+  })
+})
