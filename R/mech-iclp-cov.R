@@ -44,6 +44,9 @@
 #' @param eta,psi QR parameters (`NULL`: PSS defaults above).
 #' @param J `NULL` or the number of basis components per argument.
 #' @param h Eigenvalue decay exponent (`NULL`: from the kernel).
+#' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
+#'   coefficients, see [dp_mean()] and [exact_noise]).
+#' @param budget `NULL` or a [privacy_budget()] to charge.
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -57,8 +60,10 @@
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = kernel_matern(3 / 2, 0.1), centered = TRUE, eta = NULL,
-                   psi = NULL, J = NULL, h = NULL) {
+                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
+  noise <- check_noise(noise)
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
   if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   epsilon <- check_epsilon(epsilon)
@@ -93,16 +98,19 @@ dp_cov <- function(x, epsilon, tau, kernel = kernel_matern(3 / 2, 0.1), centered
              grid = as_grid(list(basis$grid, basis$grid)), J = Jb^2)
   out <- iclp_release_core("iclp_qr", as.vector(S), lam2, tb, n, epsilon, tau^2,
                            params = list(params = list(eta = eta, psi = psi)), o = list(), kernel = kernel,
-                           sensitivity = sens)
+                           sensitivity = sens, noise = noise)
   Mv <- matrix(out$values, m, m)
   Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing
   Cm <- crossprod(basis$vectors, basis$weights * Mv) %*% (basis$weights * basis$vectors)
   vals <- new_dpfda_curves(matrix(as.vector(Mv), nrow = 1L), tb$grid, cbind(x$domain, x$domain))
-  new_dpfda_release(vals, mechanism = "cov-iclp", epsilon = epsilon, delta = 0, sensitivity = out$sensitivity,
-                    noise_scale = out$noise_scale, noise = kernel, call = call,
-                    coefficients = (Cm + t(Cm)) / 2, basis = basis,
-                    params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
-                    centered = centered, class = "dpfda_iclp_cov_release")
+  rel <- new_dpfda_release(vals, mechanism = "cov-iclp", epsilon = epsilon, delta = 0,
+                           sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
+                           call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,
+                           params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
+                           centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
+                           noise_inflation = out$noise_inflation, class = "dpfda_iclp_cov_release")
+  charge_release(budget, rel, "dp_cov")
+  rel
 }
 
 #' @export

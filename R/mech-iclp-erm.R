@@ -69,6 +69,9 @@
 #'   clamped to it).
 #' @param J Number of components (default: all positive eigenvalues).
 #' @param domain Public domain of `x` (default: the range of the grid).
+#' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
+#'   coefficients, see [dp_mean()] and [exact_noise]).
+#' @param budget `NULL` or a [privacy_budget()] to charge.
 #' @return A `dpfda_release` of class `dpfda_iclp_erm_release` with the
 #'   released function on the grid, `coefficients`, `basis`, `params`
 #'   (`eta`, `psi`, `J`, `kappa`, `M`, `loss`), `n`; [predict()] evaluates
@@ -85,8 +88,11 @@
 #' dp_erm(x, lab, epsilon = 1, psi = 0.01, grid = g, eta = 2, loss = "logistic")
 #' @export
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = kernel_matern(3 / 2, 0.1),
-                   loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL) {
+                   loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
+                   noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
+  noise <- check_noise(noise)
   epsilon <- check_epsilon(epsilon)
   psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e10)
   grid <- as_grid(grid, "grid")
@@ -125,13 +131,16 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = kernel_matern(3 / 2, 0.1),
   }
   out <- iclp_release_core("iclp_qr", fit, lam, basis, n, epsilon, tau = NA_real_,
                            params = list(params = list(eta = eta, psi = 0)), o = list(), kernel = kernel,
-                           sensitivity = sens)
+                           sensitivity = sens, noise = noise)
   vals <- new_dpfda_curves(out$values, basis$grid, dom)
-  new_dpfda_release(vals, mechanism = paste0("erm-", loss), epsilon = epsilon, delta = 0,
-                    sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel, call = call,
-                    coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
-                    params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
-                    n = n, class = "dpfda_iclp_erm_release")
+  rel <- new_dpfda_release(vals, mechanism = paste0("erm-", loss), epsilon = epsilon, delta = 0,
+                           sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
+                           call = call, coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
+                           params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
+                           n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
+                           noise_inflation = out$noise_inflation, class = "dpfda_iclp_erm_release")
+  charge_release(budget, rel, "dp_erm")
+  rel
 }
 
 #' @export

@@ -29,7 +29,7 @@
 iclp_kde_options <- c("kernel", "eta", "J", "M", "tol", "sensitivity_method", "counts")
 
 dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domain, binned, bins, call,
-                        ...) {
+                        noise = "float", ...) {
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1) (the mechanism is pure DP: delta = 0 is recorded)",
                         class = "dpfda_error_privacy")
@@ -91,7 +91,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   }
   out <- iclp_release_core(if (mechanism == "iclp") "iclp_qr" else "frl", a, lam, basis, n, epsilon,
                            tau = NA_real_, params = list(params = list(eta = eta, psi = 0, M = M)),
-                           o = list(frl_bound = "M"), kernel = kernel, sensitivity = sens)
+                           o = list(frl_bound = "M"), kernel = kernel, sensitivity = sens, noise = noise)
   vals <- new_dpfda_curves(out$values, basis$grid, dom)
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
   new_dpfda_release(vals, mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = 0,
@@ -101,7 +101,8 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
                     call = call, coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
                     params = list(eta = eta, M = M, J = basis$J, normaliser = nz,
                                   sensitivity_method = method),
-                    n = n, bandwidth = bw$H, bandwidth_budget = bw_budget,
+                    n = n, bandwidth = bw$H, bandwidth_budget = bw_budget, noise_exact = out$noise_exact,
+                    grid_step = out$grid_step, noise_inflation = out$noise_inflation,
                     class = c("dpfda_iclp_kde_release", "dpfda_kde_release"))
 }
 

@@ -75,6 +75,13 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`.
+#' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
+#'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
+#'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
+#'   most 1% to cover the rounding; Bernstein: see [dp_bernstein()]; not for
+#'   `"gp"`). See [exact_noise].
+#' @param budget `NULL` or a [privacy_budget()], charged once with the
+#'   release's `epsilon` (including the selection budget of `select = "pcv"`).
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,
@@ -91,8 +98,11 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' dp_mean(x, epsilon = 1, tau = 1, mechanism = "gp", delta = 1e-3)
 #' @export
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
-                    kernel = kernel_matern(3 / 2, 0.1), select = c("pss", "pcv", "manual"), ...) {
+                    kernel = kernel_matern(3 / 2, 0.1), select = c("pss", "pcv", "manual"), ...,
+                    noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
+  noise <- check_noise(noise)
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
@@ -109,7 +119,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }
   o <- iclp_check_options(opts, mechanism, select)
   n <- nrow(x$values)
-  if (mechanism == "bernstein") return(dp_mean_bernstein(x, epsilon, tau, o, select, call))
+  if (mechanism == "bernstein") {
+    rel <- dp_mean_bernstein(x, epsilon, tau, o, select, call, noise)
+    charge_release(budget, rel, "dp_mean")
+    return(rel)
+  }
 
   basis <- kl_basis(kernel, x$grid, J = o$J, weights = o$weights, tol = o$tol)
   h <- if (is.null(o$h)) kernel_edr(kernel, x$dim) else o$h
@@ -117,16 +131,26 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))
   a <- colMeans(A)
   lam <- basis$values
-  out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel)
+  out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- new_dpfda_curves(out$values, basis$grid, x$domain)
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
+  rel <- new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
                     delta = out$delta, sensitivity = out$sensitivity, noise_scale = out$noise_scale,
                     noise = kernel, call = call,
                     coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
                     params = c(par$params, list(h = h, J = basis$J, J_tau = out$J_tau)),
                     tau = tau, n = n, selection = select, epsilon_release = epsilon,
-                    epsilon_select = par$epsilon_select, pcv = par$pcv,
+                    epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
+                    grid_step = out$grid_step, noise_inflation = out$noise_inflation,
                     class = "dpfda_iclp_release")
+  # one charge for the selection (if any) and the release together: a refused
+  # release leaves the budget untouched
+  if (!is.null(par$pcv)) {
+    charge_budget(budget, epsilon + par$epsilon_select, 0, "dp_mean + pcv_select")
+  } else {
+    charge_budget(budget, epsilon, out$delta, "dp_mean",
+                  mu = if (mechanism == "gp") out$sensitivity / out$noise_scale else NULL)
+  }
+  rel
 }
 
 iclp_check_options <- function(o, mechanism, select) {
@@ -266,9 +290,12 @@ iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity
 }
 
 iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params, o, kernel,
-                              sensitivity = NULL) {
+                              sensitivity = NULL, noise = "float") {
   p <- params$params
   if (mechanism == "gp") {
+    if (noise == "exact") {
+      dpfda_abort("`noise = \"exact\"` is not available for the GP mechanism of dp_mean().", arg = "noise")
+    }
     dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
     sg <- dp_noise_scale(dk, epsilon, o$delta, o$calibration)
     f <- basis$vectors %*% (qr_shrink(lam, p$eta, p$psi)$s * a)
@@ -281,16 +308,37 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
                      "the sensitivity is that of the truncated basis."), "dpfda_warning_iclp")
   }
   V <- basis$vectors[, pl$idx, drop = FALSE]
-  vals <- .Call(C_dpfda_iclp_draw, V, as.double(pl$sd), 1L, as.double(pl$center))
+  ex <- NULL
+  vals <- if (noise == "exact" && length(pl$idx)) {
+    ex <- iclp_exact_coefficients(pl$center, pl$sd / sqrt(2), epsilon)
+    matrix(as.vector(V %*% ex$coef), nrow = 1L)
+  } else {
+    .Call(C_dpfda_iclp_draw, V, as.double(pl$sd), 1L, as.double(pl$center))
+  }
   if (!all(is.finite(vals))) {
     dpfda_abort("The released values overflow; rescale the data (tau) or the kernel.",
                 class = "dpfda_error_numeric")
   }
   list(values = vals, sensitivity = pl$sensitivity, noise_scale = pl$noise_scale, delta = 0,
-       J_tau = pl$J_tau)
+       J_tau = pl$J_tau, noise_exact = noise == "exact", grid_step = if (!is.null(ex)) ex$step,
+       noise_inflation = if (!is.null(ex)) ex$inflation)
 }
 
-dp_mean_bernstein <- function(x, epsilon, tau, o, select, call) {
+# Exact (floating-point-safe) ICLP / FRL noise: the coefficients `center`
+# (Laplace scales b_j, calibrated so that sum_j |c_j - c'_j| / b_j <= epsilon)
+# are rounded to the grid 2^-k and get discrete Laplace noise. Rounding can
+# move a neighbour's coefficients by 2^-k each, adding 2^-k sum_j 1 / b_j to
+# the privacy loss; the scales are multiplied by 1 + 2^-k sum_j (1 / b_j) /
+# epsilon, which restores epsilon. k is chosen so that this factor is at
+# most 1.01 (and the grid is fine against the smallest scale).
+iclp_exact_coefficients <- function(center, b, epsilon) {
+  S <- sum(1 / b)
+  k <- max(exact_grid(min(b), "laplace"), ceiling(log2(100 * S / epsilon)))
+  inflation <- 1 + 2^-k * S / epsilon
+  list(coef = exact_laplace_noise(center, b * inflation, k), step = 2^-k, inflation = inflation)
+}
+
+dp_mean_bernstein <- function(x, epsilon, tau, o, select, call, noise = "float") {
   if (x$dim != 1L) {
     dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
   }
@@ -301,7 +349,7 @@ dp_mean_bernstein <- function(x, epsilon, tau, o, select, call) {
   lat <- g[1L] + (0:o$k) / o$k * (g[length(g)] - g[1L])
   f_lat <- stats::approx(g, colMeans(Xc), xout = lat, rule = 2)$y
   br <- dp_bernstein(f_lat, sensitivity = 2 * tau / n, epsilon = epsilon, k = o$k,
-                     domain = c(g[1L], g[length(g)]))
+                     domain = c(g[1L], g[length(g)]), noise = noise)
   br$call <- NULL
   vals <- new_dpfda_curves(matrix(stats::predict(br, g), nrow = 1L), g, x$domain)
   new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
@@ -309,7 +357,7 @@ dp_mean_bernstein <- function(x, epsilon, tau, o, select, call) {
                     noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
                     call = call, bernstein = br, params = list(k = o$k), tau = tau, n = n,
                     selection = select, epsilon_release = epsilon, epsilon_select = 0,
-                    class = "dpfda_iclp_release")
+                    noise_exact = noise == "exact", class = "dpfda_iclp_release")
 }
 
 #' @export
@@ -444,6 +492,8 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' @param eta \eqn{\eta} for QR / AR (default: PSS).
 #' @param h Eigenvalue decay exponent (default: from the kernel).
 #' @param frl_bound,ar_bound,threshold_scale See [dp_mean()].
+#' @param budget `NULL` or a [privacy_budget()], charged `epsilon_select`.
+#'   ([dp_mean()] with `select = "pcv"` charges the selection itself.)
 #' @return An object of class `dpfda_pcv_selection`: `mechanism`,
 #'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
 #'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`.
@@ -455,7 +505,9 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' @export
 pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis,
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
-                       frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1) {
+                       frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
+                       budget = NULL) {
+  budget <- check_budget(budget)
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
@@ -505,6 +557,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
   sens <- pcv_sensitivity(fold, tau)
   s <- dp_select(-loss, sensitivity = sens, epsilon = epsilon_select)
+  charge_budget(budget, epsilon_select, 0, "pcv_select")
   structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
                  candidates = candidates, index = s$index, value = candidates[s$index],
                  eta = if (mechanism == "frl") NULL else eta,

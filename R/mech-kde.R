@@ -77,8 +77,9 @@
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`);
 #'   for `"iclp"` and `"frl"` the options listed above.
 #' @param noise `"float"` (default) or `"exact"` (discrete noise on a
-#'   \eqn{2^{-k}} grid, see [exact_noise]) for `"gp"`, `"sobolev"` and
-#'   `"bernstein"`.
+#'   \eqn{2^{-k}} grid, see [exact_noise]) for every mechanism (`"iclp"`
+#'   and `"frl"`: discrete Laplace on the rounded coefficients, as in
+#'   [dp_mean()]).
 #' @param budget `NULL`, or a [privacy_budget()] to charge. A
 #'   `dpfda_bandwidth` passed as `bandwidth` is charged too (once per budget).
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
@@ -124,12 +125,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # a released bandwidth is a sub-step: charged here unless already charged to this budget
   if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
-    if (noise == "exact") {
-      dpfda_abort(sprintf("`noise = \"exact\"` is not available for mechanism = \"%s\" yet.", mechanism),
-                  arg = "noise")
-    }
     rel <- dp_kde_iclp(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, mechanism, domain,
-                       binned, bins, call, ...)
+                       binned, bins, call, noise = noise, ...)
     charge_release(budget, rel, "dp_kde")
     return(rel)
   }

@@ -470,6 +470,9 @@ kme_rows_in <- function(z, x) {
 #' @param tight Use the sensitivity \eqn{\sqrt{2v}/N} of nonnegative kernels
 #'   instead of the paper's \eqn{2\sqrt{v}/N} (subspace and exponential
 #'   methods).
+#' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
+#'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
+#'   composition).
 #' @return An object of class `dpfda_kme` (a `dpfda_release`): `points`
 #'   (`M x D`), `weights`, `method`, `epsilon`, `delta`, the L2 `sensitivity`
 #'   used (\eqn{2/N} for unit-variance kernels), `noise_scale`, `noise_dim` (\eqn{F} or \eqn{J}), the kernel,
@@ -495,8 +498,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    synthetic = NULL, M = NULL, J = 1000, calibration = c("analytic", "classical"),
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
-                   tight = FALSE) {
+                   tight = FALSE, budget = NULL) {
   call <- match.call()
+  budget <- check_budget(budget)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   x <- as_points(x, "x")
   D <- ncol(x)
@@ -572,8 +576,12 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     dpfda_abort("The noise scale or the weights overflow; epsilon is too small for this N.",
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
-  new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
-                if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
+  rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
+                       if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
+  # Gaussian noise on the coordinates: mu = Delta_2 / sigma for exact (GDP) composition
+  charge_budget(budget, epsilon, delta, "dp_kme",
+                mu = if (method != "exponential" && !laplace) sens / sigma else NULL)
+  rel
 }
 
 new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,

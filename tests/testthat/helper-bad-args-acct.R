@@ -26,7 +26,7 @@ bad_arg_allowed_acct <- function() {
   huge <- c("1e10", "2^31", "double.xmax")
   mechs <- c("dp_bernstein", "dp_svm", "dp_krr", "dp_gp_release", "dp_kde", "dp_gp_regression",
              "dp_bandwidth", "dp_bin_regression", "dp_gp_select", "dp_sparse_gp_regression", "dp_select",
-             "dp_online")
+             "dp_online", "dp_mean", "dp_cov", "pcv_select", "dp_erm", "dp_kme")
   rbind(
     # budget = NULL is the default: no accounting
     do.call(rbind, lapply(mechs, allow, args = "budget", values = "NULL")),
@@ -71,7 +71,9 @@ nasty_cases_acct <- function() {
     nasty(dp_bernstein(c(0, X, -X), 1, 1, 2, noise = "exact"), expect = "ok"),
     nasty(dp_gp_release(rep(0, 4001), seq(0, 1, length.out = 4001), kernel_gaussian(0.1), 1, 1, 1e-5,
                         noise = "exact")),
-    nasty(dp_kde(c(0.2, 0.5), seq(0, 1, length.out = 5), 0.2, 1, 0, mechanism = "iclp", noise = "exact")),
+    nasty(dp_kde(c(0.2, 0.5), seq(0, 1, length.out = 5), 0.2, 1, 0, mechanism = "iclp", noise = "exact"),
+          expect = "ok"),
+    nasty(dp_mean(curves(rbind(0, 1, 0), c(0, 0.5, 1)), 1, 1, "gp", delta = 0.1, noise = "exact")),
     # an audit of a mechanism that fails, or returns nothing usable
     nasty(dp_audit(function(d) stop("boom"), 0, 1, n = 100)),
     nasty(dp_audit(function(d) "a", 0, 1, n = 100)),

@@ -277,20 +277,24 @@ bad_arg_table_core <- function() {
       qr = list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                            seq(0, 1, length.out = 6)),
                 epsilon = 1, tau = 1, mechanism = "iclp_qr", kernel = kernel_matern(1.5, 0.2),
-                select = "pss")
+                select = "pss", noise = "float", budget = NULL),
+      exact = list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
+                              seq(0, 1, length.out = 6)),
+                   epsilon = 1, tau = 1, mechanism = "frl", kernel = kernel_matern(1.5, 0.2),
+                   select = "pss", noise = "exact", budget = privacy_budget(100))
     ),
     # ICLP covariance (R/mech-iclp-cov.R): second moment of 8 curves on 6 points
     dp_cov = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                                   seq(0, 1, length.out = 6)),
                        epsilon = 1, tau = 1, kernel = kernel_matern(1.5, 0.2), centered = FALSE, eta = 1.25,
-                       psi = 0.01, J = 3, h = 2)),
+                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL)),
     pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
                            const = 1)),
     pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                                       seq(0, 1, length.out = 6)),
                            epsilon = 1, tau = 1, mechanism = "frl", basis = kernel_matern(1.5, 0.2),
                            epsilon_select = 0.5, candidates = c(1, 2), folds = 2, eta = NULL, h = 2,
-                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1)),
+                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL)),
     validate_dpfda_release = list(list(x = rel))
   )
 }
@@ -310,6 +314,7 @@ bad_values <- function() {
 wrong_length <- function(base) {
   if (is.function(base)) return(function(...) c(1, 2))   # a function returning the wrong length
   if (is.language(base)) return(list(base, base))          # a quoted object (see query() below)
+  if (is.environment(base)) return(list(base, base))       # a reference object (a privacy budget)
   if (length(base) == 0L) return(c(1, 2))
   if (is.list(base)) return(c(unclass(base), unclass(base)))
   rep(as.vector(base), 2L)
