@@ -4,9 +4,11 @@
 args <- commandArgs(trailingOnly = TRUE)
 pkgs <- sub(">=.*", "", args)
 min_version <- ifelse(grepl(">=", args), sub(".*>=", "", args), NA_character_)
+# Installed (and recent enough)? Checked without loading namespaces, which
+# could pin old versions of shared dependencies in this session.
 needed <- function(p, v) {
-  if (!requireNamespace(p, quietly = TRUE)) return(TRUE)
-  !is.na(v) && utils::packageVersion(p) < package_version(v)
+  if (!nzchar(system.file(package = p))) return(TRUE)
+  !is.na(v) && package_version(utils::packageDescription(p, fields = "Version")) < package_version(v)
 }
 missing <- pkgs[mapply(needed, pkgs, min_version)]
 if (length(missing)) {
@@ -18,7 +20,6 @@ if (length(missing)) {
   }
   options(Ncpus = max(1L, parallel::detectCores()))
   install.packages(missing, lib = lib, repos = "https://cloud.r-project.org")
-  for (p in missing) if (isNamespaceLoaded(p)) unloadNamespace(p)
   still <- pkgs[mapply(needed, pkgs, min_version)]
   if (length(still)) stop("could not install: ", paste(still, collapse = ", "))
 }
