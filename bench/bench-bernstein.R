@@ -9,13 +9,7 @@
 # Also reported: h = 3 on the same release, the tensor-grid path (100 x 100
 # plotting grid) and a dim = 3 release.
 suppressPackageStartupMessages(library(dpfda))
-has_bench <- requireNamespace("bench", quietly = TRUE)
-med <- function(f, reps = 5) {
-  if (has_bench) {
-    as.numeric(suppressWarnings(bench::mark(f(), iterations = reps, check = FALSE, memory = FALSE))$median)
-  } else median(replicate(reps, system.time(f())[["elapsed"]]))
-}
-fmt <- function(s) if (s < 1) sprintf("%.2f ms", 1000 * s) else sprintf("%.2f s", s)
+source("bench/timing.R")   # med(), fmt()
 
 # diffpriv's evaluation scheme, rewritten: lattice by expand.grid, per point
 # apply() over the lattice rows of dbinom(), product over coordinates, sum.

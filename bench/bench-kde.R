@@ -9,15 +9,8 @@
 # Also the exact (unbinned) C kernel sum at n = 1e5 against a plain-R
 # vectorised reference, and the binning error.
 suppressPackageStartupMessages(library(dpfda))
-suppressWarnings(requireNamespace("bench", quietly = TRUE))
-has_bench <- requireNamespace("bench", quietly = TRUE)
-# median time of f() over `reps` runs
-med <- function(f, reps = 5) {
-  if (has_bench) {
-    as.numeric(suppressWarnings(bench::mark(f(), iterations = reps, check = FALSE, memory = FALSE))$median)
-  } else median(replicate(reps, system.time(f())[["elapsed"]]))
-}
-fmt <- function(s) if (s < 1) sprintf("%.1f ms", 1000 * s) else sprintf("%.2f s", s)
+source("bench/timing.R")   # med(), fmt()
+fmt1 <- function(s) fmt(s, 1)
 
 old <- dp_rng("secure")
 set.seed(1)
@@ -31,18 +24,18 @@ cat(sprintf("dpfda %s; n = %g, m = %d, h = %g; noise source %s\n\n", utils::pack
 
 t_dp <- med(function() dp_kde(x, grid, h, epsilon = 1, delta = 1e-6))
 t_density <- med(function() stats::density(x, bw = h, from = 0, to = 1, n = m))
-cat(sprintf("dp_kde (private, binned, + GP noise): %s\n", fmt(t_dp)))
+cat(sprintf("dp_kde (private, binned, + GP noise): %s\n", fmt1(t_dp)))
 cat(sprintf("stats::density (non-private, FFT):      %s  (dp_kde / density = %.2f)\n",
-            fmt(t_density), t_dp / t_density))
+            fmt1(t_density), t_dp / t_density))
 if (requireNamespace("KernSmooth", quietly = TRUE)) {
   t_bkde <- med(function() KernSmooth::bkde(x, bandwidth = h, gridsize = m, range.x = c(0, 1)))
   cat(sprintf("KernSmooth::bkde (non-private, binned): %s  (dp_kde / bkde = %.2f)\n",
-              fmt(t_bkde), t_dp / t_bkde))
+              fmt1(t_bkde), t_dp / t_bkde))
 } else cat("KernSmooth not installed: skipped\n")
 t_noise <- med(function() rgp(1, kernel_gaussian(h), grid))
-cat(sprintf("  of which the noise path (rgp, m = %d): %s\n", m, fmt(t_noise)))
+cat(sprintf("  of which the noise path (rgp, m = %d): %s\n", m, fmt1(t_noise)))
 cat(sprintf("%s: private KDE of 1e6 points on 1000 grid points under 2 s (%s)\n\n",
-            if (t_dp < 2) "PASS" else "FAIL", fmt(t_dp)))
+            if (t_dp < 2) "PASS" else "FAIL", fmt1(t_dp)))
 
 x5 <- x[1:1e5]
 t_exact <- med(function() kde_gaussian(x5, grid, h, binned = FALSE), reps = 3)
@@ -50,7 +43,7 @@ t_plain <- med(function() vapply(grid, function(t) mean(stats::dnorm(t, x5, h)),
 e <- kde_gaussian(x5, grid, h, binned = FALSE)$values
 b <- kde_gaussian(x5, grid, h, binned = TRUE)$values
 cat(sprintf("exact C kernel sum, n = 1e5: %s; plain R (vapply + dnorm): %s (%.1fx slower)\n",
-            fmt(t_exact), fmt(t_plain), t_plain / t_exact))
+            fmt1(t_exact), fmt1(t_plain), t_plain / t_exact))
 cat(sprintf("binned vs exact at n = 1e5: max abs difference %.2e (max density %.2f)\n",
             max(abs(e - b)), max(e)))
 dp_rng(old)

@@ -10,13 +10,7 @@
 # work per draw); releases within 25x (a release with Gaussian noise also runs the
 # zCDP calibration, a bisection of about 15 ms, which dominates small releases).
 suppressPackageStartupMessages(library(dpfda))
-has_bench <- requireNamespace("bench", quietly = TRUE)
-med <- function(f, reps = 5) {
-  if (has_bench) {
-    as.numeric(suppressWarnings(bench::mark(f(), iterations = reps, check = FALSE, memory = FALSE))$median)
-  } else median(replicate(reps, system.time(f())[["elapsed"]]))
-}
-fmt <- function(s) if (s < 1) sprintf("%.2f ms", 1000 * s) else sprintf("%.2f s", s)
+source("bench/timing.R")   # med(), fmt()
 old <- dp_rng("secure")
 on.exit(dp_rng(old))
 
