@@ -169,12 +169,15 @@ audit_runs <- function(mechanism, d, n, what) {
   m <- length(first)
   out <- matrix(0, n, m)
   out[1L, ] <- first
+  bar <- dp_progress(n, sprintf("dp_audit(): %d runs on the %s", n, what))
+  on.exit(bar$done())
   for (i in seq_len(n - 1L) + 1L) {
     v <- audit_vector(audit_call(mechanism, d, what), what)
     if (length(v) != m) {
       dpfda_abort("`mechanism` returns outputs of varying length.", arg = "mechanism")
     }
     out[i, ] <- v
+    if (i %% 100L == 0L) bar$tick(100L)
   }
   out
 }

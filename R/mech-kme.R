@@ -69,7 +69,7 @@ kme_sigma_paper <- function(N, epsilon, delta) sqrt(8 * log(1.25 / delta)) / (N 
 # With `laplace = TRUE` the noise is Laplace of scale sqrt(F) * sigma (pass
 # sigma = sensitivity / epsilon): L1 sensitivity <= sqrt(F) * L2 sensitivity.
 kme_fit_subspace <- function(x, z, kernel, sigma, tol = 1e-5, pivot = FALSE, noise = TRUE,
-                             chunk = 2048L, basis = NULL, laplace = FALSE) {
+                             chunk = 2048L, basis = NULL, laplace = FALSE, exact = NULL) {
   K <- kernel_matrix(kernel, z)
   if (is.null(basis)) basis <- kme_basis(K, tol, pivot)   # public: K_zz only
   kbar <- kme_rowmeans(kernel, z, x, chunk)               # first touch of the data
@@ -77,7 +77,7 @@ kme_fit_subspace <- function(x, z, kernel, sigma, tol = 1e-5, pivot = FALSE, noi
   alpha <- forwardsolve(basis$Ls, kbar[kept])
   scale <- if (laplace) sqrt(basis$F) * sigma else sigma
   g <- if (!noise) numeric(basis$F) else if (laplace) rlaplace(basis$F, 1) else noise_draw(basis$F, "normal")
-  beta <- alpha + scale * g
+  beta <- if (noise && !is.null(exact)) exact(alpha) else alpha + scale * g   # exact: see kme_exact()
   w <- numeric(nrow(z))
   w[kept] <- backsolve(basis$Ls, beta, upper.tri = FALSE, transpose = TRUE)
   list(weights = w, alpha = alpha, beta = beta, kbar = kbar, K = K, basis = basis, noise_scale = scale)
@@ -231,9 +231,10 @@ kme_features <- function(rff, x, mean = FALSE) {
 
 # Algorithm 2, lines 3-4: mean features plus Gaussian noise (`noise = FALSE`
 # is the internal test hook).
-kme_noisy_features <- function(rff, x, sigma, chunk = 1024L, noise = TRUE, laplace = FALSE) {
+kme_noisy_features <- function(rff, x, sigma, chunk = 1024L, noise = TRUE, laplace = FALSE, exact = NULL) {
   mu <- kme_features_raw(rff, x, mean = TRUE, chunk = chunk)
   if (!noise) return(mu)
+  if (!is.null(exact)) return(exact(mu))
   if (laplace) mu + sigma * rlaplace(length(mu), 1) else mu + sigma * noise_draw(length(mu), "normal")
 }
 
@@ -470,6 +471,11 @@ kme_rows_in <- function(z, x) {
 #' @param tight Use the sensitivity \eqn{\sqrt{2v}/N} of nonnegative kernels
 #'   instead of the paper's \eqn{2\sqrt{v}/N} (subspace and exponential
 #'   methods).
+#' @param noise `"float"` (default) or `"exact"`: the noisy coordinates
+#'   (subspace coefficients or mean random features) are rounded to a grid
+#'   \eqn{2^{-k}} and get discrete Gaussian noise calibrated through zCDP
+#'   for the sensitivity plus the rounding distance (discrete Laplace when
+#'   `delta = 0`); see [exact_noise]. Not for `method = "exponential"`.
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
 #'   composition).
@@ -498,9 +504,10 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    synthetic = NULL, M = NULL, J = 1000, calibration = c("analytic", "classical"),
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
-                   tight = FALSE, budget = NULL) {
+                   tight = FALSE, noise = c("float", "exact"), budget = NULL) {
   call <- match.call()
   budget <- check_budget(budget)
+  noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   x <- as_points(x, "x")
   D <- ncol(x)
@@ -541,15 +548,24 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "synthetic")
   }
   if (method == "exponential") {
-    return(kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens))
+    if (noise == "exact") {
+      dpfda_abort("`noise = \"exact\"` applies to noisy coordinates; the exponential method has none.",
+                  arg = "noise")
+    }
+    rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens)
+    charge_budget(budget, epsilon, delta, "dp_kme")
+    return(rel)
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
   M <- nrow(z)
   if (method == "subspace") {
     check_alloc(3 * as.double(M)^2, "synthetic-point Gram matrices")
     sigma <- if (laplace) sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
-    fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk, laplace = laplace)
-    sigma <- fit$noise_scale
+    basis <- kme_basis(kernel_matrix(kernel, z), tol, pivot)          # public: K_zz only
+    ex <- if (noise == "exact") kme_exact(basis$F, sens, epsilon, delta, laplace) else NULL
+    fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk, laplace = laplace,
+                            basis = basis, exact = ex$draw)
+    sigma <- if (is.null(ex)) fit$noise_scale else ex$scale
     w <- fit$weights
     if (!is.null(l1_bound)) w <- kme_l1_reweight(fit$K, w, l1_bound)
     noise_dim <- fit$basis$F
@@ -559,7 +575,10 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     check_alloc(as.double(chunk) * J / 2 + as.double(M) * J + as.double(M)^2, "random-feature matrices")
     rff <- kme_rff(kernel, J, D)                                   # public, data-independent
     sigma <- if (laplace) sqrt(J) * sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
-    noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L), laplace = laplace)   # only touch of x
+    ex <- if (noise == "exact") kme_exact(J, sens, epsilon, delta, laplace) else NULL
+    if (!is.null(ex)) sigma <- ex$scale
+    noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L), laplace = laplace,   # only touch of x
+                                exact = ex$draw)
     if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
     rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr,
                           weights = if (is.null(l1_bound)) "lasso" else "l1ball",
@@ -576,12 +595,34 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     dpfda_abort("The noise scale or the weights overflow; epsilon is too small for this N.",
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
+  if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
   rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
                        if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
-  # Gaussian noise on the coordinates: mu = Delta_2 / sigma for exact (GDP) composition
-  charge_budget(budget, epsilon, delta, "dp_kme",
-                mu = if (method != "exponential" && !laplace) sens / sigma else NULL)
+  # Gaussian noise on the coordinates: mu = Delta_2 / sigma for exact (GDP)
+  # composition; discrete Gaussian noise: its zCDP rho
+  charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
+                rho = ex$rho)
   rel
+}
+
+# Exact (floating-point-safe) noise for the F noisy coordinates of dp_kme():
+# they are rounded to the grid 2^-k, which can move a neighbour's vector by
+# 2^-k per coordinate (L2: sqrt(F) 2^-k, L1: F 2^-k); discrete Gaussian noise
+# calibrated through zCDP for the larger L2 sensitivity, or discrete Laplace
+# (delta = 0) for the L1 sensitivity sqrt(F) Delta + F 2^-k. Returns the
+# sampler, the noise scale, the grid step and rho (Gaussian).
+kme_exact <- function(F, sens, epsilon, delta, laplace) {
+  if (laplace) {
+    b0 <- sqrt(F) * sens / epsilon
+    k <- max(exact_grid(b0, "laplace"), ceiling(log2(100 * F / (sqrt(F) * sens))))
+    b <- (sqrt(F) * sens + F * 2^-k) / epsilon
+    return(list(draw = function(v) exact_laplace_noise(v, b, k), scale = b, step = 2^-k, rho = NULL))
+  }
+  k <- exact_grid(kme_sigma(1, epsilon, delta, "analytic", sens), "gaussian")
+  s2 <- sens + exact_rounding(F, k, "l2")
+  sigma <- exact_gaussian_sigma(s2, epsilon, delta)
+  list(draw = function(v) exact_gaussian_noise(v, sigma, k), scale = sigma, step = 2^-k,
+       rho = s2^2 / (2 * sigma^2))
 }
 
 new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,

@@ -90,3 +90,28 @@ test_that("exact noise in dp_kde(iclp / frl), dp_cov and dp_erm; not for the GP 
   rb <- with_seed_mode(6, dp_mean(x, 1, 1, "bernstein", noise = "exact"))
   expect_true(rb$noise_exact)
 })
+
+test_that("exact KME noise: grid values, calibrated discrete Gaussian / Laplace, charged by rho", {
+  ex <- dpfda:::kme_exact(50, 2 / 1000, 1, 1e-5, laplace = FALSE)
+  v <- with_seed_mode(1, replicate(200, ex$draw(rep(0.123456789, 50))))
+  expect_lt(max(abs(v / ex$step - round(v / ex$step))), 1e-9)
+  z <- as.vector(v - round(0.123456789 / ex$step) * ex$step) / ex$scale
+  expect_gt(suppressWarnings(ks.test(z, "pnorm")$p.value), 1e-3)
+  expect_lt(suppressWarnings(ks.test(z / 0.7, "pnorm")$p.value), 1e-6)
+  # the zCDP rho implies the claimed (epsilon, delta) for the inflated sensitivity
+  expect_lte(zcdp_delta(1, ex$rho), 1e-5 * (1 + 1e-9))
+  expect_gt(ex$scale, dp_noise_scale(2 / 1000, 1, 1e-5))        # never less noise than the float version
+  exl <- dpfda:::kme_exact(50, 2 / 1000, 1, 0, laplace = TRUE)
+  expect_gte(exl$scale, sqrt(50) * 2 / 1000)
+  b <- privacy_budget(10, 1e-3, composition = "zcdp")
+  x <- matrix(runif(400), 200, 2)
+  r1 <- with_seed_mode(2, dp_kme(x, kernel_gaussian(0.3), 1, 1e-5, synthetic = matrix(runif(30), 15, 2),
+                                 noise = "exact", budget = b))
+  r2 <- with_seed_mode(3, dp_kme(x, kernel_gaussian(0.3), 1, 1e-5, method = "random_features", J = 100,
+                                 synthetic = matrix(runif(10), 5, 2), iters = 5, noise = "exact", budget = b))
+  expect_true(r1$noise_exact && r2$noise_exact)
+  expect_equal(nrow(summary(b)), 2L)
+  expect_false(anyNA(summary(b)$rho))
+  expect_error(dp_kme(x, kernel_gaussian(0.3), 1, 1e-5, method = "exponential",
+                      candidates = list(matrix(runif(4), 2)), noise = "exact"), class = "dpfda_error_argument")
+})
