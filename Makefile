@@ -41,6 +41,7 @@ deps-bench:
 	$(RSCRIPT) tools/install-deps.R mvtnorm MASS bench KernSmooth
 
 test: deps-test install
+	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }
 	$(RSCRIPT) tools/run-tests.R
 
 demo: deps-demo install

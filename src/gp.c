@@ -23,6 +23,10 @@ void dpfda_tril_times_rows(const double *L, int m, int nrow, double *B)
 
 static SEXP named_pair(SEXP a, const char *na, SEXP b, const char *nb)
 {
+  /* a and b are often fresh allocations (Rf_ScalarReal(...) in the call):
+   * protect them before allocating the list */
+  PROTECT(a);
+  PROTECT(b);
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
   SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
   SET_VECTOR_ELT(out, 0, a);
@@ -30,7 +34,7 @@ static SEXP named_pair(SEXP a, const char *na, SEXP b, const char *nb)
   SET_STRING_ELT(nms, 0, Rf_mkChar(na));
   SET_STRING_ELT(nms, 1, Rf_mkChar(nb));
   Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(2);
+  UNPROTECT(4);
   return out;
 }
 
