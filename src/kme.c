@@ -16,6 +16,7 @@
 #include "dpfda.h"
 #include <string.h>
 #include <math.h>
+#include <stdint.h>
 
 /* Sine and cosine of one angle, for the random features (10^9 evaluations
  * at the paper's sizes).  Reduction modulo pi/4 in three parts (Cody-Waite,
@@ -59,6 +60,16 @@ static inline void kme_sincos(double t, double *s, double *c)
 
 /* ---- kernel row means --------------------------------------------------- */
 
+/* n long doubles from R_alloc, which only guarantees the alignment of a
+ * double: long double needs 16 bytes on x86-64 (UBSan flags misaligned
+ * stores), so over-allocate and align by hand. */
+static long double *alloc_long_double(size_t n)
+{
+  char *p = R_alloc(n * sizeof(long double) + 16, 1);
+  uintptr_t a = ((uintptr_t) p + 15u) & ~(uintptr_t) 15u;
+  return (long double *) a;
+}
+
 /* Z: M x D (column-major, pre-scaled), X: N x D (column-major, pre-scaled). */
 static void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N,
                          int D, double nu, double variance, int chunk, double *out)
@@ -66,7 +77,7 @@ static void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xl
   double *bk = (double *) R_alloc(dpfda_bessel_work_len(nu), sizeof(double));
   double *zr = (double *) R_alloc((size_t) M * D, sizeof(double));   /* row-major Z */
   double *xr = (double *) R_alloc((size_t) chunk * D, sizeof(double)); /* row-major chunk */
-  long double *acc = (long double *) R_alloc((size_t) M, sizeof(long double));
+  long double *acc = alloc_long_double((size_t) M);
   for (int m = 0; m < M; m++) {
     acc[m] = 0.0L;
     for (int k = 0; k < D; k++) zr[(size_t) m * D + k] = Z[m + (R_xlen_t) k * M];
@@ -332,7 +343,7 @@ static void kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp,
   double *th = (double *) R_alloc((size_t) chunk, sizeof(double));
   long double *acc = NULL;
   if (mean) {
-    acc = (long double *) R_alloc((size_t) 2 * Jp, sizeof(long double));
+    acc = alloc_long_double((size_t) 2 * Jp);
     for (int j = 0; j < 2 * Jp; j++) acc[j] = 0.0L;
   }
   for (R_xlen_t n0 = 0; n0 < N; n0 += chunk) {
