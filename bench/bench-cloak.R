@@ -51,13 +51,7 @@ if (!requireNamespace("dpfda", quietly = TRUE) && dir.exists(".Rlib")) {
 suppressPackageStartupMessages(library(dpfda))
 have_bench <- requireNamespace("bench", quietly = TRUE)
 
-fmt_s <- function(s) if (s >= 1) sprintf("%.3g s", s) else sprintf("%.3g ms", 1e3 * s)
-verdicts <- character()
-verdict <- function(ok, what) {
-  v <- sprintf("%s: %s", if (is.na(ok)) "SKIP" else if (isTRUE(ok)) "PASS" else "FAIL", what)
-  verdicts <<- c(verdicts, v)
-  cat(v, "\n", sep = "")
-}
+source("bench/timing.R")   # fmt_s(), verdict()
 time_median <- function(expr, iterations = 10L, env = parent.frame()) {
   e <- substitute(expr)
   if (have_bench) {

@@ -29,15 +29,11 @@ if (!requireNamespace("dpfda", quietly = TRUE) && dir.exists(".Rlib")) {
 }
 suppressPackageStartupMessages(library(dpfda))
 
+source("bench/timing.R")   # verdict()
+# fmt_s() down to microseconds (single queries)
 fmt_s <- function(s) {
   if (s >= 1) sprintf("%.3g s", s) else if (s >= 1e-3) sprintf("%.3g ms", 1e3 * s)
   else sprintf("%.3g us", 1e6 * s)
-}
-verdicts <- character()
-verdict <- function(ok, what) {
-  v <- sprintf("%s: %s", if (isTRUE(ok)) "PASS" else "FAIL", what)
-  verdicts <<- c(verdicts, v)
-  cat(v, "\n", sep = "")
 }
 section <- function(title, body) {
   cat("\n== ", title, "\n", sep = "")

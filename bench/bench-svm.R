@@ -50,13 +50,7 @@ time_median <- function(exprs, iterations = 5L, env = parent.frame()) {
   }
   stats::setNames(out, names(exprs))
 }
-fmt_s <- function(s) if (s >= 1) sprintf("%.3g s", s) else sprintf("%.3g ms", 1e3 * s)
-verdicts <- character()
-verdict <- function(ok, what) {
-  v <- sprintf("%s: %s", if (is.na(ok)) "SKIP" else if (isTRUE(ok)) "PASS" else "FAIL", what)
-  verdicts <<- c(verdicts, v)
-  cat(v, "\n", sep = "")
-}
+source("bench/timing.R")   # fmt_s(), verdict()
 
 # The same dual coordinate ascent as src/svm.c, in plain R.
 svm_dual_cd_r <- function(K, y, lambda, gap_tol = 1e-8, maxit = 1e5) {

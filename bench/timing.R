@@ -13,3 +13,15 @@ med <- function(f, reps = 5) {
 fmt <- function(s, digits = 2) {
   if (s < 1) sprintf("%.*f ms", digits, 1000 * s) else sprintf("%.2f s", s)
 }
+
+# A duration to 3 significant digits (s or ms).
+fmt_s <- function(s) if (s >= 1) sprintf("%.3g s", s) else sprintf("%.3g ms", 1e3 * s)
+
+# PASS / FAIL / SKIP (ok = NA) lines, printed at once and collected in
+# `verdicts` for the final summary.
+verdicts <- character()
+verdict <- function(ok, what) {
+  v <- sprintf("%s: %s", if (is.na(ok)) "SKIP" else if (isTRUE(ok)) "PASS" else "FAIL", what)
+  verdicts <<- c(verdicts, v)
+  cat(v, "\n", sep = "")
+}

@@ -91,13 +91,11 @@ SEXP dpfda_integral_gram(SEXP lo1, SEXP hi1, SEXP lo2, SEXP hi2, SEXP ls, SEXP a
     for (size_t i = 0; i < nn; i++) k[i] *= kj[i];
   }
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
   SET_VECTOR_ELT(out, 0, K);
   SET_VECTOR_ELT(out, 1, dK);
-  SET_STRING_ELT(nms, 0, Rf_mkChar("K"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("dK"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  static const char *const names[] = {"K", "dK"};
+  dpfda_set_names(out, 2, names);
+  UNPROTECT(3);
   return out;
 }
 

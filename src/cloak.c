@@ -548,15 +548,6 @@ static int cloak_final_q(const double *W, int r, int n, const double *lam,
   return 0;
 }
 
-static SEXP cloak_names(SEXP out, const char **names, int k)
-{
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, k));
-  for (int i = 0; i < k; i++) SET_STRING_ELT(nms, i, Rf_mkChar(names[i]));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(1);
-  return out;
-}
-
 /* .Call entry point.  C: double P x n matrix of finite values (validated in
  * R).  Returns a list; `info` is 0 on success, 1 if the SVD failed, 2 if
  * the reduced solver failed, 3 if the final factorisation failed. */
@@ -579,7 +570,7 @@ SEXP dpfda_cloak_solve(SEXP C, SEXP tol_, SEXP maxit_, SEXP rank_tol_)
                          "margin", "info"};
   const int nout = 16;
   SEXP out = PROTECT(Rf_allocVector(VECSXP, nout));
-  cloak_names(out, names, nout);
+  dpfda_set_names(out, nout, names);
   SEXP Ms = PROTECT(Rf_allocMatrix(REALSXP, P, P));
   SEXP lams = PROTECT(Rf_allocVector(REALSXP, n));
   SEXP qs = PROTECT(Rf_allocVector(REALSXP, n));

@@ -18,6 +18,9 @@
 #define FCONE
 #endif
 
+/* ---- glue.c: helpers of the .Call wrappers ----------------------------- */
+void dpfda_set_names(SEXP x, int n, const char *const *names);
+
 /* ---- rng.c: the one noise source ------------------------------------- */
 enum { DPFDA_RNG_SECURE = 0, DPFDA_RNG_SEEDED = 1 };
 int    dpfda_rng_mode(void);

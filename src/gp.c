@@ -28,13 +28,11 @@ static SEXP named_pair(SEXP a, const char *na, SEXP b, const char *nb)
   PROTECT(a);
   PROTECT(b);
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
   SET_VECTOR_ELT(out, 0, a);
   SET_VECTOR_ELT(out, 1, b);
-  SET_STRING_ELT(nms, 0, Rf_mkChar(na));
-  SET_STRING_ELT(nms, 1, Rf_mkChar(nb));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  const char *names[] = {na, nb};
+  dpfda_set_names(out, 2, names);
+  UNPROTECT(3);
   return out;
 }
 

@@ -55,16 +55,12 @@ SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse)
   int info = dpfda_gp_posterior(k, n, w, P, REAL(kss), REAL(C), REAL(var),
                                 Rf_isNull(Kinv) ? NULL : REAL(Kinv));
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 4));
   SET_VECTOR_ELT(out, 0, C);
   SET_VECTOR_ELT(out, 1, var);
   SET_VECTOR_ELT(out, 2, Kinv);
   SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(info));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("C"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("variance"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("Kinv"));
-  SET_STRING_ELT(nms, 3, Rf_mkChar("info"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(5);
+  static const char *const names[] = {"C", "variance", "Kinv", "info"};
+  dpfda_set_names(out, 4, names);
+  UNPROTECT(4);
   return out;
 }

@@ -75,15 +75,12 @@ SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J)
     memcpy(REAL(rV), vecs, (size_t) keep * n * sizeof(double));
   }
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
   SET_VECTOR_ELT(out, 0, rv);
   SET_VECTOR_ELT(out, 1, rV);
   SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(npos));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("values"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("vectors"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("n_positive"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  static const char *const names[] = {"values", "vectors", "n_positive"};
+  dpfda_set_names(out, 3, names);
+  UNPROTECT(3);
   return out;
 }
 

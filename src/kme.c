@@ -319,12 +319,9 @@ SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block)
   SET_VECTOR_ELT(res, 0, Lout);
   SET_VECTOR_ELT(res, 1, keptout);
   SET_VECTOR_ELT(res, 2, d);
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("L"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("kept"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("d"));
-  Rf_setAttrib(res, R_NamesSymbol, nms);
-  UNPROTECT(7);
+  static const char *const names[] = {"L", "kept", "d"};
+  dpfda_set_names(res, 3, names);
+  UNPROTECT(6);
   return res;
 }
 

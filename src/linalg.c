@@ -69,15 +69,12 @@ SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max)
   double tau = 0.0;
   int info = dpfda_chol_jitter(REAL(L), n, Rf_asReal(tau0), Rf_asReal(tau_max), &tau);
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
   SET_VECTOR_ELT(out, 0, L);
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(tau));
   SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(info));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("L"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("jitter"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("info"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(3);
+  static const char *const names[] = {"L", "jitter", "info"};
+  dpfda_set_names(out, 3, names);
+  UNPROTECT(2);
   return out;
 }
 
@@ -98,12 +95,10 @@ SEXP dpfda_eigen_compute(SEXP A)
     memcpy(REAL(vecs) + (size_t) j * n, z + (size_t) (n - 1 - j) * n, n * sizeof(double));
   }
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
   SET_VECTOR_ELT(out, 0, vals);
   SET_VECTOR_ELT(out, 1, vecs);
-  SET_STRING_ELT(nms, 0, Rf_mkChar("values"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("vectors"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  static const char *const names[] = {"values", "vectors"};
+  dpfda_set_names(out, 2, names);
+  UNPROTECT(3);
   return out;
 }

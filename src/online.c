@@ -679,14 +679,11 @@ SEXP dpfda_online_collect(SEXP ptr)
     memcpy(REAL(vals), s->ans, n * sizeof(double));
   }
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
   SET_VECTOR_ELT(out, 0, pts);
   SET_VECTOR_ELT(out, 1, vals);
   SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(s->seeded));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("points"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("values"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("seeded"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  static const char *const names[] = {"points", "values", "seeded"};
+  dpfda_set_names(out, 3, names);
+  UNPROTECT(3);
   return out;
 }

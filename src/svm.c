@@ -165,10 +165,8 @@ SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit)
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(gap));
   SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(iter));
   SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(conv));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 5));
-  const char *names[5] = {"b", "a", "gap", "iterations", "converged"};
-  for (int k = 0; k < 5; k++) SET_STRING_ELT(nms, k, Rf_mkChar(names[k]));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  static const char *const names[] = {"b", "a", "gap", "iterations", "converged"};
+  dpfda_set_names(out, 5, names);
+  UNPROTECT(3);
   return out;
 }
