@@ -240,10 +240,8 @@ lin_sim_eps <- function() {
 }
 
 lin_write_csv <- function(d, out_dir) {
-  d2 <- d
-  for (v in c("estimation", "privacy", "total")) d2[[v]] <- signif(d2[[v]], 5)
-  utils::write.csv(d2, file.path(out_dir, "lin_fig12.csv"), row.names = FALSE)
-  if (dir.exists("inst/extdata")) utils::write.csv(d2, "inst/extdata/lin_fig12.csv", row.names = FALSE)
+  for (v in c("estimation", "privacy", "total")) d[[v]] <- signif(d[[v]], 5)
+  lin_save_extdata(d, "lin_fig12.csv", out_dir)     # tools/reproduce/lin-data.R
 }
 
 fig_lin_fig1 <- function(out_dir) {
