@@ -12,7 +12,7 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 export R_LIBS := $(LIB):$(R_LIBS)
 export NOT_CRAN ?= true
 
-.PHONY: test demo check check-ci bench site sanitize valgrind fuzz install deps-test deps-check deps-demo deps-bench deps-site clean
+.PHONY: test demo check check-ci bench site sanitize valgrind fuzz install install-lib deps-system deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -20,69 +20,74 @@ $(LIB):
 $(TARBALL): $(shell find R src -type f -not -name '*.o' -not -name '*.so') DESCRIPTION NAMESPACE
 	$(R) CMD build --no-build-vignettes --no-manual .
 
-install: $(LIB) $(TARBALL)
+# The project library .Rlib/ (what make test, demo and bench load).
+install-lib: $(LIB) $(TARBALL)
 	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
 
-deps-test:
-	$(RSCRIPT) tools/install-deps.R testthat tf
+# For users: build the tarball with its vignettes and install it into the
+# default library, so library(dpfda) and vignette(package = "dpfda") work in
+# any R session.
+install: deps-check
+	rm -rf build-install && mkdir -p build-install
+	cd build-install && $(R) CMD build --no-manual $(CURDIR)
+	R_LIBS= $(R) CMD INSTALL build-install/$(TARBALL)
+	rm -rf build-install
 
-# qpdf: R CMD check --as-cran needs it once the package has vignettes.
-# libcurl headers: fda depends on fds, which needs the curl package.
-deps-check:
-	command -v qpdf >/dev/null || { apt-get update -qq && apt-get install -y -qq qpdf; }
-	test -e /usr/include/x86_64-linux-gnu/curl/curl.h || test -e /usr/include/curl/curl.h || \
-	  { apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev; }
-	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth tf ggplot2 fda
+# System packages (Debian names), installed with apt-get where missing:
+#   qpdf          R CMD check --as-cran compacts the vignettes' PDFs
+#   libcurl4-openssl-dev, libssl-dev, libxml2-dev
+#                 curl/openssl/xml2 (fda through fds and httr, chromote, roxygen2)
+#   r-cran-gsl    diffpriv (the Bernstein peer) imports gsl, whose CRAN
+#                 version needs R >= 4.5; Debian's build matches R 4.2
+#   chromium      the explorer's browser tests (chromote)
+SYSDEPS := qpdf libcurl4-openssl-dev libssl-dev libxml2-dev r-cran-gsl chromium
+deps-system:
+	bash tools/install-system-deps.sh $(SYSDEPS)
 
-deps-demo:
-	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS bench KernSmooth
+# R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback).
+TEST_PKGS := testthat knitr markdown rmarkdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
+  lgrdata generics
+deps-test: deps-system
+	$(RSCRIPT) tools/install-deps.R $(TEST_PKGS)
+
+deps-check: deps-test
+
+deps-demo: deps-system
+	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS KernSmooth lgrdata
 
 deps-bench:
-	$(RSCRIPT) tools/install-deps.R mvtnorm MASS bench KernSmooth
+	$(RSCRIPT) tools/install-deps.R mvtnorm mvnfast MASS bench KernSmooth
 
-test: deps-test install
+test: deps-test install-lib
 	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }
 	$(RSCRIPT) tools/run-tests.R
 
-demo: deps-demo install
-	$(RSCRIPT) tools/reproduce.R
+# The papers' figures and tables into reproduce/ (a quick version in a few
+# minutes); FULL=1 runs every figure at the papers' scale and the benchmarks.
+FULL ?= 0
+demo: deps-demo install-lib
+	DPFDA_DEMO_FULL=$(FULL) $(RSCRIPT) tools/reproduce.R
 
 # The incoming checks (new-submission note, remote URL look-ups) and the
 # time-server look-up need the internet beyond CRAN; the PDF manual needs
 # pdflatex, which is checked only where it is installed. Anything but
 # "Status: OK" (an error, a warning or a note) fails.
-define run-check
-rm -rf check && mkdir -p check
-cd check && $(R) CMD build --no-manual $(CURDIR)
-cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
-  $(CHECK_ENV) $(R) CMD check --as-cran $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
-$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log $(CHECK_ALLOW)
-endef
-
 check: deps-check
-	$(run-check)
+	rm -rf check && mkdir -p check
+	cd check && $(R) CMD build --no-manual $(CURDIR)
+	cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
+	  $(R) CMD check --as-cran $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
+	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
-# The same check with dependencies from CRAN only (what CI can reach). fda
-# needs libcurl headers from apt, so it is missing there: its tests skip, and
-# the one note "suggested but not available" is allowed. R looks suggested
-# packages up in CRAN's package database, which this mirror does not serve:
-# a local stand-in (.cran-web/) answers instead.
-deps-check-ci:
-	$(RSCRIPT) tools/install-deps.R testthat knitr markdown KernSmooth tf ggplot2
+# What CI runs: the same check (every dependency is installed by deps-check).
+check-ci: check
 
-check-ci: CHECK_ENV = _R_CHECK_FORCE_SUGGESTS_=false R_CRAN_WEB=file://$(CURDIR)/.cran-web
-check-ci: CHECK_ALLOW = "Package suggested but not available for checking"
-check-ci: deps-check-ci
-	mkdir -p .cran-web/web/packages
-	$(RSCRIPT) -e 'saveRDS(data.frame(Package = "fda", Version = "", Maintainer = "", stringsAsFactors = FALSE), ".cran-web/web/packages/packages.rds")'
-	$(run-check)
-
-bench: deps-bench install
+bench: deps-bench install-lib
 	for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
 
 # Random bad arguments for every export, in child R processes (FUZZ_N calls).
 FUZZ_N ?= 20000
-fuzz: deps-test install
+fuzz: deps-test install-lib
 	$(RSCRIPT) tools/fuzz.R $(FUZZ_N)
 
 # The suite against a build with AddressSanitizer + UBSan (the runtimes are
@@ -100,7 +105,7 @@ sanitize: deps-test $(TARBALL)
 # The suite (or the files matching DPFDA_TEST_FILTER) under valgrind memcheck;
 # tools/valgrind-summary.R reads the log and fails on errors or leaks in dpfda.
 VALGRIND_LOG := $(CURDIR)/valgrind.log
-valgrind: install
+valgrind: install-lib
 	DPFDA_NO_TIMING=1 $(R) -d "valgrind --tool=memcheck --leak-check=full --track-origins=yes --log-file=$(VALGRIND_LOG)" \
 	  --vanilla --no-echo -f tools/run-tests.R
 	$(RSCRIPT) tools/valgrind-summary.R $(VALGRIND_LOG)
@@ -113,8 +118,8 @@ deps-site:
 	  { apt-get update -qq && apt-get install -y -qq $(SITE_APT); }
 	$(RSCRIPT) tools/install-deps.R pkgdown rmarkdown knitr markdown "evaluate>=1.0"
 
-site: deps-site install
+site: deps-site install-lib
 	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE)'
 
 clean:
-	rm -rf $(LIB) check $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so
+	rm -rf $(LIB) check build-install $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so
