@@ -30,7 +30,7 @@ install-lib: $(LIB) $(TARBALL)
 install: deps-check
 	rm -rf build-install && mkdir -p build-install
 	cd build-install && $(R) CMD build --no-manual $(CURDIR)
-	R_LIBS= $(R) CMD INSTALL build-install/$(TARBALL)
+	R_LIBS= $(RSCRIPT) tools/install-user.R build-install/$(TARBALL)
 	rm -rf build-install
 
 # System packages (Debian names), installed with apt-get where missing:

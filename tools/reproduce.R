@@ -26,6 +26,12 @@ suppressPackageStartupMessages(library(dpfda))
 
 SEED <- 2026
 
+# `make demo` draws every figure at a size that keeps the whole run to a few
+# minutes; `make demo FULL=1` (DPFDA_DEMO_FULL=1) uses the papers' scale and
+# also runs the benchmarks. Figure code picks its sizes with demo_size().
+DEMO_FULL <- identical(Sys.getenv("DPFDA_DEMO_FULL"), "1")
+demo_size <- function(quick, full) if (DEMO_FULL) full else quick
+
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
@@ -47,12 +53,14 @@ md_table <- function(df, digits = 4) {
     apply(cells, 1L, function(r) paste0("| ", paste(r, collapse = " | "), " |")))
 }
 
-# Run one figure function and report what it wrote and how long it took.
-run_figure <- function(fig, out_dir) {
+# Run one figure function and report what it wrote and how long it took
+# (one line of progress per figure, "[i/N] name ... seconds").
+run_figure <- function(fig, name, i, n, out_dir) {
+  message(sprintf("  [%2d/%d] %-24s", i, n, sub("^fig_", "", name)), appendLF = FALSE)
   t0 <- proc.time()[["elapsed"]]
   sec <- fig(out_dir)
   sec$seconds <- proc.time()[["elapsed"]] - t0
-  message(sprintf("  %-28s %5.1f s", sec$file, sec$seconds))
+  message(sprintf(" %-28s %5.1f s", sec$file, sec$seconds))
   sec
 }
 
@@ -372,7 +380,8 @@ write_html <- function(sections, out_dir, total_seconds, bench) {
   }
   if (length(bench)) {
     body <- c(body, "<h2 id=\"benchmarks\">Benchmarks</h2>",
-              md("Output of the `bench/` scripts (dpfda against what a user would otherwise use), run by `make demo`."))
+              md(paste("Output of the `bench/` scripts (dpfda against what a user would otherwise use), from",
+                 if (DEMO_FULL) "this run (`make demo FULL=1`)." else "the last `make bench` (`reproduce/bench.txt`).")))
     for (b in names(bench)) body <- c(body, sprintf("<h3>%s</h3><pre>%s</pre>", b, esc(paste(bench[[b]], collapse = "\n"))))
   }
   html <- c("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>dpfda: reproduced figures</title>",
@@ -380,9 +389,19 @@ write_html <- function(sections, out_dir, total_seconds, bench) {
   writeLines(html, file.path(out_dir, "index.html"))
 }
 
-# Run the benchmark scripts (skipped with DPFDA_DEMO_BENCH=0); their output.
+# The benchmark output for the report: `make demo FULL=1` runs the bench/
+# scripts (DPFDA_DEMO_BENCH=0 skips them); the quick demo shows the output of
+# the last `make bench` (reproduce/bench.txt) when there is one.
 run_benchmarks <- function(out_dir) {
-  if (identical(Sys.getenv("DPFDA_DEMO_BENCH"), "0") || !dir.exists("bench")) return(list())
+  txt <- file.path(out_dir, "bench.txt")
+  if (!DEMO_FULL || identical(Sys.getenv("DPFDA_DEMO_BENCH"), "0") || !dir.exists("bench")) {
+    if (!file.exists(txt)) return(list())
+    lines <- readLines(txt)
+    starts <- grep("^== ", lines)
+    ends <- c(starts[-1] - 1L, length(lines))
+    return(stats::setNames(lapply(seq_along(starts), function(i) lines[seq.int(starts[i] + 1L, length.out = ends[i] - starts[i])]),
+                           sub("^== (bench/)?", "", lines[starts])))
+  }
   out <- list()
   for (f in sort(list.files("bench", pattern = "^bench-.*[.]R$", full.names = TRUE))) {
     t0 <- proc.time()[["elapsed"]]
@@ -391,7 +410,7 @@ run_benchmarks <- function(out_dir) {
     out[[basename(f)]] <- res
     message(sprintf("  %-28s %5.1f s", basename(f), proc.time()[["elapsed"]] - t0))
   }
-  writeLines(unlist(lapply(names(out), function(b) c(paste("==", b), out[[b]]))), file.path(out_dir, "bench.txt"))
+  writeLines(unlist(lapply(names(out), function(b) c(paste("==", b), out[[b]]))), txt)
   out
 }
 
@@ -399,33 +418,18 @@ main <- function(out_dir = "reproduce") {
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
   on.exit(dp_rng("secure"), add = TRUE)   # never leave the session seeded
   # One function per figure, in report order; add later sections here.
-  figures <- list(
-    fig_gp_samplers,
-    fig_gp_covariance,
-    fig_calibration,
-    fig_hall_kde,
-    fig_hall_svm,
-    fig_smith_kung,
-    fig_smith_oxboys,
-    fig_smith_toy,
-    fig_smith_spatial,
-    fig_alda_kde,
-    fig_alda_svm,
-    fig_alda_vs_gp,
-    fig_lin_table1,
-    fig_lin_fig1,
-    fig_lin_fig2,
-    fig_lin_fig3,
-    fig_lin_fig4,
-    fig_lin_table2,
-    fig_lin_table3,
-    fig_balog_fig1,
-    fig_balog_alg2,
-    fig_audit
-  )
-  message("Writing ", normalizePath(out_dir), ":")
+  figures <- c("fig_gp_samplers", "fig_gp_covariance", "fig_calibration", "fig_hall_kde", "fig_hall_svm",
+               "fig_smith_kung", "fig_smith_oxboys", "fig_smith_toy", "fig_smith_spatial",
+               "fig_alda_kde", "fig_alda_svm", "fig_alda_vs_gp",
+               "fig_lin_table1", "fig_lin_fig1", "fig_lin_fig2", "fig_lin_fig3", "fig_lin_fig4",
+               "fig_lin_table2", "fig_lin_table3", "fig_balog_fig1", "fig_balog_alg2", "fig_audit")
+  only <- Sys.getenv("DPFDA_DEMO_ONLY")          # a regular expression on the names, for development
+  if (nzchar(only)) figures <- grep(only, figures, value = TRUE)
+  message(sprintf("Writing %s (%s run; %d figures):", normalizePath(out_dir),
+                  if (DEMO_FULL) "full, FULL=1" else "quick", length(figures)))
   t0 <- proc.time()[["elapsed"]]
-  sections <- lapply(figures, run_figure, out_dir = out_dir)
+  sections <- lapply(seq_along(figures), function(i)
+    run_figure(get(figures[i]), figures[i], i, length(figures), out_dir))
   total <- proc.time()[["elapsed"]] - t0
   write_readme(sections, out_dir, total)
   bench <- run_benchmarks(out_dir)
