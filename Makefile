@@ -3,6 +3,7 @@
 #   make demo   reproduce the papers' figures into reproduce/
 #   make check  R CMD build + R CMD check --as-cran
 #   make bench  timings against the packages a user would use instead
+SHELL   := /bin/bash
 R       ?= R
 RSCRIPT ?= Rscript
 LIB     := $(CURDIR)/.Rlib
@@ -82,8 +83,11 @@ check: deps-check
 # What CI runs: the same check (every dependency is installed by deps-check).
 check-ci: check
 
+# Every bench/ script in turn; the output is also kept in reproduce/bench.txt,
+# which the demo report links.
 bench: deps-bench install-lib
-	for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
+	mkdir -p reproduce
+	set -o pipefail; for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done 2>&1 | tee reproduce/bench.txt
 
 # Random bad arguments for every export, in child R processes (FUZZ_N calls).
 FUZZ_N ?= 20000
