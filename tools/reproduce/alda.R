@@ -34,7 +34,7 @@ alda_kde <- function(x, t, b) kde_gaussian(x, t, b, domain = c(0, 1), binned = F
 # Figure 1: sup-norm error against epsilon, h = 1..5, and the baseline
 # ---------------------------------------------------------------------------
 
-fig_alda_kde <- function(out_dir, repeats = 1000L) {
+fig_alda_kde <- function(out_dir, repeats = demo_size(100L, 1000L)) {
   dp_reproducible(SEED + 30)
   file <- "alda-fig1-kde.png"
   n <- 5000
@@ -126,7 +126,7 @@ alda_svm_data <- function(n_per_class) {
   list(x = pmin(pmax(x, 0), 1), y = rep(c(1, -1), each = n_per_class))
 }
 
-fig_alda_svm <- function(out_dir, noise_draws = 200L) {
+fig_alda_svm <- function(out_dir, noise_draws = demo_size(50L, 200L)) {
   dp_reproducible(SEED + 31)
   file <- "alda-fig2-svm.png"
   C <- 1
@@ -214,7 +214,7 @@ fig_alda_svm <- function(out_dir, noise_draws = 200L) {
 # Comparison: Hall et al.'s Gaussian-process mechanism on the same KDE task
 # ---------------------------------------------------------------------------
 
-fig_alda_vs_gp <- function(out_dir, repeats = 100L) {
+fig_alda_vs_gp <- function(out_dir, repeats = demo_size(25L, 100L)) {
   dp_reproducible(SEED + 32)
   file <- "alda-vs-hall-kde.png"
   n <- 5000
