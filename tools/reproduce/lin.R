@@ -23,8 +23,8 @@
 #   that the whole file runs in well under a minute; the paper used 100 x 100.
 
 lin_grid <- seq(0, 1, length.out = 101)
-lin_reps <- 2L        # data sets per cell
-lin_draws <- 5L       # private releases per data set
+lin_reps <- demo_size(1L, 2L)    # data sets per cell (quick demo: 1)
+lin_draws <- demo_size(3L, 5L)   # private releases per data set (quick demo: 3)
 lin_N <- c(100, 300, 1000, 3000)
 lin_eps <- c(1 / 8, 1 / 4, 1 / 2, 1, 2, 4)
 lin_t1_reps <- c(`100` = 50L, `200` = 10L, `500` = 3L)
