@@ -46,7 +46,7 @@ deps-system:
 	bash tools/install-system-deps.sh $(SYSDEPS)
 
 # R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback).
-TEST_PKGS := testthat knitr markdown rmarkdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
+TEST_PKGS := testthat knitr markdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
   lgrdata generics
 deps-test: deps-system
 	$(RSCRIPT) tools/install-deps.R $(TEST_PKGS)
