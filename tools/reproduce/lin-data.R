@@ -1,9 +1,10 @@
 # Lin & Reimherr (ICLP): the applications of Section 7 -- Table 2 and Figure 5
 # (DTI and electricity demand), Table 3 and Figure 9 (mortality by region).
 # Sourced by tools/reproduce.R. The paper's table cells are stripped from its
-# text, so every cell here is regenerated; the cells are written to
-# inst/extdata/ (lin_table2.csv, lin_table3.csv) when run from the
-# repository root, and the vignette iclp-functional-summaries shows them.
+# text, so every cell here is regenerated; the cells are written to the
+# output directory (lin_table2.csv, lin_table3.csv) and, with
+# DPFDA_UPDATE_EXTDATA=1, to inst/extdata/, whose copies the vignette
+# iclp-functional-summaries shows.
 #
 # Settings (spec lin_iclp.md sections 7.3, 7.4; [UNK] values chosen here):
 #   Table 2: curves standardised record by record (centred by their integral,
@@ -126,7 +127,7 @@ fig_lin_table2 <- function(out_dir) {
       "2-7 read as epsilon. Figure: one private mean per mechanism at epsilon = 1 (Matern 3/2): grey",
       "standardised curves, black the sample mean. Expected pattern (paper): errors fall with epsilon;",
       "FRL's error levels off (it keeps only M = 4 components, so its error is mostly bias); AR and",
-      "Bernstein are much worse at small epsilon; QR is best. All cells: `inst/extdata/lin_table2.csv`."),
+      "Bernstein are much worse at small epsilon; QR is best. All cells: `lin_table2.csv` next to this report."),
     table = tab
   )
 }
@@ -141,9 +142,15 @@ lin_wide_table2 <- function(d) {
   tab
 }
 
+# Every CSV goes to the output directory (reproduce/ under `make demo`). The
+# copies shipped in inst/extdata/ (read by the vignettes) are refreshed only
+# on request, DPFDA_UPDATE_EXTDATA=1, so that `make demo` leaves the
+# checkout unmodified.
 lin_save_extdata <- function(d, name, out_dir) {
   utils::write.csv(d, file.path(out_dir, name), row.names = FALSE)
-  if (dir.exists("inst/extdata")) utils::write.csv(d, file.path("inst/extdata", name), row.names = FALSE)
+  if (identical(Sys.getenv("DPFDA_UPDATE_EXTDATA"), "1") && dir.exists("inst/extdata")) {
+    utils::write.csv(d, file.path("inst/extdata", name), row.names = FALSE)
+  }
 }
 
 # ---------------------------------------------------------------------------
