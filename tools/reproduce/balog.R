@@ -16,7 +16,7 @@
 #     curve is a separate release: the curves are not one private output);
 #   distances are ORACLE evaluations against the full data's empirical KME.
 # Scale. Figure 1: the paper's full scale under `make demo FULL=1` (N = 100 000,
-# M grid of 84 values up to 10 000; about 1.7 GB and several minutes for
+# M grid of 84 values up to 10 000; at most 2 GB and 2.5 CPU-minutes for
 # both D), M up to 2000 in the quick demo. mean(K_xx) over the N^2 pairs is
 # the dominant cost (~45 s of CPU per D); like the authors (who cache it in
 # their JSON) the quick demo takes it from balog_kxx_cache when the
@@ -112,6 +112,8 @@ fig_balog_fig1 <- function(out_dir) {
     rbind(mins, fin, kx)
   }))
   rownames(tab) <- NULL
+  mr <- tab[grepl("^minimum", tab$quantity), ]
+  for (v in c("paper M", "ours M")) tab[[v]] <- ifelse(is.na(tab[[v]]), "--", format(tab[[v]], trim = TRUE))
   final <- if (balog_Mmax >= 1e4) {
     r <- tab[grepl("^Algorithm 1.*M = 10000", tab$quantity), ]
     paste(sprintf("At M = 10 000 (ours / authors'): %s.",
@@ -123,7 +125,6 @@ fig_balog_fig1 <- function(out_dir) {
           "1; D = 5: 0.4527, 0.04542, 0.004627) are compared under `make demo FULL=1`, which runs the full",
           "M grid.")
   }
-  mr <- tab[grepl("^minimum", tab$quantity), ]
   kxx_note <- vapply(c(2, 5), function(D) {
     i <- info[[paste0("D", D)]]
     if (isTRUE(i$cached)) "cached value (checksum of the regenerated data matched)" else
@@ -143,8 +144,8 @@ fig_balog_fig1 <- function(out_dir) {
       paste("**Protocol (the authors' code, spec reproduction-protocols.md 3.1):** the mixture of 10 Gaussians",
             "of their data generator with N = 100 000 and D = 2 and 5; kernel exp(-gamma ||x - y||^2) with",
             "gamma = 1 / (100^2 D); public points the first M private rows ('leak'); the paper's M grid",
-            sprintf("(%d values up to %d; the full grid has 84 up to 10 000); eps = 0.01, 0.1, 1, delta = 1e-6;",
-                    length(Ms), max(Ms)),
+            sprintf("(%d values up to %s%s); eps = 0.01, 0.1, 1, delta = 1e-6;", length(Ms),
+                    format(max(Ms), big.mark = " "), if (max(Ms) < 1e4) "; the full grid has 84 up to 10 000" else ""),
             "classical Gaussian calibration sigma^2 = 2 log(1.25 / delta) (2 / N)^2 / eps^2 (also at eps = 1, as",
             "the paper does; dpfda's dp_kme() would refuse it there); basis by the authors' skip-threshold",
             "Gram-Schmidt (threshold 1e-5); fresh noise for every (M, eps), one run, no averaging.",
