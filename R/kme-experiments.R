@@ -28,7 +28,8 @@ kme_alg1_path <- function(x, z, kernel, Ms, epsilons, delta, tol = 1e-5, kxx = N
   f <- kme_fit_subspace(x, z, kernel, 1, tol = tol, noise = FALSE)
   K <- f$K
   kept <- f$basis$kept
-  v <- colSums(K * (row(K) <= col(K)))
+  # column sums of the upper triangle (with the diagonal), without M x M temporaries
+  v <- vapply(seq_len(ncol(K)), function(j) sum(K[seq_len(j), j]), 0)
   SK <- cumsum(2 * v - diag(K))                  # sum(K[1:M, 1:M])
   ck <- cumsum(f$kbar)
   sig <- vapply(epsilons, function(e) {

@@ -69,20 +69,37 @@ numeric_leaves <- function(obj) {
   if (is.numeric(obj)) list(as.vector(obj)) else list()
 }
 
-test_that("!Kung: the paper's standard-method scale, bound factors and in-sample RMSE", {
+# The !Kung women: the paper's subset (the 287 women of Howell1.csv) when it is
+# next to the repository, otherwise CRAN's lgrdata::howell (a larger
+# extraction of the same census: 424 women, ages in decimal years).
+kung_women <- function() {
   path <- find_kung()
-  skip_if(is.null(path), "!Kung data (shared/data/Howell1.csv) not available")
-  dat <- utils::read.csv(path, sep = ";")
-  dat <- dat[dat$male == 0, ]
-  x <- dat$age
-  y <- dat$height
-  expect_equal(length(y), 287L)
-  yb <- c(58.2675, 158.2675)   # the paper's midpoint clipping with d = 100 cm
+  if (!is.null(path)) {
+    dat <- utils::read.csv(path, sep = ";")
+    dat <- dat[dat$male == 0, ]
+    return(list(x = dat$age, y = dat$height, paper = TRUE))
+  }
+  e <- new.env()
+  utils::data("howell", package = "lgrdata", envir = e)
+  dat <- e$howell[e$howell$sex == "female", ]
+  list(x = dat$age, y = dat$height, paper = FALSE)
+}
+
+test_that("!Kung: the paper's standard-method scale, bound factors, in-sample RMSE and cloaking", {
+  if (is.null(find_kung())) skip_if_not_installed("lgrdata")
+  kd <- kung_women()
+  x <- kd$x
+  y <- kd$y
+  expect_equal(length(y), if (kd$paper) 287L else 424L)
+  yb <- c(58.2675, 158.2675)   # the paper's midpoint clipping with d = 100 cm (public constants)
   d <- diff(yb)
   yc <- pmin(pmax(y, yb[1]), yb[2])
-  expect_equal(sum(yc != y), 10L)
-  s <- sqrt(mean((yc - mean(yc))^2))   # population sd, as numpy
-  expect_equal(s, 25.74215, tolerance = 1e-6)
+  if (kd$paper) {
+    expect_equal(mean(range(y)), mean(yb))   # the bounds are the authors' data-derived midpoint +/- 50
+    expect_equal(sum(yc != y), 10L)
+    s <- sqrt(mean((yc - mean(yc))^2))   # population sd, as numpy
+    expect_equal(s, 25.74215, tolerance = 1e-6)
+  }
   s <- 25.74215
   k <- kernel_gaussian(25, variance = s^2)
   run <- function(...) {
@@ -90,48 +107,36 @@ test_that("!Kung: the paper's standard-method scale, bound factors and in-sample
                                        delta = 0.01, method = "standard", ...))
   }
   pointwise <- function(r) sqrt(diag(r$noise_covariance))
-  r50 <- run(epsilon = 50, bound = "paper_b", calibration = "hall", allow_large_epsilon = TRUE)
-  expect_equal(pointwise(r50), rep(28.5266, 3), tolerance = 1e-5)   # the paper's 28.53
-  r100 <- run(epsilon = 100, bound = "paper_b", calibration = "hall", allow_large_epsilon = TRUE)
-  expect_equal(pointwise(r100), rep(14.2633, 3), tolerance = 1e-5)
-  # epsilon = 50 needs the explicit opt-in with the paper's calibration
-  expect_error(run(epsilon = 50, bound = "paper_b", calibration = "hall"), class = "dpfda_error_privacy")
-
-  # bound factors in the paper's normalised units (sensitivity * s / d); the
-  # spec's values agree with a plain solve() to about 1e-5
+  # bound factors in the paper's normalised units (sensitivity * s / d) against a plain solve()
   factor <- function(bound) run(epsilon = 1, bound = bound)$sensitivity * s / d
-  expect_equal(factor("paper_b"), 4.381635, tolerance = 1e-5)
-  expect_equal(factor("infinity"), 8.446767, tolerance = 1e-5)
-  expect_equal(factor("rkhs"), 0.498638, tolerance = 1e-4)
   Kp <- exp(-outer(x, x, "-")^2 / (2 * 25^2))
   A <- solve(Kp + 0.3 * diag(length(x)))
   expect_equal(factor("paper_b"), max(rowSums(pmax(A, 0)), rowSums(pmax(-A, 0))), tolerance = 1e-9)
   expect_equal(factor("infinity"), max(rowSums(abs(A))), tolerance = 1e-9)
   expect_equal(factor("rkhs"), sqrt(max(diag(A %*% Kp %*% A))), tolerance = 1e-9)
-  # the exact RKHS bound: 3.25 cm at epsilon = 50 instead of 28.53
+  r50 <- run(epsilon = 50, bound = "paper_b", calibration = "hall", allow_large_epsilon = TRUE)
+  expect_equal(pointwise(r50), rep(dp_cdelta(0.01) * d * factor("paper_b") / 50, 3), tolerance = 1e-9)
+  # epsilon = 50 needs the explicit opt-in with the paper's calibration
+  expect_error(run(epsilon = 50, bound = "paper_b", calibration = "hall"), class = "dpfda_error_privacy")
   r_rkhs <- run(epsilon = 50, bound = "rkhs", calibration = "hall", allow_large_epsilon = TRUE)
-  expect_equal(pointwise(r_rkhs)[1], 3.2463, tolerance = 1e-3)
 
-  # in-sample non-private RMSE against the raw heights: 6.82799 cm with the
-  # paper's centring at the mean of the clipped heights (data-derived; a
-  # shift of the prior mean), 6.7849 cm with dpfda's public midpoint
+  # in-sample non-private RMSE against the raw heights, with the authors'
+  # centring at the mean of the clipped heights (data-derived; a shift of the
+  # prior mean) and with dpfda's public midpoint, against plain R
   p <- dpfda:::gp_regression_parts(x, y, sort(unique(x)), k, 0.3 * s^2, yb)
   idx <- match(x, p$grid)
   m_paper <- p$mean + (mean(yc) - mean(yb)) * (1 - rowSums(p$C))
-  expect_equal(sqrt(mean((m_paper[idx] - y)^2)), 6.82799, tolerance = 1e-5)
-  expect_equal(sqrt(mean((p$mean[idx] - y)^2)), 6.78490, tolerance = 1e-5)
+  ref <- mean(yc) + as.vector(Kp %*% A %*% (yc - mean(yc)))
+  expect_equal(m_paper[idx], ref, tolerance = 1e-8)
+  rmse_paper <- sqrt(mean((m_paper[idx] - y)^2))
+  rmse_mid <- sqrt(mean((p$mean[idx] - y)^2))
 
-  # cloaking at epsilon = 1 on X* = 0, 2, ..., 198: the spec's reference noise
-  # profile (computed with numerical rank threshold 1e-12, rank 18), and the
-  # exact privacy check of the release
+  # cloaking at epsilon = 1 on X* = 0, 2, ..., 198 and the exact privacy check of the release
   g <- seq(0, 198, by = 2)
   C <- dpfda:::gp_regression_parts(x, y, g, k, 0.3 * s^2, yb)$C
   cl <- cloaking_covariance(C, rank_tol = 1e-12)
-  expect_equal(cl$rank, 18L)
-  expect_equal(sum(cl$lambda), 18, tolerance = 1e-3)
+  expect_equal(sum(cl$lambda), cl$rank, tolerance = 1e-3)
   sd_cm <- dp_cdelta(0.01) * d * sqrt(cl$max_constraint) * sqrt(diag(cl$M))
-  expect_equal(sd_cm[match(c(10, 50, 100, 150), g)], c(6.44, 10.58, 177.35, 17.26), tolerance = 0.02)
-  expect_equal(g[which.max(sd_cm)], 104, tolerance = 0.02)
   r <- with_seed_mode(2, dp_gp_regression(x, y, g, k, 0.3 * s^2, yb, epsilon = 1, delta = 0.01,
                                           calibration = "hall"))
   # (on the numerical range of C used by the release: smaller directions of
@@ -141,6 +146,36 @@ test_that("!Kung: the paper's standard-method scale, bound factors and in-sample
   expect_lt(chk$outside, 1e-6)
   expect_lte(chk$norm, dp_noise_scale(1, 1, 0.01, "hall")^-1 * (1 + 1e-6))   # Mahalanobis <= eps / c
   expect_lt(chk$delta, 0.01)
+  # a smaller rank threshold keeps more directions and adds more noise where the data are
+  expect_gte(cl$rank, cl8$rank)
+  expect_true(all(sqrt(diag(r$noise_covariance))[g <= 60] <= sd_cm[g <= 60] * (1 + 1e-6)))
+
+  if (kd$paper) {
+    # the paper's numbers: 28.53 cm at epsilon = 50 (the b bound), 6.8 cm without DP
+    expect_equal(pointwise(r50), rep(28.5266, 3), tolerance = 1e-5)
+    expect_equal(pointwise(run(epsilon = 100, bound = "paper_b", calibration = "hall", allow_large_epsilon = TRUE)),
+                 rep(14.2633, 3), tolerance = 1e-5)
+    # the spec's values agree with a plain solve() to about 1e-5
+    expect_equal(factor("paper_b"), 4.381635, tolerance = 1e-5)
+    expect_equal(factor("infinity"), 8.446767, tolerance = 1e-5)
+    expect_equal(factor("rkhs"), 0.498638, tolerance = 1e-4)
+    # the exact RKHS bound: 3.25 cm at epsilon = 50 instead of 28.53
+    expect_equal(pointwise(r_rkhs)[1], 3.2463, tolerance = 1e-3)
+    expect_equal(rmse_paper, 6.82799, tolerance = 1e-5)
+    expect_equal(rmse_mid, 6.78490, tolerance = 1e-5)
+    # the spec's reference noise profile (numerical rank threshold 1e-12, rank 18)
+    expect_equal(cl$rank, 18L)
+    expect_equal(sd_cm[match(c(10, 50, 100, 150), g)], c(6.44, 10.58, 177.35, 17.26), tolerance = 0.02)
+    expect_equal(g[which.max(sd_cm)], 104, tolerance = 0.02)
+  } else {
+    # lgrdata::howell: the same model on a larger sample of the census; the
+    # exact bound stays far below the paper's b bound, and the non-private fit
+    # is within a few cm of the paper's 6.8 cm
+    expect_lt(pointwise(r_rkhs)[1], pointwise(r50)[1] / 4)
+    expect_gt(rmse_paper, 5)
+    expect_lt(rmse_paper, 9)
+    expect_lt(abs(rmse_paper - rmse_mid), 0.2)
+  }
 })
 
 test_that("posterior mean and variance match a plain-R reference; outputs are clipped", {

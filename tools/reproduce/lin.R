@@ -286,7 +286,7 @@ fig_lin_fig1 <- function(out_dir) {
       "choice); tau is a public bound (largest norm of 2000 simulated pilot curves) and the data are",
       "clipped to it. Only", lin_reps, "data sets x", lin_draws, "private draws per point (the",
       "paper: 100 x 100), so the curves are noisy; N in", paste(lin_N, collapse = ", "), ".",
-      "All cells are in `inst/extdata/lin_fig12.csv` (block \"N\"). Table: the total error."),
+      "All cells are in `lin_fig12.csv` next to this report (block \"N\"). Table: the total error."),
     table = tab
   )
 }
@@ -344,7 +344,7 @@ fig_lin_fig2 <- function(out_dir) {
       "The estimation error is ||mu_hat - mu_0||^2 with mu_hat the mechanism's non-private summary",
       "recomputed from the release's public parameters; the privacy error E||mu_tilde - mu_hat||^2.",
       "Every cell (both blocks, all three errors, PSS and PCV) is written to",
-      "`inst/extdata/lin_fig12.csv`. Table: the total error with PSS."),
+      "`lin_fig12.csv` next to this report. Table: the total error with PSS."),
     table = tab
   )
 }
