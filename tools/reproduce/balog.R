@@ -46,7 +46,7 @@ balog_paper <- list(
                                                 alg1_eps1 = 0.004627, proj = 2.13e-5, base = 0.00820),
             min = c(0.079, 0.015, 2.5e-3), argmin = c(41, 220, 613)))
 balog_report <- c(1L, 3L, 5L, 10L, 17L, 31L, 56L, 100L, 177L, 316L)
-balog_J <- 1e4
+balog_J <- demo_size(2500, 1e4)   # random features (quick demo: 2500)
 balog_cache <- new.env()
 
 # SEED + offset for D = 2, SEED + offset + 1 for D = 5 (offsets 50 ... 57).
