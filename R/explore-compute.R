@@ -77,14 +77,16 @@ explore_regression_set <- function(x, y, label, y_bound, y_range, ls = 0.1, nois
 
 # The package's own data sets.
 explore_builtin <- function() {
-  fa <- dti_cca$cca
-  ad <- adelaide_monday / 1000
+  data_set <- function(name) getExportedValue("dpfda", name)   # lazy data, attached or not
+  fa <- data_set("dti_cca")$cca
+  ad <- data_set("adelaide_monday") / 1000
+  um <- data_set("un_mortality")
   mix <- function(t) 0.6 * stats::dbeta(t, 2, 5) + 0.4 * stats::dbeta(t, 7, 2)
   xm <- explore_local_draw(11L, {
     z <- stats::runif(5000) < 0.6
     ifelse(z, stats::rbeta(5000, 2, 5), stats::rbeta(5000, 7, 2))
   })
-  deaths <- tapply(un_mortality$deaths, un_mortality$age, sum)
+  deaths <- tapply(um$deaths, um$age, sum)
   ages <- explore_local_draw(12L, {
     a <- sample(as.numeric(names(deaths)), 5000, replace = TRUE, prob = deaths)
     pmin(a + stats::runif(5000), 100)
@@ -197,9 +199,11 @@ explore_user_regression <- function(p) {
 # ---- releases ------------------------------------------------------------------
 
 # Parameters of a view: mechanism, epsilon, delta, n, tau (mean) or bounds
-# (density: domain; regression: y_bound), lengthscale, releases.
+# (density: domain; regression: y_bound), lengthscale, releases; `tuning`
+# (ICLP-QR): "fixed" keeps psi at its PSS value for epsilon = 1, "pss"
+# retunes it at each epsilon (dp_mean()'s default).
 explore_defaults <- function(set, tab) {
-  list(mechanism = explore_mechanisms[[tab]][[1]], epsilon = 1, delta = 1e-3, n = set$n,
+  list(mechanism = explore_mechanisms[[tab]][[1]], tuning = "fixed", epsilon = 1, delta = 1e-3, n = set$n,
        tau = set$tau, bounds = if (tab == "mean") NULL else if (tab == "density") set$bounds else set$y_bound,
        lengthscale = set$lengthscale, releases = 5L)
 }
@@ -236,6 +240,11 @@ explore_release <- function(tab, set, sub, p, epsilon = p$epsilon, budget = NULL
   switch(tab,
     mean = {
       k <- kernel_matern(3 / 2, p$lengthscale)
+      if (m == "iclp_qr" && identical(p$tuning, "fixed")) {
+        # psi of PSS at epsilon = 1 for every epsilon: the noise then scales as 1 / epsilon
+        psi <- pss_params("iclp_qr", sub$n, 1, kernel_edr(k), p$tau)$psi
+        return(dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, psi = psi, budget = budget))
+      }
       if (m == "gp") dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, delta = p$delta, budget = budget)
       else dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, budget = budget)
     },

@@ -112,7 +112,9 @@ explore_help <- list(
   mean = paste("Private mean of the curves (dp_mean()). Black: the non-private mean of the subsample;",
                "orange: private releases; blue band: pointwise 95% noise band of the first release.",
                "Right: root mean square error against epsilon (line: expected noise; points: measured",
-               "against the non-private mean, which includes the bias of clipping and smoothing)."),
+               "against the non-private mean, which includes the bias of clipping and smoothing).",
+               "ICLP-QR: with psi retuned by PSS at each epsilon, a larger epsilon buys less smoothing",
+               "instead of less noise, so the band hardly narrows while the error still falls."),
   density = paste("Private kernel density estimate (dp_kde()). Black: the non-private Gaussian KDE with",
                   "the same bandwidth; dashed green: the true density where it is known. The bounds are",
                   "the public domain; data outside are clamped to it."),
@@ -148,6 +150,11 @@ explore_tab_ui <- function(tab, sets) {
         width = 3,
         shiny::selectInput(ns("data"), "Data", choices),
         shiny::selectInput(ns("mechanism"), "Mechanism", explore_mechanisms[[tab]]),
+        if (tab == "mean") shiny::conditionalPanel(
+          "input.mean_mechanism == 'iclp_qr'",
+          shiny::selectInput("mean_tuning", "ICLP-QR smoothing psi",
+                             c("fixed (PSS value at epsilon = 1)" = "fixed",
+                               "PSS, retuned at each epsilon" = "pss"))),
         shiny::sliderInput(ns("epsilon"), "epsilon", min = 0.1, max = 10, value = d$epsilon, step = 0.1),
         delta_ui,
         shiny::sliderInput(ns("n"), "n (subsample size)", min = min(10L, s$n_max), max = s$n_max,
@@ -241,7 +248,12 @@ explore_server <- function(sets, mode, seed) {
         d <- explore_defaults(set, tab)
         p <- list(mechanism = val(ns("mechanism"), d$mechanism), delta = 10^val(ns("delta_log10"), -3),
                   n = val(ns("n"), d$n), lengthscale = val(ns("lengthscale"), d$lengthscale))
-        if (tab == "mean") p$tau <- val(ns("tau"), d$tau) else p$bounds <- val(ns("bounds"), d$bounds)
+        if (tab == "mean") {
+          p$tau <- val(ns("tau"), d$tau)
+          p$tuning <- val("mean_tuning", d$tuning)
+        } else {
+          p$bounds <- val(ns("bounds"), d$bounds)
+        }
         list(set = set, p = p)
       })
     })
