@@ -309,8 +309,8 @@ explore_server <- function(sets, mode, seed) {
     })
 
     # ---- budget ----
-    bud <- shiny::reactiveValues(budget = NULL, releases = list(), message = NULL, refused = FALSE,
-                                 count = 0L, version = 0L)
+    bud <- shiny::reactiveValues(budget = privacy_budget(1, 1e-5, "basic"), releases = list(),
+                                 message = NULL, refused = FALSE, count = 0L, version = 0L)
     new_budget <- function() {
       bud$budget <- privacy_budget(val("budget_epsilon", 1), 10^val("budget_delta_log10", -5),
                                    composition = val("budget_composition", "basic"))
@@ -327,7 +327,6 @@ explore_server <- function(sets, mode, seed) {
       p$mechanism <- val("budget_mechanism", "iclp_qr")
       p$delta <- 10^val("budget_release_delta_log10", -6)
       eps <- val("budget_release_epsilon", 0.3)
-      if (is.null(bud$budget)) new_budget()
       sub <- explore_subsample(cp$set, "mean", p)
       bud$count <- bud$count + 1L
       s <- if (is.null(seed)) NULL else seed + 100L + bud$count

@@ -34,7 +34,7 @@ explore_start_app <- function(timeout = 30) {
   up <- explore_wait(function() {
     con <- url(url)
     on.exit(close(con))
-    length(readLines(con, n = 1L, warn = FALSE)) > 0L
+    length(suppressWarnings(readLines(con, n = 1L, warn = FALSE))) > 0L
   }, timeout = timeout, interval = 0.2)
   if (!up) {
     err <- tryCatch(proc$read_all_error(), error = function(e) "")

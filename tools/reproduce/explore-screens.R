@@ -40,7 +40,7 @@ url <- sprintf("http://127.0.0.1:%d/", port)
 if (!wait_for(function() {
   con <- url(url)
   on.exit(close(con))
-  length(readLines(con, n = 1L, warn = FALSE)) > 0L
+  length(suppressWarnings(readLines(con, n = 1L, warn = FALSE))) > 0L
 })) stop("the app did not start: ", app$read_all_error())
 
 cargs <- unique(c(chromote::default_chrome_args(), "--no-sandbox", "--disable-gpu"))
