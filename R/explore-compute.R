@@ -52,14 +52,15 @@ explore_mean_set <- function(values, grid, label, tau, tau_range, ls = 0.1, user
   values <- values[ok, , drop = FALSE]
   list(label = label, values = values, grid = grid, n_max = nrow(values),
        n = nrow(values), perm = explore_permutation(nrow(values)), tau = tau, tau_range = tau_range,
-       lengthscale = ls, ls_range = c(0.02, 0.5) * diff(range(grid)), user = user, units = units)
+       lengthscale = ls, ls_range = signif(c(0.02, 0.5) * diff(range(grid)), 2), user = user,
+       units = units)
 }
 
 explore_density_set <- function(x, label, bounds, bandwidth, bw_range, n = 1000L, truth = NULL,
                                 user = FALSE, units = "") {
   x <- x[is.finite(x)]
   list(label = label, x = x, n_max = length(x), n = min(n, length(x)), perm = explore_permutation(length(x)),
-       bounds = bounds, bounds_range = bounds + c(-0.25, 0.25) * diff(bounds), lengthscale = bandwidth,
+       bounds = bounds, bounds_range = signif(bounds + c(-0.2, 0.2) * diff(bounds), 2), lengthscale = bandwidth,
        ls_range = bw_range, truth = truth, user = user, units = units)
 }
 
@@ -71,7 +72,7 @@ explore_regression_set <- function(x, y, label, y_bound, y_range, ls = 0.1, nois
   list(label = label, x = x, y = y, n_max = length(x), n = min(n, length(x)),
        perm = explore_permutation(length(x)), newdata = seq(min(x), max(x), length.out = 50L),
        y_bound = y_bound, bounds_range = y_range, lengthscale = ls,
-       ls_range = c(0.02, 0.5) * diff(range(x)), noise_variance = noise_variance, truth = truth,
+       ls_range = signif(c(0.02, 0.5) * diff(range(x)), 2), noise_variance = noise_variance, truth = truth,
        user = user, xlab = xlab, ylab = ylab)
 }
 
@@ -342,7 +343,7 @@ explore_expected_error <- function(rel) {
         else explore_pointwise_sd(rel)
   list(pointwise_sd = sd, rms = sqrt(sum(w * sd^2) / sum(w)),
        expected_l2 = if (!is.null(acc)) acc$expected_l2, expected_sup = if (!is.null(acc)) acc$expected_sup,
-       source = if (is.null(acc)) "explore" else "dp_accuracy")
+       source = if (is.null(acc)) "from the noise scale and kernel or basis" else "dp_accuracy()")
 }
 
 # Pointwise noise band of a release at `level`: confint() where the package has
@@ -352,11 +353,11 @@ explore_band <- function(rel, level = 0.95, sd = NULL) {
   if (explore_has("confint.dpfda_release")) {
     ci <- tryCatch(stats::confint(rel, level = level), error = function(e) NULL)
     b <- explore_band_columns(ci, length(v))
-    if (!is.null(b)) return(c(b, source = "confint"))
+    if (!is.null(b)) return(c(b, source = "confint()"))
   }
   if (is.null(sd)) sd <- explore_pointwise_sd(rel)
   z <- stats::qnorm((1 + level) / 2)
-  list(lower = v - z * sd, upper = v + z * sd, source = "explore")
+  list(lower = v - z * sd, upper = v + z * sd, source = "release +- 1.96 sd")
 }
 
 # lower / upper vectors of a confint() result (data frame, matrix or list).

@@ -415,8 +415,9 @@ explore_numbers_html <- function(v, er) {
     list("measured RMS error, mean over the releases", f(mean(v$measured)), "measured"),
     list(sprintf("half-width of the 95%% band, averaged over the grid (%s)", v$band$source), f(v$halfwidth),
          "halfwidth"),
-    list("recomputed in (s): releases; error panel",
-         sprintf("%.3f; %s", v$seconds, if (is.null(er$seconds)) "-" else sprintf("%.3f", er$seconds)),
+    list("recomputed in, wall clock (CPU): releases; error panel",
+         sprintf("%.3f s (%.3f); %s", v$seconds, v$cpu,
+                 if (is.null(er$seconds)) "-" else sprintf("%.3f s (%.3f)", er$seconds, er$cpu)),
          "seconds")))
 }
 

@@ -59,7 +59,7 @@ plots_ready <- function(tab) {
                     " && !document.querySelector('#%s_plot.recalculating, #%s_errors.recalculating'));})()"),
              tab, tab, tab, tab))
 }
-s$Page$navigate(url)
+invisible(s$Page$navigate(url))
 timings <- data.frame()
 for (tab in c("mean", "density", "regression", "budget")) {
   js(sprintf("document.querySelector('a[data-value=\"%s\"]').click()", tab))
@@ -75,8 +75,10 @@ for (tab in c("mean", "density", "regression", "budget")) {
     if (!wait_for(function() nzchar(cell(paste0(tab, "_numbers"), "seconds")) && plots_ready(tab))) {
       stop("the ", tab, " tab did not render")
     }
-    sec <- as.numeric(strsplit(cell(paste0(tab, "_numbers"), "seconds"), ";")[[1]])
-    timings <- rbind(timings, data.frame(tab = tab, releases_s = sec[1], error_panel_s = sec[2]))
+    txt <- cell(paste0(tab, "_numbers"), "seconds")
+    sec <- as.numeric(regmatches(txt, gregexpr("[0-9]+[.][0-9]+", txt))[[1]])
+    timings <- rbind(timings, data.frame(tab = tab, releases_s = sec[1], releases_cpu_s = sec[2],
+                                         error_panel_s = sec[3], error_panel_cpu_s = sec[4]))
   }
   Sys.sleep(0.5)
   f <- file.path(out, sprintf("explore-%s.png", tab))
