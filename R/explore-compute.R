@@ -357,7 +357,7 @@ explore_band <- function(rel, level = 0.95, sd = NULL) {
   }
   if (is.null(sd)) sd <- explore_pointwise_sd(rel)
   z <- stats::qnorm((1 + level) / 2)
-  list(lower = v - z * sd, upper = v + z * sd, source = "release +- 1.96 sd")
+  list(lower = v - z * sd, upper = v + z * sd, source = sprintf("release +- %.2f sd", z))
 }
 
 # lower / upper vectors of a confint() result (data frame, matrix or list).

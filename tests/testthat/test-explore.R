@@ -33,6 +33,20 @@ test_that("the fallback noise sd of each mechanism matches the spread of repeate
   })
 })
 
+test_that("bands from confint() results of several shapes; the fallback band is +- z sd", {
+  cols <- ex("explore_band_columns")
+  expect_equal(cols(data.frame(lower = 1:3, upper = 4:6), 3L), list(lower = 1:3, upper = 4:6))
+  expect_equal(cols(cbind(lower = 1:3, upper = 4:6), 3L), list(lower = 1:3, upper = 4:6))
+  expect_equal(cols(list(lower = 1:3, upper = 4:6, level = 0.95), 3L), list(lower = 1:3, upper = 4:6))
+  expect_null(cols(data.frame(lower = 1:2, upper = 3:4), 3L))
+  expect_null(cols(NULL, 3L))
+  t <- seq(0, 1, length.out = 21)
+  r <- with_seed_mode(1, dp_gp_release(sin(2 * pi * t), t, kernel_gaussian(0.2), 0.1, 1, 1e-3))
+  b <- ex("explore_band")(r, level = 0.9, sd = rep(2, 21))
+  if (identical(b$source, "confint()")) skip("confint() for releases is in the package")
+  expect_equal(b$upper - b$lower, rep(2 * 2 * stats::qnorm(0.95), 21))
+})
+
 test_that("views: a larger epsilon narrows the band and lowers the expected error", {
   B <- ex("explore_builtin")()
   view <- ex("explore_view")
