@@ -186,28 +186,28 @@ test_that("in headless Chromium, dragging the epsilon slider narrows the band; t
   s <- br$session
   s$Page$navigate(app$url)
   hw <- function() suppressWarnings(as.numeric(explore_number(s, "mean_numbers", "halfwidth")))
-  expect_true(explore_wait(function() is.finite(hw()), timeout = 30))
+  expect_true(explore_wait(function() is.finite(hw()), timeout = 60))
   expect_match(explore_js(s, "document.getElementById('mode_banner').innerText"), "TEACHING MODE")
   w1 <- hw()
   img1 <- explore_js(s, "document.querySelector('#mean_plot img').src")
   eps1 <- explore_js(s, "$('#mean_epsilon').data('ionRangeSlider').result.from")
   explore_drag_slider(s, "mean_epsilon", 5)
-  expect_true(explore_wait(function() !identical(hw(), w1), timeout = 20))
+  expect_true(explore_wait(function() !identical(hw(), w1), timeout = 60))
   eps2 <- explore_js(s, "$('#mean_epsilon').data('ionRangeSlider').result.from")
   expect_gt(eps2, 3 * eps1)
   expect_true(explore_wait(function() !identical(
-    explore_js(s, "document.querySelector('#mean_plot img').src"), img1), timeout = 20))
+    explore_js(s, "document.querySelector('#mean_plot img').src"), img1), timeout = 60))
   expect_lt(hw(), w1 / 2)
 
   # the budget tab: 0.3 per release from 1 (basic composition): the 4th is refused
   explore_js(s, "document.querySelector('a[data-value=\"budget\"]').click()")
   status <- function() explore_number(s, "budget_status", "releases")
-  expect_true(explore_wait(function() identical(status(), "0"), timeout = 20))
+  expect_true(explore_wait(function() identical(status(), "0"), timeout = 60))
   for (i in 1:4) {
     explore_js(s, "document.getElementById('budget_release').click()")
     expect_true(explore_wait(function() grepl(if (i < 4) sprintf("Release %d made", i) else "Refused",
                                               explore_js(s, "document.getElementById('budget_message').innerText")),
-                             timeout = 20))
+                             timeout = 60))
   }
   expect_identical(status(), "3")
   expect_true(explore_js(s, "document.getElementById('budget_message_box').classList.contains('dpx-refusal')"))
