@@ -47,14 +47,14 @@ deps-system:
 
 # R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback).
 TEST_PKGS := testthat knitr markdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
-  lgrdata generics
+  lgrdata generics shiny chromote callr httpuv
 deps-test: deps-system
 	$(RSCRIPT) tools/install-deps.R $(TEST_PKGS)
 
 deps-check: deps-test
 
 deps-demo: deps-system
-	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS KernSmooth lgrdata
+	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS KernSmooth lgrdata shiny chromote callr httpuv
 
 deps-bench:
 	$(RSCRIPT) tools/install-deps.R mvtnorm mvnfast MASS bench KernSmooth

@@ -422,7 +422,8 @@ main <- function(out_dir = "reproduce") {
                "fig_smith_kung", "fig_smith_oxboys", "fig_smith_toy", "fig_smith_spatial",
                "fig_alda_kde", "fig_alda_svm", "fig_alda_vs_gp",
                "fig_lin_table1", "fig_lin_fig1", "fig_lin_fig2", "fig_lin_fig3", "fig_lin_fig4",
-               "fig_lin_table2", "fig_lin_table3", "fig_balog_fig1", "fig_balog_alg2", "fig_audit")
+               "fig_lin_table2", "fig_lin_table3", "fig_balog_fig1", "fig_balog_alg2", "fig_audit",
+               "fig_explore")
   only <- Sys.getenv("DPFDA_DEMO_ONLY")          # a regular expression on the names, for development
   if (nzchar(only)) figures <- grep(only, figures, value = TRUE)
   message(sprintf("Writing %s (%s run; %d figures):", normalizePath(out_dir),
