@@ -110,6 +110,11 @@ noise_law.dpfda_bernstein_release <- function(x, ...) {
 
 # The linear map from Bernstein lattice values to the polynomial on `points`.
 bernstein_map <- function(br, points) {
+  if (identical(as.integer(br$dim), 1L) && is.null(dim(points))) {   # the (iterated) basis directly
+    dom <- as.double(br$domain)
+    u <- pmin(pmax((points - dom[1L]) / (dom[2L] - dom[1L]), 0), 1)
+    return(bernstein_basis(u, br$k, br$h))
+  }
   p <- ncol(br$values$values)
   one <- br
   cols <- lapply(seq_len(p), function(j) {
