@@ -296,6 +296,7 @@ signal_bound_l2 <- function(x) {
 # Called on every new release: warn (classed) when the noise alone is larger
 # than any signal the public bounds allow. Public quantities only.
 release_utility_check <- function(x) {
+  if (!isTRUE(getOption("dpfda.utility_warning", TRUE))) return(invisible(x))
   bound <- tryCatch(signal_bound_l2(x), error = function(e) NULL)
   if (is.null(bound) || !is.finite(bound)) return(invisible(x))
   law <- tryCatch(noise_law(x), error = function(e) NULL)

@@ -23,7 +23,9 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' public bounds allow the signal to have (e.g. `tau` for [dp_mean()]): such
 #' a release is mostly noise. The check uses public quantities only. Printing
 #' a release shows the range of its pointwise noise standard deviation and
-#' its expected \eqn{L^2} noise error (see [dp_accuracy()]).
+#' its expected \eqn{L^2} noise error (see [dp_accuracy()]). Set
+#' `options(dpfda.utility_warning = FALSE)` to silence the warning (e.g. in
+#' simulations that make many deliberately noisy releases).
 #'
 #' @param values A `dpfda_curves` object with the released values.
 #' @param mechanism A short name, e.g. `"gp"`, `"bernstein"`.

@@ -130,6 +130,8 @@ test_that("dp_accuracy errors are classed and say what to give", {
 })
 
 test_that("releases print their noise size; a release that is mostly noise warns (public quantities only)", {
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old), add = TRUE)
   r <- with_seed_mode(2, dp_mean(acc_zero, epsilon = 1, tau = 1))
   expect_output(print(r), "noise sd on the grid in .*expected L2 noise error")
   a <- dp_accuracy(r)
@@ -148,6 +150,9 @@ test_that("releases print their noise size; a release that is mostly noise warns
   many <- curves(matrix(5, 400, length(acc_grid)), acc_grid)
   expect_no_warning(dp_mean(many, epsilon = 1, tau = 1))
   expect_no_warning(dp_mean(curves(matrix(0, 400, length(acc_grid)), acc_grid), epsilon = 1, tau = 1))
+  # the option switches it off
+  options(dpfda.utility_warning = FALSE)
+  expect_no_warning(dp_mean(small, epsilon = 0.05, tau = 1, mechanism = "frl"))
 })
 
 test_that("dp_accuracy of a covariance release matches its settings", {
