@@ -41,6 +41,8 @@
 #' * `"cov"`: [dp_cov()] (the ICLP covariance; its grid is the tensor grid
 #'   of `grid` with itself), with `n`, `epsilon`, `tau`, `grid`, `kernel`,
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
+#' * `"kde"`: [dp_kde()] with its default Gaussian-process mechanism: give
+#'   `n` (points), `epsilon`, `delta`, `grid` and `bandwidth` in `...`.
 #' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
 #'   Gaussian-process release of one function with RKHS sensitivity
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
@@ -188,7 +190,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% names(aliases)) {
     mechanism <- aliases[[mechanism]]
   }
-  mechanism <- check_choice(mechanism, c(iclp_mechanisms, "cov"), "mechanism")
+  mechanism <- check_choice(mechanism, c(iclp_mechanisms, "cov", "kde"), "mechanism")
   need <- function(v, arg, hint) {
     if (is.null(v)) {
       dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)
@@ -211,6 +213,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   }
   need(n, "n", "the number of individuals (curves)")
   n <- check_count(n, "n", min = 1, max = 1e15)
+  if (mechanism == "kde") return(accuracy_settings_kde(n, epsilon, delta, grid, opts))
   need(tau, "tau", "the public bound on each curve's norm, as in dp_mean()")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (mechanism == "gp") {
@@ -252,6 +255,25 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
                   params = list(M = p$M, J_tau = pl$J_tau), values = list(grid = basis$grid)))
   }
   list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
+}
+
+accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
+  bad <- setdiff(names(opts), c("bandwidth", "calibration"))
+  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_kde()'s \"gp\" mechanism here.", bad[1L]),
+                               arg = bad[1L])
+  if (is.null(opts$bandwidth)) {
+    dpfda_abort("`bandwidth` is needed for mechanism \"kde\": the public bandwidth you plan to use.",
+                arg = "bandwidth")
+  }
+  delta <- check_delta(delta)
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  bw <- as_bandwidth(opts$bandwidth, d)
+  calibration <- opts$calibration %||% "analytic"
+  law <- function(n, e) {
+    sens <- sensitivity_kde(n, if (is.matrix(bw$H) && !bw$isotropic) bw$H else sqrt(bw$H[1, 1]), d = d)
+    law_gp(dp_noise_scale(sens, e, delta, calibration), bw$kernel, grid)
+  }
+  list(law = law, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
 }
 
 accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {

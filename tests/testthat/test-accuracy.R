@@ -168,3 +168,17 @@ test_that("dp_accuracy of a covariance release matches its settings", {
                                   numeric(225))))
   expect_lt(abs(mean(N^2) / mean(a1$pointwise_sd^2) - 1), 0.15)
 })
+
+test_that("dp_accuracy for dp_kde's Gaussian-process mechanism matches the release", {
+  set.seed(6)
+  pts <- runif(200)
+  g <- seq(0, 1, length.out = 51)
+  r <- with_seed_mode(6, dp_kde(pts, g, bandwidth = 0.1, epsilon = 1, delta = 1e-5, domain = c(0, 1)))
+  a1 <- dp_accuracy(r, nsim = 200)
+  a2 <- dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, grid = g, bandwidth = 0.1, nsim = 200)
+  expect_equal(a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-8)
+  expect_equal(a1$expected_sup, a2$expected_sup, tolerance = 1e-8)
+  expect_equal(a1$pointwise_sd, rep(r$noise_scale, 51))
+  expect_error(dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, grid = g),
+               class = "dpfda_error_argument", regexp = "bandwidth")
+})
