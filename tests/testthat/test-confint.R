@@ -146,3 +146,34 @@ test_that("confint covers GP regression, binning and covariance releases", {
   expect_equal(nrow(cc), 81L)
   expect_true(all(cc$lower <= cc$estimate))
 })
+
+test_that("plots use the curves' column names and label the band and the reference", {
+  r <- with_seed_mode(7, dp_mean(ci_zero, epsilon = 1, tau = 1))
+  expect_equal(dpfda:::curves_arg_label(r$values), "t")
+  expect_equal(dpfda:::curves_value_label(r$values), "value")
+  r$values$arg_name <- "age"
+  r$values$value_name <- "height"
+  expect_equal(dpfda:::curves_arg_label(r$values), "age")
+  expect_equal(dpfda:::curves_value_label(r$values), "height")
+  b <- dpfda:::release_band(r, "simultaneous", 0.9)
+  expect_match(b$label, "90% simultaneous band of the privacy noise")
+  expect_null(dpfda:::release_band(r, FALSE, 0.9))
+  expect_error(dpfda:::release_band(r, "sideways", 0.9), class = "dpfda_error_argument")
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(r, band = TRUE, reference = numeric(length(ci_grid))))
+  expect_invisible(plot(r, band = "simultaneous", level = 0.8))
+  expect_invisible(plot(r$values))
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(r, band = TRUE, reference = numeric(length(ci_grid)))
+  expect_s3_class(p, "ggplot")
+  lab <- p$labels
+  expect_equal(lab$x, "age")
+  expect_equal(lab$y, "height")
+  built <- ggplot2::ggplot_build(p)
+  expect_true(any(vapply(built$data, function(d) "ymin" %in% names(d), NA)))   # the band is drawn
+  expect_true("95% pointwise band of the privacy noise" %in% unlist(lapply(built$plot$scales$scales,
+                                                                       function(s) s$get_labels())))
+  q <- ggplot2::autoplot(r$values)
+  expect_null(q$labels$colour)                                                  # no "curve: 1" legend
+})
