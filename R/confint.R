@@ -32,7 +32,9 @@
 #' @param parm Unused (for compatibility with [stats::confint()]).
 #' @param level Coverage probability.
 #' @param type `"pointwise"` or `"simultaneous"`.
-#' @param nsim Monte Carlo draws where simulation is needed.
+#' @param nsim Monte Carlo draws where simulation is needed (on large grids,
+#'   such as the surface of a covariance release, at most \eqn{10^7} simulated
+#'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
 #' @param seed Seed of the public simulation.
 #' @param ... Unused.
 #' @return A data frame of class `dpfda_confint` with columns `id`, `arg`
@@ -92,10 +94,9 @@ noise_band <- function(law, level, type, nsim, seed) {
       return(list(half = sd / sqrt(2) * -log1p(-level),
                   method = "exact: quantiles of independent Laplace noise"))
     }
-    d <- with_public_seed(seed, law$draw(nsim))
-    half <- apply(abs(d), 2L, stats::quantile, probs = level, names = FALSE, type = 8)
-    return(list(half = half, method = sprintf(paste("Monte Carlo: %d draws from the public law of the",
-                                                      "Laplace-type noise (%s)"), nsim, law$note)))
+    qq <- law_abs_quantiles(law, level, nsim, seed)
+    return(list(half = qq$q, method = sprintf(paste("Monte Carlo: %d draws from the public law of the",
+                                                      "Laplace-type noise (%s)"), qq$nsim, law$note)))
   }
   if (mpos == 0L) return(list(half = sd, method = "no noise"))
   if (iid) {   # independent coordinates: Sidak is exact
@@ -104,6 +105,7 @@ noise_band <- function(law, level, type, nsim, seed) {
     return(list(half = c * sd, method = sprintf("exact: independent %s noise on %d points",
                                                 if (gauss) "Gaussian" else "Laplace", mpos)))
   }
+  nsim <- mc_draws(nsim, length(sd))
   ratio <- with_public_seed(seed, {
     chunk <- max(1L, min(nsim, floor(2e6 / max(1, length(sd)))))
     out <- numeric(0)

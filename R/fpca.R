@@ -33,9 +33,11 @@
 #' eigenfunction error `err`.
 #'
 #' @param x A `dp_cov()` release (class `dpfda_iclp_cov_release`), or curves
-#'   (anything [dp_cov()] accepts) to release a covariance first.
+#'   (anything [dp_cov()] accepts) to release a covariance first. For
+#'   `plot()`: a `dp_fpca()` result.
 #' @param npc Number of components to keep.
-#' @param ... With curves as `x`: arguments of [dp_cov()].
+#' @param ... With curves as `x`: arguments of [dp_cov()]; for `plot()`:
+#'   graphical parameters passed to [graphics::matplot()].
 #' @return An object of class `dpfda_fpca`: `values` (eigenvalues, all
 #'   `npc`), `varprop` (fractions of the positive variance), `harmonics`
 #'   (curves), `grid`, `noise_hs`, `eigenfunction_bound`, and the public

@@ -29,20 +29,20 @@ law_linear <- function(A, scale, family, grid, note) {
   zvar <- if (family == "laplace") 2 else 1
   v <- zvar * scale^2
   var <- if (is.null(A)) v else as.vector((A * A) %*% v)
-  draw <- function(nsim) {
+  zdraw <- function(nsim) {
     p <- length(scale)
-    z <- if (family == "laplace") matrix(rexp(nsim * p) - rexp(nsim * p), nsim, p)
+    z <- if (family == "laplace") matrix(stats::rexp(nsim * p) - stats::rexp(nsim * p), nsim, p)
          else matrix(stats::rnorm(nsim * p), nsim, p)
-    z <- z * rep(scale, each = nsim)
-    if (is.null(A)) z else z %*% t(A)
+    z * rep(scale, each = nsim)
   }
+  draw <- function(nsim) if (is.null(A)) zdraw(nsim) else zdraw(nsim) %*% t(A)
   cov <- function() if (is.null(A)) diag(v, length(v)) else A %*% (v * t(A))
   out <- new_law(family, var, draw, cov, grid, note)
   out$iid <- is.null(A)
+  out$A <- A
+  out$zdraw <- zdraw
   out
 }
-
-rexp <- function(n) stats::rexp(n)
 
 # A Gaussian law from its pointwise variance (cheap) and a function that
 # builds the full covariance (for draws).
@@ -92,6 +92,7 @@ noise_law.dpfda_gp_release <- function(x, ...) {
 #' @export
 noise_law.dpfda_gpreg_release <- function(x, ...) {
   S <- x$noise_covariance
+  if (!is.matrix(S)) return(NextMethod())     # the standard method: GP noise with the prior kernel
   law_gaussian_cov(diag(S), function() S, x$values$grid, "Gaussian with the cloaking covariance")
 }
 
@@ -178,15 +179,28 @@ noise_law.dpfda_iclp_cov_release <- function(x, ...) {
   B <- V %*% (lam * t(V))
   var <- c2 / 2 * (outer(a, a) + B^2)
   J <- length(lam)
-  sdl <- x$noise_scale * infl * sqrt(outer(lam, lam)) / sqrt(2)   # Laplace scales
-  draw <- function(nsim) {
-    t(vapply(seq_len(nsim), function(i) {
-      Z <- matrix(rexp(J * J) - rexp(J * J), J, J) * sdl
-      as.vector(V %*% ((Z + t(Z)) / 2) %*% t(V))
-    }, numeric(nrow(V)^2)))
+  m <- nrow(V)
+  sdl <- as.vector(x$noise_scale * infl * sqrt(outer(lam, lam)) / sqrt(2))   # Laplace scales
+  tr <- as.vector(t(matrix(seq_len(J * J), J, J)))                          # vec(Z) -> vec(Z')
+  # symmetrised coefficients, one draw per row: vec((Z + Z') / 2)
+  zdraw <- function(nsim) {
+    z <- matrix(stats::rexp(nsim * J * J) - stats::rexp(nsim * J * J), nsim, J * J) * rep(sdl, each = nsim)
+    (z + z[, tr, drop = FALSE]) / 2
   }
-  new_law("laplace", as.vector(var), draw, function() NULL, x$values$grid,
-          sprintf("Laplace on %d x %d tensor Karhunen-Loeve coefficients, symmetrised", J, J))
+  small <- as.double(m)^2 * J^2 <= 2^24
+  A <- if (small) kronecker(V, V) else NULL                                  # vec(V S V') = (V x V) vec(S)
+  draw <- function(nsim) {
+    z <- zdraw(nsim)
+    if (small) return(z %*% t(A))
+    t(vapply(seq_len(nsim), function(i) as.vector(V %*% matrix(z[i, ], J, J) %*% t(V)), numeric(m^2)))
+  }
+  out <- new_law("laplace", as.vector(var), draw, function() NULL, x$values$grid,
+                 sprintf("Laplace on %d x %d tensor Karhunen-Loeve coefficients, symmetrised", J, J))
+  if (small) {
+    out$A <- A
+    out$zdraw <- zdraw
+  }
+  out
 }
 
 # Simulate with a fixed public seed, leaving the user's RNG state untouched.
@@ -226,3 +240,32 @@ law_sup_draws <- function(law, nsim, seed = 1L) {
     out
   })
 }
+
+# Pointwise level-quantiles of |noise| by Monte Carlo. With a linear law the
+# coefficients are drawn once and the grid is done in blocks (memory bounded);
+# otherwise at most 5e6 values are simulated. Returns the quantiles and the
+# number of draws used.
+law_abs_quantiles <- function(law, level, nsim, seed) {
+  m <- length(law$var)
+  q <- function(d) apply(abs(d), 2L, stats::quantile, probs = level, names = FALSE, type = 8)
+  nsim <- mc_draws(nsim, m)
+  with_public_seed(seed, {
+    if (!is.null(law$A) && !is.null(law$zdraw)) {
+      z <- law$zdraw(nsim)
+      block <- max(1L, floor(5e6 / nsim))
+      out <- numeric(m)
+      for (b in split(seq_len(m), ceiling(seq_len(m) / block))) {
+        out[b] <- q(z %*% t(law$A[b, , drop = FALSE]))
+      }
+      list(q = out, nsim = nsim)
+    } else {
+      n_eff <- as.integer(min(nsim, max(500, floor(5e6 / m))))
+      list(q = q(law$draw(n_eff)), nsim = n_eff)
+    }
+  })
+}
+
+# Monte Carlo draws used on a grid of m points: at most `nsim`, and at most
+# 1e7 simulated values (but at least 1000 draws) on large grids such as the
+# m^2 points of a covariance surface.
+mc_draws <- function(nsim, m) as.integer(min(nsim, max(1000, floor(1e7 / m))))
