@@ -47,7 +47,8 @@
 #'   Gaussian-process release of one function with RKHS sensitivity
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
 #'
-#' @param x `NULL` (use the settings), or a `dpfda_release`.
+#' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
+#'   name (a shortcut for `mechanism =`).
 #' @param mechanism The mechanism (see Details).
 #' @param n Number of individuals (public).
 #' @param epsilon,delta Privacy parameters.
@@ -81,6 +82,10 @@
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
                         target_sup = NULL, solve_for = c("n", "epsilon"), nsim = 2000, seed = 1) {
+  if (is.character(x) && length(x) == 1L) {   # dp_accuracy("frl", n = ...): the mechanism first
+    mechanism <- x
+    x <- NULL
+  }
   nsim <- check_count(nsim, "nsim", min = 10, max = 1e7)
   seed <- check_count(seed, "seed", min = 0)
   if (!is.null(target_l2)) target_l2 <- check_number(target_l2, "target_l2", lower = 0, lower_open = TRUE)

@@ -123,6 +123,8 @@ test_that("dp_accuracy errors are classed and say what to give", {
   expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = -1, tau = 1, grid = acc_grid),
                class = "dpfda_error_privacy")
   expect_error(dp_accuracy(1:3), class = "dpfda_error_argument")
+  expect_equal(dp_accuracy("frl", n = 10, epsilon = 1, tau = 1, grid = acc_grid, nsim = 50)$expected_l2,
+               dp_accuracy(mechanism = "frl", n = 10, epsilon = 1, tau = 1, grid = acc_grid, nsim = 50)$expected_l2)
   expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = 1, tau = 1, grid = acc_grid, bogus = 1),
                class = "dpfda_error_argument", regexp = "bogus")
   expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = 1, tau = 1, grid = acc_grid,
