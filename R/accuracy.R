@@ -110,9 +110,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (!is.null(target_l2) || !is.null(target_sup)) {
     solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
     err <- if (!is.null(target_l2)) {
-      function(n, e) law_summary(st$law(n, e), sup = FALSE)$expected_l2
+      function(n, e) suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
     } else {
-      function(n, e) mean(law_sup_draws(st$law(n, e), nsim, seed))
+      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed)))
     }
     target <- if (!is.null(target_l2)) target_l2 else target_sup
     if (solve_for == "n") {
@@ -159,14 +159,17 @@ solve_monotone <- function(f, target, start, lower, upper, integer) {
   lo <- max(lower, min(start, upper))
   if (f(lo) <= target) {
     hi <- lo
-    while (lo > lower && f(lo) <= target) { hi <- lo; lo <- max(lower, lo / 2) }
+    while (lo > lower && f(lo) <= target) {
+      hi <- lo
+      lo <- max(lower, if (integer) floor(lo / 2) else lo / 2)
+    }
     if (f(lo) <= target) return(if (integer) ceiling(lo) else lo)
   } else {
     hi <- lo
     repeat {
       hi <- min(upper, hi * 2)
       if (f(hi) <= target) break
-      if (hi >= upper) return(if (integer) Inf else Inf)
+      if (hi >= upper) return(Inf)
       lo <- hi
     }
   }

@@ -95,6 +95,12 @@ test_that("the n and epsilon needed for a target are the smallest that reach it"
                    nsim = 100)
   expect_equal(b$n_needed, ceiling(10 * b$expected_l2 / 0.02))
   expect_output(print(a), "n needed")
+  # searching down from a start that is already good enough (odd start: whole numbers only)
+  d <- do.call(dp_accuracy, c(base, list(n = 100001, target_l2 = 0.05)))
+  expect_lte(l2_at(d$n_needed), 0.05)
+  expect_gt(l2_at(d$n_needed - 1), 0.05)
+  # unreachable within the search range
+  expect_equal(do.call(dp_accuracy, c(base, list(n = 10, target_l2 = 1e-12)))$n_needed, Inf)
 })
 
 test_that("dp_accuracy touches neither data, budget nor the caller's random numbers", {
