@@ -177,3 +177,20 @@ test_that("plots use the curves' column names and label the band and the referen
   q <- ggplot2::autoplot(r$values)
   expect_null(q$labels$colour)                                                  # no "curve: 1" legend
 })
+
+test_that("the noise laws of dp_kde()'s ICLP and FRL releases match simulation", {
+  set.seed(8)
+  p <- runif(300)
+  g <- seq(0, 1, length.out = 41)
+  for (m in c("iclp", "frl")) {
+    # the KDE summary does not depend on epsilon: a release at epsilon = 1e9 is the summary
+    r0 <- with_seed_mode(8, dp_kde(p, g, bandwidth = 0.1, epsilon = 1e9, mechanism = m, domain = c(0, 1)))
+    N <- with_seed_mode(9, t(replicate(150, predict(dp_kde(p, g, bandwidth = 0.1, epsilon = 1, mechanism = m,
+                                                           domain = c(0, 1))) - predict(r0))))
+    r <- with_seed_mode(9, dp_kde(p, g, bandwidth = 0.1, epsilon = 1, mechanism = m, domain = c(0, 1)))
+    v <- dp_accuracy(r, nsim = 100)$pointwise_sd^2
+    expect_lt(abs(mean(N^2) / mean(v) - 1), 0.15, label = m)
+    ci <- confint(r, level = 0.9, nsim = 2000)
+    expect_lt(abs(mean(abs(N) <= rep(ci$upper - ci$estimate, each = nrow(N))) - 0.9), tol(0.9, 150), label = m)
+  }
+})
