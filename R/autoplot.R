@@ -2,7 +2,7 @@
 # mortality distributions, registered when ggplot2 is loaded.
 
 utils::globalVariables(c("arg", "value", "id", "group", "age", "density", "lo", "hi", "t1", "t2", "z1", "z2", "weight",
-                         "sign"))
+                         "sign", "component", "what", "band"))
 
 # Register `method` for the generic `pkg::generic` on class `cls`, now if pkg
 # is loaded and again whenever it is loaded later.
@@ -19,6 +19,7 @@ register_s3_later <- function(pkg, generic, cls, method) {
   register_s3_later("ggplot2", "autoplot", "dpfda_release", autoplot_dpfda_release)
   register_s3_later("ggplot2", "autoplot", "dpfda_mortality", autoplot_dpfda_mortality)
   register_s3_later("ggplot2", "autoplot", "dpfda_kme", autoplot_dpfda_kme)
+  register_s3_later("ggplot2", "autoplot", "dpfda_fpca", autoplot_dpfda_fpca)
   invisible(NULL)
 }
 
@@ -27,7 +28,7 @@ register_s3_later <- function(pkg, generic, cls, method) {
 #' With \pkg{ggplot2} installed, `ggplot2::autoplot()` draws dpfda objects:
 #' curves as lines (one per curve; the first curve of two-dimensional curves
 #' as a raster), releases as their released curves with an optional band of
-#' +/- 2 pointwise noise standard deviations and an optional non-private
+#' the privacy noise (pointwise or simultaneous, see [confint.dpfda_release()]) and an optional non-private
 #' reference (dashed), mortality distributions as one density per group,
 #' and [dp_kme()] releases as their weighted synthetic points (size by
 #' \eqn{|w|}, colour by sign; the first two coordinates, or weight against
@@ -36,8 +37,10 @@ register_s3_later <- function(pkg, generic, cls, method) {
 #'
 #' @param object A `dpfda_curves`, `dpfda_release`, `dpfda_mortality` or
 #'   `dpfda_kme`.
-#' @param band For releases: shade +/- 2 pointwise noise standard deviations
-#'   (public information from the noise scale and kernel).
+#' @param band For releases: `FALSE`, `TRUE` (pointwise), `"pointwise"` or
+#'   `"simultaneous"`: shade a band of the privacy noise at level `level`
+#'   (public information, see [confint.dpfda_release()]); the legend names
+#'   the release, the band and the reference.
 #' @param reference For releases: an optional non-private reference, a
 #'   numeric vector on the release's grid or a [curves()] object.
 #' @param ... Unused.
@@ -54,38 +57,53 @@ NULL
 autoplot_dpfda_curves <- function(object, ...) {
   need_package("ggplot2", "autoplot()")
   d <- as.data.frame(object)
+  xl <- curves_arg_label(object)
+  yl <- curves_value_label(object)
   if (object$dim == 1L) {
     d$id <- factor(d$id)
-    ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value, group = id, colour = id)) +
-      ggplot2::geom_line() + ggplot2::labs(x = "t", y = "value", colour = "curve")
+    p <- ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value, group = id)) + ggplot2::labs(x = xl, y = yl)
+    if (nrow(object$values) == 1L) return(p + ggplot2::geom_line())
+    p + ggplot2::geom_line(ggplot2::aes(colour = id)) + ggplot2::labs(colour = object$id_name %||% "curve")
   } else if (object$dim == 2L) {
     d <- d[d$id == 1L, ]
     d <- data.frame(t1 = d$arg1, t2 = d$arg2, value = d$value)
-    ggplot2::ggplot(d, ggplot2::aes(x = t1, y = t2, fill = value)) + ggplot2::geom_raster()
+    ggplot2::ggplot(d, ggplot2::aes(x = t1, y = t2, fill = value)) + ggplot2::geom_raster() +
+      ggplot2::labs(x = paste0(xl, "1"), y = paste0(xl, "2"), fill = yl)
   } else {
     dpfda_abort("Only one- and two-dimensional curves can be plotted.", arg = "object")
   }
 }
 
 #' @rdname autoplot-dpfda
-autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, ...) {
+#' @param level Level of the band.
+autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level = 0.95, ...) {
   need_package("ggplot2", "autoplot()")
   v <- object$values
-  p <- autoplot_dpfda_curves(v) +
-    ggplot2::ggtitle(sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
-                             format(object$epsilon, digits = 3), format(object$delta, digits = 3)))
-  if (v$dim != 1L) return(p)
-  if (isTRUE(band) && !is.null(sd <- release_pointwise_sd(object))) {
-    b <- data.frame(arg = v$grid, lo = v$values[1L, ] - 2 * sd, hi = v$values[1L, ] + 2 * sd)
-    p <- p + ggplot2::geom_ribbon(data = b, ggplot2::aes(x = arg, ymin = lo, ymax = hi), inherit.aes = FALSE,
-                                  alpha = 0.25)
-  }
+  title <- sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
+                   format(object$epsilon, digits = 3), format(object$delta, digits = 3))
+  if (v$dim != 1L || nrow(v$values) > 1L) return(autoplot_dpfda_curves(v) + ggplot2::ggtitle(title))
+  b <- release_band(object, band, level)
+  rel_lab <- "private release"
+  d <- data.frame(arg = v$grid, value = v$values[1L, ], what = rel_lab)
+  ltys <- c(1)
+  names(ltys) <- rel_lab
   if (!is.null(reference)) {
-    ref <- release_reference(reference, v)
-    p <- p + ggplot2::geom_line(data = data.frame(arg = v$grid, value = ref), ggplot2::aes(x = arg, y = value),
-                                inherit.aes = FALSE, linetype = 2)
+    ref_lab <- "reference (not private)"
+    d <- rbind(d, data.frame(arg = v$grid, value = release_reference(reference, v), what = ref_lab))
+    ltys[ref_lab] <- 2
   }
-  p
+  d$what <- factor(d$what, levels = names(ltys))
+  p <- ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value))
+  if (!is.null(b)) {
+    bd <- data.frame(arg = v$grid, lo = b$lower, hi = b$upper, band = b$label)
+    p <- p + ggplot2::geom_ribbon(data = bd, ggplot2::aes(x = arg, ymin = lo, ymax = hi, fill = band),
+                                  inherit.aes = FALSE, alpha = 0.3) +
+      ggplot2::scale_fill_manual(values = "grey50", name = NULL)
+  }
+  p + ggplot2::geom_line(ggplot2::aes(linetype = what)) +
+    ggplot2::scale_linetype_manual(values = ltys, name = NULL) +
+    ggplot2::labs(x = curves_arg_label(v), y = curves_value_label(v), title = title) +
+    ggplot2::theme(legend.position = "bottom")
 }
 
 #' @rdname autoplot-dpfda

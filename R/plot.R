@@ -4,17 +4,25 @@
 #'
 #' One-dimensional curves are drawn as a spaghetti plot ([graphics::matplot()]);
 #' on a two-dimensional tensor grid the first curve is drawn as an image with
-#' contours. For a release, the released curves are drawn; with `band = TRUE`
-#' a pointwise band of +/- 2 noise standard deviations (public information,
-#' computed from the noise scale and kernel) is shaded.
+#' contours. Axis labels default to the names of the argument and value
+#' columns the curves were made from (`"t"` and `"value"` otherwise). For a
+#' release, the released curves are drawn; with `band = TRUE` (or
+#' `"pointwise"`, `"simultaneous"`) a band of the privacy noise at level
+#' `level` from [confint.dpfda_release()] (public information) is shaded
+#' around the first curve, and a legend names the release, the band and the
+#' reference.
 #'
 #' @param x A `dpfda_curves` object or a `dpfda_release`.
 #' @param y Unused.
 #' @param col,lty,lwd,type,xlab,ylab,main Graphical parameters.
-#' @param band For releases: shade +/- 2 pointwise noise standard deviations.
+#' @param band For releases: `FALSE`, `TRUE` (a pointwise band),
+#'   `"pointwise"` or `"simultaneous"`.
+#' @param level Level of the band.
 #' @param reference For releases: an optional non-private reference drawn
 #'   dashed (a numeric vector on the release's grid or a [curves()] object),
 #'   e.g. to show a teaching example next to the truth.
+#' @param legend For releases: draw a legend (when there is a band or a
+#'   reference).
 #' @param ... Passed to [graphics::matplot()] / [graphics::matlines()].
 #' @return `x`, invisibly.
 #' @examples
@@ -23,8 +31,10 @@
 #' lines(g[1], col = "black", lwd = 2)
 #' @export
 plot.dpfda_curves <- function(x, y, col = NULL, lty = 1, lwd = 1, type = "l",
-                              xlab = "t", ylab = "value", main = NULL, ...) {
+                              xlab = NULL, ylab = NULL, main = NULL, ...) {
   if (is.null(main)) main <- format(x)
+  if (is.null(xlab)) xlab <- curves_arg_label(x)
+  if (is.null(ylab)) ylab <- curves_value_label(x)
   if (x$dim == 1L) {
     if (is.null(col)) col <- curve_palette(nrow(x$values))
     graphics::matplot(x$grid, t(x$values), type = type, col = col, lty = lty, lwd = lwd,
@@ -33,13 +43,43 @@ plot.dpfda_curves <- function(x, y, col = NULL, lty = 1, lwd = 1, type = "l",
              !any(vapply(axes, is.unsorted, NA))) {
     z <- matrix(x$values[1L, ], length(axes[[1L]]), length(axes[[2L]]))
     graphics::image(axes[[1L]], axes[[2L]], z, col = grDevices::hcl.colors(64, "viridis"),
-                    xlab = "t1", ylab = "t2", main = main, ...)
+                    xlab = paste0(xlab, "1"), ylab = paste0(xlab, "2"), main = main, ...)
     graphics::contour(axes[[1L]], axes[[2L]], z, add = TRUE, drawlabels = FALSE)
   } else {
     dpfda_abort("Only one-dimensional curves and curves on two-dimensional tensor grids can be plotted.",
                 arg = "x")
   }
   invisible(x)
+}
+
+# Axis labels: the names of the columns the curves came from, if recorded.
+curves_arg_label <- function(x) {
+  a <- x$arg_name
+  if (is.character(a) && length(a) >= 1L && !is.na(a[1L]) && nzchar(a[1L])) a[1L] else "t"
+}
+curves_value_label <- function(x) {
+  v <- x$value_name
+  if (is.character(v) && length(v) == 1L && !is.na(v) && nzchar(v)) v else "value"
+}
+
+# band argument -> NULL or "pointwise" / "simultaneous"
+band_type <- function(band) {
+  if (isFALSE(band) || is.null(band)) return(NULL)
+  if (isTRUE(band)) return("pointwise")
+  check_choice(band, c("pointwise", "simultaneous"), "band")
+}
+
+# The band of a release's first curve on its grid, or NULL when the noise law
+# is not available.
+release_band <- function(x, band, level) {
+  type <- band_type(band)
+  if (is.null(type)) return(NULL)
+  ci <- tryCatch(confint.dpfda_release(x, level = level, type = type),
+                 dpfda_error_unsupported = function(e) NULL)
+  if (is.null(ci)) return(NULL)
+  ci <- ci[ci$id == 1L, , drop = FALSE]
+  list(lower = ci$lower, upper = ci$upper,
+       label = sprintf("%s%% %s band of the privacy noise", format(100 * level), type))
 }
 
 #' @rdname plot.dpfda_curves
@@ -53,29 +93,38 @@ lines.dpfda_curves <- function(x, col = NULL, lty = 1, lwd = 1, ...) {
 
 #' @rdname plot.dpfda_curves
 #' @export
-plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL, xlab = "t", ylab = "value",
-                               ...) {
+plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL, xlab = NULL, ylab = NULL,
+                               level = 0.95, legend = TRUE, ...) {
   if (is.null(main)) {
     main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
                     format(x$epsilon, digits = 3), format(x$delta, digits = 3))
   }
   v <- x$values
-  sd <- if (isTRUE(band)) release_pointwise_sd(x) else NULL
-  if (!is.null(sd) && v$dim == 1L) {
-    lo <- apply(v$values, 2L, min) - 2 * sd
-    hi <- apply(v$values, 2L, max) + 2 * sd
-    graphics::plot(range(v$grid), range(lo, hi), type = "n", xlab = xlab, ylab = ylab, main = main)
-    graphics::polygon(c(v$grid, rev(v$grid)), c(v$values[1L, ] - 2 * sd, rev(v$values[1L, ] + 2 * sd)),
-                      col = grDevices::adjustcolor("grey60", 0.4), border = NA)
-    graphics::lines(v, ...)
-  } else if (!is.null(reference) && v$dim == 1L) {
-    ref <- release_reference(reference, v)
-    graphics::plot(range(v$grid), range(v$values, ref), type = "n", xlab = xlab, ylab = ylab, main = main)
-    graphics::lines(v, ...)
-  } else {
+  if (is.null(xlab)) xlab <- curves_arg_label(v)
+  if (is.null(ylab)) ylab <- curves_value_label(v)
+  b <- if (v$dim == 1L) release_band(x, band, level) else NULL
+  ref <- if (!is.null(reference) && v$dim == 1L) release_reference(reference, v) else NULL
+  if (v$dim != 1L) {
     plot(v, main = main, xlab = xlab, ylab = ylab, ...)
+    return(invisible(x))
   }
-  if (!is.null(reference) && v$dim == 1L) graphics::lines(v$grid, release_reference(reference, v), lty = 2, lwd = 2)
+  graphics::plot(range(v$grid), range(v$values, b$lower, b$upper, ref), type = "n", xlab = xlab, ylab = ylab,
+                 main = main)
+  if (!is.null(b)) {
+    graphics::polygon(c(v$grid, rev(v$grid)), c(b$lower, rev(b$upper)),
+                      col = grDevices::adjustcolor("grey60", 0.4), border = NA)
+  }
+  graphics::lines(v, ...)
+  if (!is.null(ref)) graphics::lines(v$grid, ref, lty = 2, lwd = 2)
+  if (isTRUE(legend) && (!is.null(b) || !is.null(ref))) {
+    lab <- c("private release", if (!is.null(b)) b$label, if (!is.null(ref)) "reference (not private)")
+    graphics::legend("topleft", legend = lab, bty = "n", cex = 0.8,
+                     lty = c(1, if (!is.null(b)) NA, if (!is.null(ref)) 2),
+                     lwd = c(1, if (!is.null(b)) NA, if (!is.null(ref)) 2),
+                     pch = c(NA, if (!is.null(b)) 15, if (!is.null(ref)) NA),
+                     col = c("black", if (!is.null(b)) grDevices::adjustcolor("grey60", 0.6),
+                             if (!is.null(ref)) "black"), pt.cex = 2)
+  }
   invisible(x)
 }
 
@@ -84,15 +133,6 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
 lines.dpfda_release <- function(x, ...) {
   graphics::lines(x$values, ...)
   invisible(x)
-}
-
-# Pointwise noise sd of a release with Gaussian-process noise, else NULL.
-release_pointwise_sd <- function(x) {
-  if (is.matrix(x$noise_covariance)) return(sqrt(pmax(diag(x$noise_covariance), 0)))
-  if (inherits(x$noise, "dpfda_kernel")) {
-    return(rep(x$noise_scale * sqrt(x$noise$variance), ncol(x$values$values)))
-  }
-  NULL
 }
 
 curve_palette <- function(n) {

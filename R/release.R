@@ -18,6 +18,15 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' \eqn{\propto 1/\epsilon} can overflow: a classed `dpfda_error_numeric`).
 #' `validate_dpfda_release()` checks the invariants (used by the tests).
 #'
+#' The constructor also warns, with class `dpfda_warning_utility`, when the
+#' expected \eqn{L^2} norm of the privacy noise exceeds the largest norm the
+#' public bounds allow the signal to have (e.g. `tau` for [dp_mean()]): such
+#' a release is mostly noise. The check uses public quantities only. Printing
+#' a release shows the range of its pointwise noise standard deviation and
+#' its expected \eqn{L^2} noise error (see [dp_accuracy()]). Set
+#' `options(dpfda.utility_warning = FALSE)` to silence the warning (e.g. in
+#' simulations that make many deliberately noisy releases).
+#'
 #' @param values A `dpfda_curves` object with the released values.
 #' @param mechanism A short name, e.g. `"gp"`, `"bernstein"`.
 #' @param epsilon,delta Privacy parameters spent by the release.
@@ -47,10 +56,12 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
                               "bound too large for double precision."), format(noise_scale, digits = 4)),
                 class = "dpfda_error_numeric")
   }
-  structure(list(values = values, mechanism = mechanism, epsilon = epsilon, delta = delta,
-                 sensitivity = sensitivity, noise_scale = noise_scale, noise = noise,
-                 rng = dp_rng(), call = public_call(call), ...),
-            class = c(class, "dpfda_release"))
+  out <- structure(list(values = values, mechanism = mechanism, epsilon = epsilon, delta = delta,
+                        sensitivity = sensitivity, noise_scale = noise_scale, noise = noise,
+                        rng = dp_rng(), call = public_call(call), ...),
+                   class = c(class, "dpfda_release"))
+  release_utility_check(out)
+  out
 }
 
 #' @rdname new_dpfda_release
@@ -90,6 +101,11 @@ print.dpfda_release <- function(x, ...) {
   if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", format(x$noise), "\n", sep = "")
   else if (is.character(x$noise)) cat("  noise: ", x$noise, "\n", sep = "")
   cat("  values: ", format(x$values), "\n", sep = "")
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  if (!is.null(law)) {
+    cat(sprintf("  noise sd on the grid in %s; expected L2 noise error %s (see confint(), dp_accuracy())\n",
+                format_range(range(sqrt(law$var))), format(sqrt(sum(law$weights * law$var)), digits = 4)))
+  }
   if (identical(x$rng, "seeded")) {
     cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
   }
@@ -114,10 +130,6 @@ print.summary.dpfda_release <- function(x, ...) {
   invisible(x)
 }
 
-#' @export
-as.data.frame.dpfda_release <- function(x, row.names = NULL, optional = FALSE, ...) {
-  as.data.frame(x$values)
-}
 
 #' Evaluate a release
 #'

@@ -40,7 +40,8 @@ test_that("autoplot methods build ggplot objects when ggplot2 is installed", {
   for (obj in list(x, m, x2)) expect_s3_class(ggplot2::autoplot(obj), "ggplot")
   p <- ggplot2::autoplot(r, band = TRUE, reference = sin(2 * pi * g))
   expect_s3_class(p, "ggplot")
-  expect_length(p$layers, 3L)                  # curves, band, reference
+  expect_length(p$layers, 2L)                  # band; release and reference (one line layer, by linetype)
+  expect_setequal(levels(p$data$what), c("private release", "reference (not private)"))
   on_null_device(print(p))
   set.seed(1)
   k <- with_seed_mode(3, dp_kme(matrix(runif(200), 100, 2), kernel_gaussian(0.3), epsilon = 1, delta = 1e-5,

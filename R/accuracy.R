@@ -1,0 +1,344 @@
+# Utility before spending: the accuracy of a mechanism from its public
+# settings (no data, no budget), or of an existing release.
+
+#' Accuracy of a private release before spending any budget
+#'
+#' The privacy noise of every dpfda mechanism has a law fixed by public
+#' quantities only: the mechanism, the number of curves `n`, the public bound
+#' `tau` (or a sensitivity), `epsilon`, `delta`, the kernel and the grid.
+#' `dp_accuracy()` computes that law's size **without data and without
+#' touching a budget**, so you can choose `n`, `epsilon` or the grid before
+#' releasing anything. Called with a release (`dp_accuracy(release)`), it
+#' gives the same numbers for that release, from its public fields.
+#'
+#' Reported on the grid:
+#' * `pointwise_sd`: the standard deviation of the noise at each grid point
+#'   (exact);
+#' * `expected_l2`: the root-mean-square \eqn{L^2} norm of the noise,
+#'   \eqn{(E\|N\|_{L^2}^2)^{1/2} = (\sum_i w_i \mathrm{sd}_i^2)^{1/2}} with
+#'   trapezoid weights \eqn{w_i} (exact);
+#' * `expected_sup`: the mean sup-norm \eqn{E \max_i |N(t_i)|} (Monte Carlo
+#'   from the public noise law, `nsim` draws with a fixed public seed; your
+#'   random-number state is left untouched).
+#'
+#' These are errors of the **noise** only: the released value is the
+#' clipped, shrunk summary plus this noise. Clipping at `tau` and the
+#' shrinkage of the ICLP mechanisms add a bias that depends on the data and is
+#' not included.
+#'
+#' With `target_l2` (or `target_sup`), the smallest `n` (`solve_for = "n"`)
+#' or `epsilon` (`solve_for = "epsilon"`) whose noise error is at most the
+#' target is found by bisection, holding every other setting fixed (a
+#' doubling search then bisection; up to `n = 1e12`, `epsilon` up to
+#' `1e4`).
+#'
+#' Settings understood (`mechanism`):
+#' * [dp_mean()]'s mechanisms `"iclp_qr"`, `"iclp_ar"`, `"frl"`,
+#'   `"bernstein"` and `"gp"` (with `delta`): give `n`, `epsilon`, `tau`,
+#'   `grid` and optionally `kernel` and dp_mean's options in `...` (`eta`,
+#'   `psi`, `M`, `J`, `h`, `bernstein_k`, `calibration`, `pss_rule`, ...);
+#'   the parameters are those of `select = "pss"`.
+#' * `"cov"`: [dp_cov()] (the ICLP covariance; its grid is the tensor grid
+#'   of `grid` with itself), with `n`, `epsilon`, `tau`, `grid`, `kernel`,
+#'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
+#' * `"kde"`: [dp_kde()] with its default Gaussian-process mechanism: give
+#'   `n` (points), `epsilon`, `delta`, `grid` and `bandwidth` in `...`.
+#' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
+#'   Gaussian-process release of one function with RKHS sensitivity
+#'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
+#'
+#' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
+#'   name (a shortcut for `mechanism =`).
+#' @param mechanism The mechanism (see Details).
+#' @param n Number of individuals (public).
+#' @param epsilon,delta Privacy parameters.
+#' @param tau Public bound on each curve (as in [dp_mean()], [dp_cov()]).
+#' @param kernel Noise kernel; `NULL` for [dp_mean()]'s default.
+#' @param grid Public grid of the release.
+#' @param sensitivity For `mechanism = "gp"` without `tau`: the RKHS
+#'   sensitivity of [dp_gp_release()].
+#' @param ... Mechanism options (see Details).
+#' @param target_l2,target_sup Optional target for the root-mean-square
+#'   \eqn{L^2} error or the mean sup error of the noise.
+#' @param solve_for `"n"` or `"epsilon"`: what to solve for with a target.
+#' @param nsim Monte Carlo draws for `expected_sup`.
+#' @param seed Seed of the public Monte Carlo simulation.
+#' @return A list of class `dpfda_accuracy` with `mechanism`, `grid`,
+#'   `pointwise_sd`, `expected_l2`, `expected_sup`, `family` (`"gaussian"`
+#'   or `"laplace"`), `noise` (a description), the settings `n`, `epsilon`,
+#'   `delta`, `tau`, and with a target `n_needed` or `epsilon_needed`.
+#' @seealso [confint.dpfda_release()] for bands of a release's noise.
+#' @examples
+#' g <- seq(0, 1, length.out = 101)
+#' a <- dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g)
+#' a
+#' # how many curves for a root-mean-square L2 noise error of 0.01?
+#' dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g,
+#'             target_l2 = 0.01)$n_needed
+#' # a Gaussian-process release of one function
+#' dp_accuracy(mechanism = "gp", sensitivity = 0.05, epsilon = 1, delta = 1e-5,
+#'             kernel = kernel_gaussian(0.1), grid = g)$expected_l2
+#' @export
+dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
+                        kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
+                        target_sup = NULL, solve_for = c("n", "epsilon"), nsim = 2000, seed = 1) {
+  if (is.character(x) && length(x) == 1L) {   # dp_accuracy("frl", n = ...): the mechanism first
+    mechanism <- x
+    x <- NULL
+  }
+  nsim <- check_count(nsim, "nsim", min = 10, max = 1e7)
+  seed <- check_count(seed, "seed", min = 0)
+  if (!is.null(target_l2)) target_l2 <- check_number(target_l2, "target_l2", lower = 0, lower_open = TRUE)
+  if (!is.null(target_sup)) target_sup <- check_number(target_sup, "target_sup", lower = 0, lower_open = TRUE)
+  if (!is.null(target_l2) && !is.null(target_sup)) {
+    dpfda_abort("Give one of `target_l2` and `target_sup`, not both.", arg = "target_sup")
+  }
+  if (!is.null(x)) {
+    if (!inherits(x, "dpfda_release")) {
+      arg_error("x", "a dpfda_release, or NULL (then give the settings: mechanism, n, epsilon, tau, grid)", x)
+    }
+    law <- noise_law(x)
+    s <- law_summary(law, nsim, seed)
+    return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
+                        tau = x$tau))
+  }
+  st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, list(...))
+  law <- st$law(st$n, st$epsilon)
+  s <- law_summary(law, nsim, seed)
+  out <- new_accuracy(s, law, mechanism = st$mechanism, n = st$n, epsilon = st$epsilon, delta = st$delta,
+                      tau = st$tau)
+  if (!is.null(target_l2) || !is.null(target_sup)) {
+    solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
+    err <- if (!is.null(target_l2)) {
+      function(n, e) suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
+    } else {
+      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed)))
+    }
+    target <- if (!is.null(target_l2)) target_l2 else target_sup
+    if (solve_for == "n") {
+      if (is.null(st$n)) {
+        dpfda_abort("This mechanism has no `n` to solve for; use solve_for = \"epsilon\".", arg = "solve_for")
+      }
+      out$n_needed <- solve_monotone(function(v) err(v, st$epsilon), target, start = st$n, lower = 2,
+                                     upper = 1e12, integer = TRUE)
+    } else {
+      out$epsilon_needed <- solve_monotone(function(v) err(st$n, v), target, start = st$epsilon,
+                                           lower = 1e-6, upper = 1e4, integer = FALSE)
+    }
+    out$target <- c(l2 = target_l2, sup = target_sup)
+  }
+  out
+}
+
+new_accuracy <- function(s, law, mechanism, n, epsilon, delta, tau) {
+  structure(list(mechanism = mechanism, grid = law$grid, pointwise_sd = s$pointwise_sd,
+                 expected_l2 = s$expected_l2, expected_sup = s$expected_sup, family = law$family,
+                 noise = law$note, n = n, epsilon = epsilon, delta = delta, tau = tau),
+            class = "dpfda_accuracy")
+}
+
+#' @export
+print.dpfda_accuracy <- function(x, ...) {
+  cat(sprintf("<dpfda_accuracy> %s, epsilon = %s, delta = %s%s%s\n", x$mechanism, format(x$epsilon, digits = 4),
+              format(x$delta, digits = 4), if (is.null(x$n)) "" else sprintf(", n = %s", format(x$n)),
+              if (is.null(x$tau)) "" else sprintf(", tau = %s", format(x$tau, digits = 4))))
+  cat(sprintf("  noise: %s (%s)\n", x$noise, x$family))
+  cat(sprintf("  pointwise noise sd in %s over %d grid points\n", format_range(range(x$pointwise_sd)),
+              length(x$pointwise_sd)))
+  cat(sprintf("  expected L2 noise error (root mean square) %s; expected sup error %s\n",
+              format(x$expected_l2, digits = 4), format(x$expected_sup, digits = 4)))
+  if (!is.null(x$n_needed)) cat(sprintf("  n needed for the target %s: %s\n", names(x$target),
+                                        format(x$n_needed, big.mark = ",")))
+  if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
+                                              format(x$epsilon_needed, digits = 4)))
+  invisible(x)
+}
+
+# The smallest v in [lower, upper] with f(v) <= target, f decreasing in v.
+solve_monotone <- function(f, target, start, lower, upper, integer) {
+  lo <- max(lower, min(start, upper))
+  if (f(lo) <= target) {
+    hi <- lo
+    while (lo > lower && f(lo) <= target) {
+      hi <- lo
+      lo <- max(lower, if (integer) floor(lo / 2) else lo / 2)
+    }
+    if (f(lo) <= target) return(if (integer) ceiling(lo) else lo)
+  } else {
+    hi <- lo
+    repeat {
+      hi <- min(upper, hi * 2)
+      if (f(hi) <= target) break
+      if (hi >= upper) return(Inf)
+      lo <- hi
+    }
+  }
+  # f(lo) > target >= f(hi)
+  for (i in 1:200) {
+    if (integer && hi - lo <= 1) break
+    if (!integer && hi / lo < 1 + 1e-4) break
+    mid <- if (integer) floor(sqrt(lo * hi)) else sqrt(lo * hi)
+    if (integer && (mid <= lo || mid >= hi)) mid <- floor((lo + hi) / 2)
+    if (f(mid) <= target) hi <- mid else lo <- mid
+  }
+  if (integer) ceiling(hi) else hi
+}
+
+# dp_mean()'s default kernel on a grid (follows a change of dp_mean's default).
+default_mean_kernel <- function(grid) {
+  k <- tryCatch(eval(formals(dp_mean)$kernel, envir = list(x = list(grid = grid)),
+                     enclos = environment(dp_mean)), error = function(e) NULL)
+  if (inherits(k, "dpfda_kernel")) return(k)
+  kernel_matern(3 / 2, 0.1 * diff(range(grid)))
+}
+
+# Settings -> a function (n, epsilon) -> noise law, with the checked settings.
+accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts) {
+  aliases <- c(iclp = "iclp_qr", qr = "iclp_qr", ar = "iclp_ar", gp_release = "gp")
+  if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% names(aliases)) {
+    mechanism <- aliases[[mechanism]]
+  }
+  mechanism <- check_choice(mechanism, c(iclp_mechanisms, "cov", "kde"), "mechanism")
+  need <- function(v, arg, hint) {
+    if (is.null(v)) {
+      dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)
+    }
+  }
+  need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")
+  epsilon <- check_epsilon(epsilon)
+  need(grid, "grid", "the public grid of the release")
+  grid <- as_grid(grid, "grid")
+  if (is.null(kernel)) kernel <- default_mean_kernel(grid)
+  check_kernel(kernel)
+  if (mechanism == "gp" && is.null(tau)) {
+    need(sensitivity, "sensitivity", "the RKHS sensitivity of dp_gp_release(), or give `n` and `tau` for dp_mean()")
+    sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
+    delta <- check_delta(delta)
+    calibration <- opts$calibration %||% "analytic"
+    law <- function(n, e) law_gp(dp_noise_scale(sensitivity, e, delta, calibration), kernel, grid)
+    return(list(law = law, mechanism = "gp (dp_gp_release)", n = NULL, epsilon = epsilon, delta = delta,
+                tau = NULL))
+  }
+  need(n, "n", "the number of individuals (curves)")
+  n <- check_count(n, "n", min = 1, max = 1e15)
+  if (mechanism == "kde") return(accuracy_settings_kde(n, epsilon, delta, grid, opts))
+  need(tau, "tau", "the public bound on each curve's norm, as in dp_mean()")
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
+  if (mechanism == "gp") {
+    opts$delta <- check_delta(if (is.null(opts$delta)) delta else opts$delta)
+    delta <- opts$delta
+  } else {
+    delta <- 0
+  }
+  if (mechanism == "cov") return(accuracy_settings_cov(n, epsilon, tau, kernel, grid, opts))
+  bad <- setdiff(names(opts), dp_mean_options)
+  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
+  o <- iclp_check_options(opts, mechanism, "pss")
+  if (mechanism == "bernstein") {
+    if (!is.null(dim(grid))) dpfda_abort("mechanism = \"bernstein\" needs a one-dimensional grid.", arg = "grid")
+    g <- sort(grid)
+    br <- list(values = list(values = matrix(0, 1L, o$k + 1L)), k = o$k, h = 1L, dim = 1L,
+               domain = c(g[1L], g[length(g)]), noise_type = "laplace")
+    A <- bernstein_map(br, g)
+    law <- function(n, e) {
+      law_linear(A, rep(2 * tau / n * (o$k + 1) / e, ncol(A)), "laplace", g,
+                 sprintf("i.i.d. Laplace on %d Bernstein lattice values, then the polynomial", ncol(A)))
+    }
+    return(list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = 0, tau = tau))
+  }
+  basis <- kl_basis(kernel, grid, J = o$J, weights = o$weights, tol = o$tol)
+  h <- if (is.null(o$h)) kernel_edr(kernel, if (is.null(dim(grid))) 1L else ncol(grid)) else o$h
+  lam <- basis$values
+  law <- function(n, e) {
+    p <- pss_params(mechanism, n, e, h, tau, o$pss_rule)
+    p <- if (mechanism == "frl") list(M = p$M) else list(eta = p$eta, psi = p$psi)
+    for (nm in names(p)) if (!is.null(o[[nm]])) p[[nm]] <- o[[nm]]
+    if (mechanism == "gp") {
+      dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
+      return(law_gp(dp_noise_scale(dk, e, o$delta, o$calibration), kernel, basis$grid))
+    }
+    if (mechanism == "frl") p$M <- min(p$M, basis$J)
+    pl <- iclp_plan(mechanism, numeric(length(lam)), lam, n, e, tau, p, o)
+    law_iclp(list(mechanism = mechanism, basis = basis, noise_scale = pl$noise_scale,
+                  params = list(M = p$M, J_tau = pl$J_tau), values = list(grid = basis$grid)))
+  }
+  list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
+}
+
+accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
+  bad <- setdiff(names(opts), c("bandwidth", "calibration"))
+  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_kde()'s \"gp\" mechanism here.", bad[1L]),
+                               arg = bad[1L])
+  if (is.null(opts$bandwidth)) {
+    dpfda_abort("`bandwidth` is needed for mechanism \"kde\": the public bandwidth you plan to use.",
+                arg = "bandwidth")
+  }
+  delta <- check_delta(delta)
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  bw <- as_bandwidth(opts$bandwidth, d)
+  calibration <- opts$calibration %||% "analytic"
+  law <- function(n, e) {
+    sens <- sensitivity_kde(n, if (is.matrix(bw$H) && !bw$isotropic) bw$H else sqrt(bw$H[1, 1]), d = d)
+    law_gp(dp_noise_scale(sens, e, delta, calibration), bw$kernel, grid)
+  }
+  list(law = law, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
+}
+
+accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
+  bad <- setdiff(names(opts), c("J", "centered", "eta", "psi", "h"))
+  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_cov(); see ?dp_cov.", bad[1L]), arg = bad[1L])
+  if (!is.null(dim(grid))) dpfda_abort("mechanism = \"cov\" needs a one-dimensional grid.", arg = "grid")
+  basis <- kl_basis(kernel, grid, J = opts$J)
+  centered <- if (is.null(opts$centered)) TRUE else check_flag(opts$centered, "centered")
+  h <- opts$h %||% kernel_edr(kernel, 1L)
+  lam2 <- as.vector(outer(basis$values, basis$values))
+  tg <- as_grid(list(basis$grid, basis$grid))
+  law <- function(n, e) {
+    p <- pss_params("iclp_qr", n, e, h, tau^2)
+    eta <- opts$eta %||% p$eta
+    psi <- opts$psi %||% p$psi
+    sens <- (if (centered) 6 else 2) * tau^2 / n * sqrt(sum(qr_shrink(lam2, eta, psi)$g^2))
+    noise_law.dpfda_iclp_cov_release(list(basis = basis, noise_scale = sqrt(2) * sens / e,
+                                          values = list(grid = tg)))
+  }
+  list(law = law, mechanism = "cov", n = n, epsilon = epsilon, delta = 0, tau = tau)
+}
+
+# ---- the utility warning of new releases ---------------------------------------
+
+# The largest L2 norm the public bounds allow the released signal to have, or
+# NULL when the mechanism has no such public bound.
+signal_bound_l2 <- function(x) {
+  if (inherits(x, "dpfda_iclp_cov_release")) return(x$tau^2)
+  if (inherits(x, "dpfda_iclp_release") && is.numeric(x$tau)) {
+    if (identical(x$mechanism, "bernstein")) {
+      return(x$tau * sqrt(sum(quadrature_weights(x$values$grid))))
+    }
+    return(x$tau)
+  }
+  if (inherits(x, c("dpfda_gpreg_release", "dpfda_bin_release")) && is.numeric(x$y_bound)) {
+    w <- tryCatch(sum(quadrature_weights(x$values$grid)), error = function(e) NULL)
+    if (!is.null(w)) return(max(abs(x$y_bound)) * sqrt(w))
+  }
+  NULL
+}
+
+# Called on every new release: warn (classed) when the noise alone is larger
+# than any signal the public bounds allow. Public quantities only.
+release_utility_check <- function(x) {
+  if (!isTRUE(getOption("dpfda.utility_warning", TRUE))) return(invisible(x))
+  bound <- tryCatch(signal_bound_l2(x), error = function(e) NULL)
+  if (is.null(bound) || !is.finite(bound)) return(invisible(x))
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  if (is.null(law)) return(invisible(x))
+  l2 <- sqrt(sum(law$weights * law$var))
+  if (is.finite(l2) && l2 > bound) {
+    dpfda_warn(sprintf(paste("The privacy noise of this %s release (expected L2 error %s) exceeds the largest",
+                             "L2 norm its public bounds allow the signal to have (%s): the release is mostly",
+                             "noise. Centre the data on a public reference and lower the bound (tau), use more",
+                             "individuals (n) or a larger epsilon; check with dp_accuracy() before releasing."),
+                       x$mechanism, format(l2, digits = 3), format(bound, digits = 3)),
+               "dpfda_warning_utility")
+  }
+  invisible(x)
+}

@@ -1,0 +1,205 @@
+# Uncertainty of releases: bands of the privacy noise (confint), tidy data
+# frames (as.data.frame, tidy, glance).
+
+#' Bands for the privacy noise of a release
+#'
+#' A release is the non-private summary plus noise whose law is public (the
+#' mechanism, noise scale and kernel or basis). `confint()` gives, at each
+#' grid point, an interval `released -/+ q` that contains the non-private
+#' summary with probability `level` over the privacy noise:
+#'
+#' * `type = "pointwise"`: at each point separately;
+#' * `type = "simultaneous"`: at all grid points at once, a band
+#'   `released -/+ c * se` with `c` the `level` quantile of
+#'   \eqn{\max_i |N_i| / \mathrm{se}_i}.
+#'
+#' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
+#' Gaussian noise gives exact pointwise intervals from the known covariance
+#' (normal quantiles of its diagonal); for Gaussian noise with correlated
+#' coordinates the simultaneous constant is simulated from the exact Gaussian
+#' law. Laplace-type noise (ICLP, FRL, Bernstein) is a linear image of
+#' i.i.d. Laplace variables, and both bands are Monte Carlo quantiles of that
+#' public law (`nsim` draws, fixed public `seed`; your random-number state is
+#' left untouched). Independent coordinates (a Bernstein lattice, the bins of
+#' [dp_bin_regression()]) give exact bands for both types.
+#'
+#' The bands cover the **noise** only. What the mechanism estimates is the
+#' clipped (and, for the ICLP, shrunk) summary; clipping and shrinkage add a
+#' data-dependent bias that no public band can include. Computing a band is
+#' post-processing: it costs no privacy budget.
+#'
+#' @param object A `dpfda_release`.
+#' @param parm Unused (for compatibility with [stats::confint()]).
+#' @param level Coverage probability.
+#' @param type `"pointwise"` or `"simultaneous"`.
+#' @param nsim Monte Carlo draws where simulation is needed (on large grids,
+#'   such as the surface of a covariance release, at most \eqn{10^7} simulated
+#'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
+#' @param seed Seed of the public simulation.
+#' @param ... Unused.
+#' @return A data frame of class `dpfda_confint` with columns `id`, `arg`
+#'   (or `arg1`, `arg2`, ...), `estimate`, `se` (noise standard deviation),
+#'   `lower`, `upper`, and attributes `level`, `type`, `method`.
+#' @seealso [dp_accuracy()]; [as.data.frame()], `tidy()` and `glance()` for
+#'   releases.
+#' @examples
+#' g <- seq(0, 1, length.out = 101)
+#' r <- dp_gp_release(function(t) sin(2 * pi * t), g, kernel_gaussian(0.1),
+#'                    sensitivity = 0.05, epsilon = 1, delta = 1e-5)
+#' head(confint(r))
+#' attr(confint(r, type = "simultaneous"), "method")
+#' @export
+confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
+                                  nsim = 10000, seed = 1, ...) {
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                        what = "a number in (0, 1)")
+  type <- check_choice(type, c("pointwise", "simultaneous"), "type")
+  nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
+  seed <- check_count(seed, "seed", min = 0)
+  law <- noise_law(object)
+  b <- noise_band(law, level, type, nsim, seed)
+  d <- as.data.frame(object$values)
+  n <- nrow(object$values$values)
+  # as.data.frame(curves) orders by id, then grid point
+  half <- rep(b$half, times = n)
+  d$estimate <- d$value
+  d$value <- NULL
+  d$se <- rep(sqrt(law$var), times = n)
+  d$lower <- d$estimate - half
+  d$upper <- d$estimate + half
+  structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
+}
+
+#' @export
+print.dpfda_confint <- function(x, ...) {
+  cat(sprintf("%s %s%% band of the privacy noise (%s)\n", attr(x, "type"), format(100 * attr(x, "level")),
+              attr(x, "method")))
+  print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL), ...)
+  invisible(x)
+}
+
+# Half-widths of a band on the grid and the method used.
+noise_band <- function(law, level, type, nsim, seed) {
+  sd <- sqrt(law$var)
+  pos <- sd > 0
+  mpos <- sum(pos)
+  iid <- isTRUE(law$iid)
+  gauss <- law$family == "gaussian"
+  if (type == "pointwise") {
+    if (gauss) {
+      return(list(half = stats::qnorm((1 + level) / 2) * sd,
+                  method = "exact: normal quantiles of the known Gaussian noise covariance"))
+    }
+    if (iid) {   # |Laplace(b)| <= b log(1 / (1 - level)); sd = sqrt(2) b
+      return(list(half = sd / sqrt(2) * -log1p(-level),
+                  method = "exact: quantiles of independent Laplace noise"))
+    }
+    qq <- law_abs_quantiles(law, level, nsim, seed)
+    return(list(half = qq$q, method = sprintf(paste("Monte Carlo: %d draws from the public law of the",
+                                                      "Laplace-type noise (%s)"), qq$nsim, law$note)))
+  }
+  if (mpos == 0L) return(list(half = sd, method = "no noise"))
+  if (iid) {   # independent coordinates: Sidak is exact
+    p1 <- level^(1 / mpos)
+    c <- if (gauss) stats::qnorm((1 + p1) / 2) else -log1p(-p1) / sqrt(2)
+    return(list(half = c * sd, method = sprintf("exact: independent %s noise on %d points",
+                                                if (gauss) "Gaussian" else "Laplace", mpos)))
+  }
+  nsim <- mc_draws(nsim, length(sd))
+  ratio <- with_public_seed(seed, {
+    chunk <- max(1L, min(nsim, floor(2e6 / max(1, length(sd)))))
+    out <- numeric(0)
+    while (length(out) < nsim) {
+      d <- law$draw(min(chunk, nsim - length(out)))
+      out <- c(out, apply(abs(d[, pos, drop = FALSE]) / rep(sd[pos], each = nrow(d)), 1L, max))
+    }
+    out
+  })
+  c <- stats::quantile(ratio, level, names = FALSE, type = 8)
+  list(half = c * sd,
+       method = sprintf("Monte Carlo: %d draws of the maximum standardised noise from %s", nsim,
+                        if (gauss) "the exact Gaussian noise law (known covariance)"
+                        else sprintf("the public law of the Laplace-type noise (%s)", law$note)))
+}
+
+#' Data frames and tidy summaries of releases
+#'
+#' `as.data.frame()` gives one row per curve and grid point with the
+#' released `value`, the noise standard deviation `se` and a pointwise band
+#' `lower`, `upper` at level `level` (see [confint.dpfda_release()]; `NA`
+#' when the release's noise is not additive on its values, as for
+#' [dp_kme()]). `tidy()` gives the same in the broom vocabulary (`estimate`,
+#' `std.error`, `conf.low`, `conf.high`), `glance()` one row of public
+#' settings: `mechanism`, `epsilon`, `delta`, `sensitivity`, `noise_scale`,
+#' the range of the noise sd, the expected \eqn{L^2} noise error, `tau`, `n`
+#' and the noise source. `tidy()` and `glance()` are the generics of the
+#' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
+#'
+#' @param x A `dpfda_release`.
+#' @param row.names,optional Unused.
+#' @param level Level of the pointwise band.
+#' @param conf.int For `tidy()`: add the band columns.
+#' @param conf.level Level of the band for `tidy()`.
+#' @param ... Passed to [confint.dpfda_release()] (e.g. `nsim`).
+#' @return A data frame.
+#' @name tidy.dpfda_release
+#' @examples
+#' g <- seq(0, 1, length.out = 51)
+#' x <- curves(outer(runif(100, 0.5, 1), sin(2 * pi * g)), g)
+#' r <- dp_mean(x, epsilon = 1, tau = 1)
+#' head(as.data.frame(r))
+#' head(tidy(r))
+#' glance(r)
+NULL
+
+#' @rdname tidy.dpfda_release
+#' @export
+as.data.frame.dpfda_release <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
+  d <- as.data.frame(x$values)
+  ci <- tryCatch(confint.dpfda_release(x, level = level, ...), dpfda_error_unsupported = function(e) NULL)
+  if (is.null(ci)) {
+    d$se <- d$lower <- d$upper <- NA_real_
+    d <- d[, c(setdiff(names(d), c("se", "lower", "upper")), "se", "lower", "upper")]
+  } else {
+    d$se <- ci$se
+    d$lower <- ci$lower
+    d$upper <- ci$upper
+  }
+  d
+}
+
+#' @importFrom generics tidy glance
+#' @export
+generics::tidy
+
+#' @export
+generics::glance
+
+#' @rdname tidy.dpfda_release
+#' @export
+tidy.dpfda_release <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
+  d <- as.data.frame.dpfda_release(x, level = conf.level, ...)
+  names(d)[names(d) == "value"] <- "estimate"
+  names(d)[names(d) == "se"] <- "std.error"
+  if (isTRUE(conf.int)) {
+    names(d)[names(d) == "lower"] <- "conf.low"
+    names(d)[names(d) == "upper"] <- "conf.high"
+  } else {
+    d$lower <- d$upper <- NULL
+  }
+  d
+}
+
+#' @rdname tidy.dpfda_release
+#' @export
+glance.dpfda_release <- function(x, ...) {
+  law <- tryCatch(noise_law(x), dpfda_error_unsupported = function(e) NULL)
+  sd <- if (is.null(law)) NA_real_ else sqrt(law$var)
+  num <- function(v) if (is.numeric(v) && length(v) == 1L) as.double(v) else NA_real_
+  data.frame(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta,
+             sensitivity = num(x$sensitivity), noise_scale = num(x$noise_scale),
+             noise_family = if (is.null(law)) NA_character_ else law$family,
+             noise_sd_min = min(sd), noise_sd_max = max(sd),
+             expected_l2 = if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var)),
+             tau = num(x$tau), n = num(x$n), rng = x$rng, stringsAsFactors = FALSE)
+}

@@ -1,0 +1,146 @@
+# Private functional principal components: the eigen-decomposition of a
+# private covariance release (post-processing, no extra budget).
+
+#' Private functional principal component analysis
+#'
+#' Eigenfunctions, eigenvalues and fractions of variance of a covariance
+#' released privately by [dp_cov()]. The decomposition is post-processing of
+#' the release, so it costs **no budget beyond that of `dp_cov()`**. With
+#' curves as `x`, `dp_cov()` is called first with the arguments in `...`
+#' (`epsilon`, `tau`, `kernel`, `J`, `budget`, ...), and its budget is spent.
+#'
+#' The released covariance surface \eqn{\tilde C} on the grid is decomposed
+#' in \eqn{L^2} with the trapezoid weights \eqn{w} of the grid: the
+#' eigenvectors \eqn{u_k} of \eqn{W^{1/2} \tilde C W^{1/2}} give the
+#' eigenfunctions \eqn{\phi_k = W^{-1/2} u_k} (orthonormal in \eqn{L^2}),
+#' signed to have a positive integral. Privacy noise can make small
+#' eigenvalues negative; fractions of variance are taken over the positive
+#' eigenvalues. The harmonics are a [curves()] object (`$harmonics`, one
+#' curve per component, like the `harmonics` of `fda::pca.fd()`), so
+#' [as_fd()], [as_tfd()], `plot()` and `autoplot()` work on them; `as_fd(p)`
+#' converts them directly.
+#'
+#' **Utility.** By the Davis--Kahan theorem an eigenfunction moves by at most
+#' \eqn{2\sqrt 2 \|E\| / g_k} in \eqn{L^2} (up to sign), where \eqn{E} is the
+#' noise of the covariance release and \eqn{g_k} the gap between the
+#' \eqn{k}-th eigenvalue and its neighbours. The result stores the
+#' root-mean-square Hilbert--Schmidt norm of \eqn{E} (`noise_hs`, public, from
+#' [dp_accuracy()]) and the bound per component (`eigenfunction_bound`, from
+#' the released, hence noisy, gaps). To plan the number of curves, ask
+#' [dp_accuracy()] for the `n` that brings the noise below a fraction of the
+#' gap you expect: `dp_accuracy(mechanism = "cov", n =, epsilon =, tau =,
+#' grid =, J =, target_l2 = gap * err / (2 * sqrt(2)))$n_needed` for an
+#' eigenfunction error `err`.
+#'
+#' @param x A `dp_cov()` release (class `dpfda_iclp_cov_release`), or curves
+#'   (anything [dp_cov()] accepts) to release a covariance first. For
+#'   `plot()`: a `dp_fpca()` result.
+#' @param npc Number of components to keep.
+#' @param ... With curves as `x`: arguments of [dp_cov()]; for `plot()`:
+#'   graphical parameters passed to [graphics::matplot()].
+#' @return An object of class `dpfda_fpca`: `values` (eigenvalues, all
+#'   `npc`), `varprop` (fractions of the positive variance), `harmonics`
+#'   (curves), `grid`, `noise_hs`, `eigenfunction_bound`, and the public
+#'   settings of the covariance release (`epsilon`, `delta`, `n`, `tau`,
+#'   `mechanism`) in `release`.
+#' @examples
+#' g <- seq(0, 1, length.out = 51)
+#' x <- curves(outer(rnorm(400), sin(pi * g)) + outer(rnorm(400, sd = 0.5), cos(pi * g)), g)
+#' p <- dp_fpca(x, npc = 2, epsilon = 1, tau = 2, J = 8)
+#' p
+#' plot(p)
+#' @export
+dp_fpca <- function(x, npc = 3, ...) {
+  npc <- check_count(npc, "npc", min = 1, max = 1e4)
+  if (!inherits(x, "dpfda_iclp_cov_release")) {
+    if (inherits(x, "dpfda_release")) {
+      arg_error("x", "a dp_cov() release or curves", x)
+    }
+    miss <- setdiff(c("epsilon", "tau"), names(list(...)))
+    if (length(miss)) {
+      dpfda_abort(sprintf(paste("dp_fpca() with curves releases their covariance first with dp_cov(): give `%s`",
+                                "(e.g. epsilon = 1, and tau a public bound on the curves' L2 norm), or pass a",
+                                "dp_cov() release."), miss[1L]), arg = miss[1L])
+    }
+    x <- dp_cov(x, ...)
+  } else if (length(list(...))) {
+    dpfda_abort("`...` is only used with curves as `x` (it is passed to dp_cov()).", arg = "...")
+  }
+  g <- x$basis$grid
+  m <- length(g)
+  C <- matrix(x$values$values[1L, ], m, m)
+  w <- quadrature_weights(g)
+  sw <- sqrt(w)
+  e <- eigen(sw * t(sw * C), symmetric = TRUE)
+  npc <- min(npc, m)
+  lam <- e$values
+  phi <- e$vectors[, seq_len(npc), drop = FALSE] / sw
+  sgn <- sign(colSums(w * phi))
+  sgn[sgn == 0] <- 1
+  phi <- phi * rep(sgn, each = m)
+  pos <- sum(lam[lam > 0])
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  hs <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
+  gaps <- vapply(seq_len(npc), function(k) {
+    nb <- c(if (k > 1L) lam[k - 1L], if (k < length(lam)) lam[k + 1L])
+    min(abs(lam[k] - nb))
+  }, 0)
+  harm <- new_dpfda_curves(t(phi), g, x$values$domain[, 1L])
+  structure(list(values = lam[seq_len(npc)], varprop = if (pos > 0) pmax(lam[seq_len(npc)], 0) / pos else
+                   rep(NA_real_, npc),
+                 harmonics = harm, grid = g, noise_hs = hs, eigengap = gaps,
+                 eigenfunction_bound = pmin(2 * sqrt(2) * hs / gaps, sqrt(2)),
+                 all_values = lam,
+                 release = list(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta, n = x$n,
+                                tau = x$tau, rng = x$rng)),
+            class = "dpfda_fpca")
+}
+
+#' @export
+print.dpfda_fpca <- function(x, ...) {
+  r <- x$release
+  cat(sprintf("<dpfda_fpca> %d private principal components of a %s release (epsilon = %s, n = %s, tau = %s)\n",
+              length(x$values), r$mechanism, format(r$epsilon, digits = 4), format(r$n),
+              format(r$tau, digits = 4)))
+  tab <- data.frame(component = paste0("PC", seq_along(x$values)), eigenvalue = signif(x$values, 4),
+                    varprop = signif(x$varprop, 3), eigenfunction_bound = signif(x$eigenfunction_bound, 3))
+  print(tab, row.names = FALSE)
+  cat(sprintf(paste("  covariance noise: expected Hilbert-Schmidt norm %s; eigenfunction_bound is the",
+                    "Davis-Kahan bound 2 sqrt(2) |E| / gap (sqrt(2) = no information)\n"),
+              format(x$noise_hs, digits = 3)))
+  if (identical(r$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  invisible(x)
+}
+
+#' @rdname dp_fpca
+#' @param y Unused.
+#' @param main,xlab,ylab Graphical parameters.
+#' @export
+plot.dpfda_fpca <- function(x, y, main = NULL, xlab = NULL, ylab = "eigenfunction", ...) {
+  if (is.null(main)) main <- sprintf("Private FPCA (epsilon = %s)", format(x$release$epsilon, digits = 3))
+  h <- x$harmonics
+  k <- nrow(h$values)
+  col <- curve_palette(max(k, 2L))[seq_len(k)]
+  graphics::matplot(h$grid, t(h$values), type = "l", lty = 1, lwd = 2, col = col, main = main,
+                    xlab = xlab %||% (h$arg_name %||% "t"), ylab = ylab, ...)
+  graphics::abline(h = 0, col = "grey70", lty = 3)
+  graphics::legend("topright", legend = sprintf("PC%d (%.0f%%)", seq_len(k), 100 * x$varprop), col = col,
+                   lty = 1, lwd = 2, bty = "n")
+  invisible(x)
+}
+
+#' @export
+as_curves.dpfda_fpca <- function(x, ...) x$harmonics
+
+# ggplot2 method, registered in .onLoad().
+autoplot_dpfda_fpca <- function(object, ...) {
+  need_package("ggplot2", "autoplot()")
+  h <- object$harmonics
+  d <- as.data.frame(h)
+  lab <- sprintf("PC%d (%.0f%%)", seq_len(nrow(h$values)), 100 * object$varprop)
+  d$component <- factor(lab[d$id], levels = lab)
+  ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value, colour = component)) +
+    ggplot2::geom_hline(yintercept = 0, colour = "grey70", linetype = 3) + ggplot2::geom_line() +
+    ggplot2::labs(x = h$arg_name %||% "t", y = "eigenfunction", colour = NULL,
+                  title = sprintf("Private FPCA (epsilon = %s)", format(object$release$epsilon, digits = 3)))
+}

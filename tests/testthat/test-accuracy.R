@@ -1,0 +1,192 @@
+# dp_accuracy(): the size of the privacy noise from public settings, checked
+# against the noise of real releases (releases of all-zero data are pure
+# noise: every summary of zero curves is zero, clipped or shrunk).
+
+acc_grid <- seq(0, 1, length.out = 31)
+acc_zero <- curves(matrix(0, 40, length(acc_grid)), acc_grid)
+acc_w <- dpfda:::quadrature_weights(acc_grid)
+
+# R releases of zero data by `mechanism` (seeded): an R x m matrix of noise.
+acc_noise <- function(R, mechanism, seed = 1, epsilon = 1, tau = 1) {
+  with_seed_mode(seed, t(vapply(seq_len(R), function(i) {
+    suppressWarnings(predict(dp_mean(acc_zero, epsilon = epsilon, tau = tau, mechanism = mechanism,
+                                     delta = if (mechanism == "gp") 1e-3)))
+  }, numeric(length(acc_grid)))))
+}
+
+test_that("the settings and the release give the same accuracy, for every dp_mean mechanism", {
+  for (m in c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp")) {
+    r <- with_seed_mode(1, suppressWarnings(dp_mean(acc_zero, epsilon = 1, tau = 1, mechanism = m,
+                                                    delta = if (m == "gp") 1e-3)))
+    a1 <- dp_accuracy(r, nsim = 500)
+    a2 <- dp_accuracy(mechanism = m, n = 40, epsilon = 1, tau = 1, grid = acc_grid, delta = 1e-3,
+                      nsim = 500)
+    expect_s3_class(a1, "dpfda_accuracy")
+    expect_equal(a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-10, info = m)
+    expect_equal(a1$expected_l2, a2$expected_l2, tolerance = 1e-10, info = m)
+    expect_equal(a1$expected_sup, a2$expected_sup, tolerance = 1e-10, info = m)
+    expect_length(a1$pointwise_sd, length(acc_grid))
+    expect_true(all(a1$pointwise_sd > 0))
+  }
+})
+
+test_that("expected L2 and sup errors match simulated releases within 5%", {
+  # many-component noise: R releases give a Monte Carlo error of about 1-2%,
+  # so the 5% tolerance is about 3 standard errors and can fail
+  for (m in c("iclp_qr", "bernstein", "gp")) {
+    R <- 200
+    N <- acc_noise(R, m, seed = 11)
+    l2_sim <- sqrt(mean(N^2 %*% acc_w))
+    sup_sim <- mean(apply(abs(N), 1, max))
+    a <- dp_accuracy(mechanism = m, n = 40, epsilon = 1, tau = 1, grid = acc_grid, delta = 1e-3, nsim = 4000)
+    expect_lt(abs(a$expected_l2 / l2_sim - 1), 0.05, label = paste(m, "L2"))
+    expect_lt(abs(a$expected_sup / sup_sim - 1), 0.05, label = paste(m, "sup"))
+    # pointwise sd pooled over the grid
+    expect_lt(abs(mean(a$pointwise_sd^2) / mean(N^2) - 1), 0.1, label = paste(m, "pointwise"))
+  }
+})
+
+test_that("few-component noise (FRL, ICLP-AR) matches simulation within its Monte Carlo error", {
+  for (m in c("frl", "iclp_ar")) {
+    R <- 250
+    N <- acc_noise(R, m, seed = 12)
+    sq <- as.vector(N^2 %*% acc_w)
+    a <- dp_accuracy(mechanism = m, n = 40, epsilon = 1, tau = 1, grid = acc_grid, nsim = 4000)
+    # mean squared L2 norm: 4 standard errors of the simulation
+    expect_lt(abs(mean(sq) - a$expected_l2^2), 4 * sd(sq) / sqrt(R), label = paste(m, "L2^2"))
+    sups <- apply(abs(N), 1, max)
+    expect_lt(abs(mean(sups) - a$expected_sup), 4 * sd(sups) / sqrt(R) + 0.02 * a$expected_sup,
+              label = paste(m, "sup"))
+  }
+})
+
+test_that("the Gaussian-process release of a function: expected L2 matches simulation within 5%", {
+  g <- seq(0, 1, length.out = 41)
+  k <- kernel_gaussian(0.1)
+  N <- with_seed_mode(3, t(vapply(1:200, function(i) {
+    predict(dp_gp_release(numeric(41), g, k, sensitivity = 0.1, epsilon = 1, delta = 1e-5))
+  }, numeric(41))))
+  w <- dpfda:::quadrature_weights(g)
+  a <- dp_accuracy(mechanism = "gp", sensitivity = 0.1, epsilon = 1, delta = 1e-5, kernel = k, grid = g,
+                   nsim = 4000)
+  expect_equal(a$pointwise_sd, rep(dp_noise_scale(0.1, 1, 1e-5), 41))
+  expect_lt(abs(a$expected_l2 / sqrt(mean(N^2 %*% w)) - 1), 0.05)
+  expect_lt(abs(a$expected_sup / mean(apply(abs(N), 1, max)) - 1), 0.05)
+})
+
+test_that("the n and epsilon needed for a target are the smallest that reach it", {
+  base <- list(mechanism = "iclp_qr", epsilon = 1, tau = 1, grid = acc_grid, nsim = 200)
+  a <- do.call(dp_accuracy, c(base, list(n = 100, target_l2 = 0.01)))
+  l2_at <- function(n) do.call(dp_accuracy, c(base, list(n = n)))$expected_l2
+  expect_true(is.finite(a$n_needed))
+  expect_lte(l2_at(a$n_needed), 0.01)
+  expect_gt(l2_at(a$n_needed - 1), 0.01)
+  # epsilon
+  e <- do.call(dp_accuracy, c(base, list(n = 100, target_l2 = 0.05, solve_for = "epsilon")))
+  l2_eps <- function(eps) dp_accuracy(mechanism = "iclp_qr", n = 100, epsilon = eps, tau = 1,
+                                      grid = acc_grid, nsim = 200)$expected_l2
+  expect_lte(l2_eps(e$epsilon_needed), 0.05)
+  expect_gt(l2_eps(e$epsilon_needed * 0.999), 0.05)
+  # the sup target is reached too (Monte Carlo with common random numbers)
+  s <- do.call(dp_accuracy, c(base, list(n = 100, target_sup = 0.05)))
+  expect_lte(do.call(dp_accuracy, c(base, list(n = s$n_needed)))$expected_sup, 0.05 * 1.0001)
+  # Bernstein noise is proportional to 1 / n: the n needed is exact
+  b <- dp_accuracy(mechanism = "bernstein", n = 10, epsilon = 1, tau = 1, grid = acc_grid, target_l2 = 0.02,
+                   nsim = 100)
+  expect_equal(b$n_needed, ceiling(10 * b$expected_l2 / 0.02))
+  expect_output(print(a), "n needed")
+  # searching down from a start that is already good enough (odd start: whole numbers only)
+  d <- do.call(dp_accuracy, c(base, list(n = 100001, target_l2 = 0.05)))
+  expect_lte(l2_at(d$n_needed), 0.05)
+  expect_gt(l2_at(d$n_needed - 1), 0.05)
+  # unreachable within the search range
+  expect_equal(do.call(dp_accuracy, c(base, list(n = 10, target_l2 = 1e-12)))$n_needed, Inf)
+})
+
+test_that("dp_accuracy touches neither data, budget nor the caller's random numbers", {
+  set.seed(42)
+  before <- .Random.seed
+  a <- dp_accuracy(mechanism = "iclp_qr", n = 50, epsilon = 1, tau = 1, grid = acc_grid)
+  expect_identical(.Random.seed, before)
+  expect_false("x" %in% names(formals(dpfda:::accuracy_settings)))
+  # the same settings give the same answer (fixed public seed)
+  expect_identical(a, dp_accuracy(mechanism = "iclp_qr", n = 50, epsilon = 1, tau = 1, grid = acc_grid))
+})
+
+test_that("dp_accuracy errors are classed and say what to give", {
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, tau = 1, grid = acc_grid),
+               class = "dpfda_error_argument", regexp = "epsilon")
+  expect_error(dp_accuracy(mechanism = "iclp_qr", epsilon = 1, tau = 1, grid = acc_grid),
+               class = "dpfda_error_argument", regexp = "`n` is needed")
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = 1, grid = acc_grid),
+               class = "dpfda_error_argument", regexp = "`tau` is needed")
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = 1, tau = 1),
+               class = "dpfda_error_argument", regexp = "`grid` is needed")
+  expect_error(dp_accuracy(mechanism = "gp", epsilon = 1, delta = 1e-5, grid = acc_grid),
+               class = "dpfda_error_argument", regexp = "sensitivity")
+  expect_error(dp_accuracy(mechanism = "nope", n = 10, epsilon = 1, tau = 1, grid = acc_grid),
+               class = "dpfda_error_argument")
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = -1, tau = 1, grid = acc_grid),
+               class = "dpfda_error_privacy")
+  expect_error(dp_accuracy(1:3), class = "dpfda_error_argument")
+  expect_equal(dp_accuracy("frl", n = 10, epsilon = 1, tau = 1, grid = acc_grid, nsim = 50)$expected_l2,
+               dp_accuracy(mechanism = "frl", n = 10, epsilon = 1, tau = 1, grid = acc_grid, nsim = 50)$expected_l2)
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = 1, tau = 1, grid = acc_grid, bogus = 1),
+               class = "dpfda_error_argument", regexp = "bogus")
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 10, epsilon = 1, tau = 1, grid = acc_grid,
+                           target_l2 = 1, target_sup = 1), class = "dpfda_error_argument")
+})
+
+test_that("releases print their noise size; a release that is mostly noise warns (public quantities only)", {
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old), add = TRUE)
+  r <- with_seed_mode(2, dp_mean(acc_zero, epsilon = 1, tau = 1))
+  expect_output(print(r), "noise sd on the grid in .*expected L2 noise error")
+  a <- dp_accuracy(r)
+  expect_output(print(r), format(a$expected_l2, digits = 4), fixed = TRUE)
+  # n = 2, epsilon = 0.05: the FRL noise dwarfs anything tau allows, whatever the data
+  small <- curves(matrix(0, 2, length(acc_grid)), acc_grid)
+  big <- curves(matrix(5, 2, length(acc_grid)), acc_grid)
+  expect_warning(dp_mean(small, epsilon = 0.05, tau = 1, mechanism = "frl"), class = "dpfda_warning_utility")
+  expect_warning(dp_mean(big, epsilon = 0.05, tau = 1, mechanism = "frl"), class = "dpfda_warning_utility")
+  expect_warning(dp_mean(big, epsilon = 0.05, tau = 1, mechanism = "bernstein"), class = "dpfda_warning_utility")
+  expect_gt(dp_accuracy(mechanism = "frl", n = 2, epsilon = 0.05, tau = 1, grid = acc_grid)$expected_l2, 1)
+  # the GP regression and binning releases check against their y_bound
+  expect_warning(dp_bin_regression(runif(3), runif(3), bins = 10, y_bound = c(0, 1), epsilon = 0.05,
+                                   domain = c(0, 1)), class = "dpfda_warning_utility")
+  # plenty of data: no warning, whatever the data
+  many <- curves(matrix(5, 400, length(acc_grid)), acc_grid)
+  expect_no_warning(dp_mean(many, epsilon = 1, tau = 1))
+  expect_no_warning(dp_mean(curves(matrix(0, 400, length(acc_grid)), acc_grid), epsilon = 1, tau = 1))
+  # the option switches it off
+  options(dpfda.utility_warning = FALSE)
+  expect_no_warning(dp_mean(small, epsilon = 0.05, tau = 1, mechanism = "frl"))
+})
+
+test_that("dp_accuracy of a covariance release matches its settings", {
+  g <- seq(0, 1, length.out = 15)
+  x <- curves(matrix(0, 30, 15), g)
+  r <- with_seed_mode(4, dp_cov(x, epsilon = 1, tau = 1, J = 4))
+  a1 <- dp_accuracy(r, nsim = 300)
+  a2 <- dp_accuracy(mechanism = "cov", n = 30, epsilon = 1, tau = 1, grid = g, J = 4, nsim = 300)
+  expect_equal(a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-10)
+  expect_length(a1$pointwise_sd, 15^2)
+  # zero data with centring: the released surface is pure noise; pooled variance within 15%
+  N <- with_seed_mode(5, t(vapply(1:100, function(i) predict(dp_cov(x, epsilon = 1, tau = 1, J = 4)),
+                                  numeric(225))))
+  expect_lt(abs(mean(N^2) / mean(a1$pointwise_sd^2) - 1), 0.15)
+})
+
+test_that("dp_accuracy for dp_kde's Gaussian-process mechanism matches the release", {
+  set.seed(6)
+  pts <- runif(200)
+  g <- seq(0, 1, length.out = 51)
+  r <- with_seed_mode(6, dp_kde(pts, g, bandwidth = 0.1, epsilon = 1, delta = 1e-5, domain = c(0, 1)))
+  a1 <- dp_accuracy(r, nsim = 200)
+  a2 <- dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, grid = g, bandwidth = 0.1, nsim = 200)
+  expect_equal(a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-8)
+  expect_equal(a1$expected_sup, a2$expected_sup, tolerance = 1e-6)
+  expect_equal(a1$pointwise_sd, rep(r$noise_scale, 51))
+  expect_error(dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, grid = g),
+               class = "dpfda_error_argument", regexp = "bandwidth")
+})

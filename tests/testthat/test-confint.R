@@ -1,0 +1,196 @@
+# confint() for releases: coverage of the true privacy noise by simulation
+# (releases of known, noise-free targets; fixed seeds), and the tidy outputs.
+
+ci_grid <- seq(0, 1, length.out = 31)
+ci_zero <- curves(matrix(0, 40, length(ci_grid)), ci_grid)
+
+# Empirical coverage over R releases: the release minus the known target must
+# lie within the band; returns pointwise coverage at a few points and the
+# simultaneous coverage.
+coverage <- function(make, target, R, level = 0.9, seed = 1) {
+  r1 <- with_seed_mode(seed, make())
+  pw <- confint(r1, level = level, nsim = 4000)
+  sm <- confint(r1, level = level, type = "simultaneous", nsim = 4000)
+  hp <- pw$upper - pw$estimate
+  hs <- sm$upper - sm$estimate
+  N <- with_seed_mode(seed + 1, t(vapply(seq_len(R), function(i) predict(make()) - target,
+                                         numeric(length(target)))))
+  list(pointwise = colMeans(abs(N) <= rep(hp, each = R)),
+       simultaneous = mean(apply(abs(N) <= rep(hs, each = R), 1, all)),
+       method_pw = attr(pw, "method"), method_sm = attr(sm, "method"))
+}
+
+# Honest binomial tolerance: 4 standard errors of a proportion.
+tol <- function(level, R) 4 * sqrt(level * (1 - level) / R)
+
+test_that("bands of Gaussian-process noise cover at their level (exact pointwise, simulated simultaneous)", {
+  g <- seq(0, 1, length.out = 41)
+  f <- sin(2 * pi * g)
+  R <- 400
+  cv <- coverage(function() dp_gp_release(f, g, kernel_gaussian(0.15), sensitivity = 0.1, epsilon = 1,
+                                          delta = 1e-5), f, R, level = 0.9, seed = 10)
+  expect_match(cv$method_pw, "^exact")
+  expect_match(cv$method_sm, "exact Gaussian")
+  expect_lt(abs(cv$simultaneous - 0.9), tol(0.9, R))
+  # pointwise coverage averaged over the grid (correlated, so compare at three points too)
+  expect_lt(abs(mean(cv$pointwise) - 0.9), tol(0.9, R))
+  for (j in c(1, 20, 41)) expect_lt(abs(cv$pointwise[j] - 0.9), tol(0.9, R))
+})
+
+test_that("bands of Laplace-type noise (ICLP, FRL, Bernstein polynomial) cover at their level", {
+  R <- 300
+  for (m in c("iclp_qr", "frl", "bernstein")) {
+    cv <- coverage(function() suppressWarnings(dp_mean(ci_zero, epsilon = 1, tau = 1, mechanism = m)),
+                   numeric(length(ci_grid)), R, level = 0.8, seed = 20)
+    expect_match(cv$method_pw, "Monte Carlo", info = m)
+    expect_match(cv$method_sm, "Monte Carlo", info = m)
+    expect_lt(abs(cv$simultaneous - 0.8), tol(0.8, R), label = paste(m, "simultaneous"))
+    expect_lt(abs(cv$pointwise[16] - 0.8), tol(0.8, R), label = paste(m, "pointwise"))
+  }
+})
+
+test_that("independent lattice noise gets exact bands that cover", {
+  R <- 400
+  f <- function(t) t^2
+  lat <- (0:10) / 10
+  cv <- coverage(function() dp_bernstein(f, sensitivity = 0.01, epsilon = 1, k = 10), f(lat), R,
+                 level = 0.9, seed = 30)
+  expect_match(cv$method_pw, "^exact")
+  expect_match(cv$method_sm, "^exact")
+  expect_lt(abs(cv$simultaneous - 0.9), tol(0.9, R))
+  expect_lt(abs(mean(cv$pointwise) - 0.9), tol(0.9, R))
+  # the exact pointwise half-width of Laplace(b) at level p is b log(1 / (1 - p))
+  r <- with_seed_mode(1, dp_bernstein(f, sensitivity = 0.01, epsilon = 1, k = 10))
+  ci <- confint(r, level = 0.9)
+  expect_equal(ci$upper - ci$estimate, rep(r$noise_scale * log(10), 11))
+  # simultaneous (Sidak, exact for independent coordinates): (1 - exp(-c / b))^11 = 0.9
+  cs <- confint(r, level = 0.9, type = "simultaneous")
+  expect_equal((1 - exp(-(cs$upper - cs$estimate) / r$noise_scale))^11, rep(0.9, 11))
+})
+
+test_that("confint has the documented shape and states its method", {
+  r <- with_seed_mode(2, dp_mean(ci_zero, epsilon = 1, tau = 1))
+  ci <- confint(r)
+  expect_s3_class(ci, "dpfda_confint")
+  expect_named(ci, c("id", "arg", "estimate", "se", "lower", "upper"))
+  expect_equal(nrow(ci), length(ci_grid))
+  expect_equal(ci$estimate, predict(r))
+  expect_true(all(ci$lower < ci$estimate & ci$estimate < ci$upper))
+  expect_equal(attr(ci, "level"), 0.95)
+  expect_equal(attr(ci, "type"), "pointwise")
+  # wider at a higher level; simultaneous wider than pointwise
+  expect_true(all(confint(r, level = 0.99)$upper > ci$upper))
+  expect_true(all(confint(r, type = "simultaneous")$upper > ci$upper))
+  # deterministic (fixed public seed) and leaves the caller's RNG alone
+  set.seed(5)
+  s <- .Random.seed
+  expect_identical(confint(r), ci)
+  expect_identical(.Random.seed, s)
+  expect_output(print(ci), "pointwise 95% band of the privacy noise")
+  expect_error(confint(r, level = 1.5), class = "dpfda_error_argument")
+  expect_error(confint(r, type = "both"), class = "dpfda_error_argument")
+})
+
+test_that("as.data.frame, tidy and glance of releases", {
+  r <- with_seed_mode(3, dp_gp_release(function(t) t, ci_grid, kernel_matern(5 / 2, 0.2), sensitivity = 0.1,
+                                       epsilon = 1, delta = 1e-5))
+  d <- as.data.frame(r)
+  expect_named(d, c("id", "arg", "value", "se", "lower", "upper"))
+  sd <- dp_noise_scale(0.1, 1, 1e-5)
+  expect_equal(d$se, rep(sd, length(ci_grid)))
+  expect_equal(d$upper - d$value, rep(qnorm(0.975) * sd, length(ci_grid)))
+  expect_equal(as.data.frame(r, level = 0.5)$upper - d$value, rep(qnorm(0.75) * sd, length(ci_grid)))
+  td <- tidy(r)
+  expect_named(td, c("id", "arg", "estimate", "std.error", "conf.low", "conf.high"))
+  expect_equal(td$conf.low, d$lower)
+  expect_named(tidy(r, conf.int = FALSE), c("id", "arg", "estimate", "std.error"))
+  gl <- glance(r)
+  expect_equal(nrow(gl), 1L)
+  for (nm in c("mechanism", "epsilon", "delta", "sensitivity", "noise_scale", "noise_sd_max", "expected_l2",
+               "tau", "n")) expect_true(nm %in% names(gl), label = nm)
+  expect_equal(gl$noise_sd_max, sd)
+  expect_identical(tidy, generics::tidy)
+  expect_identical(glance, generics::glance)
+  # the public settings of a mean release
+  m <- with_seed_mode(3, dp_mean(ci_zero, epsilon = 0.5, tau = 2))
+  gm <- glance(m)
+  expect_equal(c(gm$epsilon, gm$tau, gm$n), c(0.5, 2, 40))
+  expect_equal(gm$expected_l2, dp_accuracy(m)$expected_l2)
+})
+
+test_that("releases without additive noise on their values get NA bands and an unsupported error", {
+  r <- new_dpfda_release(curves(sin(ci_grid), ci_grid), mechanism = "example", epsilon = 1, delta = 0,
+                         sensitivity = 1, noise_scale = 1, noise = "none")
+  expect_error(confint(r), class = "dpfda_error_unsupported")
+  d <- as.data.frame(r)
+  expect_true(all(is.na(d$se) & is.na(d$lower) & is.na(d$upper)))
+  expect_true(is.na(glance(r)$expected_l2))
+  expect_output(print(r), "example mechanism")
+})
+
+test_that("confint covers GP regression, binning and covariance releases", {
+  set.seed(1)
+  x <- runif(30)
+  y <- sin(2 * pi * x)
+  g <- seq(0, 1, length.out = 11)
+  r <- with_seed_mode(1, suppressWarnings(dp_gp_regression(x, y, g, kernel_gaussian(0.2), noise_variance = 0.1,
+                                                           y_bound = c(-1, 1), epsilon = 1, delta = 0.01)))
+  ci <- confint(r)
+  expect_equal(ci$se, sqrt(diag(r$noise_covariance)))
+  b <- with_seed_mode(1, dp_bin_regression(x, y, bins = 5, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1)))
+  cb <- confint(b, level = 0.9)
+  expect_equal(cb$upper - cb$estimate, b$laplace_scale * log(10))
+  cv <- with_seed_mode(1, dp_cov(curves(matrix(0, 20, 9), seq(0, 1, length.out = 9)), epsilon = 1, tau = 1,
+                                 J = 3))
+  cc <- confint(cv, type = "simultaneous", nsim = 500)
+  expect_equal(nrow(cc), 81L)
+  expect_true(all(cc$lower <= cc$estimate))
+})
+
+test_that("plots use the curves' column names and label the band and the reference", {
+  r <- with_seed_mode(7, dp_mean(ci_zero, epsilon = 1, tau = 1))
+  expect_equal(dpfda:::curves_arg_label(r$values), "t")
+  expect_equal(dpfda:::curves_value_label(r$values), "value")
+  r$values$arg_name <- "age"
+  r$values$value_name <- "height"
+  expect_equal(dpfda:::curves_arg_label(r$values), "age")
+  expect_equal(dpfda:::curves_value_label(r$values), "height")
+  b <- dpfda:::release_band(r, "simultaneous", 0.9)
+  expect_match(b$label, "90% simultaneous band of the privacy noise")
+  expect_null(dpfda:::release_band(r, FALSE, 0.9))
+  expect_error(dpfda:::release_band(r, "sideways", 0.9), class = "dpfda_error_argument")
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(r, band = TRUE, reference = numeric(length(ci_grid))))
+  expect_invisible(plot(r, band = "simultaneous", level = 0.8))
+  expect_invisible(plot(r$values))
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(r, band = TRUE, reference = numeric(length(ci_grid)))
+  expect_s3_class(p, "ggplot")
+  lab <- p$labels
+  expect_equal(lab$x, "age")
+  expect_equal(lab$y, "height")
+  built <- ggplot2::ggplot_build(p)
+  expect_true(any(vapply(built$data, function(d) "ymin" %in% names(d), NA)))   # the band is drawn
+  expect_true("95% pointwise band of the privacy noise" %in% unlist(lapply(built$plot$scales$scales,
+                                                                       function(s) s$get_labels())))
+  q <- ggplot2::autoplot(r$values)
+  expect_null(q$labels$colour)                                                  # no "curve: 1" legend
+})
+
+test_that("the noise laws of dp_kde()'s ICLP and FRL releases match simulation", {
+  set.seed(8)
+  p <- runif(300)
+  g <- seq(0, 1, length.out = 41)
+  for (m in c("iclp", "frl")) {
+    # the KDE summary does not depend on epsilon: a release at epsilon = 1e9 is the summary
+    r0 <- with_seed_mode(8, dp_kde(p, g, bandwidth = 0.1, epsilon = 1e9, mechanism = m, domain = c(0, 1)))
+    N <- with_seed_mode(9, t(replicate(150, predict(dp_kde(p, g, bandwidth = 0.1, epsilon = 1, mechanism = m,
+                                                           domain = c(0, 1))) - predict(r0))))
+    r <- with_seed_mode(9, dp_kde(p, g, bandwidth = 0.1, epsilon = 1, mechanism = m, domain = c(0, 1)))
+    v <- dp_accuracy(r, nsim = 100)$pointwise_sd^2
+    expect_lt(abs(mean(N^2) / mean(v) - 1), 0.15, label = m)
+    ci <- confint(r, level = 0.9, nsim = 2000)
+    expect_lt(abs(mean(abs(N) <= rep(ci$upper - ci$estimate, each = nrow(N))) - 0.9), tol(0.9, 150), label = m)
+  }
+})

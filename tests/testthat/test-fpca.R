@@ -1,0 +1,86 @@
+# dp_fpca(): private functional principal components from dp_cov().
+
+fp_grid <- seq(0, 1, length.out = 41)
+fp_phi1 <- sqrt(2) * sin(pi * fp_grid)       # orthonormal in L2[0, 1]
+fp_phi2 <- sqrt(2) * sin(2 * pi * fp_grid)
+fp_data <- function(n, seed = 1) {
+  set.seed(seed)
+  curves(outer(rnorm(n, sd = 0.6), fp_phi1) + outer(rnorm(n, sd = 0.25), fp_phi2), fp_grid)
+}
+
+test_that("eigenfunctions are orthonormal, eigenvalues sorted, fractions of the positive variance", {
+  r <- with_seed_mode(1, dp_cov(fp_data(500), epsilon = 1, tau = 2, J = 6))
+  p <- dp_fpca(r, npc = 3)
+  expect_s3_class(p, "dpfda_fpca")
+  w <- dpfda:::quadrature_weights(fp_grid)
+  H <- p$harmonics$values
+  expect_equal(H %*% (w * t(H)), diag(3), tolerance = 1e-8)
+  expect_false(is.unsorted(rev(p$values)))
+  expect_true(all(p$varprop >= 0) && sum(p$varprop) <= 1 + 1e-12)
+  expect_equal(p$varprop, pmax(p$values, 0) / sum(p$all_values[p$all_values > 0]))
+  # signed to a positive integral
+  expect_true(all(H %*% w > 0))
+  # the eigen-decomposition of the released surface, reconstructed
+  C <- matrix(predict(r), 41, 41)
+  expect_equal(as.vector((C %*% (w * H[1, ]))), p$values[1] * H[1, ], tolerance = 1e-6)
+})
+
+test_that("with enough data the private components recover the true ones", {
+  x <- fp_data(20000, seed = 2)
+  r <- with_seed_mode(2, dp_cov(x, epsilon = 2, tau = 2, J = 6))
+  p <- dp_fpca(r, npc = 2)
+  w <- dpfda:::quadrature_weights(fp_grid)
+  expect_gt(abs(sum(w * p$harmonics$values[1, ] * fp_phi1)), 0.95)
+  expect_gt(abs(sum(w * p$harmonics$values[2, ] * fp_phi2)), 0.8)
+  expect_lt(abs(p$values[1] - 0.36), 0.1)
+  # the Davis-Kahan bound holds here and is informative for the first component
+  expect_lt(p$eigenfunction_bound[1], sqrt(2))
+  err1 <- sqrt(sum(w * (p$harmonics$values[1, ] - sign(sum(w * p$harmonics$values[1, ] * fp_phi1)) * fp_phi1)^2))
+  expect_lte(err1, p$eigenfunction_bound[1])
+  # noise_hs is dp_accuracy's expected Hilbert-Schmidt norm of the covariance noise
+  expect_equal(p$noise_hs, dp_accuracy(r, nsim = 50)$expected_l2)
+})
+
+test_that("dp_fpca costs no budget beyond dp_cov()", {
+  x <- fp_data(300, seed = 3)
+  b <- privacy_budget(epsilon = 2)
+  p <- with_seed_mode(3, dp_fpca(x, npc = 2, epsilon = 0.5, tau = 2, J = 5, budget = b))
+  s <- dpfda:::budget_spent(b)
+  expect_equal(s$epsilon, 0.5)
+  expect_equal(s$releases, 1L)
+  r <- with_seed_mode(3, dp_cov(x, epsilon = 0.5, tau = 2, J = 5))
+  p2 <- dp_fpca(r, npc = 2)
+  expect_equal(p$values, p2$values)                  # same seed, same release
+  expect_equal(p2$release$epsilon, 0.5)
+  expect_equal(p2$release$n, 300)
+})
+
+test_that("harmonics are curves: as_curves, as_fd, plot, autoplot, print", {
+  r <- with_seed_mode(4, dp_cov(fp_data(300, 4), epsilon = 1, tau = 2, J = 5))
+  p <- dp_fpca(r, npc = 2)
+  expect_s3_class(as_curves(p), "dpfda_curves")
+  expect_equal(as_curves(p)$values, p$harmonics$values)
+  expect_output(print(p), "private principal components")
+  expect_output(print(p), "PC2")
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(p))
+  skip_if_not_installed("fda")
+  f <- as_fd(p)
+  expect_s3_class(f, "fd")
+  expect_equal(ncol(f$coefs), 2L)
+  expect_lt(max(abs(t(fda::eval.fd(fp_grid, f)) - p$harmonics$values)), 0.05)
+  skip_if_not_installed("ggplot2")
+  expect_s3_class(ggplot2::autoplot(p), "ggplot")
+})
+
+test_that("dp_fpca errors are classed", {
+  g <- seq(0, 1, length.out = 11)
+  m <- with_seed_mode(5, dp_mean(curves(matrix(0, 50, 11), g), epsilon = 1, tau = 1))
+  expect_error(dp_fpca(m), class = "dpfda_error_argument")
+  r <- with_seed_mode(5, dp_cov(curves(matrix(0, 50, 11), g), epsilon = 1, tau = 1, J = 3))
+  expect_error(dp_fpca(r, epsilon = 1), class = "dpfda_error_argument")
+  expect_error(dp_fpca(r, npc = 0), class = "dpfda_error_argument")
+  expect_error(dp_fpca(curves(matrix(0, 50, 11), g)), class = "dpfda_error_argument", regexp = "epsilon")
+  expect_error(dp_fpca(curves(matrix(0, 50, 11), g), epsilon = 1), class = "dpfda_error_argument", regexp = "tau")
+})
