@@ -118,7 +118,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
   last <- NULL
   repeat {
     d <- chunks$next_chunk()
-    end <- is.null(d) || nrow(d) == 0L
+    end <- is.null(d) || (is.data.frame(d) && nrow(d) == 0L)
     if (!end && !is.data.frame(d)) {
       dpfda_abort(sprintf("The chunk source returned %s, not a data frame.", describe_value(d)),
                   arg = "x")
