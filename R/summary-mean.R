@@ -132,10 +132,10 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   nn <- lazy_drop_null(q, c("id", "arg", "value"), check = !.query)
   q <- nn$q
   g1 <- grid[1L]
-  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1), !!grid[m]))
+  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!grid[m], na.rm = TRUE))
   step <- grid_uniform_step(grid)
   q <- if (m == 1L) dplyr::mutate(q, k = 0L) else if (!is.na(step)) {
-    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!step + 0.5), 0), !!(m - 1)))
+    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!step + 0.5), 0, na.rm = TRUE), !!(m - 1), na.rm = TRUE))
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
@@ -150,7 +150,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     q <- dplyr::mutate(q, c = !!as.name("v") *
                          dplyr::if_else(!!as.name("nrm2") > !!(tau * tau), !!tau / sqrt(!!as.name("nrm2")), 1))
   } else {
-    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!(-tau)), !!tau))
+    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!(-tau), na.rm = TRUE), !!tau, na.rm = TRUE))
   }
   q <- dplyr::group_by(q, !!as.name("k"))
   q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
