@@ -277,7 +277,7 @@ sql_num <- function(x) sprintf("%.17g", x)
 # CASE expression mapping the integer column `col` to values[k + 1], k = 0, 1, ...
 sql_lookup <- function(q, col, values) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(DBI::dbQuoteIdentifier(con, col))
+  qc <- as.character(dbplyr::sql_escape_ident(con, col))
   dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s = %d THEN %s", qc, seq_along(values) - 1L,
                                             sql_num(values)), collapse = " "), " END"))
 }
@@ -286,7 +286,7 @@ sql_lookup <- function(q, col, values) {
 # sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j).
 sql_interval <- function(q, col, breaks) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(DBI::dbQuoteIdentifier(con, col))
+  qc <- as.character(dbplyr::sql_escape_ident(con, col))
   dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %d", qc, sql_num(breaks),
                                             seq_along(breaks) - 1L), collapse = " "),
                      sprintf(" ELSE %d END", length(breaks))))
