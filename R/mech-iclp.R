@@ -104,7 +104,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
                     kernel = kernel_matern(3 / 2, 0.1), select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL) {
-  if (is_engine_input(x)) {   # database table, chunks or summary: R/summary-mean.R
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-mean.R
     return(dp_mean_engine(x, epsilon, tau, mechanism, kernel, select, noise, budget, match.call(), ...))
   }
   call <- match.call()

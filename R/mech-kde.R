@@ -108,7 +108,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
                    budget = NULL) {
-  if (is_engine_input(x)) {   # database table, chunks or summary: R/summary-bins.R
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-bins.R
     return(dp_kde_engine(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
                          noise, budget, match.call(), ...))
   }

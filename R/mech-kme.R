@@ -510,7 +510,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
                    tight = FALSE, noise = c("float", "exact"), budget = NULL, ...) {
-  if (is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
     eng <- list(...)
     return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, match.call(),

@@ -60,7 +60,7 @@
 #' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
 #' @export
 mortality_distribution <- function(age, deaths, group = NULL) {
-  if (is_engine_input(age)) {   # database table (columns age, deaths, group), chunks or summary
+  if (!missing(age) && is_engine_input(age)) {   # table (age, deaths, group), chunks, summary
     return(mortality_from_summary(if (inherits(age, "dpfda_summary")) age else summarise_mortality(age)))
   }
   if (!(is.numeric(age) && is.null(dim(age)) && length(age) >= 2L && all(is.finite(age)) && all(age >= 0))) {
