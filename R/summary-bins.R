@@ -80,7 +80,8 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
     nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query)
     q <- lazy_weight(nn$q, id)
     lo <- dom[1]
-    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!dom[2], na.rm = TRUE) - !!lo) / !!delta)
+    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!dom[2], na.rm = TRUE) - !!lo) /
+                         !!delta)
     q <- dplyr::mutate(q, b = pmin(floor(!!as.name("pos")), !!(B - 2), na.rm = TRUE))
     q <- dplyr::mutate(q, f = !!as.name("pos") - !!as.name("b"))
     q <- dplyr::group_by(q, !!as.name("b"))

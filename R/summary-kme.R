@@ -97,7 +97,9 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
   q <- lazy_weight(nn$q, id)
   if (!is.null(box)) {
-    cl <- lapply(seq_len(D), function(j) bquote(pmin(pmax(.(as.name(xn[j])), .(box[1L, j]), na.rm = TRUE), .(box[2L, j]), na.rm = TRUE)))
+    cl <- lapply(seq_len(D), function(j) {
+      bquote(pmin(pmax(.(as.name(xn[j])), .(box[1L, j]), na.rm = TRUE), .(box[2L, j]), na.rm = TRUE))
+    })
     q <- dplyr::mutate(q, !!!stats::setNames(cl, xn))
   }
   if (method == "subspace") {

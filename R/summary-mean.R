@@ -135,7 +135,8 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!grid[m], na.rm = TRUE))
   step <- grid_uniform_step(grid)
   q <- if (m == 1L) dplyr::mutate(q, k = 0L) else if (!is.na(step)) {
-    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!step + 0.5), 0, na.rm = TRUE), !!(m - 1), na.rm = TRUE))
+    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!step + 0.5), 0, na.rm = TRUE), !!(m - 1),
+                              na.rm = TRUE))
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
