@@ -40,7 +40,7 @@
 #' @examples
 #' t <- seq(0, 1, length.out = 21)
 #' x <- curves(outer(runif(50, 0.5, 1.5), sin(2 * pi * t)), t)
-#' s <- summarise_mean(as.data.frame(x), grid = t, tau = 1, arg = "t")
+#' s <- summarise_mean(as.data.frame(x), grid = t, tau = 1)
 #' all.equal(s$sums, summarise_mean(x, tau = 1)$sums)
 #' @export
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
