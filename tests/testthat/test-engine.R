@@ -170,10 +170,14 @@ engine_equal_checks <- function(con) {
                               mechanism = mech))
     expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
   }
-  # a non-uniform grid (CASE snapping) and rows between grid points
+  # a non-uniform grid (CASE snapping), rows between grid points and outside the grid (clamped)
+  out <- rbind(d$long, data.frame(patient = c(1, 2), day = c(-3, 5), score = c(10, -10)))
+  DBI::dbWriteTable(con, "visits2", out, overwrite = TRUE)
   g2 <- c(0, 0.1, 0.25, 0.5, 0.8, 1)
-  expect_equal(summarise_mean(vis, g2, 2, id = "patient", arg = "day", value = "score")$sums,
-               summarise_mean(d$long, g2, 2, id = "patient", arg = "day", value = "score")$sums, tolerance = 1e-9)
+  for (g in list(g2, d$t)) {
+    expect_equal(summarise_mean(dplyr::tbl(con, "visits2"), g, 2, id = "patient", arg = "day", value = "score")$sums,
+                 summarise_mean(out, g, 2, id = "patient", arg = "day", value = "score")$sums, tolerance = 1e-9)
+  }
   # KME, Algorithms 1 and 2
   p2 <- dplyr::tbl(con, "pts2")
   for (k in list(kernel_matern(3 / 2, 0.7), kernel_exponential(0.8, norm = "l1"))) {
