@@ -47,7 +47,7 @@ deps-system:
 
 # R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback).
 TEST_PKGS := testthat knitr markdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
-  lgrdata generics shiny chromote callr httpuv
+  lgrdata generics shiny chromote callr httpuv DBI dplyr dbplyr RSQLite
 deps-test: deps-system
 	$(RSCRIPT) tools/install-deps.R $(TEST_PKGS)
 
@@ -57,7 +57,7 @@ deps-demo: deps-system
 	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS KernSmooth lgrdata shiny chromote callr httpuv
 
 deps-bench:
-	$(RSCRIPT) tools/install-deps.R mvtnorm mvnfast MASS bench KernSmooth
+	$(RSCRIPT) tools/install-deps.R mvtnorm mvnfast MASS bench KernSmooth DBI dplyr dbplyr RSQLite
 
 test: deps-test install-lib
 	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }

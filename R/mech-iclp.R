@@ -65,6 +65,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' \eqn{d} dimensions); give `h` for the Gaussian kernel.
 #'
 #' @param x A [curves()] object: the `n` private curves (rows) on a public grid.
+#'   Or long data outside memory: a database table (dbplyr lazy table),
+#'   [dp_chunks()] or a [summarise_mean()] summary, with `grid` and the
+#'   column names `id`, `arg`, `value` in `...` (see [summarise_mean()] for
+#'   the rules); `select = "pcv"` needs curves in memory.
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above).
 #' @param mechanism One of `"iclp_qr"`, `"iclp_ar"`, `"frl"`, `"bernstein"`, `"gp"`.
@@ -100,6 +104,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
                     kernel = kernel_matern(3 / 2, 0.1), select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL) {
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-mean.R
+    return(dp_mean_engine(x, epsilon, tau, mechanism, kernel, select, noise, budget, match.call(), ...))
+  }
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)

@@ -60,7 +60,12 @@
 #' [kde_gaussian()] (see `binned`); it has the same sensitivity, proved in
 #' [sensitivity_kde()].
 #'
-#' @param x Private data: a vector or an `n x d` matrix. `n` is public.
+#' @param x Private data: a vector or an `n x d` matrix. `n` is public. Or
+#'   data outside memory: a database table (dbplyr lazy table), [dp_chunks()]
+#'   or a [summarise_kde()] summary, for one-dimensional grids and the
+#'   `"gp"`, `"sobolev"` and `"bernstein"` mechanisms; give the column as
+#'   `columns = "name"` (and optionally `id`) in `...`. The engine bins the
+#'   data (`binned = TRUE` in memory gives the same release).
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
@@ -103,6 +108,10 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
                    budget = NULL) {
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-bins.R
+    return(dp_kde_engine(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
+                         noise, budget, match.call(), ...))
+  }
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)

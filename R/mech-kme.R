@@ -438,7 +438,9 @@ kme_rows_in <- function(z, x) {
 #' points (the authors' code shares them across runs).
 #'
 #' @param x Private data: a numeric vector (1-D) or an `N x D` matrix, one row
-#'   per individual.
+#'   per individual; or a database table (dbplyr lazy table), [dp_chunks()]
+#'   or a [summarise_kme()] summary, summarised outside memory (give the point
+#'   `columns` in `...`; methods `"subspace"` and `"random_features"`).
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure
@@ -476,6 +478,9 @@ kme_rows_in <- function(z, x) {
 #'   \eqn{2^{-k}} and get discrete Gaussian noise calibrated through zCDP
 #'   for the sensitivity plus the rounding distance (discrete Laplace when
 #'   `delta = 0`); see [exact_noise]. Not for `method = "exponential"`.
+#' @param ... For a database table or chunks: `columns` (the names of the
+#'   `D` point columns) and optionally `id` (an individual's rows are
+#'   weighted by one over their number, see [summarise_kme()]).
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
 #'   composition).
@@ -504,7 +509,14 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    synthetic = NULL, M = NULL, J = 1000, calibration = c("analytic", "classical"),
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
-                   tight = FALSE, noise = c("float", "exact"), budget = NULL) {
+                   tight = FALSE, noise = c("float", "exact"), budget = NULL, ...) {
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
+    eng <- list(...)
+    return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
+                         l1_bound, iters, lr, lasso_lambda, tight, noise, budget, match.call(),
+                         columns = eng$columns, id = eng$id))
+  }
+  if (...length()) dpfda_abort("`...` (columns, id) is used only with a database table or chunks.", arg = "...")
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)

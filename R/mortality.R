@@ -29,7 +29,9 @@
 #' With few regions (19 in the paper) the noise is large: the sensitivity is
 #' proportional to `tau / n`.
 #'
-#' @param age Ages (years), one per count.
+#' @param age Ages (years), one per count. Or a database table, [dp_chunks()]
+#'   with columns `age`, `deaths` and `group`, or a [summarise_mortality()]
+#'   summary (for other column names).
 #' @param deaths Death counts (non-negative; need not be whole numbers, e.g.
 #'   thousands).
 #' @param group Group labels (e.g. regions), one per count, or `NULL` for a
@@ -58,6 +60,9 @@
 #' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
 #' @export
 mortality_distribution <- function(age, deaths, group = NULL) {
+  if (!missing(age) && is_engine_input(age)) {   # table (age, deaths, group), chunks, summary
+    return(mortality_from_summary(if (inherits(age, "dpfda_summary")) age else summarise_mortality(age)))
+  }
   if (!(is.numeric(age) && is.null(dim(age)) && length(age) >= 2L && all(is.finite(age)) && all(age >= 0))) {
     arg_error("age", "a numeric vector of at least 2 finite non-negative ages", age)
   }

@@ -102,6 +102,9 @@ SEXP dpfda_cloak_solve(SEXP C, SEXP tol, SEXP maxit, SEXP rank_tol);
 SEXP dpfda_kde_sum(SEXP x, SEXP t);
 SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse);
 SEXP dpfda_kde_binned_sum(SEXP x, SEXP t, SEXP c0, SEXP delta, SEXP B);
+/* summary.c */
+SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B);
+SEXP dpfda_summary_kde(SEXP w, SEXP t, SEXP c0, SEXP delta);
 SEXP dpfda_integral_gram(SEXP lo1, SEXP hi1, SEXP lo2, SEXP hi2, SEXP ls, SEXP average,
                          SEXP deriv);
 SEXP dpfda_integral_cross(SEXP pts, SEXP lo, SEXP hi, SEXP ls, SEXP average);

@@ -1,0 +1,326 @@
+# Data outside memory: database tables (dbplyr lazy tables: SQLite, DuckDB,
+# PostgreSQL, Spark through sparklyr) and chunks (a function returning data
+# frames). The summaries of R/summary-*.R are computed by the engine with
+# dplyr verbs that dbplyr translates to each backend's SQL; only O(grid)
+# numbers come back to R. DBI, dbplyr (with dplyr) and the drivers are
+# suggested packages, reached only when such an input is given.
+#
+# Rules shared by every engine summary (documented in ?dp_chunks):
+#  * missing columns are errors; the used columns must be numeric (ids may be
+#    of any type);
+#  * rows with a missing value (NULL / NA) in a used column are dropped and
+#    counted (`dropped` in the summary, and a dpfda_warning_data); dropping a
+#    row depends on that row only, so the contribution bound is unchanged;
+#  * values outside the public bounds are clamped in the engine, as in memory.
+
+# TRUE for a dbplyr lazy table (tbl_sql, tbl_spark, ...).
+is_lazy_table <- function(x) inherits(x, "tbl_lazy")
+
+# Inputs that take the summarise-then-release route.
+is_engine_input <- function(x) is_lazy_table(x) || inherits(x, c("dpfda_chunks", "dpfda_summary"))
+
+engine_need <- function() {
+  for (p in c("DBI", "dplyr", "dbplyr")) need_package(p, "A database table as input")
+}
+
+#' Data in chunks
+#'
+#' Wraps a source of data frames so that a mechanism reads a data set that
+#' does not fit in memory piece by piece, with memory that does not grow with
+#' the number of rows: each chunk is summarised ([dpfda_summary]) and the
+#' summaries are added. `csv_chunks()` reads a CSV file `rows` lines at a
+#' time.
+#'
+#' **Rules.** Columns are named as for database tables (`columns`, `id`,
+#' `arg`, `value`, `age`, `deaths`, `group`). Rows with a missing value in a
+#' used column are dropped and counted (the summary's `dropped`, and a
+#' warning of class `dpfda_warning_data`); values outside the public bounds
+#' are clamped. With an `id` column, the rows of one individual must come
+#' together and the chunks must be sorted by id (checked: an id smaller than
+#' one already seen is an error); the rows of the last id of a chunk are held
+#' back and joined to the next chunk, so an individual is never split.
+#'
+#' @param source A function of no arguments that returns the next data frame,
+#'   or `NULL` (or a data frame with no rows) when there are no more; or a
+#'   list of data frames.
+#' @param file Path of a CSV file with a header line.
+#' @param rows Rows per chunk.
+#' @param ... Passed to [utils::read.csv()] (e.g. `sep`, `colClasses`).
+#' @return An object of class `dpfda_chunks`.
+#' @examples
+#' f <- tempfile(fileext = ".csv")
+#' write.csv(data.frame(x = runif(5000)), f, row.names = FALSE)
+#' ch <- csv_chunks(f, rows = 1000)
+#' s <- summarise_kde(ch, grid = seq(0, 1, length.out = 101), bandwidth = 0.1, columns = "x")
+#' s$n
+#' r <- dp_kde(csv_chunks(f, rows = 1000), seq(0, 1, length.out = 101), 0.1, epsilon = 1,
+#'             delta = 1e-3, columns = "x")
+#' unlink(f)
+#' @export
+dp_chunks <- function(source) {
+  if (is.list(source) && !is.data.frame(source)) {
+    parts <- source
+    i <- 0L
+    source <- function() {
+      i <<- i + 1L
+      if (i > length(parts)) NULL else parts[[i]]
+    }
+  }
+  if (!is.function(source)) arg_error("source", "a function returning data frames, or a list of data frames",
+                                      source)
+  structure(list(next_chunk = source), class = "dpfda_chunks")
+}
+
+#' @rdname dp_chunks
+#' @export
+csv_chunks <- function(file, rows = 1e6, ...) {
+  rows <- check_count(rows, "rows", min = 1, max = 1e9)
+  if (!is.character(file) || length(file) != 1L || !file.exists(file)) {
+    arg_error("file", "the path of an existing CSV file", file)
+  }
+  con <- NULL
+  header <- NULL
+  done <- FALSE
+  args <- list(...)
+  dp_chunks(function() {
+    if (done) return(NULL)
+    if (is.null(con)) {
+      con <<- file(file, "r")
+      header <<- utils::read.csv(con, nrows = 1L, header = TRUE, ...)
+      header <<- names(header)
+      close(con)
+      con <<- file(file, "r")
+      readLines(con, n = 1L)
+    }
+    d <- tryCatch(do.call(utils::read.csv, c(list(con, nrows = rows, header = FALSE, col.names = header),
+                                           args)),
+                  error = function(e) NULL)
+    if (is.null(d) || nrow(d) == 0L) {
+      close(con)
+      done <<- TRUE
+      return(NULL)
+    }
+    d
+  })
+}
+
+#' @export
+print.dpfda_chunks <- function(x, ...) {
+  cat("<dpfda_chunks> data read chunk by chunk\n")
+  invisible(x)
+}
+
+# Calls f(data frame) on every chunk and adds the summaries. With `id`, the
+# rows of the last id of each chunk are held back for the next one.
+chunks_reduce <- function(chunks, f, id = NULL) {
+  total <- NULL
+  held <- NULL
+  last <- NULL
+  repeat {
+    d <- chunks$next_chunk()
+    end <- is.null(d) || (is.data.frame(d) && nrow(d) == 0L)
+    if (!end && !is.data.frame(d)) {
+      dpfda_abort(sprintf("The chunk source returned %s, not a data frame.", describe_value(d)),
+                  arg = "x")
+    }
+    if (!is.null(id) && !end) {
+      if (!id %in% names(d)) engine_missing_column(id, names(d), "id")
+      d <- if (is.null(held)) d else rbind(held, d[names(held)])
+      ids <- d[[id]]
+      ok <- !is.na(ids)
+      if (is.unsorted(ids[ok]) || (!is.null(last) && any(ids[ok] < last))) {
+        dpfda_abort(paste("The chunks must be sorted by the `id` column, so that the rows of one",
+                          "individual come together (an individual split between chunks would be",
+                          "counted twice)."), class = "dpfda_error_data", arg = "id")
+      }
+      if (any(ok)) {
+        lid <- ids[ok][sum(ok)]
+        hold <- ok & ids == lid
+        held <- d[hold, , drop = FALSE]
+        d <- d[!hold, , drop = FALSE]
+        last <- lid
+      }
+    }
+    if (end) {
+      d <- held
+      held <- NULL
+      if (is.null(d)) break
+    }
+    if (nrow(d)) {
+      s <- f(d)
+      total <- if (is.null(total)) s else total + s
+    }
+    if (end) break
+  }
+  if (is.null(total)) {
+    dpfda_abort("The chunks hold no rows.", class = "dpfda_error_data", arg = "x")
+  }
+  total
+}
+
+engine_missing_column <- function(col, have, arg) {
+  dpfda_abort(sprintf("`%s` names the column \"%s\", which the data do not have (columns: %s).", arg, col,
+                      paste(utils::head(have, 20L), collapse = ", ")), arg = arg)
+}
+
+# Checks a column-name argument: a character vector of existing columns.
+engine_columns <- function(cols, have, arg, n = NULL) {
+  ok <- is.character(cols) && length(cols) >= 1L && !anyNA(cols) && (is.null(n) || length(cols) == n)
+  if (!isTRUE(ok)) {
+    arg_error(arg, if (is.null(n) || n > 1L) "column names (a character vector)" else "a column name (a string)",
+              cols)
+  }
+  if (!is.null(have)) for (cl in cols) if (!cl %in% have) engine_missing_column(cl, have, arg)
+  cols
+}
+
+# Column names of a data frame or lazy table.
+engine_names <- function(x) if (is.data.frame(x)) names(x) else colnames(x)
+
+# In-memory rule (chunks and data frames): numeric checks, drop and count
+# rows with a missing value. Returns the kept data frame and the count.
+frame_clean <- function(d, numeric_cols, other_cols = character()) {
+  for (cl in numeric_cols) {
+    if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
+      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
+                  class = "dpfda_error_data", arg = cl)
+    }
+  }
+  cols <- c(numeric_cols, other_cols)
+  bad <- Reduce(`|`, lapply(cols, function(cl) is.na(d[[cl]])), FALSE)
+  for (cl in numeric_cols) bad <- bad | (is.numeric(d[[cl]]) & !is.na(d[[cl]]) & !is.finite(d[[cl]]))
+  list(data = d[!bad, , drop = FALSE], dropped = sum(bad), rows = nrow(d))
+}
+
+warn_dropped <- function(s) {
+  if (s$dropped > 0) {
+    dpfda_warn(sprintf(paste("%s row%s with a missing value in a used column %s dropped (rows are dropped",
+                             "one by one, which keeps the contribution bound)."),
+                       format(s$dropped, big.mark = ","), if (s$dropped == 1) "" else "s",
+                       if (s$dropped == 1) "was" else "were"), "dpfda_warning_data")
+  }
+  s
+}
+
+# ---- lazy tables ------------------------------------------------------------
+
+# Validates the columns of a lazy table: present; numeric (from the first
+# rows, which carry the column types); returns the table restricted to the
+# used columns renamed to `new` names.
+lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
+  engine_need()
+  have <- colnames(tbl)
+  for (i in seq_along(cols)) if (!cols[[i]] %in% have) engine_missing_column(cols[[i]], have, names(cols)[i])
+  sel <- stats::setNames(lapply(unname(cols), as.name), new)
+  q <- dplyr::select(tbl, !!!sel)
+  if (!check) return(q)
+  head_rows <- dplyr::collect(utils::head(q, 100L))
+  for (nm in numeric) {
+    v <- head_rows[[nm]]
+    if (!is.null(v) && !is.numeric(v) && !all(is.na(v))) {
+      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cols[[match(nm, new)]], class(v)[1L]),
+                  class = "dpfda_error_data", arg = names(cols)[match(nm, new)])
+    }
+  }
+  lazy_math(tbl)
+  q
+}
+
+# Counts the rows and the rows with a NULL in any of `cols`, then drops them.
+lazy_drop_null <- function(q, cols, check = TRUE) {
+  anyna <- Reduce(function(a, b) call("|", a, b), lapply(cols, function(cl) call("is.na", as.name(cl))))
+  keep <- call("!", anyna)
+  if (!check) return(list(q = dplyr::filter(q, !!keep), rows = NA_real_, dropped = NA_real_))
+  cnt <- dplyr::collect(dplyr::summarise(q, rows = dplyr::n(),
+                                         nulls = sum(dplyr::if_else(!!anyna, 1, 0), na.rm = TRUE)))
+  list(q = dplyr::filter(q, !!keep), rows = as.double(cnt$rows), dropped = as.double(cnt$nulls %||% 0))
+}
+
+`%||%` <- function(a, b) if (is.null(a) || length(a) == 0L || is.na(a[1L])) b else a
+
+# SQLite has floor(), exp(), sqrt(), cos() ... only when compiled with its
+# math functions; otherwise RSQLite's extension provides them.
+lazy_math <- function(tbl) {
+  con <- dbplyr::remote_con(tbl)
+  if (!inherits(con, "SQLiteConnection")) return(invisible())
+  ok <- tryCatch({
+    DBI::dbGetQuery(con, "SELECT floor(1.5) AS a, exp(0) AS b, sqrt(4) AS c, cos(0) AS d")
+    TRUE
+  }, error = function(e) FALSE)
+  if (!ok) RSQLite::initExtension(con, "math")
+  invisible()
+}
+
+# Adds a per-row weight `wt`: 1, or 1 / (rows of the individual) with an id.
+lazy_weight <- function(q, id) {
+  if (is.null(id)) return(dplyr::mutate(q, wt = 1))
+  q <- dplyr::group_by(q, !!as.name("id"))
+  q <- dplyr::mutate(q, wt = 1 / dplyr::n())
+  dplyr::ungroup(q)
+}
+
+lazy_n_ids <- function(q) {
+  as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(q, "id")), n = dplyr::n()))$n)
+}
+
+# A small public table (grid points, synthetic points, frequencies) inside
+# the query, joined to every row through a constant key.
+lazy_inline <- function(q, df) {
+  con <- dbplyr::remote_con(q)
+  df$dpfda_key <- 1
+  dbplyr::copy_inline(con, df)
+}
+
+# SQL literal for a double, exact to the last bit.
+sql_num <- function(x) sprintf("%.17g", x)
+
+# CASE expression mapping the integer column `col` to values[k + 1], k = 0, 1, ...
+sql_lookup <- function(q, col, values) {
+  con <- dbplyr::remote_con(q)
+  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s = %d THEN %s", qc, seq_along(values) - 1L,
+                                            sql_num(values)), collapse = " "), " END"))
+}
+
+# CASE expression: index (0-based) of the interval of `col` between the
+# sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j).
+sql_interval <- function(q, col, breaks) {
+  con <- dbplyr::remote_con(q)
+  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %d", qc, sql_num(breaks),
+                                            seq_along(breaks) - 1L), collapse = " "),
+                     sprintf(" ELSE %d END", length(breaks))))
+}
+
+#' Show the SQL of an engine summary
+#'
+#' Returns the query that a database engine would run for a summary (the
+#' main aggregation; the row and missing-value counts are a second, simple
+#' query), without running it. Useful to check what a backend such as
+#' PostgreSQL or Spark receives; with dbplyr's simulated connections
+#' (`dbplyr::tbl_lazy(df, con = dbplyr::simulate_postgres())`) no database is
+#' needed.
+#'
+#' @param x A lazy table.
+#' @param summary One of `"kde"`, `"mean"`, `"mortality"`, `"kme_kernel"`,
+#'   `"kme_features"`.
+#' @param ... Arguments of the corresponding `summarise_*()` function.
+#' @return The SQL (a character string of class `sql`).
+#' @examples
+#' if (requireNamespace("dbplyr", quietly = TRUE)) {
+#'   t <- dbplyr::tbl_lazy(data.frame(x = 1), con = dbplyr::simulate_postgres())
+#'   engine_sql(t, "kde", grid = seq(0, 1, length.out = 11), bandwidth = 0.1, columns = "x")
+#' }
+#' @export
+engine_sql <- function(x, summary = c("kde", "mean", "mortality", "kme_kernel", "kme_features"), ...) {
+  engine_need()
+  if (!is_lazy_table(x)) arg_error("x", "a lazy table (dbplyr)", x)
+  summary <- check_choice(summary, c("kde", "mean", "mortality", "kme_kernel", "kme_features"), "summary")
+  q <- switch(summary,
+              kde = summarise_kde(x, ..., .query = TRUE),
+              mean = summarise_mean(x, ..., .query = TRUE),
+              mortality = summarise_mortality(x, ..., .query = TRUE),
+              kme_kernel = summarise_kme(x, ..., method = "subspace", .query = TRUE),
+              kme_features = summarise_kme(x, ..., method = "random_features", .query = TRUE))
+  dbplyr::sql_render(q)
+}

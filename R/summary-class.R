@@ -1,0 +1,122 @@
+# Sufficient summaries (design section 1, layer "summaries"): every mechanism
+# that can run on data outside memory touches the data only through a sum over
+# individuals, each individual's contribution bounded first. A summary object
+# holds those sums, the number of individuals and the public settings they
+# were computed with; summaries of disjoint parts of a data set are added with
+# `+` (or `c()`), which is how chunks and map-reduce jobs combine. Summaries
+# are non-private: they are never stored inside a release object.
+
+new_dpfda_summary <- function(kind, sums, n, rows, dropped, settings, ...) {
+  structure(list(kind = kind, sums = sums, n = as.double(n), rows = as.double(rows),
+                 dropped = as.double(dropped), settings = settings, ...),
+            class = "dpfda_summary")
+}
+
+summary_kinds <- c(kde = "binned 1-D KDE (bin weights)", mean = "clipped curve sums",
+                   mortality = "deaths by group and age", kme_kernel = "kernel sums at public points",
+                   kme_features = "random-feature sums")
+
+#' Sufficient summaries for data outside memory
+#'
+#' A `dpfda_summary` holds what a mechanism needs from the data: sums over
+#' individuals after each individual's contribution has been bounded (bin
+#' weights of a KDE, sums of clipped curves, deaths by group and age, kernel
+#' sums at public points, sums of random features), the number of
+#' individuals `n`, the rows read and the rows dropped for missing values.
+#' The summaries of disjoint parts of a data set (chunks of a file, the
+#' partitions of a map-reduce job) add up with `+` or `c()` to the summary of
+#' the whole, provided they were computed with the same public settings (grid,
+#' bounds, bins, features; checked). Give a summary to the mechanism in place
+#' of the data: [dp_kde()], [dp_mean()], [dp_kme()], [mortality_distribution()].
+#'
+#' A summary is **not private**: it is the exact statistic before noise.
+#' Keep it where the data are kept; releases never contain it.
+#'
+#' Each part must hold whole individuals: an individual whose rows are split
+#' between two parts would be bounded twice. [dp_chunks()] checks this for
+#' chunks sorted by id.
+#'
+#' @param x,e1,e2,... `dpfda_summary` objects.
+#' @return `+` and `c()`: the summary of the union of the parts.
+#' @seealso [summarise_kde()], [summarise_mean()], [summarise_mortality()],
+#'   [summarise_kme()], [dp_chunks()].
+#' @examples
+#' g <- seq(0, 1, length.out = 101)
+#' x <- runif(1000)
+#' s <- summarise_kde(x[1:500], grid = g, bandwidth = 0.1) +
+#'   summarise_kde(x[501:1000], grid = g, bandwidth = 0.1)
+#' s
+#' all.equal(s$sums, summarise_kde(x, grid = g, bandwidth = 0.1)$sums)
+#' @name dpfda_summary
+NULL
+
+#' @rdname dpfda_summary
+#' @export
+`+.dpfda_summary` <- function(e1, e2) {
+  if (missing(e2)) return(e1)
+  if (!inherits(e1, "dpfda_summary") || !inherits(e2, "dpfda_summary")) {
+    dpfda_abort("Only dpfda_summary objects can be added to a dpfda_summary.", arg = "e2")
+  }
+  if (!identical(e1$kind, e2$kind)) {
+    dpfda_abort(sprintf("Cannot add a %s summary to a %s summary.", e2$kind, e1$kind), arg = "e2")
+  }
+  if (!isTRUE(all.equal(e1$settings, e2$settings, tolerance = 0))) {
+    dpfda_abort(paste("The summaries were computed with different public settings (grid, bounds, bins,",
+                      "kernel or features); compute every part with the same settings."), arg = "e2")
+  }
+  out <- e1
+  if (e1$kind == "mortality") {
+    out$sums <- mortality_add(e1$sums, e2$sums)
+  } else {
+    out$sums <- e1$sums + e2$sums
+  }
+  out$n <- e1$n + e2$n
+  out$rows <- e1$rows + e2$rows
+  out$dropped <- e1$dropped + e2$dropped
+  if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells
+  out
+}
+
+#' @rdname dpfda_summary
+#' @export
+c.dpfda_summary <- function(...) Reduce(`+.dpfda_summary`, list(...))
+
+#' @rdname dpfda_summary
+#' @export
+print.dpfda_summary <- function(x, ...) {
+  cat(sprintf("<dpfda_summary> %s (not private)\n", summary_kinds[[x$kind]]))
+  cat(sprintf("  %s individuals from %s rows; %s rows dropped (missing values)\n",
+              format(x$n, big.mark = ","), format(x$rows, big.mark = ","),
+              format(x$dropped, big.mark = ",")))
+  len <- if (is.matrix(x$sums)) sprintf("%d x %d", nrow(x$sums), ncol(x$sums)) else length(x$sums)
+  cat(sprintf("  %s sums\n", len))
+  invisible(x)
+}
+
+# Deaths by group (rows) and age (columns), named; the union of the groups
+# and ages of both parts, absent cells counting as 0 deaths.
+mortality_add <- function(a, b) {
+  g <- union(rownames(a), rownames(b))
+  ages <- sort(union(as.double(colnames(a)), as.double(colnames(b))))
+  key <- format_age(ages)
+  out <- matrix(0, length(g), length(ages), dimnames = list(g, key))
+  out[rownames(a), format_age(as.double(colnames(a)))] <- a
+  out[rownames(b), format_age(as.double(colnames(b)))] <-
+    out[rownames(b), format_age(as.double(colnames(b))), drop = FALSE] + b
+  out
+}
+
+format_age <- function(a) formatC(a, digits = 17, format = "g")
+
+# Checks that `s` is a summary of the given kind.
+check_summary <- function(s, kind, arg = "x") {
+  if (!identical(s$kind, kind)) {
+    dpfda_abort(sprintf("`%s` is a %s summary; this mechanism needs a %s summary (see ?dpfda_summary).",
+                        arg, s$kind, kind), arg = arg)
+  }
+  if (!(s$n > 0)) {
+    dpfda_abort(sprintf("`%s` holds no individuals (every row was dropped or the table is empty).", arg),
+                class = "dpfda_error_data", arg = arg)
+  }
+  s
+}

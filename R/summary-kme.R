@@ -1,0 +1,280 @@
+# Kernel-mean-embedding summaries (dp_kme()): kernel sums at public points
+# (Algorithm 1, sum_n k(z_m, x_n)) and random-feature sums (Algorithm 2,
+# sum_n phi(x_n)). In a database the public points or frequencies are an
+# inline table joined to every row; the sums are grouped by point/frequency.
+
+#' Summaries for private kernel mean embeddings
+#'
+#' `method = "subspace"`: the kernel sums \eqn{\sum_n k(z_m, x_n)} at the
+#' public points `synthetic` (Algorithm 1 of [dp_kme()]); `method =
+#' "random_features"`: the sums \eqn{\sum_n \phi(x_n)} of the random Fourier
+#' features `rff` (Algorithm 2). Rows are clamped to `domain` when it is
+#' given. With `id`, an individual with \eqn{r} rows contributes each with
+#' weight \eqn{1/r} (so their embedding still has norm at most one) and `n`
+#' counts individuals. In a database the kernel (Gaussian, exponential, or
+#' Matern with \eqn{\nu} = 1/2, 3/2, 5/2) or the features are evaluated
+#' in the engine against a small inline table of the public points or
+#' frequencies, and only `M` (or `J`) sums come back.
+#'
+#' @param x Points (vector or matrix), a data frame, a database table
+#'   (dbplyr) or [dp_chunks()].
+#' @param kernel The kernel.
+#' @param method `"subspace"` or `"random_features"`.
+#' @param synthetic Public points `z` (an `M x D` matrix), for `"subspace"`.
+#' @param rff A [kme_rff()] object, for `"random_features"`.
+#' @param domain `NULL` or a public box (`c(lower, upper)` or `2 x D`).
+#' @param columns Names of the `D` point columns.
+#' @param id `NULL` or an id column.
+#' @param .query Internal: return the lazy query instead of running it.
+#' @return A [dpfda_summary] (kind `"kme_kernel"` or `"kme_features"`).
+#' @examples
+#' x <- matrix(rnorm(200), ncol = 2)
+#' z <- matrix(runif(20, -2, 2), ncol = 2)
+#' s <- summarise_kme(x, kernel_gaussian(1), synthetic = z)
+#' s$sums / s$n
+#' @export
+summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
+                          domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
+  method <- check_choice(method, c("subspace", "random_features"), "method")
+  kme_check_kernel(kernel)
+  D <- if (!is.null(columns)) length(columns) else if (method == "subspace" && !is.null(synthetic))
+    ncol(as_points(synthetic, "synthetic")) else if (!is.null(rff)) rff$dim else
+      ncol(as_points(x, "x"))
+  box <- kme_domain(domain, D)
+  if (method == "subspace") {
+    z <- as_points(synthetic, "synthetic", d = D)
+    settings <- list(kernel = kernel, z = z, box = box)
+  } else {
+    rff <- kme_check_rff(rff)
+    settings <- list(kernel = kernel, W = rff$W, scale = rff$scale, box = box)
+  }
+  kind <- if (method == "subspace") "kme_kernel" else "kme_features"
+  have <- engine_names_or(x)
+  if (!is.null(have) && !is.null(id)) id <- engine_columns(id, have, "id", 1L)
+  if (inherits(x, "dpfda_chunks")) {
+    return(warn_dropped(chunks_reduce(x, function(d) {
+      summarise_kme(d, kernel, method, synthetic, rff, domain, columns, id)
+    }, id = id)))
+  }
+  if (is_lazy_table(x)) {
+    columns <- engine_columns(columns, have, "columns")
+    return(summarise_kme_lazy(x, kernel, method, if (method == "subspace") z, rff, box, columns, id, kind,
+                              settings, .query))
+  }
+  ids <- NULL
+  dropped <- 0
+  if (is.data.frame(x)) {
+    columns <- engine_columns(columns, names(x), "columns")
+    cl <- frame_clean(x, columns, id)
+    ids <- if (!is.null(id)) cl$data[[id]]
+    dropped <- cl$dropped
+    rows <- cl$rows
+    x <- as.matrix(cl$data[columns])
+  }
+  x <- as_points(x, "x", d = D)
+  if (is.null(ids)) rows <- nrow(x)
+  x <- kme_clamp(x, box)
+  wt <- if (is.null(ids)) NULL else {
+    r <- table(ids)
+    as.double(1 / r[match(as.character(ids), names(r))])
+  }
+  n <- if (is.null(ids)) nrow(x) else length(unique(ids))
+  sums <- if (method == "subspace") {
+    if (is.null(wt)) kme_rowmeans(kernel, z, x) * nrow(x) else
+      as.vector(kernel_matrix(kernel, z, x) %*% wt)
+  } else {
+    if (is.null(wt)) kme_features_raw(rff, x, mean = TRUE) * nrow(x) else
+      as.vector(crossprod(kme_features_raw(rff, x), wt))
+  }
+  new_dpfda_summary(kind, sums, n, rows, dropped, settings)
+}
+
+summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind, settings, .query) {
+  D <- length(columns)
+  xn <- paste0("x", seq_len(D))
+  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", D)), id = id), c(xn, if (!is.null(id)) "id"),
+                   numeric = xn, check = !.query)
+  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
+  q <- lazy_weight(nn$q, id)
+  if (!is.null(box)) {
+    cl <- lapply(seq_len(D), function(j) {
+      bquote(pmin(pmax(.(as.name(xn[j])), .(box[1L, j]), na.rm = TRUE), .(box[2L, j]), na.rm = TRUE))
+    })
+    q <- dplyr::mutate(q, !!!stats::setNames(cl, xn))
+  }
+  if (method == "subspace") {
+    A <- kernel_scale_points(kernel, diag(D))          # x -> x A: unit lengthscale
+    if (!kme_kernel_sql_ok(kernel)) {
+      dpfda_abort(paste("In a database the kernel must be Gaussian, exponential or Matern with nu = 1/2,",
+                        "3/2 or 5/2."), arg = "kernel")
+    }
+    zs <- kernel_scale_points(kernel, z, "synthetic")
+    pub <- data.frame(m = seq_len(nrow(zs)) - 1L, zs)
+    names(pub) <- c("m", paste0("z", seq_len(D)))
+    q <- dplyr::mutate(q, dpfda_key = 1)
+    q <- dplyr::inner_join(q, lazy_inline(q, pub), by = "dpfda_key")
+    diffs <- lapply(seq_len(D), function(j) {
+      lin <- Reduce(function(a, b) call("+", a, b),
+                    lapply(which(A[, j] != 0), function(k) call("*", as.name(xn[k]), A[k, j])))
+      call("-", lin, as.name(paste0("z", j)))
+    })
+    r2 <- Reduce(function(a, b) call("+", a, b), lapply(diffs, function(u) call("*", u, u)))
+    l1 <- Reduce(function(a, b) call("+", a, b), lapply(diffs, function(u) call("abs", u)))
+    v <- kernel$variance
+    kv <- switch(kernel$type,
+      gaussian = bquote(.(v) * exp(-0.5 * .(r2))),
+      exponential = if (identical(kernel$norm, "l1")) bquote(.(v) * exp(-.(l1))) else
+        bquote(.(v) * exp(-sqrt(.(r2)))),
+      matern = switch(as.character(kernel$nu),
+        "0.5" = bquote(.(v) * exp(-sqrt(.(r2)))),
+        "1.5" = bquote(.(v) * (1 + sqrt(3 * .(r2))) * exp(-sqrt(3 * .(r2)))),
+        "2.5" = bquote(.(v) * (1 + sqrt(5 * .(r2)) + 5 * .(r2) / 3) * exp(-sqrt(5 * .(r2))))))
+    q <- dplyr::mutate(q, kv = !!kv)
+    q <- dplyr::group_by(q, !!as.name("m"))
+    q <- dplyr::summarise(q, s = sum(!!quote(wt * kv), na.rm = TRUE), cnt = sum(!!as.name("wt"), na.rm = TRUE))
+    if (.query) return(q)
+    res <- dplyr::collect(q)
+    sums <- numeric(nrow(zs))
+    sums[as.integer(res$m) + 1L] <- res$s
+  } else {
+    W <- rff$W
+    Jp <- ncol(W)
+    pub <- data.frame(j = seq_len(Jp) - 1L, t(W))
+    names(pub) <- c("j", paste0("w", seq_len(D)))
+    q <- dplyr::mutate(q, dpfda_key = 1)
+    q <- dplyr::inner_join(q, lazy_inline(q, pub), by = "dpfda_key")
+    tt <- Reduce(function(a, b) call("+", a, b),
+                 lapply(seq_len(D), function(k) call("*", as.name(xn[k]), as.name(paste0("w", k)))))
+    q <- dplyr::mutate(q, tt = !!tt)
+    q <- dplyr::group_by(q, !!as.name("j"))
+    q <- dplyr::summarise(q, c = sum(!!quote(wt * cos(tt)), na.rm = TRUE),
+                          s = sum(!!quote(wt * sin(tt)), na.rm = TRUE), cnt = sum(!!as.name("wt"), na.rm = TRUE))
+    if (.query) return(q)
+    res <- dplyr::collect(q)
+    cs <- numeric(Jp)
+    sn <- numeric(Jp)
+    cs[as.integer(res$j) + 1L] <- res$c
+    sn[as.integer(res$j) + 1L] <- res$s
+    sums <- rff$scale * c(cs, sn)
+  }
+  n <- if (is.null(id)) res$cnt[1L] else lazy_n_ids(nn$q)
+  warn_dropped(new_dpfda_summary(kind, sums, n, nn$rows, nn$dropped, settings))
+}
+
+kme_kernel_sql_ok <- function(kernel) {
+  kernel$type %in% c("gaussian", "exponential") ||
+    (kernel$type == "matern" && as.character(kernel$nu) %in% c("0.5", "1.5", "2.5"))
+}
+
+# dp_kme() on a table, chunks or summary: Algorithm 1 or 2 from the sums.
+# The public draws (synthetic points, then features) happen in the same order
+# as in memory, so dp_reproducible() gives the same release.
+dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
+                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, call, columns, id) {
+  budget <- check_budget(budget)
+  noise <- check_noise(noise)
+  method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
+  if (method == "exponential") {
+    dpfda_abort("method = \"exponential\" needs the data in memory; use \"subspace\" or \"random_features\".",
+                arg = "method")
+  }
+  kme_check_kernel(kernel)
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  laplace <- delta == 0
+  calibration <- check_choice(calibration, c("analytic", "classical"), "calibration")
+  D <- if (inherits(x, "dpfda_summary")) {
+    if (x$kind == "kme_kernel") ncol(x$settings$z) else nrow(x$settings$W)
+  } else {
+    if (is.null(columns)) dpfda_abort("`columns` is required: the names of the point columns.", arg = "columns")
+    length(columns)
+  }
+  box <- kme_domain(domain, D)
+  tol <- check_number(tol, "tol", lower = 0, upper = 1, upper_open = TRUE)
+  pivot <- check_flag(pivot, "pivot")
+  if (!is.null(l1_bound)) l1_bound <- check_number(l1_bound, "l1_bound", lower = 1)
+  iters <- check_count(iters, "iters", min = 1, max = 1e6)
+  if (!is.null(lr)) lr <- check_number(lr, "lr", lower = 0, lower_open = TRUE)
+  if (!is.null(lasso_lambda)) lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
+  J <- check_count(J, "J", min = 2, max = 1e7)
+  if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
+  if (!is.null(M)) M <- check_count(M, "M", min = 1, max = 1e6)
+  tight <- check_flag(tight, "tight")
+  if (tight && method == "random_features") {
+    dpfda_abort(paste("`tight = TRUE` is not valid with random features (their inner products can be",
+                      "negative); use it with method = \"subspace\"."), arg = "tight",
+                class = "dpfda_error_privacy")
+  }
+  if (inherits(x, "dpfda_summary")) {
+    s <- check_summary(x, if (method == "subspace") "kme_kernel" else "kme_features")
+    if (!identical(s$settings$kernel, kernel)) dpfda_abort("The summary was computed with another kernel.",
+                                                          arg = "kernel")
+    z <- if (method == "subspace") s$settings$z else kme_synthetic(synthetic, M, D, box, NULL, TRUE)
+  } else {
+    z <- kme_synthetic(synthetic, M, D, box, NULL, TRUE)
+  }
+  M <- nrow(z)
+  if (method == "subspace") {
+    if (!inherits(x, "dpfda_summary")) {
+      s <- summarise_kme(x, kernel, "subspace", synthetic = z, domain = domain, columns = columns, id = id)
+    }
+    s <- check_summary(s, "kme_kernel")
+    N <- s$n
+    sens <- kme_sensitivity(kernel, N, tight)
+    sigma <- if (laplace) sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
+    K <- kernel_matrix(kernel, z)
+    basis <- kme_basis(K, tol, pivot)
+    ex <- if (noise == "exact") kme_exact(basis$F, sens, epsilon, delta, laplace) else NULL
+    kbar <- s$sums / N
+    kept <- basis$kept
+    alpha <- forwardsolve(basis$Ls, kbar[kept])
+    scale <- if (laplace) sqrt(basis$F) * sigma else sigma
+    g <- if (laplace) rlaplace(basis$F, 1) else noise_draw(basis$F, "normal")
+    beta <- if (!is.null(ex)) ex$draw(alpha) else alpha + scale * g
+    w <- numeric(M)
+    w[kept] <- backsolve(basis$Ls, beta, upper.tri = FALSE, transpose = TRUE)
+    sigma <- if (is.null(ex)) scale else ex$scale
+    if (!is.null(l1_bound)) w <- kme_l1_reweight(K, w, l1_bound)
+    noise_dim <- basis$F
+    extra <- list(kept = kept, tol = tol, pivot = pivot, l1_bound = l1_bound, rff = NULL)
+  } else {
+    rff <- if (inherits(x, "dpfda_summary")) {
+      structure(list(W = s$settings$W, scale = s$settings$scale, J = 2L * ncol(s$settings$W), dim = D,
+                     kernel = kernel), class = "dpfda_kme_rff")
+    } else kme_rff(kernel, J, D)
+    J <- rff$J
+    if (!inherits(x, "dpfda_summary")) {
+      s <- summarise_kme(x, kernel, "random_features", rff = rff, domain = domain, columns = columns, id = id)
+    }
+    s <- check_summary(s, "kme_features")
+    N <- s$n
+    sens <- kme_sensitivity(kernel, N, FALSE)
+    sigma <- if (laplace) sqrt(J) * sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
+    ex <- if (noise == "exact") kme_exact(J, sens, epsilon, delta, laplace) else NULL
+    if (!is.null(ex)) sigma <- ex$scale
+    mu <- s$sums / N
+    noisy <- if (!is.null(ex)) ex$draw(mu) else if (laplace) mu + sigma * rlaplace(length(mu), 1) else
+      mu + sigma * noise_draw(length(mu), "normal")
+    if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
+    rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr,
+                          weights = if (is.null(l1_bound)) "lasso" else "l1ball",
+                          lasso_lambda = lasso_lambda, domain = box,
+                          l1_bound = if (is.null(l1_bound)) 1 else l1_bound)
+    z <- rs$points
+    w <- rs$weights
+    noise_dim <- J
+    extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
+                  lasso_lambda = lasso_lambda, iters = iters)
+  }
+  if (!is.finite(sigma) || !all(is.finite(w))) {
+    dpfda_abort("The noise scale or the weights overflow; epsilon is too small for this N.",
+                class = "dpfda_error_numeric", arg = "epsilon")
+  }
+  if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
+  rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
+                       if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
+  charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
+                rho = ex$rho)
+  rel
+}

@@ -1,0 +1,269 @@
+# Summaries outside memory (R/engine.R, R/summary-*.R): summaries add over
+# disjoint parts, chunks give the summary of the whole, a database engine
+# (SQLite; DuckDB when installed) gives the in-memory summary to 1e-9, and
+# the release from a table equals the in-memory release under
+# dp_reproducible(). SQL for PostgreSQL and Spark is checked on dbplyr's
+# simulated connections.
+
+eng_data <- function() {
+  old <- dp_reproducible(11)
+  on.exit(dp_rng(old))
+  x <- c(rnorm(300, 0.3, 0.1), rnorm(300, 0.7, 0.1), -0.5, 1.7)     # two rows outside [0, 1]
+  t <- seq(0, 1, length.out = 21)
+  cu <- curves(outer(runif(40, 0.2, 3), sin(2 * pi * t)) + 0.1, t)
+  long <- data.frame(patient = rep(seq_len(40), each = 21), day = rep(t, 40),
+                     score = as.vector(t(cu$values)))
+  X <- matrix(rnorm(400), ncol = 2)
+  z <- matrix(runif(30, -2, 2), ncol = 2)
+  md <- data.frame(age = rep(0:30, 3), deaths = c(exp(-(0:30) / 5) * 100, (0:30) * 2 + 1, rep(3, 31)),
+                   region = rep(c("a", "b", "c"), each = 31))
+  list(x = x, t = t, cu = cu, long = long, X = X, z = z, md = md)
+}
+
+same_release <- function(seed, a, b) {
+  old <- dp_reproducible(seed)
+  on.exit(dp_rng(old))
+  r1 <- force(a)
+  dp_reproducible(seed)
+  r2 <- force(b)
+  list(r1, r2)
+}
+
+test_that("summaries of disjoint parts add up to the summary of the whole", {
+  d <- eng_data()
+  s <- summarise_kde(d$x, d$t, 0.05, bins = 500)
+  s2 <- summarise_kde(d$x[1:200], d$t, 0.05, bins = 500) + summarise_kde(d$x[-(1:200)], d$t, 0.05, bins = 500)
+  expect_equal(s2$sums, s$sums, tolerance = 1e-12)
+  expect_equal(s2$n, length(d$x))
+  expect_equal(sum(s$sums), length(d$x), tolerance = 1e-12)
+  sm <- summarise_mean(d$cu, tau = 1)
+  parts <- c(summarise_mean(d$long[d$long$patient <= 10, ], d$t, 1, id = "patient", arg = "day", value = "score"),
+             summarise_mean(d$long[d$long$patient > 10, ], d$t, 1, id = "patient", arg = "day", value = "score"))
+  expect_equal(parts$sums, sm$sums, tolerance = 1e-12)
+  expect_equal(parts$n, 40)
+  expect_equal(parts$missing_cells, 0)
+  # clipping works: every clipped curve has norm <= tau, so |sum| <= n tau in the norm
+  w <- c(diff(d$t), 0) / 2 + c(0, diff(d$t)) / 2
+  expect_lte(sqrt(sum(w * sm$sums^2)), 40 * 1 + 1e-9)
+  expect_error(s + summarise_kde(d$x, d$t, 0.05, bins = 400), class = "dpfda_error_argument")
+  expect_error(s + sm, class = "dpfda_error_argument")
+})
+
+test_that("the release from a summary equals the in-memory release", {
+  d <- eng_data()
+  r <- same_release(1, dp_kde(d$x, d$t, 0.05, epsilon = 1, delta = 1e-3, binned = TRUE, bins = 500),
+                    dp_kde(summarise_kde(d$x, d$t, 0.05, bins = 500), d$t, 0.05, epsilon = 1, delta = 1e-3))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  expect_equal(r[[2]]$sensitivity, r[[1]]$sensitivity)
+  expect_false(isTRUE(all.equal(r[[1]]$values$values, kde_gaussian(d$x, d$t, 0.05)$values)))   # noise added
+  r <- same_release(2, dp_kde(d$x, d$t, 0.05, epsilon = 1, mechanism = "bernstein", binned = TRUE, bins = 500),
+                    dp_kde(summarise_kde(d$x, d$t, 0.05, bins = 500), d$t, 0.05, epsilon = 1,
+                           mechanism = "bernstein"))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  for (mech in c("iclp_qr", "frl", "gp")) {
+    r <- same_release(3, dp_mean(d$cu, epsilon = 1, tau = 1, mechanism = mech, delta = if (mech == "gp") 1e-3),
+                      dp_mean(summarise_mean(d$cu, tau = 1), epsilon = 1, tau = 1, mechanism = mech,
+                              delta = if (mech == "gp") 1e-3))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+    expect_equal(r[[2]]$sensitivity, r[[1]]$sensitivity)
+  }
+  r <- same_release(4, dp_mean(d$cu, epsilon = 1, tau = 1, mechanism = "bernstein"),
+                    dp_mean(summarise_mean(d$cu, tau = 1, clip = "sup"), epsilon = 1, tau = 1,
+                            mechanism = "bernstein"))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  expect_error(dp_mean(summarise_mean(d$cu, tau = 2), epsilon = 1, tau = 1), class = "dpfda_error_argument")
+  k <- kernel_gaussian(1)
+  r <- same_release(5, dp_kme(d$X, k, 1, 1e-5, synthetic = d$z),
+                    dp_kme(summarise_kme(d$X, k, synthetic = d$z), k, 1, 1e-5))
+  expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
+  m1 <- mortality_distribution(d$md$age, d$md$deaths, d$md$region)
+  m2 <- mortality_distribution(summarise_mortality(d$md, group = "region"))
+  expect_equal(m2$values, m1$values, tolerance = 1e-12)
+  expect_equal(m2$groups, m1$groups)
+})
+
+test_that("chunks give the summary of the whole, with ids kept together", {
+  d <- eng_data()
+  f <- tempfile(fileext = ".csv")
+  on.exit(unlink(f))
+  utils::write.csv(d$long, f, row.names = FALSE)
+  s <- summarise_mean(csv_chunks(f, rows = 50), d$t, 1, id = "patient", arg = "day", value = "score")
+  expect_equal(s$sums, summarise_mean(d$cu, tau = 1)$sums, tolerance = 1e-12)
+  expect_equal(s$n, 40)
+  r <- same_release(6, dp_mean(d$cu, epsilon = 1, tau = 1),
+                    dp_mean(csv_chunks(f, rows = 77), epsilon = 1, tau = 1, grid = d$t, id = "patient",
+                            arg = "day", value = "score"))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  # random features: the features are drawn inside dp_kme() in the same order
+  k <- kernel_gaussian(1)
+  pts <- data.frame(a = d$X[, 1], b = d$X[, 2])
+  r <- same_release(7, dp_kme(d$X, k, 1, 1e-5, method = "random_features", synthetic = d$z, J = 40, iters = 5),
+                    dp_kme(dp_chunks(list(pts[1:50, ], pts[-(1:50), ])), k, 1, 1e-5, method = "random_features",
+                           synthetic = d$z, J = 40, iters = 5, columns = c("a", "b")))
+  expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
+  expect_equal(r[[2]]$points, r[[1]]$points, tolerance = 1e-9)
+  # unsorted ids are refused: an individual split between chunks would count twice
+  shuffled <- d$long[c(22:42, 1:21, 43:nrow(d$long)), ]
+  expect_error(summarise_mean(dp_chunks(list(shuffled[1:30, ], shuffled[-(1:30), ])), d$t, 1, id = "patient",
+                              arg = "day", value = "score"), class = "dpfda_error_data")
+  # a source that does not return data frames
+  expect_error(summarise_kde(dp_chunks(function() 1), d$t, 0.05, columns = "x"), class = "dpfda_error_argument")
+})
+
+test_that("bad input: missing and non-numeric columns, NULLs, ids", {
+  d <- eng_data()
+  df <- data.frame(v = d$x, s = "a")
+  expect_error(summarise_kde(df, d$t, 0.05, columns = "w"), class = "dpfda_error_argument")
+  expect_error(summarise_kde(df, d$t, 0.05, columns = "s"), class = "dpfda_error_data")
+  df$v[c(3, 7)] <- NA
+  expect_warning(s <- summarise_kde(dp_chunks(list(df)), d$t, 0.05, columns = "v", bins = 500),
+                 class = "dpfda_warning_data")
+  expect_equal(s$dropped, 2)
+  expect_equal(s$n, length(d$x) - 2)
+  expect_equal(s$sums, summarise_kde(d$x[-c(3, 7)], d$t, 0.05, bins = 500)$sums, tolerance = 1e-12)
+  # per-individual bounding: an individual with many rows has total weight one
+  many <- data.frame(v = c(d$x, rep(0.9, 1000)), who = c(seq_along(d$x), rep(0L, 1000)))
+  s <- summarise_kde(many, d$t, 0.05, columns = "v", id = "who", bins = 500)
+  expect_equal(s$n, length(d$x) + 1)
+  expect_equal(sum(s$sums), length(d$x) + 1, tolerance = 1e-9)
+  # several rows of one individual at one grid point are averaged, absent points count
+  lg <- d$long[d$long$patient <= 3, ]
+  lg2 <- rbind(lg, transform(lg[1, ], score = lg$score[1] + 2, day = lg$day[1] + 0.01))
+  s1 <- summarise_mean(lg, d$t, 10, id = "patient", arg = "day", value = "score")
+  s2 <- summarise_mean(lg2, d$t, 10, id = "patient", arg = "day", value = "score")
+  expect_equal(s2$sums[1] - s1$sums[1], 1, tolerance = 1e-12)
+  s3 <- summarise_mean(lg[-5, ], d$t, 10, id = "patient", arg = "day", value = "score")
+  expect_equal(s3$missing_cells, 1)
+  expect_warning(dp_mean(s3, epsilon = 1, tau = 10), class = "dpfda_warning_data")
+  expect_error(summarise_mortality(transform(d$md, deaths = -deaths), group = "region"),
+               class = "dpfda_error_data")
+  expect_error(dp_kme(d$X, kernel_gaussian(1), 1, 1e-5, columns = "a"), class = "dpfda_error_argument")
+  expect_error(dp_mean(dp_chunks(list(d$long)), epsilon = 1, tau = 1, id = "patient"), class = "dpfda_error_argument")
+})
+
+# ---- database engines -----------------------------------------------------------
+
+engine_equal_checks <- function(con) {
+  d <- eng_data()
+  DBI::dbWriteTable(con, "pts", data.frame(v = d$x, who = seq_along(d$x) %% 97), overwrite = TRUE)
+  DBI::dbWriteTable(con, "visits", d$long, overwrite = TRUE)
+  DBI::dbWriteTable(con, "pts2", data.frame(a = d$X[, 1], b = d$X[, 2]), overwrite = TRUE)
+  DBI::dbWriteTable(con, "deaths", d$md, overwrite = TRUE)
+  pts <- dplyr::tbl(con, "pts")
+  # KDE bins: engine == memory, clamping included (two rows outside the grid)
+  se <- summarise_kde(pts, d$t, 0.05, bins = 500, columns = "v")
+  expect_equal(se$sums, summarise_kde(d$x, d$t, 0.05, bins = 500)$sums, tolerance = 1e-9)
+  expect_equal(se$n, length(d$x))
+  si <- summarise_kde(pts, d$t, 0.05, bins = 500, columns = "v", id = "who")
+  expect_equal(si$sums, summarise_kde(dplyr::collect(pts), d$t, 0.05, bins = 500, columns = "v", id = "who")$sums,
+               tolerance = 1e-9)
+  expect_equal(si$n, 97)
+  r <- same_release(21, dp_kde(d$x, d$t, 0.05, epsilon = 1, delta = 1e-3, binned = TRUE, bins = 500),
+                    dp_kde(pts, d$t, 0.05, epsilon = 1, delta = 1e-3, bins = 500, columns = "v"))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  # functional mean
+  vis <- dplyr::tbl(con, "visits")
+  for (mech in c("iclp_qr", "bernstein")) {
+    tau <- if (mech == "bernstein") 1 else 0.5
+    r <- same_release(22, dp_mean(d$cu, epsilon = 1, tau = tau, mechanism = mech),
+                      dp_mean(vis, id = "patient", arg = "day", value = "score", grid = d$t, epsilon = 1, tau = tau,
+                              mechanism = mech))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  }
+  # a non-uniform grid (CASE snapping), rows between grid points and outside the grid (clamped)
+  out <- rbind(d$long, data.frame(patient = c(1, 2), day = c(-3, 5), score = c(10, -10)))
+  DBI::dbWriteTable(con, "visits2", out, overwrite = TRUE)
+  g2 <- c(0, 0.1, 0.25, 0.5, 0.8, 1)
+  for (g in list(g2, d$t)) {
+    expect_equal(summarise_mean(dplyr::tbl(con, "visits2"), g, 2, id = "patient", arg = "day", value = "score")$sums,
+                 summarise_mean(out, g, 2, id = "patient", arg = "day", value = "score")$sums, tolerance = 1e-9)
+  }
+  # KME, Algorithms 1 and 2
+  p2 <- dplyr::tbl(con, "pts2")
+  for (k in list(kernel_matern(3 / 2, 0.7), kernel_exponential(0.8, norm = "l1"))) {
+    expect_equal(summarise_kme(p2, k, synthetic = d$z, columns = c("a", "b"))$sums,
+                 summarise_kme(d$X, k, synthetic = d$z)$sums, tolerance = 1e-9)
+  }
+  k <- kernel_gaussian(1)
+  r <- same_release(23, dp_kme(d$X, k, 1, 1e-5, synthetic = d$z),
+                    dp_kme(p2, k, 1, 1e-5, synthetic = d$z, columns = c("a", "b")))
+  expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
+  r <- same_release(24, dp_kme(d$X, k, 1, 1e-5, method = "random_features", synthetic = d$z, J = 40, iters = 5),
+                    dp_kme(p2, k, 1, 1e-5, method = "random_features", synthetic = d$z, J = 40, iters = 5,
+                           columns = c("a", "b")))
+  expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
+  # mortality
+  m1 <- mortality_distribution(d$md$age, d$md$deaths, d$md$region)
+  m2 <- mortality_distribution(summarise_mortality(dplyr::tbl(con, "deaths"), group = "region"))
+  expect_equal(m2$values, m1$values, tolerance = 1e-9)
+  invisible(TRUE)
+}
+
+test_that("SQLite: the engine summary and release equal the in-memory ones", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  engine_equal_checks(con)
+})
+
+test_that("SQLite: bad input in a table", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  d <- eng_data()
+  df <- data.frame(v = d$x, s = "a", who = 1)
+  df$v[c(2, 5, 9)] <- NA
+  DBI::dbWriteTable(con, "bad", df)
+  tb <- dplyr::tbl(con, "bad")
+  expect_error(summarise_kde(tb, d$t, 0.05, columns = "nope"), class = "dpfda_error_argument")
+  expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, delta = 1e-3, columns = "s"), class = "dpfda_error_data")
+  expect_warning(s <- summarise_kde(tb, d$t, 0.05, columns = "v", bins = 500), class = "dpfda_warning_data")
+  expect_equal(s$dropped, 3)
+  expect_equal(s$rows, length(d$x))
+  expect_equal(s$sums, summarise_kde(d$x[-c(2, 5, 9)], d$t, 0.05, bins = 500)$sums, tolerance = 1e-9)
+  expect_error(dp_mean(tb, epsilon = 1, tau = 1, grid = d$t, id = "who", arg = "v", value = "s"),
+               class = "dpfda_error_data")
+  expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, delta = 1e-3, columns = "v", mechanism = "iclp"),
+               class = "dpfda_error_argument")
+})
+
+test_that("the SQL for PostgreSQL and Spark is generated", {
+  skip_if_not_installed("dbplyr")
+  df <- data.frame(id = 1, arg = 0.5, value = 1, x = 0.2, y = 0.1, age = 1, deaths = 2, group = "a")
+  g <- seq(0, 1, length.out = 11)
+  cons <- list(postgres = dbplyr::simulate_postgres())
+  if (exists("simulate_spark_sql", asNamespace("dbplyr"))) cons$spark <- dbplyr::simulate_spark_sql()
+  for (nm in names(cons)) {
+    t <- dbplyr::tbl_lazy(df, con = cons[[nm]])
+    if (nm == "spark") {   # the translation differs from PostgreSQL's in quoting only: one query
+      expect_match(engine_sql(t, "kde", grid = g, bandwidth = 0.1, columns = "x"), "GREATEST(`x`", fixed = TRUE)
+      next
+    }
+    q <- engine_sql(t, "kde", grid = g, bandwidth = 0.1, columns = "x", id = "id")
+    expect_match(q, "GREATEST", fixed = TRUE)
+    expect_match(q, "FLOOR", ignore.case = TRUE)
+    expect_match(q, "GROUP BY", fixed = TRUE)
+    expect_match(q, "OVER", fixed = TRUE)                       # per-individual weights by window
+    q <- engine_sql(t, "mean", grid = g, tau = 1)
+    expect_match(q, "SQRT", ignore.case = TRUE)
+    expect_match(q, "PARTITION BY", fixed = TRUE)
+    q <- engine_sql(t, "kme_kernel", kernel = kernel_gaussian(1), synthetic = matrix(1:4, 2),
+                    columns = c("x", "y"))
+    expect_match(q, "EXP", ignore.case = TRUE)
+    q <- engine_sql(t, "kme_features", kernel = kernel_gaussian(1),
+                    rff = with_seed_mode(1, kme_rff(kernel_gaussian(1), 6, 2)), columns = c("x", "y"))
+    expect_match(q, "COS", ignore.case = TRUE)
+    q <- engine_sql(t, "mortality")
+    expect_match(q, "SUM", ignore.case = TRUE)
+  }
+})
+
+test_that("DuckDB: the engine summary and release equal the in-memory ones", {
+  skip_if_not_installed("duckdb")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(duckdb::duckdb())
+  on.exit(DBI::dbDisconnect(con, shutdown = TRUE))
+  engine_equal_checks(con)
+})
