@@ -30,7 +30,7 @@
 #     New Zealand (WPP adds Japan, which is inside Eastern Asia), the other 13
 #     "less developed".
 
-lin_t2_draws <- 100L
+lin_t2_draws <- demo_size(20L, 100L)   # releases per cell (quick demo: 20)
 # Table 3: 10 releases per cell under `make demo FULL=1`, 3 in the quick demo
 # (the noise is negligible at these N, so the cells barely move).
 lin_t3_draws <- if (isTRUE(get0("DEMO_FULL", ifnotfound = FALSE))) 10L else 3L
