@@ -83,28 +83,34 @@ check_curves_data <- function(x, arg = "x") {
   x
 }
 
-# Points for a mechanism, re-validated with a message that counts the bad
-# values. Data-frame columns are accepted (numeric columns only).
-check_points_data <- function(x, arg = "x", d = NULL) {
+# Points: the checks of as_points() with messages that count what is wrong
+# (data-frame columns that are not numeric, non-finite values and where).
+points_problem <- function(x, arg) {
+  cls <- if (arg %in% c("x", "data")) data_error_class else "dpfda_error_argument"
   if (is.data.frame(x)) {
     num <- vapply(x, is.numeric, NA)
     if (!all(num)) {
-      dpfda_abort(sprintf("`%s` must have numeric columns only; column%s %s %s not numeric (select the columns to use, e.g. %s[, c(\"%s\")]).",
+      dpfda_abort(sprintf("`%s` must have numeric columns only; column%s %s %s not numeric (select the columns to use, e.g. %s[c(\"%s\")]).",
                           arg, if (sum(!num) == 1L) "" else "s", paste0("`", names(x)[!num], "`", collapse = ", "),
                           if (sum(!num) == 1L) "is" else "are", arg, paste(names(x)[num], collapse = "\", \"")),
-                  class = data_error_class, arg = arg)
+                  class = cls, arg = arg)
     }
     x <- as.matrix(x)
   }
   if (is.numeric(x) && length(x) && !all(is.finite(x))) {
     bad <- !is.finite(x)
-    dpfda_abort(sprintf("`%s` holds %d non-finite value%s (NA, NaN or Inf)%s; remove those records first (e.g. with stats::complete.cases()).",
-                        arg, sum(bad), if (sum(bad) == 1L) "" else "s",
-                        if (is.null(dim(x))) sprintf(" at position %s", paste(utils::head(which(bad), 5L), collapse = ", "))
-                        else sprintf(" in row %s", paste(utils::head(which(rowSums(bad) > 0), 5L), collapse = ", "))),
-                class = data_error_class, arg = arg)
+    where <- if (is.null(dim(x)) || length(dim(x)) != 2L) {
+      sprintf(" at position%s %s", if (sum(bad) == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", "))
+    } else {
+      r <- which(rowSums(bad) > 0)
+      sprintf(" in row%s %s", if (length(r) == 1L) "" else "s", paste(utils::head(r, 5L), collapse = ", "))
+    }
+    dpfda_abort(sprintf("`%s` holds %d non-finite value%s (NA, NaN or Inf)%s%s; remove %s first (e.g. with stats::complete.cases()).",
+                        arg, sum(bad), if (sum(bad) == 1L) "" else "s", where,
+                        if (sum(bad) > 5L) ", ..." else "", if (arg %in% c("x", "data")) "those records" else "them"),
+                class = cls, arg = arg)
   }
-  as_points(x, arg, d = d)
+  invisible(NULL)
 }
 
 # ---- missing arguments ------------------------------------------------------

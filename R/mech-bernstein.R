@@ -115,6 +115,9 @@
 dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, domain = NULL,
                          calibration = c("analytic", "hall", "classical", "composition"),
                          noise = c("float", "exact"), budget = NULL) {
+  require_args(c("f", "sensitivity", "epsilon", "k"), "dp_bernstein",
+               advice = list(f = "the private function: an R function, or its values on the lattice"))
+  warn_privacy(epsilon, delta)
   call <- match.call()
   noise_mode <- check_noise(noise)
   budget <- check_budget(budget)

@@ -98,6 +98,8 @@
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
                               budget = NULL) {
+  require_args(c("x", "y", "bins", "y_bound", "epsilon"), "dp_bin_regression")
+  warn_privacy(epsilon, 0, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)

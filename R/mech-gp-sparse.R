@@ -66,6 +66,8 @@
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
+  require_args(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"), "dp_sparse_gp_regression")
+  warn_privacy(epsilon, delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)

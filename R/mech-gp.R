@@ -59,6 +59,8 @@
 dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                           calibration = c("analytic", "hall", "classical"),
                           method = "auto", ..., noise = c("float", "exact"), budget = NULL) {
+  require_args(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"), "dp_gp_release")
+  warn_privacy(epsilon, delta)
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)

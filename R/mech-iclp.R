@@ -612,7 +612,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   fold[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
   loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
   sens <- pcv_sensitivity(fold, tau)
-  s <- dp_select(-loss, sensitivity = sens, epsilon = epsilon_select)
+  s <- quiet_privacy(dp_select(-loss, sensitivity = sens, epsilon = epsilon_select))
   charge_budget(budget, epsilon_select, 0, "pcv_select")
   structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
                  candidates = candidates, index = s$index, value = candidates[s$index],

@@ -505,6 +505,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
                    tight = FALSE, noise = c("float", "exact"), budget = NULL) {
+  require_args(c("x", "kernel", "epsilon", "delta"), "dp_kme",
+               advice = list(delta = "delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0 for pure DP (Laplace noise)"))
+  warn_privacy(epsilon, delta, NROW(x))
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
@@ -714,7 +717,7 @@ kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens
     K <- kernel_matrix(kernel, cc$points)
     -sqrt(max(0, kxx - 2 * sum(cc$weights * kb) + sum(cc$weights * (K %*% cc$weights))))
   }, 0)
-  sel <- dp_select(util, sensitivity = sens, epsilon = epsilon)
+  sel <- quiet_privacy(dp_select(util, sensitivity = sens, epsilon = epsilon))
   ch <- cand[[sel$index]]
   new_dpfda_kme(ch$points, ch$weights, kernel, "exponential", epsilon, delta, N, 0, length(cand),
                 "exponential", NULL, call, list(selected = sel$index), sensitivity = sens)

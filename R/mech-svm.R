@@ -158,6 +158,8 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
                    budget = NULL) {
+  require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_svm")
+  warn_privacy(epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   budget <- check_budget(budget)
@@ -310,6 +312,8 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
+  require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_krr")
+  warn_privacy(epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   budget <- check_budget(budget)
