@@ -11,12 +11,12 @@ data_error_class <- c("dpfda_error_data", "dpfda_error_argument")
 
 # Curves for a mechanism: anything as_curves() understands, then a full
 # re-validation of the object (a hand-edited curves object may hold NaN).
-as_mech_curves <- function(x, ..., arg = "x") {
-  if (missing(x)) require_arg_error(arg)
+as_mech_curves <- function(x, ..., .arg = "x") {
+  if (missing(x)) require_arg_error(.arg)
   if (!inherits(x, "dpfda_curves")) {
     if (inherits(x, "dpfda_release")) x <- x$values else x <- as_curves(x, ...)
   }
-  check_curves_data(x, arg)
+  check_curves_data(x, .arg)
 }
 
 # Deep check of a dpfda_curves object with classed errors that say what is
@@ -227,7 +227,10 @@ mechanism_aliases <- c(iclp = "iclp_qr", qr = "iclp_qr", "iclp-qr" = "iclp_qr", 
 # function implements it. `choices` are canonical names; `local` maps a
 # canonical name to the function's internal spelling (e.g. dp_kde's "iclp").
 check_mechanism <- function(mechanism, choices, fun, local = NULL) {
-  if (identical(mechanism, choices)) mechanism <- choices[1L]
+  norm <- function(m) ifelse(m %in% names(mechanism_aliases), mechanism_aliases[m], m)
+  # the formal default (the whole vector of choices) means its first element
+  if (is.character(mechanism) && length(mechanism) > 1L && !anyNA(mechanism) &&
+      setequal(norm(tolower(mechanism)), choices)) mechanism <- mechanism[1L]
   if (!is.character(mechanism) || length(mechanism) != 1L || is.na(mechanism)) {
     arg_error("mechanism", sprintf("one of %s", paste0("\"", choices, "\"", collapse = ", ")), mechanism)
   }

@@ -302,7 +302,7 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
                           if (lo < hi) sprintf(", e.g. grid = seq(%s, %s, length.out = %d) inside the range all curves cover",
                                                format(signif(lo, 4)), format(signif(hi, 4)),
                                                min(101L, length(g))) else ""),
-                  class = data_error_class, arg = "grid")
+                  class = data_error_class, arg = "x")
     }
     M <- matrix(NA_real_, length(uid), length(g))
     M[cbind(row, match(a, g))] <- v

@@ -4,6 +4,9 @@
 
 iclp_mechanisms <- c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp")
 
+# Options of as_curves() that dp_mean(...) passes on.
+as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df", "n_grid")
+
 # Names accepted in dp_mean(...).
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
@@ -79,7 +82,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
-#'   `epsilon_select`, `candidates`, `folds`.
+#'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
+#'   (`id`, `arg`, `value` as strings, `method`, `restrict`, `na.rm`, `df`,
+#'   `n_grid`) are passed to it when `x` is not a curves object.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
@@ -125,7 +130,13 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   require_args(c("x", "epsilon", "tau"), "dp_mean")
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  x <- as_mech_curves(x, grid = grid)
+  opts <- list(...)
+  if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
+    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+  }
+  conv <- names(opts) %in% as_curves_options
+  x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
+  opts <- opts[!conv]
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
@@ -134,10 +145,6 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   cen <- center_values(center, x$grid)
   if (!is.null(cen)) x$values <- x$values - rep(cen, each = nrow(x$values))
   select <- check_choice(select, c("pss", "pcv", "manual"), "select")
-  opts <- list(...)
-  if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
-  }
   bad <- setdiff(names(opts), dp_mean_options)
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
