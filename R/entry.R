@@ -13,6 +13,12 @@ data_error_class <- c("dpfda_error_data", "dpfda_error_argument")
 # re-validation of the object (a hand-edited curves object may hold NaN).
 as_mech_curves <- function(x, ..., .arg = "x") {
   if (missing(x)) require_arg_error(.arg)
+  dots <- list(...)
+  if ((inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")) && !is.null(dots$grid)) {
+    dpfda_abort(paste("`grid` is for data that are not curves yet (a matrix, a data frame, fd or tfd);",
+                      "`x` already has its grid (subset it with x[, j], or rebuild it with curves())."),
+                arg = "grid")
+  }
   if (!inherits(x, "dpfda_curves")) {
     if (inherits(x, "dpfda_release")) x <- x$values else x <- as_curves(x, ...)
   }
@@ -237,9 +243,11 @@ check_mechanism <- function(mechanism, choices, fun, local = NULL) {
   m <- tolower(mechanism)
   if (m %in% names(mechanism_aliases)) m <- mechanism_aliases[[m]]
   if (!(m %in% choices)) {
-    known <- c(choices, names(mechanism_aliases)[mechanism_aliases %in% choices])
-    dpfda_abort(sprintf("mechanism \"%s\" is not available in %s(); use one of %s (see ?dp_mechanisms).",
-                        mechanism, fun, paste0("\"", known, "\"", collapse = ", ")),
+    al <- mechanism_aliases[mechanism_aliases %in% choices]
+    dpfda_abort(sprintf("`mechanism` \"%s\" is not available in %s(); use one of %s%s (see ?dp_mechanisms).",
+                        mechanism, fun, paste0("\"", choices, "\"", collapse = ", "),
+                        if (length(al)) sprintf(", or an alias (%s)",
+                                                paste0("\"", names(al), "\" = \"", al, "\"", collapse = ", ")) else ""),
                 class = "dpfda_error_argument", arg = "mechanism")
   }
   if (!is.null(local) && m %in% names(local)) m <- local[[m]]

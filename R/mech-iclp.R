@@ -412,6 +412,10 @@ release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
 add_center <- function(rel, cen, center, x) {
   if (is.null(cen)) return(rel)
   rel$values$values <- rel$values$values + rep(cen, each = nrow(rel$values$values))
+  if (!all(is.finite(rel$values$values))) {
+    dpfda_abort("The release plus `center` overflows double precision; give a centre of a sensible size.",
+                class = "dpfda_error_numeric", arg = "center")
+  }
   rel$center <- if (is.function(center)) center else list(grid = x$grid, values = cen)
   rel
 }
