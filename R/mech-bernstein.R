@@ -238,7 +238,7 @@ bernstein_target <- function(f, lattice, m) {
         invokeRestart("muffleWarning")
       })
   } else if (inherits(f, "dpfda_curves") && nrow(f$values) == 1L) {
-    f$values[1L, ]
+    check_curves_data(f, "f")$values[1L, ]
   } else f
   if (!is.numeric(v) || is.object(v) || length(v) != m || !all(is.finite(v))) {
     shape <- if (!is.numeric(v) || is.object(v)) sprintf("an object of class <%s>", class(v)[1L])

@@ -88,6 +88,9 @@ test_that("functions given as curves to the GP and Bernstein mechanisms are chec
   f <- curves(sin(2 * pi * t11), t11)
   f$values[1, 3] <- NaN
   expect_error(dp_gp_release(f, t11, kernel_gaussian(0.2), 1, 1, 1e-5), class = "dpfda_error_argument")
+  shifted <- curves(sin(2 * pi * t11), t11 + 1)
+  expect_error(dp_gp_release(shifted, t11, kernel_gaussian(0.2), 1, 1, 1e-5), class = "dpfda_error_data",
+               regexp = "another grid")
   lat <- curves(rep(1, 21), seq(0, 1, length.out = 21))
   lat$values[1, 5] <- Inf
   expect_error(dp_bernstein(lat, 0.1, 1, k = 20), class = "dpfda_error_argument")
