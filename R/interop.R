@@ -41,6 +41,8 @@
 #'   irregular data need `grid` and are evaluated there by
 #'   `tf::tf_evaluate()` (its interpolation).
 #' * A `dpfda_release`: its released curves.
+#' * A [curves()] object: returned after a full re-validation; with `grid`,
+#'   its (one-dimensional) curves are interpolated onto the new grid.
 #'
 #' Missing values (`NA`) in the value column are an error that counts them
 #' and names the curves; `na.rm = TRUE` drops those observations (the curves
@@ -124,7 +126,23 @@ as_curves.default <- function(x, ...) {
 
 #' @rdname as_curves
 #' @export
-as_curves.dpfda_curves <- function(x, ...) check_curves_data(x, "x")
+as_curves.dpfda_curves <- function(x, grid = NULL, method = c("linear", "smooth"), restrict = FALSE, df = NULL,
+                                   ...) {
+  x <- check_curves_data(x, "x")
+  if (is.null(grid)) return(x)
+  # onto another public grid, like long data (1-D curves only)
+  if (x$dim != 1L) arg_error("grid", "NULL for curves on a multi-dimensional grid", grid)
+  n <- nrow(x$values)
+  m <- ncol(x$values)
+  ids <- if (!is.null(x$ids) && length(x$ids) == n) x$ids else seq_len(n)
+  out <- long_to_curves(factor(rep(as.character(ids), times = m), levels = unique(as.character(ids))),
+                        rep(x$grid, each = n), as.vector(x$values), grid,
+                        check_choice(method, c("linear", "smooth"), "method"), check_flag(restrict, "restrict"),
+                        FALSE, df, arg_name = if (is.null(x$arg_name)) "t" else x$arg_name,
+                        value_name = if (is.null(x$value_name)) "value" else x$value_name)
+  out$ids <- ids
+  out
+}
 
 #' @rdname as_curves
 #' @export

@@ -24,6 +24,17 @@ test_that("matrices and vectors become curves; fda's column-major layout gets a 
   expect_dpfda_error(as_curves(list(coefs = 1, basis = 2)), regexp = "lost its class")
 })
 
+test_that("curves onto another grid keep their names and ids", {
+  x <- as_curves(rbind(1 + g5, 2 * g5), grid = g5, arg_name = "age")
+  x$ids <- c("p", "q")
+  y <- as_curves(x, grid = c(0.1, 0.6))
+  expect_equal(y$values, rbind(1 + c(0.1, 0.6), 2 * c(0.1, 0.6)))
+  expect_identical(y$ids, c("p", "q"))
+  expect_identical(y$arg_name, "age")
+  expect_error(as_curves(x, grid = c(-1, 0.5)), class = "dpfda_error_data", regexp = "do not cover")
+  expect_dpfda_error(dp_mean(x, 1, 1, grid = g5), regexp = "already has its grid")
+})
+
 test_that("curves() remembers argument and value names, defaulting to t and value", {
   x <- curves(rbind(g5), g5)
   expect_identical(x$arg_name, "t")

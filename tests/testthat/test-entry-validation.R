@@ -166,6 +166,8 @@ test_that("a missing required argument is a classed error that names it and says
 })
 
 test_that("epsilon above 10 and delta at least 1/n give classed warnings; an option silences them", {
+  expect_false(getOption("dpfda.privacy_warnings", TRUE))   # the suite's setting (helper-privacy-warnings.R)
+  local_privacy_warnings()
   x <- good_curves(30)
   expect_warning(dp_mean(x, epsilon = 11, tau = 1), class = "dpfda_warning_epsilon")
   expect_warning(dp_mean(x, 1, 1, mechanism = "gp", delta = 1 / 30), class = "dpfda_warning_delta")
@@ -183,8 +185,7 @@ test_that("epsilon above 10 and delta at least 1/n give classed warnings; an opt
   expect_warning(dp_kme(matrix(pts), kernel_gaussian(1), epsilon = 12, delta = 1e-6, domain = c(0, 1), M = 10), class = "dpfda_warning_epsilon")
   expect_warning(dp_gp_release(sin, t11, kernel_gaussian(0.2), 1, 15, 1e-5, allow_large_epsilon = TRUE),
                  class = "dpfda_warning_epsilon")
-  old <- options(dpfda.privacy_warnings = FALSE)
-  on.exit(options(old))
+  options(dpfda.privacy_warnings = FALSE)
   expect_no_warning(dp_mean(x, epsilon = 11, tau = 1))
 })
 
@@ -212,4 +213,8 @@ test_that("one vocabulary of mechanism names, old names kept as aliases", {
   expect_error(dp_mean(x, 1, 1, mechanism = "sobolev"), class = "dpfda_error_argument", regexp = "dp_mean\\(\\)")
   expect_identical(pss_params("iclp", n = 100, epsilon = 1, h = 2)$mechanism, "iclp_qr")
   expect_error(dp_mean(x, 1, 1, mechanism = NA_character_), class = "dpfda_error_argument")
+})
+
+test_that("after a test that switches the warnings on, the suite's setting is back", {
+  expect_false(getOption("dpfda.privacy_warnings", TRUE))
 })
