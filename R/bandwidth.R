@@ -57,7 +57,6 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   x <- as_points(x, "x")
   if (!is.null(domain)) {
     # the public bounds dp_kde() takes: data are clamped to them, as there
-    box <- if (ncol(x) == 1L) range(domain) else domain
     ok <- is.numeric(domain) && all(is.finite(domain)) &&
       (if (ncol(x) == 1L) length(domain) == 2L && domain[1] < domain[2]
        else is.matrix(domain) && identical(dim(domain), c(2L, ncol(x))) && all(domain[1, ] < domain[2, ]))
@@ -65,7 +64,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
       arg_error("domain", if (ncol(x) == 1L) "NULL or c(lower, upper) with lower < upper"
                 else sprintf("NULL or a 2 x %d matrix of lower and upper bounds", ncol(x)), domain)
     }
-    x <- clamp_to_domain(x, box)
+    x <- clamp_to_domain(x, if (ncol(x) == 1L) as.double(domain) else domain)
   }
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
