@@ -31,6 +31,7 @@
 #' as.data.frame(x)[1:3, ]
 #' @export
 curves <- function(values, grid = NULL, domain = NULL) {
+  require_formals()
   if (is.data.frame(values)) values <- as.matrix(values)
   if (!is.numeric(values) || length(values) == 0L ||
       (!is.null(dim(values)) && length(dim(values)) != 2L)) {
@@ -279,6 +280,7 @@ mean.dpfda_curves <- function(x, ...) {
 #' sum(integrate_curves(d))
 #' @export
 as_density <- function(x, ...) {
+  require_formals()
   if (inherits(x, "dpfda_release")) x <- x$values
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   w <- quadrature_weights(x$grid)
@@ -307,6 +309,7 @@ as_density <- function(x, ...) {
 #' integrate_curves(curves(rbind(t, t^2), t)) # 0.5, 0.335
 #' @export
 integrate_curves <- function(x) {
+  require_formals()
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   as.vector(x$values %*% quadrature_weights(x$grid))
 }

@@ -293,3 +293,15 @@ center_values <- function(center, grid) {
   }
   as.double(v)
 }
+
+# Classed errors for the caller's formal arguments that have no default and
+# were not given (one line at the top of an exported function).
+require_formals <- function(advice = list()) {
+  fn <- sys.function(sys.parent())
+  cl <- sys.call(sys.parent())
+  fname <- if (is.name(cl[[1L]])) as.character(cl[[1L]]) else
+    if (is.call(cl[[1L]]) && identical(cl[[1L]][[1L]], as.name("::"))) as.character(cl[[1L]][[3L]]) else NULL
+  fm <- formals(fn)
+  req <- names(fm)[vapply(fm, function(a) identical(a, quote(expr = )), NA)]
+  require_args(setdiff(req, "..."), fname, advice, env = parent.frame())
+}

@@ -320,6 +320,7 @@ bernstein_noise <- function(sensitivity, epsilon, delta, m, calibration) {
 #' bernstein_basis(y, 4, h = 3) %*% ((0:4) / 4)^2 - (y^2 + y * (1 - y) / 4^3)
 #' @export
 bernstein_basis <- function(y, k, h = 1) {
+  require_formals()
   ok <- is.numeric(y) && is.null(dim(y)) && length(y) >= 1L && all(is.finite(y)) &&
     all(y >= 0 & y <= 1)
   if (!isTRUE(ok)) arg_error("y", "a numeric vector of points in [0, 1]", y)

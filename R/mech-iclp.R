@@ -483,6 +483,7 @@ print.dpfda_iclp_release <- function(x, ...) {
 #' @export
 pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"), n, epsilon, h,
                        tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1) {
+  require_formals()
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "pss_params")
   n <- check_count(n, "n", max = 1e15)
   epsilon <- check_epsilon(epsilon)

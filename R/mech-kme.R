@@ -170,6 +170,7 @@ kme_spectral_draw <- function(kernel, Jp, D) {
 #' rff
 #' @export
 kme_rff <- function(kernel, J, dim) {
+  require_formals()
   kme_check_kernel(kernel)
   J <- check_count(J, "J", min = 2, max = 1e7)
   if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
@@ -222,6 +223,7 @@ kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
 #' rowSums(phi^2)   # exactly 1
 #' @export
 kme_features <- function(rff, x, mean = FALSE) {
+  require_formals()
   rff <- kme_check_rff(rff)
   x <- as_points(x, "x", d = rff$dim)
   mean <- check_flag(mean, "mean")
@@ -289,6 +291,7 @@ kme_default_lr <- function(kernel) {
 kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
                             weights = c("lasso", "greedy", "l1ball"), lasso_lambda = 0, domain = NULL,
                             l1_bound = 1) {
+  require_formals()
   rff <- kme_check_rff(rff)
   target <- check_numeric_vector(target, "target")
   if (length(target) != rff$J) {
@@ -846,6 +849,7 @@ plot.dpfda_kme <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, ...) {
 #' dp_rng(old)
 #' @export
 kme_expectation <- function(release, h, normalise = FALSE) {
+  require_formals()
   check_kme(release)
   if (!is.function(h)) arg_error("h", "a function of the points", h)
   normalise <- check_flag(normalise, "normalise")
@@ -906,6 +910,7 @@ kme_sq_dist <- function(kernel, a, b) {
 #' dp_rng(old)
 #' @export
 kme_mmd <- function(release, y, weights_y = NULL) {
+  require_formals()
   check_kme(release)
   a <- list(points = release$points, weights = release$weights)
   if (!inherits(y, "dpfda_kme") && is.null(weights_y)) {
@@ -948,6 +953,7 @@ kme_mmd <- function(release, y, weights_y = NULL) {
 #' dp_rng(old)
 #' @export
 kme_mmd_test <- function(release, y, B = 999) {
+  require_formals()
   check_kme(release)
   y <- as_points(y, "y", d = ncol(release$points))
   B <- check_count(B, "B", min = 1, max = 1e6)

@@ -217,7 +217,10 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
 
 #' @rdname dp_online
 #' @export
-query <- function(object, x, ...) UseMethod("query")
+query <- function(object, x, ...) {
+  require_formals()
+  UseMethod("query")
+}
 
 #' @export
 query.default <- function(object, x, ...) {
@@ -269,7 +272,10 @@ query.dpfda_online <- function(object, x, ...) {
 
 #' @rdname dp_online
 #' @export
-released <- function(object, ...) UseMethod("released")
+released <- function(object, ...) {
+  require_formals()
+  UseMethod("released")
+}
 
 #' @export
 released.default <- function(object, ...) {

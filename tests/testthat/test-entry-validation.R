@@ -218,3 +218,26 @@ test_that("one vocabulary of mechanism names, old names kept as aliases", {
 test_that("after a test that switches the warnings on, the suite's setting is back", {
   expect_false(getOption("dpfda.privacy_warnings", TRUE))
 })
+
+test_that("every exported function called without a required argument gives a classed error naming it", {
+  ns <- asNamespace("dpfda")
+  exports <- sort(getNamespaceExports("dpfda"))
+  exports <- setdiff(exports, "new_dpfda_release")     # the constructor without validation (DESIGN.md 5)
+  checked <- 0L
+  for (f in exports) {
+    fn <- get(f, envir = ns)
+    if (!is.function(fn)) next
+    fm <- formals(fn)
+    req <- setdiff(names(fm)[vapply(fm, function(a) identical(a, quote(expr = )), NA)], "...")
+    if (!length(req)) next
+    e <- tryCatch(suppressWarnings(fn()), error = function(e) e)
+    expect(inherits(e, "dpfda_error_argument"),
+           sprintf("%s() without arguments: %s", f, if (inherits(e, "error")) conditionMessage(e) else "no error"))
+    if (inherits(e, "dpfda_error_argument")) {
+      expect_identical(e$arg, req[1L], info = f)
+      expect_match(conditionMessage(e), sprintf("`%s` is missing", req[1L]), fixed = TRUE, info = f)
+    }
+    checked <- checked + 1L
+  }
+  expect_gt(checked, 60L)
+})
