@@ -431,6 +431,7 @@ as_curves.tfd <- function(x, grid = NULL, ...) {
 #' @rdname as_curves
 #' @export
 as_tfd <- function(x, ...) {
+  require_formals()
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
@@ -440,6 +441,7 @@ as_tfd <- function(x, ...) {
 #' @rdname as_curves
 #' @export
 as_fd <- function(x, basis = NULL, ...) {
+  require_formals()
   need_package("fda", "as_fd()")
   cv <- as_curves(x)
   if (cv$dim != 1L) arg_error("x", "one-dimensional curves", x)
