@@ -41,7 +41,7 @@
 sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")) {
   require_formals()
   n <- check_count(n, "n", max = 1e15)
-  mechanism <- check_choice(mechanism, c("gp", "sobolev"), "mechanism")
+  mechanism <- check_mechanism(mechanism, c("gp", "sobolev"), "sensitivity_kde")
   if (is.matrix(bandwidth)) d <- nrow(bandwidth) else {
     d <- check_count(d, "d", max = 1e4)
     if (is.numeric(bandwidth) && length(bandwidth) > 1L) d <- length(bandwidth)
