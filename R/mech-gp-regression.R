@@ -53,8 +53,8 @@
 #'   (omit it with a formula).
 #' @param newdata Public test points (vector or `P x D` matrix, no
 #'   duplicates); with a formula, a data frame with the predictor columns.
-#' @param data With a formula: the data frame holding its variables.
 #'   One-dimensional test points are sorted.
+#' @param data With a formula: the data frame holding its variables.
 #' @param kernel The GP prior kernel (see [kernels]).
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.

@@ -37,6 +37,11 @@
 #' quantities only and is returned as it is.
 #'
 #' @inheritParams dp_gp_regression
+#' @param x Public training inputs (vector, `n x D` matrix or data frame of
+#'   numeric columns).
+#' @param y Private training outputs (length `n`), clipped to `y_bound`.
+#' @param newdata Public test points (vector or `P x D` matrix, no
+#'   duplicates). One-dimensional test points are sorted.
 #' @param inducing Public inducing inputs: an `m x D` matrix (a vector of
 #'   length at least 2 in one dimension), or a single whole number \eqn{m}
 #'   for k-means on `x` (one inducing point at `t` is `matrix(t)`).

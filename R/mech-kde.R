@@ -70,7 +70,7 @@
 #'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
 #'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted.
 #' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` (alias
-#'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see [dp_mechanisms].
+#'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data (default: the range of
 #'   the grid).
 #' @param calibration See [dp_noise_scale()].
