@@ -283,6 +283,7 @@ as_density <- function(x, ...) {
   require_formals()
   if (inherits(x, "dpfda_release")) x <- x$values
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  x <- check_curves_data(x, "x")
   w <- quadrature_weights(x$grid)
   v <- pmax(x$values, 0)
   mass <- as.vector(v %*% w)
@@ -311,5 +312,6 @@ as_density <- function(x, ...) {
 integrate_curves <- function(x) {
   require_formals()
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  x <- check_curves_data(x, "x")
   as.vector(x$values %*% quadrature_weights(x$grid))
 }

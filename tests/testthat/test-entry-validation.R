@@ -60,6 +60,14 @@ test_that("dp_cov(), pcv_select() and as_curves() re-validate curves objects", {
   expect_data_error(as_curves(r))
 })
 
+test_that("as_density() and integrate_curves() re-validate their curves too", {
+  expect_data_error(as_density(poisoned(NaN)))
+  expect_data_error(integrate_curves(poisoned(Inf)))
+  r <- dp_mean(good_curves(), 1, 1)
+  r$values$values[1, 1] <- NA
+  expect_data_error(as_density(r))
+})
+
 test_that("grid and dimension inconsistencies written after construction are caught", {
   x <- good_curves()
   x$grid <- x$grid[-1]
