@@ -438,6 +438,9 @@ print.dpfda_iclp_release <- function(x, ...) {
   cat(sprintf("  mean of %d curves clipped to tau = %s; parameters (%s): %s\n", x$n, format(x$tau),
               x$selection, paste(names(p), vapply(p, function(v) format(v, digits = 4), ""), sep = " = ",
                                  collapse = ", ")))
+  if (!is.null(x$center)) {
+    cat("  curves centred on a public reference before clipping; the reference is added back\n")
+  }
   if (x$epsilon_select > 0) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",
                 format(x$epsilon_release, digits = 4), format(x$epsilon_select, digits = 4)))

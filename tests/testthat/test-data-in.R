@@ -240,6 +240,7 @@ test_that("center is subtracted before clipping and added back, exactly", {
     expect_equal(rc$values$values, rd$values$values + rep(cen(t), each = 1), info = m)
     expect_equal(predict(rc, c(0.33, 0.5)), predict(rd, c(0.33, 0.5)) + cen(c(0.33, 0.5)), info = m)
   }
+  expect_output(print(rc), "centred on a public reference")
   # a centre given as values or as a number: the same release
   dp_reproducible(8)
   rv <- dp_mean(X, epsilon = 1, tau = 1, center = cen(t))
