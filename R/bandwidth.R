@@ -36,6 +36,9 @@
 #'   are used; the result remembers it was charged, so [dp_kde()] does not
 #'   charge it again).
 #' @param offsets Bin offsets tried in turn (fractions of a bin width).
+#' @param domain `NULL`, or the public bounds of the data, as in [dp_kde()]:
+#'   `c(lower, upper)`, or a `2 x d` matrix; the data are clamped to them
+#'   first, exactly as [dp_kde()] does.
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
 #'   `rule`, and `rng`.
@@ -47,9 +50,22 @@
 #' dp_rng(old)
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
-                         offsets = c(0, 0.5), budget = NULL) {
+                         offsets = c(0, 0.5), budget = NULL, domain = NULL) {
+  require_args(c("x", "epsilon", "delta"), "dp_bandwidth")
+  warn_privacy(epsilon, delta, NROW(x))
   budget <- check_budget(budget)
   x <- as_points(x, "x")
+  if (!is.null(domain)) {
+    # the public bounds dp_kde() takes: data are clamped to them, as there
+    ok <- is.numeric(domain) && all(is.finite(domain)) &&
+      (if (ncol(x) == 1L) length(domain) == 2L && domain[1] < domain[2]
+       else is.matrix(domain) && identical(dim(domain), c(2L, ncol(x))) && all(domain[1, ] < domain[2, ]))
+    if (!isTRUE(ok)) {
+      arg_error("domain", if (ncol(x) == 1L) "NULL or c(lower, upper) with lower < upper"
+                else sprintf("NULL or a 2 x %d matrix of lower and upper bounds", ncol(x)), domain)
+    }
+    x <- clamp_to_domain(x, if (ncol(x) == 1L) as.double(domain) else domain)
+  }
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
   rule <- check_choice(rule, c("paper", "scott"), "rule")

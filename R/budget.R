@@ -80,6 +80,7 @@
 #' try(spend(b, epsilon = 0.9, label = "one too many"))
 #' @export
 privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "advanced", "zcdp")) {
+  require_formals()
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
@@ -110,6 +111,7 @@ check_budget <- function(budget, arg = "budget") {
 #' @rdname privacy_budget
 #' @export
 spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
+  require_formals()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
   epsilon <- check_epsilon(epsilon)
@@ -123,6 +125,7 @@ spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
 #' @rdname privacy_budget
 #' @export
 budget_spent <- function(budget) {
+  require_formals()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
   tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
@@ -311,6 +314,7 @@ print.summary.dpfda_budget <- function(x, ...) {
 #' zcdp_epsilon(rho = 1 / 32, delta = 1e-3)         # Gaussian sigma = 4, sensitivity 1
 #' @export
 compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"), delta_slack = NULL) {
+  require_formals()
   ok <- is.numeric(epsilon) && is.null(dim(epsilon)) && length(epsilon) >= 1L &&
     all(is.finite(epsilon)) && all(epsilon > 0)
   if (!isTRUE(ok)) arg_error("epsilon", "a vector of positive numbers", epsilon, "dpfda_error_privacy")
@@ -341,6 +345,7 @@ compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"),
 #' @rdname compose_epsilon
 #' @export
 gdp_delta <- function(epsilon, mu) {
+  require_formals()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
@@ -350,6 +355,7 @@ gdp_delta <- function(epsilon, mu) {
 #' @rdname compose_epsilon
 #' @export
 gdp_epsilon <- function(mu, delta) {
+  require_formals()
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
   finite_epsilon(gdp_epsilon_unit(mu, delta))
@@ -358,6 +364,7 @@ gdp_epsilon <- function(mu, delta) {
 #' @rdname compose_epsilon
 #' @export
 zcdp_delta <- function(epsilon, rho) {
+  require_formals()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
@@ -367,6 +374,7 @@ zcdp_delta <- function(epsilon, rho) {
 #' @rdname compose_epsilon
 #' @export
 zcdp_epsilon <- function(rho, delta) {
+  require_formals()
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
   finite_epsilon(zcdp_epsilon_unit(rho, delta))

@@ -91,6 +91,7 @@ check_choice <- function(x, choices, arg) {
 
 # Points: vector (1-D) or numeric matrix with finite entries -> n x d matrix.
 as_points <- function(x, arg, d = NULL) {
+  points_problem(x, arg)
   if (is.data.frame(x)) x <- as.matrix(x)
   ok <- is.numeric(x) && length(x) >= 1L && all(is.finite(x)) &&
     (is.null(dim(x)) || length(dim(x)) == 2L)

@@ -19,7 +19,10 @@
 #' @param domain The domain: `c(lower, upper)` in one dimension, a `2 x d`
 #'   matrix otherwise. Defaults to the range of the grid.
 #' @return An object of class `dpfda_curves`: a list with `values` (`n x m`
-#'   matrix), `grid` (vector, or `m x d` matrix), `domain` and `dim`.
+#'   matrix), `grid` (vector, or `m x d` matrix), `domain`, `dim`, and the
+#'   names of the argument and of the values, `arg_name` (default `"t"`) and
+#'   `value_name` (default `"value"`; [as_curves()] takes them from the data's
+#'   columns, plots use them as axis labels).
 #' @examples
 #' t <- seq(0, 1, length.out = 50)
 #' x <- curves(rbind(sin(2 * pi * t), cos(2 * pi * t)), t)
@@ -28,18 +31,27 @@
 #' as.data.frame(x)[1:3, ]
 #' @export
 curves <- function(values, grid = NULL, domain = NULL) {
+  require_formals()
   if (is.data.frame(values)) values <- as.matrix(values)
-  if (!is.numeric(values) || length(values) == 0L || !all(is.finite(values)) ||
+  if (!is.numeric(values) || length(values) == 0L ||
       (!is.null(dim(values)) && length(dim(values)) != 2L)) {
     arg_error("values", "a numeric vector or matrix of finite values", values)
   }
   if (is.null(dim(values))) values <- matrix(as.double(values), nrow = 1L)
+  if (!all(is.finite(values))) {
+    check_curves_data(list(values = values, grid = seq_len(ncol(values)), dim = 1L,
+                           domain = c(1, ncol(values))), "values")
+  }
   storage.mode(values) <- "double"
   m <- ncol(values)
   if (is.null(grid)) grid <- if (m == 1L) 0 else seq(0, 1, length.out = m)
   grid <- as_grid(grid, "grid")
   if (grid_size(grid) != m) {
-    dpfda_abort(sprintf("`grid` has %d points but `values` has %d columns.", grid_size(grid), m),
+    hint <- if (grid_size(grid) == nrow(values) && nrow(values) != m) {
+      paste(" dpfda stores one curve per row; fda stores curves in columns: did you mean t(x)",
+            "(as_curves(t(x), grid = ...))?")
+    } else ""
+    dpfda_abort(sprintf("`grid` has %d points but `values` has %d columns.%s", grid_size(grid), m, hint),
                 arg = "grid")
   }
   if (is.null(dim(grid))) {
@@ -54,10 +66,19 @@ curves <- function(values, grid = NULL, domain = NULL) {
   new_dpfda_curves(values, grid, domain)
 }
 
-new_dpfda_curves <- function(values, grid, domain, ..., class = character()) {
+new_dpfda_curves <- function(values, grid, domain, ..., arg_name = "t", value_name = "value",
+                             class = character()) {
   structure(list(values = values, grid = grid, domain = domain,
-                 dim = if (is.null(dim(grid))) 1L else ncol(grid), ...),
+                 dim = if (is.null(dim(grid))) 1L else ncol(grid), ...,
+                 arg_name = arg_name, value_name = value_name),
             class = c(class, "dpfda_curves"))
+}
+
+# Copy the argument / value names of curves `from` onto curves `to`.
+keep_curve_names <- function(to, from) {
+  if (!is.null(from$arg_name)) to$arg_name <- from$arg_name
+  if (!is.null(from$value_name)) to$value_name <- from$value_name
+  to
 }
 
 validate_dpfda_curves <- function(x) {
@@ -259,8 +280,10 @@ mean.dpfda_curves <- function(x, ...) {
 #' sum(integrate_curves(d))
 #' @export
 as_density <- function(x, ...) {
+  require_formals()
   if (inherits(x, "dpfda_release")) x <- x$values
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  x <- check_curves_data(x, "x")
   w <- quadrature_weights(x$grid)
   v <- pmax(x$values, 0)
   mass <- as.vector(v %*% w)
@@ -287,6 +310,8 @@ as_density <- function(x, ...) {
 #' integrate_curves(curves(rbind(t, t^2), t)) # 0.5, 0.335
 #' @export
 integrate_curves <- function(x) {
+  require_formals()
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  x <- check_curves_data(x, "x")
   as.vector(x$values %*% quadrature_weights(x$grid))
 }

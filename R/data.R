@@ -28,7 +28,7 @@
 #'   CRAN package \pkg{wpp2019} (data sets `mxM`, `mxF`, `popM`, `popF`).
 #' @seealso [mortality_distribution()], [dp_kde()] with `mechanism = "iclp"`.
 #' @examples
-#' m <- mortality_distribution(un_mortality$age, un_mortality$deaths, un_mortality$region)
+#' m <- mortality_distribution(un_mortality, age = age, deaths = deaths, group = region)
 #' m
 #' tapply(un_mortality$deaths, un_mortality$region, sum)
 "un_mortality"

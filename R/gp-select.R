@@ -117,6 +117,8 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                          include_dp_noise = TRUE, epsilon_regression = NULL, delta = NULL,
                          sensitivity_rule = c("corrected", "paper"),
                          calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL) {
+  require_args(c("x", "y", "candidates", "y_bound", "epsilon"), "dp_gp_select")
+  warn_privacy(epsilon, if (is.null(delta)) 0 else delta, NROW(x))
   call <- match.call()
   budget <- check_budget(budget)
   pts <- as_points(x, "x")
@@ -174,7 +176,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                class = c("dpfda_warning_privacy", "dpfda_warning"))
   }
   charge_budget(budget, epsilon, 0, "dp_gp_select (hyper-parameters)")
-  sel <- dp_select(-sse, delta_u, epsilon)
+  sel <- quiet_privacy(dp_select(-sse, delta_u, epsilon))
   chosen <- cands[[sel$index]]
   candidate <- if (is.data.frame(candidates)) candidates[sel$index, , drop = FALSE] else candidates[[sel$index]]
   structure(c(unclass(sel),

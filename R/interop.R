@@ -6,24 +6,52 @@
 #' Convert functional data to and from dpfda curves
 #'
 #' `as_curves()` turns functional data held in other forms into a [curves()]
-#' object on a common grid; `as_tfd()` and `as_fd()` convert curves (or a
-#' release's released curves) back to the classes of the \pkg{tf} and
-#' \pkg{fda} packages, so releases can be plotted and analysed with those
-#' tools.
+#' object on a common public grid; every mechanism calls it on its data, so
+#' they all accept what it understands. `as_tfd()` and `as_fd()` convert
+#' curves (or a release's released curves) back to the classes of the
+#' \pkg{tf} and \pkg{fda} packages.
 #'
-#' * A matrix (curves in rows) or a numeric vector (one curve): `grid` as in
-#'   [curves()].
-#' * A long data frame with one row per (curve, argument) pair: the columns
-#'   named by `id`, `arg` and `value` (defaults `"id"`, `"arg"`, `"value"`,
-#'   the layout of `as.data.frame()` on curves). Every curve must be observed
-#'   on the same set of arguments; rows may come in any order (curves are
-#'   sorted by id, their ids kept in the field `ids`).
+#' * A matrix (curves in **rows**) or a numeric vector (one curve): `grid` as
+#'   in [curves()]. \pkg{fda} stores curves in columns: a matrix whose number
+#'   of rows equals the length of `grid` gets an error that suggests `t(x)`.
+#' * A **long** data frame or tibble with one row per observation: the
+#'   columns named by `id`, `arg` and `value` (strings or bare names;
+#'   defaults `"id"`, `"arg"`, `"value"`, the layout of `as.data.frame()` on
+#'   curves). Rows may come in any order. Without `grid`, every curve must be
+#'   observed at the same arguments. With `grid`, each curve is interpolated
+#'   onto it (`method = "linear"`, the default), or smoothed
+#'   (`method = "smooth"`: a cubic smoothing spline per curve,
+#'   [stats::smooth.spline()] with `df` degrees of freedom, or chosen by
+#'   generalised cross-validation when `df` is `NULL`; curves with fewer than
+#'   4 distinct arguments get their least-squares line) - for noisy, sparse
+#'   curves. Curves are never extrapolated: a curve that does not cover the
+#'   grid is an error naming the curves and the range all curves share;
+#'   `restrict = TRUE` drops the grid points outside that common range
+#'   instead (the grid then depends on the observation times, which must be
+#'   public, e.g. a study's visit schedule).
+#' * A **wide** data frame (no `value` column): one curve per row, one
+#'   column per argument; the arguments are read from numeric column names
+#'   (a non-numeric prefix such as `"t"` or `"age_"` is dropped) or given as
+#'   `grid` (one point per column). An `id` column, if named, labels the
+#'   curves. With numeric column names and a `grid` of another length, the
+#'   curves are interpolated onto `grid` as for long data.
 #' * An `fd` object (\pkg{fda}): evaluated with `fda::eval.fd()` on `grid`
 #'   (default `n_grid` equally spaced points of the basis range).
 #' * A `tfd` object (\pkg{tf}): regular data keep their common arguments;
 #'   irregular data need `grid` and are evaluated there by
 #'   `tf::tf_evaluate()` (its interpolation).
 #' * A `dpfda_release`: its released curves.
+#' * A [curves()] object: returned after a full re-validation; with `grid`,
+#'   its (one-dimensional) curves are interpolated onto the new grid.
+#'
+#' Missing values (`NA`) in the value column are an error that counts them
+#' and names the curves; `na.rm = TRUE` drops those observations (the curves
+#' are then interpolated from the remaining ones, which needs `grid` when
+#' the curves no longer share their arguments).
+#'
+#' The result remembers the names of the argument and value columns
+#' (`arg_name`, `value_name`; for plots' axis labels) and the curve labels
+#' (`ids`, in the order of the rows; factor levels keep their order).
 #'
 #' `as_fd()` fits the curves in the basis `basis` (default: cubic B-splines
 #' with `min(m, 20)` functions on the range of the grid) by least squares
@@ -33,9 +61,22 @@
 #'
 #' @param x The object to convert.
 #' @param grid Evaluation grid (see [curves()]); `NULL` for the defaults
-#'   above.
+#'   above. For long and wide data frames: the public grid to interpolate
+#'   onto.
 #' @param n_grid Number of grid points for `fd` objects when `grid` is `NULL`.
-#' @param id,arg,value Column names of a long data frame.
+#' @param id,arg,value Columns of a data frame: names as strings or bare
+#'   names.
+#' @param method `"linear"` (interpolation, default) or `"smooth"`
+#'   (smoothing spline per curve) when interpolating onto `grid`.
+#' @param restrict If `TRUE`, grid points outside the range every curve
+#'   covers are dropped instead of raising an error.
+#' @param na.rm If `TRUE`, observations with a missing value are dropped.
+#' @param df Degrees of freedom of the smoothing splines (`method =
+#'   "smooth"`); `NULL` chooses them by generalised cross-validation.
+#' @param domain Domain of the curves (see [curves()]); default the grid's
+#'   range.
+#' @param arg_name,value_name Names of the argument and of the values (for a
+#'   matrix or vector; data frames take their column names).
 #' @param basis An \pkg{fda} basis object (`basisfd`) or `NULL`.
 #' @param ... Unused.
 #' @return `as_curves()`: a `dpfda_curves` object. `as_tfd()`: a `tfd`
@@ -47,11 +88,21 @@
 #' y <- as_curves(d)
 #' all.equal(y$values, x$values)
 #' as_curves(matrix(rnorm(20), 4, 5), grid = 1:5)
+#' # irregular curves onto a common grid, bare column names
+#' irr <- data.frame(who = rep(c("a", "b"), c(4, 5)),
+#'                   age = c(1, 2.5, 4, 6, 0.5, 2, 3, 5, 6.5), cm = c(70, 85, 100, 115, 65, 80, 92, 108, 120))
+#' as_curves(irr, id = who, arg = age, value = cm, grid = seq(1, 6, by = 0.5))
+#' if (requireNamespace("nlme", quietly = TRUE)) {
+#'   oxboys <- as_curves(nlme::Oxboys, id = Subject, arg = age, value = height,
+#'                       grid = seq(-1, 0.99, length.out = 40))
+#'   oxboys
+#' }
 #' if (requireNamespace("fda", quietly = TRUE)) {
 #'   b <- fda::create.bspline.basis(c(0, 1), nbasis = 8)
 #'   f <- fda::fd(matrix(rnorm(16), 8, 2), b)
 #'   cf <- as_curves(f, n_grid = 50)
 #'   max(abs(as_fd(cf, basis = b)$coefs - f$coefs))
+#'   growth <- as_curves(t(fda::growth$hgtm), grid = fda::growth$age)
 #' }
 #' if (requireNamespace("tf", quietly = TRUE)) {
 #'   r <- dp_mean(curves(outer(runif(100, 0.5, 1), sin(2 * pi * seq(0, 1, length.out = 50)))),
@@ -64,57 +115,276 @@ as_curves <- function(x, ...) UseMethod("as_curves")
 #' @rdname as_curves
 #' @export
 as_curves.default <- function(x, ...) {
-  arg_error("x", "a matrix, numeric vector, long data frame, fda `fd`, tf `tfd`, curves or release", x)
+  if (missing(x)) require_arg_error("x", "as_curves")
+  if (is.list(x) && !is.null(x$coefs) && !is.null(x$basis)) {
+    dpfda_abort(paste("`x` looks like an fda `fd` object that lost its class; rebuild it with fda::fd() or",
+                      "evaluate it on a grid first."), arg = "x")
+  }
+  arg_error("x", paste("a matrix (curves in rows) with `grid`, a numeric vector, a long or wide data frame,",
+                       "an fda `fd`, a tf `tfd`, curves or a release"), x)
 }
 
 #' @rdname as_curves
 #' @export
-as_curves.dpfda_curves <- function(x, ...) x
+as_curves.dpfda_curves <- function(x, grid = NULL, method = c("linear", "smooth"), restrict = FALSE, df = NULL,
+                                   ...) {
+  x <- check_curves_data(x, "x")
+  if (is.null(grid)) return(x)
+  # onto another public grid, like long data (1-D curves only)
+  if (x$dim != 1L) arg_error("grid", "NULL for curves on a multi-dimensional grid", grid)
+  n <- nrow(x$values)
+  m <- ncol(x$values)
+  ids <- if (!is.null(x$ids) && length(x$ids) == n) x$ids else seq_len(n)
+  out <- long_to_curves(factor(rep(as.character(ids), times = m), levels = unique(as.character(ids))),
+                        rep(x$grid, each = n), as.vector(x$values), grid,
+                        check_choice(method, c("linear", "smooth"), "method"), check_flag(restrict, "restrict"),
+                        FALSE, df, arg_name = if (is.null(x$arg_name)) "t" else x$arg_name,
+                        value_name = if (is.null(x$value_name)) "value" else x$value_name)
+  out$ids <- ids
+  out
+}
 
 #' @rdname as_curves
 #' @export
-as_curves.dpfda_release <- function(x, ...) x$values
+as_curves.dpfda_release <- function(x, ...) check_curves_data(x$values, "x")
 
 #' @rdname as_curves
 #' @export
-as_curves.matrix <- function(x, grid = NULL, ...) curves(x, grid)
+as_curves.matrix <- function(x, grid = NULL, ..., domain = NULL, arg_name = "t", value_name = "value") {
+  out <- curves(x, grid, domain)
+  if (!is.null(rownames(x))) out$ids <- rownames(x)
+  set_curve_names(out, arg_name, value_name)
+}
 
 #' @rdname as_curves
 #' @export
-as_curves.numeric <- function(x, grid = NULL, ...) curves(x, grid)
+as_curves.numeric <- function(x, grid = NULL, ..., domain = NULL, arg_name = "t", value_name = "value") {
+  set_curve_names(curves(x, grid, domain), arg_name, value_name)
+}
+
+set_curve_names <- function(x, arg_name, value_name) {
+  ok <- function(s) is.character(s) && length(s) == 1L && !is.na(s)
+  if (!ok(arg_name)) arg_error("arg_name", "a single string", arg_name)
+  if (!ok(value_name)) arg_error("value_name", "a single string", value_name)
+  x$arg_name <- arg_name
+  x$value_name <- value_name
+  x
+}
+
+# A column given as a string, a bare name, or a variable holding a string.
+resolve_column <- function(expr, env, data, argname, default) {
+  if (is.null(expr)) return(default)
+  nm <- if (is.symbol(expr)) {
+    s <- as.character(expr)
+    if (s %in% names(data)) s else {
+      val <- tryCatch(eval(expr, env), error = function(e) NULL)
+      if (is.character(val)) val else s
+    }
+  } else if (is.character(expr)) expr else tryCatch(eval(expr, env), error = function(e) expr)
+  if (is.null(nm)) return(default)
+  if (!is.character(nm) || length(nm) != 1L || is.na(nm)) {
+    arg_error(argname, "a column name (a string or a bare name)", nm)
+  }
+  if (!nm %in% names(data)) {
+    dpfda_abort(sprintf("`%s` names a column \"%s\" that `x` does not have; its columns are %s.", argname, nm,
+                        paste0("\"", names(data), "\"", collapse = ", ")), arg = argname)
+  }
+  nm
+}
 
 #' @rdname as_curves
 #' @export
-as_curves.data.frame <- function(x, id = "id", arg = "arg", value = "value", ...) {
-  for (nm in c("id", "arg", "value")) {
-    col <- get(nm)
-    if (!is.character(col) || length(col) != 1L || !col %in% names(x)) {
-      arg_error(nm, sprintf("the name of a column of `x` (one of %s)", paste(names(x), collapse = ", ")),
-                col)
+as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = NULL,
+                                 method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
+                                 df = NULL, ...) {
+  env <- parent.frame()
+  x <- as.data.frame(x)            # tibbles and grouped data
+  if (nrow(x) == 0L) arg_error("x", "a data frame with rows", x)
+  method <- check_choice(method, c("linear", "smooth"), "method")
+  restrict <- check_flag(restrict, "restrict")
+  na.rm <- check_flag(na.rm, "na.rm")
+  if (!is.null(df)) df <- check_number(df, "df", lower = 1, upper = 1e6, lower_open = TRUE)
+  id_e <- substitute(id)
+  arg_e <- substitute(arg)
+  value_e <- substitute(value)
+  value_nm <- resolve_column(value_e, env, x, "value", if ("value" %in% names(x)) "value" else NULL)
+  if (is.null(value_nm)) {
+    id_nm <- resolve_column(id_e, env, x, "id", NULL)
+    return(wide_to_curves(x, id_nm, grid, method, restrict, na.rm, df))
+  }
+  id_nm <- resolve_column(id_e, env, x, "id", if ("id" %in% names(x)) "id" else NULL)
+  arg_nm <- resolve_column(arg_e, env, x, "arg", if ("arg" %in% names(x)) "arg" else NULL)
+  if (is.null(id_nm)) {
+    dpfda_abort(sprintf("Give `id`, the column that says which curve a row belongs to (columns: %s).",
+                        paste0("\"", names(x), "\"", collapse = ", ")), arg = "id")
+  }
+  if (is.null(arg_nm)) {
+    dpfda_abort(sprintf("Give `arg`, the column of the curves' arguments (e.g. time or age; columns: %s).",
+                        paste0("\"", names(x), "\"", collapse = ", ")), arg = "arg")
+  }
+  long_to_curves(x[[id_nm]], x[[arg_nm]], x[[value_nm]], grid, method, restrict, na.rm, df,
+                 arg_name = arg_nm, value_name = value_nm)
+}
+
+# Wide layout: one curve per row, one column per argument.
+wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df) {
+  ids <- if (is.null(id_nm)) NULL else x[[id_nm]]
+  vals <- x[setdiff(names(x), id_nm)]
+  num <- vapply(vals, is.numeric, NA)
+  if (!all(num)) {
+    dpfda_abort(sprintf(paste("`x` has no `value` column, so it is read as wide (one curve per row), but",
+                              "column%s %s %s not numeric. For long data name the columns: id = , arg = ,",
+                              "value = ."), if (sum(!num) == 1L) "" else "s",
+                        paste0("\"", names(vals)[!num], "\"", collapse = ", "),
+                        if (sum(!num) == 1L) "is" else "are"), arg = "x")
+  }
+  M <- as.matrix(vals)
+  storage.mode(M) <- "double"
+  nm <- colnames(M)
+  a <- suppressWarnings(as.numeric(nm))
+  if (anyNA(a)) a <- suppressWarnings(as.numeric(sub("^[^0-9.+-]+", "", nm)))
+  if (anyNA(a) || anyDuplicated(a)) {
+    if (is.null(grid) || grid_size(as_grid(grid, "grid")) != ncol(M)) {
+      dpfda_abort(sprintf(paste("Wide data: give `grid` with one point per column (%d), or name the columns",
+                                "by their arguments (e.g. \"0.5\", \"t1\")."), ncol(M)), arg = "grid")
+    }
+    a <- as_grid(grid, "grid")
+    grid <- NULL
+  }
+  if (is.null(ids)) ids <- seq_len(nrow(M))
+  long_to_curves(rep(ids, times = ncol(M)), rep(a, each = nrow(M)), as.vector(M), grid, method, restrict,
+                 na.rm, df, arg_name = "t", value_name = "value")
+}
+
+# Long observations (id, argument, value) to curves on a common grid.
+long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_name, value_name) {
+  if (!is.numeric(a)) arg_error("arg", "a numeric column (the curves' arguments)", a)
+  if (!is.numeric(v)) arg_error("value", "a numeric column (the curves' values)", v)
+  if (is.null(ids) || length(ids) != length(a)) arg_error("id", "a column of curve labels", ids)
+  if (anyNA(ids)) {
+    dpfda_abort(sprintf("The `id` column has %d missing value%s; every row must say which curve it belongs to.",
+                        sum(is.na(ids)), if (sum(is.na(ids)) == 1L) "" else "s"), arg = "id")
+  }
+  uid <- if (is.factor(ids)) levels(droplevels(ids)) else sort(unique(ids))
+  row <- match(as.character(ids), as.character(uid))
+  bad_a <- !is.finite(a)
+  if (any(bad_a)) {
+    dpfda_abort(sprintf("The `arg` column has %d missing or non-finite value%s (curves %s); remove those rows.",
+                        sum(bad_a), if (sum(bad_a) == 1L) "" else "s",
+                        paste(utils::head(unique(as.character(uid[row[bad_a]])), 5L), collapse = ", ")),
+                class = data_error_class, arg = "arg")
+  }
+  bad_v <- !is.finite(v)
+  if (any(bad_v)) {
+    if (!na.rm) {
+      cur <- unique(as.character(uid[row[bad_v]]))
+      dpfda_abort(sprintf(paste("The `value` column has %d missing or non-finite value%s, in %d curve%s (%s%s).",
+                                "Drop those observations with na.rm = TRUE (and give `grid` to interpolate),",
+                                "or repair them."),
+                          sum(bad_v), if (sum(bad_v) == 1L) "" else "s", length(cur),
+                          if (length(cur) == 1L) "" else "s", paste(utils::head(cur, 5L), collapse = ", "),
+                          if (length(cur) > 5L) ", ..." else ""),
+                  class = data_error_class, arg = "value")
+    }
+    keep <- !bad_v
+    a <- a[keep]
+    v <- v[keep]
+    row <- row[keep]
+    if (!length(a)) dpfda_abort("Every value is missing.", class = data_error_class, arg = "value")
+  }
+  a <- as.double(a)
+  v <- as.double(v)
+  key <- paste(row, a)
+  if (anyDuplicated(key)) {
+    k <- which(duplicated(key))[1L]
+    dpfda_abort(sprintf("Curve %s has two values at the argument %s; average or remove duplicates first.",
+                        as.character(uid[row[k]]), format(a[k])), class = data_error_class, arg = "x")
+  }
+  present <- sort(unique(row))
+  if (length(present) < length(uid)) {
+    dpfda_abort(sprintf("Curve%s %s %s no observations left.", if (length(uid) - length(present) == 1L) "" else "s",
+                        paste(utils::head(as.character(uid[-present]), 5L), collapse = ", "),
+                        if (length(uid) - length(present) == 1L) "has" else "have"),
+                class = data_error_class, arg = "x")
+  }
+  if (is.null(grid)) {
+    g <- sort(unique(a))
+    if (length(a) != length(uid) * length(g)) {
+      cnt <- tabulate(row, length(uid))
+      lo <- max(tapply(a, row, min))
+      hi <- min(tapply(a, row, max))
+      short <- which(cnt < length(g))
+      dpfda_abort(sprintf(paste("The curves are observed at different arguments (%d distinct values; curve %s has",
+                                "%d). Give a common public `grid` to interpolate onto%s."),
+                          length(g), as.character(uid[short[1L]]), cnt[short[1L]],
+                          if (lo < hi) sprintf(", e.g. grid = seq(%s, %s, length.out = %d) inside the range all curves cover",
+                                               format(signif(lo, 4)), format(signif(hi, 4)),
+                                               min(101L, length(g))) else ""),
+                  class = data_error_class, arg = "x")
+    }
+    M <- matrix(NA_real_, length(uid), length(g))
+    M[cbind(row, match(a, g))] <- v
+  } else {
+    g <- as_grid(grid, "grid")
+    if (!is.null(dim(g))) arg_error("grid", "a vector of points (one-dimensional curves)", grid)
+    g <- sort(g)
+    lo_i <- as.vector(tapply(a, factor(row, seq_along(uid)), min))
+    hi_i <- as.vector(tapply(a, factor(row, seq_along(uid)), max))
+    lo <- max(lo_i)
+    hi <- min(hi_i)
+    tol <- 1e-10 * max(1, abs(range(g)))
+    out <- lo_i > g[1L] + tol | hi_i < g[length(g)] - tol
+    if (any(out)) {
+      if (restrict && lo <= hi) {
+        g <- g[g >= lo - tol & g <= hi + tol]
+        if (!length(g)) {
+          dpfda_abort(sprintf("No point of `grid` lies in the range all curves cover, [%s, %s].",
+                              format(signif(lo, 4)), format(signif(hi, 4))), arg = "grid")
+        }
+      } else {
+        which_out <- which(out)
+        desc <- vapply(utils::head(which_out, 5L), function(i)
+          sprintf("%s on [%s, %s]", as.character(uid[i]), format(signif(lo_i[i], 4)), format(signif(hi_i[i], 4))), "")
+        common <- if (lo <= hi) {
+          sprintf(paste("The range all curves cover is [%s, %s]: give a grid inside it (e.g. grid = seq(%s, %s,",
+                        "length.out = %d)) or restrict = TRUE to drop the grid points outside it."),
+                  format(signif(lo, 4)), format(signif(hi, 4)), format(signif(lo, 4)), format(signif(hi, 4)),
+                  length(g))
+        } else {
+          sprintf("The curves share no common range (latest start %s, earliest end %s): drop the curves above.",
+                  format(signif(lo, 4)), format(signif(hi, 4)))
+        }
+        dpfda_abort(sprintf("%d curve%s do%s not cover the grid [%s, %s] (curves are not extrapolated): %s%s. %s",
+                            length(which_out), if (length(which_out) == 1L) "" else "s",
+                            if (length(which_out) == 1L) "es" else "", format(signif(g[1L], 4)),
+                            format(signif(g[length(g)], 4)), paste(desc, collapse = "; "),
+                            if (length(which_out) > 5L) sprintf("; and %d more", length(which_out) - 5L) else "",
+                            common),
+                    class = data_error_class, arg = "grid", ids = uid[which_out])
+      }
+    }
+    M <- matrix(NA_real_, length(uid), length(g))
+    for (i in seq_along(uid)) {
+      s <- row == i
+      o <- order(a[s])
+      M[i, ] <- fit_curve(a[s][o], v[s][o], g, method, df)
     }
   }
-  a <- x[[arg]]
-  v <- x[[value]]
-  ids <- x[[id]]
-  if (!is.numeric(a) || !all(is.finite(a))) arg_error("arg", "a column of finite numbers", a)
-  if (!is.numeric(v) || !all(is.finite(v))) arg_error("value", "a column of finite numbers", v)
-  if (anyNA(ids) || nrow(x) == 0L) arg_error("id", "a column without missing values, with rows", ids)
-  grid <- sort(unique(a))
-  uid <- sort(unique(ids))
-  row <- match(ids, uid)
-  col <- match(a, grid)
-  if (anyDuplicated(cbind(row, col))) {
-    dpfda_abort("Some curve has two values at the same argument.", arg = "x")
-  }
-  if (nrow(x) != length(uid) * length(grid)) {
-    dpfda_abort(paste("Every curve must be observed on the same arguments; interpolate to a common grid",
-                      "first (e.g. tf::tf_interpolate())."), arg = "x")
-  }
-  M <- matrix(NA_real_, length(uid), length(grid))
-  M[cbind(row, col)] <- as.double(v)
-  out <- curves(M, grid)
+  out <- curves(M, g)
   out$ids <- uid
-  out
+  set_curve_names(out, arg_name, value_name)
+}
+
+# One curve's observations (sorted arguments) evaluated on the grid.
+fit_curve <- function(a, v, g, method, df) {
+  if (length(a) == 1L) return(rep(v, length(g)))
+  if (method == "linear") return(stats::approx(a, v, xout = g, rule = 2, ties = "ordered")$y)
+  if (length(a) < 4L) {
+    co <- stats::lm.fit(cbind(1, a), v)$coefficients
+    return(as.vector(co[1L] + co[2L] * g))
+  }
+  fit <- if (is.null(df)) stats::smooth.spline(a, v) else stats::smooth.spline(a, v, df = min(df, length(a)))
+  stats::predict(fit, g)$y
 }
 
 #' @rdname as_curves
@@ -161,6 +431,7 @@ as_curves.tfd <- function(x, grid = NULL, ...) {
 #' @rdname as_curves
 #' @export
 as_tfd <- function(x, ...) {
+  require_formals()
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
@@ -170,6 +441,7 @@ as_tfd <- function(x, ...) {
 #' @rdname as_curves
 #' @export
 as_fd <- function(x, basis = NULL, ...) {
+  require_formals()
   need_package("fda", "as_fd()")
   cv <- as_curves(x)
   if (cv$dim != 1L) arg_error("x", "one-dimensional curves", x)

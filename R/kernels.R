@@ -144,6 +144,7 @@ kernel_scale_points <- function(kernel, x, arg = "x") {
 #' kernel_matrix(kernel_matern(5/2), matrix(runif(6), 3), matrix(runif(4), 2))
 #' @export
 kernel_matrix <- function(kernel, x, y = x) {
+  require_formals()
   check_kernel(kernel)
   sym <- missing(y) || identical(x, y)
   x <- as_points(x, "x")
@@ -214,7 +215,9 @@ print.dpfda_kernel <- function(x, ...) {
 # 2^29 doubles (4.3 GB), can be raised with options(dpfda.max_doubles = ).
 check_alloc <- function(n_doubles, what, limit = getOption("dpfda.max_doubles", 2^29)) {
   if (!is.finite(n_doubles) || n_doubles > limit) {
-    dpfda_abort(sprintf("The %s would need %s doubles (%s GB), more than dpfda allows (%s).",
+    dpfda_abort(sprintf(paste("The %s would need %s doubles (%s GB), more than dpfda allows (%s).",
+                              "Use fewer points (a coarser grid, fewer test points or a subsample of",
+                              "public points), or raise options(dpfda.max_doubles = ) if the memory is there."),
                         what, format(n_doubles, big.mark = ",", scientific = FALSE),
                         format(n_doubles * 8 / 1e9, digits = 3),
                         format(limit, big.mark = ",", scientific = FALSE)),

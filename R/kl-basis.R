@@ -55,6 +55,7 @@
 #' v <- predict(b, c(0.005, 0.5))
 #' @export
 kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
+  require_formals()
   check_kernel(kernel)
   grid <- as_grid(grid, "grid")
   m <- grid_size(grid)
@@ -148,6 +149,7 @@ kl_coef <- function(basis, values) values %*% (basis$weights * basis$vectors)
 #' riclp(2, kernel_gaussian(0.2), t, J = 10)
 #' @export
 riclp <- function(n, kernel, grid, J = NULL) {
+  require_formals()
   n <- check_count(n, "n", max = 2^31 - 1)
   if (inherits(kernel, "dpfda_kl_basis")) {
     basis <- kernel

@@ -28,6 +28,9 @@
 #' s$index
 #' @export
 dp_select <- function(utility, sensitivity, epsilon, budget = NULL) {
+  require_args(c("utility", "sensitivity", "epsilon"), "dp_select",
+               advice = list(utility = "the private utility of each candidate (a numeric vector)"))
+  warn_privacy(epsilon)
   budget <- check_budget(budget)
   utility <- check_numeric_vector(utility, "utility")
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE,

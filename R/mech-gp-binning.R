@@ -98,6 +98,8 @@
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
                               budget = NULL) {
+  require_args(c("x", "y", "bins", "y_bound", "epsilon"), "dp_bin_regression")
+  warn_privacy(epsilon, 0, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)
@@ -369,6 +371,7 @@ bin_centres <- function(bins, domain) {
 #' @export
 integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, lengthscale = 1,
                             variance = 1, average = FALSE) {
+  require_formals()
   b1 <- check_boxes(lower, upper, "lower", "upper")
   b2 <- check_boxes(lower2, upper2, "lower2", "upper2", d = ncol(b1$lower))
   ls <- check_lengthscales(lengthscale, ncol(b1$lower))
@@ -388,6 +391,7 @@ integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, length
 #' @export
 integral_cross_kernel <- function(points, lower, upper, lengthscale = 1, variance = 1,
                                   average = FALSE) {
+  require_formals()
   b <- check_boxes(lower, upper, "lower", "upper")
   pts <- as_points(points, "points", d = ncol(b$lower))
   ls <- check_lengthscales(lengthscale, ncol(b$lower))

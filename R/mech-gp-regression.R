@@ -46,10 +46,15 @@
 #' Figure 1A uses \eqn{\epsilon = 100}, which needs
 #' `allow_large_epsilon = TRUE` and carries no guarantee.
 #'
-#' @param x Public training inputs (vector or `n x D` matrix).
-#' @param y Private training outputs (length `n`), clipped to `y_bound`.
-#' @param newdata Public test points (vector or `P x D` matrix, no duplicates).
+#' @param x Public training inputs (vector, `n x D` matrix or data frame of
+#'   numeric columns), or a formula `y ~ x1 + ...` whose variables are
+#'   columns of `data`.
+#' @param y Private training outputs (length `n`), clipped to `y_bound`
+#'   (omit it with a formula).
+#' @param newdata Public test points (vector or `P x D` matrix, no
+#'   duplicates); with a formula, a data frame with the predictor columns.
 #'   One-dimensional test points are sorted.
+#' @param data With a formula: the data frame holding its variables.
 #' @param kernel The GP prior kernel (see [kernels]).
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
@@ -80,14 +85,34 @@
 #'                       noise_variance = 0.04, y_bound = c(-2, 2), epsilon = 1, delta = 0.01)
 #' r
 #' plot(r, band = TRUE)
+#' # formula interface
+#' if (requireNamespace("MASS", quietly = TRUE)) {
+#'   r2 <- dp_gp_regression(accel ~ times, data = MASS::mcycle,
+#'                          newdata = data.frame(times = seq(2, 58, length.out = 50)),
+#'                          kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500,
+#'                          y_bound = c(-150, 100), epsilon = 1, delta = 1e-5)
+#' }
 #' dp_rng(old)
 #' @export
 dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, epsilon, delta,
                              method = c("cloaking", "standard"),
                              calibration = c("analytic", "hall", "classical"),
                              bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...,
-                             noise = c("float", "exact"), budget = NULL) {
+                             noise = c("float", "exact"), budget = NULL, data = NULL) {
   call <- match.call()
+  if (!missing(x) && inherits(x, "formula")) {
+    fd <- formula_data(x, data, if (missing(newdata)) NULL else newdata, "dp_gp_regression")
+    if (!missing(y)) {
+      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+    }
+    x <- fd$x
+    y <- fd$y
+    newdata <- fd$newdata
+  } else if (!is.null(data)) {
+    dpfda_abort("`data` is used with a formula: dp_gp_regression(y ~ x, data = , newdata = , ...).", arg = "data")
+  }
+  require_args(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
+               "dp_gp_regression", advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
   method <- check_choice(method, c("cloaking", "standard"), "method")
@@ -95,6 +120,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
+  warn_privacy(epsilon, delta, length(y))
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")   # also when unused (standard)
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
@@ -215,4 +241,52 @@ print.dpfda_gpreg_release <- function(x, ...) {
               format(sqrt(min(x$posterior_variance)), digits = 3),
               format(sqrt(max(x$posterior_variance)), digits = 3)))
   invisible(x)
+}
+
+# A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
+# intercept, no transformations beyond what model.frame() does), the
+# response, and the same predictors taken from `newdata`.
+formula_data <- function(formula, data, newdata, fun) {
+  if (is.null(data)) {
+    dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",
+                        fun), arg = "data")
+  }
+  if (!is.data.frame(data)) arg_error("data", "a data frame", data)
+  if (length(formula) != 3L) dpfda_abort("The formula must have a response: y ~ x.", arg = "x")
+  vars <- all.vars(formula[[3L]])
+  miss <- setdiff(c(all.vars(formula[[2L]]), vars), c(names(data), "."))
+  if (length(miss)) {
+    dpfda_abort(sprintf("The formula names %s, not column%s of `data` (columns: %s).",
+                        paste0("`", miss, "`", collapse = ", "), if (length(miss) == 1L) " a" else "s",
+                        paste0("\"", names(data), "\"", collapse = ", ")), arg = "x")
+  }
+  mf <- tryCatch(stats::model.frame(formula, data, na.action = stats::na.pass),
+                 error = function(e) dpfda_abort(sprintf("The formula cannot be evaluated in `data`: %s",
+                                                         conditionMessage(e)), arg = "x"))
+  y <- stats::model.response(mf)
+  X <- mf[-1L]
+  num <- vapply(X, is.numeric, NA)
+  if (!all(num)) {
+    arg_error("x", "a formula with numeric predictors", X[[which(!num)[1L]]])
+  }
+  X <- as.matrix(X)
+  if (!is.numeric(y)) arg_error("y", "a numeric response", y)
+  bad <- !is.finite(y) | rowSums(!is.finite(X)) > 0
+  if (any(bad)) {
+    dpfda_abort(sprintf("`data` has %d row%s with missing or non-finite values in the formula's variables (rows %s); remove them first (e.g. with stats::complete.cases()).",
+                        sum(bad), if (sum(bad) == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", ")),
+                class = data_error_class, arg = "data")
+  }
+  nd <- newdata
+  if (is.data.frame(newdata)) {
+    pv <- colnames(X)
+    if (!all(pv %in% names(newdata))) {
+      dpfda_abort(sprintf("`newdata` must have the predictor column%s %s.", if (length(pv) == 1L) "" else "s",
+                          paste0("\"", pv, "\"", collapse = ", ")), arg = "newdata")
+    }
+    nd <- as.matrix(newdata[pv])
+    if (ncol(nd) == 1L) nd <- as.vector(nd)
+  }
+  if (ncol(X) == 1L) X <- as.vector(X)
+  list(x = X, y = as.double(y), newdata = nd)
 }

@@ -37,6 +37,11 @@
 #' quantities only and is returned as it is.
 #'
 #' @inheritParams dp_gp_regression
+#' @param x Public training inputs (vector, `n x D` matrix or data frame of
+#'   numeric columns).
+#' @param y Private training outputs (length `n`), clipped to `y_bound`.
+#' @param newdata Public test points (vector or `P x D` matrix, no
+#'   duplicates). One-dimensional test points are sorted.
 #' @param inducing Public inducing inputs: an `m x D` matrix (a vector of
 #'   length at least 2 in one dimension), or a single whole number \eqn{m}
 #'   for k-means on `x` (one inducing point at `t` is `matrix(t)`).
@@ -66,6 +71,8 @@
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
+  require_args(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"), "dp_sparse_gp_regression")
+  warn_privacy(epsilon, delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)

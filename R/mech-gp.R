@@ -59,6 +59,8 @@
 dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                           calibration = c("analytic", "hall", "classical"),
                           method = "auto", ..., noise = c("float", "exact"), budget = NULL) {
+  require_args(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"), "dp_gp_release")
+  warn_privacy(epsilon, delta)
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)
@@ -89,7 +91,13 @@ evaluate_target <- function(f, grid, arg = "f") {
         invokeRestart("muffleWarning")
       })
   } else if (inherits(f, "dpfda_curves")) {
+    f <- check_curves_data(f, arg)
     if (nrow(f$values) != 1L) dpfda_abort(sprintf("`%s` must hold one curve.", arg), arg = arg)
+    if (ncol(f$values) == m &&
+        !isTRUE(all.equal(unname(as_points(f$grid, arg)), unname(as_points(grid, "grid"))))) {
+      dpfda_abort(sprintf("`%s` is a curve on another grid than `grid`; evaluate it on `grid` first.", arg),
+                  class = data_error_class, arg = arg)
+    }
     f$values[1L, ]
   } else f
   if (!is.numeric(v) || length(v) != m || !all(is.finite(v))) {

@@ -35,11 +35,13 @@
 #' released object lives on the tensor grid (`m^2` points), so keep `m`
 #' moderate (the tensor basis holds \eqn{m^2 J^2} numbers).
 #'
-#' @param x A [curves()] object on a one-dimensional grid (rows are curves).
+#' @param x The private curves on a one-dimensional grid: a [curves()]
+#'   object or anything [as_curves()] understands (re-validated at entry).
 #' @param epsilon Privacy budget.
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve (curves
 #'   are radially clipped to it).
-#' @param kernel The ICLP covariance kernel of one argument.
+#' @param kernel The ICLP covariance kernel of one argument (default Matern
+#'   3/2 with lengthscale 0.1 times the width of the domain).
 #' @param centered `TRUE` (covariance) or `FALSE` (second moment).
 #' @param eta,psi QR parameters (`NULL`: PSS defaults above).
 #' @param J `NULL` or the number of basis components per argument.
@@ -47,6 +49,7 @@
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
 #'   coefficients, see [dp_mean()] and [exact_noise]).
 #' @param budget `NULL` or a [privacy_budget()] to charge.
+#' @param grid Passed to [as_curves()] when `x` is not a curves object.
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -59,16 +62,19 @@
 #' r
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
 #' @export
-dp_cov <- function(x, epsilon, tau, kernel = kernel_matern(3 / 2, 0.1), centered = TRUE, eta = NULL,
-                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL) {
+dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
+                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL) {
   call <- match.call()
+  require_args(c("x", "epsilon", "tau"), "dp_cov")
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
+  x <- as_mech_curves(x, grid = grid)
   if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
+  if (is.null(kernel)) kernel <- default_mech_kernel(x$domain)
   check_kernel(kernel)
+  warn_privacy(epsilon)
   centered <- check_flag(centered, "centered")
   if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
   if (!is.null(psi)) psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e100)
@@ -78,7 +84,16 @@ dp_cov <- function(x, epsilon, tau, kernel = kernel_matern(3 / 2, 0.1), centered
   n <- nrow(x$values)
   basis <- kl_basis(kernel, x$grid, J = J)
   Jb <- basis$J
-  check_alloc(as.double(m)^2 * Jb^2, "tensor basis of the covariance", limit = 2^25)
+  if (as.double(m)^2 * Jb^2 > 2^25) {
+    jfit <- max(1L, floor(sqrt(2^25) / m))
+    dpfda_abort(sprintf(paste("The tensor basis of the covariance would need %s doubles (%d grid points, J = %d",
+                              "components per argument), more than dpfda allows (%s). Give J = %d or fewer",
+                              "(e.g. J = %d), or a coarser grid%s."),
+                        format(as.double(m)^2 * Jb^2, big.mark = ",", scientific = FALSE), m, Jb,
+                        format(2^25, big.mark = ","), jfit, min(jfit, 10L),
+                        if (jfit < 5L) sprintf(" (at most %d points for J = 10)", floor(sqrt(2^25) / 10)) else ""),
+                class = "dpfda_error_numeric", arg = "J")
+  }
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
   if (is.null(eta) || is.null(psi)) {
     p <- pss_params("iclp_qr", n, epsilon, h, tau^2)

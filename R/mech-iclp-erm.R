@@ -58,8 +58,8 @@
 #' @param epsilon Privacy budget (pure DP).
 #' @param psi Regularisation \eqn{\psi > 0} (public).
 #' @param grid The public grid (see [curves()]).
-#' @param kernel The covariance kernel \eqn{C} (default Matern 3/2,
-#'   lengthscale 0.1).
+#' @param kernel The covariance kernel \eqn{C} (default Matern 3/2 with
+#'   lengthscale 0.1 times the width of the domain).
 #' @param loss `"square"` or `"logistic"`.
 #' @param eta Power of the kernel, \eqn{\eta > 0} (default \eqn{1 +
 #'   1/(2h) + 1/4}, with \eqn{h} the eigenvalue decay exponent of `kernel`;
@@ -87,15 +87,18 @@
 #' lab <- ifelse(x + rnorm(5000, sd = 0.2) > 0.5, 1, -1)
 #' dp_erm(x, lab, epsilon = 1, psi = 0.01, grid = g, eta = 2, loss = "logistic")
 #' @export
-dp_erm <- function(x, y, epsilon, psi, grid, kernel = kernel_matern(3 / 2, 0.1),
+dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
                    noise = c("float", "exact"), budget = NULL) {
+  require_args(c("x", "y", "epsilon", "psi", "grid"), "dp_erm")
+  warn_privacy(epsilon)
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
   epsilon <- check_epsilon(epsilon)
   psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e10)
   grid <- as_grid(grid, "grid")
+  if (is.null(kernel)) kernel <- default_mech_kernel(as_domain(domain, grid))
   check_kernel(kernel)
   loss <- check_choice(loss, c("square", "logistic"), "loss")
   d <- if (is.null(dim(grid))) 1L else ncol(grid)

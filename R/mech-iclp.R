@@ -4,6 +4,9 @@
 
 iclp_mechanisms <- c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp")
 
+# Options of as_curves() that dp_mean(...) passes on.
+as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df", "n_grid")
+
 # Names accepted in dp_mean(...).
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
@@ -64,21 +67,28 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' for the exponential kernel in one dimension (\eqn{(2\nu + d)/(2d)} in
 #' \eqn{d} dimensions); give `h` for the Gaussian kernel.
 #'
-#' @param x A [curves()] object: the `n` private curves (rows) on a public grid.
+#' @param x The `n` private curves on a public grid: a [curves()] object or
+#'   anything [as_curves()] understands (a matrix with `grid`, a long or wide
+#'   data frame, an \pkg{fda} `fd`, a \pkg{tf} `tfd`). It is re-validated
+#'   at entry whatever its class (finite values, dimensions, grid).
 #'   Or long data outside memory: a database table (dbplyr lazy table),
 #'   [dp_chunks()] or a [summarise_mean()] summary, with `grid` and the
 #'   column names `id`, `arg`, `value` in `...` (see [summarise_mean()] for
-#'   the rules); `select = "pcv"` needs curves in memory.
+#'   the rules); `select = "pcv"` and `center` need curves in memory.
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above).
 #' @param mechanism One of `"iclp_qr"`, `"iclp_ar"`, `"frl"`, `"bernstein"`, `"gp"`.
-#' @param kernel The ICLP / GP covariance kernel (default Matern 3/2, lengthscale 0.1).
+#' @param kernel The ICLP / GP covariance kernel (default Matern 3/2 with
+#'   lengthscale 0.1 times the width of the domain, so the default does not
+#'   depend on the units of the grid).
 #' @param select `"pss"`, `"pcv"` or `"manual"`.
 #' @param ... Options: `eta`, `psi` (QR, AR, GP), `M` (FRL), `bernstein_k`
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
-#'   `epsilon_select`, `candidates`, `folds`.
+#'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
+#'   (`id`, `arg`, `value` as strings, `method`, `restrict`, `na.rm`, `df`,
+#'   `n_grid`) are passed to it when `x` is not a curves object.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
@@ -86,12 +96,25 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `"gp"`). See [exact_noise].
 #' @param budget `NULL` or a [privacy_budget()], charged once with the
 #'   release's `epsilon` (including the selection budget of `select = "pcv"`).
+#' @param center A public reference curve, subtracted from every curve
+#'   before clipping and added back to the release (post-processing): a
+#'   function of the grid, a number, one value per grid point, or a
+#'   one-curve [curves()] object on the grid. Centring on a public reference
+#'   (e.g. a published growth standard) lets `tau` bound the deviations
+#'   rather than the raw values, which can shrink the noise a lot. It must
+#'   not be computed from the private data.
+#' @param grid Passed to [as_curves()] when `x` is not a curves object
+#'   (the grid of a matrix, or the public grid to interpolate a data frame
+#'   onto).
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,
 #'   `epsilon_select`. It holds neither the data, the non-private mean nor the
 #'   noise. [predict()] evaluates it at new points by the Nystrom extension
-#'   of the basis (Bernstein: its polynomial), which is post-processing.
+#'   of the basis (Bernstein: its polynomial), which is post-processing. With
+#'   `center`, the release holds `center` (the function, or its grid values)
+#'   and `coefficients` are those of the centred release; `predict()` adds
+#'   the centre back (interpolated linearly when given as values).
 #' @examples
 #' t <- seq(0, 1, length.out = 101)
 #' x <- curves(outer(runif(200, 0.5, 1), sin(2 * pi * t)), t)
@@ -100,34 +123,46 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' predict(r, c(0.25, 0.333))
 #' dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", select = "manual", M = 5)
 #' dp_mean(x, epsilon = 1, tau = 1, mechanism = "gp", delta = 1e-3)
+#' # a plain matrix with its grid; a public centre so tau bounds the deviations
+#' m <- 1 + outer(runif(200, 0.9, 1.1), t)
+#' dp_mean(m, epsilon = 1, tau = 0.3, grid = t, center = function(t) 1 + t)
 #' @export
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
-                    kernel = kernel_matern(3 / 2, 0.1), select = c("pss", "pcv", "manual"), ...,
-                    noise = c("float", "exact"), budget = NULL) {
+                    kernel = NULL, select = c("pss", "pcv", "manual"), ...,
+                    noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL) {
+  require_args(c("x", "epsilon", "tau"), "dp_mean")
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-mean.R
-    return(dp_mean_engine(x, epsilon, tau, mechanism, kernel, select, noise, budget, match.call(), ...))
+    if (!is.null(center)) dpfda_abort("`center` needs curves in memory; subtract a public centre in the table instead.", arg = "center")
+    return(dp_mean_engine(x, epsilon, tau, mechanism, kernel, select, noise, budget, match.call(), grid = grid, ...))
   }
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
-  epsilon <- check_epsilon(epsilon)
-  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  mechanism <- check_choice(mechanism, iclp_mechanisms, "mechanism")
-  check_kernel(kernel)
-  select <- check_choice(select, c("pss", "pcv", "manual"), "select")
   opts <- list(...)
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
+  conv <- names(opts) %in% as_curves_options
+  x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
+  opts <- opts[!conv]
+  epsilon <- check_epsilon(epsilon)
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
+  mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
+  if (is.null(kernel)) kernel <- default_mech_kernel(x$domain)
+  check_kernel(kernel)
+  cen <- center_values(center, x$grid)
+  if (!is.null(cen)) x$values <- x$values - rep(cen, each = nrow(x$values))
+  select <- check_choice(select, c("pss", "pcv", "manual"), "select")
   bad <- setdiff(names(opts), dp_mean_options)
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
   }
   o <- iclp_check_options(opts, mechanism, select)
   n <- nrow(x$values)
+  warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, n)
   if (mechanism == "bernstein") {
-    rel <- dp_mean_bernstein(x, epsilon, tau, o, select, call, noise)
+    rel <- quiet_privacy(dp_mean_bernstein(x, epsilon, tau, o, select, call, noise))
+    rel <- add_center(rel, cen, center, x)
     charge_release(budget, rel, "dp_mean")
     return(rel)
   }
@@ -139,7 +174,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   a <- colMeans(A)
   lam <- basis$values
   out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
-  vals <- new_dpfda_curves(out$values, basis$grid, x$domain)
+  vals <- keep_curve_names(new_dpfda_curves(out$values, basis$grid, x$domain), x)
   rel <- new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
                     delta = out$delta, sensitivity = out$sensitivity, noise_scale = out$noise_scale,
                     noise = kernel, call = call,
@@ -149,6 +184,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
                     grid_step = out$grid_step, noise_inflation = out$noise_inflation,
                     class = "dpfda_iclp_release")
+  rel <- add_center(rel, cen, center, x)
   # one charge for the selection (if any) and the release together: a refused
   # release leaves the budget untouched
   if (!is.null(par$pcv)) {
@@ -178,8 +214,9 @@ iclp_check_options <- function(o, mechanism, select) {
     check_number(o$threshold_scale, "threshold_scale", lower = 0, lower_open = TRUE, upper = 1e10)
   if (!is.null(o$epsilon_select)) o$epsilon_select <- check_epsilon(o$epsilon_select, "epsilon_select")
   if (mechanism == "gp" && is.null(o$delta)) {
-    dpfda_abort("`delta` must be given (in `...`) for mechanism = \"gp\", an (epsilon, delta)-DP mechanism.",
-                class = "dpfda_error_privacy", arg = "delta")
+    dpfda_abort(paste("`delta` is missing: mechanism \"gp\" is (epsilon, delta)-DP and needs `delta` (in `...`);",
+                      "give delta = 1e-5 (well below 1/n), or use mechanism = \"iclp\" for pure DP."),
+                class = c("dpfda_error_argument", "dpfda_error_privacy"), arg = "delta")
   }
   if (select == "pcv") {
     if (is.null(o$epsilon_select)) {
@@ -352,13 +389,14 @@ dp_mean_bernstein <- function(x, epsilon, tau, o, select, call, noise = "float")
   g <- x$grid
   n <- nrow(x$values)
   if (length(g) < 2L) dpfda_abort("mechanism = \"bernstein\" needs at least 2 grid points.", arg = "x")
+  if (!all(is.finite(x$values))) check_curves_data(x, "x")   # never let approx() absorb a NaN
   Xc <- pmin(pmax(x$values, -tau), tau)                 # sup-norm clamping
   lat <- g[1L] + (0:o$k) / o$k * (g[length(g)] - g[1L])
   f_lat <- stats::approx(g, colMeans(Xc), xout = lat, rule = 2)$y
   br <- dp_bernstein(f_lat, sensitivity = 2 * tau / n, epsilon = epsilon, k = o$k,
                      domain = c(g[1L], g[length(g)]), noise = noise)
   br$call <- NULL
-  vals <- new_dpfda_curves(matrix(stats::predict(br, g), nrow = 1L), g, x$domain)
+  vals <- keep_curve_names(new_dpfda_curves(matrix(stats::predict(br, g), nrow = 1L), g, x$domain), x)
   new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
                     sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
                     noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
@@ -369,9 +407,36 @@ dp_mean_bernstein <- function(x, epsilon, tau, o, select, call, noise = "float")
 
 #' @export
 release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
-  if (identical(object$mechanism, "bernstein")) return(stats::predict(object$bernstein, newdata))
-  B <- stats::predict(object$basis, newdata)
-  as.vector(B %*% object$coefficients)
+  out <- if (identical(object$mechanism, "bernstein")) stats::predict(object$bernstein, newdata) else {
+    B <- stats::predict(object$basis, newdata)
+    as.vector(B %*% object$coefficients)
+  }
+  if (!is.null(object$center)) out <- out + center_at(object$center, newdata)
+  out
+}
+
+# Add the public centre back to a release (post-processing) and remember it
+# for predict(): a function is kept, values are interpolated linearly.
+add_center <- function(rel, cen, center, x) {
+  if (is.null(cen)) return(rel)
+  rel$values$values <- rel$values$values + rep(cen, each = nrow(rel$values$values))
+  if (!all(is.finite(rel$values$values))) {
+    dpfda_abort("The release plus `center` overflows double precision; give a centre of a sensible size.",
+                class = "dpfda_error_numeric", arg = "center")
+  }
+  rel$center <- if (is.function(center)) center else list(grid = x$grid, values = cen)
+  rel
+}
+
+center_at <- function(center, newdata) {
+  if (is.function(center)) return(as.double(center(newdata)))
+  if (!is.null(dim(center$grid))) {
+    dpfda_abort("predict() with a `center` given as values needs a one-dimensional grid; give `center` as a function.",
+                arg = "center")
+  }
+  pts <- if (is.matrix(newdata)) newdata[, 1L] else newdata
+  if (length(center$grid) == 1L) return(rep(center$values, length(pts)))
+  stats::approx(center$grid, center$values, xout = pts, rule = 2)$y
 }
 
 #' @export
@@ -381,6 +446,9 @@ print.dpfda_iclp_release <- function(x, ...) {
   cat(sprintf("  mean of %d curves clipped to tau = %s; parameters (%s): %s\n", x$n, format(x$tau),
               x$selection, paste(names(p), vapply(p, function(v) format(v, digits = 4), ""), sep = " = ",
                                  collapse = ", ")))
+  if (!is.null(x$center)) {
+    cat("  curves centred on a public reference before clipping; the reference is added back\n")
+  }
   if (x$epsilon_select > 0) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",
                 format(x$epsilon_release, digits = 4), format(x$epsilon_select, digits = 4)))
@@ -426,7 +494,8 @@ print.dpfda_iclp_release <- function(x, ...) {
 #' @export
 pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"), n, epsilon, h,
                        tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1) {
-  mechanism <- check_choice(mechanism, iclp_mechanisms, "mechanism")
+  require_formals()
+  mechanism <- check_mechanism(mechanism, iclp_mechanisms, "pss_params")
   n <- check_count(n, "n", max = 1e15)
   epsilon <- check_epsilon(epsilon)
   h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
@@ -486,7 +555,7 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
 #' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}.
 #'
-#' @param x A [curves()] object.
+#' @param x A [curves()] object (or anything [as_curves()] understands).
 #' @param epsilon The budget of the release that will use the selection
 #'   (it sets the noise term of the criterion).
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve.
@@ -514,11 +583,14 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
                        budget = NULL) {
+  require_args(c("x", "epsilon", "tau", "basis", "epsilon_select"), "pcv_select",
+               advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
+                             epsilon_select = "the budget spent by the selection, e.g. 0.5"))
   budget <- check_budget(budget)
-  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object (see curves())", x)
+  x <- as_mech_curves(x)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  mechanism <- check_choice(mechanism, c("iclp_qr", "iclp_ar", "frl"), "mechanism")
+  mechanism <- check_mechanism(mechanism, c("iclp_qr", "iclp_ar", "frl"), "pcv_select")
   if (inherits(basis, "dpfda_kernel")) basis <- kl_basis(basis, x$grid)
   if (!inherits(basis, "dpfda_kl_basis")) arg_error("basis", "a kl_basis() or a kernel", basis)
   if (nrow(basis$vectors) != ncol(x$values) ||
@@ -563,7 +635,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   fold[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
   loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
   sens <- pcv_sensitivity(fold, tau)
-  s <- dp_select(-loss, sensitivity = sens, epsilon = epsilon_select)
+  s <- quiet_privacy(dp_select(-loss, sensitivity = sens, epsilon = epsilon_select))
   charge_budget(budget, epsilon_select, 0, "pcv_select")
   structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
                  candidates = candidates, index = s$index, value = candidates[s$index],

@@ -60,7 +60,8 @@
 #' [kde_gaussian()] (see `binned`); it has the same sensitivity, proved in
 #' [sensitivity_kde()].
 #'
-#' @param x Private data: a vector or an `n x d` matrix. `n` is public. Or
+#' @param x Private data: a vector, an `n x d` matrix, or a data frame of
+#'   numeric columns (e.g. `faithful["eruptions"]`). `n` is public. Or
 #'   data outside memory: a database table (dbplyr lazy table), [dp_chunks()]
 #'   or a [summarise_kde()] summary, for one-dimensional grids and the
 #'   `"gp"`, `"sobolev"` and `"bernstein"` mechanisms; give the column as
@@ -73,7 +74,8 @@
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
 #'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
 #'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted.
-#' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` or `"frl"`.
+#' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` (alias
+#'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data (default: the range of
 #'   the grid).
 #' @param calibration See [dp_noise_scale()].
@@ -108,10 +110,12 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
                    budget = NULL) {
+  require_args(c("x", "epsilon"), "dp_kde")
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-bins.R
     return(dp_kde_engine(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
                          noise, budget, match.call(), ...))
   }
+  warn_privacy(epsilon, if (missing(delta)) 0 else delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)
@@ -123,7 +127,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
                 arg = "bandwidth")
   }
-  mechanism <- check_choice(mechanism, c("gp", "sobolev", "bernstein", "iclp", "frl"), "mechanism")
+  mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "dp_kde",
+                               local = c(iclp_qr = "iclp"))
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
   k <- check_count(k, "k", min = 1, max = 1e4)
@@ -145,6 +150,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     charge_release(budget, rel$lattice, "dp_kde")
     return(rel)
   }
+  if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
   delta <- check_delta(delta)
   if (mechanism == "sobolev" && !bw$isotropic) {
     dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
@@ -183,9 +189,9 @@ dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, cal
     dpfda_abort("`bandwidth` gives a sensitivity that underflows or overflows.", class = "dpfda_error_numeric",
                 arg = "bandwidth")
   }
-  lat <- dp_bernstein(target, sensitivity = sens, epsilon = epsilon, k = k, h = h, dim = d,
+  lat <- quiet_privacy(dp_bernstein(target, sensitivity = sens, epsilon = epsilon, k = k, h = h, dim = d,
                       delta = delta, domain = dom,
-                      calibration = if (delta > 0) calibration else "analytic", noise = noise)
+                      calibration = if (delta > 0) calibration else "analytic", noise = noise))
   vals <- stats::predict(lat, grid)
   new_dpfda_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
                     epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,

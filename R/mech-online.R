@@ -157,6 +157,9 @@
 dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       calibration = c("analytic", "hall", "classical"), tau = 1e-10,
                       method = c("auto", "cholesky", "markov"), ..., budget = NULL) {
+  require_args(c("f", "kernel", "sensitivity", "epsilon", "delta"), "dp_online",
+               advice = list(f = "the private function: an R function of the points"))
+  warn_privacy(epsilon, delta)
   call <- match.call()
   budget <- check_budget(budget)
   if (!is.function(f)) arg_error("f", "an R function of the points", f)
@@ -214,7 +217,10 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
 
 #' @rdname dp_online
 #' @export
-query <- function(object, x, ...) UseMethod("query")
+query <- function(object, x, ...) {
+  require_formals()
+  UseMethod("query")
+}
 
 #' @export
 query.default <- function(object, x, ...) {
@@ -266,7 +272,10 @@ query.dpfda_online <- function(object, x, ...) {
 
 #' @rdname dp_online
 #' @export
-released <- function(object, ...) UseMethod("released")
+released <- function(object, ...) {
+  require_formals()
+  UseMethod("released")
+}
 
 #' @export
 released.default <- function(object, ...) {

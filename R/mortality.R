@@ -29,13 +29,20 @@
 #' With few regions (19 in the paper) the noise is large: the sensitivity is
 #' proportional to `tau / n`.
 #'
-#' @param age Ages (years), one per count. Or a database table, [dp_chunks()]
-#'   with columns `age`, `deaths` and `group`, or a [summarise_mortality()]
-#'   summary (for other column names).
+#' @param data A data frame (or tibble) with one row per age and group;
+#'   `age`, `deaths` and `group` then name its columns (strings or bare
+#'   names; `age` and `deaths` default to the columns of those names). For
+#'   compatibility, `mortality_distribution(age, deaths, group)` with three
+#'   vectors still works.
+#'   Or data outside memory: a database table (dbplyr lazy table),
+#'   [dp_chunks()] or a [summarise_mortality()] summary; `age`, `deaths` and
+#'   `group` then name its columns (strings; defaults `"age"`, `"deaths"`,
+#'   `"group"`).
+#' @param age Ages (years), one per count: a column of `data` or a vector.
 #' @param deaths Death counts (non-negative; need not be whole numbers, e.g.
-#'   thousands).
+#'   thousands): a column of `data` or a vector.
 #' @param group Group labels (e.g. regions), one per count, or `NULL` for a
-#'   single group.
+#'   single group: a column of `data` or a vector.
 #' @param x A `dpfda_mortality` object.
 #' @param y Unused.
 #' @param col,lty Line colours and types (recycled over groups).
@@ -52,17 +59,44 @@
 #' age <- rep(0:100, 2)
 #' deaths <- c(200 * exp(-(0:100) / 2) + 50 * dnorm(0:100, 70, 12) * 100,
 #'             5 * exp(-(0:100) / 2) + 80 * dnorm(0:100, 82, 9) * 100)
-#' m <- mortality_distribution(age, deaths, rep(c("developing", "developed"), each = 101))
+#' d <- data.frame(age, deaths, region = rep(c("developing", "developed"), each = 101))
+#' m <- mortality_distribution(d, age = age, deaths = deaths, group = region)
 #' m
 #' plot(m)
 #' head(as.data.frame(m))
 #' # private mean distribution, one region = one record
 #' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
 #' @export
-mortality_distribution <- function(age, deaths, group = NULL) {
-  if (!missing(age) && is_engine_input(age)) {   # table (age, deaths, group), chunks, summary
-    return(mortality_from_summary(if (inherits(age, "dpfda_summary")) age else summarise_mortality(age)))
+mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
+  if (!is.null(data) && is_engine_input(data)) {   # table, chunks or summary: R/summary-bins.R
+    if (inherits(data, "dpfda_summary")) return(mortality_from_summary(data))
+    col <- function(v, default) if (missing(v) || is.null(v)) default else v
+    return(mortality_from_summary(summarise_mortality(data, age = col(age, "age"), deaths = col(deaths, "deaths"),
+                                                      group = col(group, "group"))))
   }
+  if (is.data.frame(data)) {
+    env <- parent.frame()
+    age_nm <- resolve_column(if (missing(age)) NULL else substitute(age), env, data, "age",
+                             if ("age" %in% names(data)) "age" else NULL)
+    deaths_nm <- resolve_column(if (missing(deaths)) NULL else substitute(deaths), env, data, "deaths",
+                                if ("deaths" %in% names(data)) "deaths" else NULL)
+    group_nm <- resolve_column(substitute(group), env, data, "group", NULL)
+    if (is.null(age_nm)) require_arg_error("age", "mortality_distribution")
+    if (is.null(deaths_nm)) require_arg_error("deaths", "mortality_distribution")
+    data <- as.data.frame(data)
+    out <- mortality_distribution(age = data[[age_nm]], deaths = data[[deaths_nm]],
+                                  group = if (is.null(group_nm)) NULL else data[[group_nm]])
+    out$arg_name <- age_nm
+    return(out)
+  }
+  if (!is.null(data)) {
+    # the former signature mortality_distribution(age, deaths, group): positional vectors
+    if (!missing(deaths)) group <- deaths
+    if (missing(age)) require_arg_error("deaths", "mortality_distribution")
+    deaths <- age
+    age <- data
+  }
+  require_args(c("age", "deaths"), "mortality_distribution")
   if (!(is.numeric(age) && is.null(dim(age)) && length(age) >= 2L && all(is.finite(age)) && all(age >= 0))) {
     arg_error("age", "a numeric vector of at least 2 finite non-negative ages", age)
   }
@@ -109,7 +143,7 @@ mortality_distribution <- function(age, deaths, group = NULL) {
                         lev[which(!(mass > 0))[1L]]), arg = "deaths")
   }
   new_dpfda_curves(vals / mass, ages, range(ages), groups = lev, deaths = as.vector(rowSums(vals)),
-                   class = c("dpfda_mortality", "dpfda_density"))
+                   arg_name = "age", value_name = "density", class = c("dpfda_mortality", "dpfda_density"))
 }
 
 #' @rdname mortality_distribution

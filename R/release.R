@@ -67,6 +67,7 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
 #' @rdname new_dpfda_release
 #' @export
 validate_dpfda_release <- function(x) {
+  require_formals()
   if (!inherits(x, "dpfda_release")) arg_error("x", "a dpfda_release", x)
   need <- c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale", "noise",
             "rng", "call")

@@ -39,8 +39,9 @@
 #' sensitivity_kde(100, diag(c(0.01, 0.04)))
 #' @export
 sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")) {
+  require_formals()
   n <- check_count(n, "n", max = 1e15)
-  mechanism <- check_choice(mechanism, c("gp", "sobolev"), "mechanism")
+  mechanism <- check_mechanism(mechanism, c("gp", "sobolev"), "sensitivity_kde")
   if (is.matrix(bandwidth)) d <- nrow(bandwidth) else {
     d <- check_count(d, "d", max = 1e4)
     if (is.numeric(bandwidth) && length(bandwidth) > 1L) d <- length(bandwidth)
@@ -82,6 +83,7 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
 #' sobolev_norm_1d(k, dk, g) # 1: the norm of a kernel section
 #' @export
 sobolev_norm_1d <- function(f, fprime, gamma, lower = 0, upper = 1) {
+  require_formals()
   if (!is.function(f)) arg_error("f", "a function", f)
   if (!is.function(fprime)) arg_error("fprime", "a function", fprime)
   gamma <- check_number(gamma, "gamma", lower = 0, lower_open = TRUE)

@@ -174,8 +174,8 @@ dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, bu
   noise <- check_noise(noise)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  mechanism <- check_choice(mechanism, iclp_mechanisms, "mechanism")
-  check_kernel(kernel)
+  mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
+  if (!is.null(kernel)) check_kernel(kernel)
   select <- check_choice(select, c("pss", "pcv", "manual"), "select")
   if (select == "pcv") {
     dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
@@ -202,6 +202,7 @@ dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, bu
     if (is.null(grid)) dpfda_abort("`grid` is required (in `...`): the public grid of the curves.", arg = "grid")
   }
   grid <- sort(as_grid(grid, "grid"))
+  if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))   # as dp_mean() in memory
   if (mechanism == "bernstein") {
     if (!inherits(x, "dpfda_summary")) {
       s <- do.call(summarise_mean, c(list(x, grid = grid, tau = tau, clip = "sup"), eng[names(eng) != "grid"]))

@@ -170,24 +170,24 @@ bad_arg_table_core <- function() {
                   binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL)
     ),
     # age-at-death distributions (R/mortality.R): two groups on a common age grid
-    mortality_distribution = list(list(age = rep(c(0, 1, 5, 10), 2), deaths = c(3, 1, 2, 4, 1, 1, 2, 6),
+    mortality_distribution = list(list(data = NULL, age = rep(c(0, 1, 5, 10), 2), deaths = c(3, 1, 2, 4, 1, 1, 2, 6),
                                        group = rep(c("a", "b"), each = 4))),
     # private GP regression (R/mech-gp-regression.R): P = 5 test points > n = 4
     dp_gp_regression = list(
       cloaking = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, method = "cloaking", calibration = "analytic", bound = "rkhs",
-                      tol = 1e-8, noise = "float", budget = NULL),
+                      tol = 1e-8, noise = "float", budget = NULL, data = NULL),
       standard = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, method = "standard", calibration = "hall", bound = "paper_b",
-                      tol = 1e-8, noise = "float", budget = NULL)
+                      tol = 1e-8, noise = "float", budget = NULL, data = NULL)
     ),
     kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
                              binned = TRUE, bins = 64)),
     sensitivity_kde = list(list(n = 100, bandwidth = 0.1, d = 2, mechanism = "sobolev")),
     dp_bandwidth = list(list(x = seq(0, 1, length.out = 40), epsilon = 1, delta = 1e-5, rule = "scott",
-                             fallback = 0.2, offsets = c(0, 0.5), budget = NULL)),
+                             fallback = 0.2, offsets = c(0, 0.5), budget = NULL, domain = NULL)),
     # Smith et al. baselines and extensions (R/mech-gp-binning.R, R/gp-select.R,
     # R/mech-gp-sparse.R)
     dp_bin_regression = list(
@@ -277,17 +277,18 @@ bad_arg_table_core <- function() {
       qr = list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                            seq(0, 1, length.out = 6)),
                 epsilon = 1, tau = 1, mechanism = "iclp_qr", kernel = kernel_matern(1.5, 0.2),
-                select = "pss", noise = "float", budget = NULL),
+                select = "pss", noise = "float", budget = NULL, center = NULL, grid = NULL),
       exact = list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                               seq(0, 1, length.out = 6)),
                    epsilon = 1, tau = 1, mechanism = "frl", kernel = kernel_matern(1.5, 0.2),
-                   select = "pss", noise = "exact", budget = privacy_budget(100))
+                   select = "pss", noise = "exact", budget = privacy_budget(100), center = function(t) 1 + t,
+                   grid = NULL)
     ),
     # ICLP covariance (R/mech-iclp-cov.R): second moment of 8 curves on 6 points
     dp_cov = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                                   seq(0, 1, length.out = 6)),
                        epsilon = 1, tau = 1, kernel = kernel_matern(1.5, 0.2), centered = FALSE, eta = 1.25,
-                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL)),
+                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL, grid = NULL)),
     pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
                            const = 1)),
     pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),

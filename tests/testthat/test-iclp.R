@@ -345,7 +345,7 @@ test_that("bad inputs are classed errors naming the argument", {
   err(kl_basis(kernel_gaussian(1), seq(0, 1, length.out = 50), J = 50), "`J`")
   err(riclp(-1, mat32, t), "`n`")
   err(riclp(2, mat32, t, J = 99), "`J`")
-  err(dp_mean(t, 1, 1), "`x`")
+  err(dp_mean("t", 1, 1), "`x`")   # a numeric vector is one curve (as_curves())
   err(dp_mean(x, -1, 1), "`epsilon`", "dpfda_error_privacy")
   err(dp_mean(x, 1, 0), "`tau`")
   err(dp_mean(x, 1, 1, mechanism = "foo"), "`mechanism`")

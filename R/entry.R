@@ -1,0 +1,307 @@
+# What every exported mechanism does at entry: coerce the user's data once,
+# re-validate it whatever its class claims (finite values, dimensions, grid
+# consistency), name missing arguments with advice on how to choose them,
+# speak one vocabulary of mechanism names, and warn about privacy settings
+# that protect little (epsilon > 10, delta >= 1/n).
+
+# ---- data -------------------------------------------------------------------
+
+# Data errors are argument errors too (the class the constructors raise).
+data_error_class <- c("dpfda_error_data", "dpfda_error_argument")
+
+# Curves for a mechanism: anything as_curves() understands, then a full
+# re-validation of the object (a hand-edited curves object may hold NaN).
+as_mech_curves <- function(x, ..., .arg = "x") {
+  if (missing(x)) require_arg_error(.arg)
+  dots <- list(...)
+  if ((inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")) && !is.null(dots$grid)) {
+    dpfda_abort(paste("`grid` is for data that are not curves yet (a matrix, a data frame, fd or tfd);",
+                      "`x` already has its grid (subset it with x[, j], or rebuild it with curves())."),
+                arg = "grid")
+  }
+  if (!inherits(x, "dpfda_curves")) {
+    if (inherits(x, "dpfda_release")) x <- x$values else x <- as_curves(x, ...)
+  }
+  check_curves_data(x, .arg)
+}
+
+# Deep check of a dpfda_curves object with classed errors that say what is
+# wrong and where; returns the object (values as a double matrix).
+check_curves_data <- function(x, arg = "x") {
+  v <- x$values
+  if (!is.numeric(v) || !is.matrix(v) || length(v) == 0L) {
+    dpfda_abort(sprintf("`%s$values` must be a non-empty numeric matrix (one curve per row), not %s.",
+                        arg, describe_value(v)), class = data_error_class, arg = arg)
+  }
+  bad <- !is.finite(v)
+  if (any(bad)) {
+    rows <- which(rowSums(bad) > 0)
+    ids <- if (!is.null(x$ids) && length(x$ids) == nrow(v)) as.character(x$ids[rows]) else as.character(rows)
+    kinds <- c(if (anyNA(v[bad])) "NA/NaN", if (any(is.infinite(v[bad]))) "Inf")
+    dpfda_abort(sprintf(paste("`%s` holds %d non-finite value%s (%s) in %d curve%s (%s%s); a release needs",
+                              "finite data. Remove or repair those curves, e.g. x[-c(%s), ] drops them."),
+                        arg, sum(bad), if (sum(bad) == 1L) "" else "s", paste(kinds, collapse = ", "),
+                        length(rows), if (length(rows) == 1L) "" else "s",
+                        paste(utils::head(ids, 5L), collapse = ", "), if (length(rows) > 5L) ", ..." else "",
+                        paste(utils::head(rows, 5L), collapse = ", ")),
+                class = data_error_class, arg = arg, rows = rows)
+  }
+  g <- x$grid
+  gm <- if (is.null(dim(g))) length(g) else nrow(g)
+  if (!is.numeric(g) || gm == 0L || !all(is.finite(g)) || (!is.null(dim(g)) && length(dim(g)) != 2L)) {
+    dpfda_abort(sprintf("`%s$grid` must be a numeric vector or matrix of finite points, not %s.",
+                        arg, describe_value(g)), class = data_error_class, arg = arg)
+  }
+  if (gm != ncol(v)) {
+    dpfda_abort(sprintf("`%s` is inconsistent: its grid has %d points but its values have %d columns.",
+                        arg, gm, ncol(v)), class = data_error_class, arg = arg)
+  }
+  d <- if (is.null(dim(g))) 1L else ncol(g)
+  if (!identical(as.integer(x$dim), d)) {
+    dpfda_abort(sprintf("`%s` is inconsistent: `dim` is %s but the grid has %d dimension%s.", arg,
+                        describe_value(x$dim), d, if (d == 1L) "" else "s"),
+                class = data_error_class, arg = arg)
+  }
+  if (d == 1L) {
+    if (is.unsorted(g, strictly = TRUE)) {
+      dpfda_abort(sprintf("`%s$grid` must be strictly increasing (sorted, no duplicates); rebuild with curves().",
+                          arg), class = data_error_class, arg = arg)
+    }
+    dom <- x$domain
+    if (!is.numeric(dom) || length(dom) != 2L || !all(is.finite(dom)) || dom[1] > g[1] || dom[2] < g[gm]) {
+      dpfda_abort(sprintf("`%s$domain` must be finite c(lower, upper) containing the grid [%s, %s].", arg,
+                          format(g[1]), format(g[gm])), class = data_error_class, arg = arg)
+    }
+  } else {
+    if (anyDuplicated(g)) {
+      dpfda_abort(sprintf("`%s$grid` has duplicated points; rebuild with curves().", arg),
+                  class = data_error_class, arg = arg)
+    }
+    dom <- x$domain
+    rng <- apply(g, 2L, range)
+    if (!is.numeric(dom) || !identical(dim(dom), c(2L, d)) || !all(is.finite(dom)) ||
+        any(dom[1, ] > rng[1, ]) || any(dom[2, ] < rng[2, ])) {
+      dpfda_abort(sprintf("`%s$domain` must be a finite 2 x %d matrix containing the grid.", arg, d),
+                  class = data_error_class, arg = arg)
+    }
+  }
+  if (!is.double(v)) storage.mode(x$values) <- "double"
+  x
+}
+
+# Points: the checks of as_points() with messages that count what is wrong
+# (data-frame columns that are not numeric, non-finite values and where).
+points_problem <- function(x, arg) {
+  cls <- if (arg %in% c("x", "data")) data_error_class else "dpfda_error_argument"
+  if (is.data.frame(x)) {
+    num <- vapply(x, is.numeric, NA)
+    if (!all(num)) {
+      dpfda_abort(sprintf("`%s` must have numeric columns only; column%s %s %s not numeric (select the columns to use, e.g. %s[c(\"%s\")]).",
+                          arg, if (sum(!num) == 1L) "" else "s", paste0("`", names(x)[!num], "`", collapse = ", "),
+                          if (sum(!num) == 1L) "is" else "are", arg, paste(names(x)[num], collapse = "\", \"")),
+                  class = cls, arg = arg)
+    }
+    x <- as.matrix(x)
+  }
+  if (is.numeric(x) && length(x) && !all(is.finite(x))) {
+    bad <- !is.finite(x)
+    where <- if (is.null(dim(x)) || length(dim(x)) != 2L) {
+      sprintf(" at position%s %s", if (sum(bad) == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", "))
+    } else {
+      r <- which(rowSums(bad) > 0)
+      sprintf(" in row%s %s", if (length(r) == 1L) "" else "s", paste(utils::head(r, 5L), collapse = ", "))
+    }
+    dpfda_abort(sprintf("`%s` holds %d non-finite value%s (NA, NaN or Inf)%s%s; remove %s first (e.g. with stats::complete.cases()).",
+                        arg, sum(bad), if (sum(bad) == 1L) "" else "s", where,
+                        if (sum(bad) > 5L) ", ..." else "", if (arg %in% c("x", "data")) "those records" else "them"),
+                class = cls, arg = arg)
+  }
+  invisible(NULL)
+}
+
+# ---- missing arguments ------------------------------------------------------
+
+# How to choose each required argument (the advice of a missing-argument error).
+arg_advice <- c(
+  x = "the private data",
+  y = "the private responses, one per row of `x`",
+  f = "the private function: an R function, its values on the grid, or a curves object",
+  epsilon = "the privacy budget of this release; epsilon = 1 is a common choice (smaller is more private)",
+  delta = "delta = 1e-5 is a common choice (well below 1/n)",
+  tau = paste("a public bound on the size of one curve, chosen without looking at the data (e.g. from the",
+              "measurement range, after subtracting a public `center`); curves are clipped to it"),
+  kernel = "a kernel object, e.g. kernel_gaussian(0.1 * width of the domain) or kernel_matern(3/2, ...)",
+  grid = "public evaluation points chosen without looking at the data, e.g. seq(lower, upper, length.out = 101)",
+  newdata = "public points at which to release the regression function, e.g. seq(lower, upper, length.out = 50)",
+  bandwidth = "a public value (e.g. 0.1 * width of the domain) or one released by dp_bandwidth()",
+  sensitivity = "the public sensitivity of the target (see sensitivity_kde() and friends)",
+  noise_variance = "the public observation noise variance of the GP model",
+  y_bound = "public bounds c(lower, upper) on the responses (they are clipped to them)",
+  lambda = "the public regularisation parameter, e.g. 1 / n",
+  psi = "the public regularisation parameter, e.g. 1 / n",
+  bins = "the public number of bins per dimension, e.g. 20",
+  domain = "public bounds of the data, e.g. c(lower, upper)",
+  inducing = "public inducing points (or their number)",
+  candidates = "the public candidate values to select from",
+  k = "the Bernstein lattice size, e.g. k = 20",
+  age = "the name of the age column (or a numeric vector of ages)",
+  deaths = "the name of the deaths column (or a numeric vector of death counts)"
+)
+
+require_arg_error <- function(arg, fun = NULL, advice = NULL) {
+  if (is.null(advice)) advice <- if (arg %in% names(arg_advice)) arg_advice[[arg]] else NULL
+  dpfda_abort(sprintf("`%s` is missing%s%s", arg, if (is.null(fun)) "" else sprintf(" in %s()", fun),
+                      if (is.null(advice)) "." else sprintf(": give %s.", advice)),
+              class = "dpfda_error_argument", arg = arg)
+}
+
+# Raise a classed error for the first of `args` that is missing in the caller.
+require_args <- function(args, fun = NULL, advice = list(), env = parent.frame()) {
+  for (a in args) {
+    if (eval(call("missing", as.name(a)), env)) require_arg_error(a, fun, advice[[a]])
+  }
+  invisible(TRUE)
+}
+
+delta_advice <- function(mechanism, pure = "iclp") {
+  sprintf("delta = 1e-5 (well below 1/n): mechanism \"%s\" is (epsilon, delta)-DP; or use mechanism = \"%s\" for pure DP",
+          mechanism, pure)
+}
+
+# ---- privacy warnings ------------------------------------------------------
+
+# Warn about settings that give little protection. Only public quantities.
+warn_privacy <- function(epsilon, delta = 0, n = NULL) {
+  if (isFALSE(getOption("dpfda.privacy_warnings", TRUE))) return(invisible(NULL))
+  if (is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(epsilon > 10)) {
+    dpfda_warn(sprintf(paste("epsilon = %s is above 10: the privacy guarantee is then very weak",
+                             "(outputs may be e^%s times more likely under one data set than a neighbour);",
+                             "epsilon between 0.1 and 2 is usual."),
+                       format(epsilon, digits = 4), format(epsilon, digits = 4)),
+               "dpfda_warning_epsilon")
+  }
+  if (!is.null(n) && is.numeric(delta) && length(delta) == 1L && isTRUE(delta > 0) && isTRUE(n >= 1) &&
+      isTRUE(delta >= 1 / n)) {
+    dpfda_warn(sprintf(paste("delta = %s is at least 1/n = %s: a mechanism that publishes one record outright",
+                             "meets such a delta; use delta well below 1/n, e.g. %s."),
+                       format(delta, digits = 4), format(1 / n, digits = 4),
+                       format(min(1e-5, 0.01 / n), digits = 2)),
+               "dpfda_warning_delta")
+  }
+  invisible(NULL)
+}
+
+# Evaluate `expr` without the privacy warnings (for a mechanism that calls
+# another exported mechanism and has already warned).
+quiet_privacy <- function(expr) {
+  withCallingHandlers(expr, dpfda_warning_epsilon = function(w) invokeRestart("muffleWarning"),
+                      dpfda_warning_delta = function(w) invokeRestart("muffleWarning"))
+}
+
+# ---- mechanism names --------------------------------------------------------
+
+#' Mechanism names
+#'
+#' One vocabulary of mechanism names is used by every function that takes a
+#' `mechanism` argument ([dp_mean()], [dp_kde()], [pss_params()],
+#' [pcv_select()], [sensitivity_kde()]). Each function accepts the subset it
+#' implements; older or alternative spellings are kept as aliases.
+#'
+#' | name | noise | privacy | aliases |
+#' |---|---|---|---|
+#' | `"gp"` | Gaussian process (Hall et al.) | (epsilon, delta) | `"gaussian"` |
+#' | `"sobolev"` | GP with a Sobolev-norm sensitivity | (epsilon, delta) | |
+#' | `"bernstein"` | Laplace on a Bernstein lattice | pure (or Gaussian with `delta`) | |
+#' | `"iclp_qr"` | ICLP with spectral shrinkage (Lin and Reimherr) | pure | `"iclp"`, `"qr"`, `"iclp-qr"` |
+#' | `"iclp_ar"` | ICLP with soft thresholding | pure | `"ar"`, `"iclp-ar"` |
+#' | `"frl"` | Laplace on the first `M` coefficients | pure | `"laplace"` |
+#'
+#' [dp_kde()] stores its ICLP release as `"kde-iclp"` (its `"iclp"` is
+#' `"iclp_qr"`); [dp_mean()] stores `"iclp_qr"`.
+#'
+#' @name dp_mechanisms
+#' @examples
+#' t <- seq(0, 1, length.out = 51)
+#' x <- curves(outer(runif(100, 0.5, 1), sin(2 * pi * t)), t)
+#' dp_mean(x, epsilon = 1, tau = 1, mechanism = "iclp")$mechanism   # "iclp_qr"
+NULL
+
+mechanism_aliases <- c(iclp = "iclp_qr", qr = "iclp_qr", "iclp-qr" = "iclp_qr", ar = "iclp_ar",
+                       "iclp-ar" = "iclp_ar", gaussian = "gp", laplace = "frl")
+
+# Normalise a mechanism name to the shared vocabulary and check that this
+# function implements it. `choices` are canonical names; `local` maps a
+# canonical name to the function's internal spelling (e.g. dp_kde's "iclp").
+check_mechanism <- function(mechanism, choices, fun, local = NULL) {
+  norm <- function(m) ifelse(m %in% names(mechanism_aliases), mechanism_aliases[m], m)
+  # the formal default (the whole vector of choices) means its first element
+  if (is.character(mechanism) && length(mechanism) > 1L && !anyNA(mechanism) &&
+      setequal(norm(tolower(mechanism)), choices)) mechanism <- mechanism[1L]
+  if (!is.character(mechanism) || length(mechanism) != 1L || is.na(mechanism)) {
+    arg_error("mechanism", sprintf("one of %s", paste0("\"", choices, "\"", collapse = ", ")), mechanism)
+  }
+  m <- tolower(mechanism)
+  if (m %in% names(mechanism_aliases)) m <- mechanism_aliases[[m]]
+  if (!(m %in% choices)) {
+    al <- mechanism_aliases[mechanism_aliases %in% choices]
+    dpfda_abort(sprintf("`mechanism` \"%s\" is not available in %s(); use one of %s%s (see ?dp_mechanisms).",
+                        mechanism, fun, paste0("\"", choices, "\"", collapse = ", "),
+                        if (length(al)) sprintf(", or an alias (%s)",
+                                                paste0("\"", names(al), "\" = \"", al, "\"", collapse = ", ")) else ""),
+                class = "dpfda_error_argument", arg = "mechanism")
+  }
+  if (!is.null(local) && m %in% names(local)) m <- local[[m]]
+  m
+}
+
+# ---- defaults relative to the domain ----------------------------------------
+
+# Width of a domain (1-D: upper - lower; d-D: the largest side).
+domain_width <- function(domain) {
+  w <- if (is.matrix(domain)) max(domain[2, ] - domain[1, ]) else domain[2] - domain[1]
+  if (!is.finite(w) || w <= 0) 1 else w
+}
+
+# The default Matern 3/2 kernel with lengthscale 0.1 x the domain's width
+# (on [0, 1] this is the former absolute default 0.1).
+default_mech_kernel <- function(domain) kernel_matern(3 / 2, 0.1 * domain_width(domain))
+
+# ---- centring ---------------------------------------------------------------
+
+# Values of a public centre on the grid: NULL, a number, a function of the
+# grid, a vector with one value per grid point, or a one-curve curves object
+# on the same grid.
+center_values <- function(center, grid) {
+  if (is.null(center)) return(NULL)
+  m <- grid_size(grid)
+  v <- if (is.function(center)) {
+    tryCatch(center(grid), error = function(e) {
+      dpfda_abort(sprintf("`center` failed on the grid: %s", conditionMessage(e)), arg = "center")
+    })
+  } else if (inherits(center, "dpfda_release")) {
+    center_values(center$values, grid)
+  } else if (inherits(center, "dpfda_curves")) {
+    if (nrow(center$values) != 1L || ncol(center$values) != m ||
+        !isTRUE(all.equal(as.vector(center$grid), as.vector(grid)))) {
+      dpfda_abort("`center` given as curves must be one curve on the grid of `x`.", arg = "center")
+    }
+    center$values[1L, ]
+  } else center
+  if (is.numeric(v) && length(v) == 1L) v <- rep(v, m)
+  if (!is.numeric(v) || length(v) != m || !all(is.finite(v))) {
+    arg_error("center", sprintf("a public function, number, or %d finite values (one per grid point)", m), v)
+  }
+  as.double(v)
+}
+
+# Classed errors for the caller's formal arguments that have no default and
+# were not given (one line at the top of an exported function).
+require_formals <- function(advice = list()) {
+  fn <- sys.function(sys.parent())
+  cl <- sys.call(sys.parent())
+  fname <- if (is.name(cl[[1L]])) as.character(cl[[1L]]) else
+    if (is.call(cl[[1L]]) && identical(cl[[1L]][[1L]], as.name("::"))) as.character(cl[[1L]][[3L]]) else NULL
+  fm <- formals(fn)
+  req <- names(fm)[vapply(fm, function(a) identical(a, quote(expr = )), NA)]
+  require_args(setdiff(req, "..."), fname, advice, env = parent.frame())
+}

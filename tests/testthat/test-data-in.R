@@ -1,0 +1,360 @@
+# Data in: every form as_curves() understands, the conversions of the
+# mechanisms' data (formula, data frames), centring and relative defaults.
+
+expect_dpfda_error <- function(expr, class = "dpfda_error_argument", regexp = NULL) {
+  expect_error(expr, class = class, regexp = regexp)
+}
+
+g5 <- seq(0, 1, length.out = 5)
+
+test_that("matrices and vectors become curves; fda's column-major layout gets a t(x) hint", {
+  M <- rbind(g5, g5^2, 1 - g5)
+  cv <- as_curves(M, grid = g5)
+  expect_s3_class(cv, "dpfda_curves")
+  expect_equal(cv$values, unname(M))
+  expect_identical(cv$arg_name, "t")
+  expect_identical(cv$value_name, "value")
+  expect_equal(as_curves(g5^2, grid = g5)$values, matrix(g5^2, 1L))
+  expect_dpfda_error(as_curves(t(M), grid = g5), regexp = "did you mean t\\(x\\)")
+  expect_dpfda_error(curves(t(M), g5), regexp = "one curve per row")
+  named <- as_curves(M, grid = g5, arg_name = "age", value_name = "height")
+  expect_identical(c(named$arg_name, named$value_name), c("age", "height"))
+  expect_dpfda_error(as_curves(M, grid = g5, arg_name = 1), regexp = "arg_name")
+  expect_dpfda_error(as_curves(list(1, 2)), regexp = "data frame")
+  expect_dpfda_error(as_curves(list(coefs = 1, basis = 2)), regexp = "lost its class")
+})
+
+test_that("curves onto another grid keep their names and ids", {
+  x <- as_curves(rbind(1 + g5, 2 * g5), grid = g5, arg_name = "age")
+  x$ids <- c("p", "q")
+  y <- as_curves(x, grid = c(0.1, 0.6))
+  expect_equal(y$values, rbind(1 + c(0.1, 0.6), 2 * c(0.1, 0.6)))
+  expect_identical(y$ids, c("p", "q"))
+  expect_identical(y$arg_name, "age")
+  expect_error(as_curves(x, grid = c(-1, 0.5)), class = "dpfda_error_data", regexp = "do not cover")
+  expect_dpfda_error(dp_mean(x, 1, 1, grid = g5), regexp = "already has its grid")
+})
+
+test_that("curves() remembers argument and value names, defaulting to t and value", {
+  x <- curves(rbind(g5), g5)
+  expect_identical(x$arg_name, "t")
+  expect_identical(x$value_name, "value")
+  expect_identical(x[1, 2:3]$arg_name, "t")
+})
+
+long <- data.frame(who = rep(c("b", "a"), each = 5), when = rep(g5, 2),
+                   y = c(g5, 2 * g5), stringsAsFactors = FALSE)
+
+test_that("long data frames: string, bare and variable column names give the same curves", {
+  a <- as_curves(long, id = "who", arg = "when", value = "y")
+  b <- as_curves(long, id = who, arg = when, value = y)
+  col <- "when"
+  c3 <- as_curves(long, id = who, arg = col, value = "y")
+  expect_equal(a$values, b$values)
+  expect_equal(a$values, c3$values)
+  expect_identical(a$ids, c("a", "b"))                 # sorted labels
+  expect_equal(a$values, unname(rbind(2 * g5, g5)))
+  expect_identical(a$arg_name, "when")
+  expect_identical(a$value_name, "y")
+  # default columns (the layout of as.data.frame() on curves) round-trip
+  d <- as.data.frame(a)
+  expect_equal(as_curves(d)$values, a$values)
+  # factor ids keep their level order
+  f <- long
+  f$who <- factor(f$who, levels = c("b", "a"))
+  expect_identical(as_curves(f, id = who, arg = when, value = y)$ids, c("b", "a"))
+  expect_dpfda_error(as_curves(long, id = who, arg = nope, value = y), regexp = "\"nope\"")
+  expect_dpfda_error(as_curves(long, arg = when, value = y), regexp = "Give `id`")
+  expect_dpfda_error(as_curves(long, id = who, value = y), regexp = "Give `arg`")
+})
+
+test_that("tibbles are data frames", {
+  skip_if_not_installed("tibble")
+  tb <- tibble::as_tibble(long)
+  expect_equal(as_curves(tb, id = who, arg = when, value = y)$values,
+               as_curves(long, id = who, arg = when, value = y)$values)
+})
+
+# Irregular curves: a, b, c observed at different times; each is linear in t.
+irr <- data.frame(id = rep(c("a", "b", "c"), c(4, 5, 3)),
+                  t = c(0, 0.3, 0.7, 1, 0, 0.2, 0.5, 0.9, 1.1, 0.1, 0.6, 0.95))
+irr$value <- ifelse(irr$id == "a", 1 + 2 * irr$t, ifelse(irr$id == "b", -irr$t, 3 * irr$t))
+
+test_that("irregular curves without a grid: a classed error that asks for one and gives the common range", {
+  e <- expect_error(as_curves(irr, arg = t), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "different arguments")
+  expect_match(conditionMessage(e), "grid = seq\\(0.1, 0.95")
+})
+
+test_that("linear interpolation onto a grid is exact for linear curves", {
+  g <- seq(0.1, 0.95, length.out = 7)
+  cv <- as_curves(irr, arg = t, grid = g)
+  expect_equal(cv$grid, g)
+  expect_equal(cv$values, rbind(1 + 2 * g, -g, 3 * g))
+  expect_identical(cv$ids, c("a", "b", "c"))
+})
+
+test_that("curves that do not cover the grid are named, with the common range and restrict = TRUE", {
+  g <- seq(0, 1, by = 0.05)
+  e <- expect_error(as_curves(irr, arg = t, grid = g), class = "dpfda_error_data")
+  msg <- conditionMessage(e)
+  expect_match(msg, "1 curve does not cover the grid \\[0, 1\\]")
+  expect_match(msg, "c on \\[0.1, 0.95\\]")
+  expect_match(msg, "common|all curves cover")
+  expect_match(msg, "restrict = TRUE")
+  expect_identical(e$ids, "c")
+  r <- as_curves(irr, arg = t, grid = g, restrict = TRUE)
+  expect_true(all(r$grid >= 0.1 - 1e-12 & r$grid <= 0.95 + 1e-12))
+  expect_equal(r$grid, g[g >= 0.1 - 1e-12 & g <= 0.95 + 1e-12])
+  expect_equal(r$values[3, ], 3 * r$grid)
+  disjoint <- data.frame(id = rep(1:2, each = 2), t = c(0, 0.4, 0.6, 1), value = 1:4)
+  expect_error(as_curves(disjoint, arg = t, grid = c(0.5)), class = "dpfda_error_data", regexp = "no common range")
+})
+
+test_that("smoothing recovers noisy sparse curves better than the noise, and fits lines to tiny curves", {
+  dp_reproducible(11)
+  n_obs <- 25
+  d <- data.frame(id = rep(1:4, each = n_obs), t = rep(seq(0, 1, length.out = n_obs), 4))
+  d$value <- sin(2 * pi * d$t) + stats::rnorm(nrow(d), sd = 0.3)
+  g <- seq(0, 1, length.out = 41)
+  sm <- as_curves(d, arg = t, grid = g, method = "smooth")
+  li <- as_curves(d, arg = t, grid = g)
+  truth <- matrix(sin(2 * pi * g), 4, length(g), byrow = TRUE)
+  rmse <- function(v) sqrt(mean((v - truth)^2))
+  expect_lt(rmse(sm$values), 0.3)               # below the noise sd
+  expect_lt(rmse(sm$values), rmse(li$values))   # and better than interpolating the noise
+  # fixed degrees of freedom: 2 is a straight line
+  lin <- as_curves(d, arg = t, grid = g, method = "smooth", df = 2)
+  expect_equal(max(abs(diff(diff(lin$values[1, ])))), 0, tolerance = 1e-6)
+  # fewer than 4 points: the least-squares line (exact for linear data)
+  expect_equal(as_curves(irr, arg = t, grid = c(0.2, 0.5, 0.9), method = "smooth")$values[3, ], 3 * c(0.2, 0.5, 0.9))
+  expect_dpfda_error(as_curves(d, arg = t, grid = g, method = "spline"), regexp = "method")
+})
+
+test_that("missing values are counted and located; na.rm = TRUE drops them", {
+  d <- irr
+  d$value[c(2, 6)] <- NA
+  e <- expect_error(as_curves(d, arg = t, grid = c(0.2, 0.5)), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "2 missing or non-finite values, in 2 curves \\(a, b\\)")
+  expect_match(conditionMessage(e), "na.rm = TRUE")
+  r <- as_curves(d, arg = t, grid = c(0.2, 0.5), na.rm = TRUE)
+  expect_equal(r$values[1, ], 1 + 2 * c(0.2, 0.5))
+  d2 <- irr
+  d2$t[1] <- NA
+  expect_error(as_curves(d2, arg = t, grid = 0.5), class = "dpfda_error_data", regexp = "`arg` column has 1")
+  d3 <- irr
+  d3$id[1] <- NA
+  expect_dpfda_error(as_curves(d3, arg = t, grid = 0.5), regexp = "`id` column has 1 missing")
+  dup <- rbind(irr, irr[1, ])
+  expect_error(as_curves(dup, arg = t, grid = 0.5), class = "dpfda_error_data", regexp = "Curve a has two values")
+})
+
+test_that("wide data frames: arguments from column names, a grid, or interpolation", {
+  w <- data.frame(t0 = c(1, 2), t0.5 = c(2, 3), t1 = c(3, 5))
+  cw <- as_curves(w)
+  expect_equal(cw$grid, c(0, 0.5, 1))
+  expect_equal(cw$values, rbind(c(1, 2, 3), c(2, 3, 5)))
+  num <- data.frame(`0` = 1:2, `2` = 3:4, check.names = FALSE)
+  expect_equal(as_curves(num)$grid, c(0, 2))
+  un <- data.frame(a = 1:2, b = 3:4, c = 5:6)
+  expect_dpfda_error(as_curves(un), regexp = "one point per column")
+  expect_equal(as_curves(un, grid = c(1, 2, 4))$grid, c(1, 2, 4))
+  lab <- data.frame(name = c("x", "y"), w)
+  expect_identical(as_curves(lab, id = name)$ids, c("x", "y"))
+  expect_dpfda_error(as_curves(lab), regexp = "not numeric")
+  expect_equal(as_curves(w, grid = c(0.25, 0.75))$values, rbind(c(1.5, 2.5), c(2.5, 4)))
+})
+
+test_that("nlme's Oxboys (irregular growth curves) become curves in one call and feed dp_mean()", {
+  skip_if_not_installed("nlme")
+  ox <- as_curves(nlme::Oxboys, id = Subject, arg = age, value = height, grid = seq(-1, 0.99, length.out = 30))
+  expect_identical(dim(ox$values), c(26L, 30L))
+  expect_identical(ox$arg_name, "age")
+  expect_identical(ox$value_name, "height")
+  expect_identical(ox$ids, levels(nlme::Oxboys$Subject))
+  # each boy's interpolated curve passes through his own measurements
+  b1 <- nlme::Oxboys[nlme::Oxboys$Subject == ox$ids[1], ]
+  expect_equal(ox$values[1, 1], b1$height[which.min(b1$age)])
+  e <- expect_error(as_curves(nlme::Oxboys, id = "Subject", arg = "age", value = "height"),
+                    class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "grid")
+  dp_reproducible(3)
+  r <- dp_mean(nlme::Oxboys, epsilon = 1, tau = 10, center = function(a) 149 + 7 * a,
+               grid = seq(-1, 0.99, length.out = 30), id = "Subject", arg = "age", value = "height")
+  expect_s3_class(r, "dpfda_iclp_release")
+  expect_identical(r$values$arg_name, "age")
+})
+
+test_that("fda's growth data and fd objects, tf's tfd objects are accepted by the mechanisms", {
+  skip_if_not_installed("fda")
+  gr <- fda::growth
+  expect_dpfda_error(as_curves(gr$hgtm, grid = gr$age), regexp = "t\\(x\\)")
+  cv <- as_curves(t(gr$hgtm), grid = gr$age)
+  expect_identical(dim(cv$values), c(ncol(gr$hgtm), length(gr$age)))
+  b <- fda::create.bspline.basis(range(gr$age), nbasis = 12)
+  f <- fda::smooth.basis(gr$age, gr$hgtm, b)$fd
+  dp_reproducible(4)
+  r <- dp_mean(f, epsilon = 1, tau = 50, center = function(a) 80 + 5 * a)
+  expect_s3_class(r, "dpfda_release")
+  expect_equal(range(r$values$grid), range(gr$age))
+})
+
+test_that("tf's tfd objects go into dp_mean()", {
+  skip_if_not_installed("tf")
+  t <- seq(0, 1, length.out = 21)
+  x <- tf::tfd(outer(seq(0.2, 1, length.out = 30), sin(2 * pi * t)), arg = t)
+  dp_reproducible(5)
+  expect_s3_class(dp_mean(x, epsilon = 1, tau = 1), "dpfda_release")
+})
+
+test_that("dp_mean() and dp_cov() take a matrix with grid or a data frame, the same as curves", {
+  t <- seq(0, 1, length.out = 11)
+  M <- outer(seq(0.1, 1, length.out = 40), sin(2 * pi * t))
+  dp_reproducible(6)
+  a <- dp_mean(M, epsilon = 1, tau = 1, grid = t)
+  dp_reproducible(6)
+  b <- dp_mean(curves(M, t), epsilon = 1, tau = 1)
+  dp_reproducible(6)
+  c3 <- dp_mean(as.data.frame(curves(M, t)), epsilon = 1, tau = 1)
+  expect_equal(a$values$values, b$values$values)
+  expect_equal(c3$values$values, b$values$values)
+  dp_reproducible(7)
+  v1 <- dp_cov(M, epsilon = 1, tau = 1, grid = t)
+  dp_reproducible(7)
+  v2 <- dp_cov(curves(M, t), epsilon = 1, tau = 1)
+  expect_equal(v1$values$values, v2$values$values)
+  expect_dpfda_error(dp_mean(M, epsilon = 1, tau = 1, grid = t[-1]), regexp = "10 points")
+})
+
+test_that("center is subtracted before clipping and added back, exactly", {
+  t <- seq(0, 1, length.out = 21)
+  cen <- function(s) 100 + 10 * s
+  X <- curves(outer(seq(-1, 1, length.out = 50), sin(pi * t)) + rep(cen(t), each = 50), t)
+  D <- X
+  D$values <- X$values - rep(cen(t), each = 50)
+  for (m in c("iclp_qr", "frl", "bernstein")) {
+    dp_reproducible(8)
+    rc <- dp_mean(X, epsilon = 1, tau = 1, mechanism = m, center = cen)
+    dp_reproducible(8)
+    rd <- dp_mean(D, epsilon = 1, tau = 1, mechanism = m)
+    expect_equal(rc$values$values, rd$values$values + rep(cen(t), each = 1), info = m)
+    expect_equal(predict(rc, c(0.33, 0.5)), predict(rd, c(0.33, 0.5)) + cen(c(0.33, 0.5)), info = m)
+  }
+  expect_output(print(rc), "centred on a public reference")
+  # a centre given as values or as a number: the same release
+  dp_reproducible(8)
+  rv <- dp_mean(X, epsilon = 1, tau = 1, center = cen(t))
+  dp_reproducible(8)
+  rf <- dp_mean(X, epsilon = 1, tau = 1, center = cen)
+  expect_equal(rv$values$values, rf$values$values)
+  expect_equal(predict(rv, 0.52), predict(rf, 0.52), tolerance = 1e-8)   # linear centre: exact
+  dp_reproducible(8)
+  expect_s3_class(dp_mean(X, epsilon = 1, tau = 1, center = 100), "dpfda_release")
+  # centring keeps the release near the data where clipping raw values cannot
+  dp_reproducible(9)
+  raw <- dp_mean(X, epsilon = 1, tau = 1)
+  expect_lt(max(abs(rc$values$values - cen(t))), 5)
+  expect_gt(max(abs(raw$values$values - cen(t))), 90)
+  expect_dpfda_error(dp_mean(X, epsilon = 1, tau = 1, center = 1:3), regexp = "center")
+  expect_dpfda_error(dp_mean(X, epsilon = 1, tau = 1, center = function(s) stop("no")), regexp = "center")
+  expect_dpfda_error(dp_mean(X, epsilon = 1, tau = 1, center = curves(rbind(t, t), t)), regexp = "center")
+})
+
+test_that("the default kernel lengthscale is 0.1 times the width of the domain", {
+  t <- seq(0, 1, length.out = 11)
+  x <- curves(outer(seq(0.1, 1, length.out = 30), sin(2 * pi * t)), t)
+  x100 <- curves(x$values, 100 * t)
+  expect_equal(dp_mean(x, epsilon = 1, tau = 1)$noise$lengthscale, 0.1)
+  expect_equal(dp_mean(x100, epsilon = 1, tau = 10)$noise$lengthscale, 10)
+  expect_equal(dp_cov(x100, epsilon = 1, tau = 10)$noise$lengthscale, 10)
+  # the same data in other units: the same parameters of the basis
+  a <- dp_mean(x, epsilon = 1, tau = 1)
+  b <- dp_mean(x100, epsilon = 1, tau = 10)
+  expect_equal(a$params$J, b$params$J)
+  # an explicit kernel is used as given (the papers' reproductions pass one)
+  expect_equal(dp_mean(x100, epsilon = 1, tau = 10, kernel = kernel_matern(3 / 2, 0.1))$noise$lengthscale, 0.1)
+  expect_equal(dp_erm(c(10, 50, 90), c(1, -1, 1), epsilon = 1, psi = 0.1, grid = seq(0, 100, by = 10),
+                      y_bound = 1)$noise$lengthscale, 10)
+})
+
+test_that("mortality_distribution() takes a data frame with column names, bare or quoted", {
+  d <- data.frame(a = rep(c(0, 1, 5, 10), 2), n = c(3, 1, 2, 4, 1, 1, 2, 6), reg = rep(c("N", "S"), each = 4))
+  m1 <- mortality_distribution(d, age = a, deaths = n, group = reg)
+  m2 <- mortality_distribution(d, age = "a", deaths = "n", group = "reg")
+  m3 <- mortality_distribution(d$a, d$n, d$reg)                    # the former positional form
+  m4 <- mortality_distribution(age = d$a, deaths = d$n, group = d$reg)
+  expect_equal(m1$values, m3$values)
+  expect_equal(m2$values, m3$values)
+  expect_equal(m4$values, m3$values)
+  expect_identical(m1$groups, c("N", "S"))
+  expect_identical(m1$arg_name, "a")
+  dd <- data.frame(age = d$a[1:4], deaths = d$n[1:4])
+  expect_equal(mortality_distribution(dd)$values, mortality_distribution(d$a[1:4], d$n[1:4])$values)
+  expect_dpfda_error(mortality_distribution(d, age = a), regexp = "`deaths` is missing")
+  expect_dpfda_error(mortality_distribution(d, age = a, deaths = nope), regexp = "\"nope\"")
+  m5 <- mortality_distribution(un_mortality, age = age, deaths = deaths, group = region)
+  expect_identical(nrow(m5$values), nlevels(un_mortality$region))
+})
+
+test_that("dp_gp_regression() takes a formula with data and newdata (MASS's mcycle)", {
+  skip_if_not_installed("MASS")
+  mc <- MASS::mcycle
+  g <- data.frame(times = seq(2, 58, length.out = 50))
+  args <- list(kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500, y_bound = c(-150, 100),
+               epsilon = 1, delta = 1e-5)
+  dp_reproducible(10)
+  a <- do.call(dp_gp_regression, c(list(accel ~ times, data = mc, newdata = g), args))
+  dp_reproducible(10)
+  b <- do.call(dp_gp_regression, c(list(mc$times, mc$accel, g$times), args))
+  expect_equal(a$values$values, b$values$values)
+  expect_equal(a$values$grid, g$times)
+  expect_dpfda_error(dp_gp_regression(accel ~ times, newdata = g, kernel = kernel_gaussian(5),
+                                      noise_variance = 1, y_bound = c(-1, 1), epsilon = 1, delta = 1e-5),
+                     regexp = "needs `data`")
+  expect_dpfda_error(do.call(dp_gp_regression, c(list(accel ~ speed, data = mc, newdata = g), args)),
+                     regexp = "`speed`")
+  expect_dpfda_error(do.call(dp_gp_regression, c(list(accel ~ times, data = mc,
+                                                      newdata = data.frame(t = 1)), args)),
+                     regexp = "predictor column")
+  bad <- mc
+  bad$accel[3] <- NA
+  expect_error(do.call(dp_gp_regression, c(list(accel ~ times, data = bad, newdata = g), args)),
+               class = "dpfda_error_data", regexp = "1 row")
+  expect_dpfda_error(do.call(dp_gp_regression, c(list(mc$times, mc$accel, g$times, data = mc), args)),
+                     regexp = "formula")
+})
+
+test_that("point data for dp_kde(), dp_kme() and dp_bandwidth() can be data-frame columns", {
+  grid <- seq(1, 6, length.out = 30)
+  dp_reproducible(12)
+  a <- dp_kde(faithful["eruptions"], grid, bandwidth = 0.3, epsilon = 1, delta = 1e-5)
+  dp_reproducible(12)
+  b <- dp_kde(faithful$eruptions, grid, bandwidth = 0.3, epsilon = 1, delta = 1e-5)
+  expect_equal(a$values$values, b$values$values)
+  df <- data.frame(x = 1:10 / 10, lab = letters[1:10])
+  expect_error(dp_kde(df, grid, bandwidth = 0.3, epsilon = 1, delta = 1e-5), class = "dpfda_error_data",
+               regexp = "`lab` is not numeric")
+  dp_reproducible(13)
+  k <- dp_kme(faithful, kernel_gaussian(1), epsilon = 1, delta = 1e-5, M = 20, domain = rbind(c(1, 40), c(6, 100)))
+  expect_s3_class(k, "dpfda_kme")
+})
+
+test_that("dp_bandwidth() takes the domain dp_kde() takes and clamps the data to it", {
+  dp_reproducible(14)
+  x <- c(stats::rnorm(2000), 1e6)
+  dp_reproducible(15)
+  a <- dp_bandwidth(x, epsilon = 1, delta = 1e-6, fallback = 0.3, domain = c(-5, 5))
+  dp_reproducible(15)
+  b <- dp_bandwidth(pmin(x, 5), epsilon = 1, delta = 1e-6, fallback = 0.3)
+  expect_equal(a$bandwidth, b$bandwidth)
+  expect_dpfda_error(dp_bandwidth(x, epsilon = 1, delta = 1e-6, domain = c(5, -5)), regexp = "domain")
+  expect_dpfda_error(dp_bandwidth(cbind(x, x), epsilon = 1, delta = 1e-6, domain = c(-5, 5)), regexp = "2 x 2")
+})
+
+test_that("dp_cov() on a fine grid says which J fits", {
+  t <- seq(0, 1, length.out = 101)
+  x <- curves(outer(seq(0.1, 1, length.out = 20), sin(2 * pi * t)), t)
+  e <- expect_error(dp_cov(x, epsilon = 1, tau = 1), class = "dpfda_error_numeric")
+  expect_match(conditionMessage(e), "Give J = 57 or fewer \\(e.g. J = 10\\)")
+  expect_s3_class(dp_cov(x, epsilon = 1, tau = 1, J = 10), "dpfda_release")
+})
