@@ -55,6 +55,7 @@
 #' @export
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                           .query = FALSE) {
+  require_args(c("x", "grid", "bandwidth"), "summarise_kde")
   grid <- as_grid(grid, "grid")
   if (!is.null(dim(grid))) {
     dpfda_abort("The binned KDE summary is one-dimensional: give a grid vector.", arg = "grid")
@@ -208,6 +209,7 @@ dp_kde_engine <- function(x, grid, bandwidth, epsilon, delta, mechanism, domain,
 #' @rdname summarise_kde
 #' @export
 summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE) {
+  require_args("x", "summarise_mortality")
   have <- engine_names_or(x)
   if (!is.null(have)) {
     age <- engine_columns(age, have, "age", 1L)

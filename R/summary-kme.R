@@ -35,6 +35,7 @@
 #' @export
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
                           domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
+  require_args(c("x", "kernel"), "summarise_kme")
   method <- check_choice(method, c("subspace", "random_features"), "method")
   kme_check_kernel(kernel)
   D <- if (!is.null(columns)) length(columns) else if (method == "subspace" && !is.null(synthetic))

@@ -45,6 +45,7 @@
 #' @export
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
                            value = "value", .query = FALSE) {
+  require_args(c("x", "tau"), "summarise_mean")
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (inherits(x, "dpfda_curves")) {
