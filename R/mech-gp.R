@@ -107,6 +107,10 @@ gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, s
     return(gp_release_exact(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
                             call = call, ..., class = class))
   }
+  # m: generous count of the normal draws behind one path (any sampler of rgp())
+  check_float_tails("gaussian", epsilon, delta, m = 4 * grid_size(grid) + 1024,
+                    shift = if (sigma > 0) sensitivity / sigma else 0, what = mechanism,
+                    calibration = list(...)$calibration)
   noise <- rgp(1L, kernel, grid, method = method)
   released <- matrix(values, nrow = 1L) + sigma * noise$values
   vals <- new_dpfda_curves(released, noise$grid, as_domain(NULL, noise$grid))

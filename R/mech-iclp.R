@@ -298,6 +298,9 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
     }
     dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
     sg <- dp_noise_scale(dk, epsilon, o$delta, o$calibration)
+    check_float_tails("gaussian", epsilon, o$delta, m = 4 * grid_size(basis$grid) + 1024,
+                      shift = if (sg > 0) dk / sg else 0, what = "dp_mean(mechanism = \"gp\")",
+                      calibration = o$calibration)
     f <- basis$vectors %*% (qr_shrink(lam, p$eta, p$psi)$s * a)
     vals <- matrix(f, nrow = 1L) + sg * rgp(1, kernel, basis$grid)$values
     return(list(values = vals, sensitivity = dk, noise_scale = sg, delta = o$delta, J_tau = NA_integer_))
@@ -313,6 +316,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
     ex <- iclp_exact_coefficients(pl$center, pl$sd / sqrt(2), epsilon)
     matrix(as.vector(V %*% ex$coef), nrow = 1L)
   } else {
+    check_float_tails("laplace", epsilon, m = length(pl$idx), what = mechanism)
     .Call(C_dpfda_iclp_draw, V, as.double(pl$sd), 1L, as.double(pl$center))
   }
   if (!all(is.finite(vals))) {

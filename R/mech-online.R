@@ -186,6 +186,10 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                         format(sigma), format(kernel$variance), format(kernel$lengthscale)),
                 class = "dpfda_error_numeric")
   }
+  # float noise only inside its regime (?float_tails), counted for up to 1e7 answered points
+  check_float_tails("gaussian", epsilon, delta, m = 1e7,
+                    shift = if (sigma > 0) as.double(sensitivity) / sigma else 0, what = "dp_online()",
+                    calibration = calibration)
   # one noise path answers every later query: the whole session is one release
   charge_budget(budget, epsilon, delta, "dp_online",
                 mu = if (sigma > 0) as.double(sensitivity) / sigma else NULL)
