@@ -148,6 +148,19 @@ kriging_predict <- function(values, kernel, newdata, jitter = 0) {
 # (post-processing). See ?exact_noise.
 gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
                              call = NULL, ..., class = character()) {
+  ex <- gp_exact_path(values, grid, kernel, sigma, sensitivity, epsilon, delta)
+  vals <- new_dpfda_curves(matrix(ex$values, nrow = 1L), grid, as_domain(NULL, grid))
+  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
+                    sensitivity = sensitivity, noise_scale = ex$sigma, noise = kernel, call = call,
+                    jitter = ex$jitter, sampler = "whitened-exact", noise_exact = TRUE,
+                    grid_step = ex$step, calibration_exact = "zcdp", zcdp_rho = ex$rho, ...,
+                    class = c(class, "dpfda_gp_release"))
+}
+
+# The core of the above, shared with dp_mean(mechanism = "gp"): `values` on
+# `grid` plus exact noise; returns the released values, the discrete Gaussian
+# sigma, the grid step, zCDP rho and the jitter of the factor.
+gp_exact_path <- function(values, grid, kernel, sigma, sensitivity, epsilon, delta) {
   if (is.list(grid)) {
     dpfda_abort("`noise = \"exact\"` needs the grid as a vector or matrix of points, not a list of axes.",
                 arg = "grid")
@@ -166,10 +179,5 @@ gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, de
   wt <- exact_gaussian_noise(w, sig, k)
   released <- as.vector(fct$L %*% wt)
   rm(w, wt)
-  vals <- new_dpfda_curves(matrix(released, nrow = 1L), grid, as_domain(NULL, grid))
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
-                    sensitivity = sensitivity, noise_scale = sig, noise = kernel, call = call,
-                    jitter = fct$jitter, sampler = "whitened-exact", noise_exact = TRUE,
-                    grid_step = 2^-k, calibration_exact = "zcdp", zcdp_rho = sens^2 / (2 * sig^2), ...,
-                    class = c(class, "dpfda_gp_release"))
+  list(values = released, sigma = sig, step = 2^-k, rho = sens^2 / (2 * sig^2), jitter = fct$jitter)
 }

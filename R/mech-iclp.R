@@ -78,8 +78,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
-#'   most 1% to cover the rounding; Bernstein: see [dp_bernstein()]; not for
-#'   `"gp"`). See [exact_noise].
+#'   most 1% to cover the rounding; Bernstein: see [dp_bernstein()]; `"gp"`:
+#'   discrete Gaussian noise in the whitened coordinates of the grid, as
+#'   [dp_gp_release()], for grids of at most 4000 points). See [exact_noise].
 #' @param budget `NULL` or a [privacy_budget()], charged once with the
 #'   release's `epsilon` (including the selection budget of `select = "pcv"`).
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
@@ -141,14 +142,15 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     tau = tau, n = n, selection = select, epsilon_release = epsilon,
                     epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
                     grid_step = out$grid_step, noise_inflation = out$noise_inflation,
-                    class = "dpfda_iclp_release")
+                    zcdp_rho = out$zcdp_rho, class = "dpfda_iclp_release")
   # one charge for the selection (if any) and the release together: a refused
   # release leaves the budget untouched
   if (!is.null(par$pcv)) {
     charge_budget(budget, epsilon + par$epsilon_select, 0, "dp_mean + pcv_select")
   } else {
     charge_budget(budget, epsilon, out$delta, "dp_mean",
-                  mu = if (mechanism == "gp") out$sensitivity / out$noise_scale else NULL)
+                  mu = if (mechanism == "gp" && !isTRUE(out$noise_exact)) out$sensitivity / out$noise_scale,
+                  rho = out$zcdp_rho)
   }
   rel
 }
@@ -293,11 +295,16 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
                               sensitivity = NULL, noise = "float") {
   p <- params$params
   if (mechanism == "gp") {
-    if (noise == "exact") {
-      dpfda_abort("`noise = \"exact\"` is not available for the GP mechanism of dp_mean().", arg = "noise")
-    }
     dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
     sg <- dp_noise_scale(dk, epsilon, o$delta, o$calibration)
+    if (noise == "exact") {
+      # discrete Gaussian in the whitened coordinates of the grid, as dp_gp_release(noise = "exact")
+      f <- as.vector(basis$vectors %*% (qr_shrink(lam, p$eta, p$psi)$s * a))
+      ex <- gp_exact_path(f, basis$grid, kernel, sg, dk, epsilon, o$delta)
+      return(list(values = matrix(ex$values, nrow = 1L), sensitivity = dk, noise_scale = ex$sigma,
+                  delta = o$delta, J_tau = NA_integer_, noise_exact = TRUE, grid_step = ex$step,
+                  zcdp_rho = ex$rho))
+    }
     check_float_tails("gaussian", epsilon, o$delta, m = 4 * grid_size(basis$grid) + 1024,
                       shift = if (sg > 0) dk / sg else 0, what = "dp_mean(mechanism = \"gp\")",
                       calibration = o$calibration)
