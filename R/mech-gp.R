@@ -38,7 +38,9 @@
 #'   [dp_noise_scale()].
 #' @param method Sampler for the noise path; see [rgp()].
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
-#' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
+#' @param noise `"float"` (default; refused where its bounded tails break the
+#'   claim, about \eqn{\epsilon > 21} at \eqn{\delta = 10^{-5}}, see
+#'   [float_tails]), or `"exact"` for discrete Gaussian noise
 #'   on a \eqn{2^{-k}} grid in whitened coordinates (see [exact_noise]; grids
 #'   of at most 4000 points; `method` is then unused).
 #' @param budget `NULL`, or a [privacy_budget()] to charge.
