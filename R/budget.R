@@ -55,8 +55,17 @@
 #' @param composition `"gdp"`, `"basic"`, `"advanced"` or `"zcdp"`.
 #' @param budget,object A `dpfda_budget`.
 #' @param label A short description of the release for the ledger.
-#' @param mu For a Gaussian mechanism, \eqn{\Delta_2/\sigma}; `NULL`
-#'   otherwise.
+#' @param mu For a release made by a Gaussian mechanism, its
+#'   \eqn{\Delta_2/\sigma}; `NULL` otherwise. **What is trusted:** the
+#'   accountant cannot see a release charged by hand, so it trusts only the
+#'   claimed (`epsilon`, `delta`) and the statement that the release is a
+#'   Gaussian mechanism. A `mu` is accepted only when it implies the claim
+#'   (its exact profile at `epsilon` is at most `delta`), and the ledger then
+#'   records the largest \eqn{\mu} that the claimed (`epsilon`, `delta`)
+#'   allows, never a smaller declared value: a tighter `mu` cannot buy more
+#'   releases than its (`epsilon`, `delta`) pays for (with `mu = 0.001` and
+#'   claims of (0.9, 1e-6), a budget of (1, 1e-5) refuses the second spend).
+#'   A `mu` that does not imply the claim is ignored (basic composition).
 #' @param ... Unused.
 #' @return `privacy_budget()`: a `dpfda_budget`. `spend()`: the budget,
 #'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
@@ -118,8 +127,36 @@ spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
   if (!is.character(label) || length(label) != 1L || is.na(label)) arg_error("label", "a string", label)
-  if (!is.null(mu)) mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, class = "dpfda_error_privacy")
+  if (!is.null(mu)) {
+    mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, class = "dpfda_error_privacy")
+    # A hand-declared mu is not trusted as a number: the accountant cannot see the release. It
+    # is accepted only as the statement "this release is a Gaussian mechanism" and only when it
+    # implies the claimed (epsilon, delta); the ledger then records the largest mu that the
+    # claimed (epsilon, delta) allows (>= the declared one), never the declared value itself, so
+    # a small declared mu cannot buy more than the (epsilon, delta) claim pays for.
+    mu <- if (gaussian_delta_unit(epsilon, mu) <= delta) gdp_mu_for(epsilon, delta) else NULL
+  }
   charge_budget(budget, epsilon, delta, label, mu = mu)
+}
+
+# Largest mu such that a mu-GDP (Gaussian) mechanism is (epsilon, delta)-DP, i.e. the mu of the
+# claimed (epsilon, delta) pair; the upper end of a bisection bracket of relative width 1e-13,
+# so it is never below the exact value (the accountant errs towards more privacy loss).
+gdp_mu_for <- function(epsilon, delta) {
+  if (!(delta > 0)) return(NULL)
+  ok <- function(m) gaussian_delta_unit(epsilon, m) <= delta
+  lo <- 0
+  hi <- 1
+  while (ok(hi)) {
+    lo <- hi
+    hi <- hi * 2
+    if (hi > 1e12) return(NULL)
+  }
+  while (hi - lo > 1e-13 * hi) {
+    mid <- (lo + hi) / 2
+    if (ok(mid)) lo <- mid else hi <- mid
+  }
+  hi
 }
 
 #' @rdname privacy_budget

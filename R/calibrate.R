@@ -35,7 +35,11 @@ dp_cdelta <- function(delta) {
 #'   \frac{\epsilon\sigma}{\Delta}\right) - e^{\epsilon}
 #'   \Phi\left(-\frac{\Delta}{2\sigma} - \frac{\epsilon\sigma}{\Delta}\right),}
 #'   is at most `delta`. Valid for every \eqn{\epsilon > 0} and never larger
-#'   than the other two. Found by bisection on \eqn{\log \sigma} to a relative
+#'   than the other two, for noise with unbounded tails: the package's
+#'   floating-point sampler stops at about 8.37 standard deviations, so the
+#'   mechanisms refuse float noise at large \eqn{\epsilon} (about 21 at
+#'   \eqn{\delta = 10^{-5}}; see [float_tails]) and take `noise =
+#'   "exact"` there. Found by bisection on \eqn{\log \sigma} to a relative
 #'   precision of \eqn{10^{-12}}, returning the upper end of the bracket so the
 #'   guarantee holds.
 #' * `"hall"`: \eqn{c(\delta)\Delta/\epsilon} with [dp_cdelta()] (the papers'

@@ -152,6 +152,14 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
     released <- if (noise$type == "laplace") exact_laplace_noise(target, noise$scale, kx)
                 else exact_gaussian_noise(target, noise$scale, kx)
   } else {
+    if (noise$type == "laplace") {
+      check_float_tails("laplace", if (noise$scale > 0) noise$lattice_sensitivity / noise$scale else 0,
+                        delta, m = m, what = "dp_bernstein()")
+    } else {
+      check_float_tails("gaussian", epsilon, delta, m = m,
+                        shift = if (noise$scale > 0) noise$lattice_sensitivity / noise$scale else 0,
+                        what = "dp_bernstein()", calibration = calibration)
+    }
     released <- .Call(C_dpfda_bernstein_perturb, target, noise$scale,
                       if (noise$type == "laplace") 0L else 1L)
   }

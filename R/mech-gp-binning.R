@@ -131,6 +131,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
     dpfda_abort("The Laplace scale d / (n_b epsilon) overflows; `epsilon` is too small for `y_bound`.",
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
+  if (noise == "float") check_float_tails("laplace", epsilon, m = sum(occ), what = "dp_bin_regression()")
   charge_budget(budget, epsilon, 0, "dp_bin_regression")
   released <- rep(mid, length(s$counts))
   grid_step <- NULL

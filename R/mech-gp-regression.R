@@ -176,6 +176,9 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
     M <- B %*% tcrossprod(fct$L) %*% t(B)
     extra <- list(noise_exact = TRUE, grid_step = 2^-kx, zcdp_rho = sens_x^2 / (2 * sigma^2))
   } else {
+    check_float_tails("gaussian", epsilon, delta, m = ncol(cl$factor),
+                      shift = if (sigma > 0) sens / sigma else 0, what = mechanism,
+                      calibration = calibration)
     z <- noise_draw(ncol(cl$factor), "normal")
     released <- mid + as.vector(B %*% crossprod(B, parts$mean - mid)) + sigma * as.vector(cl$factor %*% z)
   }

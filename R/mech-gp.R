@@ -38,7 +38,9 @@
 #'   [dp_noise_scale()].
 #' @param method Sampler for the noise path; see [rgp()].
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
-#' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
+#' @param noise `"float"` (default; refused where its bounded tails break the
+#'   claim, about \eqn{\epsilon > 21} at \eqn{\delta = 10^{-5}}, see
+#'   [float_tails]), or `"exact"` for discrete Gaussian noise
 #'   on a \eqn{2^{-k}} grid in whitened coordinates (see [exact_noise]; grids
 #'   of at most 4000 points; `method` is then unused).
 #' @param budget `NULL`, or a [privacy_budget()] to charge.
@@ -115,6 +117,10 @@ gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, s
     return(gp_release_exact(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
                             call = call, ..., class = class))
   }
+  # m: generous count of the normal draws behind one path (any sampler of rgp())
+  check_float_tails("gaussian", epsilon, delta, m = 4 * grid_size(grid) + 1024,
+                    shift = if (sigma > 0) sensitivity / sigma else 0, what = mechanism,
+                    calibration = list(...)$calibration)
   noise <- rgp(1L, kernel, grid, method = method)
   released <- matrix(values, nrow = 1L) + sigma * noise$values
   vals <- new_dpfda_curves(released, noise$grid, as_domain(NULL, noise$grid))
@@ -152,6 +158,19 @@ kriging_predict <- function(values, kernel, newdata, jitter = 0) {
 # (post-processing). See ?exact_noise.
 gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
                              call = NULL, ..., class = character()) {
+  ex <- gp_exact_path(values, grid, kernel, sigma, sensitivity, epsilon, delta)
+  vals <- new_dpfda_curves(matrix(ex$values, nrow = 1L), grid, as_domain(NULL, grid))
+  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
+                    sensitivity = sensitivity, noise_scale = ex$sigma, noise = kernel, call = call,
+                    jitter = ex$jitter, sampler = "whitened-exact", noise_exact = TRUE,
+                    grid_step = ex$step, calibration_exact = "zcdp", zcdp_rho = ex$rho, ...,
+                    class = c(class, "dpfda_gp_release"))
+}
+
+# The core of the above, shared with dp_mean(mechanism = "gp"): `values` on
+# `grid` plus exact noise; returns the released values, the discrete Gaussian
+# sigma, the grid step, zCDP rho and the jitter of the factor.
+gp_exact_path <- function(values, grid, kernel, sigma, sensitivity, epsilon, delta) {
   if (is.list(grid)) {
     dpfda_abort("`noise = \"exact\"` needs the grid as a vector or matrix of points, not a list of axes.",
                 arg = "grid")
@@ -170,10 +189,5 @@ gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, de
   wt <- exact_gaussian_noise(w, sig, k)
   released <- as.vector(fct$L %*% wt)
   rm(w, wt)
-  vals <- new_dpfda_curves(matrix(released, nrow = 1L), grid, as_domain(NULL, grid))
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
-                    sensitivity = sensitivity, noise_scale = sig, noise = kernel, call = call,
-                    jitter = fct$jitter, sampler = "whitened-exact", noise_exact = TRUE,
-                    grid_step = 2^-k, calibration_exact = "zcdp", zcdp_rho = sens^2 / (2 * sig^2), ...,
-                    class = c(class, "dpfda_gp_release"))
+  list(values = released, sigma = sig, step = 2^-k, rho = sens^2 / (2 * sig^2), jitter = fct$jitter)
 }

@@ -581,6 +581,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     sigma <- if (laplace) sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
     basis <- kme_basis(kernel_matrix(kernel, z), tol, pivot)          # public: K_zz only
     ex <- if (noise == "exact") kme_exact(basis$F, sens, epsilon, delta, laplace) else NULL
+    if (is.null(ex)) kme_check_tails(laplace, epsilon, delta, basis$F, sens / sigma)
     fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk, laplace = laplace,
                             basis = basis, exact = ex$draw)
     sigma <- if (is.null(ex)) fit$noise_scale else ex$scale
@@ -594,6 +595,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     rff <- kme_rff(kernel, J, D)                                   # public, data-independent
     sigma <- if (laplace) sqrt(J) * sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
     ex <- if (noise == "exact") kme_exact(J, sens, epsilon, delta, laplace) else NULL
+    if (is.null(ex)) kme_check_tails(laplace, epsilon, delta, J, if (laplace) sens / (sigma / sqrt(J)) else sens / sigma)
     if (!is.null(ex)) sigma <- ex$scale
     noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L), laplace = laplace,   # only touch of x
                                 exact = ex$draw)
@@ -621,6 +623,14 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
                 rho = ex$rho)
   rel
+}
+
+# Float noise only inside its regime (?float_tails): Laplace on m coordinates
+# (pure epsilon), or Gaussian with an L2 shift of `shift` standard deviations.
+kme_check_tails <- function(laplace, epsilon, delta, m, shift) {
+  if (laplace) check_float_tails("laplace", epsilon, delta, m = m, what = "dp_kme()")
+  else check_float_tails("gaussian", epsilon, delta, m = m, shift = if (is.finite(shift)) shift else 0,
+                         what = "dp_kme()")
 }
 
 # Exact (floating-point-safe) noise for the F noisy coordinates of dp_kme():

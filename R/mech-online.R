@@ -59,6 +59,13 @@
 #' The points must be chosen by the analyst from public information and
 #' earlier answers; `f` is evaluated only at queried points.
 #'
+#' The noise is floating-point Gaussian noise; `noise = "exact"` is not
+#' available here yet. Because the float sampler's tails stop at about 8.37
+#' standard deviations, `dp_online()` refuses (error of class
+#' `dpfda_error_tail`) where that would break the claim, counting up to
+#' \eqn{10^7} answered points (about \eqn{\epsilon > 21} at
+#' \eqn{\delta = 10^{-5}}); see [float_tails].
+#'
 #' @section Algorithms:
 #' * **General kernel** (`method = "cholesky"`): an incremental Cholesky
 #'   factor \eqn{L} of \eqn{K_P + \tau v I} for the answered points \eqn{P}
@@ -189,6 +196,10 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                         format(sigma), format(kernel$variance), format(kernel$lengthscale)),
                 class = "dpfda_error_numeric")
   }
+  # float noise only inside its regime (?float_tails), counted for up to 1e7 answered points
+  check_float_tails("gaussian", epsilon, delta, m = 1e7,
+                    shift = if (sigma > 0) as.double(sensitivity) / sigma else 0, what = "dp_online()",
+                    calibration = calibration)
   # one noise path answers every later query: the whole session is one release
   charge_budget(budget, epsilon, delta, "dp_online",
                 mu = if (sigma > 0) as.double(sensitivity) / sigma else NULL)

@@ -55,10 +55,27 @@
 #' ([dp_gp_regression()] `"cloaking"`, [dp_sparse_gp_regression()]) through
 #' the whitened coordinates of the range of \eqn{M}; [dp_kde()]
 #' `"bernstein"` through its lattice; [dp_bin_regression()] on the bin sums
-#' (discrete Laplace). The whitened GP route needs a dense Cholesky factor,
-#' so it is limited to grids of at most 4000 points. Not yet: [dp_online()],
-#' [dp_select()], [dp_bandwidth()], and the ICLP / FRL mechanisms.
+#' (discrete Laplace); [dp_mean()] (ICLP-QR, ICLP-AR, FRL on the
+#' coefficients, Bernstein, and `"gp"` through the whitened coordinates);
+#' [dp_cov()], [dp_erm()] and [dp_kde()] `"iclp"` / `"frl"` on their
+#' coefficients; [dp_kme()]; [dp_select()] (an exact exponential mechanism:
+#' exact Bernoulli\eqn{(e^{-\gamma})} acceptance of uniform proposals on
+#' score gaps rounded to a dyadic grid; the default) and [dp_bandwidth()]
+#' (discrete Laplace on the integer distance of propose-test-release; the
+#' default). The whitened GP route needs a dense Cholesky factor, so it is
+#' limited to grids of at most 4000 points. Not yet: [dp_online()] (it
+#' refuses float noise outside its regime, see [float_tails]).
 #'
+#' **Defaults.** Exact noise is the default where a whole call costs at most
+#' twice the float one and the calibration loses nothing: [dp_select()]
+#' (0.06 against 0.24 ms for 10 candidates) and [dp_bandwidth()] (2.1
+#' against 2.1 ms for 1000 points). Elsewhere `"float"` stays the default:
+#' the zCDP calibration of the discrete Gaussian needs more noise, and
+#' [dp_mean()] `"gp"` costs 2.3 times the float call on a 50-point grid.
+#' Float noise is refused where its truncated tails would break the claim
+#' ([float_tails]).
+#'
+#' @seealso [float_tails]
 #' @name exact_noise
 #' @references Mironov, I. (2012). On significance of the least significant
 #'   bits for differential privacy. *CCS*. Canonne, C., Kamath, G. and

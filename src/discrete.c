@@ -217,3 +217,38 @@ SEXP dpfda_bernoulli_exp_draw(SEXP n, SEXP num, SEXP den)
   UNPROTECT(1);
   return out;
 }
+
+/* Exact exponential mechanism: index i (1-based) with probability
+ * proportional to exp(-num[i] / den), integers num[i] >= 0 (the score gaps
+ * to the best candidate, one of them 0) and den >= 1, by rejection from the
+ * uniform proposal: draw i uniformly, accept with Bernoulli(exp(-num[i] /
+ * den)).  The accepted index has exactly that law; the expected number of
+ * proposals is len / sum_i exp(-num[i] / den) <= len. */
+SEXP dpfda_exp_mech_exact(SEXP num, SEXP den)
+{
+  R_xlen_t len = XLENGTH(num);
+  double b = Rf_asReal(den);
+  if (TYPEOF(num) != REALSXP || len < 1 || len > 2147483647 ||
+      !(b >= 1 && b <= 0x1.0p52 && b == floor(b)))
+    Rf_error("invalid exponential-mechanism parameters");
+  const double *a = REAL(num);
+  int has_zero = 0;
+  for (R_xlen_t i = 0; i < len; i++) {
+    if (!(a[i] >= 0 && a[i] <= 0x1.0p52 && a[i] == floor(a[i])))
+      Rf_error("invalid exponential-mechanism score gaps");
+    if (a[i] == 0) has_zero = 1;
+  }
+  if (!has_zero) Rf_error("the best candidate must have score gap 0");
+  R_xlen_t pick = 0;
+  uint64_t tries = 0;
+  dpfda_rng_begin();
+  bits_reset();
+  for (;;) {
+    R_xlen_t i = (R_xlen_t) uniform_below((dpu) len);
+    if (bern_exp((dpu) a[i], (dpu) b)) { pick = i; break; }
+    if ((++tries & 0xFFFFF) == 0) R_CheckUserInterrupt();
+  }
+  bits_reset();
+  dpfda_rng_end();
+  return Rf_ScalarInteger((int) pick + 1);
+}

@@ -123,6 +123,7 @@ SEXP dpfda_discrete_laplace_draw(SEXP n, SEXP scale);
 SEXP dpfda_discrete_gaussian_draw(SEXP n, SEXP sigma2);
 SEXP dpfda_bernoulli_exp_draw(SEXP n, SEXP num, SEXP den);
 SEXP dpfda_discrete_bits(void);
+SEXP dpfda_exp_mech_exact(SEXP num, SEXP den);
 
 /* iclp.c */
 SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);

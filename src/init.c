@@ -36,6 +36,7 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_bernstein_eval, 3), CALLDEF(dpfda_bernstein_eval_grid, 3), CALLDEF(dpfda_bernstein_perturb, 3),
   CALLDEF(dpfda_discrete_laplace_draw, 2), CALLDEF(dpfda_discrete_gaussian_draw, 2),
   CALLDEF(dpfda_bernoulli_exp_draw, 3), CALLDEF(dpfda_discrete_bits, 0),
+  CALLDEF(dpfda_exp_mech_exact, 2),
   CALLDEF(dpfda_iclp_basis, 4), CALLDEF(dpfda_iclp_draw, 4),
   /* kme.c (Balog et al.) */
   CALLDEF(dpfda_kme_rowmeans, 6), CALLDEF(dpfda_kme_seqchol, 4), CALLDEF(dpfda_kme_rff, 5),

@@ -187,7 +187,7 @@ bad_arg_table_core <- function() {
                              binned = TRUE, bins = 64)),
     sensitivity_kde = list(list(n = 100, bandwidth = 0.1, d = 2, mechanism = "sobolev")),
     dp_bandwidth = list(list(x = seq(0, 1, length.out = 40), epsilon = 1, delta = 1e-5, rule = "scott",
-                             fallback = 0.2, offsets = c(0, 0.5), budget = NULL, domain = NULL)),
+                             fallback = 0.2, offsets = c(0, 0.5), noise = "exact", budget = NULL, domain = NULL)),
     # Smith et al. baselines and extensions (R/mech-gp-binning.R, R/gp-select.R,
     # R/mech-gp-sparse.R)
     dp_bin_regression = list(
@@ -220,7 +220,7 @@ bad_arg_table_core <- function() {
                     kernel = kernel_gaussian(c(0.3, 0.5)), noise_variance = 0.1, y_bound = c(-1, 1),
                     epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6, noise = "float", budget = NULL)
     ),
-    dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1, budget = NULL)),
+    dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1, budget = NULL, noise = "exact")),
     sobolev_norm_1d = list(list(f = function(t) exp(-abs(t - 0.5)), fprime = function(t) -sign(t - 0.5) * exp(-abs(t - 0.5)),
                                 gamma = 1, lower = 0, upper = 1)),
     integrate_curves = list(list(x = cv)),

@@ -73,7 +73,7 @@ test_that("exact ICLP / FRL noise: coefficients on the grid, calibrated discrete
   expect_lte(sum(du / t_units), 1 + 1e-12)
 })
 
-test_that("exact noise in dp_kde(iclp / frl), dp_cov and dp_erm; not for the GP mean", {
+test_that("exact noise in dp_kde(iclp / frl), dp_cov and dp_erm, and the GP mean (whitened discrete Gaussian)", {
   g <- seq(0, 1, length.out = 31)
   set.seed(2)
   z <- runif(200)
@@ -86,7 +86,10 @@ test_that("exact noise in dp_kde(iclp / frl), dp_cov and dp_erm; not for the GP 
   x <- icurves(40, 10)
   expect_true(with_seed_mode(4, dp_cov(x, 1, 1, kernel = kernel_matern(1.5, 0.2), noise = "exact"))$noise_exact)
   expect_true(with_seed_mode(5, dp_erm(runif(40), rnorm(40), 1, 0.1, g, y_bound = 2, noise = "exact"))$noise_exact)
-  expect_error(dp_mean(x, 1, 1, "gp", delta = 1e-3, noise = "exact"), class = "dpfda_error_argument")
+  rg <- with_seed_mode(7, dp_mean(x, 1, 1, "gp", delta = 1e-3, noise = "exact"))
+  expect_true(rg$noise_exact)
+  expect_equal(rg$zcdp_rho, (rg$sensitivity + sqrt(ncol(x$values)) * rg$grid_step)^2 / (2 * rg$noise_scale^2),
+               tolerance = 1e-10)
   rb <- with_seed_mode(6, dp_mean(x, 1, 1, "bernstein", noise = "exact"))
   expect_true(rb$noise_exact)
 })
