@@ -59,6 +59,8 @@ int    dpfda_bessel_work_len(double nu);
 int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
                       double *tau_used);
 int dpfda_eigen_sym(double *A, int n, double *values, double *vectors);
+int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
+                    int *k, int *npos);
 
 /* ---- gp.c -------------------------------------------------------------- */
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
