@@ -97,6 +97,7 @@ SEXP dpfda_online_setup(SEXP ptr, SEXP kind, SEXP d);
 SEXP dpfda_online_count(SEXP ptr);
 SEXP dpfda_online_plan(SEXP ptr, SEXP x);
 SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP limit);
+SEXP dpfda_online_query1(SEXP ptr, SEXP x, SEXP f, SEXP limit);
 SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs);
 SEXP dpfda_online_collect(SEXP ptr);
 SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);

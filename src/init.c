@@ -22,6 +22,7 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_online_count, 1),
   CALLDEF(dpfda_online_plan, 2),
   CALLDEF(dpfda_online_answer, 6),
+  CALLDEF(dpfda_online_query1, 4),
   CALLDEF(dpfda_online_condition, 3),
   CALLDEF(dpfda_online_collect, 1),
   CALLDEF(dpfda_svm_fit, 5),
