@@ -126,8 +126,7 @@ kl_cache <- new.env(parent = emptyenv())
 kl_hash <- function(x) {
   r <- as.integer(serialize(x, NULL, xdr = FALSE))
   n <- length(r)
-  i <- seq_len(n)
-  sprintf("%d:%.0f:%.0f:%.0f", n, sum(r), sum(r * (i %% 65521)), sum(r * ((i * 31L) %% 9973)))
+  sprintf("%d:%.0f:%.0f:%.0f", n, sum(r), sum(r[seq.int(1L, n, by = 7L)]), sum(r[seq.int(2L, n, by = 3L)]))
 }
 
 kl_cache_size <- function() {

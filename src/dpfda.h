@@ -89,6 +89,7 @@ SEXP dpfda_kernel_gram(SEXP x, SEXP y, SEXP type, SEXP nu, SEXP variance);
 SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max);
 SEXP dpfda_eigen_compute(SEXP A);
 SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max);
+SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath);
 SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath);
 SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath);
 SEXP dpfda_gp_circulant(SEXP cov, SEXP m, SEXP npath, SEXP tol);

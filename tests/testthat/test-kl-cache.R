@@ -72,3 +72,25 @@ test_that("riclp draws the same paths with and without the cache", {
   dp_rng("secure")
   expect_identical(a$values, b$values)
 })
+
+test_that("rgp draws the same paths with and without a cached Cholesky factor", {
+  t <- seq(0, 1, length.out = 70)
+  k <- kernel_matern(5 / 2, 0.2)
+  old <- options(dpfda.kl_cache_size = 0)
+  on.exit(options(old))
+  dp_reproducible(8)
+  a <- rgp(3, k, t, method = "cholesky")
+  options(dpfda.kl_cache_size = 8)
+  dpfda:::kl_cache_clear()
+  rgp(1, k, t, method = "cholesky")         # fills the cache
+  expect_length(dpfda:::kl_cache$entries, 1L)
+  dp_reproducible(8)
+  b <- rgp(3, k, t, method = "cholesky")
+  dp_rng("secure")
+  expect_identical(a$values, b$values)
+  expect_identical(a$jitter, b$jitter)
+  # a different jitter or grid is a different factor
+  rgp(1, k, t^2, method = "cholesky")
+  expect_length(dpfda:::kl_cache$entries, 2L)
+  dpfda:::kl_cache_clear()
+})
