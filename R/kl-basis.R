@@ -86,8 +86,9 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
     w <- w[o]
     pts <- pts[o, , drop = FALSE]
   }
-  key <- list(kernel = kernel, pts = pts, w = w, tol = tol, J = J)
-  hit <- kl_cache_get(key)
+  # small grids: the eigendecomposition is faster than the cache look-up
+  key <- if (m >= 32L) list(kernel = kernel, pts = pts, w = w, tol = tol, J = J)
+  hit <- if (!is.null(key)) kl_cache_get(key)
   if (!is.null(hit)) {
     hit$grid <- grid
     hit$kernel <- kernel
@@ -110,7 +111,7 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
                         weights = w, kernel = kernel, trace = sum(r$values),
                         trace_total = sum(w * diag(G)), n_positive = r$n_positive, tol = tol),
                    class = "dpfda_kl_basis")
-  kl_cache_put(key, out)
+  if (!is.null(key)) kl_cache_put(key, out)
   out
 }
 

@@ -131,8 +131,9 @@ rgp <- function(n, kernel, grid,
 sample_cholesky <- function(n, kernel, pts, jitter) {
   # the factor depends only on public inputs: cached for the session with the KL bases
   # (R/kl-basis.R), so repeated releases on one grid factorise once; same draws either way
-  key <- list(what = "cholesky", kernel = kernel, pts = pts, jitter = jitter)
-  f <- kl_cache_get(key)
+  # (small grids factorise faster than the cache look-up: not cached)
+  key <- if (nrow(pts) >= 64L) list(what = "cholesky", kernel = kernel, pts = pts, jitter = jitter)
+  f <- if (!is.null(key)) kl_cache_get(key)
   if (is.null(f)) {
     check_alloc(as.double(nrow(pts))^2, "kernel matrix")
     K <- kernel_matrix(kernel, pts)
@@ -144,7 +145,7 @@ sample_cholesky <- function(n, kernel, pts, jitter) {
                           f$jitter, f$info), class = "dpfda_error_numeric")
     }
     f <- list(vectors = f$L, jitter = f$jitter)   # `vectors`: sized like a basis by kl_cache_put()
-    kl_cache_put(key, f)
+    if (!is.null(key)) kl_cache_put(key, f)
   }
   list(paths = .Call(C_dpfda_gp_chol_draw, f$vectors, n), jitter = f$jitter)
 }
