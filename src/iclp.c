@@ -96,9 +96,16 @@ static void iclp_paths(const double *V, int m, int J, const double *s,
     for (int r = 0; r < npath; r++)
       for (int j = 0; j < J; j++) Z[j + (size_t) r * J] += center[j];
   double one = 1.0, zero = 0.0;
-  /* out = Z' V'  : (npath x J) (J x m) */
-  F77_CALL(dgemm)("T", "T", &npath, &m, &J, &one, Z, &J, V, &m, &zero, out, &npath
-                  FCONE FCONE);
+  if (npath == 1) {
+    /* one path: out = V z by columns of V (contiguous; the transposed dgemm
+       below reads V along rows).  Same products summed in the same order. */
+    int inc = 1;
+    F77_CALL(dgemv)("N", &m, &J, &one, V, &m, Z, &inc, &zero, out, &inc FCONE);
+  } else {
+    /* out = Z' V'  : (npath x J) (J x m) */
+    F77_CALL(dgemm)("T", "T", &npath, &m, &J, &one, Z, &J, V, &m, &zero, out, &npath
+                    FCONE FCONE);
+  }
   memset(Z, 0, (size_t) J * npath * sizeof(double));   /* do not leave the noise around */
 }
 
