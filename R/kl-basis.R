@@ -25,6 +25,14 @@
 #' trapezoid rules on tensor grids), as in [integrate_curves()]; pass
 #' `weights = rep(1/m, m)` to reproduce the authors' code.
 #'
+#' **Speed.** Only the kept eigenpairs are computed (LAPACK `dsytrd`, then
+#' `dstemr` on the index range of the kept eigenvalues and the
+#' back-transformation of those vectors only). Bases are cached for the R
+#' session per (kernel, grid, weights, `tol`, `J`): repeated releases on the
+#' same public grid reuse the basis instead of recomputing it. The cache holds
+#' at most `getOption("dpfda.kl_cache_size", 8)` bases (0 disables it); all
+#' its inputs are public, so caching has no privacy cost.
+#'
 #' **Nystrom extension.** `predict(basis, newdata)` evaluates the
 #' eigenfunctions at new points by \eqn{v_j(x) = \lambda_j^{-1} \sum_i w_i
 #' C(x, t_i) v_j(t_i)}, which reproduces \eqn{v_j} at the grid points.
@@ -79,6 +87,14 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
     w <- w[o]
     pts <- pts[o, , drop = FALSE]
   }
+  # small grids: the eigendecomposition is faster than the cache look-up
+  key <- if (m >= 32L) list(kernel = kernel, pts = pts, w = w, tol = tol, J = J)
+  hit <- if (!is.null(key)) kl_cache_get(key)
+  if (!is.null(hit)) {
+    hit$grid <- grid
+    hit$kernel <- kernel
+    return(hit)
+  }
   G <- kernel_matrix(kernel, pts)
   if (!all(is.finite(G)) || !all(is.finite(sqrt(w) * G))) {
     dpfda_abort("The weighted Gram matrix overflows; rescale the kernel variance or the weights.",
@@ -92,10 +108,58 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
     dpfda_abort(sprintf(paste("`J` must be at most %d, the number of eigenvalues above `tol` times the",
                               "largest on this grid, not %d."), r$n_positive, J), arg = "J")
   }
-  structure(list(values = r$values, vectors = r$vectors, J = length(r$values), grid = grid,
-                 weights = w, kernel = kernel, trace = sum(r$values),
-                 trace_total = sum(w * diag(G)), n_positive = r$n_positive, tol = tol),
-            class = "dpfda_kl_basis")
+  out <- structure(list(values = r$values, vectors = r$vectors, J = length(r$values), grid = grid,
+                        weights = w, kernel = kernel, trace = sum(r$values),
+                        trace_total = sum(w * diag(G)), n_positive = r$n_positive, tol = tol),
+                   class = "dpfda_kl_basis")
+  if (!is.null(key)) kl_cache_put(key, out)
+  out
+}
+
+# Session cache of KL bases. The basis depends only on public inputs (kernel,
+# grid points, weights, tol, J), so repeated releases on the same grid reuse
+# it. Entries are found by a cheap hash of the serialised inputs and confirmed
+# with identical() on the inputs themselves (a hash collision can only cost a
+# recomputation, never return a wrong basis). At most
+# getOption("dpfda.kl_cache_size", 8) bases are kept (first in, first out);
+# 0 disables the cache; bases above 256 MB are not cached.
+kl_cache <- new.env(parent = emptyenv())
+
+kl_hash <- function(x) {
+  r <- as.integer(serialize(x, NULL, xdr = FALSE))
+  n <- length(r)
+  sprintf("%d:%.0f:%.0f:%.0f", n, sum(r), sum(r[seq.int(1L, n, by = 7L)]), sum(r[seq.int(2L, n, by = 3L)]))
+}
+
+kl_cache_size <- function() {
+  s <- getOption("dpfda.kl_cache_size", 8)
+  if (!is.numeric(s) || length(s) != 1L || is.na(s) || s < 0) 8 else floor(s)
+}
+
+kl_cache_get <- function(key) {
+  if (kl_cache_size() == 0) return(NULL)
+  h <- kl_hash(key)
+  e <- kl_cache$entries[[h]]
+  if (is.null(e) || !identical(e$key, key)) return(NULL)
+  e$basis
+}
+
+kl_cache_put <- function(key, basis) {
+  size <- kl_cache_size()
+  if (size == 0 || 8 * as.double(length(basis$vectors)) > 2^28) return(invisible())
+  h <- kl_hash(key)
+  entries <- kl_cache$entries
+  if (is.null(entries)) entries <- list()
+  entries[[h]] <- list(key = key, basis = basis)
+  if (length(entries) > size) entries <- entries[seq.int(length(entries) - size + 1L, length(entries))]
+  kl_cache$entries <- entries
+  invisible()
+}
+
+# Empties the cache (tests, benchmarks).
+kl_cache_clear <- function() {
+  kl_cache$entries <- list()
+  invisible()
 }
 
 #' @rdname kl_basis

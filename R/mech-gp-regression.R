@@ -124,7 +124,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")   # also when unused (standard)
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
-                               inverse = method == "standard")
+                               inverse = if (method == "standard") "stats" else FALSE)
   d <- parts$d
   if (method == "standard") {
     sens <- d * standard_gp_bound(parts, kernel, noise_variance, bound)
@@ -217,17 +217,29 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
   diag(K) <- diag(K) + noise_variance
   Kfs <- kernel_matrix(kernel, x, pts)
   kss <- rep(kernel$variance, nrow(pts))
-  r <- .Call(C_dpfda_gp_posterior_parts, K, Kfs, kss, inverse)
+  # inverse: FALSE, TRUE (K^{-1}) or "stats" (its row functionals only, see standard_gp_bound())
+  r <- .Call(C_dpfda_gp_posterior_parts, K, Kfs, kss,
+             if (identical(inverse, "stats")) 2L else as.integer(isTRUE(inverse)))
   if (r$info != 0L) {
     dpfda_abort("The training covariance K + noise_variance I is not positive definite.",
                 class = "dpfda_error_numeric", arg = "noise_variance")
   }
-  list(mean = as.vector(r$C %*% yc) + mid, C = r$C, variance = r$variance, Kinv = r$Kinv,
+  list(mean = as.vector(r$C %*% yc) + mid, C = r$C, variance = r$variance,
+       Kinv = if (!identical(inverse, "stats")) r$Kinv,
+       Kinv_stats = if (identical(inverse, "stats")) r$Kinv,
        grid = grid, points = pts, d = diff(y_bound), y_bound = as.double(y_bound), n = n)
 }
 
 # Sensitivity of the standard method per unit d.
 standard_gp_bound <- function(parts, kernel, noise_variance, bound) {
+  S <- parts$Kinv_stats
+  if (!is.null(S)) {
+    # columns: diag(A), rowSums(A^2), rowSums(pmax(A, 0)), rowSums(pmax(-A, 0)), A = K^{-1}
+    return(switch(bound,
+      rkhs = sqrt(max(0, max(S[, 1L] - noise_variance * S[, 2L]))),
+      paper_b = sqrt(kernel$variance) * max(max(S[, 3L]), max(S[, 4L])),
+      infinity = sqrt(kernel$variance) * max(S[, 3L] + S[, 4L])))
+  }
   A <- parts$Kinv
   switch(bound,
     rkhs = sqrt(max(0, max(diag(A) - noise_variance * rowSums(A * A)))),

@@ -141,6 +141,8 @@ release_predict.dpfda_gp_release <- function(object, newdata, ...) {
 kriging_predict <- function(values, kernel, newdata, jitter = 0) {
   g <- as_points(values$grid, "grid")
   p <- as_points(newdata, "newdata", d = ncol(g))
+  axes <- if (ncol(g) >= 2L && kernel_separable(kernel)) kron_grid_axes(g)
+  if (!is.null(axes)) return(kriging_predict_kron(values$values, kernel, axes, p, jitter))
   check_alloc(as.double(nrow(g))^2 + as.double(nrow(g)) * nrow(p), "kriging system")
   K <- kernel_matrix(kernel, g)
   tau <- max(jitter, 1e-10 * kernel$variance)
@@ -148,6 +150,76 @@ kriging_predict <- function(values, kernel, newdata, jitter = 0) {
   w <- backsolve(t(fct$L), forwardsolve(fct$L, t(values$values)))
   out <- kernel_matrix(kernel, p, g) %*% w
   if (ncol(out) == 1L) as.vector(out) else t(out)
+}
+
+# Kernels that are products of one-dimensional kernels of the coordinates:
+# k(x, y) = v prod_d k1(x_d, y_d).
+kernel_separable <- function(kernel) {
+  (identical(kernel$type, "gaussian") && is.null(kernel$H)) ||
+    (identical(kernel$type, "exponential") && identical(kernel$norm, "l1"))
+}
+
+# The axes of a tensor grid stored as points in expand.grid() order (first
+# coordinate fastest), or NULL when g is not such a grid.
+kron_grid_axes <- function(g) {
+  axes <- lapply(seq_len(ncol(g)), function(j) unique(g[, j]))
+  if (prod(lengths(axes)) != nrow(g)) return(NULL)
+  e <- as.matrix(expand.grid(axes, KEEP.OUT.ATTRS = FALSE))
+  if (!identical(unname(e), unname(g))) return(NULL)
+  axes
+}
+
+# Kriging on a tensor grid with a separable kernel, exactly as the dense
+# kriging_predict() (same K + tau I, no approximation) but through the
+# eigendecompositions K_d = Q_d diag(l_d) Q_d' of the one-dimensional factors:
+# K + tau I = (x Q_d) (v x l_d + tau) (x Q_d)'. Memory O(sum m_d^2 + n m_d)
+# instead of O(m^2) for m = prod m_d grid points (10^4 points: kilobytes, not
+# 800 MB); the prediction k(x, grid)' w is a product of per-axis cross-kernels.
+kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
+  v <- kernel$variance
+  tau <- max(jitter, 1e-10 * v)
+  k1 <- kernel
+  k1$variance <- 1
+  k1$dim <- NA_integer_
+  dims <- lengths(axes)
+  D <- length(axes)
+  eig <- lapply(axes, function(a) eigen(kernel_matrix(k1, matrix(a, ncol = 1L)), symmetric = TRUE))
+  lam <- Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values)
+  den <- v * lam + tau
+  # apply (x Q_d)' or (x Q_d) to the columns of an m x r matrix, one mode at a time
+  mode_apply <- function(Y, mats) {
+    r <- ncol(Y)
+    A <- array(Y, c(dims, r))
+    for (d in seq_len(D)) {
+      perm <- c(d, setdiff(seq_len(D + 1L), d))
+      B <- aperm(A, perm)
+      sz <- dim(B)
+      B <- mats[[d]] %*% matrix(B, sz[1L])
+      A <- aperm(array(B, sz), order(perm))
+    }
+    matrix(A, ncol = r)
+  }
+  Y <- t(values)                                              # m x r
+  W <- mode_apply(Y, lapply(eig, function(e) t(e$vectors)))   # Q' y
+  W <- W / den
+  W <- mode_apply(W, lapply(eig, function(e) e$vectors))      # (K + tau I)^{-1} y
+  # k(p, grid)' w = v sum over the grid of prod_d k1(p_d, axis_d) w
+  Kp <- lapply(seq_len(D), function(d) kernel_matrix(k1, p[, d, drop = FALSE], matrix(axes[[d]], ncol = 1L)))
+  out <- vapply(seq_len(ncol(W)), function(j) {
+    A <- array(W[, j], dims)
+    # contract the last axes first: T_i = sum over axes 2..D, then axis 1
+    Tm <- matrix(A, dims[1L])                                 # m_1 x prod(rest)
+    if (D == 1L) return(v * as.vector(Kp[[1L]] %*% Tm))
+    acc <- Kp[[1L]] %*% Tm                                     # n x prod(rest)
+    for (d in 2:D) {
+      rest <- prod(dims[-seq_len(d)])
+      acc3 <- array(acc, c(nrow(p), dims[d], rest))
+      acc <- matrix(0, nrow(p), rest)
+      for (b in seq_len(dims[d])) acc <- acc + Kp[[d]][, b] * acc3[, b, ]
+    }
+    v * as.vector(acc)
+  }, numeric(nrow(p)))
+  if (ncol(W) == 1L) as.vector(out) else t(out)
 }
 
 # Exact (discrete Gaussian) noise in the whitened coordinates w = L^-1 f,

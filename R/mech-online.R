@@ -241,6 +241,19 @@ query.default <- function(object, x, ...) {
 #' @rdname dp_online
 #' @export
 query.dpfda_online <- function(object, x, ...) {
+  # fastest path: one 1-D point on the Markov (OU) path, all in one C call (search, f, draw,
+  # insertion); `fast` is TRUE once the first query chose that path
+  if (is.environment(object) && isTRUE(.subset2(object, "fast")) && is.double(x) && length(x) == 1L &&
+      is.null(attributes(x))) {
+    out <- .Call(C_dpfda_online_query1, .subset2(object, "ptr"), x, .subset2(object, "f"),
+                 .subset2(object, "max_doubles"))
+    if (is.double(out)) {
+      if (is.null(attributes(out))) return(out)
+      online_failure(attr(out, "status"), out, NULL, 1L, object)
+    }
+    if (is.null(out)) online_unavailable(object)
+    # integer 0: nothing done; the general path below answers or reports the problem
+  }
   # hot path for single-point queries: .subset2() skips `$` dispatch on the classed environment
   # (the C entry points also refuse to answer in a process other than the creator's)
   ptr <- if (is.environment(object)) .subset2(object, "ptr")
@@ -430,6 +443,7 @@ online_setup <- function(object, d) {
   if (!isTRUE(ok)) online_unavailable(object)
   object$kind <- if (markov) "markov" else "cholesky"
   object$general <- !markov
+  object$fast <- markov
   object$d <- as.integer(d)
   object$d
 }

@@ -130,11 +130,25 @@ rgp <- function(n, kernel, grid,
 }
 
 sample_cholesky <- function(n, kernel, pts, jitter) {
-  check_alloc(as.double(nrow(pts))^2, "kernel matrix")
-  K <- kernel_matrix(kernel, pts)
-  v <- max(diag(K))
-  tryCatch(.Call(C_dpfda_gp_cholesky, K, n, jitter * v, 1e-2 * v),
-           error = function(e) dpfda_abort(conditionMessage(e), class = "dpfda_error_numeric"))
+  # the factor depends only on public inputs: cached for the session with the KL bases
+  # (R/kl-basis.R), so repeated releases on one grid factorise once; same draws either way
+  # (small grids factorise faster than the cache look-up: not cached)
+  key <- if (nrow(pts) >= 64L) list(what = "cholesky", kernel = kernel, pts = pts, jitter = jitter)
+  f <- if (!is.null(key)) kl_cache_get(key)
+  if (is.null(f)) {
+    check_alloc(as.double(nrow(pts))^2, "kernel matrix")
+    K <- kernel_matrix(kernel, pts)
+    v <- max(diag(K))
+    f <- .Call(C_dpfda_chol_factor, K, jitter * v, 1e-2 * v)
+    rm(K)
+    if (f$info != 0L) {
+      dpfda_abort(sprintf("the kernel matrix is not positive definite even with jitter %g (LAPACK info %d)",
+                          f$jitter, f$info), class = "dpfda_error_numeric")
+    }
+    f <- list(vectors = f$L, jitter = f$jitter)   # `vectors`: sized like a basis by kl_cache_put()
+    if (!is.null(key)) kl_cache_put(key, f)
+  }
+  list(paths = .Call(C_dpfda_gp_chol_draw, f$vectors, n), jitter = f$jitter)
 }
 
 # Circulant embedding on a sorted regular grid; NULL when no embedding of up to 8 times the minimal

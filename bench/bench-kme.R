@@ -3,8 +3,15 @@
 #   Algorithm 1: N = 1e5 rows, D = 5, M = 1000 synthetic points  (target < 3 s)
 #   Algorithm 2: N = 1e5, D = 5, J = 1e4 features, 100 reduced-set points (target < 20 s)
 # Both compute the embedding in chunks of rows, memory O(M * chunk).
+# Issue 19 row: Algorithm 2 against the BLAS floor, the feature-matrix
+# product X W alone (N x D times D x J, in the same chunks), and the feature
+# means alone (kme_rff_mean: the product plus 2 N J sines and cosines).
 # Run: R_LIBS=<lib with dpfda> Rscript bench/bench-kme.R
+if (!requireNamespace("dpfda", quietly = TRUE) && dir.exists(".Rlib")) {
+  .libPaths(c(normalizePath(".Rlib"), .libPaths()))
+}
 suppressPackageStartupMessages(library(dpfda))
+source("bench/timing.R")   # bench_ratio()
 old <- dp_rng("seeded")
 set.seed(1)
 N <- 1e5; D <- 5; M <- 1000; J <- 1e4; Mrs <- 100
@@ -94,6 +101,8 @@ start <- z[seq_len(Mrs), ]
 t2 <- time_s(r2 <- dp_kme(x, k, eps, delta, method = "random_features", synthetic = start, J = J, M = Mrs))
 rff <- kme_rff(k, J, D)
 t2p <- time_s(r2p <- alg2_plain(rff, start))
+t_floor <- time_s(for (st in seq(1, N, by = 1024)) P <- x[st:min(N, st + 1023), , drop = FALSE] %*% rff$W)
+t_feat <- time_s(kme_features(rff, x, mean = TRUE))
 dp_rng(old)
 
 res <- data.frame(
@@ -107,3 +116,7 @@ print(format(res, digits = 3), row.names = FALSE)
 cat(sprintf("memory: embedding in chunks of %d rows (O(M * chunk)), never an N x M matrix\n", chunk))
 for (i in seq_len(nrow(res))) cat(sprintf("%s: %s (%.2f s < %g s)\n", res$result[i], res$task[i],
                                           res$dpfda_s[i], res$target_s[i]))
+cat(sprintf("Algorithm 2 pieces: feature product X W alone (BLAS floor) %.2f s; feature means (product + sin/cos) %.2f s\n",
+            t_floor, t_feat))
+bench_ratio("KME Algorithm 2, N = 1e5, J = 1e4 / BLAS floor (X W alone)", t2, t_floor, "X %*% W", 1.5)
+bench_ratio("KME feature means (X W + sin/cos) / BLAS floor (X W alone)", t_feat, t_floor, "X %*% W", 1.5)

@@ -11,7 +11,10 @@
 #       favours the peers). The peers get exactly the covariance rgp sampled
 #       from: K plus the jitter rgp added to the diagonal (1e-10 here), so
 #       that all three sample the same distribution.
-#       Target: rgp at least 3x faster than both.
+#       Target: rgp at least 3x faster than both. Also timed (issue 19):
+#       mvnfast::rmvn() on the precomputed matrix, and the LAPACK floor in plain
+#       R, END TO END like rgp: kernel_matrix() + jitter + chol() + the
+#       triangular product crossprod(R, z). Target: rgp <= 1.1x that floor.
 #   (b) Long regular grid. One Matern 3/2 path (lengthscale 0.01) at 1e5
 #       points by circulant embedding. Target: under 0.5 s.
 #   (c) Very long grid. One exponential (Ornstein-Uhlenbeck) path
@@ -34,6 +37,7 @@ if (!requireNamespace("dpfda", quietly = TRUE) && dir.exists(".Rlib")) {
   .libPaths(c(normalizePath(".Rlib"), .libPaths()))   # the Makefile's library
 }
 suppressPackageStartupMessages(library(dpfda))
+source("bench/timing.R")   # bench_ratio() (verdict() and fmt_s() are redefined below)
 
 has <- function(pkg) {
   ok <- requireNamespace(pkg, quietly = TRUE)
@@ -124,7 +128,26 @@ section("(a) one dense GP path, Gaussian kernel (lengthscale 0.1), m = 1000", fu
     exprs$mvtnorm_chol <- quote(mvtnorm::rmvnorm(1, sigma = K, method = "chol"))
   }
   if (has("MASS")) exprs$MASS <- quote(MASS::mvrnorm(1, rep(0, m), K))
-  t <- time_median(exprs, iterations = 5L)
+  if (has("mvnfast")) exprs$mvnfast <- quote(mvnfast::rmvn(1, rep(0, m), K))
+  exprs$floor <- quote({
+    Kf <- kernel_matrix(k, grid)
+    diag(Kf) <- diag(Kf) + jit
+    drop(crossprod(chol(Kf), stats::rnorm(m)))
+  })
+  exprs$floor_pre <- quote(drop(crossprod(chol(K), stats::rnorm(m))))
+  t <- time_median(exprs, iterations = 7L)
+  cat(sprintf(paste0("  LAPACK floor in plain R: kernel_matrix + chol() + crossprod(R, z) %s end to end,",
+                     " %s on the precomputed K\n"), fmt_s(t[["floor"]]), fmt_s(t[["floor_pre"]])))
+  if ("mvnfast" %in% names(t)) {
+    cat(sprintf("  mvnfast::rmvn (precomputed K): %s (%.2fx rgp)\n", fmt_s(t[["mvnfast"]]),
+                t[["mvnfast"]] / t[["rgp"]]))
+  }
+  bench_ratio("rgp cholesky m = 1000 / LAPACK floor (kernel_matrix + chol + product)", t[["rgp"]],
+              t[["floor"]], "plain chol()", 1.1)
+  if ("mvnfast" %in% names(t)) {
+    bench_ratio("rgp cholesky m = 1000 / mvnfast::rmvn (precomputed K)", t[["rgp"]], t[["mvnfast"]],
+                "mvnfast::rmvn", 1.1)
+  }
   line <- sprintf("rgp cholesky m=%d: %s", m, fmt_s(t[["rgp"]]))
   if ("mvtnorm" %in% names(t)) {
     line <- paste0(line, sprintf("; mvtnorm::rmvnorm: %s (%.1fx slower)", fmt_s(t[["mvtnorm"]]),

@@ -25,3 +25,20 @@ verdict <- function(ok, what) {
   verdicts <<- c(verdicts, v)
   cat(v, "\n", sep = "")
 }
+
+# One row of the summary table (bench/summary.R): the ratio ours / peer of
+# task `task`, the target ratio and whether it is met. Printed, and appended to
+# the file named by DPFDA_BENCH_SUMMARY when set (bench/summary.R sets it).
+bench_ratio <- function(task, ours, peer, peer_name, target, ok = ours / peer <= target) {
+  r <- ours / peer
+  cat(sprintf("ratio %s: %s / %s (%s) = %.2f (target <= %.2f) %s\n", task, fmt_s(ours), fmt_s(peer),
+              peer_name, r, target, if (isTRUE(ok)) "met" else "NOT met"))
+  f <- Sys.getenv("DPFDA_BENCH_SUMMARY")
+  if (nzchar(f)) {
+    row <- data.frame(task = task, ours_s = signif(ours, 4), peer = peer_name, peer_s = signif(peer, 4),
+                      ratio = round(r, 3), target = target, met = isTRUE(ok))
+    utils::write.table(row, f, append = file.exists(f), col.names = !file.exists(f), row.names = FALSE,
+                       sep = "\t", quote = FALSE)
+  }
+  invisible(r)
+}

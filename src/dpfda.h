@@ -59,6 +59,8 @@ int    dpfda_bessel_work_len(double nu);
 int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
                       double *tau_used);
 int dpfda_eigen_sym(double *A, int n, double *values, double *vectors);
+int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
+                    int *k, int *npos);
 
 /* ---- gp.c -------------------------------------------------------------- */
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
@@ -87,6 +89,7 @@ SEXP dpfda_kernel_gram(SEXP x, SEXP y, SEXP type, SEXP nu, SEXP variance);
 SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max);
 SEXP dpfda_eigen_compute(SEXP A);
 SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max);
+SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath);
 SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath);
 SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath);
 SEXP dpfda_gp_circulant(SEXP cov, SEXP m, SEXP npath, SEXP tol);
@@ -95,6 +98,7 @@ SEXP dpfda_online_setup(SEXP ptr, SEXP kind, SEXP d);
 SEXP dpfda_online_count(SEXP ptr);
 SEXP dpfda_online_plan(SEXP ptr, SEXP x);
 SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP limit);
+SEXP dpfda_online_query1(SEXP ptr, SEXP x, SEXP f, SEXP limit);
 SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs);
 SEXP dpfda_online_collect(SEXP ptr);
 SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);

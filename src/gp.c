@@ -58,6 +58,22 @@ SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max)
   return out;
 }
 
+/* .Call: npath x m paths L z from a lower Cholesky factor L (upper triangle
+ * zero), as dpfda_gp_cholesky draws them (same normals in the same order):
+ * for factors cached by R across releases. */
+SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath)
+{
+  int m = Rf_nrows(L), np = Rf_asInteger(npath);
+  if (Rf_ncols(L) != m || np < 0 || TYPEOF(L) != REALSXP) Rf_error("dpfda_gp_chol_draw: bad arguments");
+  SEXP paths = PROTECT(Rf_allocMatrix(REALSXP, np, m));
+  dpfda_rng_begin();
+  dpfda_norm_fill(REAL(paths), (R_xlen_t) np * m);
+  dpfda_rng_end();
+  dpfda_tril_times_rows(REAL(L), m, np, REAL(paths));
+  UNPROTECT(1);
+  return paths;
+}
+
 /* ---- (b) exact AR(1) for exp(-rate |s - t|) ------------------------------------ */
 
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,

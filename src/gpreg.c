@@ -41,7 +41,37 @@ int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
   return 0;
 }
 
-/* .Call: list(C, variance, Kinv or NULL, info) */
+/* Row functionals of A = K^{-1} from its lower triangle (dpotri output):
+ * out (n x 4) = diag(A), rowSums(A^2), rowSums(pmax(A, 0)), rowSums(pmax(-A, 0)).
+ * One pass over the lower triangle, column by column (contiguous), each
+ * entry counted for its row and, off the diagonal, for its column. */
+static void kinv_stats(const double *A, int n, double *out)
+{
+  double *dg = out, *sq = out + n, *ps = out + 2 * (size_t) n, *ng = out + 3 * (size_t) n;
+  memset(out, 0, 4 * (size_t) n * sizeof(double));
+  for (int j = 0; j < n; j++) {
+    const double *a = A + (size_t) j * n;
+    double ajj = a[j];
+    dg[j] = ajj;
+    sq[j] += ajj * ajj;
+    if (ajj > 0.0) ps[j] += ajj; else ng[j] -= ajj;
+    double sqj = 0.0, psj = 0.0, ngj = 0.0;
+    for (int i = j + 1; i < n; i++) {
+      double v = a[i], v2 = v * v;
+      sq[i] += v2;
+      sqj += v2;
+      if (v > 0.0) { ps[i] += v; psj += v; } else { ng[i] -= v; ngj -= v; }
+    }
+    sq[j] += sqj;
+    ps[j] += psj;
+    ng[j] += ngj;
+  }
+}
+
+/* .Call: list(C, variance, Kinv or NULL, info); with want_inverse = 2 the
+ * third element is instead the n x 4 matrix of kinv_stats() (the standard
+ * mechanism's sensitivity needs only these: no n x n result, no
+ * symmetrisation). */
 SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse)
 {
   int n = Rf_nrows(K), P = Rf_ncols(Kfs);
@@ -51,9 +81,22 @@ SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse)
   memcpy(w, REAL(Kfs), (size_t) n * P * sizeof(double));
   SEXP C = PROTECT(Rf_allocMatrix(REALSXP, P, n));
   SEXP var = PROTECT(Rf_allocVector(REALSXP, P));
-  SEXP Kinv = PROTECT(Rf_asLogical(want_inverse) ? Rf_allocMatrix(REALSXP, n, n) : R_NilValue);
-  int info = dpfda_gp_posterior(k, n, w, P, REAL(kss), REAL(C), REAL(var),
-                                Rf_isNull(Kinv) ? NULL : REAL(Kinv));
+  int mode = Rf_asInteger(want_inverse);
+  SEXP Kinv;
+  int info;
+  if (mode == 2) {
+    Kinv = PROTECT(Rf_allocMatrix(REALSXP, n, 4));
+    info = dpfda_gp_posterior(k, n, w, P, REAL(kss), REAL(C), REAL(var), NULL);
+    if (info == 0) {
+      /* k holds the lower Cholesky factor: K^{-1} in place (lower triangle) */
+      F77_CALL(dpotri)("L", &n, k, &n, &info FCONE);
+      if (info == 0) kinv_stats(k, n, REAL(Kinv));
+    }
+  } else {
+    Kinv = PROTECT(mode == 1 ? Rf_allocMatrix(REALSXP, n, n) : R_NilValue);
+    info = dpfda_gp_posterior(k, n, w, P, REAL(kss), REAL(C), REAL(var),
+                              Rf_isNull(Kinv) ? NULL : REAL(Kinv));
+  }
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
   SET_VECTOR_ELT(out, 0, C);
   SET_VECTOR_ELT(out, 1, var);

@@ -2,7 +2,8 @@
  * (ICLP) paths (Lin and Reimherr).
  *
  * Basis: the eigenpairs (gamma_j, u_j) of the weighted Gram matrix
- * A = W^{1/2} G W^{1/2} (LAPACK dsyevr through dpfda_eigen_sym) give the
+ * A = W^{1/2} G W^{1/2} (only the kept ones: dpfda_eigen_top, LAPACK dsytrd +
+ * dstemr on an index range + dormtr on the kept columns) give the
  * eigenvalues lambda_j = gamma_j of the integral operator (quadrature rule W)
  * and the eigenfunctions v_j(t_i) = u_ij / sqrt(w_i), orthonormal in the
  * weighted inner product: V' W V = I.
@@ -34,25 +35,18 @@ static int iclp_basis(const double *G, const double *w, int n, double tol, int J
       A[i + (size_t) k * n] = sw[i] * G[i + (size_t) k * n] * sw[k];
   double *ev = (double *) R_alloc(n, sizeof(double));
   double *U = (double *) R_alloc(nn, sizeof(double));
-  int info = dpfda_eigen_sym(A, n, ev, U);
-  if (info != 0) return -abs(info) - 1;
-  double l1 = ev[n - 1];
   int keep = 0;
-  if (l1 > 0.0) {
-    for (int j = n - 1; j >= 0; j--) {
-      if (ev[j] > 0.0 && ev[j] > tol * l1) keep++; else break;
-    }
-  }
-  *npos = keep;
-  if (J > 0 && J < keep) keep = J;
+  int info = dpfda_eigen_top(A, n, tol, J, ev, U, &keep, npos);
+  if (info != 0) return -abs(info) - 1;
+  /* ev, U ascending: the largest is the last of the keep columns */
   for (int j = 0; j < keep; j++) {
-    const double *u = U + (size_t) (n - 1 - j) * n;
+    const double *u = U + (size_t) (keep - 1 - j) * n;
     double *v = vectors + (size_t) j * n;
     int imax = 0;
     for (int i = 1; i < n; i++) if (fabs(u[i]) > fabs(u[imax])) imax = i;
     double sgn = u[imax] < 0.0 ? -1.0 : 1.0;
     for (int i = 0; i < n; i++) v[i] = sgn * u[i] / sw[i];
-    values[j] = ev[n - 1 - j];
+    values[j] = ev[keep - 1 - j];
   }
   return keep;
 }
@@ -102,9 +96,16 @@ static void iclp_paths(const double *V, int m, int J, const double *s,
     for (int r = 0; r < npath; r++)
       for (int j = 0; j < J; j++) Z[j + (size_t) r * J] += center[j];
   double one = 1.0, zero = 0.0;
-  /* out = Z' V'  : (npath x J) (J x m) */
-  F77_CALL(dgemm)("T", "T", &npath, &m, &J, &one, Z, &J, V, &m, &zero, out, &npath
-                  FCONE FCONE);
+  if (npath == 1) {
+    /* one path: out = V z by columns of V (contiguous; the transposed dgemm
+       below reads V along rows).  Same products summed in the same order. */
+    int inc = 1;
+    F77_CALL(dgemv)("N", &m, &J, &one, V, &m, Z, &inc, &zero, out, &inc FCONE);
+  } else {
+    /* out = Z' V'  : (npath x J) (J x m) */
+    F77_CALL(dgemm)("T", "T", &npath, &m, &J, &one, Z, &J, V, &m, &zero, out, &npath
+                    FCONE FCONE);
+  }
   memset(Z, 0, (size_t) J * npath * sizeof(double));   /* do not leave the noise around */
 }
 

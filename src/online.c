@@ -605,6 +605,65 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
   return out;
 }
 
+/* Fast path of one query at one point x (a finite double) on the Markov
+ * (1-D OU) path: the search, f(x) when x is new, the draw and the insertion
+ * in one call, O(log n).  Same algorithm and draws as plan() + answer() for
+ * a single point.  Returns the answer (a double, with attribute "status" on
+ * a failure after the draw, as answer()), NULL when the state is gone, or
+ * integer 0 when nothing was done and the caller must take the general path
+ * (f failed or gave a bad value, or a limit would be passed; the general
+ * path evaluates f again and reports it).  f is evaluated before any change
+ * of the state or draw. */
+SEXP dpfda_online_query1(SEXP ptr, SEXP x, SEXP f, SEXP limit)
+{
+  online_state *s = state_get_here(ptr);
+  if (s == NULL) return R_NilValue;
+  if (s->kind != KIND_MARKOV || TYPEOF(x) != REALSXP || XLENGTH(x) != 1) return Rf_ScalarInteger(0);
+  double xv = REAL(x)[0];
+  if (!R_FINITE(xv)) return Rf_ScalarInteger(0);
+  int pr, su, hit = ou_search(s, xv, &pr, &su);
+  if (hit >= 0) return Rf_ScalarReal(s->nodes[hit].ans);
+  /* f(x) before any change of the state or draw */
+  SEXP call = PROTECT(Rf_lang2(f, x));
+  int err = 0;
+  SEXP fv = PROTECT(R_tryEvalSilent(call, R_GlobalEnv, &err));   /* errors: general path */
+  if (err || TYPEOF(fv) != REALSXP || XLENGTH(fv) != 1 || !R_FINITE(REAL(fv)[0])) {
+    UNPROTECT(2);
+    return Rf_ScalarInteger(0);
+  }
+  double fx = REAL(fv)[0];
+  double m = (double) s->n + 1.0;
+  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > Rf_asReal(limit) ||
+      !reserve_points(s, (int) m)) {
+    UNPROTECT(2);
+    return Rf_ScalarInteger(0);
+  }
+  /* f may have run R code: search again (a state is never changed by f, but be safe) */
+  hit = ou_search(s, xv, &pr, &su);
+  if (hit >= 0) { UNPROTECT(2); return Rf_ScalarReal(s->nodes[hit].ans); }
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 1));
+  int status = ST_OK;
+  dpfda_rng_begin();
+  double mean, var;
+  ou_condition(s, xv, pr, su, &mean, &var);
+  double g = mean + sqrt(var) * dpfda_norm();
+  double a = fx + s->amp * g;
+  if (!R_FINITE(a)) status = ST_NONFINITE;
+  else {
+    ou_insert(s, xv, g, a);
+    if (dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
+  }
+  dpfda_rng_end();
+  REAL(out)[0] = status == ST_OK ? a : NA_REAL;
+  if (status != ST_OK) {
+    SEXP st = PROTECT(Rf_ScalarInteger(status));
+    Rf_setAttrib(out, Rf_install("status"), st);
+    UNPROTECT(1);
+  }
+  UNPROTECT(3);
+  return out;
+}
+
 /* Test hook: conditional mean and variance (unit variance, before the
  * amplitude) of the path at each row of x given the state, drawing nothing
  * and changing nothing.  A k x 2 matrix; NULL when the state is gone. */

@@ -1,0 +1,40 @@
+# predict() of a released surface on a tensor grid with a separable kernel:
+# Kronecker kriging (per-axis eigendecompositions), equal to dense kriging.
+
+dense_kriging <- function(rel, newdata) {
+  g <- dpfda:::as_points(rel$values$grid, "grid")
+  K <- kernel_matrix(rel$noise, g)
+  tau <- max(rel$jitter, 1e-10 * rel$noise$variance)
+  w <- solve(K + diag(tau, nrow(K)), t(rel$values$values))
+  as.vector(kernel_matrix(rel$noise, newdata, g) %*% w)
+}
+
+test_that("Kronecker kriging equals dense kriging for separable kernels", {
+  ax <- seq(0, 1, length.out = 14)
+  ay <- seq(-1, 1, length.out = 9)
+  f <- as.vector(outer(ax, ay, function(a, b) sin(3 * a) * cos(2 * b)))
+  old <- dp_rng()
+  on.exit(dp_rng(old))
+  dp_reproducible(2)
+  P <- cbind(stats::runif(30), stats::runif(30, -1, 1))
+  for (k in list(kernel_exponential(0.3, norm = "l1"), kernel_gaussian(0.5, variance = 2))) {
+    r <- dp_gp_release(f, list(ax, ay), k, sensitivity = 0.1, epsilon = 1, delta = 1e-3)
+    expect_false(is.null(dpfda:::kron_grid_axes(dpfda:::as_points(r$values$grid, "grid"))))
+    a <- predict(r, P)
+    b <- dense_kriging(r, P)
+    expect_equal(a, b, tolerance = 1e-7 * max(1, max(abs(b))))
+  }
+  # exponential (l1) kernel: well conditioned, interpolates the grid values
+  r <- dp_gp_release(f, list(ax, ay), kernel_exponential(0.3, norm = "l1"), 0.1, 1, 1e-3)
+  g <- dpfda:::as_points(r$values$grid, "grid")
+  expect_equal(predict(r, g[c(1, 20, 126), ]), r$values$values[1, c(1, 20, 126)], tolerance = 1e-8)
+})
+
+test_that("grids that are not tensor grids and non-separable kernels use dense kriging", {
+  g <- cbind(c(0, 0.5, 1, 0.2), c(0, 0.1, 0.7, 0.9))
+  expect_null(dpfda:::kron_grid_axes(g))
+  expect_null(dpfda:::kron_grid_axes(as.matrix(expand.grid(1:3, 1:2))[c(2, 1, 3:6), ]))
+  expect_false(dpfda:::kernel_separable(kernel_matern(3 / 2, 0.2)))
+  expect_false(dpfda:::kernel_separable(kernel_exponential(0.2, norm = "l2")))
+  expect_true(dpfda:::kernel_separable(kernel_gaussian(0.2)))
+})
