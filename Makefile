@@ -83,11 +83,17 @@ check: deps-check
 # What CI runs: the same check (every dependency is installed by deps-check).
 check-ci: check
 
-# Every bench/ script in turn; the output is also kept in reproduce/bench.txt,
-# which the demo report links.
+# Every bench/ script in turn (bench/summary.R: each in its own R process),
+# then one table of all ratios against their peers or floors. The output of
+# each script and the table are kept in reproduce/bench.txt, which the demo
+# report shows.
 bench: deps-bench install-lib
-	mkdir -p reproduce
-	set -o pipefail; for f in bench/bench-*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done 2>&1 | tee reproduce/bench.txt
+	mkdir -p reproduce bench/summary-logs
+	rm -f bench/summary-logs/*.log
+	$(RSCRIPT) bench/summary.R > bench/summary-logs/ratios.txt
+	for f in bench/summary-logs/bench-*.log; do echo "== $$(basename $$f .log).R"; cat $$f; done > reproduce/bench.txt
+	{ echo "== all ratios (bench/summary.R)"; cat bench/summary-logs/ratios.txt; } >> reproduce/bench.txt
+	cat reproduce/bench.txt
 
 # Random bad arguments for every export, in child R processes (FUZZ_N calls).
 FUZZ_N ?= 20000
