@@ -336,7 +336,8 @@ explore_expected_error <- function(rel) {
   w <- quadrature_weights(rel$values$grid)
   acc <- NULL
   if (explore_has("dp_accuracy")) {
-    acc <- tryCatch(get("dp_accuracy", envir = asNamespace("dpfda"))(rel), error = function(e) NULL)
+    acc <- tryCatch(get("dp_accuracy", envir = asNamespace("dpfda"))(rel, nsim = 200),   # fast enough for a slider
+                    error = function(e) NULL)
   }
   sd <- if (!is.null(acc) && is.numeric(acc$pointwise_sd) &&
             length(acc$pointwise_sd) == ncol(rel$values$values)) as.vector(acc$pointwise_sd)
@@ -351,7 +352,7 @@ explore_expected_error <- function(rel) {
 explore_band <- function(rel, level = 0.95, sd = NULL) {
   v <- rel$values$values[1L, ]
   if (explore_has("confint.dpfda_release")) {
-    ci <- tryCatch(stats::confint(rel, level = level), error = function(e) NULL)
+    ci <- tryCatch(stats::confint(rel, level = level, nsim = 1000), error = function(e) NULL)
     b <- explore_band_columns(ci, length(v))
     if (!is.null(b)) return(c(b, source = "confint()"))
   }

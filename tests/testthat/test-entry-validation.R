@@ -185,7 +185,7 @@ test_that("epsilon above 10 and delta at least 1/n give classed warnings; an opt
   expect_no_warning(dp_mean(x, 10, 1))
   # one warning per call, even when the mechanism calls another
   ws <- character()
-  withCallingHandlers(dp_mean(x, epsilon = 20, tau = 1, mechanism = "bernstein"),
+  withCallingHandlers(dp_mean(x, epsilon = 12, tau = 1, mechanism = "bernstein"),
                       warning = function(w) { ws <<- c(ws, class(w)[1]); invokeRestart("muffleWarning") })
   expect_identical(ws, "dpfda_warning_epsilon")
   pts <- seq(0.05, 0.95, length.out = 50)
