@@ -138,7 +138,7 @@ audit_run_case <- function(cs) {
              stringsAsFactors = FALSE)
 }
 
-fig_audit <- function(out_dir, scale = demo_size(0.25, 1)) {
+fig_audit <- function(out_dir, scale = demo_size(0.1, 1)) {
   file <- "audit-mechanisms.png"
   cases <- audit_cases(scale)
   cores <- if (.Platform$OS.type == "unix") 2L else 1L

@@ -85,7 +85,7 @@ fig_smith_spatial <- function(out_dir) {
   delta <- 0.01
   ls <- c(1, 2, 4, 8)
   bins <- c(4, 8, 16)
-  S <- demo_size(4L, 20L)   # Monte-Carlo splits
+  S <- demo_size(3L, 20L)   # Monte-Carlo splits
 
   # --- Table: Monte-Carlo cross-validation --------------------------------
   res <- array(NA_real_, c(length(ls) + 2 * length(bins), 1 + length(eps), S))
