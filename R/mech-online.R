@@ -229,7 +229,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
 #' @rdname dp_online
 #' @export
 query <- function(object, x, ...) {
-  require_formals()
+  # explicit checks, not require_formals(): query() is called once per point
+  if (missing(object)) require_arg_error("object", "query", "a dp_online() release")
+  if (missing(x)) require_arg_error("x", "query", "the public points at which to answer (a number or vector)")
   UseMethod("query")
 }
 
