@@ -80,8 +80,14 @@ check: deps-check
 	  $(R) CMD check --as-cran $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
-# What CI runs: the same check (every dependency is installed by deps-check).
-check-ci: check
+# What CI runs before `make test`: the same check without running the test
+# suite a second time (make test runs it right after, against the same build).
+check-ci: deps-check
+	rm -rf check && mkdir -p check
+	cd check && $(R) CMD build --no-manual $(CURDIR)
+	cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
+	  $(R) CMD check --as-cran --no-tests $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
+	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
 # Every bench/ script in turn (bench/summary.R: each in its own R process),
 # then one table of all ratios against their peers or floors. The output of

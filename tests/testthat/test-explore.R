@@ -43,8 +43,11 @@ test_that("bands from confint() results of several shapes; the fallback band is 
   t <- seq(0, 1, length.out = 21)
   r <- with_seed_mode(1, dp_gp_release(sin(2 * pi * t), t, kernel_gaussian(0.2), 0.1, 1, 1e-3))
   b <- ex("explore_band")(r, level = 0.9, sd = rep(2, 21))
-  if (identical(b$source, "confint()")) skip("confint() for releases is in the package")
-  expect_equal(b$upper - b$lower, rep(2 * 2 * stats::qnorm(0.95), 21))
+  # the package has confint(): the band is its pointwise band (exact for Gaussian noise)
+  expect_identical(b$source, "confint()")
+  ci <- confint(r, level = 0.9)
+  expect_equal(b$upper - b$lower, ci$upper - ci$lower)
+  expect_equal(b$upper - b$lower, 2 * stats::qnorm(0.95) * ci$se, tolerance = 1e-6)
 })
 
 test_that("views: a larger epsilon narrows the band and lowers the expected error", {
