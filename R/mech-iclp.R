@@ -181,7 +181,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   lam <- basis$values
   out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- keep_curve_names(new_dpfda_curves(out$values, basis$grid, x$domain), x)
-  rel <- new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
+  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  rel <- add_center(rel, cen, center, x)
+  iclp_mean_charge(budget, out, mechanism, epsilon, par)
+  rel
+}
+
+# The release object of dp_mean()'s ICLP/FRL/GP mechanisms from the output of
+# iclp_release_core(); shared by the in-memory and the engine path.
+iclp_mean_release <- function(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select) {
+  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
                     delta = out$delta, sensitivity = out$sensitivity, noise_scale = out$noise_scale,
                     noise = kernel, call = call,
                     coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
@@ -190,9 +199,12 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
                     grid_step = out$grid_step, noise_inflation = out$noise_inflation,
                     zcdp_rho = out$zcdp_rho, class = "dpfda_iclp_release")
-  rel <- add_center(rel, cen, center, x)
-  # one charge for the selection (if any) and the release together: a refused
-  # release leaves the budget untouched
+}
+
+# One charge for the selection (if any) and the release together, made after
+# the release succeeded (a refused release leaves the budget untouched):
+# Gaussian float noise as mu-GDP, exact (discrete Gaussian) noise as zCDP rho.
+iclp_mean_charge <- function(budget, out, mechanism, epsilon, par) {
   if (!is.null(par$pcv)) {
     charge_budget(budget, epsilon + par$epsilon_select, 0, "dp_mean + pcv_select")
   } else {
@@ -200,7 +212,6 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                   mu = if (mechanism == "gp" && !isTRUE(out$noise_exact)) out$sensitivity / out$noise_scale,
                   rho = out$zcdp_rho)
   }
-  rel
 }
 
 iclp_check_options <- function(o, mechanism, select) {

@@ -611,6 +611,16 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
                   lasso_lambda = lasso_lambda, iters = iters)
   }
+  kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
+                     calibration, box, call, sens, budget)
+}
+
+# The last step of every dp_kme() path (in memory and from a summary): check
+# for overflow, build the release and charge the budget once it exists.
+# Gaussian noise on the coordinates is charged as mu = Delta_2 / sigma (GDP);
+# discrete Gaussian noise by its zCDP rho.
+kme_finish_release <- function(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
+                               calibration, box, call, sens, budget) {
   if (!is.finite(sigma) || !all(is.finite(w))) {
     dpfda_abort("The noise scale or the weights overflow; epsilon is too small for this N.",
                 class = "dpfda_error_numeric", arg = "epsilon")
@@ -618,8 +628,6 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
   rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
                        if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
-  # Gaussian noise on the coordinates: mu = Delta_2 / sigma for exact (GDP)
-  # composition; discrete Gaussian noise: its zCDP rho
   charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
                 rho = ex$rho)
   rel

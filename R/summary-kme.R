@@ -268,14 +268,6 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
                   lasso_lambda = lasso_lambda, iters = iters)
   }
-  if (!is.finite(sigma) || !all(is.finite(w))) {
-    dpfda_abort("The noise scale or the weights overflow; epsilon is too small for this N.",
-                class = "dpfda_error_numeric", arg = "epsilon")
-  }
-  if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
-  rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
-                       if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
-  charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
-                rho = ex$rho)
-  rel
+  kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
+                     calibration, box, call, sens, budget)
 }

@@ -246,17 +246,8 @@ dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, bu
   lam <- basis$values
   out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- new_dpfda_curves(out$values, basis$grid, as_domain(NULL, basis$grid))
-  rel <- new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
-                           delta = out$delta, sensitivity = out$sensitivity, noise_scale = out$noise_scale,
-                           noise = kernel, call = call,
-                           coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
-                           params = c(par$params, list(h = h, J = basis$J, J_tau = out$J_tau)),
-                           tau = tau, n = n, selection = select, epsilon_release = epsilon,
-                           epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
-                           grid_step = out$grid_step, noise_inflation = out$noise_inflation,
-                           class = "dpfda_iclp_release")
-  charge_budget(budget, epsilon, out$delta, "dp_mean",
-                mu = if (mechanism == "gp") out$sensitivity / out$noise_scale else NULL)
+  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  iclp_mean_charge(budget, out, mechanism, epsilon, par)
   rel
 }
 

@@ -82,6 +82,24 @@ test_that("the release from a summary equals the in-memory release", {
   expect_equal(m2$groups, m1$groups)
 })
 
+test_that("a release from a summary is charged to a budget exactly as in memory", {
+  d <- eng_data()
+  for (noise in c("float", "exact")) {
+    b1 <- privacy_budget(10, 1e-2)
+    b2 <- privacy_budget(10, 1e-2)
+    with_seed_mode(6, dp_mean(d$cu, epsilon = 1, tau = 1, mechanism = "gp", delta = 1e-3, noise = noise, budget = b1))
+    with_seed_mode(6, dp_mean(summarise_mean(d$cu, tau = 1), epsilon = 1, tau = 1, mechanism = "gp",
+                              delta = 1e-3, noise = noise, budget = b2))
+    expect_equal(budget_spent(b2), budget_spent(b1), info = noise)
+  }
+  k <- kernel_gaussian(1)
+  b1 <- privacy_budget(10, 1e-2)
+  b2 <- privacy_budget(10, 1e-2)
+  with_seed_mode(7, dp_kme(d$X, k, 1, 1e-5, synthetic = d$z, budget = b1))
+  with_seed_mode(7, dp_kme(summarise_kme(d$X, k, synthetic = d$z), k, 1, 1e-5, budget = b2))
+  expect_equal(budget_spent(b2), budget_spent(b1))
+})
+
 test_that("chunks give the summary of the whole, with ids kept together", {
   d <- eng_data()
   f <- tempfile(fileext = ".csv")
