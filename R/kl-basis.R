@@ -213,8 +213,9 @@ kl_coef <- function(basis, values) values %*% (basis$weights * basis$vectors)
 #' riclp(2, kernel_gaussian(0.2), t, J = 10)
 #' @export
 riclp <- function(n, kernel, grid, J = NULL) {
-  require_formals()
+  require_args(c("n", "kernel"), "riclp")   # `grid` only with a kernel: a kl_basis() carries its grid
   n <- check_count(n, "n", max = 2^31 - 1)
+  if (!inherits(kernel, "dpfda_kl_basis")) require_args("grid", "riclp")
   if (inherits(kernel, "dpfda_kl_basis")) {
     basis <- kernel
     if (!is.null(J)) {

@@ -104,6 +104,9 @@ test_that("riclp paths have the truncated kernel covariance and Laplace componen
   # a precomputed basis gives the same paths
   y1 <- with_seed_mode(3, riclp(2, b, t))
   y2 <- with_seed_mode(3, riclp(2, mat32, t, J = 10))
+  # a kl_basis() carries its grid: riclp() needs none then
+  expect_identical(with_seed_mode(3, riclp(2, b))$values, y1$values)
+  expect_error(riclp(2, mat32), class = "dpfda_error_argument")
   expect_equal(y1$values, y2$values)
 })
 
