@@ -346,7 +346,7 @@ write_readme <- function(sections, out_dir, total_seconds) {
 # text and table beside what the paper reported (tools/reproduce/
 # paper-claims.R), then the benchmark output.
 write_html <- function(sections, out_dir, total_seconds, bench) {
-  md <- function(x) markdown::mark(paste(x, collapse = "\n"))
+  md <- function(x) markdown::mark(paste(x, collapse = "\n"), options = "-embed_resources")   # images stay links
   esc <- function(x) gsub("<", "&lt;", gsub("&", "&amp;", x))
   claims <- if (exists("paper_claims")) paper_claims() else list()
   anchor <- function(t) gsub("[^a-z0-9-]", "", gsub(" ", "-", tolower(t)))
