@@ -141,6 +141,14 @@ audit_run_case <- function(cs) {
 fig_audit <- function(out_dir, scale = demo_size(0.1, 1)) {
   file <- "audit-mechanisms.png"
   cases <- audit_cases(scale)
+  if (!isTRUE(get0("DEMO_FULL", ifnotfound = FALSE))) {
+    # the quick demo: one case per family of noise; FULL=1 audits every case
+    quick <- c("Laplace (textbook, rlaplace)", "dp_bernstein, Laplace, k = 2",
+               "dp_select (exponential mechanism), 50 candidates", "dp_bin_regression (Laplace bin means)",
+               "dp_gp_release (6 points)", "dp_gp_release (6 points), noise = \"exact\"",
+               "dp_gp_regression (cloaking)", "dp_online (6 queries)")
+    cases <- Filter(function(cs) cs$name %in% quick, cases)
+  }
   cores <- if (.Platform$OS.type == "unix") 2L else 1L
   rows <- parallel::mclapply(cases, audit_run_case, mc.cores = cores, mc.preschedule = FALSE)
   bad <- vapply(rows, function(r) !is.data.frame(r), TRUE)
@@ -188,7 +196,10 @@ fig_audit <- function(out_dir, scale = demo_size(0.1, 1)) {
       "close to the claim and 2000 runs do not separate it. A 0.7x version of a float mechanism goes",
       "undetected only where the sensitivity bound is loose at these inputs (the regression and",
       "SVM / KRR bounds hold for all inputs, so their worst case is not reached by two-point data);",
-      "an audit can refute a claim, never prove one."),
+      "an audit can refute a claim, never prove one.",
+      if (!isTRUE(get0("DEMO_FULL", ifnotfound = FALSE)))
+        sprintf(paste("This quick run audits %d cases (one per family of noise) with a tenth of the runs;",
+                      "`make demo FULL=1` audits every mechanism at the sizes above."), length(cases))),
     table = tab
   )
 }
