@@ -405,7 +405,7 @@ zcdp_delta <- function(epsilon, rho) {
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
-  zcdp_delta_unit(rho, epsilon)
+  if (length(epsilon) == 1L) zcdp_delta_unit(rho, epsilon) else zcdp_delta_many(rho, epsilon)
 }
 
 #' @rdname compose_epsilon
@@ -444,18 +444,31 @@ epsilon_for_delta <- function(delta_fun, delta, rel_tol = 1e-10) {
 gdp_epsilon_unit <- function(mu, delta) epsilon_for_delta(function(e) gaussian_delta_unit(e, mu), delta)
 
 # CKS20 Corollary 13, in log space, minimised over alpha > 1 (alpha = 1 +
-# exp(la), la in [-30, 30]) by golden-section search, vectorised over
-# epsilon so that long vectors cost one pass of vector arithmetic per step.
-# 80 steps shrink the bracket to 60 * 0.618^80 < 1e-15; the objective is an
-# upper bound on log delta at every la, so an imprecise minimum only
-# overstates delta.
+# exp(la), la in [-30, 30]). The objective is an upper bound on log delta at
+# every la, so an imprecise minimum only overstates delta.
+zcdp_log_delta_objective <- function(la, rho, e) {
+  a <- 1 + exp(la)
+  v <- (a - 1) * (a * rho - e) - log(a - 1) + a * log1p(-1 / a)
+  v[is.nan(v)] <- 1e308                       # huge epsilon: delta underflows to 0
+  pmax(-1e308, pmin(1e308, v))
+}
+
+# One epsilon (the calibrations call this many times): Brent's method.
 zcdp_delta_unit <- function(rho, epsilon) {
-  f <- function(la, e) {
+  f <- function(la) {   # the scalar form of zcdp_log_delta_objective(), without vector overhead
     a <- 1 + exp(la)
-    v <- (a - 1) * (a * rho - e) - log(a - 1) + a * log1p(-1 / a)
-    v[is.nan(v)] <- 1e308                     # huge epsilon: delta underflows to 0
-    pmax(-1e308, pmin(1e308, v))
+    v <- (a - 1) * (a * rho - epsilon) - log(a - 1) + a * log1p(-1 / a)
+    if (is.nan(v)) 1e308 else max(-1e308, min(1e308, v))
   }
+  opt <- stats::optimize(f, c(-30, 30), tol = 1e-12)
+  min(1, exp(min(opt$objective, f(-30), f(30))))
+}
+
+# Many epsilons (zcdp_delta() on a vector): golden-section search vectorised
+# over epsilon, one pass of vector arithmetic per step; 80 steps shrink the
+# bracket to 60 * 0.618^80 < 1e-15. Agrees with zcdp_delta_unit() to 1e-13.
+zcdp_delta_many <- function(rho, epsilon) {
+  f <- function(la, e) zcdp_log_delta_objective(la, rho, e)
   n <- length(epsilon)
   gr <- (sqrt(5) - 1) / 2
   lo <- rep(-30, n)

@@ -189,3 +189,12 @@ test_that("exact (discrete Gaussian) releases are accounted through their rho in
     expect_true(is.na(summary(b2)$rho))
   })
 })
+
+test_that("zcdp_delta() on a long vector agrees with the one-epsilon solver and is fast", {
+  e <- c(0, 0.01, 0.1, 0.5, 1, 2, 5, 10, 50, 1e3, 1e300)
+  for (rho in c(1e-6, 0.01, 0.5, 3, 100)) {
+    one <- vapply(e, function(x) zcdp_delta(x, rho), 1)
+    expect_equal(zcdp_delta(e, rho), one, tolerance = 1e-10)
+  }
+  expect_lt(system.time(zcdp_delta(seq(0, 1, length.out = 1e5), 0.5))[["elapsed"]], 10)
+})
