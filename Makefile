@@ -47,7 +47,7 @@ deps-system:
 
 # R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback).
 TEST_PKGS := testthat knitr markdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
-  lgrdata generics shiny chromote callr httpuv DBI dplyr dbplyr RSQLite
+  lgrdata generics shiny chromote callr httpuv DBI dplyr dbplyr RSQLite tibble
 deps-test: deps-system
 	$(RSCRIPT) tools/install-deps.R $(TEST_PKGS)
 

@@ -90,7 +90,8 @@
 #' as_curves(matrix(rnorm(20), 4, 5), grid = 1:5)
 #' # irregular curves onto a common grid, bare column names
 #' irr <- data.frame(who = rep(c("a", "b"), c(4, 5)),
-#'                   age = c(1, 2.5, 4, 6, 0.5, 2, 3, 5, 6.5), cm = c(70, 85, 100, 115, 65, 80, 92, 108, 120))
+#'                   age = c(1, 2.5, 4, 6, 0.5, 2, 3, 5, 6.5),
+#'                   cm = c(70, 85, 100, 115, 65, 80, 92, 108, 120))
 #' as_curves(irr, id = who, arg = age, value = cm, grid = seq(1, 6, by = 0.5))
 #' if (requireNamespace("nlme", quietly = TRUE)) {
 #'   oxboys <- as_curves(nlme::Oxboys, id = Subject, arg = age, value = height,
