@@ -90,6 +90,12 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   seed <- check_count(seed, "seed", min = 0)
   if (!is.null(target_l2)) target_l2 <- check_number(target_l2, "target_l2", lower = 0, lower_open = TRUE)
   if (!is.null(target_sup)) target_sup <- check_number(target_sup, "target_sup", lower = 0, lower_open = TRUE)
+  # the privacy settings are checked whatever the mechanism uses of them
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  if (!is.null(sensitivity)) {
+    sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE, upper = 1e150)
+  }
   if (!is.null(target_l2) && !is.null(target_sup)) {
     dpfda_abort("Give one of `target_l2` and `target_sup`, not both.", arg = "target_sup")
   }

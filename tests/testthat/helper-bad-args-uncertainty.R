@@ -22,3 +22,19 @@ bad_arg_excluded_uncertainty <- function() {
     glance = "a generic re-exported from generics; its method is tested in test-confint.R",
     dp_explore = "returns a Shiny app object; its inputs (data, mode, seed) are tested in test-explore.R")
 }
+
+bad_arg_allowed_uncertainty <- function() {
+  rbind(
+    # dp_accuracy(): NULL selects the settings mode and documented defaults;
+    # large n, epsilon, tau and targets are valid public settings (huge
+    # sensitivities are refused above 1e150); delta = 0 is pure DP; seed 0 is
+    # a valid seed; a one-column data frame of grid points is a valid grid
+    allow("dp_accuracy", c("x", "kernel", "target_l2", "target_sup"), "NULL"),
+    allow("dp_accuracy", c("n", "epsilon", "tau", "target_l2"), c("1e10", "2^31")),
+    allow("dp_accuracy", "target_l2", "double.xmax"),
+    allow("dp_accuracy", "sensitivity", c("1e10", "2^31", "NULL")),
+    allow("dp_accuracy", "delta", "0"),
+    allow("dp_accuracy", "seed", "0"),
+    allow("dp_accuracy", "grid", "a data.frame")
+  )
+}
