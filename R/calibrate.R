@@ -146,8 +146,31 @@ gaussian_delta_unit <- function(epsilon, D) {
   pmax(0, out)
 }
 
+# Calibrations are pure functions of public numbers found by bisection (tens
+# of R calls each); repeated releases (simulations, audits) look them up by
+# the exact bits of their arguments.
+calib_cache <- new.env(parent = emptyenv())
+calib_memo <- function(what, args, compute) {
+  key <- paste(what, paste(sprintf("%a", as.double(args)), collapse = ","))
+  v <- calib_cache[[key]]
+  if (is.null(v)) {
+    v <- compute()
+    if (length(calib_cache) >= 1000L) rm(list = ls(calib_cache, all.names = TRUE), envir = calib_cache)
+    assign(key, v, envir = calib_cache)
+  }
+  v
+}
+
 # Smallest sigma (per unit sensitivity) with delta(epsilon) <= delta.
 analytic_gaussian_sigma <- function(epsilon, delta, rel_tol = 1e-12) {
+  if (length(epsilon) != 1L || length(delta) != 1L || length(rel_tol) != 1L) {
+    return(analytic_gaussian_sigma_solve(epsilon, delta, rel_tol))
+  }
+  calib_memo("analytic", c(epsilon, delta, rel_tol),
+             function() analytic_gaussian_sigma_solve(epsilon, delta, rel_tol))
+}
+
+analytic_gaussian_sigma_solve <- function(epsilon, delta, rel_tol) {
   ok <- function(s) gaussian_delta_unit(epsilon, 1 / s) <= delta
   hi <- 1
   while (!ok(hi)) {

@@ -42,17 +42,21 @@ arg_error <- function(arg, what, value, class = "dpfda_error_argument") {
 check_number <- function(x, arg, lower = -Inf, upper = Inf, lower_open = FALSE,
                          upper_open = FALSE, what = NULL,
                          class = "dpfda_error_argument") {
-  if (is.null(what)) {
-    what <- if (is.finite(lower) && lower == 0 && lower_open) "a positive number"
-            else if (is.finite(lower) && lower == 0) "a non-negative number"
-            else "a finite number"
-    if (is.finite(upper)) what <- sprintf("%s %s %s", what, if (upper_open) "below" else "at most", format(upper))
-  }
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     (if (lower_open) x > lower else x >= lower) &&
     (if (upper_open) x < upper else x <= upper)
-  if (!isTRUE(ok)) arg_error(arg, what, x, class)
+  # the message is formatted only when the check fails (this runs on every release)
+  if (!isTRUE(ok)) arg_error(arg, what %||% number_what(lower, upper, lower_open, upper_open), x, class)
   as.double(x)
+}
+
+# What check_number() asks for, in words.
+number_what <- function(lower, upper, lower_open, upper_open) {
+  what <- if (is.finite(lower) && lower == 0 && lower_open) "a positive number"
+          else if (is.finite(lower) && lower == 0) "a non-negative number"
+          else "a finite number"
+  if (is.finite(upper)) what <- sprintf("%s %s %s", what, if (upper_open) "below" else "at most", format(upper))
+  what
 }
 
 check_count <- function(x, arg, min = 1, max = .Machine$integer.max) {

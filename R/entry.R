@@ -295,13 +295,22 @@ center_values <- function(center, grid) {
 }
 
 # Classed errors for the caller's formal arguments that have no default and
-# were not given (one line at the top of an exported function).
+# were not given (one line at the top of an exported function). It runs on
+# every call of every export, so the cheap part comes first: the required
+# formals are the empty-symbol defaults (is.symbol is a primitive), and the
+# caller's name is looked up only for an error message.
 require_formals <- function(advice = list()) {
-  fn <- sys.function(sys.parent())
-  cl <- sys.call(sys.parent())
-  fname <- if (is.name(cl[[1L]])) as.character(cl[[1L]]) else
-    if (is.call(cl[[1L]]) && identical(cl[[1L]][[1L]], as.name("::"))) as.character(cl[[1L]][[3L]]) else NULL
-  fm <- formals(fn)
-  req <- names(fm)[vapply(fm, function(a) identical(a, quote(expr = )), NA)]
-  require_args(setdiff(req, "..."), fname, advice, env = parent.frame())
+  fm <- formals(sys.function(sys.parent()))
+  s <- vapply(fm, is.symbol, NA)
+  req <- names(fm)[s][!nzchar(as.character(fm[s]))]
+  env <- parent.frame()
+  for (a in req) {
+    if (a != "..." && eval(call("missing", as.name(a)), env)) {
+      cl <- sys.call(sys.parent())
+      fname <- if (is.name(cl[[1L]])) as.character(cl[[1L]]) else
+        if (is.call(cl[[1L]]) && identical(cl[[1L]][[1L]], as.name("::"))) as.character(cl[[1L]][[3L]]) else NULL
+      require_arg_error(a, fname, advice[[a]])
+    }
+  }
+  invisible(TRUE)
 }

@@ -131,16 +131,20 @@ check_float_tails <- function(type = c("gaussian", "laplace"), epsilon, delta = 
     if (is.null(shift)) shift <- 1 / analytic_gaussian_sigma(epsilon, delta)
     t <- float_tail_gaussian(shift, m)
     limit <- delta / 10
-    detail <- sprintf("a shift of %s standard deviations against the float Gaussian cut-off %s",
-                      format(shift, digits = 4), format(float_gauss_zmax(), digits = 5))
   } else {
     t <- float_tail_laplace(epsilon, m)
     # a release that claims a delta may spend a tenth of it on the tail, as for Gaussian noise
     limit <- max(float_tail_laplace_limit(), delta / 10)
-    detail <- sprintf("epsilon = %s against the float Laplace cut-off %s scales",
-                      format(epsilon, digits = 4), format(float_laplace_max(), digits = 4))
   }
   if (!(t <= limit)) {
+    # (formatted only here: this check runs on every float release)
+    detail <- if (type == "gaussian") {
+      sprintf("a shift of %s standard deviations against the float Gaussian cut-off %s",
+              format(shift, digits = 4), format(float_gauss_zmax(), digits = 5))
+    } else {
+      sprintf("epsilon = %s against the float Laplace cut-off %s scales",
+              format(epsilon, digits = 4), format(float_laplace_max(), digits = 4))
+    }
     dpfda_abort(sprintf(paste("Float noise cannot keep the privacy claim of %s: with %s, a neighbouring",
                               "data set lands beyond the largest value the sampler returns with",
                               "probability up to %s (more than the allowed %s). Use noise = \"exact\"",

@@ -149,6 +149,15 @@ exact_gaussian_noise <- function(values, sigma, k) {
 # Delta^2 / (2 sigma^2)-zCDP discrete Gaussian is (epsilon, delta)-DP.
 exact_gaussian_sigma <- function(sensitivity, epsilon, delta) {
   if (sensitivity == 0) return(0)
+  # the zCDP bisection does not involve the sensitivity: memoised per (epsilon, delta)
+  lo <- if (length(epsilon) == 1L && length(delta) == 1L) {
+    calib_memo("exact_rho", c(epsilon, delta), function() exact_gaussian_rho(epsilon, delta))
+  } else exact_gaussian_rho(epsilon, delta)
+  sensitivity / sqrt(2 * lo)
+}
+
+# The largest rho (to 1e-11 relative, from below) whose rho-zCDP is (epsilon, delta)-DP.
+exact_gaussian_rho <- function(epsilon, delta) {
   ok <- function(rho) zcdp_delta_unit(rho, epsilon) <= delta
   lo <- 0
   hi <- epsilon
@@ -158,7 +167,7 @@ exact_gaussian_sigma <- function(sensitivity, epsilon, delta) {
     if (ok(mid)) lo <- mid else hi <- mid
   }
   if (!(lo > 0)) dpfda_abort("No noise scale achieves this (epsilon, delta).", class = "dpfda_error_numeric")
-  sensitivity / sqrt(2 * lo)
+  lo
 }
 
 check_noise <- function(noise) check_choice(noise, c("float", "exact"), "noise")
