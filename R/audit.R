@@ -33,6 +33,25 @@
 #' Laplace noise); `"identity"` for scalar outputs; or a function of one
 #' output returning one number.
 #'
+#' **Replayed runs.** With `digits` (audits in idealised arithmetic), runs
+#' need not all be made end to end. In the seeded mode each run draws its noise
+#' from R's generator through one of the package's samplers, and most
+#' mechanisms are affine in those variates: output \eqn{= T + A z}, with
+#' \eqn{T} and \eqn{A} fixed by the data set and the public parameters. The
+#' audit reads off which sampler a run uses and how many variates it consumes,
+#' fits \eqn{T} and \eqn{A} to a few dozen runs made end to end, and then
+#' makes only a share `genuine` of the remaining runs end to end; the others are
+#' \eqn{T + A z} for the variates that the next run would have drawn, so every
+#' row is (up to rounding) the output the mechanism returns at that position of
+#' the random stream. Every run made end to end must consume the same number of
+#' variates and agree with the fit to 1e-11 of the output's scale; at the first
+#' disagreement (a mechanism that is not affine in its noise, such as an
+#' exponential mechanism or exact integer noise) all runs are made end to end
+#' from the same seed, so the result is the same as with `genuine = 1`. A
+#' non-affine effect that occurs in fewer than about one in `genuine * n` runs
+#' can escape the checks: use `genuine = 1` to audit such rare branches. Which
+#' path was taken is in the `replay` field.
+#'
 #' @param mechanism A function of one data set returning a release (a
 #'   `dpfda_release`, a `dpfda_selection`, a `dpfda_bandwidth`, or a numeric
 #'   vector); it should pass the data on to a mechanism of the package (or
@@ -57,6 +76,10 @@
 #'   exploit it (for instance thresholds at an exactly repeated value);
 #'   mechanisms with `noise = "exact"` release values on a grid and have no
 #'   such leak.
+#' @param genuine The share of runs made end to end when the runs are
+#'   replayed (see Details; only with `digits`): 0.1 (default) makes every
+#'   tenth run by calling `mechanism` and checks it against the replay, 1 makes
+#'   every run end to end.
 #' @param x A `dpfda_audit`.
 #' @param breaks Histogram breaks.
 #' @param ... Unused (plot: passed to [graphics::plot()]).
@@ -66,8 +89,10 @@
 #'   `confidence`, `n`, `event` (`threshold`, `side` `">"` or `"<="`,
 #'   `direction` `"data>neighbour"` or `"neighbour>data"`), `counts` and
 #'   `n_eval` of the second half, `passed` (`epsilon_lower <= epsilon`, or
-#'   `NA`), and `projections` (the projected second-half outputs, for the
-#'   plot). `plot()` draws the two distributions and the event.
+#'   `NA`), `projections` (the projected second-half outputs, for the
+#'   plot), and `replay` (per data set: the sampler and the number of variates
+#'   per run of the replay, or `NA`, and how many runs were made end to end and
+#'   replayed). `plot()` draws the two distributions and the event.
 #' @references Ding, Z., Wang, Y., Wang, G., Zhang, D. and Kifer, D. (2018).
 #'   Detecting violations of differential privacy. *CCS*. Jagielski, M.,
 #'   Ullman, J. and Oprea, A. (2020). Auditing differentially private
@@ -83,7 +108,7 @@
 #' @export
 dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
                      projection = c("lda", "laplace", "identity"), confidence = 0.95, seed = 1,
-                     thresholds = 64, digits = NULL) {
+                     thresholds = 64, digits = NULL, genuine = 0.1) {
   require_formals()
   if (!is.function(mechanism)) arg_error("mechanism", "a function of one data set", mechanism)
   if (missing(data)) arg_error("data", "a data set", NULL)
@@ -99,6 +124,8 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
   thresholds <- check_count(thresholds, "thresholds", min = 1, max = 1e4)
   if (!is.null(digits)) digits <- check_count(digits, "digits", min = 1, max = 22)
+  genuine <- check_number(genuine, "genuine", lower = 0, upper = 1, lower_open = TRUE,
+                          what = "a number in (0, 1]")
 
   # seeded runs; the caller's noise mode and R random state are restored
   had_seed <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
@@ -111,8 +138,12 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
       rm(".Random.seed", envir = globalenv())
     }
   }, add = TRUE)
-  X1 <- audit_runs(mechanism, data, n, "data")
-  X2 <- audit_runs(mechanism, neighbour, n, "neighbour")
+  # outputs audited in idealised arithmetic may be replayed (audit_replay_runs);
+  # bit-for-bit audits make every run end to end
+  batch <- !is.null(digits)
+  X1 <- audit_runs(mechanism, data, n, "data", genuine, batch)
+  X2 <- audit_runs(mechanism, neighbour, n, "neighbour", genuine, batch)
+  replay <- list(data = attr(X1, "replay"), neighbour = attr(X2, "replay"))
   if (!is.null(digits)) {
     X1 <- signif(X1, digits)
     X2 <- signif(X2, digits)
@@ -135,16 +166,7 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
   # choose the event on the first half: the largest bound there, at a level
   # corrected for the number of candidates (which favours events with many
   # counts over lucky tail events: the winner's curse)
-  cand <- unique(stats::quantile(c(p1[sel], p2[sel]), probs = seq(0, 1, length.out = thresholds + 2L),
-                                 names = FALSE, type = 1))
-  best <- list(value = -Inf)
-  for (t in cand) for (side in c(">", "<=")) for (dir in c("data>neighbour", "neighbour>data")) {
-    ca <- audit_count(if (dir == "data>neighbour") p1[sel] else p2[sel], t, side)
-    cb <- audit_count(if (dir == "data>neighbour") p2[sel] else p1[sel], t, side)
-    v <- audit_bound(ca, cb, half, delta, alpha / (4 * length(cand)))
-    if (v > best$value) best <- list(value = v, threshold = t, side = side, direction = dir)
-  }
-  if (!is.finite(best$value)) best <- list(value = 0, threshold = cand[1L], side = ">", direction = "data>neighbour")
+  best <- audit_select_event(p1[sel], p2[sel], thresholds, delta, alpha)
   # bound on the second half only
   a <- if (best$direction == "data>neighbour") p1[ev] else p2[ev]
   b <- if (best$direction == "data>neighbour") p2[ev] else p1[ev]
@@ -160,27 +182,170 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
                  counts = c(first = ca, second = cb), n_eval = ne,
                  passed = if (is.null(epsilon)) NA else lower <= epsilon,
                  projection = if (is.function(projection)) "user" else projection, digits = digits,
+                 replay = replay,
                  projections = list(data = p1[ev], neighbour = p2[ev])),
             class = "dpfda_audit")
 }
 
-# n outputs of the mechanism as rows of a matrix.
-audit_runs <- function(mechanism, d, n, what) {
+# n outputs of the mechanism as rows of a matrix: every run end to end, or
+# (batch = TRUE) the replay of audit_replay_runs() where it applies.
+audit_runs <- function(mechanism, d, n, what, genuine = 1, batch = FALSE) {
+  bar <- dp_progress(n, sprintf("dp_audit(): %d runs on the %s", n, what))
+  on.exit(bar$done())
+  if (batch && genuine < 1) {
+    s0 <- audit_seed()
+    out <- audit_replay_runs(mechanism, d, n, what, genuine, bar)
+    if (!is.null(out)) return(out)
+    audit_seed(s0)   # not affine in its noise: every run end to end, from the same seed
+  }
   first <- audit_vector(audit_call(mechanism, d, what), what)
   m <- length(first)
   out <- matrix(0, n, m)
   out[1L, ] <- first
-  bar <- dp_progress(n, sprintf("dp_audit(): %d runs on the %s", n, what))
-  on.exit(bar$done())
   for (i in seq_len(n - 1L) + 1L) {
-    v <- audit_vector(audit_call(mechanism, d, what), what)
-    if (length(v) != m) {
-      dpfda_abort("`mechanism` returns outputs of varying length.", arg = "mechanism")
-    }
-    out[i, ] <- v
+    out[i, ] <- audit_one(mechanism, d, what, m)
     if (i %% 100L == 0L) bar$tick(100L)
   }
+  attr(out, "replay") <- list(family = NA_character_, variates = NA_integer_, genuine = n, replayed = 0L)
   out
+}
+
+audit_one <- function(mechanism, d, what, m) {
+  v <- audit_vector(audit_call(mechanism, d, what), what)
+  if (length(v) != m) dpfda_abort("`mechanism` returns outputs of varying length.", arg = "mechanism")
+  v
+}
+
+# The replay path. In the seeded mode every draw of the package comes from R's
+# generator through one of four samplers of the C noise source (src/rng.c), and
+# most mechanisms are affine in those variates: output = T + A z, with T and A
+# fixed by the data set and the public parameters (calibration, kernel, grid,
+# basis). Then the runs need not all be made end to end:
+#   1. two runs from the audit's seed; the sampler and the number p of
+#      variates the second consumed are found by replaying the generator from
+#      the same state (the state after the run must be reached exactly; the
+#      first run may do one-off work, such as filling a cache);
+#   2. 2p + 9 more runs end to end; the variates each of them consumed are
+#      replayed, and T and A are fitted to them by least squares; the fit must
+#      reproduce every run (to 1e-11 of each output's scale);
+#   3. the other runs: between runs made end to end (a share `genuine` of all
+#      runs), the next variates of the stream are drawn through the same
+#      sampler and mapped by T + A z, in blocks. Each run made end to end must
+#      consume exactly p variates and equal T + A z for its own variates.
+# So every replayed row is the output the mechanism would have returned at
+# that position of the stream (up to rounding), not a draw from a model of
+# it: the noise comes from the package's sampler, the calibration and the
+# noise structure from the mechanism's own code. NULL (nothing kept) as soon
+# as a check fails: the caller then makes every run end to end.
+audit_replay_runs <- function(mechanism, d, n, what, genuine, bar) {
+  first <- audit_vector(audit_call(mechanism, d, what), what)
+  m <- length(first)
+  s1 <- audit_seed()
+  second <- audit_one(mechanism, d, what, m)
+  s2 <- audit_seed()
+  cands <- audit_find_sampler(s1, s2, pmax = 8L * m + 64L)
+  if (!length(cands)) return(NULL)
+  audit_seed(s2)
+  k <- min(n - 1L, 2L * max(vapply(cands, `[[`, 0L, "p")) + 10L)
+  Y <- matrix(0, k, m)
+  Y[1L, ] <- second
+  for (i in seq_len(k - 1L) + 1L) Y[i, ] <- audit_one(mechanism, d, what, m)
+  sk <- audit_seed()
+  fit <- NULL
+  for (found in cands) {
+    audit_seed(s1)
+    p <- found$p
+    Z <- matrix(audit_draw(found$family, k * p), k, p, byrow = TRUE)
+    # every run must have consumed exactly p variates, and the fit must hold
+    if (identical(audit_seed(), sk)) fit <- audit_affine_fit(Y, Z)
+    if (!is.null(fit)) break
+  }
+  if (is.null(fit)) return(NULL)
+  out <- matrix(0, n, m)
+  out[1L, ] <- first
+  out[1L + seq_len(k), ] <- Y
+  every <- max(2L, as.integer(round(1 / genuine)))
+  i <- k + 1L
+  made <- k + 1L
+  while (i < n) {
+    b <- min(every - 1L, n - i)           # replayed rows ...
+    zb <- matrix(audit_draw(found$family, b * p), b, p, byrow = TRUE)
+    out[i + seq_len(b), ] <- audit_affine_apply(fit, zb)
+    i <- i + b
+    if (i < n) {                          # ... then one run end to end, checked
+      s <- audit_seed()
+      z <- matrix(audit_draw(found$family, p), 1L, p)
+      sz <- audit_seed()
+      audit_seed(s)
+      v <- audit_one(mechanism, d, what, m)
+      if (!identical(audit_seed(), sz) || !audit_affine_ok(fit, matrix(v, 1L), z)) return(NULL)
+      i <- i + 1L
+      made <- made + 1L
+      out[i, ] <- v
+    }
+    bar$tick(every)
+  }
+  attr(out, "replay") <- list(family = found$family, variates = p, genuine = made, replayed = n - made)
+  out
+}
+
+audit_seed <- function(state = NULL) {
+  if (is.null(state)) return(get0(".Random.seed", envir = globalenv(), inherits = FALSE))
+  assign(".Random.seed", state, envir = globalenv())
+  invisible(state)
+}
+
+# The standard variates of the noise source (seeded mode), k at a time.
+audit_samplers <- c("normal", "laplace", "exponential", "uniform")
+audit_draw <- function(family, k) {
+  k <- as.double(k)
+  if (k == 0) return(numeric(0))
+  switch(family,
+         normal = .Call(C_dpfda_rng_draw, k, 1L),
+         laplace = .Call(C_dpfda_laplace_draw, k, 1),
+         exponential = .Call(C_dpfda_rng_draw, k, 2L),
+         uniform = .Call(C_dpfda_rng_draw, k, 0L))
+}
+
+# The samplers and counts p of variates that take the generator from state s0
+# to s1 (p = 0: the run drew nothing), within pmax draws each. Samplers that
+# consume the generator alike tie (one normal and one Laplace variate both
+# take two uniforms, mostly): all are returned, and the fit decides.
+audit_find_sampler <- function(s0, s1, pmax) {
+  if (identical(s0, s1)) return(list(list(family = "none", p = 0L)))
+  out <- list()
+  for (f in audit_samplers) {
+    audit_seed(s0)
+    for (p in seq_len(pmax)) {
+      audit_draw(f, 1)
+      if (identical(audit_seed(), s1)) {
+        out[[length(out) + 1L]] <- list(family = f, p = p)
+        break
+      }
+    }
+  }
+  out
+}
+
+# Y = 1 T' + Z A' by least squares; NULL unless the fit is exact to rounding.
+audit_affine_fit <- function(Y, Z) {
+  X <- cbind(1, Z)
+  q <- qr(X)
+  if (q$rank < ncol(X)) return(NULL)
+  fit <- list(B = qr.coef(q, Y), scale = pmax(apply(abs(Y), 2L, max), .Machine$double.xmin))
+  if (anyNA(fit$B) || !audit_affine_ok(fit, Y, Z)) return(NULL)
+  fit
+}
+
+audit_affine_apply <- function(fit, Z) {
+  out <- cbind(1, Z) %*% fit$B
+  dimnames(out) <- NULL
+  out
+}
+
+audit_affine_ok <- function(fit, Y, Z) {
+  err <- abs(Y - audit_affine_apply(fit, Z))
+  all(err <= 1e-11 * rep(fit$scale, each = nrow(Y)))
 }
 
 audit_call <- function(mechanism, d, what) {
@@ -235,14 +400,43 @@ audit_projection <- function(projection, A, B) {
   function(X) as.vector(X %*% w)
 }
 
+# The event (threshold, side, direction) with the largest bound on the
+# first halves a and b, at a level corrected for the number of candidates.
+# Every candidate at once: the counts below each threshold from the sorted
+# halves (findInterval); ties go to the first in the order threshold, side
+# (">", "<="), direction.
+audit_select_event <- function(a, b, thresholds, delta, alpha) {
+  half <- length(a)
+  cand <- unique(stats::quantile(c(a, b), probs = seq(0, 1, length.out = thresholds + 2L),
+                                 names = FALSE, type = 1))
+  le1 <- findInterval(cand, sort(a))
+  le2 <- findInterval(cand, sort(b))
+  grid <- expand.grid(dir = c("data>neighbour", "neighbour>data"), side = c(">", "<="),
+                      t = seq_along(cand), stringsAsFactors = FALSE)
+  c1 <- ifelse(grid$side == ">", half - le1[grid$t], le1[grid$t])
+  c2 <- ifelse(grid$side == ">", half - le2[grid$t], le2[grid$t])
+  fwd <- grid$dir == "data>neighbour"
+  v <- audit_bound(ifelse(fwd, c1, c2), ifelse(fwd, c2, c1), half, delta, alpha / (4 * length(cand)))
+  w <- which.max(v)
+  if (!is.finite(v[w])) return(list(value = 0, threshold = cand[1L], side = ">", direction = "data>neighbour"))
+  list(value = v[w], threshold = cand[grid$t[w]], side = grid$side[w], direction = grid$dir[w])
+}
+
 audit_count <- function(p, t, side) if (side == ">") sum(p > t) else sum(p <= t)
 
-# log((lower CP of ca/n - delta) / upper CP of cb/n), each one-sided at alpha.
+# log((lower CP of ca/n - delta) / upper CP of cb/n), each one-sided at alpha
+# (vectorised over the counts).
 audit_bound <- function(ca, cb, n, delta, alpha) {
-  lo <- if (ca > 0) stats::qbeta(alpha, ca, n - ca + 1) else 0
-  hi <- if (cb < n) stats::qbeta(1 - alpha, cb + 1, n - cb) else 1
-  if (!(lo > delta)) return(-Inf)
-  log((lo - delta) / hi)
+  lo <- numeric(length(ca))
+  hi <- rep(1, length(cb))
+  a <- ca > 0
+  b <- cb < n
+  lo[a] <- stats::qbeta(alpha, ca[a], n - ca[a] + 1)
+  hi[b] <- stats::qbeta(1 - alpha, cb[b] + 1, n - cb[b])
+  out <- rep(-Inf, length(lo))
+  ok <- lo > delta
+  out[ok] <- log((lo[ok] - delta) / hi[ok])
+  out
 }
 
 #' @rdname dp_audit
@@ -256,6 +450,12 @@ print.dpfda_audit <- function(x, ...) {
               if (x$delta > 0) sprintf(", delta = %s accounted for", format(x$delta, digits = 3)) else ""))
   cat(sprintf("  event: projection %s %s (%s), counts %d vs %d\n", x$event$side,
               format(x$event$threshold, digits = 4), x$event$direction, x$counts[[1]], x$counts[[2]]))
+  rp <- x$replay$data
+  if (!is.null(rp) && !is.na(rp$family)) {
+    cat(sprintf("  runs: %d end to end, %d replayed (%s noise, %d variates per run)\n",
+                rp$genuine + x$replay$neighbour$genuine, rp$replayed + x$replay$neighbour$replayed,
+                rp$family, rp$variates))
+  }
   if (!is.null(x$epsilon)) {
     cat(sprintf("  claimed epsilon %s: %s\n", format(x$epsilon, digits = 4),
                 if (isTRUE(x$passed)) "not refuted" else "REFUTED (the mechanism leaks more than claimed)"))

@@ -18,7 +18,7 @@ bad_arg_table_acct <- function() {
     zcdp_epsilon = list(list(rho = 0.1, delta = 1e-5)),
     dp_audit = list(list(mechanism = function(d) d + rlaplace(1, 1), data = 0, neighbour = 1, n = 100,
                          epsilon = 1, delta = 0, projection = "identity", confidence = 0.95, seed = 1,
-                         thresholds = 8, digits = NULL))
+                         thresholds = 8, digits = NULL, genuine = 0.1))
   )
 }
 
