@@ -105,6 +105,10 @@
 #' a
 #' dp_audit(bad, c(1, 0, 1), c(1, 0, 0), n = 5000, epsilon = 1)$epsilon_lower
 #' plot(a)
+#' # in idealised arithmetic (digits): nine runs in ten are replayed, same bound
+#' r <- dp_audit(good, c(1, 0, 1), c(1, 0, 0), n = 5000, epsilon = 1, digits = 10)
+#' c(r$epsilon_lower, a$epsilon_lower)
+#' r$replay$data
 #' @export
 dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
                      projection = c("lda", "laplace", "identity"), confidence = 0.95, seed = 1,
@@ -452,9 +456,9 @@ print.dpfda_audit <- function(x, ...) {
               format(x$event$threshold, digits = 4), x$event$direction, x$counts[[1]], x$counts[[2]]))
   rp <- x$replay$data
   if (!is.null(rp) && !is.na(rp$family)) {
-    cat(sprintf("  runs: %d end to end, %d replayed (%s noise, %d variates per run)\n",
+    cat(sprintf("  runs: %d end to end, %d replayed (%s noise, %d variate%s per run)\n",
                 rp$genuine + x$replay$neighbour$genuine, rp$replayed + x$replay$neighbour$replayed,
-                rp$family, rp$variates))
+                rp$family, rp$variates, if (rp$variates == 1L) "" else "s"))
   }
   if (!is.null(x$epsilon)) {
     cat(sprintf("  claimed epsilon %s: %s\n", format(x$epsilon, digits = 4),
