@@ -144,10 +144,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  opts <- list(...)
+  opts <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
+  if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
   conv <- names(opts) %in% as_curves_options
   x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
   opts <- opts[!conv]
@@ -167,7 +168,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   n <- nrow(x$values)
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, n)
   if (mechanism == "bernstein") {
-    rel <- quiet_privacy(dp_mean_bernstein(x, epsilon, tau, o, select, call, noise))
+    rel <- quiet_privacy(centre_later(dp_mean_bernstein(x, epsilon, tau, o, select, call, noise), cen))
     rel <- add_center(rel, cen, center, x)
     charge_release(budget, rel, "dp_mean")
     return(rel)
@@ -181,7 +182,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   lam <- basis$values
   out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- keep_curve_names(new_dpfda_curves(out$values, basis$grid, x$domain), x)
-  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  rel <- centre_later(iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n,
+                                        select), cen)
   rel <- add_center(rel, cen, center, x)
   iclp_mean_charge(budget, out, mechanism, epsilon, par)
   rel
@@ -444,6 +446,10 @@ release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
 
 # Add the public centre back to a release (post-processing) and remember it
 # for predict(): a function is kept, values are interpolated linearly.
+# With a centre, the utility check waits until the centre is added back (it
+# uses the centre's size); add_center() makes it.
+centre_later <- function(expr, cen) if (is.null(cen)) expr else quiet_utility(expr)
+
 add_center <- function(rel, cen, center, x) {
   if (is.null(cen)) return(rel)
   rel$values$values <- rel$values$values + rep(cen, each = nrow(rel$values$values))
@@ -452,7 +458,7 @@ add_center <- function(rel, cen, center, x) {
                 class = "dpfda_error_numeric", arg = "center")
   }
   rel$center <- if (is.function(center)) center else list(grid = x$grid, values = cen)
-  rel
+  release_utility_check(rel)
 }
 
 center_at <- function(center, newdata) {

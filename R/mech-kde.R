@@ -115,6 +115,12 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     return(dp_kde_engine(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
                          noise, budget, match.call(), ...))
   }
+  # `columns` of a data frame in memory: strings or bare names (R/entry.R)
+  opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
+  if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
+  if (!is.null(opts$id)) dpfda_abort("`id` is used only with a database table or chunks.", arg = "id")
+  x <- select_point_columns(x, opts$columns)
+  opts$columns <- NULL
   warn_privacy(epsilon, if (missing(delta)) 0 else delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
@@ -139,8 +145,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # a released bandwidth is a sub-step: charged here unless already charged to this budget
   if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
-    rel <- dp_kde_iclp(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, mechanism, domain,
-                       binned, bins, call, noise = noise, ...)
+    rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
+                                       mechanism, domain, binned, bins, call, noise = noise), opts), quote = TRUE)
     charge_release(budget, rel, "dp_kde")
     return(rel)
   }
@@ -161,7 +167,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                           d = d, mechanism = mechanism)
   noise_kernel <- if (mechanism == "gp") bw$kernel else
     kernel_exponential(sqrt(bw$H[1, 1]), norm = "l1")
-  sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), opts))
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
   rel <- gp_release(f$values[1L, ], f$grid, noise_kernel, sigma,
                     mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = delta,
