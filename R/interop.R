@@ -39,8 +39,10 @@
 #'   (default `n_grid` equally spaced points of the basis range). Its
 #'   `fdnames` give the names: the argument's (`fdnames[[1]]`, e.g. "Age"),
 #'   the curves' labels (`fdnames[[2]]`, when one per curve) and the values'
-#'   (`fdnames[[3]]`, e.g. "Height (cm)"); `arg_name` and `value_name`
-#'   override them.
+#'   (`fdnames[[3]]`, e.g. "Height (cm)"); an element that is not a single
+#'   label is labelled by its name in the list, as in fda's plots (e.g.
+#'   "time" for the arguments that `fda::smooth.basis()` stores there).
+#'   `arg_name` and `value_name` override them.
 #' * A `tfd` object (\pkg{tf}): regular data keep their common arguments;
 #'   irregular data need `grid` and are evaluated there by
 #'   `tf::tf_evaluate()` (its interpolation). The vector's names label the
@@ -65,7 +67,9 @@
 #' with `min(m, 20)` functions on the range of the grid) by least squares
 #' (`fda::smooth.basis()` without roughness penalty), so a curve that lies in
 #' the basis is reproduced exactly; `as_tfd()` keeps the grid as the
-#' arguments (`tf::tfd()`).
+#' arguments (`tf::tfd()`). `as_fd()` writes the names into `fdnames`
+#' (argument name, curve labels, value name) and `as_tfd()` the curve labels
+#' into the vector's names, so a round trip keeps them.
 #'
 #' @param x The object to convert.
 #' @param grid Evaluation grid (see [curves()]); `NULL` for the defaults
@@ -414,13 +418,18 @@ as_curves.fd <- function(x, grid = NULL, n_grid = 101L, ..., arg_name = NULL, va
   }
   v <- fda::eval.fd(grid, x)
   out <- curves(t(v), grid)
-  # fda's names: fdnames = list(args, reps, funs), e.g. list("Age", girls, "Height (cm)")
+  # fda's names: fdnames = list(args, reps, funs), e.g. list("Age", girls, "Height (cm)"); an
+  # element that is not one label (smooth.basis() stores the arguments) is labelled by its name,
+  # as fda's plots do (e.g. list(time = <ages>, reps = <girls>, values = "value"))
   fdn <- x$fdnames
-  one <- function(s, default) if (is.character(s) && length(s) == 1L && !is.na(s) && nzchar(s)) s else default
+  one <- function(s) if (is.character(s) && length(s) == 1L && !is.na(s) && nzchar(s)) s
+  lab <- function(k, default) {
+    if (length(fdn) < k) return(default)
+    one(fdn[[k]]) %||% one(names(fdn)[k]) %||% default
+  }
   reps <- if (length(fdn) >= 2L) fdn[[2L]] else NULL
   if (is.character(reps) && length(reps) == nrow(out$values) && !anyNA(reps)) out$ids <- reps
-  set_curve_names(out, arg_name %||% one(if (length(fdn) >= 1L) fdn[[1L]], "t"),
-                  value_name %||% one(if (length(fdn) >= 3L) fdn[[3L]], "value"))
+  set_curve_names(out, arg_name %||% lab(1L, "t"), value_name %||% lab(3L, "value"))
 }
 
 #' @rdname as_curves
@@ -456,7 +465,9 @@ as_tfd <- function(x, ...) {
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
-  tf::tfd(cv$values, arg = cv$grid)
+  out <- tf::tfd(cv$values, arg = cv$grid)
+  if (!is.null(cv$ids) && length(cv$ids) == length(out)) names(out) <- as.character(cv$ids)
+  out
 }
 
 #' @rdname as_curves
@@ -477,7 +488,11 @@ as_fd <- function(x, basis = NULL, ...) {
     dpfda_abort(sprintf("`basis` has %d functions but the grid only %d points.", basis$nbasis, length(g)),
                 arg = "basis")
   }
-  fda::smooth.basis(g, t(cv$values), basis)$fd
+  reps <- if (!is.null(cv$ids) && length(cv$ids) == nrow(cv$values)) as.character(cv$ids) else
+    paste0("rep", seq_len(nrow(cv$values)))
+  # the names travel as fdnames = list(args, reps, funs), fda's labels
+  fda::smooth.basis(g, t(cv$values), basis,
+                    fdnames = list(curves_arg_label(cv), reps, curves_value_label(cv)))$fd
 }
 
 # A classed error when a suggested package is missing.

@@ -470,7 +470,7 @@ test_that("chunks and database tables take bare column names in `...` (the engin
   on.exit(DBI::dbDisconnect(con), add = TRUE)
   DBI::dbWriteTable(con, "visits", d)
   DBI::dbWriteTable(con, "md", md)
-  DBI::dbWriteTable(con, "pts", data.frame(a = faithful$eruptions, b = faithful$waiting))
+  DBI::dbWriteTable(con, "pts", data.frame(a = faithful$eruptions, b = faithful$waiting / 20))
   vis <- dplyr::tbl(con, "visits")
   dp_reproducible(36)
   b <- dp_mean(vis, epsilon = 1, tau = 1, grid = g, id = patient, arg = day, value = score)
@@ -483,7 +483,7 @@ test_that("chunks and database tables take bare column names in `...` (the engin
                      regexp = "\"nope\"")
   expect_equal(mortality_distribution(dplyr::tbl(con, "md"), age = yrs, deaths = dd, group = area)$values,
                mortality_distribution(md, age = yrs, deaths = dd, group = area)$values, tolerance = 1e-9)
-  z <- cbind(seq(1.5, 5.5, length.out = 8), seq(45, 95, length.out = 8))
+  z <- cbind(seq(1.5, 5.5, length.out = 8), seq(45, 95, length.out = 8) / 20)
   kk <- kernel_gaussian(1)
   dp_reproducible(38)
   m1 <- dp_kme(dplyr::tbl(con, "pts"), kk, 1, 1e-5, synthetic = z, columns = c(a, b))
