@@ -336,11 +336,16 @@ signal_bound_l2 <- function(x) {
 # bounded by tau.
 signal_size_l2 <- function(x) {
   b <- signal_bound_l2(x)
-  if (is.null(b) || is.null(x$center)) return(list(size = b, what = "the bound tau"))
+  what <- if (inherits(x, "dpfda_iclp_cov_release")) "tau^2, the bound of the covariance"
+          else if (identical(x$mechanism, "bernstein")) "tau times the root of the domain's length"
+          else if (is.numeric(x$tau)) "the bound tau"
+          else "the response bounds y_bound over the domain"
+  cen <- x[["center"]]                     # [[ ]]: no partial match of other fields (`centered`)
+  if (is.null(b) || is.null(cen)) return(list(size = b, what = what))
   g <- x$values$grid
-  cn <- tryCatch(sqrt(sum(quadrature_weights(g) * center_at(x$center, g)^2)), error = function(e) NA_real_)
+  cn <- tryCatch(sqrt(sum(quadrature_weights(g) * center_at(cen, g)^2)), error = function(e) NA_real_)
   if (is.finite(cn) && cn > b) return(list(size = cn, what = "the L2 norm of the public centre"))
-  list(size = b, what = "the bound tau")
+  list(size = b, what = what)
 }
 
 # Called on every new release: warn (classed) when the noise is more than
@@ -357,8 +362,10 @@ release_utility_check <- function(x) {
   if (is.null(law)) return(invisible(x))
   l2 <- sqrt(sum(law$weights * law$var))
   if (is.finite(l2) && l2 > bound / 2) {
-    advice <- if (is.null(x$center)) "Centre the data on a public reference (`center`) and lower the bound (tau)"
-              else "Lower the bound tau on the deviations from the centre"
+    advice <- if (!is.null(x[["center"]])) "Lower the bound tau on the deviations from the centre"
+              else if (inherits(x, "dpfda_iclp_cov_release")) "Lower the bound tau"
+              else if (is.numeric(x$tau)) "Centre the data on a public reference (`center`) and lower the bound (tau)"
+              else "Narrow the public bounds"
     dpfda_warn(sprintf(paste("The privacy noise of this %s release (expected L2 error %s) is more than half",
                              "the L2 size of the signal its public settings allow (%s: %s): the release is",
                              "mostly noise, with a relative error above 50%% even for a signal of that size.",
