@@ -491,3 +491,23 @@ test_that("chunks and database tables take bare column names in `...` (the engin
   m2 <- dp_kme(dplyr::tbl(con, "pts"), kk, 1, 1e-5, synthetic = z, columns = c("a", "b"))
   expect_equal(m1$weights, m2$weights)
 })
+
+test_that("dp_cov() and dp_fpca() take long data frames with their column names, bare or quoted", {
+  skip_if_not_installed("nlme")
+  g <- seq(-1, 0.95, length.out = 12)
+  ox <- as_curves(nlme::Oxboys, id = Subject, arg = age, value = height, grid = g)
+  x <- curves(sweep(ox$values, 2, 149 + 6.5 * g), g)
+  d <- nlme::Oxboys
+  d$dev <- d$height - (149 + 6.5 * d$age)
+  dp_reproducible(56)
+  a <- dp_cov(x, epsilon = 1, tau = 28, J = 4)
+  dp_reproducible(56)
+  b <- dp_cov(d, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = age, value = dev)
+  expect_equal(b$values$values, a$values$values)
+  dp_reproducible(56)
+  p <- dp_fpca(d, npc = 2, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = "age", value = dev)
+  expect_equal(p$values, dp_fpca(a, npc = 2)$values)
+  expect_dpfda_error(dp_cov(d, epsilon = 1, tau = 28, grid = g, id = Subject, arg = age, value = dev, J = 4,
+                            nope = 1), regexp = "`nope` is not an argument of dp_cov")
+  expect_dpfda_error(dp_cov(d, 1, 28, grid = g, id = Subject, arg = age, value = nope), regexp = "\"nope\"")
+})
