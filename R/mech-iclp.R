@@ -73,7 +73,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   at entry whatever its class (finite values, dimensions, grid).
 #'   Or long data outside memory: a database table (dbplyr lazy table),
 #'   [dp_chunks()] or a [summarise_mean()] summary, with `grid` and the
-#'   column names `id`, `arg`, `value` in `...` (see [summarise_mean()] for
+#'   column names `id`, `arg`, `value` (strings or bare names) in `...`
+#'   (see [summarise_mean()] for
 #'   the rules); `select = "pcv"` and `center` need curves in memory.
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above).
@@ -87,8 +88,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
-#'   (`id`, `arg`, `value` as strings, `method`, `restrict`, `na.rm`, `df`,
-#'   `n_grid`) are passed to it when `x` is not a curves object.
+#'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
+#'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
+#'   `restrict`, `na.rm`, `df`, `n_grid`) are passed to it when `x` is not a
+#'   curves object; the column names also for tables and chunks.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at

@@ -61,12 +61,14 @@
 #' [sensitivity_kde()].
 #'
 #' @param x Private data: a vector, an `n x d` matrix, or a data frame of
-#'   numeric columns (e.g. `faithful["eruptions"]`). `n` is public. Or
+#'   numeric columns (e.g. `faithful["eruptions"]`, or `faithful` with
+#'   `columns = eruptions` in `...`). `n` is public. Or
 #'   data outside memory: a database table (dbplyr lazy table), [dp_chunks()]
 #'   or a [summarise_kde()] summary, for one-dimensional grids and the
 #'   `"gp"`, `"sobolev"` and `"bernstein"` mechanisms; give the column as
-#'   `columns = "name"` (and optionally `id`) in `...`. The engine bins the
-#'   data (`binned = TRUE` in memory gives the same release).
+#'   `columns = name` (and optionally `id`) in `...`. Column names are
+#'   strings or bare names (the rule is in [as_curves()]). The engine bins
+#'   the data (`binned = TRUE` in memory gives the same release).
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
@@ -81,8 +83,9 @@
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism.
-#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`);
-#'   for `"iclp"` and `"frl"` the options listed above.
+#' @param ... `columns` (and `id` outside memory), see `x`; the rest is
+#'   passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); for
+#'   `"iclp"` and `"frl"` the options listed above.
 #' @param noise `"float"` (default) or `"exact"` (discrete noise on a
 #'   \eqn{2^{-k}} grid, see [exact_noise]) for every mechanism (`"iclp"`
 #'   and `"frl"`: discrete Laplace on the rounded coefficients, as in

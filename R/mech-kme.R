@@ -440,10 +440,12 @@ kme_rows_in <- function(z, x) {
 #' lengthscales 141 to 224); the reduced set starts from copies of the start
 #' points (the authors' code shares them across runs).
 #'
-#' @param x Private data: a numeric vector (1-D) or an `N x D` matrix, one row
-#'   per individual; or a database table (dbplyr lazy table), [dp_chunks()]
-#'   or a [summarise_kme()] summary, summarised outside memory (give the point
-#'   `columns` in `...`; methods `"subspace"` and `"random_features"`).
+#' @param x Private data: a numeric vector (1-D), an `N x D` matrix or a data
+#'   frame of numeric columns, one row per individual (`columns` in `...`
+#'   selects columns of a data frame); or a database table (dbplyr lazy
+#'   table), [dp_chunks()] or a [summarise_kme()] summary, summarised outside
+#'   memory (give the point `columns` in `...`; methods `"subspace"` and
+#'   `"random_features"`).
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure
@@ -481,9 +483,10 @@ kme_rows_in <- function(z, x) {
 #'   \eqn{2^{-k}} and get discrete Gaussian noise calibrated through zCDP
 #'   for the sensitivity plus the rounding distance (discrete Laplace when
 #'   `delta = 0`); see [exact_noise]. Not for `method = "exponential"`.
-#' @param ... For a database table or chunks: `columns` (the names of the
-#'   `D` point columns) and optionally `id` (an individual's rows are
-#'   weighted by one over their number, see [summarise_kme()]).
+#' @param ... `columns`: the `D` point columns, as strings or bare names
+#'   (`columns = c(eruptions, waiting)`; the rule is in [as_curves()]); for
+#'   a database table or chunks also `id` (an individual's rows are weighted
+#'   by one over their number, see [summarise_kme()]).
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
 #'   composition).
