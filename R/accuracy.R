@@ -312,8 +312,9 @@ accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
 
 # ---- the utility warning of new releases ---------------------------------------
 
-# The largest L2 norm the public bounds allow the released signal to have, or
-# NULL when the mechanism has no such public bound.
+# The largest L2 norm the public bounds allow the released signal (the
+# clipped summary, without noise) to have, or NULL when the mechanism has no
+# such public bound.
 signal_bound_l2 <- function(x) {
   if (inherits(x, "dpfda_iclp_cov_release")) return(x$tau^2)
   if (inherits(x, "dpfda_iclp_release") && is.numeric(x$tau)) {
@@ -329,22 +330,55 @@ signal_bound_l2 <- function(x) {
   NULL
 }
 
-# Called on every new release: warn (classed) when the noise alone is larger
-# than any signal the public bounds allow. Public quantities only.
+# The size of the released curve that the public settings imply: the bound
+# above; with a public centre (dp_mean(center = )), the L2 norm of the centre
+# when that is larger, since the release is the centre plus a deviation
+# bounded by tau.
+signal_size_l2 <- function(x) {
+  b <- signal_bound_l2(x)
+  what <- if (inherits(x, "dpfda_iclp_cov_release")) "tau^2, the bound of the covariance"
+          else if (identical(x$mechanism, "bernstein")) "tau times the root of the domain's length"
+          else if (is.numeric(x$tau)) "the bound tau"
+          else "the response bounds y_bound over the domain"
+  cen <- x[["center"]]                     # [[ ]]: no partial match of other fields (`centered`)
+  if (is.null(b) || is.null(cen)) return(list(size = b, what = what))
+  g <- x$values$grid
+  cn <- tryCatch(sqrt(sum(quadrature_weights(g) * center_at(cen, g)^2)), error = function(e) NA_real_)
+  if (is.finite(cn) && cn > b) return(list(size = cn, what = "the L2 norm of the public centre"))
+  list(size = b, what = what)
+}
+
+# Called on every new release: warn (classed) when the noise is more than
+# half the size of the signal the public settings allow (then even a signal
+# at that size comes out with a relative L2 error above 50 percent). Public
+# quantities only: the noise law, tau (or the response bounds) and the
+# public centre.
 release_utility_check <- function(x) {
   if (!isTRUE(getOption("dpfda.utility_warning", TRUE))) return(invisible(x))
-  bound <- tryCatch(signal_bound_l2(x), error = function(e) NULL)
+  s <- tryCatch(signal_size_l2(x), error = function(e) NULL)
+  bound <- s$size
   if (is.null(bound) || !is.finite(bound)) return(invisible(x))
   law <- tryCatch(noise_law(x), error = function(e) NULL)
   if (is.null(law)) return(invisible(x))
   l2 <- sqrt(sum(law$weights * law$var))
-  if (is.finite(l2) && l2 > bound) {
-    dpfda_warn(sprintf(paste("The privacy noise of this %s release (expected L2 error %s) exceeds the largest",
-                             "L2 norm its public bounds allow the signal to have (%s): the release is mostly",
-                             "noise. Centre the data on a public reference and lower the bound (tau), use more",
-                             "individuals (n) or a larger epsilon; check with dp_accuracy() before releasing."),
-                       x$mechanism, format(l2, digits = 3), format(bound, digits = 3)),
+  if (is.finite(l2) && l2 > bound / 2) {
+    advice <- if (!is.null(x[["center"]])) "Lower the bound tau on the deviations from the centre"
+              else if (inherits(x, "dpfda_iclp_cov_release")) "Lower the bound tau"
+              else if (is.numeric(x$tau)) "Centre the data on a public reference (`center`) and lower the bound (tau)"
+              else "Narrow the public bounds"
+    dpfda_warn(sprintf(paste("The privacy noise of this %s release (expected L2 error %s) is more than half",
+                             "the L2 size of the signal its public settings allow (%s: %s): the release is",
+                             "mostly noise, with a relative error above 50%% even for a signal of that size.",
+                             "%s, use more individuals (n) or a larger epsilon; check with dp_accuracy()",
+                             "before releasing."),
+                       x$mechanism, format(l2, digits = 3), format(bound, digits = 3), s$what, advice),
                "dpfda_warning_utility")
   }
   invisible(x)
+}
+
+# Evaluate `expr` without the utility warning (for a release that is
+# completed, e.g. centred, after its construction and checked then).
+quiet_utility <- function(expr) {
+  withCallingHandlers(expr, dpfda_warning_utility = function(w) invokeRestart("muffleWarning"))
 }

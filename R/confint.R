@@ -23,6 +23,19 @@
 #' left untouched). Independent coordinates (a Bernstein lattice, the bins of
 #' [dp_bin_regression()]) give exact bands for both types.
 #'
+#' For a [dp_kme()] release the band is for its embedding
+#' \eqn{\tilde\mu(z) = \sum_m w_m k(z_m, z)} at its points `z` (columns
+#' `z1`, `z2`, ... instead of `id`, `arg`). Method `"subspace"`: the noise
+#' added to the `F` subspace coordinates reaches the points through a known
+#' linear map, so Gaussian noise (`delta > 0`) gives exact pointwise bands and
+#' Laplace noise (`delta = 0`) Monte Carlo ones. Method `"random_features"`:
+#' the band of the noise added to the `J` random features, seen through the
+#' features at the points (exact for Gaussian noise); the reduced-set fit that
+#' turns the noisy features into points and weights is post-processing whose
+#' approximation error is not included. The exponential method adds no noise
+#' and releases with `l1_bound` are projected after the noise: both give a
+#' classed error (`dpfda_error_unsupported`).
+#'
 #' The bands cover the **noise** only. What the mechanism estimates is the
 #' clipped (and, for the ICLP, shrunk) summary; clipping and shrinkage add a
 #' data-dependent bias that no public band can include. Computing a band is
@@ -127,8 +140,10 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' `as.data.frame()` gives one row per curve and grid point with the
 #' released `value`, the noise standard deviation `se` and a pointwise band
 #' `lower`, `upper` at level `level` (see [confint.dpfda_release()]; `NA`
-#' when the release's noise is not additive on its values, as for
-#' [dp_kme()]). `tidy()` gives the same in the broom vocabulary (`estimate`,
+#' when the release's noise is not additive on its values). For a [dp_kme()]
+#' release the rows are its points (`z1`, `z2`, ...) with their `weight`, the
+#' embedding `value` at the point and its band (`NA` for the exponential
+#' method and with `l1_bound`). `tidy()` gives the same in the broom vocabulary (`estimate`,
 #' `std.error`, `conf.low`, `conf.high`), `glance()` one row of public
 #' settings: `mechanism`, `epsilon`, `delta`, `sensitivity`, `noise_scale`,
 #' the range of the noise sd, the expected \eqn{L^2} noise error, `tau`, `n`
@@ -138,6 +153,10 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' @param x A `dpfda_release`.
 #' @param row.names,optional Unused.
 #' @param level Level of the pointwise band.
+#' @param names `TRUE` to name the argument and value columns after the
+#'   data's (`arg_name`, `value_name` of the released curves, e.g. `age`,
+#'   `height`), with the curve labels in `id`; `FALSE` (default) for `arg`
+#'   and `value`.
 #' @param conf.int For `tidy()`: add the band columns.
 #' @param conf.level Level of the band for `tidy()`.
 #' @param ... Passed to [confint.dpfda_release()] (e.g. `nsim`).
@@ -154,8 +173,9 @@ NULL
 
 #' @rdname tidy.dpfda_release
 #' @export
-as.data.frame.dpfda_release <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
-  d <- as.data.frame(x$values)
+as.data.frame.dpfda_release <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...,
+                                        names = FALSE) {
+  d <- as.data.frame(x$values, names = names)
   ci <- tryCatch(confint.dpfda_release(x, level = level, ...), dpfda_error_unsupported = function(e) NULL)
   if (is.null(ci)) {
     d$se <- d$lower <- d$upper <- NA_real_
@@ -178,7 +198,7 @@ generics::glance
 #' @rdname tidy.dpfda_release
 #' @export
 tidy.dpfda_release <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
-  d <- as.data.frame.dpfda_release(x, level = conf.level, ...)
+  d <- as.data.frame(x, level = conf.level, ...)
   names(d)[names(d) == "value"] <- "estimate"
   names(d)[names(d) == "se"] <- "std.error"
   if (isTRUE(conf.int)) {
@@ -202,4 +222,68 @@ glance.dpfda_release <- function(x, ...) {
              noise_sd_min = min(sd), noise_sd_max = max(sd),
              expected_l2 = if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var)),
              tau = num(x$tau), n = num(x$n), rng = x$rng, stringsAsFactors = FALSE)
+}
+
+# ---- kernel mean embeddings (dp_kme) ------------------------------------------
+#
+# A dp_kme() release is a weighted set of points; its embedding at the points
+# is mu(z) = K(z, Z) w. The noise law is public (spec balog_kme_release.md):
+# * subspace (Algorithm 1): beta = alpha + s g on the F kept coordinates, and
+#   w_S = L_S^{-T} beta, so the noise of the embedding at the points is
+#   A (s g) with A = K(z, Z_S) L_S^{-T} (L_S L_S' = K_SS; A = L at the kept
+#   points): Gaussian g (delta > 0) or standard Laplace g (delta = 0);
+# * random features (Algorithm 2): s g is added to the J mean features; at a
+#   point y it is phi(y)' s g. The released points and weights are a
+#   reduced-set fit to the noisy features (post-processing); the band is that
+#   of the added noise and does not include the fit's approximation error.
+# With noise = "exact" the coordinates are discrete (a 2^-k grid) with the
+# recorded scale; their law is taken as the continuous one of that scale.
+#' @export
+noise_law.dpfda_kme <- function(x, ...) {
+  z <- x$points
+  grid <- if (ncol(z) == 1L) as.vector(z) else z
+  fam <- if (isTRUE(x$delta == 0)) "laplace" else "gaussian"
+  exact <- if (isTRUE(x$noise_exact)) "; discrete noise on a fine grid, taken as continuous" else ""
+  if (identical(x$method, "exponential")) {
+    dpfda_abort(paste("A dp_kme(method = \"exponential\") release selects one public candidate: it has no",
+                      "additive noise and so no noise band."), class = "dpfda_error_unsupported", arg = "object")
+  }
+  if (!is.null(x$l1_bound)) {
+    dpfda_abort(paste("With `l1_bound` the weights are projected onto an L1 ball after the noise (a",
+                      "non-linear step), so the released embedding has no additive noise law; release without",
+                      "`l1_bound` for bands."), class = "dpfda_error_unsupported", arg = "object")
+  }
+  if (identical(x$method, "subspace")) {
+    K <- kernel_matrix(x$kernel, z)
+    b <- kme_basis(K, x$tol, x$pivot)                   # public: K_zz only, as in the release
+    if (!identical(as.integer(b$kept), as.integer(x$kept))) {
+      dpfda_abort("The release's subspace basis cannot be rebuilt from its points.",
+                  class = "dpfda_error_unsupported", arg = "object")
+    }
+    A <- t(forwardsolve(b$Ls, K[b$kept, , drop = FALSE]))
+    return(law_linear(A, rep(x$noise_scale, ncol(A)), fam, grid,
+                      sprintf("%s noise on %d subspace coordinates%s", fam, ncol(A), exact)))
+  }
+  A <- kme_features_raw(x$rff, z)
+  law_linear(A, rep(x$noise_scale, ncol(A)), fam, grid,
+             sprintf(paste("%s noise on %d random features, seen through the features at the points; the",
+                           "reduced-set fit is not included%s"), fam, ncol(A), exact))
+}
+
+#' @rdname confint.dpfda_release
+#' @export
+confint.dpfda_kme <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
+                              nsim = 10000, seed = 1, ...) {
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                        what = "a number in (0, 1)")
+  type <- check_choice(type, c("pointwise", "simultaneous"), "type")
+  nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
+  seed <- check_count(seed, "seed", min = 0)
+  law <- noise_law(object)
+  b <- noise_band(law, level, type, nsim, seed)
+  p <- object$points
+  colnames(p) <- paste0("z", seq_len(ncol(p)))
+  est <- stats::predict(object)
+  d <- data.frame(p, estimate = est, se = sqrt(law$var), lower = est - b$half, upper = est + b$half)
+  structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
 }

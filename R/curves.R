@@ -240,19 +240,39 @@ length.dpfda_curves <- function(x) nrow(x$values)
 #' @export
 as.matrix.dpfda_curves <- function(x, ...) x$values
 
+#' @rdname curves
+#' @param x A `dpfda_curves` object.
+#' @param row.names,optional Unused.
+#' @param names For `as.data.frame()`: `FALSE` (default) for the columns
+#'   `id` (curve number), `arg` (or `arg1`, `arg2`, ...) and `value`, the
+#'   layout [as_curves()] reads back by default; `TRUE` to name the columns
+#'   after the curves' `arg_name` and `value_name` (e.g. `age`, `height`,
+#'   as recorded by [as_curves()]) with the curve labels in `id`.
+#' @param ... Unused.
 #' @export
-as.data.frame.dpfda_curves <- function(x, row.names = NULL, optional = FALSE, ...) {
+as.data.frame.dpfda_curves <- function(x, row.names = NULL, optional = FALSE, ..., names = FALSE) {
+  names <- check_flag(names, "names")
   n <- nrow(x$values)
   m <- ncol(x$values)
-  out <- data.frame(id = rep(seq_len(n), times = m))
+  ids <- seq_len(n)
+  if (names && !is.null(x$ids) && length(x$ids) == n) {
+    ids <- if (is.factor(x$ids)) x$ids else factor(x$ids, levels = unique(x$ids))
+  }
+  out <- data.frame(id = rep(ids, times = m))
   if (x$dim == 1L) {
     out$arg <- rep(x$grid, each = n)
   } else {
     for (k in seq_len(x$dim)) out[[paste0("arg", k)]] <- rep(x$grid[, k], each = n)
   }
   out$value <- as.vector(x$values)
-  out <- out[order(out$id, seq_len(nrow(out))), , drop = FALSE]
+  out <- out[order(rep(seq_len(n), times = m), seq_len(nrow(out))), , drop = FALSE]
   rownames(out) <- NULL
+  if (names) {
+    an <- curves_arg_label(x)
+    vn <- curves_value_label(x)
+    if (x$dim == 1L) names(out)[names(out) == "arg"] <- an
+    names(out)[names(out) == "value"] <- if (vn %in% c("id", an)) paste0(vn, "_value") else vn
+  }
   out
 }
 

@@ -13,14 +13,14 @@ data_error_class <- c("dpfda_error_data", "dpfda_error_argument")
 # re-validation of the object (a hand-edited curves object may hold NaN).
 as_mech_curves <- function(x, ..., .arg = "x") {
   if (missing(x)) require_arg_error(.arg)
-  dots <- list(...)
+  dots <- capture_dots(..., .cols = c("id", "arg", "value"))
   if ((inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")) && !is.null(dots$grid)) {
     dpfda_abort(paste("`grid` is for data that are not curves yet (a matrix, a data frame, fd or tfd);",
                       "`x` already has its grid (subset it with x[, j], or rebuild it with curves())."),
                 arg = "grid")
   }
   if (!inherits(x, "dpfda_curves")) {
-    if (inherits(x, "dpfda_release")) x <- x$values else x <- as_curves(x, ...)
+    if (inherits(x, "dpfda_release")) x <- x$values else x <- do.call(as_curves, c(list(x), dots))
   }
   check_curves_data(x, .arg)
 }
@@ -313,4 +313,111 @@ require_formals <- function(advice = list()) {
     }
   }
   invisible(TRUE)
+}
+
+# ---- column names: strings or bare names -----------------------------------
+#
+# The rule (tidyselect's): a bare name that is a column of the data means that
+# column; anything else (a string, a variable holding column names, c("a",
+# "b"), paste0(...)) is evaluated as usual and must give column names. So
+# `as_curves(d, arg = age)` and `as_curves(d, arg = "age")` are the same, and
+# `col <- "age"; as_curves(d, arg = col)` works unless `d` has a column named
+# `col`. c() of bare names (`columns = c(eruptions, waiting)`) names several.
+# The function the user calls captures the argument's expression with
+# substitute() and its value by forcing the promise (which evaluates it where
+# the user wrote it, also through `...`); the data's names decide later, in
+# column_names(). For data whose names are unknown before reading (dp_chunks),
+# a bare name is the column of that name unless it is a variable that holds
+# column names.
+
+# A column argument: its value when the expression is not a bare name (or c()
+# of bare names and strings), otherwise a reference that keeps both.
+column_arg <- function(expr, value, arg) {
+  if (inherits(value, "dpfda_column_ref")) return(value)   # passed on by dpfda itself
+  if (is.null(column_expr_names(expr))) {
+    if (inherits(value, "error")) {
+      dpfda_abort(sprintf("`%s` could not be evaluated (%s); give column names as strings or bare names.", arg,
+                          conditionMessage(value)), arg = arg)
+    }
+    return(value)
+  }
+  structure(list(expr = expr, value = value), class = "dpfda_column_ref")
+}
+
+# The names in a bare name or in c() of bare names and strings; NULL otherwise.
+column_expr_names <- function(expr) {
+  if (is.symbol(expr)) return(if (nzchar(as.character(expr))) as.character(expr) else NULL)
+  if (is.call(expr) && identical(expr[[1L]], as.name("c")) && length(expr) > 1L) {
+    parts <- as.list(expr)[-1L]
+    ok <- vapply(parts, function(p) is.symbol(p) || (is.character(p) && length(p) == 1L), NA)
+    if (all(ok) && any(vapply(parts, is.symbol, NA))) return(vapply(parts, as.character, ""))
+  }
+  NULL
+}
+
+# `...` as a named list in which the column arguments `cols` are kept as
+# column_arg()s (other arguments are evaluated as list(...) would).
+capture_dots <- function(..., .cols = character()) {
+  ex <- as.list(substitute(list(...)))[-1L]
+  nms <- names(ex)
+  out <- vector("list", length(ex))
+  for (i in seq_along(ex)) {
+    out[i] <- list(if (!is.null(nms) && nms[i] %in% .cols) {
+      column_arg(ex[[i]], tryCatch(...elt(i), error = function(e) e), nms[i])
+    } else ...elt(i))
+  }
+  names(out) <- nms
+  out
+}
+
+# Column names from a column argument (NULL gives `default`), checked against
+# the data's names `have` (NULL: not known yet); `n` names expected (NULL: any
+# number, at least one).
+column_names <- function(spec, have, arg, n = 1L, default = NULL, what = "`x`") {
+  if (is.null(spec)) return(default)
+  if (inherits(spec, "dpfda_column_ref")) {
+    nm <- column_expr_names(spec$expr)
+    syms <- if (is.symbol(spec$expr)) TRUE else vapply(as.list(spec$expr)[-1L], is.symbol, NA)
+    val <- spec$value
+    if (if (is.null(have)) !is.character(val) else all(nm[syms] %in% have)) {
+      spec <- nm
+    } else if (is.character(val)) {
+      spec <- val
+    } else {
+      missing_column_error(nm[syms][!nm[syms] %in% have][1L] %||% nm[1L], have, arg, what)
+    }
+  }
+  if (!is.character(spec) || !length(spec) || anyNA(spec) || (!is.null(n) && length(spec) != n)) {
+    arg_error(arg, if (identical(n, 1L)) "a column name (a string or a bare name)"
+              else "column names (strings, bare names or c() of them)", spec)
+  }
+  if (!is.null(have)) for (s in spec) if (!s %in% have) missing_column_error(s, have, arg, what)
+  spec
+}
+
+missing_column_error <- function(name, have, arg, what = "`x`") {
+  dpfda_abort(sprintf("`%s` names a column \"%s\" that %s does not have; its columns are %s.", arg, name, what,
+                      paste0("\"", utils::head(have, 20L), "\"", collapse = ", ")), arg = arg)
+}
+
+# Column arguments of `opts` (from capture_dots()) resolved to strings
+# against the columns of `x` (a data frame, lazy table, or chunks: unknown).
+resolve_column_opts <- function(opts, x, cols = names(opts), n = list()) {
+  have <- if (is.data.frame(x) || is_lazy_table(x)) engine_names(x) else NULL
+  for (nm in intersect(cols, names(opts))) {
+    if (!is.null(opts[[nm]])) {
+      opts[nm] <- list(column_names(opts[[nm]], have, nm, n = if (nm %in% names(n)) n[[nm]] else 1L))
+    }
+  }
+  opts
+}
+
+# Point data in memory: the `columns` of a data frame (NULL: all of `x`).
+select_point_columns <- function(x, columns) {
+  if (is.null(columns)) return(x)
+  if (!is.data.frame(x)) {
+    dpfda_abort(sprintf("`columns` selects columns of a data frame, a database table or chunks; `x` is %s.",
+                        describe_value(x)), arg = "columns")
+  }
+  as.data.frame(x)[columns]
 }

@@ -57,14 +57,14 @@ dp_fpca <- function(x, npc = 3, ...) {
     if (inherits(x, "dpfda_release")) {
       arg_error("x", "a dp_cov() release or curves", x)
     }
-    miss <- setdiff(c("epsilon", "tau"), names(list(...)))
+    miss <- setdiff(c("epsilon", "tau"), names(substitute(list(...))))   # names only: columns may be bare
     if (length(miss)) {
       dpfda_abort(sprintf(paste("dp_fpca() with curves releases their covariance first with dp_cov(): give `%s`",
                                 "(e.g. epsilon = 1, and tau a public bound on the curves' L2 norm), or pass a",
                                 "dp_cov() release."), miss[1L]), arg = miss[1L])
     }
     x <- dp_cov(x, ...)
-  } else if (length(list(...))) {
+  } else if (...length()) {
     dpfda_abort("`...` is only used with curves as `x` (it is passed to dp_cov()).", arg = "...")
   }
   g <- x$basis$grid

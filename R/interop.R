@@ -36,10 +36,20 @@
 #'   curves. With numeric column names and a `grid` of another length, the
 #'   curves are interpolated onto `grid` as for long data.
 #' * An `fd` object (\pkg{fda}): evaluated with `fda::eval.fd()` on `grid`
-#'   (default `n_grid` equally spaced points of the basis range).
+#'   (default `n_grid` equally spaced points of the basis range). Its
+#'   `fdnames` give the names: the argument's (`fdnames[[1]]`, e.g. "Age"),
+#'   the curves' labels (`fdnames[[2]]`, when one per curve) and the values'
+#'   (`fdnames[[3]]`, e.g. "Height (cm)"); an element that is not a single
+#'   label is labelled by its name in the list, as in fda's plots (e.g.
+#'   "time" for the arguments that `fda::smooth.basis()` stores there).
+#'   `arg_name` and `value_name` override them.
 #' * A `tfd` object (\pkg{tf}): regular data keep their common arguments;
 #'   irregular data need `grid` and are evaluated there by
-#'   `tf::tf_evaluate()` (its interpolation).
+#'   `tf::tf_evaluate()` (its interpolation). The vector's names label the
+#'   curves; tf keeps no argument or value label, so give `arg_name` and
+#'   `value_name`, or keep the `tfd` as a column of a data frame: `as_curves(d,
+#'   value = height)` (or a data frame with a single `tf` column) takes the
+#'   column's name as the value name and `id` as the labels.
 #' * A `dpfda_release`: its released curves.
 #' * A [curves()] object: returned after a full re-validation; with `grid`,
 #'   its (one-dimensional) curves are interpolated onto the new grid.
@@ -57,7 +67,9 @@
 #' with `min(m, 20)` functions on the range of the grid) by least squares
 #' (`fda::smooth.basis()` without roughness penalty), so a curve that lies in
 #' the basis is reproduced exactly; `as_tfd()` keeps the grid as the
-#' arguments (`tf::tfd()`).
+#' arguments (`tf::tfd()`). `as_fd()` writes the names into `fdnames`
+#' (argument name, curve labels, value name) and `as_tfd()` the curve labels
+#' into the vector's names, so a round trip keeps them.
 #'
 #' @param x The object to convert.
 #' @param grid Evaluation grid (see [curves()]); `NULL` for the defaults
@@ -65,7 +77,13 @@
 #'   onto.
 #' @param n_grid Number of grid points for `fd` objects when `grid` is `NULL`.
 #' @param id,arg,value Columns of a data frame: names as strings or bare
-#'   names.
+#'   names. The rule is tidyselect's: a bare name that is a column of `x`
+#'   means that column; anything else is evaluated as usual and must give a
+#'   column name, so `col <- "age"; as_curves(d, arg = col)` works (unless
+#'   `d` has a column named `col`). The same rule holds for the column
+#'   arguments of every mechanism (`id`, `arg`, `value` of [dp_mean()];
+#'   `columns` of [dp_kde()] and [dp_kme()], where `c(a, b)` names several;
+#'   `age`, `deaths`, `group` of [mortality_distribution()]).
 #' @param method `"linear"` (interpolation, default) or `"smooth"`
 #'   (smoothing spline per curve) when interpolating onto `grid`.
 #' @param restrict If `TRUE`, grid points outside the range every curve
@@ -76,7 +94,8 @@
 #' @param domain Domain of the curves (see [curves()]); default the grid's
 #'   range.
 #' @param arg_name,value_name Names of the argument and of the values (for a
-#'   matrix or vector; data frames take their column names).
+#'   matrix, a vector or a `tfd`; data frames take their column names, `fd`
+#'   objects their `fdnames` unless these are given).
 #' @param basis An \pkg{fda} basis object (`basisfd`) or `NULL`.
 #' @param ... Unused.
 #' @return `as_curves()`: a `dpfda_curves` object. `as_tfd()`: a `tfd`
@@ -172,49 +191,39 @@ set_curve_names <- function(x, arg_name, value_name) {
   x
 }
 
-# A column given as a string, a bare name, or a variable holding a string.
-resolve_column <- function(expr, env, data, argname, default) {
-  if (is.null(expr)) return(default)
-  nm <- if (is.symbol(expr)) {
-    s <- as.character(expr)
-    if (s %in% names(data)) s else {
-      val <- tryCatch(eval(expr, env), error = function(e) NULL)
-      if (is.character(val)) val else s
-    }
-  } else if (is.character(expr)) expr else tryCatch(eval(expr, env), error = function(e) expr)
-  if (is.null(nm)) return(default)
-  if (!is.character(nm) || length(nm) != 1L || is.na(nm)) {
-    arg_error(argname, "a column name (a string or a bare name)", nm)
-  }
-  if (!nm %in% names(data)) {
-    dpfda_abort(sprintf("`%s` names a column \"%s\" that `x` does not have; its columns are %s.", argname, nm,
-                        paste0("\"", names(data), "\"", collapse = ", ")), arg = argname)
-  }
-  nm
-}
-
 #' @rdname as_curves
 #' @export
 as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = NULL,
                                  method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
                                  df = NULL, ...) {
-  env <- parent.frame()
+  # strings or bare names (the rule of column_names(), R/entry.R)
+  id <- column_arg(substitute(id), tryCatch(id, error = function(e) e), "id")
+  arg <- column_arg(substitute(arg), tryCatch(arg, error = function(e) e), "arg")
+  value <- column_arg(substitute(value), tryCatch(value, error = function(e) e), "value")
   x <- as.data.frame(x)            # tibbles and grouped data
   if (nrow(x) == 0L) arg_error("x", "a data frame with rows", x)
   method <- check_choice(method, c("linear", "smooth"), "method")
   restrict <- check_flag(restrict, "restrict")
   na.rm <- check_flag(na.rm, "na.rm")
   if (!is.null(df)) df <- check_number(df, "df", lower = 1, upper = 1e6, lower_open = TRUE)
-  id_e <- substitute(id)
-  arg_e <- substitute(arg)
-  value_e <- substitute(value)
-  value_nm <- resolve_column(value_e, env, x, "value", if ("value" %in% names(x)) "value" else NULL)
-  if (is.null(value_nm)) {
-    id_nm <- resolve_column(id_e, env, x, "id", NULL)
-    return(wide_to_curves(x, id_nm, grid, method, restrict, na.rm, df))
+  col <- function(spec, argname, default = NULL) {
+    column_names(spec, names(x), argname, default = if (!is.null(default) && default %in% names(x)) default)
   }
-  id_nm <- resolve_column(id_e, env, x, "id", if ("id" %in% names(x)) "id" else NULL)
-  arg_nm <- resolve_column(arg_e, env, x, "arg", if ("arg" %in% names(x)) "arg" else NULL)
+  value_nm <- col(value, "value", "value")
+  is_tf <- vapply(x, function(v) inherits(v, "tf"), NA)
+  if (is.null(value_nm) && sum(is_tf) == 1L) value_nm <- names(x)[is_tf]
+  if (!is.null(value_nm) && inherits(x[[value_nm]], "tf")) {
+    # a tf column (tidyfun's layout): its curves, named after the column
+    out <- as_curves.tfd(x[[value_nm]], grid = grid, value_name = value_nm)
+    id_nm <- col(id, "id", "id")
+    if (!is.null(id_nm)) out$ids <- x[[id_nm]]
+    return(out)
+  }
+  if (is.null(value_nm)) {
+    return(wide_to_curves(x, col(id, "id"), grid, method, restrict, na.rm, df))
+  }
+  id_nm <- col(id, "id", "id")
+  arg_nm <- col(arg, "arg", "arg")
   if (is.null(id_nm)) {
     dpfda_abort(sprintf("Give `id`, the column that says which curve a row belongs to (columns: %s).",
                         paste0("\"", names(x), "\"", collapse = ", ")), arg = "id")
@@ -390,7 +399,7 @@ fit_curve <- function(a, v, g, method, df) {
 
 #' @rdname as_curves
 #' @export
-as_curves.fd <- function(x, grid = NULL, n_grid = 101L, ...) {
+as_curves.fd <- function(x, grid = NULL, n_grid = 101L, ..., arg_name = NULL, value_name = NULL) {
   need_package("fda", "as_curves() on an fd object")
   rng <- x$basis$rangeval
   if (is.null(grid)) {
@@ -403,13 +412,29 @@ as_curves.fd <- function(x, grid = NULL, n_grid = 101L, ...) {
                                 format(rng[2L])), grid)
     }
   }
+  if (length(dim(x$coefs)) > 2L) {
+    dpfda_abort(sprintf(paste("`x` is a multivariate fd object (%d functions per replicate); convert one",
+                              "function at a time, e.g. as_curves(x[, 1])."), dim(x$coefs)[3L]), arg = "x")
+  }
   v <- fda::eval.fd(grid, x)
-  curves(t(v), grid)
+  out <- curves(t(v), grid)
+  # fda's names: fdnames = list(args, reps, funs), e.g. list("Age", girls, "Height (cm)"); an
+  # element that is not one label (smooth.basis() stores the arguments) is labelled by its name,
+  # as fda's plots do (e.g. list(time = <ages>, reps = <girls>, values = "value"))
+  fdn <- x$fdnames
+  one <- function(s) if (is.character(s) && length(s) == 1L && !is.na(s) && nzchar(s)) s
+  lab <- function(k, default) {
+    if (length(fdn) < k) return(default)
+    one(fdn[[k]]) %||% one(names(fdn)[k]) %||% default
+  }
+  reps <- if (length(fdn) >= 2L) fdn[[2L]] else NULL
+  if (is.character(reps) && length(reps) == nrow(out$values) && !anyNA(reps)) out$ids <- reps
+  set_curve_names(out, arg_name %||% lab(1L, "t"), value_name %||% lab(3L, "value"))
 }
 
 #' @rdname as_curves
 #' @export
-as_curves.tfd <- function(x, grid = NULL, ...) {
+as_curves.tfd <- function(x, grid = NULL, ..., arg_name = "t", value_name = "value") {
   need_package("tf", "as_curves() on a tfd object")
   if (is.null(grid)) {
     if (!inherits(x, "tfd_reg")) {
@@ -426,7 +451,11 @@ as_curves.tfd <- function(x, grid = NULL, ...) {
   if (!all(is.finite(M))) {
     dpfda_abort("Some curves are not defined on all of `grid` (outside their domain?).", arg = "grid")
   }
-  curves(M, grid)
+  out <- curves(M, grid)
+  # tf keeps curve labels as names; the argument and value labels come from a
+  # data frame's columns (as_curves(d, value = <tfd column>)) or arg_name / value_name
+  if (!is.null(names(x)) && !anyNA(names(x))) out$ids <- names(x)
+  set_curve_names(out, arg_name, value_name)
 }
 
 #' @rdname as_curves
@@ -436,7 +465,9 @@ as_tfd <- function(x, ...) {
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
-  tf::tfd(cv$values, arg = cv$grid)
+  out <- tf::tfd(cv$values, arg = cv$grid)
+  if (!is.null(cv$ids) && length(cv$ids) == length(out)) names(out) <- as.character(cv$ids)
+  out
 }
 
 #' @rdname as_curves
@@ -457,7 +488,11 @@ as_fd <- function(x, basis = NULL, ...) {
     dpfda_abort(sprintf("`basis` has %d functions but the grid only %d points.", basis$nbasis, length(g)),
                 arg = "basis")
   }
-  fda::smooth.basis(g, t(cv$values), basis)$fd
+  reps <- if (!is.null(cv$ids) && length(cv$ids) == nrow(cv$values)) as.character(cv$ids) else
+    paste0("rep", seq_len(nrow(cv$values)))
+  # the names travel as fdnames = list(args, reps, funs), fda's labels
+  fda::smooth.basis(g, t(cv$values), basis,
+                    fdnames = list(curves_arg_label(cv), reps, curves_value_label(cv)))$fd
 }
 
 # A classed error when a suggested package is missing.

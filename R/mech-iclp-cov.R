@@ -50,6 +50,9 @@
 #'   coefficients, see [dp_mean()] and [exact_noise]).
 #' @param budget `NULL` or a [privacy_budget()] to charge.
 #' @param grid Passed to [as_curves()] when `x` is not a curves object.
+#' @param ... For data that are not curves yet: options of [as_curves()]
+#'   (`id`, `arg`, `value` as strings or bare names, `method`, `restrict`,
+#'   `na.rm`, `df`, `n_grid`).
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -63,12 +66,21 @@
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
-                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL) {
+                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL, ...) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  x <- as_mech_curves(x, grid = grid)
+  conv <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
+  nms <- names(conv) %||% rep("", length(conv))
+  bad <- nms[!nms %in% as_curves_options]
+  if (length(bad)) {
+    if (!nzchar(bad[1L])) dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    dpfda_abort(sprintf("`%s` is not an argument of dp_cov() or an option of as_curves(); see ?dp_cov.",
+                        bad[1L]), arg = bad[1L])
+  }
+  if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
+  x <- do.call(as_mech_curves, c(list(x, grid = grid), conv))
   if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)

@@ -73,7 +73,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   at entry whatever its class (finite values, dimensions, grid).
 #'   Or long data outside memory: a database table (dbplyr lazy table),
 #'   [dp_chunks()] or a [summarise_mean()] summary, with `grid` and the
-#'   column names `id`, `arg`, `value` in `...` (see [summarise_mean()] for
+#'   column names `id`, `arg`, `value` (strings or bare names) in `...`
+#'   (see [summarise_mean()] for
 #'   the rules); `select = "pcv"` and `center` need curves in memory.
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above).
@@ -87,8 +88,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
-#'   (`id`, `arg`, `value` as strings, `method`, `restrict`, `na.rm`, `df`,
-#'   `n_grid`) are passed to it when `x` is not a curves object.
+#'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
+#'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
+#'   `restrict`, `na.rm`, `df`, `n_grid`) are passed to it when `x` is not a
+#'   curves object; the column names also for tables and chunks.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
@@ -144,10 +147,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  opts <- list(...)
+  opts <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
+  if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
   conv <- names(opts) %in% as_curves_options
   x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
   opts <- opts[!conv]
@@ -167,7 +171,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   n <- nrow(x$values)
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, n)
   if (mechanism == "bernstein") {
-    rel <- quiet_privacy(dp_mean_bernstein(x, epsilon, tau, o, select, call, noise))
+    rel <- quiet_privacy(centre_later(dp_mean_bernstein(x, epsilon, tau, o, select, call, noise), cen))
     rel <- add_center(rel, cen, center, x)
     charge_release(budget, rel, "dp_mean")
     return(rel)
@@ -181,7 +185,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   lam <- basis$values
   out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- keep_curve_names(new_dpfda_curves(out$values, basis$grid, x$domain), x)
-  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  rel <- centre_later(iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n,
+                                        select), cen)
   rel <- add_center(rel, cen, center, x)
   iclp_mean_charge(budget, out, mechanism, epsilon, par)
   rel
@@ -444,6 +449,10 @@ release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
 
 # Add the public centre back to a release (post-processing) and remember it
 # for predict(): a function is kept, values are interpolated linearly.
+# With a centre, the utility check waits until the centre is added back (it
+# uses the centre's size); add_center() makes it.
+centre_later <- function(expr, cen) if (is.null(cen)) expr else quiet_utility(expr)
+
 add_center <- function(rel, cen, center, x) {
   if (is.null(cen)) return(rel)
   rel$values$values <- rel$values$values + rep(cen, each = nrow(rel$values$values))
@@ -452,7 +461,7 @@ add_center <- function(rel, cen, center, x) {
                 class = "dpfda_error_numeric", arg = "center")
   }
   rel$center <- if (is.function(center)) center else list(grid = x$grid, values = cen)
-  rel
+  release_utility_check(rel)
 }
 
 center_at <- function(center, newdata) {

@@ -61,12 +61,14 @@
 #' [sensitivity_kde()].
 #'
 #' @param x Private data: a vector, an `n x d` matrix, or a data frame of
-#'   numeric columns (e.g. `faithful["eruptions"]`). `n` is public. Or
+#'   numeric columns (e.g. `faithful["eruptions"]`, or `faithful` with
+#'   `columns = eruptions` in `...`). `n` is public. Or
 #'   data outside memory: a database table (dbplyr lazy table), [dp_chunks()]
 #'   or a [summarise_kde()] summary, for one-dimensional grids and the
 #'   `"gp"`, `"sobolev"` and `"bernstein"` mechanisms; give the column as
-#'   `columns = "name"` (and optionally `id`) in `...`. The engine bins the
-#'   data (`binned = TRUE` in memory gives the same release).
+#'   `columns = name` (and optionally `id`) in `...`. Column names are
+#'   strings or bare names (the rule is in [as_curves()]). The engine bins
+#'   the data (`binned = TRUE` in memory gives the same release).
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
@@ -81,8 +83,9 @@
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism.
-#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`);
-#'   for `"iclp"` and `"frl"` the options listed above.
+#' @param ... `columns` (and `id` outside memory), see `x`; the rest is
+#'   passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); for
+#'   `"iclp"` and `"frl"` the options listed above.
 #' @param noise `"float"` (default) or `"exact"` (discrete noise on a
 #'   \eqn{2^{-k}} grid, see [exact_noise]) for every mechanism (`"iclp"`
 #'   and `"frl"`: discrete Laplace on the rounded coefficients, as in
@@ -115,6 +118,12 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     return(dp_kde_engine(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
                          noise, budget, match.call(), ...))
   }
+  # `columns` of a data frame in memory: strings or bare names (R/entry.R)
+  opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
+  if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
+  if (!is.null(opts$id)) dpfda_abort("`id` is used only with a database table or chunks.", arg = "id")
+  x <- select_point_columns(x, opts$columns)
+  opts$columns <- NULL
   warn_privacy(epsilon, if (missing(delta)) 0 else delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
@@ -139,8 +148,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # a released bandwidth is a sub-step: charged here unless already charged to this budget
   if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
-    rel <- dp_kde_iclp(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, mechanism, domain,
-                       binned, bins, call, noise = noise, ...)
+    rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
+                                       mechanism, domain, binned, bins, call, noise = noise), opts), quote = TRUE)
     charge_release(budget, rel, "dp_kde")
     return(rel)
   }
@@ -161,7 +170,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                           d = d, mechanism = mechanism)
   noise_kernel <- if (mechanism == "gp") bw$kernel else
     kernel_exponential(sqrt(bw$H[1, 1]), norm = "l1")
-  sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), opts))
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
   rel <- gp_release(f$values[1L, ], f$grid, noise_kernel, sigma,
                     mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = delta,

@@ -440,10 +440,12 @@ kme_rows_in <- function(z, x) {
 #' lengthscales 141 to 224); the reduced set starts from copies of the start
 #' points (the authors' code shares them across runs).
 #'
-#' @param x Private data: a numeric vector (1-D) or an `N x D` matrix, one row
-#'   per individual; or a database table (dbplyr lazy table), [dp_chunks()]
-#'   or a [summarise_kme()] summary, summarised outside memory (give the point
-#'   `columns` in `...`; methods `"subspace"` and `"random_features"`).
+#' @param x Private data: a numeric vector (1-D), an `N x D` matrix or a data
+#'   frame of numeric columns, one row per individual (`columns` in `...`
+#'   selects columns of a data frame); or a database table (dbplyr lazy
+#'   table), [dp_chunks()] or a [summarise_kme()] summary, summarised outside
+#'   memory (give the point `columns` in `...`; methods `"subspace"` and
+#'   `"random_features"`).
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure
@@ -481,9 +483,10 @@ kme_rows_in <- function(z, x) {
 #'   \eqn{2^{-k}} and get discrete Gaussian noise calibrated through zCDP
 #'   for the sensitivity plus the rounding distance (discrete Laplace when
 #'   `delta = 0`); see [exact_noise]. Not for `method = "exponential"`.
-#' @param ... For a database table or chunks: `columns` (the names of the
-#'   `D` point columns) and optionally `id` (an individual's rows are
-#'   weighted by one over their number, see [summarise_kme()]).
+#' @param ... `columns`: the `D` point columns, as strings or bare names
+#'   (`columns = c(eruptions, waiting)`; the rule is in [as_curves()]); for
+#'   a database table or chunks also `id` (an individual's rows are weighted
+#'   by one over their number, see [summarise_kme()]).
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
 #'   composition).
@@ -515,13 +518,18 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    tight = FALSE, noise = c("float", "exact"), budget = NULL, ...) {
   require_args(c("x", "kernel", "epsilon", "delta"), "dp_kme",
                advice = list(delta = "delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0 for pure DP (Laplace noise)"))
+  eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
+  if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
+    eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
+  }
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
-    eng <- list(...)
     return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, match.call(),
                          columns = eng$columns, id = eng$id))
   }
-  if (...length()) dpfda_abort("`...` (columns, id) is used only with a database table or chunks.", arg = "...")
+  x <- select_point_columns(x, eng$columns)   # in memory: the named columns of a data frame
+  eng$columns <- NULL
+  if (length(eng)) dpfda_abort("`...` (columns, id) is used only with a database table or chunks.", arg = "...")
   warn_privacy(epsilon, delta, NROW(x))
   call <- match.call()
   budget <- check_budget(budget)
@@ -805,10 +813,16 @@ print.summary.dpfda_kme <- function(x, ...) {
 }
 
 #' @export
-as.data.frame.dpfda_kme <- function(x, row.names = NULL, optional = FALSE, ...) {
+as.data.frame.dpfda_kme <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
   p <- x$points
   colnames(p) <- paste0("z", seq_len(ncol(p)))
-  data.frame(p, weight = x$weights)
+  # the embedding at the points with its noise band (R/confint.R), NA without a noise law
+  ci <- tryCatch(confint.dpfda_kme(x, level = level, ...), dpfda_error_unsupported = function(e) NULL)
+  d <- data.frame(p, weight = x$weights, value = stats::predict(x))
+  d$se <- if (is.null(ci)) NA_real_ else ci$se
+  d$lower <- if (is.null(ci)) NA_real_ else ci$lower
+  d$upper <- if (is.null(ci)) NA_real_ else ci$upper
+  d
 }
 
 #' Evaluate a private kernel mean embedding

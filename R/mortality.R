@@ -68,19 +68,29 @@
 #' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
 #' @export
 mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
+  if (is.data.frame(data) || (!is.null(data) && is_engine_input(data))) {
+    # column names: strings or bare names (the rule of column_names(), R/entry.R)
+    age <- if (missing(age)) NULL else column_arg(substitute(age), tryCatch(age, error = function(e) e), "age")
+    deaths <- if (missing(deaths)) NULL else
+      column_arg(substitute(deaths), tryCatch(deaths, error = function(e) e), "deaths")
+    group <- column_arg(substitute(group), tryCatch(group, error = function(e) e), "group")
+  }
   if (!is.null(data) && is_engine_input(data)) {   # table, chunks or summary: R/summary-bins.R
     if (inherits(data, "dpfda_summary")) return(mortality_from_summary(data))
-    col <- function(v, default) if (missing(v) || is.null(v)) default else v
-    return(mortality_from_summary(summarise_mortality(data, age = col(age, "age"), deaths = col(deaths, "deaths"),
-                                                      group = col(group, "group"))))
+    have <- engine_names_or(data)
+    col <- function(v, arg, default) column_names(v, have, arg, default = default, what = "`data`")
+    return(mortality_from_summary(summarise_mortality(data, age = col(age, "age", "age"),
+                                                      deaths = col(deaths, "deaths", "deaths"),
+                                                      group = col(group, "group", "group"))))
   }
   if (is.data.frame(data)) {
-    env <- parent.frame()
-    age_nm <- resolve_column(if (missing(age)) NULL else substitute(age), env, data, "age",
-                             if ("age" %in% names(data)) "age" else NULL)
-    deaths_nm <- resolve_column(if (missing(deaths)) NULL else substitute(deaths), env, data, "deaths",
-                                if ("deaths" %in% names(data)) "deaths" else NULL)
-    group_nm <- resolve_column(substitute(group), env, data, "group", NULL)
+    have <- names(data)
+    col <- function(v, arg, default = NULL) {
+      column_names(v, have, arg, default = if (!is.null(default) && default %in% have) default, what = "`data`")
+    }
+    age_nm <- col(age, "age", "age")
+    deaths_nm <- col(deaths, "deaths", "deaths")
+    group_nm <- col(group, "group")
     if (is.null(age_nm)) require_arg_error("age", "mortality_distribution")
     if (is.null(deaths_nm)) require_arg_error("deaths", "mortality_distribution")
     data <- as.data.frame(data)

@@ -19,9 +19,12 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' `validate_dpfda_release()` checks the invariants (used by the tests).
 #'
 #' The constructor also warns, with class `dpfda_warning_utility`, when the
-#' expected \eqn{L^2} norm of the privacy noise exceeds the largest norm the
-#' public bounds allow the signal to have (e.g. `tau` for [dp_mean()]): such
-#' a release is mostly noise. The check uses public quantities only. Printing
+#' expected \eqn{L^2} norm of the privacy noise is more than half the
+#' largest norm the public settings let the signal have (`tau` for
+#' [dp_mean()], or the \eqn{L^2} norm of its public `center` when larger;
+#' the response bounds for the regressions): such a release is mostly noise,
+#' with a relative error above 50 percent even for a signal of that size. The
+#' check uses public quantities only. Printing
 #' a release shows the range of its pointwise noise standard deviation and
 #' its expected \eqn{L^2} noise error (see [dp_accuracy()]). Set
 #' `options(dpfda.utility_warning = FALSE)` to silence the warning (e.g. in

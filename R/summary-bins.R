@@ -130,7 +130,8 @@ engine_names_or <- function(x) {
 # weights, then the release of dp_kde() ("gp", "sobolev", "bernstein").
 dp_kde_engine <- function(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
                           noise, budget, call, ...) {
-  opts <- list(...)
+  opts <- resolve_column_opts(capture_dots(..., .cols = c("columns", "id")), x, c("columns", "id"),
+                              n = list(columns = NULL))
   columns <- opts$columns
   id <- opts$id
   opts$columns <- NULL

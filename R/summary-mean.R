@@ -168,7 +168,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
 # dp_mean() on a long table, chunks or a summary: the release of dp_mean()
 # from the clipped curve sums.
 dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, budget, call, ...) {
-  opts <- list(...)
+  opts <- resolve_column_opts(capture_dots(..., .cols = c("id", "arg", "value")), x, c("id", "arg", "value"))
   eng <- opts[intersect(names(opts), c("grid", "id", "arg", "value"))]
   opts <- opts[setdiff(names(opts), names(eng))]
   budget <- check_budget(budget)

@@ -24,3 +24,36 @@ bad_arg_allowed_datain <- function() {
     allow("dp_bandwidth", "domain", c("NULL", "wrong length"))
   )
 }
+
+# Column arguments given as bare names, strings or expressions (R/entry.R):
+# unknown columns, non-names and failing expressions are classed errors.
+# (The calls run in a child process: the data are written inline.)
+nasty_cases_datain <- function() {
+  list(
+    nasty(as_curves(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6),
+                    id = who, arg = nope, value = y)),
+    nasty(as_curves(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6),
+                    id = who, arg = paste0(nope), value = y)),
+    nasty(as_curves(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6),
+                    id = who, arg = 1, value = y)),
+    nasty(as_curves(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6),
+                    id = who, arg = c(when, y), value = y)),
+    nasty(as_curves(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6),
+                    id = who, arg = NA_character_, value = y)),
+    nasty(as_curves(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6),
+                    id = who, arg = when, value = y), expect = "ok"),
+    nasty(dp_mean(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6), 1, 1,
+                  id = who, arg = nope, value = y)),
+    nasty(dp_mean(data.frame(who = rep(1:2, each = 3), when = rep(c(0, 0.5, 1), 2), y = 1:6), 1, 1,
+                  id = who, arg = stop("boom"), value = y)),
+    nasty(dp_kde(data.frame(a = c(0.1, 0.2, 0.3, 0.4)), c(0, 0.5, 1), 0.3, 1, 1e-5, columns = c(a, nope))),
+    nasty(dp_kde(data.frame(a = c(0.1, 0.2, 0.3, 0.4)), c(0, 0.5, 1), 0.3, 1, 1e-5, columns = list())),
+    nasty(dp_kde(c(0.1, 0.2, 0.3, 0.4), c(0, 0.5, 1), 0.3, 1, 1e-5, columns = a)),
+    nasty(dp_kme(data.frame(a = c(0.1, 0.2, 0.3), b = c(1, 2, 3)), kernel_gaussian(1), 1, 1e-5,
+                 synthetic = cbind(c(0, 1), c(1, 2)), columns = c(a, b, nope))),
+    nasty(dp_kme(data.frame(a = c(0.1, 0.2, 0.3), b = c(1, 2, 3)), kernel_gaussian(1), 1, 1e-5,
+                 synthetic = c(0, 1), columns = 2)),
+    nasty(mortality_distribution(data.frame(age = 0:3, n = 1:4), age = age, deaths = nope)),
+    nasty(mortality_distribution(data.frame(age = 0:3, n = 1:4), age = age, deaths = n, group = g_nope))
+  )
+}

@@ -190,3 +190,37 @@ test_that("dp_accuracy for dp_kde's Gaussian-process mechanism matches the relea
   expect_error(dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, grid = g),
                class = "dpfda_error_argument", regexp = "bandwidth")
 })
+
+test_that("the utility warning fires on raw Oxboys heights with a large tau, not on a centred release", {
+  skip_if_not_installed("nlme")
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old), add = TRUE)
+  g <- seq(-1, 0.99, length.out = 30)
+  ox <- as_curves(nlme::Oxboys, id = Subject, arg = age, value = height, grid = g)
+  reference <- function(a) 149 + 6.5 * a
+  # n = 26, epsilon = 1: the ICLP noise is about 0.9 tau whatever tau is (the noise scales with tau)
+  a <- dp_accuracy(mechanism = "iclp_qr", n = 26, epsilon = 1, tau = 200, grid = g)
+  expect_gt(a$expected_l2, 100)
+  expect_lt(a$expected_l2, 200)                            # below tau: why a noise > tau rule missed it
+  # (FRL's noise on its few coefficients is smaller, about 0.3 tau here: its raw release is off by the
+  # truncation bias, which depends on the data and is not what this public check measures)
+  for (m in c("iclp_qr", "iclp_ar", "bernstein")) {
+    w <- expect_warning(with_seed_mode(52, dp_mean(ox, epsilon = 1, tau = 200, mechanism = m)),
+                        class = "dpfda_warning_utility")
+    expect_match(conditionMessage(w), "Centre the data", info = m)
+  }
+  # centred on a public reference with a bound on the deviations: the release is the reference plus a
+  # deviation plus noise well below the size of the curves
+  expect_no_warning(with_seed_mode(53, dp_mean(ox, epsilon = 1, tau = 28, center = reference)))
+  expect_no_warning(with_seed_mode(53, dp_mean(ox, epsilon = 1, tau = 20, mechanism = "bernstein",
+                                               center = reference)))
+  # centred but tau as large as the heights: still mostly noise, and the advice is about tau
+  w <- expect_warning(with_seed_mode(54, dp_mean(ox, epsilon = 1, tau = 200, center = reference)),
+                      class = "dpfda_warning_utility")
+  expect_match(conditionMessage(w), "norm of the public centre")
+  expect_match(conditionMessage(w), "Lower the bound tau")
+  # the rule is public: noise L2 against half the signal size, the same for any data of the same settings
+  many <- curves(matrix(0, 400, length(g)), g)
+  expect_no_warning(with_seed_mode(55, dp_mean(many, epsilon = 1, tau = 28)))
+  expect_lt(dp_accuracy(mechanism = "iclp_qr", n = 400, epsilon = 1, tau = 28, grid = g)$expected_l2, 14)
+})

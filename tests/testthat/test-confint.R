@@ -194,3 +194,90 @@ test_that("the noise laws of dp_kde()'s ICLP and FRL releases match simulation",
     expect_lt(abs(mean(abs(N) <= rep(ci$upper - ci$estimate, each = nrow(N))) - 0.9), tol(0.9, 150), label = m)
   }
 })
+
+# ---- dp_kme() -------------------------------------------------------------------
+
+kme_ci_data <- function() {
+  old <- dp_reproducible(41)
+  on.exit(dp_rng(old))
+  list(x = c(rnorm(200, -1, 0.5), rnorm(100, 1.5, 0.7)), z = seq(-3, 3.5, by = 0.25), k = kernel_gaussian(0.6))
+}
+
+test_that("confint() of a subspace dp_kme() release covers the noise-free embedding at its points", {
+  d <- kme_ci_data()
+  # the noise-free embedding in the subspace at the points (the internal no-noise hook)
+  w0 <- dpfda:::kme_fit_subspace(as.matrix(d$x), as.matrix(d$z), d$k, sigma = 1, noise = FALSE)$weights
+  target <- as.vector(kernel_matrix(d$k, d$z) %*% w0)
+  R <- 400
+  for (delta in c(1e-5, 0)) {                               # Gaussian, then Laplace coordinates
+    cv <- coverage(function() dp_kme(d$x, d$k, 1, delta, synthetic = d$z), target, R, level = 0.9,
+                   seed = if (delta > 0) 42 else 43)
+    if (delta > 0) {
+      expect_match(cv$method_pw, "^exact")
+      expect_match(cv$method_sm, "exact Gaussian")
+    } else {
+      expect_match(cv$method_pw, "^Monte Carlo.*laplace noise on [0-9]+ subspace coordinates")
+    }
+    lab <- if (delta > 0) "Gaussian" else "Laplace"
+    expect_lt(abs(cv$simultaneous - 0.9), tol(0.9, R), label = paste(lab, "simultaneous"))
+    expect_lt(abs(mean(cv$pointwise) - 0.9), tol(0.9, R), label = paste(lab, "pointwise mean"))
+    for (j in c(1, 12, 27)) expect_lt(abs(cv$pointwise[j] - 0.9), tol(0.9, R), label = paste(lab, "pointwise", j))
+  }
+  # a band 20% too narrow (noise too small for the law) would be caught
+  r <- with_seed_mode(44, dp_kme(d$x, d$k, 1, 1e-5, synthetic = d$z))
+  ci <- confint(r, level = 0.9, type = "simultaneous")
+  N <- with_seed_mode(45, t(vapply(seq_len(R), function(i) predict(dp_kme(d$x, d$k, 1, 1e-5, synthetic = d$z)) -
+                                     target, numeric(length(target)))))
+  narrow <- mean(apply(abs(N) <= rep(0.8 * (ci$upper - ci$estimate), each = R), 1, all))
+  expect_gt(0.9 - narrow, tol(0.9, R))
+  # the pointwise sd: sigma sqrt(k(z, z)) at the kept points (A = L there)
+  expect_equal(ci$se[r$kept], rep(r$noise_scale * sqrt(d$k$variance), length(r$kept)), tolerance = 1e-8)
+})
+
+test_that("confint() of a random-feature dp_kme() release is the law of the noise added to the features", {
+  d <- kme_ci_data()
+  r <- with_seed_mode(46, dp_kme(d$x, d$k, 1, 1e-5, method = "random_features", synthetic = d$z[1:8], J = 200,
+                                 iters = 5))
+  ci <- confint(r, level = 0.9)
+  expect_match(attr(ci, "method"), "^exact")
+  # ||phi(z)||^2 = k(z, z) exactly: the pointwise sd is sigma sqrt(variance)
+  expect_equal(ci$se, rep(r$noise_scale * sqrt(d$k$variance), nrow(r$points)), tolerance = 1e-10)
+  expect_match(noise_law_note <- dpfda:::noise_law(r)$note, "reduced-set fit is not included")
+  # the noise Algorithm 2 adds (internal hook, the release's features and scale), seen at the points
+  Phi <- kme_features(r$rff, r$points)
+  mu <- kme_features(r$rff, d$x, mean = TRUE)
+  R <- 400
+  N <- with_seed_mode(47, t(vapply(seq_len(R), function(i) {
+    as.vector(Phi %*% (dpfda:::kme_noisy_features(r$rff, as.matrix(d$x), r$noise_scale) - mu))
+  }, numeric(nrow(Phi)))))
+  sm <- confint(r, level = 0.9, type = "simultaneous")
+  expect_lt(abs(mean(apply(abs(N) <= rep(sm$upper - sm$estimate, each = R), 1, all)) - 0.9), tol(0.9, R))
+  expect_lt(abs(mean(abs(N) <= rep(ci$upper - ci$estimate, each = R)) - 0.9), tol(0.9, R))
+})
+
+test_that("dp_kme() releases: as.data.frame and tidy carry the band; no band without additive noise", {
+  d <- kme_ci_data()
+  r <- with_seed_mode(48, dp_kme(d$x, d$k, 1, 1e-5, synthetic = d$z))
+  df <- as.data.frame(r)
+  expect_named(df, c("z1", "weight", "value", "se", "lower", "upper"))
+  expect_equal(df$value, predict(r))
+  ci <- confint(r)
+  expect_named(ci, c("z1", "estimate", "se", "lower", "upper"))
+  expect_equal(df$lower, ci$lower)
+  expect_equal(as.data.frame(r, level = 0.5)$upper - df$value, qnorm(0.75) * df$se)
+  expect_named(tidy(r), c("z1", "weight", "estimate", "std.error", "conf.low", "conf.high"))
+  expect_equal(glance(r)$noise_sd_max, r$noise_scale * sqrt(d$k$variance), tolerance = 1e-8)
+  expect_equal(dp_accuracy(r)$pointwise_sd, ci$se)
+  # two dimensions: columns z1, z2
+  X <- with_seed_mode(49, cbind(rnorm(100), rnorm(100)))
+  r2 <- with_seed_mode(49, dp_kme(X, kernel_gaussian(1), 1, 1e-5, synthetic = cbind(-1:1, c(0, 1, -1))))
+  expect_named(confint(r2), c("z1", "z2", "estimate", "se", "lower", "upper"))
+  # the projected weights (l1_bound) and the exponential method have no additive noise law
+  rl <- with_seed_mode(50, dp_kme(d$x, d$k, 1, 1e-5, synthetic = d$z, l1_bound = 2))
+  expect_error(confint(rl), class = "dpfda_error_unsupported", regexp = "l1_bound")
+  expect_true(all(is.na(as.data.frame(rl)$se)))
+  re <- with_seed_mode(51, dp_kme(d$x, d$k, 1, 1e-5, method = "exponential",
+                                  candidates = list(d$z[1:5], d$z[6:10])))
+  expect_error(confint(re), class = "dpfda_error_unsupported", regexp = "exponential")
+  expect_error(confint(r, level = 2), class = "dpfda_error_argument")
+})

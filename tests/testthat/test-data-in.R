@@ -358,3 +358,156 @@ test_that("dp_cov() on a fine grid says which J fits", {
   expect_match(conditionMessage(e), "Give J = 57 or fewer \\(e.g. J = 10\\)")
   expect_s3_class(dp_cov(x, epsilon = 1, tau = 1, J = 10), "dpfda_release")
 })
+
+# ---- column names as bare names through every entry point ---------------------
+
+test_that("column names: a bare name that is a column wins; anything else is evaluated (tidyselect's rule)", {
+  # a variable named like a column: the column wins
+  when <- "y"
+  expect_identical(as_curves(long, id = who, arg = when, value = y)$arg_name, "when")
+  # a variable holding a name, inside a function (the promise is evaluated where it was written)
+  f <- function(d, a) as_curves(d, id = who, arg = a, value = y)
+  expect_equal(f(long, "when")$values, as_curves(long, id = "who", arg = "when", value = "y")$values)
+  # forwarded through `...`
+  g <- function(d, ...) as_curves(d, ...)
+  expect_equal(g(long, id = who, arg = when, value = y)$values, as_curves(long, id = "who", arg = "when", value = "y")$values)
+  # an expression that gives a name
+  expect_identical(as_curves(long, id = who, arg = paste0("wh", "en"), value = y)$arg_name, "when")
+  # failures are classed and name the argument
+  expect_dpfda_error(as_curves(long, id = who, arg = paste0(nope), value = y), regexp = "`arg` could not be evaluated")
+  expect_dpfda_error(as_curves(long, id = who, arg = 3, value = y), regexp = "a column name")
+  expect_dpfda_error(as_curves(long, id = who, arg = c("when", "y"), value = y), regexp = "a column name")
+})
+
+test_that("dp_mean() takes id, arg, value as bare names, strings or variables, also through a wrapper", {
+  skip_if_not_installed("nlme")
+  g <- seq(-1, 0.99, length.out = 20)
+  cen <- function(a) 149 + 7 * a
+  rel <- function(...) {
+    dp_reproducible(31)
+    dp_mean(nlme::Oxboys, epsilon = 1, tau = 10, grid = g, center = cen, ...)$values$values
+  }
+  ref <- rel(id = "Subject", arg = "age", value = "height")
+  expect_equal(rel(id = Subject, arg = age, value = height), ref)
+  col <- "age"
+  expect_equal(rel(id = Subject, arg = col, value = height), ref)
+  wrap <- function(d, ...) {
+    dp_reproducible(31)
+    dp_mean(d, epsilon = 1, tau = 10, grid = g, center = cen, ...)$values$values
+  }
+  expect_equal(wrap(nlme::Oxboys, id = Subject, arg = age, value = height), ref)
+  dp_reproducible(31)
+  r <- dp_mean(nlme::Oxboys, 1, 10, id = Subject, arg = age, value = height, grid = g, center = cen)
+  expect_identical(c(r$values$arg_name, r$values$value_name), c("age", "height"))
+  expect_dpfda_error(dp_mean(nlme::Oxboys, 1, 10, id = Subject, arg = nope, value = height, grid = g),
+                     regexp = "\"nope\"")
+})
+
+test_that("dp_kde() and dp_kme() select data-frame columns with `columns` (bare or quoted) in memory", {
+  grid <- seq(1, 6, length.out = 30)
+  same <- function(seed, a, b) {
+    dp_reproducible(seed)
+    ra <- force(a)
+    dp_reproducible(seed)
+    rb <- force(b)
+    expect_equal(ra, rb)
+  }
+  ref_kde <- function() dp_kde(faithful$eruptions, grid, 0.3, epsilon = 1, delta = 1e-5)$values$values
+  same(32, dp_kde(faithful, grid, 0.3, epsilon = 1, delta = 1e-5, columns = eruptions)$values$values, ref_kde())
+  same(32, dp_kde(faithful, grid, 0.3, epsilon = 1, delta = 1e-5, columns = "eruptions")$values$values, ref_kde())
+  same(33, dp_kde(faithful, grid, 0.3, epsilon = 1, mechanism = "iclp", columns = eruptions)$values$values,
+       dp_kde(faithful$eruptions, grid, 0.3, epsilon = 1, mechanism = "iclp")$values$values)
+  dom <- rbind(c(1, 40), c(6, 100))
+  k <- kernel_gaussian(1)
+  same(34, dp_kme(faithful, k, 1, 1e-5, M = 15, domain = dom, columns = c(eruptions, waiting))$weights,
+       dp_kme(as.matrix(faithful), k, 1, 1e-5, M = 15, domain = dom)$weights)
+  cols <- c("waiting", "eruptions")
+  same(35, dp_kme(faithful, k, 1, 1e-5, M = 15, domain = dom[, 2:1], columns = cols)$weights,
+       dp_kme(as.matrix(faithful[cols]), k, 1, 1e-5, M = 15, domain = dom[, 2:1])$weights)
+  expect_dpfda_error(dp_kde(faithful, grid, 0.3, epsilon = 1, delta = 1e-5, columns = nope), regexp = "\"nope\"")
+  expect_dpfda_error(dp_kde(faithful$eruptions, grid, 0.3, epsilon = 1, delta = 1e-5, columns = "eruptions"),
+                     regexp = "selects columns of a data frame")
+  expect_dpfda_error(dp_kde(faithful, grid, 0.3, epsilon = 1, delta = 1e-5, columns = eruptions, id = waiting),
+                     regexp = "`id` is used only")
+  expect_dpfda_error(dp_kme(faithful, k, 1, 1e-5, M = 15, domain = dom, columns = c(eruptions, nope)),
+                     regexp = "\"nope\"")
+})
+
+test_that("mortality_distribution() resolves bare names, strings and variables the same way", {
+  d <- data.frame(a = rep(c(0, 1, 5, 10), 2), n = c(3, 1, 2, 4, 1, 1, 2, 6), reg = rep(c("N", "S"), each = 4))
+  ref <- mortality_distribution(d, age = "a", deaths = "n", group = "reg")$values
+  g <- "reg"
+  expect_equal(mortality_distribution(d, age = a, deaths = n, group = g)$values, ref)
+  f <- function(dd, ...) mortality_distribution(dd, ...)
+  expect_equal(f(d, age = a, deaths = n, group = reg)$values, ref)
+  expect_dpfda_error(mortality_distribution(d, age = a, deaths = n, group = paste0(nope)),
+                     regexp = "`group` could not be evaluated")
+})
+
+test_that("chunks and database tables take bare column names in `...` (the engine path)", {
+  d <- data.frame(patient = rep(1:30, each = 11), day = rep(seq(0, 1, by = 0.1), 30))
+  d$score <- sin(2 * pi * d$day) * rep(seq(0.2, 1, length.out = 30), each = 11)
+  g <- seq(0, 1, by = 0.1)
+  ref <- function(seed) {
+    dp_reproducible(seed)
+    dp_mean(dp_chunks(list(d)), epsilon = 1, tau = 1, grid = g, id = "patient", arg = "day", value = "score")$values$values
+  }
+  dp_reproducible(36)
+  a <- dp_mean(dp_chunks(list(d)), epsilon = 1, tau = 1, grid = g, id = patient, arg = day, value = score)
+  expect_equal(a$values$values, ref(36))
+  x <- data.frame(v = faithful$eruptions)
+  dp_reproducible(37)
+  k1 <- dp_kde(dp_chunks(list(x)), seq(1, 6, length.out = 20), 0.3, epsilon = 1, delta = 1e-5, columns = v)
+  dp_reproducible(37)
+  k2 <- dp_kde(dp_chunks(list(x)), seq(1, 6, length.out = 20), 0.3, epsilon = 1, delta = 1e-5, columns = "v")
+  expect_equal(k1$values$values, k2$values$values)
+  md <- data.frame(yrs = rep(0:10, 2), dd = c(11:1, 1:11), area = rep(c("p", "q"), each = 11))
+  expect_equal(mortality_distribution(dp_chunks(list(md)), age = yrs, deaths = dd, group = area)$values,
+               mortality_distribution(md, age = yrs, deaths = dd, group = area)$values, tolerance = 1e-12)
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con), add = TRUE)
+  DBI::dbWriteTable(con, "visits", d)
+  DBI::dbWriteTable(con, "md", md)
+  DBI::dbWriteTable(con, "pts", data.frame(a = faithful$eruptions, b = faithful$waiting / 20))
+  vis <- dplyr::tbl(con, "visits")
+  dp_reproducible(36)
+  b <- dp_mean(vis, epsilon = 1, tau = 1, grid = g, id = patient, arg = day, value = score)
+  expect_equal(b$values$values, ref(36), tolerance = 1e-9)
+  col <- "score"
+  dp_reproducible(36)
+  b2 <- dp_mean(vis, epsilon = 1, tau = 1, grid = g, id = patient, arg = day, value = col)
+  expect_equal(b2$values$values, ref(36), tolerance = 1e-9)
+  expect_dpfda_error(dp_mean(vis, epsilon = 1, tau = 1, grid = g, id = patient, arg = nope, value = score),
+                     regexp = "\"nope\"")
+  expect_equal(mortality_distribution(dplyr::tbl(con, "md"), age = yrs, deaths = dd, group = area)$values,
+               mortality_distribution(md, age = yrs, deaths = dd, group = area)$values, tolerance = 1e-9)
+  z <- cbind(seq(1.5, 5.5, length.out = 8), seq(45, 95, length.out = 8) / 20)
+  kk <- kernel_gaussian(1)
+  dp_reproducible(38)
+  m1 <- dp_kme(dplyr::tbl(con, "pts"), kk, 1, 1e-5, synthetic = z, columns = c(a, b))
+  dp_reproducible(38)
+  m2 <- dp_kme(dplyr::tbl(con, "pts"), kk, 1, 1e-5, synthetic = z, columns = c("a", "b"))
+  expect_equal(m1$weights, m2$weights)
+})
+
+test_that("dp_cov() and dp_fpca() take long data frames with their column names, bare or quoted", {
+  skip_if_not_installed("nlme")
+  g <- seq(-1, 0.95, length.out = 12)
+  ox <- as_curves(nlme::Oxboys, id = Subject, arg = age, value = height, grid = g)
+  x <- curves(sweep(ox$values, 2, 149 + 6.5 * g), g)
+  d <- nlme::Oxboys
+  d$dev <- d$height - (149 + 6.5 * d$age)
+  dp_reproducible(56)
+  a <- dp_cov(x, epsilon = 1, tau = 28, J = 4)
+  dp_reproducible(56)
+  b <- dp_cov(d, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = age, value = dev)
+  expect_equal(b$values$values, a$values$values)
+  dp_reproducible(56)
+  p <- dp_fpca(d, npc = 2, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = "age", value = dev)
+  expect_equal(p$values, dp_fpca(a, npc = 2)$values)
+  expect_dpfda_error(dp_cov(d, epsilon = 1, tau = 28, grid = g, id = Subject, arg = age, value = dev, J = 4,
+                            nope = 1), regexp = "`nope` is not an argument of dp_cov")
+  expect_dpfda_error(dp_cov(d, 1, 28, grid = g, id = Subject, arg = age, value = nope), regexp = "\"nope\"")
+})

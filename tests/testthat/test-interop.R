@@ -73,3 +73,64 @@ test_that("conversions to tf / fda give a classed error when the package is miss
   if (!requireNamespace("fda", quietly = TRUE)) expect_error(as_fd(cv), class = "dpfda_error_dependency")
   expect_error(dpfda:::need_package("surely.not.a.package", "x"), class = "dpfda_error_dependency")
 })
+
+test_that("fd objects give their fdnames to the curves, and as_fd() writes them back", {
+  skip_if_not_installed("fda")
+  gr <- fda::growth
+  b <- fda::create.bspline.basis(range(gr$age), nbasis = 12)
+  f <- fda::smooth.basis(gr$age, gr$hgtf, fda::fdPar(b),
+                         fdnames = list("Age (years)", colnames(gr$hgtf), "Height (cm)"))$fd
+  cv <- as_curves(f, grid = gr$age)
+  expect_identical(c(cv$arg_name, cv$value_name), c("Age (years)", "Height (cm)"))
+  expect_identical(cv$ids, colnames(gr$hgtf))
+  d <- as.data.frame(cv, names = TRUE)
+  expect_named(d, c("id", "Age (years)", "Height (cm)"))
+  expect_identical(levels(d$id), colnames(gr$hgtf))
+  expect_named(as.data.frame(cv), c("id", "arg", "value"))          # the default layout is unchanged
+  expect_equal(as_curves(as.data.frame(cv))$values, cv$values)
+  # fda's default names (smooth.basis stores the arguments in fdnames[[1]]): the list's names label them
+  f0 <- fda::smooth.basis(gr$age, gr$hgtf, b)$fd
+  c0 <- as_curves(f0)
+  expect_identical(c(c0$arg_name, c0$value_name), c(names(f0$fdnames)[1], f0$fdnames[[3]]))
+  expect_identical(as_curves(f0, arg_name = "age", value_name = "cm")$arg_name, "age")
+  # through a mechanism: the release keeps the names and its plot labels use them
+  r <- with_seed_mode(3, dp_mean(f, epsilon = 1, tau = 50, center = function(a) 80 + 5 * a))
+  expect_identical(c(dpfda:::curves_arg_label(r$values), dpfda:::curves_value_label(r$values)),
+                   c("Age (years)", "Height (cm)"))
+  expect_named(as.data.frame(r, names = TRUE), c("id", "Age (years)", "Height (cm)", "se", "lower", "upper"))
+  # and back to fda: the same names
+  back <- as_fd(cv)
+  expect_identical(back$fdnames[[1]], "Age (years)")
+  expect_identical(back$fdnames[[2]], colnames(gr$hgtf))
+  expect_identical(back$fdnames[[3]], "Height (cm)")
+  expect_identical(as_curves(back)$value_name, "Height (cm)")
+  # a multivariate fd is refused with a hint
+  fm <- fda::fd(array(rnorm(12 * 2 * 2), c(12, 2, 2)), b)
+  expect_error(as_curves(fm), class = "dpfda_error_argument", regexp = "multivariate")
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(r, band = TRUE)
+  expect_equal(c(p$labels$x, p$labels$y), c("Age (years)", "Height (cm)"))
+})
+
+test_that("tfd objects: names label the curves; arg_name / value_name or a tf column name the axes", {
+  skip_if_not_installed("tf")
+  g <- seq(0, 1, length.out = 11)
+  x <- tf::tfd(rbind(a = sin(2 * pi * g), b = g), arg = g)
+  cv <- as_curves(x)
+  expect_identical(cv$ids, c("a", "b"))
+  expect_identical(c(cv$arg_name, cv$value_name), c("t", "value"))
+  named <- as_curves(x, arg_name = "week", value_name = "score")
+  expect_identical(c(named$arg_name, named$value_name), c("week", "score"))
+  # a tf column of a data frame (tidyfun's layout): the column's name is the value name
+  d <- data.frame(who = c("p", "q"))
+  d$score <- x
+  cd <- as_curves(d, id = who, value = score)
+  expect_identical(cd$value_name, "score")
+  expect_identical(cd$ids, c("p", "q"))
+  expect_equal(cd$values, cv$values)
+  expect_identical(as_curves(d)$value_name, "score")                 # the single tf column is found
+  r <- with_seed_mode(4, dp_mean(d, epsilon = 1, tau = 1, value = score))
+  expect_identical(r$values$value_name, "score")
+  # back to tf: the labels travel as names
+  expect_identical(names(as_tfd(cv)), c("a", "b"))
+})

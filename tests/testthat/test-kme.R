@@ -446,7 +446,9 @@ test_that("release hygiene, reproducibility and uses of a release", {
   expect_output(print(summary(r)), "total mass")
   grDevices::pdf(NULL); plot(r); plot(with_seed_mode(1, dp_kme(t$x[, 1], kernel_gaussian(1), 1, 1e-5,
                                                                synthetic = seq(-2, 2, 0.5)))); grDevices::dev.off()
-  expect_equal(dim(as.data.frame(r)), c(30L, 3L))
+  # points, weights, the embedding at the points and its noise band (R/confint.R)
+  expect_named(as.data.frame(r), c("z1", "z2", "weight", "value", "se", "lower", "upper"))
+  expect_equal(nrow(as.data.frame(r)), 30L)
 })
 
 test_that("the two-sample test rejects a shifted sample and holds its level roughly", {
