@@ -363,10 +363,11 @@ kde_grid_axes <- function(grid) {
   if (is.null(dim(grid))) list(sort(grid)) else axes
 }
 
-# In the engine: per axis, the interval index i_j (floor on a regular axis, a
-# CASE on an irregular one) and the fraction f_j in [0, 1] from the
-# axis values (an inline table joined on i_j); then the 2^d corner weights
-# summed by cell. Only O(grid) sums come back.
+# In the engine: per axis, the interval index i_j and the fraction f_j in
+# [0, 1] -- arithmetic (FLOOR) on a regular axis, CASE expressions on an
+# irregular one, never a join (a join with a small table is a scan per row
+# in SQLite) -- then the 2^d corner weights summed by cell. Only O(grid) sums
+# come back.
 summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   d <- length(axes)
   xn <- paste0("x", seq_len(d))
@@ -375,7 +376,6 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
   q <- lazy_weight(nn$q, id)
   sizes <- lengths(axes)
-  con <- dbplyr::remote_con(q)
   for (j in seq_len(d)) {
     a <- axes[[j]]
     m <- length(a)
@@ -390,14 +390,16 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(a[1L]), na.rm = TRUE), .(a[m]),
                                                          na.rm = TRUE))), xn[j]))
     step <- (a[m] - a[1L]) / (m - 1)
-    idx <- if (max(abs(diff(a) - step)) <= 1e-9 * step) {
-      bquote(pmin(pmax(floor((.(xj) - .(a[1L])) / .(step)), 0, na.rm = TRUE), .(m - 2), na.rm = TRUE))
-    } else sql_interval(q, xn[j], a[2:(m - 1L)])
-    q <- dplyr::mutate(q, !!!stats::setNames(list(idx), ij))
-    ax <- stats::setNames(data.frame(as.double(seq_len(m - 1L) - 1L), a[-m], diff(a)),
-                          c(ij, paste0("lo", j), paste0("wd", j)))
-    q <- dplyr::inner_join(q, dbplyr::copy_inline(con, ax), by = ij)
-    fr <- bquote((.(xj) - .(as.name(paste0("lo", j)))) / .(as.name(paste0("wd", j))))
+    if (max(abs(diff(a) - step)) <= 1e-9 * step) {
+      pos <- paste0("pos", j)
+      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(a[1L])) / .(step))), pos))
+      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(floor(.(as.name(pos))), .(m - 2), na.rm = TRUE))),
+                                               ij))
+      fr <- bquote(.(as.name(pos)) - .(as.name(ij)))
+    } else {
+      q <- dplyr::mutate(q, !!!stats::setNames(list(sql_interval(q, xn[j], a[2:(m - 1L)])), ij))
+      fr <- sql_axis_fraction(q, xn[j], a)
+    }
     q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(fr), 0, na.rm = TRUE), 1, na.rm = TRUE))), fj))
   }
   strides <- cumprod(c(1, sizes))[seq_len(d)]
@@ -428,6 +430,18 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   }
   n <- if (is.null(id)) sum(res$cnt) else lazy_n_ids(nn$q)
   warn_dropped(new_dpfda_summary("kde_grid", p, n, nn$rows, nn$dropped, settings))
+}
+
+# CASE expression: the fraction (x - a_i) / (a_{i+1} - a_i) of `col` in its
+# interval of the sorted axis `a` (the same intervals as sql_interval()).
+sql_axis_fraction <- function(q, col, a) {
+  con <- dbplyr::remote_con(q)
+  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  m <- length(a)
+  frac <- sprintf("(%s - %s) / %s", qc, sql_num(a[-m]), sql_num(diff(a)))
+  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %s", qc, sql_num(a[2:(m - 1L)]),
+                                            frac[seq_len(m - 2L)]), collapse = " "),
+                     " ELSE ", frac[m - 1L], " END"))
 }
 
 # Corners {0, 1}^d of a cell (first axis fastest), without the upper corner
