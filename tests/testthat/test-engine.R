@@ -193,6 +193,20 @@ test_that("KDE summaries for ICLP/FRL and several dimensions equal the in-memory
   f <- kde_gaussian(d$X, d$g2, 0.5)$values[1, ]
   expect_equal(sk$sums / nrow(d$X) / (2 * pi * 0.25), f, tolerance = 1e-12)
   expect_error(summarise_kde(d$P, d$g2, 0.5, columns = "a"), class = "dpfda_error_argument")
+  # chunks: NAs dropped and counted, non-numeric and missing columns refused, in both summaries
+  Pn <- d$P
+  Pn$a[c(4, 9)] <- NA
+  Pn$s <- "u"
+  for (mech in c("gp", "frl")) {
+    expect_warning(sn <- summarise_kde(dp_chunks(list(Pn[1:60, ], Pn[-(1:60), ])), d$g2, 0.5, columns = c("a", "b"),
+                                       mechanism = mech), class = "dpfda_warning_data")
+    expect_equal(c(sn$dropped, sn$n), c(2, nrow(d$X) - 2))
+    expect_equal(sn$sums, summarise_kde(d$X[-c(4, 9), ], d$g2, 0.5, mechanism = mech)$sums, tolerance = 1e-12)
+    expect_error(summarise_kde(dp_chunks(list(Pn)), d$g2, 0.5, columns = c("a", "s"), mechanism = mech),
+                 class = "dpfda_error_data")
+    expect_error(summarise_kde(dp_chunks(list(Pn)), d$g2, 0.5, columns = c("a", "z"), mechanism = mech),
+                 class = "dpfda_error_argument")
+  }
   expect_error(summarise_kde(d$X, d$g2[c(2, 1, 3:63), ], mechanism = "iclp"), class = "dpfda_error_argument")
 })
 
