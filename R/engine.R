@@ -306,7 +306,9 @@ sql_interval <- function(q, col, breaks) {
 #' @param x A lazy table.
 #' @param summary One of `"kde"`, `"mean"`, `"mortality"`, `"kme_kernel"`,
 #'   `"kme_features"`.
-#' @param ... Arguments of the corresponding `summarise_*()` function.
+#' @param ... Arguments of the corresponding `summarise_*()` function
+#'   (for `"kde"`, `mechanism = "iclp"` gives the weights on the grid, and a
+#'   grid matrix the kernel sums at its points; see [summarise_kde()]).
 #' @return The SQL (a character string of class `sql`).
 #' @examples
 #' if (requireNamespace("dbplyr", quietly = TRUE)) {

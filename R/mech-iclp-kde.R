@@ -25,6 +25,12 @@
 # dp_mean(): noise sigma * sqrt(lambda_j) * Z_j with sigma = sqrt(2) Delta /
 # epsilon (ICLP) or i.i.d. Laplace(Delta / epsilon) (FRL), drawn by
 # iclp_release_core().
+#
+# Data outside memory. The data enter only through the binning vector p
+# summed over records, each record's weights a convex combination summing to
+# one (1/r per row of an individual with r rows keeps it so): the "kde_grid"
+# summary of summarise_kde() (R/summary-bins.R), computed in a database or
+# chunk by chunk. Everything after p is shared by both paths.
 
 iclp_kde_options <- c("kernel", "eta", "J", "M", "tol", "sensitivity_method", "counts")
 
@@ -39,7 +45,8 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
-  bad <- setdiff(names(opts), iclp_kde_options)
+  engine <- is_engine_input(x)   # a table, chunks or summary: the weights p come from summarise_kde()
+  bad <- setdiff(names(opts), c(iclp_kde_options, if (engine) c("columns", "id")))
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an option of dp_kde(mechanism = \"%s\"); see ?dp_kde.", bad[1L],
                         mechanism), arg = bad[1L])
@@ -58,16 +65,27 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   tol <- if (is.null(opts$tol)) 1e-12 else
     check_number(opts$tol, "tol", lower = 0, upper = 1, upper_open = TRUE)
   J <- if (is.null(opts$J)) NULL else check_count(opts$J, "J", min = 1, max = grid_size(grid))
-  axes <- tensor_axes(grid)
-  if (is.null(axes) || (d > 1L && any(vapply(axes, is.unsorted, NA)))) {
-    dpfda_abort("mechanism = \"iclp\" / \"frl\" needs a one-dimensional grid or a sorted tensor grid.",
-                arg = "grid")
-  }
-  if (d == 1L) axes <- list(sort(grid))
+  axes <- kde_grid_axes(grid)
   dom <- as_domain(domain, grid)
-  pts <- clamp_to_domain(as_points(x, "x", d = d), dom)
-  counts <- iclp_kde_counts(opts$counts, nrow(pts))
-  n <- if (is.null(counts)) nrow(pts) else sum(counts)
+  if (engine) {
+    if (!is.null(opts$counts)) {
+      dpfda_abort(paste("`counts` is for points in memory; a table or chunks hold one row per record (or",
+                        "several rows per individual with an `id` column)."), arg = "counts")
+    }
+    s <- if (inherits(x, "dpfda_summary")) x else
+      summarise_kde(x, grid, domain = dom, columns = opts$columns, id = opts$id, mechanism = "iclp")
+    s <- check_summary(s, "kde_grid")
+    if (!isTRUE(all.equal(s$settings, list(axes = axes, domain = dom)))) {
+      dpfda_abort("The summary was computed on another grid or `domain`.", arg = "grid")
+    }
+    p <- s$sums
+    n <- s$n
+  } else {
+    pts <- clamp_to_domain(as_points(x, "x", d = d), dom)
+    counts <- iclp_kde_counts(opts$counts, nrow(pts))
+    n <- if (is.null(counts)) nrow(pts) else sum(counts)
+    p <- iclp_kde_bin(pts, axes, counts)
+  }
 
   basis <- kl_basis(kernel, grid, J = J, tol = tol)
   lam <- basis$values
@@ -80,7 +98,6 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     M <- as.integer(min(M, basis$J))
   }
   nz <- iclp_kde_normaliser(basis, eta, dom)
-  p <- iclp_kde_bin(pts, axes, counts)
   a <- nz * lam^eta * as.vector(crossprod(V, p)) / n
   method <- if (is.null(opts$sensitivity_method)) {
     if (as.double(nrow(V))^2 * basis$J <= 5e7) "exact" else "triangle"

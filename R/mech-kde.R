@@ -64,11 +64,14 @@
 #'   numeric columns (e.g. `faithful["eruptions"]`, or `faithful` with
 #'   `columns = eruptions` in `...`). `n` is public. Or
 #'   data outside memory: a database table (dbplyr lazy table), [dp_chunks()]
-#'   or a [summarise_kde()] summary, for one-dimensional grids and the
-#'   `"gp"`, `"sobolev"` and `"bernstein"` mechanisms; give the column as
-#'   `columns = name` (and optionally `id`) in `...`. Column names are
-#'   strings or bare names (the rule is in [as_curves()]). The engine bins
-#'   the data (`binned = TRUE` in memory gives the same release).
+#'   or a [summarise_kde()] summary, for every mechanism and dimension; give
+#'   the columns as `columns = c("x1", "x2")` (one per dimension; optionally
+#'   `id`) in `...`; column names are strings or bare names (the rule is in
+#'   [as_curves()]). On a one-dimensional grid the engine bins the data
+#'   (`binned = TRUE` in memory gives the same release); `"iclp"` and `"frl"`
+#'   spread each point over the grid as in memory; in several dimensions
+#'   the engine computes the kernel sums at the grid (or Bernstein lattice)
+#'   points. The release is the in-memory one under [dp_reproducible()].
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
@@ -166,17 +169,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   f <- kde_gaussian(x, grid, bandwidth, domain = domain, binned = binned, bins = bins)
   n <- nrow(as_points(x, "x", d = d))
-  sens <- sensitivity_kde(n, if (is.matrix(bw$H) && !bw$isotropic) bw$H else sqrt(bw$H[1, 1]),
-                          d = d, mechanism = mechanism)
-  noise_kernel <- if (mechanism == "gp") bw$kernel else
-    kernel_exponential(sqrt(bw$H[1, 1]), norm = "l1")
-  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), opts))
-  bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
-  rel <- gp_release(f$values[1L, ], f$grid, noise_kernel, sigma,
-                    mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = delta,
-                    sensitivity = sens, call = call, calibration = calibration, n = n,
-                    bandwidth = bw$H, domain = f$domain, bandwidth_budget = bw_budget,
-                    class = "dpfda_kde_release", noise_mode = noise)
+  rel <- kde_gp_release(f$values[1L, ], f$grid, f$domain, bw, n, d, mechanism, epsilon, delta, calibration,
+                        bandwidth, call, noise, opts)
   charge_release(budget, rel, "dp_kde")
   rel
 }
@@ -185,15 +179,24 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
 # object; values on the grid and elsewhere are Bernstein evaluations of it.
 dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
                              k, h, call, noise = "float") {
-  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
   d <- bw$kernel$dim
   d <- if (is.na(d)) (if (is.null(dim(grid))) 1L else ncol(grid)) else d
   dom <- as_domain(domain, grid)
   pts <- as_points(x, "x", d = d)
   target <- function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
                                                bins = bins)$values)
-  sens <- sensitivity_bernstein_kde(nrow(pts), bandwidth, dim = d)
+  kde_bernstein_release(target, nrow(pts), grid, bandwidth, bw, d, epsilon, delta, dom, calibration, k, h,
+                        call, noise)
+}
+
+# The release step of the Bernstein KDE, shared with data outside memory
+# (R/summary-bins.R): `target` evaluates the non-private estimate at lattice
+# points, from the data or from their summary.
+kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, delta, dom, calibration, k, h,
+                                  call, noise) {
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  sens <- sensitivity_bernstein_kde(n, bandwidth, dim = d)
   if (!is.finite(sens) || !(sens > 1e10 * .Machine$double.xmin)) {
     dpfda_abort("`bandwidth` gives a sensitivity that underflows or overflows.", class = "dpfda_error_numeric",
                 arg = "bandwidth")
@@ -206,8 +209,24 @@ dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, cal
                     epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,
                     noise = sprintf("%s noise on the (k + 1)^%d lattice, k = %d, h = %d", lat$noise_type, d,
                                     as.integer(k), as.integer(h)),
-                    call = call, lattice = lat, n = nrow(pts), bandwidth = bw$H,
+                    call = call, lattice = lat, n = n, bandwidth = bw$H,
                     class = c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
+}
+
+# The release step of the "gp" and "sobolev" KDE, shared with data outside
+# memory: the estimate `f` on the grid, RKHS sensitivity, Gaussian-process noise.
+kde_gp_release <- function(f, grid, dom, bw, n, d, mechanism, epsilon, delta, calibration, bandwidth, call,
+                           noise, opts = list()) {
+  sens <- sensitivity_kde(n, if (is.matrix(bw$H) && !bw$isotropic) bw$H else sqrt(bw$H[1, 1]),
+                          d = d, mechanism = mechanism)
+  noise_kernel <- if (mechanism == "gp") bw$kernel else
+    kernel_exponential(sqrt(bw$H[1, 1]), norm = "l1")
+  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), opts))
+  bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
+  gp_release(f, grid, noise_kernel, sigma, mechanism = paste0("kde-", mechanism), epsilon = epsilon,
+             delta = delta, sensitivity = sens, call = call, calibration = calibration, n = n,
+             bandwidth = bw$H, domain = dom, bandwidth_budget = bw_budget, class = "dpfda_kde_release",
+             noise_mode = noise)
 }
 
 #' @export

@@ -357,6 +357,38 @@ kme_rows_in <- function(z, x) {
   any(key(z[cand, , drop = FALSE]) %in% key(xs))
 }
 
+# Checks of the options shared by dp_kme() and its engine path
+# (R/summary-kme.R), in one place. `exponential_ok`: whether method =
+# "exponential" is available on this path, which the refusal of `tight`
+# with random features names as the alternative.
+kme_check_options <- function(kernel, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
+                              lasso_lambda, J, M, tight, method, exponential_ok = TRUE) {
+  kme_check_kernel(kernel)
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
+                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  calibration <- check_choice(calibration, c("analytic", "classical"), "calibration")
+  tol <- check_number(tol, "tol", lower = 0, upper = 1, upper_open = TRUE)
+  pivot <- check_flag(pivot, "pivot")
+  if (!is.null(l1_bound)) l1_bound <- check_number(l1_bound, "l1_bound", lower = 1)
+  iters <- check_count(iters, "iters", min = 1, max = 1e6)
+  if (!is.null(lr)) lr <- check_number(lr, "lr", lower = 0, lower_open = TRUE)
+  if (!is.null(lasso_lambda)) lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
+  J <- check_count(J, "J", min = 2, max = 1e7)
+  if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
+  if (!is.null(M)) M <- check_count(M, "M", min = 1, max = 1e6)
+  tight <- check_flag(tight, "tight")
+  if (tight && method == "random_features") {
+    dpfda_abort(sprintf(paste("`tight = TRUE` is not valid with random features (their inner products can be",
+                              "negative); use it with method = %s."),
+                        if (exponential_ok) "\"subspace\" or \"exponential\"" else "\"subspace\""),
+                arg = "tight", class = "dpfda_error_privacy")
+  }
+  list(epsilon = epsilon, delta = delta, calibration = calibration, tol = tol,
+       pivot = pivot, l1_bound = l1_bound, iters = iters, lr = lr, lasso_lambda = lasso_lambda, J = J, M = M,
+       tight = tight)
+}
+
 # ---- the mechanism -------------------------------------------------------------
 
 #' Private database release through kernel mean embeddings (Balog et al.)
@@ -407,7 +439,11 @@ kme_rows_in <- function(z, x) {
 #' \eqn{-\|\hat\mu_X - \mu_R\|_H} and sensitivity \eqn{2/N}, sampled exactly
 #' (Gumbel-max, [dp_select()]). Pure \eqn{\epsilon}-DP (`delta` is not used and
 #' may be 0). Only for small problems: it evaluates
-#' \eqn{\mathrm{mean}(K_{xx})}, \eqn{N^2} kernel values.
+#' \eqn{\mathrm{mean}(K_{xx})}, \eqn{N^2} kernel values. Not available for
+#' database tables and chunks: \eqn{\mathrm{mean}(K_{xx}) = \|\hat\mu_X\|_H^2}
+#' is a sum over pairs of rows, not a sum over individuals, so no summary
+#' of fixed size (like the kernel sums of the other methods) determines the
+#' utility.
 #'
 #' **Pure differential privacy.** With `delta = 0` (an option of the
 #' specification, not used in the paper), Laplace noise replaces the Gaussian
@@ -445,7 +481,9 @@ kme_rows_in <- function(z, x) {
 #'   selects columns of a data frame); or a database table (dbplyr lazy
 #'   table), [dp_chunks()] or a [summarise_kme()] summary, summarised outside
 #'   memory (give the point `columns` in `...`; methods `"subspace"` and
-#'   `"random_features"`).
+#'   `"random_features"`: the exponential method needs
+#'   \eqn{\|\hat\mu_X\|_H^2}, a sum over pairs of rows rather than over
+#'   individuals, so it needs the rows in memory).
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure
@@ -538,30 +576,13 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   x <- as_points(x, "x")
   D <- ncol(x)
   N <- nrow(x)
-  kme_check_kernel(kernel)
-  epsilon <- check_epsilon(epsilon)
-  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  o <- kme_check_options(kernel, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr, lasso_lambda,
+                         J, M, tight, method)
+  list2env(o, environment())   # the checked values replace the arguments of the same names
   laplace <- delta == 0
-  calibration <- check_choice(calibration, c("analytic", "classical"), "calibration")
   box <- kme_domain(domain, D)
   public <- check_flag(public, "public")
-  tol <- check_number(tol, "tol", lower = 0, upper = 1, upper_open = TRUE)
-  pivot <- check_flag(pivot, "pivot")
-  if (!is.null(l1_bound)) l1_bound <- check_number(l1_bound, "l1_bound", lower = 1)
-  iters <- check_count(iters, "iters", min = 1, max = 1e6)
-  if (!is.null(lr)) lr <- check_number(lr, "lr", lower = 0, lower_open = TRUE)
-  if (!is.null(lasso_lambda)) lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
   chunk <- check_count(chunk, "chunk", min = 1, max = 1e6)
-  J <- check_count(J, "J", min = 2, max = 1e7)
-  if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
-  if (!is.null(M)) M <- check_count(M, "M", min = 1, max = 1e6)
-  tight <- check_flag(tight, "tight")
-  if (tight && method == "random_features") {
-    dpfda_abort(paste("`tight = TRUE` is not valid with random features (their inner products can be",
-                      "negative); use it with method = \"subspace\" or \"exponential\"."), arg = "tight",
-                class = "dpfda_error_privacy")
-  }
   sens <- kme_sensitivity(kernel, N, tight)
   x <- kme_clamp(x, box)
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension / overflow check

@@ -1,20 +1,40 @@
 # Bin-count summaries: the linearly binned 1-D KDE (bin weights on regular
-# centres spanning the domain) and deaths by group and age (mortality
-# distributions). In memory, in a database (dbplyr) or chunk by chunk.
+# centres spanning the domain), the KDE weights on the grid itself (ICLP /
+# FRL), the Gaussian kernel sums at public points (KDE in more than one
+# dimension), and deaths by group and age (mortality distributions). In
+# memory, in a database (dbplyr) or chunk by chunk.
 
 #' Summaries by binning: kernel density estimates and mortality distributions
 #'
-#' `summarise_kde()` computes the linear-binning weights of one-dimensional
-#' data on `bins` regular centres spanning `domain` (data clamped to it): the
-#' summary behind the binned estimate of [kde_gaussian()] and [dp_kde()].
+#' `summarise_kde()` computes the summary that [dp_kde()] needs for its
+#' `mechanism`:
+#'
+#' * `"gp"`, `"sobolev"`, `"bernstein"` on a one-dimensional grid: the
+#'   linear-binning weights of the data on `bins` regular centres spanning
+#'   `domain` (data clamped to it), the summary behind the binned estimate of
+#'   [kde_gaussian()] (kind `"kde"`);
+#' * `"iclp"`, `"frl"`: the (multi)linear-binning weights of the data on the
+#'   grid points themselves (a one-dimensional or sorted tensor grid; kind
+#'   `"kde_grid"`): each record adds weights that sum to one, which is what
+#'   the sensitivity of [dp_kde()]'s ICLP and FRL releases assumes;
+#'   `bandwidth` and `bins` are not used;
+#' * `"gp"`, `"sobolev"` on a grid matrix (several dimensions): the Gaussian
+#'   kernel sums \eqn{\sum_i K_H(t - x_i)} at the grid points, as
+#'   [kde_gaussian()] computes them in memory (kind `"kde_kernel"`);
+#'   `"bernstein"`: the same at the \eqn{(k+1)^d} points of the Bernstein
+#'   lattice on `domain`.
+#'
 #' `summarise_mortality()` computes the deaths by group and age behind
 #' [mortality_distribution()] (rows with the same group and age are added;
 #' an age absent from a group counts as 0 deaths).
 #'
-#' The data may be a numeric vector (KDE) or data frame in memory, a database
-#' table (a dbplyr lazy table: SQLite, DuckDB, PostgreSQL, Spark), or
-#' [dp_chunks()]. In a database, clamping, binning and the sums run in the
-#' engine and only the `bins` sums (or the group x age table) come back.
+#' The data may be a numeric vector or matrix (KDE) or data frame in memory,
+#' a database table (a dbplyr lazy table: SQLite, DuckDB, PostgreSQL,
+#' Spark), or [dp_chunks()]. In a database, clamping, binning, kernel
+#' evaluation and the sums run in the engine and only the sums (`bins`, grid
+#' or lattice points, or the group x age table) come back. Kernel sums at
+#' \eqn{m} points cost \eqn{O(m)} per row in the engine (the grid points are
+#' a small inline table joined to every row).
 #'
 #' **Individuals.** Without `id`, each row is one individual (`n` = rows).
 #' With `id` (KDE), an individual with \eqn{r} rows contributes each with
@@ -26,16 +46,24 @@
 #' **Bad input.** A missing column is an error (`dpfda_error_argument`), a
 #' non-numeric column too (`dpfda_error_data`); rows with a missing value
 #' (NULL) in a used column are dropped and counted (`dropped`, with a warning
-#' of class `dpfda_warning_data`); negative deaths are an error.
+#' of class `dpfda_warning_data`); values outside `domain` are clamped to it;
+#' negative deaths are an error.
 #'
 #' @param x The data: see above.
-#' @param grid Public evaluation grid (one-dimensional).
-#' @param bandwidth The public bandwidth \eqn{h} (sets the default `bins`).
-#' @param domain Public bounds `c(lower, upper)`; default the range of `grid`.
-#' @param bins Number of bin centres; default as in [kde_gaussian()]: at least
-#'   4096 and 8 per bandwidth.
-#' @param columns Name of the data column (tables, data frames, chunks).
+#' @param grid Public evaluation grid: a vector, or a matrix of points (one
+#'   column per dimension; a tensor grid for `"iclp"` and `"frl"`), or a list
+#'   of axes.
+#' @param bandwidth The public bandwidth (sets the default `bins`); not used
+#'   by `"iclp"` and `"frl"`.
+#' @param domain Public bounds `c(lower, upper)` (or a `2 x d` matrix);
+#'   default the range of `grid`.
+#' @param bins Number of bin centres (1-D); default as in [kde_gaussian()]: at
+#'   least 4096 and 8 per bandwidth.
+#' @param columns Names of the data columns, one per dimension of the grid
+#'   (tables, data frames, chunks).
 #' @param id `NULL` or the name of an id column (see Individuals).
+#' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
+#' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
 #' @param age,deaths,group Column names for `summarise_mortality()`; `group`
 #'   may be `NULL` (one group).
 #' @param .query Internal: return the lazy query instead of running it.
@@ -50,15 +78,20 @@
 #'   DBI::dbWriteTable(con, "obs", data.frame(value = x))
 #'   s2 <- summarise_kde(dplyr::tbl(con, "obs"), grid = g, bandwidth = 0.05, columns = "value")
 #'   print(max(abs(s2$sums - s$sums)))
+#'   sg <- summarise_kde(dplyr::tbl(con, "obs"), grid = g, columns = "value", mechanism = "iclp")
 #'   DBI::dbDisconnect(con)
 #' }
 #' @export
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
-                          .query = FALSE) {
-  require_args(c("x", "grid", "bandwidth"), "summarise_kde")
+                          mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE) {
+  require_args(c("x", "grid"), "summarise_kde")
+  mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "summarise_kde",
+                               local = c(iclp_qr = "iclp"))
   grid <- as_grid(grid, "grid")
+  if (mechanism %in% c("iclp", "frl")) return(summarise_kde_grid(x, grid, domain, columns, id, .query))
+  require_args("bandwidth", "summarise_kde")
   if (!is.null(dim(grid))) {
-    dpfda_abort("The binned KDE summary is one-dimensional: give a grid vector.", arg = "grid")
+    return(summarise_kde_kernel(x, grid, bandwidth, domain, columns, id, mechanism, k, .query))
   }
   dom <- as_domain(domain, grid)
   bw <- as_bandwidth(bandwidth, 1L)
@@ -126,85 +159,104 @@ engine_names_or <- function(x) {
   if (is.data.frame(x) || is_lazy_table(x)) engine_names(x) else NULL
 }
 
-# dp_kde() on a table, chunks or a summary: the binned estimate from the bin
-# weights, then the release of dp_kde() ("gp", "sobolev", "bernstein").
+# dp_kde() on a table, chunks or a summary: the summary that the mechanism
+# needs (1-D bin weights, weights on the grid for "iclp" / "frl", kernel sums
+# at the grid or lattice points in more dimensions), then the release step
+# that the in-memory path uses too (kde_gp_release(), kde_bernstein_release(),
+# dp_kde_iclp()).
 dp_kde_engine <- function(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
                           noise, budget, call, ...) {
   opts <- resolve_column_opts(capture_dots(..., .cols = c("columns", "id")), x, c("columns", "id"),
                               n = list(columns = NULL))
+  warn_privacy(epsilon, if (missing(delta)) 0 else delta)
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
+  if (missing(grid)) {
+    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
+                arg = "grid")
+  }
+  if (missing(bandwidth)) {
+    dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
+                arg = "bandwidth")
+  }
+  mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "dp_kde",
+                               local = c(iclp_qr = "iclp"))
+  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
+  epsilon <- check_epsilon(epsilon)
+  k <- check_count(k, "k", min = 1, max = 1e4)
+  h <- check_count(h, "h", min = 1, max = 1000)
+  grid <- as_grid(grid, "grid")
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  bw <- as_bandwidth(bandwidth, d)
+  if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
+  if (mechanism %in% c("iclp", "frl")) {   # the summary is taken inside (R/mech-iclp-kde.R)
+    rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
+                                       mechanism, domain, NULL, bins, call, noise = noise), opts), quote = TRUE)
+    charge_release(budget, rel, "dp_kde")
+    return(rel)
+  }
   columns <- opts$columns
   id <- opts$id
   opts$columns <- NULL
   opts$id <- NULL
-  noise <- check_noise(noise)
-  budget <- check_budget(budget)
-  mechanism <- check_choice(mechanism, c("gp", "sobolev", "bernstein", "iclp", "frl"), "mechanism")
-  if (mechanism %in% c("iclp", "frl")) {
-    dpfda_abort(sprintf(paste("mechanism = \"%s\" is not available for database tables and chunks yet;",
-                              "use \"gp\", \"sobolev\" or \"bernstein\"."), mechanism), arg = "mechanism")
+  if (d == 1L) grid <- sort(grid)
+  if (mechanism == "sobolev" && !bw$isotropic) {
+    dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
   }
-  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
-  epsilon <- check_epsilon(epsilon)
-  grid <- as_grid(grid, "grid")
-  if (!is.null(dim(grid))) {
-    dpfda_abort("Database tables and chunks are summarised in one dimension only: give a grid vector.",
-                arg = "grid")
-  }
-  grid <- sort(grid)
-  bw <- as_bandwidth(bandwidth, 1L)
-  if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
   dom <- as_domain(domain, grid)
   s <- if (inherits(x, "dpfda_summary")) x else
-    summarise_kde(x, grid, bandwidth, domain = dom, bins = bins, columns = columns, id = id)
-  s <- check_summary(s, "kde")
+    summarise_kde(x, grid, bandwidth, domain = dom, bins = bins, columns = columns, id = id,
+                  mechanism = mechanism, k = k)
+  s <- check_summary(s, if (d == 1L) "kde" else "kde_kernel")
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
-  hh <- sqrt(bw$H[1, 1])
-  B <- s$settings$bins
-  delta_b <- diff(dom) / (B - 1)
   n <- s$n
+  kde_at <- if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw)
+  if (mechanism == "bernstein") {
+    rel <- kde_bernstein_release(kde_at, n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
+                                 dom, calibration, k, h, call, noise)
+    charge_release(budget, rel$lattice, "dp_kde")
+    return(rel)
+  }
+  if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
+  delta <- check_delta(delta)
+  rel <- kde_gp_release(kde_at(grid), grid, dom, bw, n, d, mechanism, epsilon, delta, calibration, bandwidth,
+                        call, noise, opts)
+  charge_release(budget, rel, "dp_kde")
+  rel
+}
+
+# The binned estimate at any 1-D points from a "kde" summary.
+kde_bins_at <- function(s, bw, dom) {
+  hh <- sqrt(bw$H[1, 1])
+  delta_b <- diff(dom) / (s$settings$bins - 1)
   if (!is.finite(delta_b / hh) || !(delta_b / hh > 0)) {
     dpfda_abort("`bandwidth` is out of range for binning on this domain.", class = "dpfda_error_numeric",
                 arg = "bandwidth")
   }
-  kde_at <- function(p) {
+  function(p) {
     sums <- .Call(C_dpfda_summary_kde, s$sums, as.double(p) / hh, dom[1] / hh, delta_b / hh)
-    exp(bw$log_norm - log(n) + log(sums))
+    exp(bw$log_norm - log(s$n) + log(sums))
   }
-  if (mechanism == "bernstein") {
-    delta <- if (missing(delta)) 0 else delta
-    delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                          what = "a number in [0, 1)", class = "dpfda_error_privacy")
-    k <- check_count(k, "k", min = 1, max = 1e4)
-    h <- check_count(h, "h", min = 1, max = 1000)
-    sens <- sensitivity_bernstein_kde(n, bandwidth, dim = 1L)
-    lat <- dp_bernstein(function(p) kde_at(as.vector(p)), sensitivity = sens, epsilon = epsilon, k = k, h = h,
-                        dim = 1L, delta = delta, domain = dom,
-                        calibration = if (delta > 0) calibration else "analytic", noise = noise)
-    vals <- stats::predict(lat, grid)
-    rel <- new_dpfda_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
-                             epsilon = epsilon, delta = delta, sensitivity = sens,
-                             noise_scale = lat$noise_scale,
-                             noise = sprintf("%s noise on the (k + 1)^1 lattice, k = %d, h = %d", lat$noise_type,
-                                             as.integer(k), as.integer(h)),
-                             call = call, lattice = lat, n = n, bandwidth = bw$H,
-                             class = c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
-    charge_release(budget, rel$lattice, "dp_kde")
-    return(rel)
+}
+
+# The estimate at the points of a "kde_kernel" summary (the grid, or the
+# Bernstein lattice); other points are an error.
+kde_kernel_at <- function(s, bw) {
+  if (!isTRUE(all.equal(s$settings$H, bw$H))) {
+    dpfda_abort("The summary was computed with another `bandwidth`.", arg = "bandwidth")
   }
-  delta <- check_delta(delta)
-  f <- kde_at(grid)
-  sens <- sensitivity_kde(n, hh, d = 1L, mechanism = mechanism)
-  noise_kernel <- if (mechanism == "gp") bw$kernel else kernel_exponential(hh, norm = "l1")
-  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), opts))
-  bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
-  rel <- gp_release(f, grid, noise_kernel, sigma, mechanism = paste0("kde-", mechanism), epsilon = epsilon,
-                    delta = delta, sensitivity = sens, call = call, calibration = calibration, n = n,
-                    bandwidth = bw$H, domain = dom, bandwidth_budget = bw_budget,
-                    class = "dpfda_kde_release", noise_mode = noise)
-  charge_release(budget, rel, "dp_kde")
-  rel
+  pts <- s$settings$points
+  key <- function(p) do.call(paste, c(as.data.frame(matrix(sprintf("%.17g", p), nrow(p))), sep = "\r"))
+  function(p) {
+    i <- match(key(as_points(p, "grid")), key(pts))
+    if (anyNA(i)) {
+      dpfda_abort(paste("The summary holds kernel sums at other points: summarise with the grid, domain,",
+                        "mechanism and `k` of this release."), arg = "x")
+    }
+    exp(bw$log_norm - log(s$n) + log(s$sums[i]))
+  }
 }
 
 #' @rdname summarise_kde
@@ -272,4 +324,197 @@ mortality_from_summary <- function(s) {
   m <- s$sums
   ages <- as.double(colnames(m))
   mortality_distribution(rep(ages, nrow(m)), as.vector(t(m)), rep(rownames(m), each = ncol(m)))
+}
+
+# ---- KDE summaries beyond 1-D bins -------------------------------------------
+
+# "kde_grid" (dp_kde(mechanism = "iclp" / "frl")): each point spread over the
+# public (tensor) grid itself by (multi)linear binning, weights summing to one
+# per record (1/r per row of an individual with r rows), exactly
+# iclp_kde_bin() of R/mech-iclp-kde.R. The grid axes must be sorted.
+summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  axes <- kde_grid_axes(grid)
+  dom <- as_domain(domain, grid)
+  settings <- list(axes = axes, domain = dom)
+  have <- engine_names_or(x)
+  if (!is.null(id)) id <- engine_columns(id, have, "id", 1L)
+  if (inherits(x, "dpfda_chunks")) {
+    columns <- kde_columns(columns, NULL, d)
+    return(warn_dropped(chunks_reduce(x, function(dd) summarise_kde_grid(dd, grid, dom, columns, id, FALSE),
+                                      id = id)))
+  }
+  if (is_lazy_table(x)) {
+    return(summarise_kde_grid_lazy(x, axes, kde_columns(columns, have, d), id, settings, .query))
+  }
+  fp <- kde_frame_points(x, d, columns, id)
+  wt <- if (is.null(fp$ids)) NULL else id_weights(fp$ids)
+  p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, wt)
+  n <- if (is.null(fp$ids)) nrow(fp$pts) else length(unique(fp$ids))
+  new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings)
+}
+
+# Sorted axes of a 1-D grid or a sorted tensor grid (first axis fastest).
+kde_grid_axes <- function(grid) {
+  axes <- tensor_axes(grid)
+  if (is.null(axes) || (!is.null(dim(grid)) && any(vapply(axes, is.unsorted, NA)))) {
+    dpfda_abort("mechanism = \"iclp\" / \"frl\" needs a one-dimensional grid or a sorted tensor grid.",
+                arg = "grid")
+  }
+  if (is.null(dim(grid))) list(sort(grid)) else axes
+}
+
+# In the engine: per axis, the interval index i_j and the fraction f_j in
+# [0, 1] -- arithmetic (FLOOR) on a regular axis, CASE expressions on an
+# irregular one, never a join (a join with a small table is a scan per row
+# in SQLite) -- then the 2^d corner weights summed by cell. Only O(grid) sums
+# come back.
+summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
+  d <- length(axes)
+  xn <- paste0("x", seq_len(d))
+  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", d)), id = id), c(xn, if (!is.null(id)) "id"),
+                   numeric = xn, check = !.query)
+  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
+  q <- lazy_weight(nn$q, id)
+  sizes <- lengths(axes)
+  for (j in seq_len(d)) {
+    a <- axes[[j]]
+    m <- length(a)
+    ij <- paste0("i", j)
+    fj <- paste0("f", j)
+    if (m == 1L) {
+      q <- dplyr::mutate(q, !!!stats::setNames(list(0, 0), c(ij, fj)))
+      next
+    }
+    xj <- as.name(xn[j])
+    # clamping to the axis is clamping to the domain, then to the grid, as in memory
+    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(a[1L]), na.rm = TRUE), .(a[m]),
+                                                         na.rm = TRUE))), xn[j]))
+    step <- (a[m] - a[1L]) / (m - 1)
+    if (max(abs(diff(a) - step)) <= 1e-9 * step) {
+      pos <- paste0("pos", j)
+      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(a[1L])) / .(step))), pos))
+      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(floor(.(as.name(pos))), .(m - 2), na.rm = TRUE))),
+                                               ij))
+      fr <- bquote(.(as.name(pos)) - .(as.name(ij)))
+    } else {
+      q <- dplyr::mutate(q, !!!stats::setNames(list(sql_interval(q, xn[j], a[2:(m - 1L)])), ij))
+      fr <- sql_axis_fraction(q, xn[j], a)
+    }
+    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(fr), 0, na.rm = TRUE), 1, na.rm = TRUE))), fj))
+  }
+  strides <- cumprod(c(1, sizes))[seq_len(d)]
+  cell <- Reduce(function(u, v) call("+", u, v), lapply(seq_len(d), function(j) {
+    call("*", as.name(paste0("i", j)), strides[j])
+  }))
+  q <- dplyr::mutate(q, cell = !!cell)
+  corners <- kde_corners(sizes)
+  wcols <- lapply(seq_len(nrow(corners)), function(r) {
+    Reduce(function(u, v) call("*", u, v), lapply(seq_len(d), function(j) {
+      fj <- as.name(paste0("f", j))
+      if (corners[r, j] == 1L) fj else call("-", 1, fj)
+    }), quote(wt))
+  })
+  wcols <- lapply(wcols, function(e) call("sum", e, na.rm = TRUE))
+  names(wcols) <- paste0("w", seq_along(wcols))
+  q <- dplyr::group_by(q, !!as.name("cell"))
+  q <- dplyr::summarise(q, !!!wcols, cnt = sum(!!as.name("wt"), na.rm = TRUE))
+  if (.query) return(q)
+  res <- dplyr::collect(q)
+  p <- numeric(prod(sizes))
+  cell <- as.double(res$cell)
+  for (r in seq_len(nrow(corners))) {
+    pos <- cell + sum(corners[r, ] * strides) + 1
+    w <- as.double(res[[paste0("w", r)]])
+    keep <- w != 0
+    p[pos[keep]] <- p[pos[keep]] + w[keep]
+  }
+  n <- if (is.null(id)) sum(res$cnt) else lazy_n_ids(nn$q)
+  warn_dropped(new_dpfda_summary("kde_grid", p, n, nn$rows, nn$dropped, settings))
+}
+
+# CASE expression: the fraction (x - a_i) / (a_{i+1} - a_i) of `col` in its
+# interval of the sorted axis `a` (the same intervals as sql_interval()).
+sql_axis_fraction <- function(q, col, a) {
+  con <- dbplyr::remote_con(q)
+  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  m <- length(a)
+  frac <- sprintf("(%s - %s) / %s", qc, sql_num(a[-m]), sql_num(diff(a)))
+  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %s", qc, sql_num(a[2:(m - 1L)]),
+                                            frac[seq_len(m - 2L)]), collapse = " "),
+                     " ELSE ", frac[m - 1L], " END"))
+}
+
+# Corners {0, 1}^d of a cell (first axis fastest), without the upper corner
+# of a one-point axis.
+kde_corners <- function(sizes) {
+  corners <- as.matrix(expand.grid(rep(list(0:1), length(sizes))))
+  keep <- apply(corners, 1L, function(b) all(b == 0L | sizes > 1L))
+  corners[keep, , drop = FALSE]
+}
+
+# "kde_kernel" (multi-dimensional "gp", "sobolev", "bernstein"): the Gaussian
+# kernel sums sum_i K_H(t - x_i) at public points -- the grid, or the
+# Bernstein lattice -- exactly what kde_gaussian() computes in memory in more
+# than one dimension (it does not bin there). In a database the points are an
+# inline table joined to every row (the KME kernel-sum query of
+# R/summary-kme.R): O(rows x points) work in the engine, O(points) back.
+summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechanism, k, .query) {
+  d <- ncol(grid)
+  bw <- as_bandwidth(bandwidth, d)
+  dom <- as_domain(domain, grid)
+  pts <- if (mechanism == "bernstein") kde_lattice(k, dom, d) else grid
+  settings <- list(points = pts, domain = dom, H = bw$H)
+  have <- engine_names_or(x)
+  if (!is.null(id)) id <- engine_columns(id, have, "id", 1L)
+  if (inherits(x, "dpfda_chunks")) {
+    columns <- kde_columns(columns, NULL, d)
+    return(warn_dropped(chunks_reduce(x, function(dd) {
+      summarise_kde_kernel(dd, grid, bandwidth, dom, columns, id, mechanism, k, FALSE)
+    }, id = id)))
+  }
+  if (is_lazy_table(x)) {
+    return(summarise_kme_lazy(x, bw$kernel, "subspace", pts, NULL, dom, kde_columns(columns, have, d), id,
+                              "kde_kernel", settings, .query))
+  }
+  fp <- kde_frame_points(x, d, columns, id)
+  xs <- clamp_to_domain(fp$pts, dom)
+  sums <- if (is.null(fp$ids)) .Call(C_dpfda_kde_sum, bw$scale(xs), bw$scale(pts)) else
+    as.vector(kernel_matrix(bw$kernel, pts, xs) %*% id_weights(fp$ids))
+  n <- if (is.null(fp$ids)) nrow(xs) else length(unique(fp$ids))
+  new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings)
+}
+
+# The Bernstein lattice of dp_kde(mechanism = "bernstein") on the domain box.
+kde_lattice <- function(k, dom, d) {
+  k <- check_bernstein_k(k, d)
+  bernstein_lattice(rep_len(k, d), bernstein_domain(dom, d))
+}
+
+# `columns`: one existing column per dimension of the grid.
+kde_columns <- function(columns, have, d) {
+  if (is.character(columns) && length(columns) != d) {
+    dpfda_abort(sprintf("`columns` must name %d column%s, one per dimension of the grid, not %d.", d,
+                        if (d == 1L) "" else "s", length(columns)), arg = "columns")
+  }
+  engine_columns(columns, have, "columns", d)
+}
+
+# Points, ids, rows and dropped rows of an in-memory input: a vector or
+# matrix, or a data frame with `columns` (rows with missing values dropped).
+kde_frame_points <- function(x, d, columns, id) {
+  if (!is.data.frame(x)) {
+    pts <- as_points(x, "x", d = d)
+    return(list(pts = pts, ids = NULL, rows = nrow(pts), dropped = 0))
+  }
+  columns <- kde_columns(columns, names(x), d)
+  cl <- frame_clean(x, columns, id)
+  pts <- matrix(as.double(unlist(cl$data[columns], use.names = FALSE)), nrow(cl$data), d)
+  list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped)
+}
+
+# Row weights 1/r for an individual with r rows.
+id_weights <- function(ids) {
+  r <- table(ids)
+  as.double(1 / r[match(as.character(ids), names(r))])
 }

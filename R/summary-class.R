@@ -15,6 +15,8 @@ new_dpfda_summary <- function(kind, sums, n, rows, dropped, settings, ...) {
 summary_kinds <- c(kde = "binned 1-D KDE (bin weights)", mean = "clipped curve sums",
                    mortality = "deaths by group and age", kme_kernel = "kernel sums at public points",
                    kme_features = "random-feature sums")
+summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (linear binning)",
+                   kde_kernel = "Gaussian kernel sums at public points (KDE)")
 
 #' Sufficient summaries for data outside memory
 #'

@@ -176,15 +176,16 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   if (method == "exponential") {
-    dpfda_abort("method = \"exponential\" needs the data in memory; use \"subspace\" or \"random_features\".",
-                arg = "method")
+    dpfda_abort(paste("method = \"exponential\" needs the data in memory: its utility -||mu_X - mu_R||",
+                      "involves ||mu_X||^2 = (1/N^2) sum over all pairs of rows of k(x_n, x_m), a sum over",
+                      "pairs of individuals (N^2 kernel values), not over individuals, so no summary of",
+                      "fixed size gives it. Use method = \"subspace\" or \"random_features\", or collect",
+                      "the rows (at most 2e5) into memory."), arg = "method")
   }
-  kme_check_kernel(kernel)
-  epsilon <- check_epsilon(epsilon)
-  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  o <- kme_check_options(kernel, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr, lasso_lambda,
+                         J, M, tight, method, exponential_ok = FALSE)
+  list2env(o, environment())   # the checked values replace the arguments of the same names
   laplace <- delta == 0
-  calibration <- check_choice(calibration, c("analytic", "classical"), "calibration")
   D <- if (inherits(x, "dpfda_summary")) {
     if (x$kind == "kme_kernel") ncol(x$settings$z) else nrow(x$settings$W)
   } else {
@@ -192,21 +193,6 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     length(columns)
   }
   box <- kme_domain(domain, D)
-  tol <- check_number(tol, "tol", lower = 0, upper = 1, upper_open = TRUE)
-  pivot <- check_flag(pivot, "pivot")
-  if (!is.null(l1_bound)) l1_bound <- check_number(l1_bound, "l1_bound", lower = 1)
-  iters <- check_count(iters, "iters", min = 1, max = 1e6)
-  if (!is.null(lr)) lr <- check_number(lr, "lr", lower = 0, lower_open = TRUE)
-  if (!is.null(lasso_lambda)) lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
-  J <- check_count(J, "J", min = 2, max = 1e7)
-  if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
-  if (!is.null(M)) M <- check_count(M, "M", min = 1, max = 1e6)
-  tight <- check_flag(tight, "tight")
-  if (tight && method == "random_features") {
-    dpfda_abort(paste("`tight = TRUE` is not valid with random features (their inner products can be",
-                      "negative); use it with method = \"subspace\"."), arg = "tight",
-                class = "dpfda_error_privacy")
-  }
   if (inherits(x, "dpfda_summary")) {
     s <- check_summary(x, if (method == "subspace") "kme_kernel" else "kme_features")
     if (!identical(s$settings$kernel, kernel)) dpfda_abort("The summary was computed with another kernel.",
@@ -227,6 +213,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     K <- kernel_matrix(kernel, z)
     basis <- kme_basis(K, tol, pivot)
     ex <- if (noise == "exact") kme_exact(basis$F, sens, epsilon, delta, laplace) else NULL
+    if (is.null(ex)) kme_check_tails(laplace, epsilon, delta, basis$F, sens / sigma)   # as in memory
     kbar <- s$sums / N
     kept <- basis$kept
     alpha <- forwardsolve(basis$Ls, kbar[kept])
@@ -253,6 +240,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     sens <- kme_sensitivity(kernel, N, FALSE)
     sigma <- if (laplace) sqrt(J) * sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
     ex <- if (noise == "exact") kme_exact(J, sens, epsilon, delta, laplace) else NULL
+    if (is.null(ex)) kme_check_tails(laplace, epsilon, delta, J, if (laplace) sens / (sigma / sqrt(J)) else sens / sigma)
     if (!is.null(ex)) sigma <- ex$scale
     mu <- s$sums / N
     noisy <- if (!is.null(ex)) ex$draw(mu) else if (laplace) mu + sigma * rlaplace(length(mu), 1) else

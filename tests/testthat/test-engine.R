@@ -159,6 +159,142 @@ test_that("bad input: missing and non-numeric columns, NULLs, ids", {
   expect_error(dp_mean(dp_chunks(list(d$long)), epsilon = 1, tau = 1, id = "patient"), class = "dpfda_error_argument")
 })
 
+# ---- KDE: ICLP / FRL weights on the grid, kernel sums in several dimensions ----
+
+eng_kde2 <- function() {
+  d <- eng_data()
+  g2 <- as.matrix(expand.grid(seq(-2, 2, length.out = 9), seq(-2, 2, length.out = 7)))
+  dimnames(g2) <- NULL
+  d$g2 <- g2                                        # rows of X outside [-2, 2]^2 are clamped
+  d$P <- data.frame(a = d$X[, 1], b = d$X[, 2], who = seq_len(nrow(d$X)) %% 37)
+  d$gu <- c(0, 0.05, 0.2, 0.3, 0.45, 0.5, 0.7, 0.9, 1)   # an irregular 1-D grid
+  d
+}
+
+test_that("KDE summaries for ICLP/FRL and several dimensions equal the in-memory estimate", {
+  d <- eng_kde2()
+  # weights on the grid: the in-memory binning of dp_kde(mechanism = "iclp"), one unit per record
+  s <- summarise_kde(d$x, d$t, mechanism = "iclp")
+  expect_equal(s$kind, "kde_grid")
+  expect_equal(s$sums, dpfda:::iclp_kde_bin(matrix(pmin(pmax(d$x, 0), 1)), list(d$t)), tolerance = 1e-12)
+  expect_equal(sum(s$sums), length(d$x), tolerance = 1e-12)
+  expect_true(all(s$sums >= 0))
+  s2 <- summarise_kde(d$X, d$g2, mechanism = "frl")
+  expect_equal(sum(s2$sums), nrow(d$X), tolerance = 1e-12)
+  parts <- summarise_kde(d$X[1:70, ], d$g2, mechanism = "frl") + summarise_kde(d$X[-(1:70), ], d$g2, mechanism = "frl")
+  expect_equal(parts$sums, s2$sums, tolerance = 1e-12)
+  # an individual with many rows still adds total weight one
+  si <- summarise_kde(d$P, d$g2, columns = c("a", "b"), id = "who", mechanism = "iclp")
+  expect_equal(si$n, 37)
+  expect_equal(sum(si$sums), 37, tolerance = 1e-12)
+  # kernel sums at the grid points: n f(t) / normaliser of kde_gaussian()
+  sk <- summarise_kde(d$X, d$g2, 0.5)
+  expect_equal(sk$kind, "kde_kernel")
+  f <- kde_gaussian(d$X, d$g2, 0.5)$values[1, ]
+  expect_equal(sk$sums / nrow(d$X) / (2 * pi * 0.25), f, tolerance = 1e-12)
+  expect_error(summarise_kde(d$P, d$g2, 0.5, columns = "a"), class = "dpfda_error_argument")
+  # chunks: NAs dropped and counted, non-numeric and missing columns refused, in both summaries
+  Pn <- d$P
+  Pn$a[c(4, 9)] <- NA
+  Pn$s <- "u"
+  for (mech in c("gp", "frl")) {
+    expect_warning(sn <- summarise_kde(dp_chunks(list(Pn[1:60, ], Pn[-(1:60), ])), d$g2, 0.5, columns = c("a", "b"),
+                                       mechanism = mech), class = "dpfda_warning_data")
+    expect_equal(c(sn$dropped, sn$n), c(2, nrow(d$X) - 2))
+    expect_equal(sn$sums, summarise_kde(d$X[-c(4, 9), ], d$g2, 0.5, mechanism = mech)$sums, tolerance = 1e-12)
+    expect_error(summarise_kde(dp_chunks(list(Pn)), d$g2, 0.5, columns = c("a", "s"), mechanism = mech),
+                 class = "dpfda_error_data")
+    expect_error(summarise_kde(dp_chunks(list(Pn)), d$g2, 0.5, columns = c("a", "z"), mechanism = mech),
+                 class = "dpfda_error_argument")
+  }
+  expect_error(summarise_kde(d$X, d$g2[c(2, 1, 3:63), ], mechanism = "iclp"), class = "dpfda_error_argument")
+})
+
+test_that("ICLP/FRL and multi-dimensional KDE releases from summaries and chunks equal the in-memory ones", {
+  d <- eng_kde2()
+  for (mech in c("iclp", "frl")) {
+    r <- same_release(31, dp_kde(d$x, d$t, 0.08, epsilon = 1, mechanism = mech),
+                      dp_kde(summarise_kde(d$x, d$t, mechanism = mech), d$t, 0.08, epsilon = 1, mechanism = mech))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9, info = mech)
+    expect_equal(r[[2]]$sensitivity, r[[1]]$sensitivity, info = mech)
+    expect_equal(r[[2]]$coefficients, r[[1]]$coefficients, tolerance = 1e-9, info = mech)
+    expect_false(isTRUE(all.equal(r[[1]]$values$values, r[[2]]$values$values * 0)))
+    # an irregular grid, and 2-D, from chunks
+    ch <- function() dp_chunks(list(data.frame(v = d$x[1:100]), data.frame(v = d$x[-(1:100)])))
+    r <- same_release(32, dp_kde(d$x, d$gu, 0.1, epsilon = 1, mechanism = mech),
+                      dp_kde(ch(), d$gu, 0.1, epsilon = 1, mechanism = mech, columns = "v"))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9, info = mech)
+    ch2 <- dp_chunks(list(d$P[1:50, ], d$P[-(1:50), ]))
+    r <- same_release(33, dp_kde(d$X, d$g2, 0.5, epsilon = 1, mechanism = mech),
+                      dp_kde(ch2, d$g2, 0.5, epsilon = 1, mechanism = mech, columns = c("a", "b")))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9, info = mech)
+    expect_equal(r[[2]]$n, nrow(d$X))
+  }
+  # counts are for points in memory; a summary for another grid is refused
+  expect_error(dp_kde(summarise_kde(d$x, d$t, mechanism = "iclp"), d$t, 0.08, epsilon = 1, mechanism = "iclp",
+                      counts = rep(1, 3)), class = "dpfda_error_argument")
+  expect_error(dp_kde(summarise_kde(d$x, d$gu, mechanism = "iclp"), d$t, 0.08, epsilon = 1, mechanism = "iclp"),
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(summarise_kde(d$x, d$t, 0.08), d$t, 0.08, epsilon = 1, mechanism = "frl"),
+               class = "dpfda_error_argument")
+  # several dimensions: "gp", "sobolev" (kernel sums at the grid), "bernstein" (at the lattice)
+  Hm <- matrix(c(0.3, 0.05, 0.05, 0.4), 2)
+  ch2 <- function() dp_chunks(list(d$P[1:50, ], d$P[-(1:50), ]))
+  for (cs in list(list("gp", 0.5), list("gp", Hm), list("sobolev", 0.5))) {
+    r <- same_release(34, dp_kde(d$X, d$g2, cs[[2]], epsilon = 1, delta = 1e-3, mechanism = cs[[1]]),
+                      dp_kde(ch2(), d$g2, cs[[2]], epsilon = 1, delta = 1e-3, mechanism = cs[[1]],
+                             columns = c("a", "b")))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9, info = cs[[1]])
+    expect_equal(r[[2]]$sensitivity, r[[1]]$sensitivity)
+  }
+  r <- same_release(35, dp_kde(d$X, d$g2, 0.5, epsilon = 1, mechanism = "bernstein", k = 6, h = 2,
+                               domain = rbind(c(-2, -2), c(2, 2))),
+                    dp_kde(summarise_kde(d$X, d$g2, 0.5, mechanism = "bernstein", k = 6,
+                                         domain = rbind(c(-2, -2), c(2, 2))),
+                           d$g2, 0.5, epsilon = 1, mechanism = "bernstein", k = 6, h = 2,
+                           domain = rbind(c(-2, -2), c(2, 2))))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  expect_equal(r[[2]]$sensitivity, r[[1]]$sensitivity)
+  # the lattice summary does not serve another k, nor the grid summary the lattice
+  expect_error(dp_kde(summarise_kde(d$X, d$g2, 0.5, mechanism = "bernstein", k = 6), d$g2, 0.5, epsilon = 1,
+                      mechanism = "bernstein", k = 5), class = "dpfda_error_argument")
+  expect_error(dp_kde(summarise_kde(d$X, d$g2, 0.5), d$g2, 0.5, epsilon = 1, mechanism = "bernstein"),
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(summarise_kde(d$X, d$g2, 0.5), d$g2, 0.4, epsilon = 1, delta = 1e-3),
+               class = "dpfda_error_argument")
+})
+
+test_that("dp_kme(method = \"exponential\") outside memory is refused with the reason; tight is checked alike", {
+  d <- eng_data()
+  k <- kernel_gaussian(1)
+  chunks <- function() dp_chunks(list(data.frame(a = d$X[, 1], b = d$X[, 2])))
+  ch <- chunks()
+  err <- tryCatch(dp_kme(ch, k, 1, 0, method = "exponential", candidates = list(d$z), columns = c("a", "b")),
+                  error = function(e) e)
+  expect_s3_class(err, "dpfda_error_argument")
+  expect_match(conditionMessage(err), "pairs", fixed = TRUE)
+  expect_match(conditionMessage(err), "\"subspace\"", fixed = TRUE)
+  # `tight` with random features: refused in both paths, each naming the methods it offers
+  e1 <- tryCatch(dp_kme(d$X, k, 1, 1e-5, method = "random_features", synthetic = d$z, tight = TRUE),
+                 error = function(e) e)
+  e2 <- tryCatch(dp_kme(chunks(), k, 1, 1e-5, method = "random_features", synthetic = d$z, tight = TRUE,
+                        columns = c("a", "b")), error = function(e) e)
+  expect_s3_class(e1, "dpfda_error_privacy")
+  expect_s3_class(e2, "dpfda_error_privacy")
+  expect_match(conditionMessage(e1), "\"exponential\"", fixed = TRUE)
+  expect_false(grepl("exponential", conditionMessage(e2), fixed = TRUE))
+  # the shared option checks name the same argument in both paths
+  for (bad in list(list(J = 3), list(iters = 0), list(l1_bound = 0.5), list(tol = 1), list(M = 0),
+                   list(calibration = "hall"), list(lr = -1), list(lasso_lambda = -1))) {
+    e1 <- tryCatch(do.call(dp_kme, c(list(d$X, k, 1, 1e-5, synthetic = d$z), bad)), error = function(e) e)
+    e2 <- tryCatch(do.call(dp_kme, c(list(chunks(), k, 1, 1e-5, synthetic = d$z, columns = c("a", "b")), bad)),
+                   error = function(e) e)
+    expect_s3_class(e1, "dpfda_error")
+    expect_equal(class(e2), class(e1), info = names(bad))
+    expect_equal(conditionMessage(e2), conditionMessage(e1), info = names(bad))
+  }
+})
+
 # ---- database engines -----------------------------------------------------------
 
 engine_equal_checks <- function(con) {
@@ -210,6 +346,46 @@ engine_equal_checks <- function(con) {
                     dp_kme(p2, k, 1, 1e-5, method = "random_features", synthetic = d$z, J = 40, iters = 5,
                            columns = c("a", "b")))
   expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
+  # KDE for ICLP / FRL (weights on the grid: a regular grid by FLOOR, an
+  # irregular one by CASE; rows outside the grid clamped) and in 2-D
+  d2 <- eng_kde2()
+  for (g in list(d$t, d2$gu)) {
+    expect_equal(summarise_kde(pts, g, columns = "v", mechanism = "iclp")$sums,
+                 summarise_kde(d$x, g, mechanism = "iclp")$sums, tolerance = 1e-9)
+  }
+  sw <- summarise_kde(pts, d$t, columns = "v", id = "who", mechanism = "frl")
+  expect_equal(sw$sums, summarise_kde(dplyr::collect(pts), d$t, columns = "v", id = "who", mechanism = "frl")$sums,
+               tolerance = 1e-9)
+  expect_equal(sw$n, 97)
+  DBI::dbWriteTable(con, "pts3", d2$P, overwrite = TRUE)
+  p3 <- dplyr::tbl(con, "pts3")
+  for (mech in c("iclp", "frl")) {
+    se <- summarise_kde(p3, d2$g2, columns = c("a", "b"), mechanism = mech)
+    expect_equal(se$sums, summarise_kde(d$X, d2$g2, mechanism = mech)$sums, tolerance = 1e-9)
+    expect_equal(summarise_kde(p3, d2$g2, columns = c("a", "b"), id = "who", mechanism = mech)$sums,
+                 summarise_kde(d2$P, d2$g2, columns = c("a", "b"), id = "who", mechanism = mech)$sums,
+                 tolerance = 1e-9)
+    r <- same_release(25, dp_kde(d$x, d$t, 0.08, epsilon = 1, mechanism = mech),
+                      dp_kde(pts, d$t, 0.08, epsilon = 1, mechanism = mech, columns = "v"))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+    r <- same_release(26, dp_kde(d$X, d2$g2, 0.5, epsilon = 1, mechanism = mech),
+                      dp_kde(p3, d2$g2, 0.5, epsilon = 1, mechanism = mech, columns = c("a", "b")))
+    expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  }
+  # 2-D kernel sums (a full bandwidth matrix too) and the 2-D releases
+  Hm <- matrix(c(0.3, 0.05, 0.05, 0.4), 2)
+  for (bw in list(0.5, c(0.4, 0.6), Hm)) {
+    expect_equal(summarise_kde(p3, d2$g2, bw, columns = c("a", "b"))$sums,
+                 summarise_kde(d$X, d2$g2, bw)$sums, tolerance = 1e-9)
+  }
+  expect_equal(summarise_kde(p3, d2$g2, 0.5, columns = c("a", "b"), id = "who")$sums,
+               summarise_kde(d2$P, d2$g2, 0.5, columns = c("a", "b"), id = "who")$sums, tolerance = 1e-9)
+  r <- same_release(27, dp_kde(d$X, d2$g2, Hm, epsilon = 1, delta = 1e-3),
+                    dp_kde(p3, d2$g2, Hm, epsilon = 1, delta = 1e-3, columns = c("a", "b")))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
+  r <- same_release(28, dp_kde(d$X, d2$g2, 0.5, epsilon = 1, mechanism = "bernstein", k = 5, h = 2),
+                    dp_kde(p3, d2$g2, 0.5, epsilon = 1, mechanism = "bernstein", k = 5, h = 2, columns = c("a", "b")))
+  expect_equal(r[[2]]$values$values, r[[1]]$values$values, tolerance = 1e-9)
   # mortality
   m1 <- mortality_distribution(d$md$age, d$md$deaths, d$md$region)
   m2 <- mortality_distribution(summarise_mortality(dplyr::tbl(con, "deaths"), group = "region"))
@@ -243,8 +419,36 @@ test_that("SQLite: bad input in a table", {
   expect_equal(s$sums, summarise_kde(d$x[-c(2, 5, 9)], d$t, 0.05, bins = 500)$sums, tolerance = 1e-9)
   expect_error(dp_mean(tb, epsilon = 1, tau = 1, grid = d$t, id = "who", arg = "v", value = "s"),
                class = "dpfda_error_data")
-  expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, delta = 1e-3, columns = "v", mechanism = "iclp"),
+  # ICLP / FRL and 2-D KDE: the same rules (missing and non-numeric columns, NULLs dropped and counted,
+  # rows outside the domain clamped)
+  expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, columns = "s", mechanism = "iclp"), class = "dpfda_error_data")
+  expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, columns = "nope", mechanism = "frl"),
                class = "dpfda_error_argument")
+  expect_warning(s <- summarise_kde(tb, d$t, columns = "v", mechanism = "iclp"), class = "dpfda_warning_data")
+  expect_equal(c(s$dropped, s$n), c(3, length(d$x) - 3))
+  expect_equal(s$sums, summarise_kde(d$x[-c(2, 5, 9)], d$t, mechanism = "iclp")$sums, tolerance = 1e-9)
+  expect_warning(r <- dp_kde(tb, d$t, 0.08, epsilon = 1, columns = "v", mechanism = "iclp"),
+                 class = "dpfda_warning_data")
+  expect_equal(r$n, length(d$x) - 3)
+  df2 <- data.frame(a = c(0.5, NA, 9, -9, 0.2), b = c(0.1, 0.3, NA, 0.2, 12), s = "x")
+  DBI::dbWriteTable(con, "bad2", df2)
+  tb2 <- dplyr::tbl(con, "bad2")
+  g2 <- as.matrix(expand.grid(seq(0, 1, length.out = 5), seq(0, 1, length.out = 4)))
+  ok <- stats::complete.cases(df2[c("a", "b")])
+  for (mech in c("gp", "iclp")) {
+    expect_warning(s <- summarise_kde(tb2, g2, 0.3, columns = c("a", "b"), mechanism = mech),
+                   class = "dpfda_warning_data")
+    expect_equal(s$dropped, 2)
+    expect_equal(s$sums, summarise_kde(as.matrix(df2[ok, c("a", "b")]), g2, 0.3, mechanism = mech)$sums,
+                 tolerance = 1e-9)
+    # clamped: (-9, 0.2) counts as (0, 0.2) and (0.2, 12) as (0.2, 1)
+    expect_equal(s$sums, summarise_kde(rbind(c(0.5, 0.1), c(0, 0.2), c(0.2, 1)), g2, 0.3, mechanism = mech)$sums,
+                 tolerance = 1e-9)
+    expect_error(summarise_kde(tb2, g2, 0.3, columns = c("a", "s"), mechanism = mech), class = "dpfda_error_data")
+    expect_error(summarise_kde(tb2, g2, 0.3, columns = c("a", "c"), mechanism = mech),
+                 class = "dpfda_error_argument")
+    expect_error(summarise_kde(tb2, g2, 0.3, columns = "a", mechanism = mech), class = "dpfda_error_argument")
+  }
 })
 
 test_that("the SQL for PostgreSQL and Spark is generated", {
@@ -257,6 +461,9 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     t <- dbplyr::tbl_lazy(df, con = cons[[nm]])
     if (nm == "spark") {   # the translation differs from PostgreSQL's in quoting only: one query
       expect_match(engine_sql(t, "kde", grid = g, bandwidth = 0.1, columns = "x"), "GREATEST(`x`", fixed = TRUE)
+      expect_match(engine_sql(t, "kde", grid = g, columns = "x", mechanism = "iclp"), "FLOOR", ignore.case = TRUE)
+      expect_match(engine_sql(t, "kde", grid = list(g, g), bandwidth = 0.2, columns = c("x", "y")), "EXP",
+                   ignore.case = TRUE)
       next
     }
     q <- engine_sql(t, "kde", grid = g, bandwidth = 0.1, columns = "x", id = "id")
@@ -273,6 +480,20 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     q <- engine_sql(t, "kme_features", kernel = kernel_gaussian(1),
                     rff = with_seed_mode(1, kme_rff(kernel_gaussian(1), 6, 2)), columns = c("x", "y"))
     expect_match(q, "COS", ignore.case = TRUE)
+    # KDE weights on the grid (ICLP / FRL): FLOOR on a regular axis, CASE on an irregular one, no
+    # join (a scan per row in SQLite); 2-D kernel sums at the grid points
+    q <- engine_sql(t, "kde", grid = g, columns = "x", mechanism = "iclp", id = "id")
+    expect_match(q, "LEAST(FLOOR", fixed = TRUE)
+    expect_false(grepl("JOIN", q, fixed = TRUE))
+    expect_match(q, "OVER", fixed = TRUE)
+    expect_match(q, "GROUP BY", fixed = TRUE)
+    q <- engine_sql(t, "kde", grid = list(c(0, 0.1, 0.5, 1), g), columns = c("x", "y"), mechanism = "frl")
+    expect_match(q, "CASE WHEN \"x1\" < 0.10000000000000001 THEN 0", fixed = TRUE)
+    expect_match(q, "WHEN \"x1\" < 0.5 THEN (\"x1\" - 0.10000000000000001) / 0.40000000000000002", fixed = TRUE)
+    expect_match(q, "GREATEST", fixed = TRUE)
+    q <- engine_sql(t, "kde", grid = list(g, g), bandwidth = 0.2, columns = c("x", "y"))
+    expect_match(q, "EXP", ignore.case = TRUE)
+    expect_match(q, "GROUP BY", fixed = TRUE)
     q <- engine_sql(t, "mortality")
     expect_match(q, "SUM", ignore.case = TRUE)
   }
