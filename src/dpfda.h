@@ -61,6 +61,9 @@ int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
 int dpfda_eigen_sym(double *A, int n, double *values, double *vectors);
 int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
                     int *k, int *npos);
+int dpfda_tridiag_values(double *A, int n, double *d, double *e, double *tau, double *ev);
+int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, double *tau,
+                          int keep, double *values, double *vectors);
 
 /* ---- gp.c -------------------------------------------------------------- */
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
