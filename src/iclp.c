@@ -131,7 +131,7 @@ static int iclp_eigen_split(const double *A, int n, double tol, int J, double *v
       u[i] = M_SQRT1_2 * y[i];
       u[n - 1 - i] = sg * M_SQRT1_2 * y[i];
     }
-    if (hp > h) u[h] = y[h];
+    if (hp > h) u[h] = s == 0 ? y[h] : 0.0;   /* antisymmetric: zero at the centre */
     values[keep - 1 - j] = lam[s][c];
   }
   *k = keep;
