@@ -151,7 +151,9 @@ int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, do
   int *isuppz = (int *) R_alloc(2 * (size_t) n, sizeof(int));
   memcpy(dc, d, (size_t) n * sizeof(double));
   memcpy(ec, e, (size_t) n * sizeof(double));
-  F77_CALL(dstemr)("V", "I", &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
+  /* all of them: range "A" (dqds for the eigenvalues; "I" bisects) */
+  const char *range = keep == n ? "A" : "I";
+  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
                    isuppz, &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
   if (info != 0) return info;
   lwork = (int) wq;
@@ -159,7 +161,7 @@ int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, do
   double *w2 = (double *) R_alloc(lwork > 1 ? lwork : 1, sizeof(double));
   int *iw2 = (int *) R_alloc(liwork > 1 ? liwork : 1, sizeof(int));
   tryrac = 1;
-  F77_CALL(dstemr)("V", "I", &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
+  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
                    isuppz, &tryrac, w2, &lwork, iw2, &liwork, &info FCONE FCONE);
   if (info != 0) return info;
   if (m != keep) return -1000;
