@@ -27,7 +27,12 @@
 #'
 #' **Speed.** Only the kept eigenpairs are computed (LAPACK `dsytrd`, then
 #' `dstemr` on the index range of the kept eigenvalues and the
-#' back-transformation of those vectors only). Bases are cached for the R
+#' back-transformation of those vectors only). On a grid symmetric about its
+#' centre with symmetric weights (a uniform grid, a tensor of such grids) and
+#' a stationary kernel, the weighted Gram matrix is centrosymmetric and is
+#' split exactly (an orthogonal change of basis) into two half-size blocks
+#' whose eigenvectors are the symmetric and the antisymmetric ones: a quarter
+#' of the work. Bases are cached for the R
 #' session per (kernel, grid, weights, `tol`, `J`): repeated releases on the
 #' same public grid reuse the basis instead of recomputing it. The cache holds
 #' at most `getOption("dpfda.kl_cache_size", 8)` bases (0 disables it); all

@@ -197,6 +197,9 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
 
 # Shared pieces: clipped and centred outputs, posterior mean, cloaking matrix,
 # posterior variance (and K^{-1} for the standard bounds), computed in C.
+# inverse = "stats" (the standard mechanism): no cloaking matrix C (NULL), the
+# mean from alpha = K^{-1} y, and only the row functionals of K^{-1} that
+# standard_gp_bound() reads (src/gpreg.c, dpfda_gp_standard).
 gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, inverse = FALSE) {
   check_kernel(kernel)
   x <- as_points(x, "x")
@@ -217,16 +220,16 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
   diag(K) <- diag(K) + noise_variance
   Kfs <- kernel_matrix(kernel, x, pts)
   kss <- rep(kernel$variance, nrow(pts))
-  # inverse: FALSE, TRUE (K^{-1}) or "stats" (its row functionals only, see standard_gp_bound())
-  r <- .Call(C_dpfda_gp_posterior_parts, K, Kfs, kss,
-             if (identical(inverse, "stats")) 2L else as.integer(isTRUE(inverse)))
+  stats <- identical(inverse, "stats")
+  r <- if (stats) .Call(C_dpfda_gp_standard_parts, K, Kfs, kss, yc)
+       else .Call(C_dpfda_gp_posterior_parts, K, Kfs, kss, as.integer(isTRUE(inverse)))
   if (r$info != 0L) {
     dpfda_abort("The training covariance K + noise_variance I is not positive definite.",
                 class = "dpfda_error_numeric", arg = "noise_variance")
   }
-  list(mean = as.vector(r$C %*% yc) + mid, C = r$C, variance = r$variance,
-       Kinv = if (!identical(inverse, "stats")) r$Kinv,
-       Kinv_stats = if (identical(inverse, "stats")) r$Kinv,
+  list(mean = if (stats) as.vector(crossprod(Kfs, r$alpha)) + mid else as.vector(r$C %*% yc) + mid,
+       C = r$C, variance = r$variance,
+       Kinv = if (!stats) r$Kinv, Kinv_stats = r$Kinv_stats,
        grid = grid, points = pts, d = diff(y_bound), y_bound = as.double(y_bound), n = n)
 }
 

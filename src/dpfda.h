@@ -61,6 +61,9 @@ int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
 int dpfda_eigen_sym(double *A, int n, double *values, double *vectors);
 int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
                     int *k, int *npos);
+int dpfda_tridiag_values(double *A, int n, double *d, double *e, double *tau, double *ev);
+int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, double *tau,
+                          int keep, double *values, double *vectors);
 
 /* ---- gp.c -------------------------------------------------------------- */
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
@@ -79,6 +82,8 @@ void dpfda_kde_binned(const double *w, int B, double c0, double delta,
 /* ---- gpreg.c ------------------------------------------------------------ */
 int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
                        double *C, double *var, double *Kinv);
+int dpfda_gp_standard(double *K, int n, double *Kfs, int P, const double *kss, double *y,
+                      double *var, double *stats);
 
 /* ---- .Call entry points ------------------------------------------------- */
 SEXP dpfda_rng_mode_get(void);
@@ -105,6 +110,7 @@ SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);
 SEXP dpfda_cloak_solve(SEXP C, SEXP tol, SEXP maxit, SEXP rank_tol);
 SEXP dpfda_kde_sum(SEXP x, SEXP t);
 SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse);
+SEXP dpfda_gp_standard_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP y);
 SEXP dpfda_kde_binned_sum(SEXP x, SEXP t, SEXP c0, SEXP delta, SEXP B);
 /* summary.c */
 SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B);

@@ -30,6 +30,7 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_cloak_solve, 4),
   CALLDEF(dpfda_kde_sum, 2),
   CALLDEF(dpfda_gp_posterior_parts, 4),
+  CALLDEF(dpfda_gp_standard_parts, 4),
   CALLDEF(dpfda_kde_binned_sum, 5),
   CALLDEF(dpfda_summary_bin, 5), CALLDEF(dpfda_summary_kde, 4),
   CALLDEF(dpfda_integral_gram, 7),

@@ -111,55 +111,49 @@ extern void F77_NAME(dstemr)(const char *jobz, const char *range, const int *n, 
                              const int *lwork, int *iwork, const int *liwork, int *info
                              FCLEN FCLEN);
 
-/* Leading eigenpairs of the symmetric A (destroyed): the eigenvalues that are
- * > 0 and > tol * lambda_max, at most J of them when J > 0.  Same steps as
- * dsyevr (dsytrd, MRRR on the tridiagonal matrix, dormtr) but MRRR computes
- * only the kept eigenvectors and the back-transformation is applied to those
- * columns only: 4/3 n^3 + O(n^2 k) + 2 n^2 k flops instead of 4/3 n^3 + 2 n^3.
- * values (n) and vectors (n x k) are filled in ASCENDING order, k is returned
- * in *k; *npos receives the number above the tolerance.  Returns the LAPACK
- * info (0 on success). */
-int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
-                    int *k, int *npos)
+/* Tridiagonal reduction of the symmetric A (lower triangle, overwritten by
+ * dsytrd's reflectors) and all its eigenvalues, ascending (dsterf, O(n^2)).
+ * d, e, tau, ev: n, n, n (tau needs n - 1), n doubles.  Returns the LAPACK
+ * info. */
+int dpfda_tridiag_values(double *A, int n, double *d, double *e, double *tau, double *ev)
 {
   int info = 0, lwork = -1;
   double wq;
-  *k = 0;
-  *npos = 0;
-  double *d = (double *) R_alloc(n, sizeof(double));
-  double *e = (double *) R_alloc(n, sizeof(double));
-  double *tau = (double *) R_alloc(n > 1 ? n - 1 : 1, sizeof(double));
   F77_CALL(dsytrd)("L", &n, A, &n, d, e, tau, &wq, &lwork, &info FCONE);
   if (info != 0) return info;
   lwork = (int) wq;
   double *work = (double *) R_alloc(lwork > 1 ? lwork : 1, sizeof(double));
   F77_CALL(dsytrd)("L", &n, A, &n, d, e, tau, work, &lwork, &info FCONE);
   if (info != 0) return info;
-  /* all eigenvalues of the tridiagonal matrix (O(n^2)) decide how many to keep */
-  double *ev = (double *) R_alloc(n, sizeof(double));
-  double *dc = (double *) R_alloc(n, sizeof(double));
   double *ec = (double *) R_alloc(n, sizeof(double));
   memcpy(ev, d, (size_t) n * sizeof(double));
   memcpy(ec, e, (size_t) n * sizeof(double));
   F77_CALL(dsterf)(&n, ev, ec, &info);   /* ascending */
-  if (info != 0) return info;
-  double l1 = ev[n - 1];
-  int keep = 0;
-  if (l1 > 0.0)
-    for (int j = n - 1; j >= 0; j--) {
-      if (ev[j] > 0.0 && ev[j] > tol * l1) keep++; else break;
-    }
-  *npos = keep;
-  if (J > 0 && J < keep) keep = J;
-  if (keep == 0) return 0;
-  /* the kept eigenpairs of the tridiagonal matrix: indices n-keep+1..n */
+  return info;
+}
+
+/* The `keep` largest eigenpairs of the matrix reduced by
+ * dpfda_tridiag_values() (A, d, e, tau as it left them): MRRR (dstemr) on
+ * the index range n-keep+1..n of the tridiagonal matrix, then the
+ * back-transformation of those vectors only (dormtr).  values (keep) and
+ * vectors (n x keep) ASCENDING.  Returns the LAPACK info (-1000 if dstemr
+ * found fewer eigenpairs). */
+int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, double *tau,
+                          int keep, double *values, double *vectors)
+{
+  if (keep <= 0) return 0;
+  int info = 0, lwork = -1;
+  double wq;
   int il = n - keep + 1, iu = n, m = 0, tryrac = 1, liwork = -1, iwq;
   double vl = 0.0, vu = 0.0;
+  double *dc = (double *) R_alloc(n, sizeof(double));
+  double *ec = (double *) R_alloc(n, sizeof(double));
   int *isuppz = (int *) R_alloc(2 * (size_t) n, sizeof(int));
   memcpy(dc, d, (size_t) n * sizeof(double));
   memcpy(ec, e, (size_t) n * sizeof(double));
-  lwork = -1;
-  F77_CALL(dstemr)("V", "I", &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
+  /* all of them: range "A" (dqds for the eigenvalues; "I" bisects) */
+  const char *range = keep == n ? "A" : "I";
+  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
                    isuppz, &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
   if (info != 0) return info;
   lwork = (int) wq;
@@ -167,7 +161,7 @@ int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double 
   double *w2 = (double *) R_alloc(lwork > 1 ? lwork : 1, sizeof(double));
   int *iw2 = (int *) R_alloc(liwork > 1 ? liwork : 1, sizeof(int));
   tryrac = 1;
-  F77_CALL(dstemr)("V", "I", &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
+  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
                    isuppz, &tryrac, w2, &lwork, iw2, &liwork, &info FCONE FCONE);
   if (info != 0) return info;
   if (m != keep) return -1000;
@@ -180,6 +174,38 @@ int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double 
   double *w3 = (double *) R_alloc(lwork > 1 ? lwork : 1, sizeof(double));
   F77_CALL(dormtr)("L", "L", "N", &n, &keep, A, &n, tau, vectors, &n, w3, &lwork, &info
                    FCONE FCONE FCONE);
+  return info;
+}
+
+/* Leading eigenpairs of the symmetric A (destroyed): the eigenvalues that are
+ * > 0 and > tol * lambda_max, at most J of them when J > 0.  Same steps as
+ * dsyevr (dsytrd, MRRR on the tridiagonal matrix, dormtr) but MRRR computes
+ * only the kept eigenvectors and the back-transformation is applied to those
+ * columns only: 4/3 n^3 + O(n^2 k) + 2 n^2 k flops instead of 4/3 n^3 + 2 n^3.
+ * values (n) and vectors (n x k) are filled in ASCENDING order, k is returned
+ * in *k; *npos receives the number above the tolerance.  Returns the LAPACK
+ * info (0 on success). */
+int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
+                    int *k, int *npos)
+{
+  *k = 0;
+  *npos = 0;
+  double *d = (double *) R_alloc(n, sizeof(double));
+  double *e = (double *) R_alloc(n, sizeof(double));
+  double *tau = (double *) R_alloc(n, sizeof(double));
+  double *ev = (double *) R_alloc(n, sizeof(double));
+  int info = dpfda_tridiag_values(A, n, d, e, tau, ev);
+  if (info != 0) return info;
+  double l1 = ev[n - 1];
+  int keep = 0;
+  if (l1 > 0.0)
+    for (int j = n - 1; j >= 0; j--) {
+      if (ev[j] > 0.0 && ev[j] > tol * l1) keep++; else break;
+    }
+  *npos = keep;
+  if (J > 0 && J < keep) keep = J;
+  if (keep == 0) return 0;
+  info = dpfda_tridiag_vectors(A, n, d, e, tau, keep, values, vectors);
   if (info != 0) return info;
   *k = keep;
   return 0;
