@@ -163,11 +163,13 @@
 #' @export
 dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       calibration = c("analytic", "hall", "classical"), tau = 1e-10,
-                      method = c("auto", "cholesky", "markov"), ..., budget = NULL) {
+                      method = c("auto", "cholesky", "markov"), ..., noise = c("exact", "float"),
+                      budget = NULL) {
   require_args(c("f", "kernel", "sensitivity", "epsilon", "delta"), "dp_online",
                advice = list(f = "the private function: an R function of the points"))
   warn_privacy(epsilon, delta)
   call <- match.call()
+  noise <- check_choice(noise, c("exact", "float"), "noise")
   budget <- check_budget(budget)
   if (!is.function(f)) arg_error("f", "an R function of the points", f)
   check_kernel(kernel)
@@ -196,13 +198,24 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                         format(sigma), format(kernel$variance), format(kernel$lengthscale)),
                 class = "dpfda_error_numeric")
   }
-  # float noise only inside its regime (?float_tails), counted for up to 1e7 answered points
-  check_float_tails("gaussian", epsilon, delta, m = 1e7,
-                    shift = if (sigma > 0) as.double(sensitivity) / sigma else 0, what = "dp_online()",
-                    calibration = calibration)
+  # memory limit of the state, read once: options(dpfda.max_doubles = ), as check_alloc();
+  # it also bounds the number of answered points, which the exact accounting needs
+  max_doubles <- as.double(getOption("dpfda.max_doubles", 2^29))
+  ex <- NULL
+  if (noise == "exact" && sigma > 0) {
+    ex <- online_exact_params(sigma, kernel, as.double(sensitivity), epsilon, delta, max_doubles)
+    sigma <- ex$sigma
+    amp <- ex$amp
+  } else if (noise == "float") {
+    # float noise only inside its regime (?float_tails), counted for up to 1e7 answered points
+    check_float_tails("gaussian", epsilon, delta, m = 1e7,
+                      shift = if (sigma > 0) as.double(sensitivity) / sigma else 0, what = "dp_online()",
+                      calibration = calibration)
+  }
   # one noise path answers every later query: the whole session is one release
   charge_budget(budget, epsilon, delta, "dp_online",
-                mu = if (sigma > 0) as.double(sensitivity) / sigma else NULL)
+                mu = if (is.null(ex) && sigma > 0) as.double(sensitivity) / sigma else NULL,
+                rho = ex$rho)
   st <- new.env(parent = emptyenv())
   st$f <- f
   st$kernel <- kernel
@@ -218,10 +231,13 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
   st$kind <- NULL     # "markov" or "cholesky", fixed by the first query
   st$general <- NULL  # kind == "cholesky"
   st$pid <- Sys.getpid()
-  # memory limit of the state, read once: options(dpfda.max_doubles = ), as check_alloc()
-  st$max_doubles <- as.double(getOption("dpfda.max_doubles", 2^29))
+  st$max_doubles <- max_doubles
+  st$noise <- noise
+  st$exact <- ex      # NULL: float noise (or no noise at sensitivity 0)
+  st$fast <- FALSE    # TRUE once the first query chose the Markov path (query1 in C)
   st$ptr <- .Call(C_dpfda_online_create, amp, tau, kernel_code(kernel),
-                  as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma)
+                  as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
+                  if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
   class(st) <- "dpfda_online"
   st
 }
@@ -232,6 +248,13 @@ query <- function(object, x, ...) {
   # explicit checks, not require_formals(): query() is called once per point
   if (missing(object)) require_arg_error("object", "query", "a dp_online() release")
   if (missing(x)) require_arg_error("x", "query", "the public points at which to answer (a number or vector)")
+  # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online
+  # object is answered by one C call that checks everything itself (search, f, draw, insertion);
+  # integer 0 means "not handled": dispatch as usual, the method checks and reports
+  out <- .Call(C_dpfda_online_query1, object, x)
+  if (is.double(out)) return(out)
+  if (is.null(out)) online_unavailable(object)
+  if (out) online_failure(out, NA_real_, NULL, 1L, object)   # a status after the draw
   UseMethod("query")
 }
 
@@ -243,20 +266,7 @@ query.default <- function(object, x, ...) {
 #' @rdname dp_online
 #' @export
 query.dpfda_online <- function(object, x, ...) {
-  # fastest path: one 1-D point on the Markov (OU) path, all in one C call (search, f, draw,
-  # insertion); `fast` is TRUE once the first query chose that path
-  if (is.environment(object) && isTRUE(.subset2(object, "fast")) && is.double(x) && length(x) == 1L &&
-      is.null(attributes(x))) {
-    out <- .Call(C_dpfda_online_query1, .subset2(object, "ptr"), x, .subset2(object, "f"),
-                 .subset2(object, "max_doubles"))
-    if (is.double(out)) {
-      if (is.null(attributes(out))) return(out)
-      online_failure(attr(out, "status"), out, NULL, 1L, object)
-    }
-    if (is.null(out)) online_unavailable(object)
-    # integer 0: nothing done; the general path below answers or reports the problem
-  }
-  # hot path for single-point queries: .subset2() skips `$` dispatch on the classed environment
+  # .subset2() skips `$` dispatch on the classed environment
   # (the C entry points also refuse to answer in a process other than the creator's)
   ptr <- if (is.environment(object)) .subset2(object, "ptr")
   if (typeof(ptr) != "externalptr") arg_error("object", "an online release made by dp_online()", object)
@@ -334,7 +344,10 @@ released.dpfda_online <- function(object, ...) {
                            noise_scale = object$noise_scale, noise = object$kernel,
                            call = object$call, calibration = object$calibration,
                            jitter = if (object$kind == "cholesky") object$tau * object$kernel$variance else 0,
-                           sampler = paste0("online-", object$kind), queries = n,
+                           sampler = paste0("online-", object$kind, if (!is.null(object$exact)) "-exact"),
+                           queries = n, noise_exact = if (!is.null(object$exact)) TRUE,
+                           grid_step = object$exact$step, calibration_exact = if (!is.null(object$exact)) "zcdp",
+                           zcdp_rho = object$exact$rho,
                            class = c("dpfda_online_release", "dpfda_gp_release"))
   rel$rng <- if (isTRUE(res$seeded)) "seeded" else "secure"
   rel
@@ -376,6 +389,40 @@ length.dpfda_online <- function(x) {
 }
 
 # ---- internals -------------------------------------------------------------------
+
+# noise = "exact": the lattice, the discrete Gaussian and its accounting (see
+# ?dp_online, section Privacy). In the whitened coordinates of the answered
+# points (units of f; unit-variance kernel factor) the L2 sensitivity is
+# sqrt(v) Delta; rounding each of at most nmax coordinates to the lattice adds
+# one step each, so sqrt(nmax) step in L2. The lattice is as fine as the
+# sampler allows (2^25 to 2^26 steps per noise sd where 128-bit integers
+# exist), nmax = the points that fit in max_doubles (5 doubles per point on
+# the Markov path, more on the general path).
+online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_doubles) {
+  v <- kernel$variance
+  nmax <- min(2^31 - 3, floor(max_doubles / 5))
+  if (!(nmax >= 1)) {
+    dpfda_abort("options(dpfda.max_doubles = ) leaves no room for a single point.", class = "dpfda_error_numeric")
+  }
+  sw <- sqrt(v) * sensitivity
+  pmax <- if (exact_noise_bits() >= 128L) 2^52 else 2^20
+  k <- exact_grid(max(sigma * sqrt(v), .Machine$double.xmin * 2^40), "gaussian") + 1L
+  for (try in 1:8) {
+    step <- 2^-k
+    sens <- sw + sqrt(nmax) * step
+    sd <- exact_gaussian_sigma(sens, epsilon, delta)
+    p <- ceiling((sd / step)^2 * (1 + 1e-12))
+    if (is.finite(p) && p <= pmax) break
+    k <- k - 1L
+  }
+  if (!(is.finite(p) && p >= 1 && p <= pmax && is.finite(step) && step > 0)) {
+    dpfda_abort("The Gaussian scale is too large or too small for the lattice of exact noise.",
+                class = "dpfda_error_numeric")
+  }
+  amp <- sqrt(p) * step
+  list(step = step, k = k, p = p, nmax = nmax, amp = amp, sigma = amp / sqrt(v),
+       sensitivity = sens, rho = sens^2 / (2 * amp^2))
+}
 
 online_check <- function(object) {
   if (!is.environment(object) || typeof(object$ptr) != "externalptr") {

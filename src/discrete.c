@@ -145,6 +145,15 @@ static int64_t dgauss(uint64_t p)
   }
 }
 
+/* For other C files (online.c): one discrete Gaussian draw, N_Z(0, p) with
+ * integer variance 1 <= p <= the limit of dpfda_discrete_bits(), inside a
+ * dpfda_rng_begin() / dpfda_rng_end() bracket opened by
+ * dpfda_discrete_reset() and closed by it again (no random bit is carried
+ * from one bracket to the next: seeded mode stays reproducible). */
+void dpfda_discrete_reset(void) { bits_reset(); }
+int64_t dpfda_discrete_gaussian(uint64_t p) { return dgauss(p); }
+double dpfda_discrete_gaussian_max(void) { return DPU_BITS == 128 ? 0x1.0p52 : 0x1.0p20; }
+
 /* ---- .Call glue ------------------------------------------------------------- */
 
 SEXP dpfda_discrete_bits(void)

@@ -34,6 +34,23 @@
  * return the stored answer and draw nothing.  All noise comes from rng.c
  * (dpfda_norm between dpfda_rng_begin / dpfda_rng_end).  Memory that held
  * noise is wiped before it is freed.
+ *
+ *  EXACT NOISE (noise = "exact"): the same factorisation, run on the
+ *    whitened coordinates instead of the normals.  With L L' the (unit
+ *    variance) covariance of the answered points in query order, the
+ *    answers are a = L y with y = w + noise, w = L^{-1} f (private).  A new
+ *    point with row [l', d] of L: w_new = (f(x) - l'w) / d, and
+ *      y_new = step * (round(w_new / step) + Z),  Z ~ N_Z(0, p) exactly
+ *    (discrete.c; round clamped to +/- 2^52 steps), a = l'y + d y_new.
+ *    So each answer is its conditional mean l'y (earlier answers) plus d
+ *    times a lattice value: the conditional Gaussian step m + sqrt(v) z with
+ *    z a discrete Gaussian.  Markov path: l'w and l'y are the two-neighbour
+ *    means of f and of the answers, d^2 the conditional variance; the node
+ *    keeps f(x) (private) in the place of g.  General path: w is kept next
+ *    to y (which takes the place of u).  Privacy (R/mech-online.R): y is an
+ *    adaptive sequence of discrete Gaussian mechanisms whose squared
+ *    sensitivities sum to at most (Delta + sqrt(nmax) step)^2; no more than
+ *    nmax points are answered.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,9 +85,13 @@ typedef struct {
   double tau;         /* relative jitter (general) */
   double gamma;       /* 1 / lengthscale (markov) */
   int seeded;         /* some answer used the seeded (non-private) source */
+  int exact;          /* noise = "exact": discrete Gaussian whitened steps */
+  double gstep;       /* exact: lattice step of the whitened coordinates (2^-k) */
+  uint64_t dgp;       /* exact: variance of the discrete Gaussian, in steps^2 */
+  int nmax;           /* exact: most points the privacy accounting allows */
   long pid;           /* process that created the state: a fork must not answer */
-  /* general */
-  double *x, *xs, *ans, *u, *L;
+  /* general (u: normals; exact: the noisy whitened y; w: exact only, w = L^{-1} f) */
+  double *x, *xs, *ans, *u, *L, *w;
   size_t capL;
   /* markov */
   ou_node *nodes;
@@ -90,8 +111,9 @@ static void state_free(online_state *s)
   if (s == NULL) return;
   size_t cap = (size_t) s->cap;
   if (s->u) wipe(s->u, cap * sizeof(double));
+  if (s->w) wipe(s->w, cap * sizeof(double));
   if (s->nodes) wipe(s->nodes, cap * sizeof(ou_node));
-  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->nodes);
+  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->w); free(s->nodes);
   wipe(s, sizeof *s);
   free(s);
 }
@@ -123,6 +145,11 @@ static online_state *state_get_here(SEXP ptr)
   if (s != NULL && s->pid != dpfda_getpid()) return NULL;
   return s;
 }
+
+/* The noise bracket of rng.c, also dropping the buffered bits of the exact
+ * sampler at both ends (seeded mode stays reproducible call by call). */
+static void rng_open(void) { dpfda_rng_begin(); dpfda_discrete_reset(); }
+static void rng_close(void) { dpfda_discrete_reset(); dpfda_rng_end(); }
 
 /* Move a buffer to a bigger block, wiping the old one when it held noise. */
 static void *move_to(void *old, size_t old_bytes, size_t new_bytes, int secret)
@@ -156,8 +183,9 @@ static int reserve_points(online_state *s, int need)
     double *nxs = (double *) malloc(nc * d * sizeof(double));
     double *na = (double *) malloc(nc * sizeof(double));
     double *nu = (double *) malloc(nc * sizeof(double));
-    if (!nx || !nxs || !na || !nu) {
-      free(nx); free(nxs); free(na); free(nu);
+    double *nw = s->exact ? (double *) malloc(nc * sizeof(double)) : NULL;
+    if (!nx || !nxs || !na || !nu || (s->exact && !nw)) {
+      free(nx); free(nxs); free(na); free(nu); free(nw);
       return 0;
     }
     if (oc > 0) {
@@ -166,9 +194,13 @@ static int reserve_points(online_state *s, int need)
       memcpy(na, s->ans, oc * sizeof(double));
       memcpy(nu, s->u, oc * sizeof(double));
       wipe(s->u, oc * sizeof(double));
+      if (s->exact) {
+        memcpy(nw, s->w, oc * sizeof(double));
+        wipe(s->w, oc * sizeof(double));
+      }
     }
-    free(s->x); free(s->xs); free(s->ans); free(s->u);
-    s->x = nx; s->xs = nxs; s->ans = na; s->u = nu;
+    free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->w);
+    s->x = nx; s->xs = nxs; s->ans = na; s->u = nu; s->w = nw;
   }
   s->cap = (int) nc;
   return 1;
@@ -339,19 +371,23 @@ static void ou_insert(online_state *s, double key, double g, double ans)
   s->n++;
 }
 
-/* Conditional mean and variance (unit variance) of the OU path at x given
- * the neighbours pred (< x) and succ (> x); either may be -1. */
-static void ou_condition(const online_state *s, double x, int pred, int succ,
-                         double *mean, double *var)
+/* The conditional law of the OU path (unit variance) at x given the
+ * neighbours pred (< x) and succ (> x), either of which may be -1: the mean
+ * is (c[0] v(pred) + c[1] v(succ)) / c[2] for the values v at the
+ * neighbours (the noise g, or in exact mode f and the answers: the same
+ * linear map), and *var the variance. */
+static void ou_coef(const online_state *s, double x, int pred, int succ, double c[3], double *var)
 {
   const ou_node *t = s->nodes;
   double gm = s->gamma;
-  if (pred < 0 && succ < 0) { *mean = 0.0; *var = 1.0; return; }
+  c[0] = c[1] = 0.0;
+  c[2] = 1.0;
+  if (pred < 0 && succ < 0) { *var = 1.0; return; }
   if (pred < 0 || succ < 0) {
     int j = pred < 0 ? succ : pred;
     double dist = pred < 0 ? t[j].key - x : x - t[j].key;   /* > 0, may be +Inf */
     double tt = gm * dist;
-    *mean = exp(-tt) * t[j].g;
+    c[pred < 0 ? 1 : 0] = exp(-tt);
     *var = -expm1(-2.0 * tt);
     return;
   }
@@ -361,13 +397,80 @@ static void ou_condition(const online_state *s, double x, int pred, int succ,
   double q1 = -expm1(-2.0 * t1), q2 = -expm1(-2.0 * t2);
   double q12 = -expm1(-2.0 * (t1 + t2));
   if (q12 > 0.0) {
-    *mean = (r1 * q2 * t[pred].g + r2 * q1 * t[succ].g) / q12;
+    c[0] = r1 * q2;
+    c[1] = r2 * q1;
+    c[2] = q12;
     *var = q1 * q2 / q12;
   } else {            /* gamma (b - a) underflows: a, x, b coincide for the kernel */
-    *mean = 0.5 * (t[pred].g + t[succ].g);
+    c[0] = c[1] = 0.5;
     *var = 0.0;
   }
   if (!(*var >= 0.0)) *var = 0.0;   /* cannot happen: products of non-negatives */
+}
+
+/* (c[0] v(pred) + c[1] v(succ)) / c[2], v = the field g (which = 0) or ans */
+static inline double ou_mix(const online_state *s, int pred, int succ, const double c[3], int which)
+{
+  const ou_node *t = s->nodes;
+  double va = pred < 0 ? 0.0 : (which == 0 ? t[pred].g : t[pred].ans);
+  double vb = succ < 0 ? 0.0 : (which == 0 ? t[succ].g : t[succ].ans);
+  return (c[0] * va + c[1] * vb) / c[2];
+}
+
+/* Conditional mean of the unit-variance noise and variance at x (float
+ * mode: the noise g is stored; exact mode: (answers - f) / amp). */
+static void ou_condition(const online_state *s, double x, int pred, int succ,
+                         double *mean, double *var)
+{
+  double c[3];
+  ou_coef(s, x, pred, succ, c, var);
+  if (!s->exact) *mean = ou_mix(s, pred, succ, c, 0);
+  else *mean = (ou_mix(s, pred, succ, c, 1) - ou_mix(s, pred, succ, c, 0)) / s->amp;
+}
+
+/* ---- exact noise --------------------------------------------------------------------- */
+
+/* The noisy whitened coordinate of w: step (round(w / step) + Z), Z ~
+ * N_Z(0, dgp), rounding clamped to +/- 2^52 steps (so the sum stays an
+ * integer exactly representable: |Z| <= 2^40 in discrete.c).  w not NaN. */
+static double exact_step(const online_state *s, double w)
+{
+  double r = nearbyint(w / s->gstep);
+  if (r > 0x1.0p52) r = 0x1.0p52;
+  else if (r < -0x1.0p52) r = -0x1.0p52;
+  dpfda_discrete_reset();   /* each draw from fresh bits: one query or a batch, the same draws */
+  int64_t z = dpfda_discrete_gaussian(s->dgp);
+  return (r + (double) z) * s->gstep;
+}
+
+/* Answer a new point x (absent from the tree; neighbours pred, succ;
+ * f(x) = fx) on the Markov path and insert it: ST_OK with the answer in
+ * *ans, or ST_NONFINITE (nothing inserted).  Capacity reserved by the
+ * caller; inside an rng bracket. */
+static int ou_new(online_state *s, double x, double fx, int pred, int succ, double *ans)
+{
+  double c[3], var, a, keep;
+  ou_coef(s, x, pred, succ, c, &var);
+  if (!s->exact) {
+    double g = ou_mix(s, pred, succ, c, 0) + sqrt(var) * dpfda_norm();
+    a = fx + s->amp * g;
+    keep = g;
+  } else {
+    double mf = ou_mix(s, pred, succ, c, 0), ma = ou_mix(s, pred, succ, c, 1);
+    if (var > 0.0) {
+      double sd = sqrt(var), w = (fx - mf) / sd;
+      if (ISNAN(w)) return ST_NONFINITE;
+      a = ma + sd * exact_step(s, w);
+      keep = fx;
+    } else {          /* the kernel cannot tell x from its neighbours: their interpolation */
+      a = ma;
+      keep = mf;
+    }
+  }
+  if (!R_FINITE(a)) return ST_NONFINITE;
+  ou_insert(s, x, keep, a);
+  *ans = a;
+  return ST_OK;
 }
 
 /* ---- plan: which query rows need f? ------------------------------------------------ */
@@ -389,9 +492,21 @@ static int cmp_rows(const void *pa, const void *pb)
 /* ---- .Call entry points ------------------------------------------------------------ */
 
 /* amp = sigma sqrt(variance); tau relative jitter; ktype, nu: kernel;
- * gamma = 1 / lengthscale for the Markov path (0 otherwise). */
-SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma)
+ * gamma = 1 / lengthscale for the Markov path (0 otherwise); exact: NULL
+ * (float noise) or c(step, p, nmax): lattice step 2^-k of the whitened
+ * coordinates, integer variance of the discrete Gaussian in steps^2, and
+ * the most points to answer (validated in R). */
+SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma, SEXP exact)
 {
+  double ex[3] = {0.0, 0.0, 0.0};
+  if (!Rf_isNull(exact)) {
+    if (TYPEOF(exact) != REALSXP || XLENGTH(exact) != 3) Rf_error("dpfda internal: bad exact parameters");
+    memcpy(ex, REAL(exact), sizeof ex);
+    double pmax = dpfda_discrete_gaussian_max();
+    if (!(ex[0] > 0.0 && R_FINITE(ex[0]) && ex[1] >= 1.0 && ex[1] <= pmax && ex[1] == floor(ex[1]) &&
+          ex[2] >= 1.0 && ex[2] <= (double) INT_MAX - 2.0))
+      Rf_error("dpfda internal: bad exact parameters");
+  }
   online_state *s = (online_state *) calloc(1, sizeof(online_state));
   if (s == NULL) Rf_error("dpfda: cannot allocate the online state");
   s->kind = KIND_UNSET;
@@ -402,6 +517,12 @@ SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma)
   s->gamma = Rf_asReal(gamma);
   s->root = -1;
   s->pid = dpfda_getpid();
+  if (!Rf_isNull(exact)) {
+    s->exact = 1;
+    s->gstep = ex[0];
+    s->dgp = (uint64_t) ex[1];
+    s->nmax = (int) ex[2];
+  }
   SEXP ptr = PROTECT(R_MakeExternalPtr(s, state_tag(), R_NilValue));
   R_RegisterCFinalizerEx(ptr, state_finalize, TRUE);
   UNPROTECT(1);
@@ -484,7 +605,7 @@ SEXP dpfda_online_plan(SEXP ptr, SEXP x)
 static double state_doubles(const online_state *s, double m)
 {
   if (s->kind == KIND_MARKOV) return m * (double) sizeof(ou_node) / sizeof(double);
-  return m * (m + 1.0) / 2.0 + (2.0 * s->d + 2.0) * m;
+  return m * (m + 1.0) / 2.0 + (2.0 * s->d + 2.0 + (s->exact ? 1.0 : 0.0)) * m;
 }
 
 /* Answer the rows of x (k x d) in order.  xs: the rows scaled to unit
@@ -526,7 +647,8 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
     if (status == ST_OK) {
       double m = (double) s->n + nn;
       if (m > (double) INT_MAX - 2.0) status = ST_FULL;
-      else if (state_doubles(s, m) > Rf_asReal(limit)) status = ST_LIMIT;
+      else if (state_doubles(s, m) > Rf_asReal(limit) || (s->exact && m > (double) s->nmax))
+        status = ST_LIMIT;
       else if (!reserve_points(s, (int) m) ||
                (s->kind == KIND_GENERAL && !reserve_factor(s, (int) m))) status = ST_NOMEM;
     }
@@ -535,12 +657,12 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
   int j = 0;   /* next entry of need / fval */
 
   if (status == ST_OK && s->kind == KIND_MARKOV) {
-    dpfda_rng_begin();
+    rng_open();
     for (int i = 0; i < k; i++) {
       if ((i & 4095) == 4095) {        /* never longjmp inside the rng bracket */
-        dpfda_rng_end();
+        rng_close();
         R_CheckUserInterrupt();
-        dpfda_rng_begin();
+        rng_open();
       }
       int is_new = j < nn && pn[j] == i + 1;
       int pr, su, hit = ou_search(s, px[i], &pr, &su);
@@ -548,27 +670,23 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
       if (hit >= 0) { o[i] = s->nodes[hit].ans; continue; }
       if (!is_new) { status = ST_BAD_F_LEN; break; }   /* not planned: cannot happen */
       if (!reserve_points(s, s->n + 1)) { status = ST_NOMEM; break; }
-      double mean, var;
-      ou_condition(s, px[i], pr, su, &mean, &var);
-      double g = mean + sqrt(var) * dpfda_norm();
-      double a = pf[j - 1] + s->amp * g;
-      if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
-      ou_insert(s, px[i], g, a);
+      double a;
+      if ((status = ou_new(s, px[i], pf[j - 1], pr, su, &a)) != ST_OK) break;
       if (seeded) s->seeded = 1;
       o[i] = a;
     }
-    dpfda_rng_end();
+    rng_close();
   } else if (status == ST_OK) {
     const double *pxs = REAL(xs);
     double *r = (double *) R_alloc(d, sizeof(double));
     double *rs = (double *) R_alloc(d, sizeof(double));
     double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
-    dpfda_rng_begin();
+    rng_open();
     for (int i = 0; i < k; i++) {
       if (s->n >= 256 || (i & 255) == 255) {
-        dpfda_rng_end();
+        rng_close();
         R_CheckUserInterrupt();
-        dpfda_rng_begin();
+        rng_open();
       }
       int is_new = j < nn && pn[j] == i + 1;
       if (is_new) j++;
@@ -581,20 +699,28 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
       int n = s->n;
       double *row = factor_row(s, n);          /* the new row of L, built in place */
       double d2 = general_solve(s, rs, row, bk);
-      double z = dpfda_norm();
-      double g = dot(row, s->u, n) + sqrt(d2) * z;
-      double a = pf[j - 1] + s->amp * g;
+      double sd = sqrt(d2), z, a, wn = 0.0;
+      if (!s->exact) {
+        z = dpfda_norm();
+        a = pf[j - 1] + s->amp * (dot(row, s->u, n) + sd * z);
+      } else {        /* z: the noisy whitened coordinate y (see the top) */
+        wn = (pf[j - 1] - dot(row, s->w, n)) / sd;
+        if (ISNAN(wn)) { status = ST_NONFINITE; break; }
+        z = exact_step(s, wn);
+        a = dot(row, s->u, n) + sd * z;
+      }
       if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
-      row[n] = sqrt(d2);
+      row[n] = sd;
       memcpy(s->x + (size_t) n * d, r, d * sizeof(double));
       memcpy(s->xs + (size_t) n * d, rs, d * sizeof(double));
       s->ans[n] = a;
       s->u[n] = z;
+      if (s->exact) s->w[n] = wn;
       s->n = n + 1;
       if (seeded) s->seeded = 1;
       o[i] = a;
     }
-    dpfda_rng_end();
+    rng_close();
   }
   if (status != ST_OK) {
     SEXP st = PROTECT(Rf_ScalarInteger(status));
@@ -605,63 +731,84 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
   return out;
 }
 
-/* Fast path of one query at one point x (a finite double) on the Markov
- * (1-D OU) path: the search, f(x) when x is new, the draw and the insertion
- * in one call, O(log n).  Same algorithm and draws as plan() + answer() for
- * a single point.  Returns the answer (a double, with attribute "status" on
- * a failure after the draw, as answer()), NULL when the state is gone, or
- * integer 0 when nothing was done and the caller must take the general path
- * (f failed or gave a bad value, or a limit would be passed; the general
- * path evaluates f again and reports it).  f is evaluated before any change
- * of the state or draw. */
-SEXP dpfda_online_query1(SEXP ptr, SEXP x, SEXP f, SEXP limit)
+/* The value bound to sym in the frame of env, or NULL if unbound. */
+static SEXP frame_get(SEXP env, SEXP sym)
 {
+  SEXP v = Rf_findVarInFrame3(env, sym, TRUE);
+  return v == R_UnboundValue ? NULL : v;
+}
+
+/* Fast path of query(object, x), called by the generic before any dispatch:
+ * one point x (a finite double without attributes) on the Markov (1-D OU)
+ * path of an object of class exactly "dpfda_online" whose first query chose
+ * that path (object$fast): the checks, the search, f(x) when x is new, the
+ * draw and the insertion in one call, O(log n), with no R-level work.  Same
+ * algorithm and draws as plan() + answer() for a single point.  Returns the
+ * answer (a double without attributes), a positive integer status of
+ * answer() on a failure after the draw (the point is not answered), NULL
+ * when the state is gone or this is a forked process, or integer 0 when
+ * nothing was done and the caller must dispatch as usual
+ * (any other object or x, f failed or gave a bad value, or a limit would be
+ * passed: the method checks again and reports it).  f is evaluated before
+ * any change of the state or draw. */
+SEXP dpfda_online_query1(SEXP object, SEXP x)
+{
+  static SEXP s_fast = NULL, s_ptr, s_f, s_lim, s_cls;
+  if (s_fast == NULL) {
+    s_fast = Rf_install("fast"); s_ptr = Rf_install("ptr"); s_f = Rf_install("f");
+    s_lim = Rf_install("max_doubles");
+    s_cls = Rf_mkChar("dpfda_online");
+    R_PreserveObject(s_cls);
+  }
+  /* cheap checks first: anything unusual goes to the method */
+  if (TYPEOF(x) != REALSXP || XLENGTH(x) != 1 || ATTRIB(x) != R_NilValue || !R_FINITE(REAL(x)[0]) ||
+      TYPEOF(object) != ENVSXP)
+    return Rf_ScalarInteger(0);
+  SEXP cls = Rf_getAttrib(object, R_ClassSymbol);
+  if (TYPEOF(cls) != STRSXP || XLENGTH(cls) != 1 || STRING_ELT(cls, 0) != s_cls)
+    return Rf_ScalarInteger(0);
+  SEXP fast = frame_get(object, s_fast), ptr = frame_get(object, s_ptr), f = frame_get(object, s_f),
+    limit = frame_get(object, s_lim);
+  if (fast == NULL || TYPEOF(fast) != LGLSXP || XLENGTH(fast) != 1 || LOGICAL(fast)[0] != 1 ||
+      ptr == NULL || TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != state_tag() ||
+      f == NULL || !Rf_isFunction(f) || limit == NULL || TYPEOF(limit) != REALSXP || XLENGTH(limit) != 1)
+    return Rf_ScalarInteger(0);
   online_state *s = state_get_here(ptr);
   if (s == NULL) return R_NilValue;
-  if (s->kind != KIND_MARKOV || TYPEOF(x) != REALSXP || XLENGTH(x) != 1) return Rf_ScalarInteger(0);
-  double xv = REAL(x)[0];
-  if (!R_FINITE(xv)) return Rf_ScalarInteger(0);
-  int pr, su, hit = ou_search(s, xv, &pr, &su);
+  if (s->kind != KIND_MARKOV) return Rf_ScalarInteger(0);
+  double xv = REAL(x)[0], lim = REAL(limit)[0];
+  int n0 = s->n, pr, su, hit = ou_search(s, xv, &pr, &su);
   if (hit >= 0) return Rf_ScalarReal(s->nodes[hit].ans);
-  /* f(x) before any change of the state or draw */
+  /* f(x) before any change of the state or draw; ptr protected, as f may
+   * rebind object$ptr (whose finalizer would free s) */
+  PROTECT(ptr);
   SEXP call = PROTECT(Rf_lang2(f, x));
   int err = 0;
-  SEXP fv = PROTECT(R_tryEvalSilent(call, R_GlobalEnv, &err));   /* errors: general path */
+  SEXP fv = PROTECT(R_tryEvalSilent(call, R_GlobalEnv, &err));   /* errors: the method reports */
   if (err || TYPEOF(fv) != REALSXP || XLENGTH(fv) != 1 || !R_FINITE(REAL(fv)[0])) {
-    UNPROTECT(2);
+    UNPROTECT(3);
     return Rf_ScalarInteger(0);
   }
   double fx = REAL(fv)[0];
-  double m = (double) s->n + 1.0;
-  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > Rf_asReal(limit) ||
-      !reserve_points(s, (int) m)) {
-    UNPROTECT(2);
+  double m = (double) s->n + 1.0;   /* (a query by f counts) */
+  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > lim ||
+      (s->exact && m > (double) s->nmax) || !reserve_points(s, (int) m)) {
+    UNPROTECT(3);
     return Rf_ScalarInteger(0);
   }
-  /* f may have run R code: search again (a state is never changed by f, but be safe) */
-  hit = ou_search(s, xv, &pr, &su);
-  if (hit >= 0) { UNPROTECT(2); return Rf_ScalarReal(s->nodes[hit].ans); }
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, 1));
-  int status = ST_OK;
-  dpfda_rng_begin();
-  double mean, var;
-  ou_condition(s, xv, pr, su, &mean, &var);
-  double g = mean + sqrt(var) * dpfda_norm();
-  double a = fx + s->amp * g;
-  if (!R_FINITE(a)) status = ST_NONFINITE;
-  else {
-    ou_insert(s, xv, g, a);
-    if (dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
+  /* f may have run R code, even a query of this object (points are never
+   * removed, so the same count means the same tree): search again */
+  if (s->n != n0) {
+    hit = ou_search(s, xv, &pr, &su);
+    if (hit >= 0) { UNPROTECT(3); return Rf_ScalarReal(s->nodes[hit].ans); }
   }
-  dpfda_rng_end();
-  REAL(out)[0] = status == ST_OK ? a : NA_REAL;
-  if (status != ST_OK) {
-    SEXP st = PROTECT(Rf_ScalarInteger(status));
-    Rf_setAttrib(out, Rf_install("status"), st);
-    UNPROTECT(1);
-  }
+  double a = NA_REAL;
+  rng_open();
+  int status = ou_new(s, xv, fx, pr, su, &a);
+  if (status == ST_OK && dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
+  rng_close();
   UNPROTECT(3);
-  return out;
+  return status == ST_OK ? Rf_ScalarReal(a) : Rf_ScalarInteger(status);
 }
 
 /* Test hook: conditional mean and variance (unit variance, before the
@@ -679,7 +826,12 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
   if (s->kind == KIND_MARKOV) {
     for (int i = 0; i < k; i++) {
       int pr, su, hit = ou_search(s, px[i], &pr, &su);
-      if (hit >= 0) { o[i] = s->nodes[hit].g; o[i + k] = 0.0; continue; }
+      if (hit >= 0) {
+        const ou_node *nd = s->nodes + hit;
+        o[i] = s->exact ? (nd->ans - nd->g) / s->amp : nd->g;
+        o[i + k] = 0.0;
+        continue;
+      }
       ou_condition(s, px[i], pr, su, o + i, o + i + k);
     }
   } else {
@@ -692,13 +844,15 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
       get_row(px, k, d, i, r);
       int hit = general_find(s, r);
       if (hit >= 0) {
-        o[i] = dot(factor_row(s, hit), s->u, hit + 1);
+        const double *Lh = factor_row(s, hit);
+        o[i] = s->exact ? (dot(Lh, s->u, hit + 1) - dot(Lh, s->w, hit + 1)) / s->amp
+                        : dot(Lh, s->u, hit + 1);
         o[i + k] = 0.0;
         continue;
       }
       get_row(pxs, k, d, i, rs);
       double d2 = general_solve(s, rs, l, bk);
-      o[i] = dot(l, s->u, s->n);
+      o[i] = s->exact ? (dot(l, s->u, s->n) - dot(l, s->w, s->n)) / s->amp : dot(l, s->u, s->n);
       o[i + k] = d2;
     }
   }
