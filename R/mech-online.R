@@ -362,8 +362,14 @@ print.dpfda_online <- function(x, ...) {
   if (!is.environment(x) || is.null(x$kernel)) return(invisible(x))
   cat(sprintf("  Gaussian-process noise, (epsilon = %s, delta = %s)-DP for any number of adaptive queries\n",
               format(x$epsilon, digits = 4), format(x$delta, digits = 4)))
-  cat(sprintf("  sensitivity %s, noise scale %s (%s calibration)\n", format(x$sensitivity, digits = 4),
-              format(x$noise_scale, digits = 4), x$calibration))
+  if (is.null(x$exact)) {
+    cat(sprintf("  sensitivity %s, noise scale %s (%s calibration, float noise)\n", format(x$sensitivity, digits = 4),
+                format(x$noise_scale, digits = 4), x$calibration))
+  } else {
+    cat(sprintf("  sensitivity %s, noise scale %s (exact noise: discrete Gaussian steps, lattice %s, zCDP rho %s)\n",
+                format(x$sensitivity, digits = 4), format(x$noise_scale, digits = 4),
+                format(x$exact$step, digits = 3), format(x$exact$rho, digits = 4)))
+  }
   cat("  noise: ", format(x$kernel), "\n", sep = "")
   path <- if (is.null(x$kind)) sprintf("chosen at the first query (method = \"%s\")", x$method)
     else if (x$kind == "markov") "exact Ornstein-Uhlenbeck (Markov), O(log i) per query"
