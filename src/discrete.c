@@ -47,9 +47,16 @@ static uint32_t take_bits(int k)
 
 static int bitlen(dpu x)
 {
+#if DPU_BITS == 128
+  /* (gcc and clang, the compilers with 128-bit integers, have clz) */
+  uint64_t hi = (uint64_t) (x >> 64), lo = (uint64_t) x;
+  if (hi) return 128 - __builtin_clzll(hi);
+  return lo ? 64 - __builtin_clzll(lo) : 0;
+#else
   int b = 0;
   while (x) { b++; x >>= 1; }
   return b;
+#endif
 }
 
 /* uniform on {0, ..., N - 1}, N >= 1, by rejection from bitlen(N - 1) bits */

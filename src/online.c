@@ -362,11 +362,14 @@ static void ou_insert(online_state *s, double key, double g, double ans)
   int parent = path[depth - 1];
   if (key < t[parent].key) t[parent].left = idx; else t[parent].right = idx;
   for (int k = depth - 1; k >= 0; k--) {
-    int p = path[k];
+    int p = path[k], h0 = t[p].height;
     int r = rebalance(t, p);
     if (k == 0) s->root = r;
     else if (t[path[k - 1]].left == p) t[path[k - 1]].left = r;
     else t[path[k - 1]].right = r;
+    /* a rotation restores the height the subtree had before the insertion, and
+     * an unchanged height leaves every ancestor as it was: stop (same tree) */
+    if (r != p || t[r].height == h0) break;
   }
   s->n++;
 }
