@@ -34,7 +34,10 @@
 #' leak more than the stated budget.
 #'
 #' @section Privacy:
-#' The answers are the values at the queried points of *one* released path
+#' Any number of queries, chosen adaptively, together cost one
+#' \eqn{(\epsilon, \delta)}, in both noise modes; the argument differs.
+#' With `noise = "float"` the answers are the values at the queried points of
+#' *one* released path
 #' \eqn{\tilde f_D = f_D + \sigma G}, \eqn{G \sim GP(0, K)} with `kernel`
 #' \eqn{K} and \eqn{\sigma =} [dp_noise_scale]`(sensitivity, epsilon, delta,
 #' calibration)`. If every \eqn{f_D} lies in the RKHS of \eqn{K} and
@@ -59,12 +62,75 @@
 #' The points must be chosen by the analyst from public information and
 #' earlier answers; `f` is evaluated only at queried points.
 #'
-#' The noise is floating-point Gaussian noise; `noise = "exact"` is not
-#' available here yet. Because the float sampler's tails stop at about 8.37
-#' standard deviations, `dp_online()` refuses (error of class
-#' `dpfda_error_tail`) where that would break the claim, counting up to
-#' \eqn{10^7} answered points (about \eqn{\epsilon > 21} at
-#' \eqn{\delta = 10^{-5}}); see [float_tails].
+#' This is the guarantee of `noise = "float"`. Because the float sampler's
+#' tails stop at about 8.37 standard deviations, float noise is refused
+#' (error of class `dpfda_error_tail`) where that would break the claim,
+#' counting up to \eqn{10^7} answered points (about \eqn{\epsilon > 21} at
+#' \eqn{\delta = 10^{-5}}); see [float_tails]. Float variates also carry the
+#' low-order-bit leak of floating-point noise (see [exact_noise]).
+#'
+#' @section Exact noise (the default):
+#' With `noise = "exact"` no floating-point variate is ever added. Write
+#' \eqn{L L^\top} for the covariance \eqn{K/v + \tau I} (Markov path: \eqn{K/v})
+#' of the answered points in query order (\eqn{L} depends on the points only,
+#' which are public) and \eqn{w = L^{-1} f_D} for the whitened values of
+#' \eqn{f_D} at them. A new point with row \eqn{(l^\top, d)} of \eqn{L} has
+#' \eqn{w_i = (f_D(x_i) - l^\top w_{<i}) / d} and is answered by
+#' \deqn{y_i = s\,(\mathrm{round}(w_i / s) + Z_i), \quad Z_i \sim
+#' N_{\mathbf Z}(0, p), \qquad \tilde f(x_i) = l^\top y_{<i} + d\, y_i,}
+#' where \eqn{N_{\mathbf Z}(0, p)} is the discrete Gaussian
+#' \eqn{P(z) \propto e^{-z^2/(2p)}} on the integers, drawn exactly with
+#' integer arithmetic from the package noise source ([exact_noise]), \eqn{s =
+#' 2^{-k}} the lattice step (rounding clamped to \eqn{\pm 2^{52}} steps) and
+#' \eqn{p} a whole number. So each answer is its conditional mean given the
+#' earlier answers, \eqn{l^\top y_{<i}} (public), plus the conditional standard
+#' deviation \eqn{d} (public) times a lattice value: the step
+#' \eqn{m + \sqrt{v}\,z} of the float path with \eqn{z} a rounded value plus an
+#' exact discrete Gaussian. On the Markov path \eqn{l^\top y_{<i}} and
+#' \eqn{l^\top w_{<i}} are the two-neighbour interpolations of the answers and
+#' of \eqn{f_D}, \eqn{d^2} the conditional variance; the answers have the law
+#' of the float path up to the lattice (the noise of the answers has
+#' covariance \eqn{\sigma^2 K}, \eqn{\sigma} the noise scale below).
+#'
+#' *Why it is private.* With exact noise there is no continuous path to
+#' post-process; the argument is adaptive composition instead. For
+#' neighbouring data sets and any points \eqn{P}, with \eqn{h = f_D - f_{D'}} at
+#' the points, \eqn{\sum_i (w_i(D) - w_i(D'))^2 = h^\top (K_P/v + \tau I)^{-1} h
+#' \le v\, h^\top K_P^{-1} h \le v \|f_D - f_{D'}\|^2_{\mathcal H} \le v
+#' \Delta^2}: the whitened L2 sensitivity is at most \eqn{\sqrt v\,\Delta}
+#' however the points were chosen (the jitter only lowers it). Rounding moves each coordinate by at
+#' most one step, and at most \eqn{N} points are ever answered, so the rounded
+#' coordinates differ by at most \eqn{S = \sqrt v\,\Delta + \sqrt N s} in L2.
+#' Each \eqn{y_i} is a discrete Gaussian mechanism with Renyi divergence
+#' \eqn{\alpha (\cdot)^2 / (2 p s^2)} of its shift (Canonne, Kamath and Steinke
+#' 2020), chosen adaptively; as the squared shifts sum to at most \eqn{S^2} on
+#' every run, the Renyi filter of Feldman and Zrnic (2021) makes the whole
+#' session \eqn{\rho}-zCDP with \eqn{\rho = S^2 / (2 p s^2)}, hence
+#' \eqn{(\epsilon, \delta)}-DP by the conversion of [zcdp_epsilon()]; the
+#' answers and the analyst's choices are post-processing of \eqn{y}. The
+#' claim is the same \eqn{(\epsilon, \delta)} for any number of adaptive
+#' queries; the budget records \eqn{\rho} (`composition = "zcdp"` uses it).
+#'
+#' *Calibration.* \eqn{N} is the number of points the state can hold,
+#' `floor(getOption("dpfda.max_doubles") / 5)` (\eqn{107{,}374{,}182} by
+#' default; at most \eqn{2^{31} - 3}); more are refused before any draw (error
+#' of class `dpfda_error_numeric`). The step puts \eqn{2^{25}} to
+#' \eqn{2^{26}} steps in one noise standard deviation, so the rounding term
+#' \eqn{\sqrt N s} is about \eqn{3 \times 10^{-4}} standard deviations (0.1
+#' percent of \eqn{\Delta} at \eqn{\epsilon = 1}, \eqn{\delta = 10^{-5}}; a smaller
+#' `dpfda.max_doubles` makes it smaller). The standard deviation
+#' \eqn{\sqrt p\, s} is the smallest for which \eqn{\rho}-zCDP gives
+#' \eqn{(\epsilon, \delta)} (`calibration` is not used): about 8 percent more
+#' noise than the analytic calibration of float noise at \eqn{\epsilon = 1},
+#' \eqn{\delta = 10^{-5}}. There is no tail limit: exact noise works for every
+#' \eqn{\epsilon}, and `sensitivity = 0` adds no noise in either mode.
+#'
+#' *Cost* (CPU time, one core of a loaded 2-core machine, `make bench`,
+#' bench/bench-online.R section (c)): Markov path, \eqn{10^4} queries in
+#' separate calls EXACT_SEQ4; \eqn{10^5} queries EXACT_SEQ5; the same points
+#' in one call EXACT_BATCH; general path, 2000 points in one call EXACT_GEN.
+#' Every session costs less than twice the float one, so exact noise is the
+#' default.
 #'
 #' @section Algorithms:
 #' * **General kernel** (`method = "cholesky"`): an incremental Cholesky
@@ -122,11 +188,15 @@
 #'   refused, with an error of class `dpfda_error_budget`, when it would
 #'   exceed the budget).
 #' @param calibration `"analytic"`, `"hall"` or `"classical"`; see
-#'   [dp_noise_scale()].
+#'   [dp_noise_scale()]. Float noise only (exact noise is calibrated by zCDP).
 #' @param tau Jitter of the general path, relative to the kernel variance, in
 #'   \eqn{(0, 0.01]}. Unused by the Markov path, which is exact.
 #' @param method `"auto"`, `"cholesky"` (general kernel) or `"markov"` (exact
 #'   exponential kernel in one dimension).
+#' @param noise `"exact"` (default): discrete Gaussian steps on a lattice of
+#'   the whitened coordinates, zCDP-calibrated, no tail limit (section *Exact
+#'   noise*); or `"float"`: floating-point Gaussian noise with the `calibration`
+#'   given, refused outside its regime ([float_tails]).
 #' @param ... For `dp_online()`: passed to [dp_noise_scale()]
 #'   (`allow_large_epsilon`). Ignored by the methods.
 #' @param object,x For `query()`: an online release and the points to answer
@@ -142,8 +212,12 @@
 #'   points answered (0 for a reloaded copy, whose state is gone).
 #' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
 #'   privacy for functions and functional data. *Journal of Machine Learning
-#'   Research* 14, 703--727.
-#' @seealso [dp_gp_release()] for the batch release on a fixed grid.
+#'   Research* 14, 703--727. Canonne, C., Kamath, G. and Steinke, T. (2020).
+#'   The discrete Gaussian for differential privacy. *NeurIPS*. Feldman, V.
+#'   and Zrnic, T. (2021). Individual privacy accounting via a Renyi filter.
+#'   *NeurIPS*.
+#' @seealso [dp_gp_release()] for the batch release on a fixed grid;
+#'   [exact_noise], [float_tails].
 #' @examples
 #' old <- dp_reproducible(1)   # seeded: reproducible, NOT private
 #' o <- dp_online(function(t) sin(2 * pi * t), kernel_exponential(0.1),
