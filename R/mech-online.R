@@ -470,6 +470,29 @@ length.dpfda_online <- function(x) {
 
 # ---- internals -------------------------------------------------------------------
 
+# The smallest sd whose zCDP rho = S^2 / (2 sd^2) gives (epsilon, delta) by
+# zcdp_delta(): exact_gaussian_sigma() with a root search on log rho started
+# at the classical bound exp(-(epsilon - rho)^2 / (4 rho)) = delta (always
+# valid) instead of a 40-step bisection (a session's creation cost); rho is
+# then lowered until the claim holds. Falls back to exact_gaussian_sigma() at
+# the extremes.
+online_zcdp_sd <- function(S, epsilon, delta) {
+  fast <- tryCatch({
+    L <- -log(delta)
+    lo <- (sqrt(L + epsilon) - sqrt(L))^2
+    g <- function(lr) log(zcdp_delta_unit(exp(lr), epsilon)) - log(delta)
+    hi <- 2 * lo
+    for (i in 1:60) if (g(log(hi)) > 0) break else hi <- 2 * hi
+    glo <- g(log(lo))
+    if (!(is.finite(lo) && lo > 0 && is.finite(hi) && is.finite(glo) && glo <= 0 && g(log(hi)) > 0)) stop()
+    rho <- exp(stats::uniroot(g, log(c(lo, hi)), f.lower = glo, tol = 1e-13)$root)
+    for (i in 1:100) if (zcdp_delta_unit(rho, epsilon) <= delta) break else rho <- rho * (1 - 1e-9)
+    if (!(zcdp_delta_unit(rho, epsilon) <= delta)) stop()
+    S / sqrt(2 * rho)
+  }, error = function(e) NULL, warning = function(w) NULL)
+  if (is.null(fast)) exact_gaussian_sigma(S, epsilon, delta) else fast
+}
+
 # noise = "exact": the lattice, the discrete Gaussian and its accounting (see
 # ?dp_online, section Privacy). In the whitened coordinates of the answered
 # points (units of f; unit-variance kernel factor) the L2 sensitivity is
@@ -490,7 +513,7 @@ online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_
   for (try in 1:8) {
     step <- 2^-k
     sens <- sw + sqrt(nmax) * step
-    sd <- exact_gaussian_sigma(sens, epsilon, delta)
+    sd <- online_zcdp_sd(sens, epsilon, delta)
     p <- ceiling((sd / step)^2 * (1 + 1e-12))
     if (is.finite(p) && p <= pmax) break
     k <- k - 1L
