@@ -512,7 +512,7 @@ online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_
   sw <- sqrt(v) * sensitivity
   pmax <- if (exact_noise_bits() >= 128L) 2^52 else 2^20
   k <- exact_grid(max(sigma * sqrt(v), .Machine$double.xmin * 2^40), "gaussian") + 1L
-  for (try in 1:8) {
+  for (it in 1:8) {
     step <- 2^-k
     sens <- sw + sqrt(nmax) * step
     sd <- online_zcdp_sd(sens, epsilon, delta)
