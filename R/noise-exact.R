@@ -63,13 +63,18 @@
 #' score gaps rounded to a dyadic grid; the default) and [dp_bandwidth()]
 #' (discrete Laplace on the integer distance of propose-test-release; the
 #' default). The whitened GP route needs a dense Cholesky factor, so it is
-#' limited to grids of at most 4000 points. Not yet: [dp_online()] (it
-#' refuses float noise outside its regime, see [float_tails]).
+#' limited to grids of at most 4000 points. [dp_online()] (the default)
+#' takes discrete Gaussian steps in the whitened coordinates of the answered
+#' points, one per query, accounted by adaptive zCDP composition (see its
+#' section *Exact noise*).
 #'
 #' **Defaults.** Exact noise is the default where a whole call costs at most
 #' twice the float one and the calibration loses nothing: [dp_select()]
 #' (0.06 against 0.24 ms for 10 candidates) and [dp_bandwidth()] (2.1
-#' against 2.1 ms for 1000 points). Elsewhere `"float"` stays the default:
+#' against 2.1 ms for 1000 points); and in [dp_online()], where a session
+#' costs at most 1.83 times the float one and float noise would otherwise be
+#' refused at large \eqn{\epsilon} (its discrete Gaussian needs about 8
+#' percent more noise). Elsewhere `"float"` stays the default:
 #' the zCDP calibration of the discrete Gaussian needs more noise, and
 #' [dp_mean()] `"gp"` costs 2.3 times the float call on a 50-point grid.
 #' Float noise is refused where its truncated tails would break the claim

@@ -47,9 +47,16 @@ static uint32_t take_bits(int k)
 
 static int bitlen(dpu x)
 {
+#if DPU_BITS == 128
+  /* (gcc and clang, the compilers with 128-bit integers, have clz) */
+  uint64_t hi = (uint64_t) (x >> 64), lo = (uint64_t) x;
+  if (hi) return 128 - __builtin_clzll(hi);
+  return lo ? 64 - __builtin_clzll(lo) : 0;
+#else
   int b = 0;
   while (x) { b++; x >>= 1; }
   return b;
+#endif
 }
 
 /* uniform on {0, ..., N - 1}, N >= 1, by rejection from bitlen(N - 1) bits */
@@ -144,6 +151,15 @@ static int64_t dgauss(uint64_t p)
     if (bern_exp(num, den)) return Y;
   }
 }
+
+/* For other C files (online.c): one discrete Gaussian draw, N_Z(0, p) with
+ * integer variance 1 <= p <= the limit of dpfda_discrete_bits(), inside a
+ * dpfda_rng_begin() / dpfda_rng_end() bracket opened by
+ * dpfda_discrete_reset() and closed by it again (no random bit is carried
+ * from one bracket to the next: seeded mode stays reproducible). */
+void dpfda_discrete_reset(void) { bits_reset(); }
+int64_t dpfda_discrete_gaussian(uint64_t p) { return dgauss(p); }
+double dpfda_discrete_gaussian_max(void) { return DPU_BITS == 128 ? 0x1.0p52 : 0x1.0p20; }
 
 /* ---- .Call glue ------------------------------------------------------------- */
 

@@ -34,6 +34,11 @@ void   dpfda_norm_fill(double *z, R_xlen_t n);
 #include <stdint.h>
 uint32_t dpfda_bits32(void);    /* 32 random bits (exact samplers) */
 
+/* ---- discrete.c: exact integer samplers -------------------------------- */
+void    dpfda_discrete_reset(void);             /* drop buffered random bits */
+int64_t dpfda_discrete_gaussian(uint64_t p);    /* N_Z(0, p), integer p >= 1 */
+double  dpfda_discrete_gaussian_max(void);     /* largest p allowed */
+
 /* ---- kernels.c --------------------------------------------------------- */
 /* Kernel codes shared with R/kernels.R (kernel_code()). */
 enum {
@@ -98,12 +103,12 @@ SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath);
 SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath);
 SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath);
 SEXP dpfda_gp_circulant(SEXP cov, SEXP m, SEXP npath, SEXP tol);
-SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma);
+SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma, SEXP exact);
 SEXP dpfda_online_setup(SEXP ptr, SEXP kind, SEXP d);
 SEXP dpfda_online_count(SEXP ptr);
 SEXP dpfda_online_plan(SEXP ptr, SEXP x);
 SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP limit);
-SEXP dpfda_online_query1(SEXP ptr, SEXP x, SEXP f, SEXP limit);
+SEXP dpfda_online_query1(SEXP object, SEXP x);
 SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs);
 SEXP dpfda_online_collect(SEXP ptr);
 SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);

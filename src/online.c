@@ -34,6 +34,23 @@
  * return the stored answer and draw nothing.  All noise comes from rng.c
  * (dpfda_norm between dpfda_rng_begin / dpfda_rng_end).  Memory that held
  * noise is wiped before it is freed.
+ *
+ *  EXACT NOISE (noise = "exact"): the same factorisation, run on the
+ *    whitened coordinates instead of the normals.  With L L' the (unit
+ *    variance) covariance of the answered points in query order, the
+ *    answers are a = L y with y = w + noise, w = L^{-1} f (private).  A new
+ *    point with row [l', d] of L: w_new = (f(x) - l'w) / d, and
+ *      y_new = step * (round(w_new / step) + Z),  Z ~ N_Z(0, p) exactly
+ *    (discrete.c; round clamped to +/- 2^52 steps), a = l'y + d y_new.
+ *    So each answer is its conditional mean l'y (earlier answers) plus d
+ *    times a lattice value: the conditional Gaussian step m + sqrt(v) z with
+ *    z a discrete Gaussian.  Markov path: l'w and l'y are the two-neighbour
+ *    means of f and of the answers, d^2 the conditional variance; the node
+ *    keeps f(x) (private) in the place of g.  General path: w is kept next
+ *    to y (which takes the place of u).  Privacy (R/mech-online.R): y is an
+ *    adaptive sequence of discrete Gaussian mechanisms whose squared
+ *    sensitivities sum to at most (Delta + sqrt(nmax) step)^2; no more than
+ *    nmax points are answered.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +70,18 @@ enum { ST_OK = 0, ST_NONFINITE = 1, ST_NOMEM = 2, ST_FULL = 4, ST_BAD_F_LEN = 5,
 
 #define AVL_MAX_DEPTH 128   /* AVL height <= 1.44 log2(n + 2) < 48 for n < 2^31 */
 
+/* A tree node is split in two arrays: what a search reads (16 bytes, so
+ * that more of the tree stays in cache) and the rest (40 bytes in all). */
 typedef struct {
   double key;     /* the point */
-  double g;       /* unit-variance noise value of the path at key */
-  double ans;     /* released answer */
-  int left, right, height;
+  int left, right;
 } ou_node;
+
+typedef struct {
+  double g;       /* unit-variance noise value of the path at key (exact: f(key)) */
+  double ans;     /* released answer */
+  int height;
+} ou_val;
 
 typedef struct {
   int kind, d, n, cap;
@@ -68,12 +91,17 @@ typedef struct {
   double tau;         /* relative jitter (general) */
   double gamma;       /* 1 / lengthscale (markov) */
   int seeded;         /* some answer used the seeded (non-private) source */
+  int exact;          /* noise = "exact": discrete Gaussian whitened steps */
+  double gstep;       /* exact: lattice step of the whitened coordinates (2^-k) */
+  uint64_t dgp;       /* exact: variance of the discrete Gaussian, in steps^2 */
+  int nmax;           /* exact: most points the privacy accounting allows */
   long pid;           /* process that created the state: a fork must not answer */
-  /* general */
-  double *x, *xs, *ans, *u, *L;
+  /* general (u: normals; exact: the noisy whitened y; w: exact only, w = L^{-1} f) */
+  double *x, *xs, *ans, *u, *L, *w;
   size_t capL;
   /* markov */
   ou_node *nodes;
+  ou_val *vals;
   int root;
 } online_state;
 
@@ -90,8 +118,11 @@ static void state_free(online_state *s)
   if (s == NULL) return;
   size_t cap = (size_t) s->cap;
   if (s->u) wipe(s->u, cap * sizeof(double));
+  if (s->w) wipe(s->w, cap * sizeof(double));
   if (s->nodes) wipe(s->nodes, cap * sizeof(ou_node));
-  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->nodes);
+  if (s->vals) wipe(s->vals, cap * sizeof(ou_val));
+  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->w); free(s->nodes);
+  free(s->vals);
   wipe(s, sizeof *s);
   free(s);
 }
@@ -124,6 +155,11 @@ static online_state *state_get_here(SEXP ptr)
   return s;
 }
 
+/* The noise bracket of rng.c, also dropping the buffered bits of the exact
+ * sampler at both ends (seeded mode stays reproducible call by call). */
+static void rng_open(void) { dpfda_rng_begin(); dpfda_discrete_reset(); }
+static void rng_close(void) { dpfda_discrete_reset(); dpfda_rng_end(); }
+
 /* Move a buffer to a bigger block, wiping the old one when it held noise. */
 static void *move_to(void *old, size_t old_bytes, size_t new_bytes, int secret)
 {
@@ -147,17 +183,26 @@ static int reserve_points(online_state *s, int need)
   if (nc > (size_t) INT_MAX - 1) nc = (size_t) INT_MAX - 1;
   size_t oc = (size_t) s->cap;
   if (s->kind == KIND_MARKOV) {
+    ou_val *nv = (ou_val *) malloc(nc * sizeof(ou_val));
+    if (nv == NULL) return 0;
     ou_node *nn = (ou_node *) move_to(s->nodes, oc * sizeof(ou_node), nc * sizeof(ou_node), 1);
-    if (nn == NULL) return 0;
+    if (nn == NULL) { free(nv); return 0; }
+    if (oc > 0) {
+      memcpy(nv, s->vals, oc * sizeof(ou_val));
+      wipe(s->vals, oc * sizeof(ou_val));
+    }
+    free(s->vals);
     s->nodes = nn;
+    s->vals = nv;
   } else {
     size_t d = (size_t) s->d;
     double *nx = (double *) malloc(nc * d * sizeof(double));
     double *nxs = (double *) malloc(nc * d * sizeof(double));
     double *na = (double *) malloc(nc * sizeof(double));
     double *nu = (double *) malloc(nc * sizeof(double));
-    if (!nx || !nxs || !na || !nu) {
-      free(nx); free(nxs); free(na); free(nu);
+    double *nw = s->exact ? (double *) malloc(nc * sizeof(double)) : NULL;
+    if (!nx || !nxs || !na || !nu || (s->exact && !nw)) {
+      free(nx); free(nxs); free(na); free(nu); free(nw);
       return 0;
     }
     if (oc > 0) {
@@ -166,9 +211,13 @@ static int reserve_points(online_state *s, int need)
       memcpy(na, s->ans, oc * sizeof(double));
       memcpy(nu, s->u, oc * sizeof(double));
       wipe(s->u, oc * sizeof(double));
+      if (s->exact) {
+        memcpy(nw, s->w, oc * sizeof(double));
+        wipe(s->w, oc * sizeof(double));
+      }
     }
-    free(s->x); free(s->xs); free(s->ans); free(s->u);
-    s->x = nx; s->xs = nxs; s->ans = na; s->u = nu;
+    free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->w);
+    s->x = nx; s->xs = nxs; s->ans = na; s->u = nu; s->w = nw;
   }
   s->cap = (int) nc;
   return 1;
@@ -246,47 +295,47 @@ static double general_solve(const online_state *s, const double *xsr, double *l,
 
 /* ---- AVL tree ---------------------------------------------------------------------- */
 
-static inline int h_of(const ou_node *t, int i) { return i < 0 ? 0 : t[i].height; }
+static inline int h_of(const ou_val *v, int i) { return i < 0 ? 0 : v[i].height; }
 
-static inline void h_fix(ou_node *t, int i)
+static inline void h_fix(const ou_node *t, ou_val *v, int i)
 {
-  int hl = h_of(t, t[i].left), hr = h_of(t, t[i].right);
-  t[i].height = 1 + (hl > hr ? hl : hr);
+  int hl = h_of(v, t[i].left), hr = h_of(v, t[i].right);
+  v[i].height = 1 + (hl > hr ? hl : hr);
 }
 
-static int rot_right(ou_node *t, int y)
+static int rot_right(ou_node *t, ou_val *v, int y)
 {
   int x = t[y].left;
   t[y].left = t[x].right;
   t[x].right = y;
-  h_fix(t, y);
-  h_fix(t, x);
+  h_fix(t, v, y);
+  h_fix(t, v, x);
   return x;
 }
 
-static int rot_left(ou_node *t, int x)
+static int rot_left(ou_node *t, ou_val *v, int x)
 {
   int y = t[x].right;
   t[x].right = t[y].left;
   t[y].left = x;
-  h_fix(t, x);
-  h_fix(t, y);
+  h_fix(t, v, x);
+  h_fix(t, v, y);
   return y;
 }
 
-static int rebalance(ou_node *t, int i)
+static int rebalance(ou_node *t, ou_val *v, int i)
 {
-  h_fix(t, i);
-  int b = h_of(t, t[i].left) - h_of(t, t[i].right);
+  h_fix(t, v, i);
+  int b = h_of(v, t[i].left) - h_of(v, t[i].right);
   if (b > 1) {
     int l = t[i].left;
-    if (h_of(t, t[l].left) < h_of(t, t[l].right)) t[i].left = rot_left(t, l);
-    return rot_right(t, i);
+    if (h_of(v, t[l].left) < h_of(v, t[l].right)) t[i].left = rot_left(t, v, l);
+    return rot_right(t, v, i);
   }
   if (b < -1) {
     int r = t[i].right;
-    if (h_of(t, t[r].right) < h_of(t, t[r].left)) t[i].right = rot_right(t, r);
-    return rot_left(t, i);
+    if (h_of(v, t[r].right) < h_of(v, t[r].left)) t[i].right = rot_right(t, v, r);
+    return rot_left(t, v, i);
   }
   return i;
 }
@@ -310,13 +359,14 @@ static int ou_search(const online_state *s, double x, int *pred, int *succ)
 static void ou_insert(online_state *s, double key, double g, double ans)
 {
   ou_node *t = s->nodes;
+  ou_val *v = s->vals;
   int path[AVL_MAX_DEPTH], depth = 0;
   int idx = s->n;
   t[idx].key = key;
-  t[idx].g = g;
-  t[idx].ans = ans;
   t[idx].left = t[idx].right = -1;
-  t[idx].height = 1;
+  v[idx].g = g;
+  v[idx].ans = ans;
+  v[idx].height = 1;
   int cur = s->root;
   while (cur >= 0 && depth < AVL_MAX_DEPTH) {
     path[depth++] = cur;
@@ -330,28 +380,35 @@ static void ou_insert(online_state *s, double key, double g, double ans)
   int parent = path[depth - 1];
   if (key < t[parent].key) t[parent].left = idx; else t[parent].right = idx;
   for (int k = depth - 1; k >= 0; k--) {
-    int p = path[k];
-    int r = rebalance(t, p);
+    int p = path[k], h0 = v[p].height;
+    int r = rebalance(t, v, p);
     if (k == 0) s->root = r;
     else if (t[path[k - 1]].left == p) t[path[k - 1]].left = r;
     else t[path[k - 1]].right = r;
+    /* a rotation restores the height the subtree had before the insertion, and
+     * an unchanged height leaves every ancestor as it was: stop (same tree) */
+    if (r != p || v[r].height == h0) break;
   }
   s->n++;
 }
 
-/* Conditional mean and variance (unit variance) of the OU path at x given
- * the neighbours pred (< x) and succ (> x); either may be -1. */
-static void ou_condition(const online_state *s, double x, int pred, int succ,
-                         double *mean, double *var)
+/* The conditional law of the OU path (unit variance) at x given the
+ * neighbours pred (< x) and succ (> x), either of which may be -1: the mean
+ * is (c[0] v(pred) + c[1] v(succ)) / c[2] for the values v at the
+ * neighbours (the noise g, or in exact mode f and the answers: the same
+ * linear map), and *var the variance. */
+static void ou_coef(const online_state *s, double x, int pred, int succ, double c[3], double *var)
 {
   const ou_node *t = s->nodes;
   double gm = s->gamma;
-  if (pred < 0 && succ < 0) { *mean = 0.0; *var = 1.0; return; }
+  c[0] = c[1] = 0.0;
+  c[2] = 1.0;
+  if (pred < 0 && succ < 0) { *var = 1.0; return; }
   if (pred < 0 || succ < 0) {
     int j = pred < 0 ? succ : pred;
     double dist = pred < 0 ? t[j].key - x : x - t[j].key;   /* > 0, may be +Inf */
     double tt = gm * dist;
-    *mean = exp(-tt) * t[j].g;
+    c[pred < 0 ? 1 : 0] = exp(-tt);
     *var = -expm1(-2.0 * tt);
     return;
   }
@@ -361,13 +418,80 @@ static void ou_condition(const online_state *s, double x, int pred, int succ,
   double q1 = -expm1(-2.0 * t1), q2 = -expm1(-2.0 * t2);
   double q12 = -expm1(-2.0 * (t1 + t2));
   if (q12 > 0.0) {
-    *mean = (r1 * q2 * t[pred].g + r2 * q1 * t[succ].g) / q12;
+    c[0] = r1 * q2;
+    c[1] = r2 * q1;
+    c[2] = q12;
     *var = q1 * q2 / q12;
   } else {            /* gamma (b - a) underflows: a, x, b coincide for the kernel */
-    *mean = 0.5 * (t[pred].g + t[succ].g);
+    c[0] = c[1] = 0.5;
     *var = 0.0;
   }
   if (!(*var >= 0.0)) *var = 0.0;   /* cannot happen: products of non-negatives */
+}
+
+/* (c[0] v(pred) + c[1] v(succ)) / c[2], v = the field g (which = 0) or ans */
+static inline double ou_mix(const online_state *s, int pred, int succ, const double c[3], int which)
+{
+  const ou_val *t = s->vals;
+  double va = pred < 0 ? 0.0 : (which == 0 ? t[pred].g : t[pred].ans);
+  double vb = succ < 0 ? 0.0 : (which == 0 ? t[succ].g : t[succ].ans);
+  return (c[0] * va + c[1] * vb) / c[2];
+}
+
+/* Conditional mean of the unit-variance noise and variance at x (float
+ * mode: the noise g is stored; exact mode: (answers - f) / amp). */
+static void ou_condition(const online_state *s, double x, int pred, int succ,
+                         double *mean, double *var)
+{
+  double c[3];
+  ou_coef(s, x, pred, succ, c, var);
+  if (!s->exact) *mean = ou_mix(s, pred, succ, c, 0);
+  else *mean = (ou_mix(s, pred, succ, c, 1) - ou_mix(s, pred, succ, c, 0)) / s->amp;
+}
+
+/* ---- exact noise --------------------------------------------------------------------- */
+
+/* The noisy whitened coordinate of w: step (round(w / step) + Z), Z ~
+ * N_Z(0, dgp), rounding clamped to +/- 2^52 steps (so the sum stays an
+ * integer exactly representable: |Z| <= 2^40 in discrete.c).  w not NaN. */
+static double exact_step(const online_state *s, double w)
+{
+  double r = nearbyint(w / s->gstep);
+  if (r > 0x1.0p52) r = 0x1.0p52;
+  else if (r < -0x1.0p52) r = -0x1.0p52;
+  dpfda_discrete_reset();   /* each draw from fresh bits: one query or a batch, the same draws */
+  int64_t z = dpfda_discrete_gaussian(s->dgp);
+  return (r + (double) z) * s->gstep;
+}
+
+/* Answer a new point x (absent from the tree; neighbours pred, succ;
+ * f(x) = fx) on the Markov path and insert it: ST_OK with the answer in
+ * *ans, or ST_NONFINITE (nothing inserted).  Capacity reserved by the
+ * caller; inside an rng bracket. */
+static int ou_new(online_state *s, double x, double fx, int pred, int succ, double *ans)
+{
+  double c[3], var, a, keep;
+  ou_coef(s, x, pred, succ, c, &var);
+  if (!s->exact) {
+    double g = ou_mix(s, pred, succ, c, 0) + sqrt(var) * dpfda_norm();
+    a = fx + s->amp * g;
+    keep = g;
+  } else {
+    double mf = ou_mix(s, pred, succ, c, 0), ma = ou_mix(s, pred, succ, c, 1);
+    if (var > 0.0) {
+      double sd = sqrt(var), w = (fx - mf) / sd;
+      if (ISNAN(w)) return ST_NONFINITE;
+      a = ma + sd * exact_step(s, w);
+      keep = fx;
+    } else {          /* the kernel cannot tell x from its neighbours: their interpolation */
+      a = ma;
+      keep = mf;
+    }
+  }
+  if (!R_FINITE(a)) return ST_NONFINITE;
+  ou_insert(s, x, keep, a);
+  *ans = a;
+  return ST_OK;
 }
 
 /* ---- plan: which query rows need f? ------------------------------------------------ */
@@ -389,9 +513,21 @@ static int cmp_rows(const void *pa, const void *pb)
 /* ---- .Call entry points ------------------------------------------------------------ */
 
 /* amp = sigma sqrt(variance); tau relative jitter; ktype, nu: kernel;
- * gamma = 1 / lengthscale for the Markov path (0 otherwise). */
-SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma)
+ * gamma = 1 / lengthscale for the Markov path (0 otherwise); exact: NULL
+ * (float noise) or c(step, p, nmax): lattice step 2^-k of the whitened
+ * coordinates, integer variance of the discrete Gaussian in steps^2, and
+ * the most points to answer (validated in R). */
+SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma, SEXP exact)
 {
+  double ex[3] = {0.0, 0.0, 0.0};
+  if (!Rf_isNull(exact)) {
+    if (TYPEOF(exact) != REALSXP || XLENGTH(exact) != 3) Rf_error("dpfda internal: bad exact parameters");
+    memcpy(ex, REAL(exact), sizeof ex);
+    double pmax = dpfda_discrete_gaussian_max();
+    if (!(ex[0] > 0.0 && R_FINITE(ex[0]) && ex[1] >= 1.0 && ex[1] <= pmax && ex[1] == floor(ex[1]) &&
+          ex[2] >= 1.0 && ex[2] <= (double) INT_MAX - 2.0))
+      Rf_error("dpfda internal: bad exact parameters");
+  }
   online_state *s = (online_state *) calloc(1, sizeof(online_state));
   if (s == NULL) Rf_error("dpfda: cannot allocate the online state");
   s->kind = KIND_UNSET;
@@ -402,6 +538,12 @@ SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma)
   s->gamma = Rf_asReal(gamma);
   s->root = -1;
   s->pid = dpfda_getpid();
+  if (!Rf_isNull(exact)) {
+    s->exact = 1;
+    s->gstep = ex[0];
+    s->dgp = (uint64_t) ex[1];
+    s->nmax = (int) ex[2];
+  }
   SEXP ptr = PROTECT(R_MakeExternalPtr(s, state_tag(), R_NilValue));
   R_RegisterCFinalizerEx(ptr, state_finalize, TRUE);
   UNPROTECT(1);
@@ -483,8 +625,8 @@ SEXP dpfda_online_plan(SEXP ptr, SEXP x)
 /* Memory, in doubles, of a state with m points (checked before growing). */
 static double state_doubles(const online_state *s, double m)
 {
-  if (s->kind == KIND_MARKOV) return m * (double) sizeof(ou_node) / sizeof(double);
-  return m * (m + 1.0) / 2.0 + (2.0 * s->d + 2.0) * m;
+  if (s->kind == KIND_MARKOV) return m * (double) (sizeof(ou_node) + sizeof(ou_val)) / sizeof(double);
+  return m * (m + 1.0) / 2.0 + (2.0 * s->d + 2.0 + (s->exact ? 1.0 : 0.0)) * m;
 }
 
 /* Answer the rows of x (k x d) in order.  xs: the rows scaled to unit
@@ -526,7 +668,8 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
     if (status == ST_OK) {
       double m = (double) s->n + nn;
       if (m > (double) INT_MAX - 2.0) status = ST_FULL;
-      else if (state_doubles(s, m) > Rf_asReal(limit)) status = ST_LIMIT;
+      else if (state_doubles(s, m) > Rf_asReal(limit) || (s->exact && m > (double) s->nmax))
+        status = ST_LIMIT;
       else if (!reserve_points(s, (int) m) ||
                (s->kind == KIND_GENERAL && !reserve_factor(s, (int) m))) status = ST_NOMEM;
     }
@@ -535,40 +678,36 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
   int j = 0;   /* next entry of need / fval */
 
   if (status == ST_OK && s->kind == KIND_MARKOV) {
-    dpfda_rng_begin();
+    rng_open();
     for (int i = 0; i < k; i++) {
       if ((i & 4095) == 4095) {        /* never longjmp inside the rng bracket */
-        dpfda_rng_end();
+        rng_close();
         R_CheckUserInterrupt();
-        dpfda_rng_begin();
+        rng_open();
       }
       int is_new = j < nn && pn[j] == i + 1;
       int pr, su, hit = ou_search(s, px[i], &pr, &su);
       if (is_new) j++;
-      if (hit >= 0) { o[i] = s->nodes[hit].ans; continue; }
+      if (hit >= 0) { o[i] = s->vals[hit].ans; continue; }
       if (!is_new) { status = ST_BAD_F_LEN; break; }   /* not planned: cannot happen */
       if (!reserve_points(s, s->n + 1)) { status = ST_NOMEM; break; }
-      double mean, var;
-      ou_condition(s, px[i], pr, su, &mean, &var);
-      double g = mean + sqrt(var) * dpfda_norm();
-      double a = pf[j - 1] + s->amp * g;
-      if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
-      ou_insert(s, px[i], g, a);
+      double a;
+      if ((status = ou_new(s, px[i], pf[j - 1], pr, su, &a)) != ST_OK) break;
       if (seeded) s->seeded = 1;
       o[i] = a;
     }
-    dpfda_rng_end();
+    rng_close();
   } else if (status == ST_OK) {
     const double *pxs = REAL(xs);
     double *r = (double *) R_alloc(d, sizeof(double));
     double *rs = (double *) R_alloc(d, sizeof(double));
     double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
-    dpfda_rng_begin();
+    rng_open();
     for (int i = 0; i < k; i++) {
       if (s->n >= 256 || (i & 255) == 255) {
-        dpfda_rng_end();
+        rng_close();
         R_CheckUserInterrupt();
-        dpfda_rng_begin();
+        rng_open();
       }
       int is_new = j < nn && pn[j] == i + 1;
       if (is_new) j++;
@@ -581,20 +720,28 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
       int n = s->n;
       double *row = factor_row(s, n);          /* the new row of L, built in place */
       double d2 = general_solve(s, rs, row, bk);
-      double z = dpfda_norm();
-      double g = dot(row, s->u, n) + sqrt(d2) * z;
-      double a = pf[j - 1] + s->amp * g;
+      double sd = sqrt(d2), z, a, wn = 0.0;
+      if (!s->exact) {
+        z = dpfda_norm();
+        a = pf[j - 1] + s->amp * (dot(row, s->u, n) + sd * z);
+      } else {        /* z: the noisy whitened coordinate y (see the top) */
+        wn = (pf[j - 1] - dot(row, s->w, n)) / sd;
+        if (ISNAN(wn)) { status = ST_NONFINITE; break; }
+        z = exact_step(s, wn);
+        a = dot(row, s->u, n) + sd * z;
+      }
       if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
-      row[n] = sqrt(d2);
+      row[n] = sd;
       memcpy(s->x + (size_t) n * d, r, d * sizeof(double));
       memcpy(s->xs + (size_t) n * d, rs, d * sizeof(double));
       s->ans[n] = a;
       s->u[n] = z;
+      if (s->exact) s->w[n] = wn;
       s->n = n + 1;
       if (seeded) s->seeded = 1;
       o[i] = a;
     }
-    dpfda_rng_end();
+    rng_close();
   }
   if (status != ST_OK) {
     SEXP st = PROTECT(Rf_ScalarInteger(status));
@@ -605,63 +752,84 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
   return out;
 }
 
-/* Fast path of one query at one point x (a finite double) on the Markov
- * (1-D OU) path: the search, f(x) when x is new, the draw and the insertion
- * in one call, O(log n).  Same algorithm and draws as plan() + answer() for
- * a single point.  Returns the answer (a double, with attribute "status" on
- * a failure after the draw, as answer()), NULL when the state is gone, or
- * integer 0 when nothing was done and the caller must take the general path
- * (f failed or gave a bad value, or a limit would be passed; the general
- * path evaluates f again and reports it).  f is evaluated before any change
- * of the state or draw. */
-SEXP dpfda_online_query1(SEXP ptr, SEXP x, SEXP f, SEXP limit)
+/* The value bound to sym in the frame of env, or NULL if unbound. */
+static SEXP frame_get(SEXP env, SEXP sym)
 {
+  SEXP v = Rf_findVarInFrame3(env, sym, TRUE);
+  return v == R_UnboundValue ? NULL : v;
+}
+
+/* Fast path of query(object, x), called by the generic before any dispatch:
+ * one point x (a finite double without attributes) on the Markov (1-D OU)
+ * path of an object of class exactly "dpfda_online" whose first query chose
+ * that path (object$fast): the checks, the search, f(x) when x is new, the
+ * draw and the insertion in one call, O(log n), with no R-level work.  Same
+ * algorithm and draws as plan() + answer() for a single point.  Returns the
+ * answer (a double without attributes), a positive integer status of
+ * answer() on a failure after the draw (the point is not answered), NULL
+ * when the state is gone or this is a forked process, or integer 0 when
+ * nothing was done and the caller must dispatch as usual
+ * (any other object or x, f failed or gave a bad value, or a limit would be
+ * passed: the method checks again and reports it).  f is evaluated before
+ * any change of the state or draw. */
+SEXP dpfda_online_query1(SEXP object, SEXP x)
+{
+  static SEXP s_fast = NULL, s_ptr, s_f, s_lim, s_cls;
+  if (s_fast == NULL) {
+    s_fast = Rf_install("fast"); s_ptr = Rf_install("ptr"); s_f = Rf_install("f");
+    s_lim = Rf_install("max_doubles");
+    s_cls = Rf_mkChar("dpfda_online");
+    R_PreserveObject(s_cls);
+  }
+  /* cheap checks first: anything unusual goes to the method */
+  if (TYPEOF(x) != REALSXP || XLENGTH(x) != 1 || ATTRIB(x) != R_NilValue || !R_FINITE(REAL(x)[0]) ||
+      TYPEOF(object) != ENVSXP)
+    return Rf_ScalarInteger(0);
+  SEXP cls = Rf_getAttrib(object, R_ClassSymbol);
+  if (TYPEOF(cls) != STRSXP || XLENGTH(cls) != 1 || STRING_ELT(cls, 0) != s_cls)
+    return Rf_ScalarInteger(0);
+  SEXP fast = frame_get(object, s_fast), ptr = frame_get(object, s_ptr), f = frame_get(object, s_f),
+    limit = frame_get(object, s_lim);
+  if (fast == NULL || TYPEOF(fast) != LGLSXP || XLENGTH(fast) != 1 || LOGICAL(fast)[0] != 1 ||
+      ptr == NULL || TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != state_tag() ||
+      f == NULL || !Rf_isFunction(f) || limit == NULL || TYPEOF(limit) != REALSXP || XLENGTH(limit) != 1)
+    return Rf_ScalarInteger(0);
   online_state *s = state_get_here(ptr);
   if (s == NULL) return R_NilValue;
-  if (s->kind != KIND_MARKOV || TYPEOF(x) != REALSXP || XLENGTH(x) != 1) return Rf_ScalarInteger(0);
-  double xv = REAL(x)[0];
-  if (!R_FINITE(xv)) return Rf_ScalarInteger(0);
-  int pr, su, hit = ou_search(s, xv, &pr, &su);
-  if (hit >= 0) return Rf_ScalarReal(s->nodes[hit].ans);
-  /* f(x) before any change of the state or draw */
+  if (s->kind != KIND_MARKOV) return Rf_ScalarInteger(0);
+  double xv = REAL(x)[0], lim = REAL(limit)[0];
+  int n0 = s->n, pr, su, hit = ou_search(s, xv, &pr, &su);
+  if (hit >= 0) return Rf_ScalarReal(s->vals[hit].ans);
+  /* f(x) before any change of the state or draw; ptr protected, as f may
+   * rebind object$ptr (whose finalizer would free s) */
+  PROTECT(ptr);
   SEXP call = PROTECT(Rf_lang2(f, x));
   int err = 0;
-  SEXP fv = PROTECT(R_tryEvalSilent(call, R_GlobalEnv, &err));   /* errors: general path */
+  SEXP fv = PROTECT(R_tryEvalSilent(call, R_GlobalEnv, &err));   /* errors: the method reports */
   if (err || TYPEOF(fv) != REALSXP || XLENGTH(fv) != 1 || !R_FINITE(REAL(fv)[0])) {
-    UNPROTECT(2);
+    UNPROTECT(3);
     return Rf_ScalarInteger(0);
   }
   double fx = REAL(fv)[0];
-  double m = (double) s->n + 1.0;
-  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > Rf_asReal(limit) ||
-      !reserve_points(s, (int) m)) {
-    UNPROTECT(2);
+  double m = (double) s->n + 1.0;   /* (a query by f counts) */
+  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > lim ||
+      (s->exact && m > (double) s->nmax) || !reserve_points(s, (int) m)) {
+    UNPROTECT(3);
     return Rf_ScalarInteger(0);
   }
-  /* f may have run R code: search again (a state is never changed by f, but be safe) */
-  hit = ou_search(s, xv, &pr, &su);
-  if (hit >= 0) { UNPROTECT(2); return Rf_ScalarReal(s->nodes[hit].ans); }
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, 1));
-  int status = ST_OK;
-  dpfda_rng_begin();
-  double mean, var;
-  ou_condition(s, xv, pr, su, &mean, &var);
-  double g = mean + sqrt(var) * dpfda_norm();
-  double a = fx + s->amp * g;
-  if (!R_FINITE(a)) status = ST_NONFINITE;
-  else {
-    ou_insert(s, xv, g, a);
-    if (dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
+  /* f may have run R code, even a query of this object (points are never
+   * removed, so the same count means the same tree): search again */
+  if (s->n != n0) {
+    hit = ou_search(s, xv, &pr, &su);
+    if (hit >= 0) { UNPROTECT(3); return Rf_ScalarReal(s->vals[hit].ans); }
   }
-  dpfda_rng_end();
-  REAL(out)[0] = status == ST_OK ? a : NA_REAL;
-  if (status != ST_OK) {
-    SEXP st = PROTECT(Rf_ScalarInteger(status));
-    Rf_setAttrib(out, Rf_install("status"), st);
-    UNPROTECT(1);
-  }
+  double a = NA_REAL;
+  rng_open();
+  int status = ou_new(s, xv, fx, pr, su, &a);
+  if (status == ST_OK && dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
+  rng_close();
   UNPROTECT(3);
-  return out;
+  return status == ST_OK ? Rf_ScalarReal(a) : Rf_ScalarInteger(status);
 }
 
 /* Test hook: conditional mean and variance (unit variance, before the
@@ -679,7 +847,12 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
   if (s->kind == KIND_MARKOV) {
     for (int i = 0; i < k; i++) {
       int pr, su, hit = ou_search(s, px[i], &pr, &su);
-      if (hit >= 0) { o[i] = s->nodes[hit].g; o[i + k] = 0.0; continue; }
+      if (hit >= 0) {
+        const ou_val *nd = s->vals + hit;
+        o[i] = s->exact ? (nd->ans - nd->g) / s->amp : nd->g;
+        o[i + k] = 0.0;
+        continue;
+      }
       ou_condition(s, px[i], pr, su, o + i, o + i + k);
     }
   } else {
@@ -692,13 +865,15 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
       get_row(px, k, d, i, r);
       int hit = general_find(s, r);
       if (hit >= 0) {
-        o[i] = dot(factor_row(s, hit), s->u, hit + 1);
+        const double *Lh = factor_row(s, hit);
+        o[i] = s->exact ? (dot(Lh, s->u, hit + 1) - dot(Lh, s->w, hit + 1)) / s->amp
+                        : dot(Lh, s->u, hit + 1);
         o[i + k] = 0.0;
         continue;
       }
       get_row(pxs, k, d, i, rs);
       double d2 = general_solve(s, rs, l, bk);
-      o[i] = dot(l, s->u, s->n);
+      o[i] = s->exact ? (dot(l, s->u, s->n) - dot(l, s->w, s->n)) / s->amp : dot(l, s->u, s->n);
       o[i + k] = d2;
     }
   }
@@ -706,7 +881,7 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
   return out;
 }
 
-static void ou_inorder(const ou_node *t, int root, int n, double *keys, double *vals)
+static void ou_inorder(const ou_node *t, const ou_val *v, int root, int n, double *keys, double *vals)
 {
   int *stack = (int *) R_alloc(AVL_MAX_DEPTH, sizeof(int));
   int top = 0, cur = root, j = 0;
@@ -714,7 +889,7 @@ static void ou_inorder(const ou_node *t, int root, int n, double *keys, double *
     while (cur >= 0 && top < AVL_MAX_DEPTH) { stack[top++] = cur; cur = t[cur].left; }
     cur = stack[--top];
     keys[j] = t[cur].key;
-    vals[j++] = t[cur].ans;
+    vals[j++] = v[cur].ans;
     cur = t[cur].right;
   }
 }
@@ -730,7 +905,7 @@ SEXP dpfda_online_collect(SEXP ptr)
   SEXP pts = PROTECT(Rf_allocMatrix(REALSXP, n, d));
   SEXP vals = PROTECT(Rf_allocVector(REALSXP, n));
   if (s->kind == KIND_MARKOV) {
-    ou_inorder(s->nodes, s->root, n, REAL(pts), REAL(vals));
+    ou_inorder(s->nodes, s->vals, s->root, n, REAL(pts), REAL(vals));
   } else if (n > 0) {
     double *p = REAL(pts);
     for (int j = 0; j < n; j++)

@@ -251,10 +251,10 @@ bad_arg_table_core <- function() {
     dp_online = list(
       markov = list(f = function(t) sin(t), kernel = kernel_exponential(0.2), sensitivity = 0.1,
                     epsilon = 1, delta = 1e-5, calibration = "analytic", tau = 1e-10,
-                    method = "markov", budget = NULL),
+                    method = "markov", noise = "exact", budget = NULL),
       cholesky = list(f = function(p) rowSums(as.matrix(p)), kernel = kernel_gaussian(0.3),
                       sensitivity = 0.1, epsilon = 1, delta = 1e-5, calibration = "hall",
-                      tau = 1e-8, method = "cholesky", budget = NULL)
+                      tau = 1e-8, method = "cholesky", noise = "float", budget = NULL)
     ),
     query = list(
       markov = list(object = quote(dp_online(function(t) sin(t), kernel_exponential(0.2), 0.1, 1, 1e-5)),
@@ -705,6 +705,22 @@ nasty_cases_core <- function() {
       query(o, cbind(1, 2))
     }),
     nasty(query(dp_online(function(t) stop("boom"), kernel_exponential(0.2), 0.1, 1, 1e-5), 0.5)),
+    # exact noise: scales outside the lattice, extreme epsilons and points, a tiny state limit
+    nasty(dp_online(function(t) t, kernel_exponential(0.2), 1e300, 1, 1e-5, noise = "exact"),
+          class = "dpfda_error_numeric"),
+    nasty(query(dp_online(function(t) t, kernel_exponential(0.2), 0.1, X, 1e-5, noise = "exact"), 0.5),
+          expect = "either"),
+    nasty(query(dp_online(function(t) t, kernel_exponential(0.2), 0.1, 1e-300, 0.5, noise = "exact"), 0.5),
+          expect = "either"),
+    nasty(query(dp_online(function(t) t, kernel_exponential(0.2), 1, 1, 1e-5, noise = "exact"), c(-X, 0, X, 1e-300)),
+          expect = "either"),
+    nasty(query(dp_online(function(p) p[, 1] * X, kernel_gaussian(0.2), 1, 1, 1e-5, noise = "exact"),
+                cbind(c(-X, 0, X), 1)), expect = "either"),
+    nasty({
+      old <- options(dpfda.max_doubles = 3)
+      on.exit(options(old))
+      dp_online(function(t) t, kernel_exponential(0.2), 0.1, 1, 1e-5, noise = "exact")
+    }, class = "dpfda_error_numeric"),
     nasty(query(dp_online(function(t) c(1, 2), kernel_exponential(0.2), 0.1, 1, 1e-5), 0.5)),
     nasty(query(dp_online(function(t) rep(X, length(t)), kernel_exponential(1e-3), 1e300, 1, 1e-5),
                 seq(0, 1, length.out = 40)), class = "dpfda_error_numeric"),

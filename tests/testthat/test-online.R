@@ -15,10 +15,11 @@ schur <- function(k, P, xi, x) {
 }
 
 test_that("T6: Markov conditional mean and variance equal V'C^-1 xi and 1 - V'C^-1 V", {
-  for (k in list(kernel_exponential(0.2), kernel_matern(1 / 2, 0.35, variance = 2.5))) {
+  # (exact noise: the same conditional law, the noise values are answers - f)
+  for (noise in c("float", "exact")) for (k in list(kernel_exponential(0.2), kernel_matern(1 / 2, 0.35, variance = 2.5))) {
     P <- c(0.3, 0.1, 0.72, 0.45, 0.5)
     o <- with_seed_mode(61, {
-      o <- dp_online(f1, k, sensitivity = 0.3, epsilon = 1, delta = 1e-5)
+      o <- dp_online(f1, k, sensitivity = 0.3, epsilon = 1, delta = 1e-5, noise = noise)
       query(o, P)
       o
     })
@@ -102,7 +103,7 @@ test_that("T7: general-path answers equal f + sigma L z, L = chol(K_P + tau v I)
     pts <- function(i) if (ncol(P) == 1L) P[i, 1] else P[i, , drop = FALSE]
     res <- with_seed_mode(71, {
       o <- dp_online(cs$f, cs$k, sensitivity = 0.2, epsilon = 1, delta = 1e-5, tau = cs$tau,
-                     method = cs$method)
+                     method = cs$method, noise = "float")
       # one query, a batch, a repeat (no draw) and the rest
       a <- c(query(o, pts(1)), query(o, pts(2:5)))
       rep_ans <- query(o, pts(c(3, 1)))
@@ -125,7 +126,7 @@ test_that("T7 for the Markov path: exact conditionals reproduce f + sigma chol(K
   P <- runif(15)
   k <- kernel_exponential(0.3, variance = 2)
   a <- with_seed_mode(73, {
-    o <- dp_online(f1, k, sensitivity = 0.2, epsilon = 1, delta = 1e-5)
+    o <- dp_online(f1, k, sensitivity = 0.2, epsilon = 1, delta = 1e-5, noise = "float")
     vapply(P, function(p) query(o, p), 0)
   })
   z <- with_seed_mode(73, stats::rnorm(15))
@@ -154,18 +155,39 @@ adaptive_answers <- function(o, P) {
   ans
 }
 
-joint_residuals <- function(seed, N, k, P, f, method = "auto") {
-  sigma <- dp_noise_scale(0.5, 1, 1e-3, calibration = "hall")
+joint_residuals <- function(seed, N, k, P, f, method = "auto", noise = "float") {
   fv <- if (ncol(P) == 1L) f(P[, 1]) else f(P)
   with_seed_mode(seed, {
     R <- matrix(0, N, nrow(P))
+    # exact noise: one calibration (the lattice and the zCDP sigma) for all N sessions
+    o <- dp_online(f, k, sensitivity = 0.5, epsilon = 1, delta = 1e-3, calibration = "hall",
+                   method = method, noise = noise)
+    sigma <- o$noise_scale
     for (r in seq_len(N)) {
-      o <- dp_online(f, k, sensitivity = 0.5, epsilon = 1, delta = 1e-3, calibration = "hall",
-                     method = method)
+      o <- if (noise == "float") {
+        dp_online(f, k, sensitivity = 0.5, epsilon = 1, delta = 1e-3, calibration = "hall",
+                  method = method, noise = noise)
+      } else online_exact_copy(o)
       R[r, ] <- (adaptive_answers(o, P) - fv) / sigma
     }
     R
   })
+}
+
+# A fresh session with the calibration of `o` (exact noise), without redoing
+# the zCDP search of dp_online() N times: the same C state parameters.
+online_exact_copy <- function(o) {
+  st <- as.environment(as.list.environment(o, all.names = TRUE))
+  ex <- o$exact
+  st$ptr <- .Call(dpfda:::C_dpfda_online_create, o$noise_scale * sqrt(o$kernel$variance), o$tau,
+                  dpfda:::kernel_code(o$kernel),
+                  as.double(if (is.null(o$kernel$nu)) 0.5 else o$kernel$nu),
+                  if (dpfda:::kernel_is_markov_1d(o$kernel)) 1 / o$kernel$lengthscale else 0,
+                  c(ex$step, ex$p, ex$nmax))
+  st$d <- st$kind <- st$general <- NULL
+  st$fast <- FALSE
+  class(st) <- "dpfda_online"
+  st
 }
 
 test_that("S3: adaptive answers have covariance sigma^2 K; 10% less noise fails the check", {
@@ -177,9 +199,11 @@ test_that("S3: adaptive answers have covariance sigma^2 K; 10% less noise fails 
     gauss_1d = list(k = kernel_gaussian(0.3), P = matrix(runif(6)), f = f1, kind = "cholesky"),
     gauss_2d = list(k = kernel_gaussian(0.5), P = matrix(runif(12), 6, 2), f = f2, kind = "cholesky")
   )
+  cases$ou_exact <- c(cases$ou, noise = "exact")
+  cases$gauss_2d_exact <- c(cases$gauss_2d, noise = "exact")
   for (nm in names(cases)) {
     cs <- cases[[nm]]
-    R <- joint_residuals(31, N, cs$k, cs$P, cs$f)
+    R <- joint_residuals(31, N, cs$k, cs$P, cs$f, noise = if (is.null(cs$noise)) "float" else cs$noise)
     K <- kernel_matrix(cs$k, cs$P)
     E <- crossprod(R) / N
     expect(max(abs(E - K)) < tol, sprintf("%s: max |cov - K| = %.4f >= %.4f", nm, max(abs(E - K)), tol))
@@ -193,7 +217,8 @@ test_that("S3: adaptive answers have covariance sigma^2 K; 10% less noise fails 
 
 test_that("released() holds the answers only, sorted in 1-D, in query order otherwise", {
   with_seed_mode(40, {
-    o <- dp_online(f1, kernel_exponential(0.2), sensitivity = 0.1, epsilon = 0.5, delta = 1e-6)
+    o <- dp_online(f1, kernel_exponential(0.2), sensitivity = 0.1, epsilon = 0.5, delta = 1e-6,
+                   noise = "float")
     a <- query(o, c(0.7, 0.2, 0.9, 0.2, 0.5))
     r <- released(o)
   })
@@ -221,7 +246,8 @@ test_that("released() holds the answers only, sorted in 1-D, in query order othe
   expect_equal(predict(r, c(0.5, 0.9)), a[c(5, 3)], tolerance = 1e-6)
 
   with_seed_mode(41, {
-    o2 <- dp_online(f2, kernel_gaussian(0.5), sensitivity = 0.1, epsilon = 1, delta = 1e-5)
+    o2 <- dp_online(f2, kernel_gaussian(0.5), sensitivity = 0.1, epsilon = 1, delta = 1e-5,
+                    noise = "float")
     P <- rbind(c(0.5, 0.5), c(0, 1), c(1, 0))
     a2 <- query(o2, P)
   })
@@ -392,10 +418,17 @@ test_that("memory and overflow limits are classed errors and refuse before drawi
 
   # (near-independent points, so that some noise value is positive and overflows)
   big <- dp_online(function(t) rep(.Machine$double.xmax, length(t)), kernel_exponential(1e-3),
-                   sensitivity = 1e300, epsilon = 1, delta = 1e-5)
+                   sensitivity = 1e300, epsilon = 1, delta = 1e-5, noise = "float")
   e <- expect_error(query(big, seq(0, 1, length.out = 40)), class = "dpfda_error_numeric")
   expect_lt(length(big), 40L)
   expect_true(length(big) == 0L || all(is.finite(released(big)$values$values)))
+  # exact noise: such a scale is outside the range of the lattice, refused at creation
+  expect_error(dp_online(function(t) t, kernel_exponential(1e-3), sensitivity = 1e300, epsilon = 1,
+                         delta = 1e-5), class = "dpfda_error_numeric")
+  # f beyond 2^52 lattice steps is clamped there (as every exact mechanism): finite answers
+  big <- dp_online(function(t) rep(.Machine$double.xmax, length(t)), kernel_exponential(1e-3),
+                   sensitivity = 1e200, epsilon = 1, delta = 1e-5)
+  expect_true(all(is.finite(query(big, seq(0, 1, length.out = 40)))))
 })
 
 # ---- speed -------------------------------------------------------------------------------
