@@ -219,7 +219,7 @@ test_that("the noise scale is dp_noise_scale of the ERM sensitivity (+ the stric
 })
 
 test_that("Figure 3: the private classifier agrees with the non-private one (S6)", {
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- sum(proc.time()[c("user.self", "sys.self")])   # CPU seconds
   n <- 1000
   d <- with_seed_mode(5, circle_data(n))
   k <- kernel_gaussian(0.1)
@@ -238,7 +238,7 @@ test_that("Figure 3: the private classifier agrees with the non-private one (S6)
   truth <- ifelse(sqrt(rowSums((g - 0.5)^2)) < 0.3, 1, -1)
   expect_gt(mean(ifelse(f >= 0, 1, -1) == truth), 0.9)
   expect_identical(predict(r, type = "class"), ifelse(predict(r) >= 0, 1L, -1L))
-  expect_lt(proc.time()[["elapsed"]] - t0, 10)
+  expect_lt(sum(proc.time()[c("user.self", "sys.self")]) - t0, 10)
 })
 
 test_that("labels may be +-1, 0/1 or a two-level factor; anything else is an error", {
