@@ -122,14 +122,17 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     r2 <- Reduce(function(a, b) call("+", a, b), lapply(diffs, function(u) call("*", u, u)))
     l1 <- Reduce(function(a, b) call("+", a, b), lapply(diffs, function(u) call("abs", u)))
     v <- kernel$variance
+    # SQLite's exp() raises "Numerical result out of range" where the result
+    # underflows (below about e^-708): there the kernel value is 0, as in R
+    ex <- function(a) bquote(ifelse(.(a) < -708, 0, exp(.(a))))
     kv <- switch(kernel$type,
-      gaussian = bquote(.(v) * exp(-0.5 * .(r2))),
-      exponential = if (identical(kernel$norm, "l1")) bquote(.(v) * exp(-.(l1))) else
-        bquote(.(v) * exp(-sqrt(.(r2)))),
+      gaussian = bquote(.(v) * .(ex(bquote(-0.5 * .(r2))))),
+      exponential = if (identical(kernel$norm, "l1")) bquote(.(v) * .(ex(bquote(-.(l1))))) else
+        bquote(.(v) * .(ex(bquote(-sqrt(.(r2)))))),
       matern = switch(as.character(kernel$nu),
-        "0.5" = bquote(.(v) * exp(-sqrt(.(r2)))),
-        "1.5" = bquote(.(v) * (1 + sqrt(3 * .(r2))) * exp(-sqrt(3 * .(r2)))),
-        "2.5" = bquote(.(v) * (1 + sqrt(5 * .(r2)) + 5 * .(r2) / 3) * exp(-sqrt(5 * .(r2))))))
+        "0.5" = bquote(.(v) * .(ex(bquote(-sqrt(.(r2)))))),
+        "1.5" = bquote(.(v) * (1 + sqrt(3 * .(r2))) * .(ex(bquote(-sqrt(3 * .(r2)))))),
+        "2.5" = bquote(.(v) * (1 + sqrt(5 * .(r2)) + 5 * .(r2) / 3) * .(ex(bquote(-sqrt(5 * .(r2))))))))
     q <- dplyr::mutate(q, kv = !!kv)
     q <- dplyr::group_by(q, !!as.name("m"))
     q <- dplyr::summarise(q, s = sum(!!quote(wt * kv), na.rm = TRUE), cnt = sum(!!as.name("wt"), na.rm = TRUE))

@@ -401,6 +401,23 @@ test_that("SQLite: the engine summary and release equal the in-memory ones", {
   engine_equal_checks(con)
 })
 
+test_that("SQLite: kernel values that underflow are 0, as in memory (no SQL range error)", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "f", datasets::faithful)
+  z <- matrix(seq(40, 100, length.out = 25))
+  k <- kernel_gaussian(1)          # most kernel values are far below e^-708
+  s_db <- summarise_kme(dplyr::tbl(con, "f"), k, synthetic = z, domain = c(40, 100), columns = "waiting")
+  s_mem <- summarise_kme(matrix(datasets::faithful$waiting), k, synthetic = z, domain = c(40, 100))
+  expect_equal(s_db$sums, s_mem$sums, tolerance = 1e-9)
+  r <- same_release(3, dp_kme(matrix(datasets::faithful$waiting), k, 1, 1e-5, synthetic = z, domain = c(40, 100)),
+                    dp_kme(dplyr::tbl(con, "f"), k, 1, 1e-5, synthetic = z, domain = c(40, 100),
+                           columns = waiting))
+  expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
+})
+
 test_that("SQLite: bad input in a table", {
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")
