@@ -85,6 +85,22 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
+  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value)
+  sums <- numeric(m)
+  s <- rowsum(cells$contrib, cells$k, reorder = TRUE)
+  sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
+  new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
+                    missing_cells = cells$n * m - length(cells$contrib))
+}
+
+# Each individual's clipped curve, cell by cell, from a long data frame (the
+# in-memory half of summarise_mean(), shared with summarise_cov()): rows
+# with a missing value dropped and counted, arguments snapped to the grid,
+# rows of one (individual, grid point) averaged, the curve clipped. Returns
+# the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
+# value `contrib`, with `n`, `rows`, `dropped`.
+frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
+  m <- length(grid)
   cl <- frame_clean(x, c(arg, value), id)
   d <- cl$data
   uid <- unique(d[[id]])
@@ -103,10 +119,7 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   } else {
     contrib <- pmin(pmax(v, -tau), tau)
   }
-  sums <- numeric(m)
-  s <- rowsum(contrib, ck, reorder = TRUE)
-  sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
-  new_dpfda_summary("mean", sums, n, cl$rows, cl$dropped, settings, missing_cells = n * m - length(v))
+  list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped)
 }
 
 # Grid index (0-based) of the nearest grid point, after clamping to the range.
@@ -127,6 +140,26 @@ snap_to_grid <- function(a, grid) {
 }
 
 summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query) {
+  m <- length(grid)
+  cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query)
+  nn <- cells$nn
+  q <- cells$q
+  q <- dplyr::group_by(q, !!as.name("k"))
+  q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
+  if (.query) return(q)
+  res <- dplyr::collect(q)
+  sums <- numeric(m)
+  sums[as.integer(res$k) + 1L] <- res$s
+  n <- lazy_n_ids(nn$q)
+  warn_dropped(new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
+                                 missing_cells = n * m - sum(res$cells)))
+}
+
+# Each individual's clipped curve, cell by cell, as a lazy query with columns
+# id, k (0-based grid index) and c (clipped value): the engine half of
+# summarise_mean(), shared with summarise_cov(). Also returns the row and
+# missing-value counts (`nn`).
+lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
   m <- length(grid)
   q <- lazy_select(x, c(id = id, arg = arg, value = value), c("id", "arg", "value"),
                    numeric = c("arg", "value"), check = !.query)
@@ -154,15 +187,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   } else {
     q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!(-tau), na.rm = TRUE), !!tau, na.rm = TRUE))
   }
-  q <- dplyr::group_by(q, !!as.name("k"))
-  q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
-  if (.query) return(q)
-  res <- dplyr::collect(q)
-  sums <- numeric(m)
-  sums[as.integer(res$k) + 1L] <- res$s
-  n <- lazy_n_ids(nn$q)
-  warn_dropped(new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
-                                 missing_cells = n * m - sum(res$cells)))
+  list(q = q, nn = nn)
 }
 
 # dp_mean() on a long table, chunks or a summary: the release of dp_mean()
