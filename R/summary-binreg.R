@@ -113,19 +113,19 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   dom <- settings$domain
   bins <- settings$bins
   yb <- settings$y_bound
-  # bin index as bin_index(): floor((u - lower) / width), clamped to the bins
+  # bin index as bin_index(): floor((u - lower) / width), clamped to the bins (exact literals)
   idx <- NULL
   mult <- 1
   for (j in seq_len(D)) {
     w <- (dom[2, j] - dom[1, j]) / bins[j]
-    kj <- call("pmin", call("pmax", call("floor", call("/", call("-", as.name(xn[j]), dom[1, j]), w)), 0,
-                            na.rm = TRUE), bins[j] - 1, na.rm = TRUE)
+    kj <- call("pmin", call("pmax", call("floor", call("/", call("-", as.name(xn[j]), sql_lit(dom[1, j])),
+                                                        sql_lit(w))), 0, na.rm = TRUE), bins[j] - 1, na.rm = TRUE)
     term <- if (mult == 1) kj else call("*", kj, mult)
     idx <- if (is.null(idx)) term else call("+", idx, term)
     mult <- mult * bins[j]
   }
-  yc <- call("pmin", call("pmax", call("coalesce", as.name("y"), mean(yb)), yb[1L], na.rm = TRUE), yb[2L],
-             na.rm = TRUE)
+  yc <- call("pmin", call("pmax", call("coalesce", as.name("y"), sql_lit(mean(yb))), sql_lit(yb[1L]), na.rm = TRUE),
+             sql_lit(yb[2L]), na.rm = TRUE)
   q <- dplyr::mutate(q, b = !!idx, yc = !!yc, ym = dplyr::if_else(is.na(!!as.name("y")), 1, 0))
   q <- dplyr::group_by(q, !!as.name("b"))
   q <- dplyr::summarise(q, cnt = dplyr::n(), s = sum(!!as.name("yc"), na.rm = TRUE),

@@ -165,12 +165,12 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
                    numeric = c("arg", "value"), check = !.query)
   nn <- lazy_drop_null(q, c("id", "arg", "value"), check = !.query)
   q <- nn$q
-  g1 <- grid[1L]
-  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!grid[m], na.rm = TRUE))
+  g1 <- sql_lit(grid[1L])      # literals exact to the last bit, as R's snap_to_grid()
+  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!sql_lit(grid[m]), na.rm = TRUE))
   step <- grid_uniform_step(grid)
   q <- if (m == 1L) dplyr::mutate(q, k = 0L) else if (!is.na(step)) {
-    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!step + 0.5), 0, na.rm = TRUE), !!(m - 1),
-                              na.rm = TRUE))
+    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!sql_lit(step) + 0.5), 0, na.rm = TRUE),
+                              !!(m - 1), na.rm = TRUE))
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
@@ -182,12 +182,19 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
     q <- dplyr::group_by(q, !!as.name("id"))
     q <- dplyr::mutate(q, nrm2 = sum(!!quote(wk * v * v), na.rm = TRUE))
     q <- dplyr::ungroup(q)
-    q <- dplyr::mutate(q, c = !!as.name("v") *
-                         dplyr::if_else(!!as.name("nrm2") > !!(tau * tau), !!tau / sqrt(!!as.name("nrm2")), 1))
+    q <- dplyr::mutate(q, c = !!as.name("v") * dplyr::if_else(!!as.name("nrm2") > !!sql_lit(tau * tau),
+                                                               !!sql_lit(tau) / sqrt(!!as.name("nrm2")), 1))
   } else {
-    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!(-tau), na.rm = TRUE), !!tau, na.rm = TRUE))
+    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!sql_lit(-tau), na.rm = TRUE), !!sql_lit(tau), na.rm = TRUE))
   }
   list(q = q, nn = nn)
+}
+
+# A double as an SQL literal exact to the last bit (dbplyr writes 15 digits),
+# with a decimal point so that no engine reads it as an integer.
+sql_lit <- function(x) {
+  s <- sql_num(x)
+  dbplyr::sql(ifelse(grepl("[.eEnN]", s), s, paste0(s, ".0")))
 }
 
 # dp_mean() on a long table, chunks or a summary: the release of dp_mean()
