@@ -80,6 +80,8 @@ binreg_summary <- function(pts, y, settings, rows, dropped) {
 
 # A data frame (a chunk): numeric columns, rows with a missing input dropped.
 binreg_frame <- function(d, y, columns, settings) {
+  for (cl in columns) if (!cl %in% names(d)) engine_missing_column(cl, names(d), "columns")
+  if (!y %in% names(d)) engine_missing_column(y, names(d), "y")
   for (cl in c(columns, y)) {
     if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),

@@ -101,6 +101,10 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
 # value `contrib`, with `n`, `rows`, `dropped`.
 frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
   m <- length(grid)
+  for (a in c("id", "arg", "value")) {   # chunks: the columns are known only now
+    cn <- get(a)
+    if (!cn %in% names(x)) engine_missing_column(cn, names(x), a)
+  }
   cl <- frame_clean(x, c(arg, value), id)
   d <- cl$data
   uid <- unique(d[[id]])
