@@ -65,7 +65,7 @@ summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns 
   }
   if (is_lazy_table(x)) return(summarise_binreg_lazy(x, y, columns, settings, .query))
   if (is.data.frame(x)) return(warn_binreg(binreg_frame(x, y, columns, settings)))
-  binreg_summary(pts, as.double(y), settings, rows = nrow(pts), dropped = 0)
+  warn_binreg(binreg_summary(pts, as.double(y), settings, rows = nrow(pts), dropped = 0))
 }
 
 # From public inputs and outputs in memory: missing outputs set to the

@@ -232,6 +232,10 @@ test_that("dp_bin_regression on data outside memory: bad input, missing values",
   expect_warning(s2 <- summarise_bin_regression(na2, "resp", c(5, 4), c(-2, 3), d$dom2, c("u", "v")),
                  class = "dpfda_warning_data")
   expect_identical(s2$sums[, 1], s$sums[, 1])                                 # counts unchanged
+  expect_warning(s3 <- summarise_bin_regression(cbind(p$u, p$v), na2$resp, c(5, 4), c(-2, 3), d$dom2),
+                 class = "dpfda_warning_data")                                # in memory: the same rule
+  expect_equal(s3$sums, s2$sums, tolerance = 1e-12)
+  expect_equal(s3$missing_y, 1)
 })
 
 # ---- database engines -----------------------------------------------------------
