@@ -134,8 +134,8 @@ test_that("dp_cov on data outside memory: bad input", {
   expect_warning(dp_cov(s, epsilon = 1, tau = 1, kernel = d$k, J = 6), class = "dpfda_warning_data")
   expect_error(summarise_cov(d$long, NULL, 1, d$k, 6, "patient", "day", "score"), class = "dpfda_error_argument")
   expect_error(summarise_cov(d$cu, tau = -1), class = "dpfda_error_argument")
-  expect_error(summarise_cov(d$long, seq(0, 1, length.out = 3000), 1, d$k, NULL, "patient", "day", "score"),
-               class = "dpfda_error")
+  expect_error(summarise_cov(d$long, seq(0, 1, length.out = 600), 1, d$k, NULL, "patient", "day", "score"),
+               class = "dpfda_error_numeric")                   # tensor basis too large
 })
 
 test_that("binning-regression summary: memory, data frame, chunks and parts agree; clamping", {
