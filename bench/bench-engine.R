@@ -25,7 +25,8 @@
 # Sizes: DPFDA_BENCH_ROWS (default 1e6, a quick `make bench`; the issue's
 # figures are at 1e7), DPFDA_BENCH_CSV_ROWS (default: N; the issue's 1e8 rows
 # take about 1 GB in DPFDA_BENCH_DIR and tens of minutes per pass;
-# DPFDA_BENCH_KEEP_CSV=1 keeps the files and reuses them). E.g.
+# DPFDA_BENCH_KEEP_CSV=1 keeps the files and reuses them; 0 rows: no CSV);
+# DPFDA_BENCH_ENGINES=duckdb (comma-separated) runs only those engines. E.g.
 #   DPFDA_BENCH_ROWS=1e7 DPFDA_BENCH_CSV_ROWS=1e8 DPFDA_BENCH_DIR=/tmp/dpfda-bench \
 #     nice Rscript bench/bench-engine.R
 suppressPackageStartupMessages(library(dpfda))
@@ -41,8 +42,10 @@ grid <- seq(0, 1, length.out = 501)
 tg <- seq(0, 1, length.out = 51)
 h <- 0.02
 kc <- kernel_matern(3 / 2, 0.1)
-csv_sizes <- c(csv_a = N_csv / 100, csv_b = N_csv / 10, csv_c = N_csv)
+csv_sizes <- if (N_csv > 0) c(csv_a = N_csv / 100, csv_b = N_csv / 10, csv_c = N_csv) else numeric()  # 0: none
 csv_path <- function(p) file.path(dir, paste0(p, ".csv"))
+
+fmt_n <- function(n) format(n, big.mark = ",", scientific = FALSE)
 
 # Peak resident set of this process (Linux), in MB; NA elsewhere.
 peak_rss <- function() {
@@ -135,11 +138,13 @@ for (p in c("DBI", "dplyr", "dbplyr", "RSQLite")) {
   }
 }
 engines <- c("sqlite", if (requireNamespace("duckdb", quietly = TRUE)) "duckdb")
+sel <- Sys.getenv("DPFDA_BENCH_ENGINES")             # e.g. "duckdb": only those engines (no collect phases)
+if (nzchar(sel)) engines <- intersect(strsplit(sel, ",")[[1]], engines)
 dir.create(dir, showWarnings = FALSE, recursive = TRUE)
 cat(sprintf("dpfda %s; RSQLite %s; duckdb %s; N = %s rows (curves: %s rows; CSV: %s rows)\n",
             utils::packageVersion("dpfda"), utils::packageVersion("RSQLite"),
             if ("duckdb" %in% engines) as.character(utils::packageVersion("duckdb")) else "not installed (skipped)",
-            format(N, big.mark = ","), format(N / 10, big.mark = ","), format(N_csv, big.mark = ",")))
+            fmt_n(N), fmt_n(N / 10), fmt_n(N_csv)))
 cat(sprintf("load: %s\n\n", paste(readLines("/proc/loadavg", warn = FALSE), collapse = "")))
 
 # ---- data (written in batches, never all in memory) --------------------------
@@ -180,7 +185,8 @@ cat(sprintf("setup (tables and CSV files written in batches): %s\n\n", fmt_s(pro
 
 # ---- each phase in a fresh R process -----------------------------------------
 rscript <- file.path(R.home("bin"), "Rscript")
-phases <- c(as.vector(t(outer(c("kde", "binreg", "mean", "cov"), c(engines, "collect"), paste, sep = "_"))),
+phases <- c(as.vector(t(outer(c("kde", "binreg", "mean", "cov"),
+                              c(engines, if ("sqlite" %in% engines) "collect"), paste, sep = "_"))),
             names(csv_sizes))
 res <- list()
 cat(sprintf("%-15s %13s %9s %9s %12s %12s %9s %8s\n", "phase", "rows", "elapsed", "CPU", "rows/s", "rows/CPU-s",
@@ -216,7 +222,7 @@ cc <- res$csv_c
 if (!is.null(cc) && !is.null(b)) {
   verdict(cc[3] < 1.25 * b[3] + 50,
           sprintf("CSV chunks: peak memory %.0f / %.0f / %.0f MB at %s / %s / %s rows does not grow with the rows",
-                  if (is.null(a)) NA else a[3], b[3], cc[3], format(csv_sizes[[1]], big.mark = ","),
-                  format(csv_sizes[[2]], big.mark = ","), format(csv_sizes[[3]], big.mark = ",")))
+                  if (is.null(a)) NA else a[3], b[3], cc[3], fmt_n(csv_sizes[[1]]), fmt_n(csv_sizes[[2]]),
+                  fmt_n(csv_sizes[[3]])))
 }
 if (!identical(Sys.getenv("DPFDA_BENCH_KEEP_CSV"), "1")) unlink(dir, recursive = TRUE)
