@@ -107,6 +107,9 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
   }
   cl <- frame_clean(x, c(arg, value), id)
   d <- cl$data
+  if (!nrow(d)) {                        # every row dropped: no cells
+    return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped))
+  }
   uid <- unique(d[[id]])
   n <- length(uid)
   k <- snap_to_grid(as.double(d[[arg]]), grid)

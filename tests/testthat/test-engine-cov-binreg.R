@@ -132,6 +132,9 @@ test_that("dp_cov on data outside memory: bad input", {
   expect_equal(s$sums, summarise_cov(na[!is.na(na$score), ], d$t, 1, d$k, 6, "patient", "day", "score")$sums,
                tolerance = 1e-12)
   expect_warning(dp_cov(s, epsilon = 1, tau = 1, kernel = d$k, J = 6), class = "dpfda_warning_data")
+  allna <- transform(d$long[1:34, ], score = NA_real_)                     # every row dropped: no individuals
+  expect_error(suppressWarnings(dp_cov(dp_chunks(list(allna)), epsilon = 1, tau = 1, grid = d$t, id = "patient",
+                                       arg = "day", value = "score")), class = "dpfda_error_data")
   expect_error(summarise_cov(d$long, NULL, 1, d$k, 6, "patient", "day", "score"), class = "dpfda_error_argument")
   expect_error(summarise_cov(d$cu, tau = -1), class = "dpfda_error_argument")
   expect_error(summarise_cov(d$long, seq(0, 1, length.out = 600), 1, d$k, NULL, "patient", "day", "score"),
@@ -329,6 +332,9 @@ test_that("SQLite: bad input in a table for dp_cov and dp_bin_regression", {
                class = "dpfda_error_data")
   expect_warning(s <- summarise_cov(tb, d$t, 1, d$k, 6, "patient", "day", "score"), class = "dpfda_warning_data")
   expect_equal(c(s$dropped, s$rows, s$missing_cells), c(2, nrow(d$long), 2))
+  DBI::dbWriteTable(con, "allnull", data.frame(patient = 1:3, day = 0.5, score = NA_real_))
+  expect_error(suppressWarnings(dp_cov(dplyr::tbl(con, "allnull"), epsilon = 1, tau = 1, grid = d$t, id = "patient",
+                                       arg = "day", value = "score")), class = "dpfda_error_data")
   expect_error(dp_bin_regression(tb, "score", 5, c(-2, 2), 1, c(0, 1), columns = "txt"), class = "dpfda_error_data")
   expect_error(dp_bin_regression(tb, "txt", 5, c(-2, 2), 1, c(0, 1), columns = "day"), class = "dpfda_error_data")
   expect_error(dp_bin_regression(tb, "score", 5, c(-2, 2), 1, c(0, 1), columns = "nope"),
