@@ -39,7 +39,7 @@
 #'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
 #' @examples
 #' t <- seq(0, 1, length.out = 15)
-#' x <- curves(outer(rnorm(60), sin(pi * t)) / 2, t)
+#' x <- curves(outer(rnorm(400), sin(pi * t)) / 2, t)
 #' k <- kernel_matern(3/2, 0.2)
 #' s <- summarise_cov(as.data.frame(x), grid = t, tau = 1, kernel = k, J = 5)
 #' all.equal(s$sums, summarise_cov(x, tau = 1, kernel = k, J = 5)$sums)
