@@ -305,7 +305,8 @@ sql_interval <- function(q, col, breaks) {
 #'
 #' @param x A lazy table.
 #' @param summary One of `"kde"`, `"mean"`, `"mortality"`, `"kme_kernel"`,
-#'   `"kme_features"`.
+#'   `"kme_features"`, `"cov"`, `"bin_regression"` (for `"cov"`, the first
+#'   of the queries when the \eqn{J^2} products are split over several).
 #' @param ... Arguments of the corresponding `summarise_*()` function
 #'   (for `"kde"`, `mechanism = "iclp"` gives the weights on the grid, and a
 #'   grid matrix the kernel sums at its points; see [summarise_kde()]).
@@ -316,16 +317,20 @@ sql_interval <- function(q, col, breaks) {
 #'   engine_sql(t, "kde", grid = seq(0, 1, length.out = 11), bandwidth = 0.1, columns = "x")
 #' }
 #' @export
-engine_sql <- function(x, summary = c("kde", "mean", "mortality", "kme_kernel", "kme_features"), ...) {
+engine_sql <- function(x, summary = c("kde", "mean", "mortality", "kme_kernel", "kme_features", "cov",
+                                      "bin_regression"), ...) {
   require_args("x", "engine_sql")
   engine_need()
   if (!is_lazy_table(x)) arg_error("x", "a lazy table (dbplyr)", x)
-  summary <- check_choice(summary, c("kde", "mean", "mortality", "kme_kernel", "kme_features"), "summary")
+  summary <- check_choice(summary, c("kde", "mean", "mortality", "kme_kernel", "kme_features", "cov",
+                                     "bin_regression"), "summary")
   q <- switch(summary,
               kde = summarise_kde(x, ..., .query = TRUE),
               mean = summarise_mean(x, ..., .query = TRUE),
               mortality = summarise_mortality(x, ..., .query = TRUE),
               kme_kernel = summarise_kme(x, ..., method = "subspace", .query = TRUE),
-              kme_features = summarise_kme(x, ..., method = "random_features", .query = TRUE))
+              kme_features = summarise_kme(x, ..., method = "random_features", .query = TRUE),
+              cov = summarise_cov(x, ..., .query = TRUE),
+              bin_regression = summarise_bin_regression(x, ..., .query = TRUE))
   dbplyr::sql_render(q)
 }

@@ -49,8 +49,15 @@
 #'   post-processing, so the privacy guarantee is unchanged. The predictions
 #'   are the posterior mean of the latent function.
 #'
-#' @param x Public inputs: a vector (one dimension) or an `n x D` matrix.
-#' @param y Private outputs (length `n`), clipped to `y_bound`.
+#' @param x Public inputs: a vector (one dimension) or an `n x D` matrix. Or
+#'   data outside memory: a database table (dbplyr) or [dp_chunks()] with the
+#'   input columns named by `columns` (in `...`) and the output column `y`,
+#'   or a [summarise_bin_regression()] summary (then `y` is not needed and
+#'   `bins`, `y_bound`, `domain` default to the summary's). The engine
+#'   clamps, bins and sums; the release is the same as in memory (missing
+#'   values: see [summarise_bin_regression()]).
+#' @param y Private outputs (length `n`), clipped to `y_bound`; for a table
+#'   or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
 #'   dimension.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
@@ -70,7 +77,8 @@
 #'   noisy sums over the public counts.
 #' @param ... Options of the integral fit: `lengthscale` (one or one per
 #'   dimension), `variance`, `noise_variance` (starting values, or fixed
-#'   values with `optimise = FALSE`) and `optimise` (default `TRUE`).
+#'   values with `optimise = FALSE`) and `optimise` (default `TRUE`); for a
+#'   table or chunks, `columns` (the names of the input columns).
 #' @return A `dpfda_release` of subclass `dpfda_bin_release`. Its `values`
 #'   are the released bin means on the grid of bin centres (empty bins hold
 #'   the midpoint of `y_bound`); `sensitivity` is \eqn{d} (the \eqn{L_1}
@@ -98,6 +106,13 @@
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
                               budget = NULL) {
+  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-binreg.R
+    # `y` (and `columns` in `...`) name columns: strings or bare names (the rule of ?as_curves)
+    if (!missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
+                                       engine_names_or(x), "y")
+    return(dp_bin_regression_engine(x, y, bins, y_bound, epsilon, domain, newdata, method, ..., noise = noise,
+                                    budget = budget, call = match.call()))
+  }
   require_args(c("x", "y", "bins", "y_bound", "epsilon"), "dp_bin_regression")
   warn_privacy(epsilon, 0, NROW(x))
   call <- match.call()
@@ -122,29 +137,39 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   newpts <- if (is.null(newdata)) NULL else as_points(newdata, "newdata", d = D)
 
   s <- bin_summary(pts, y, bins, dom, y_bound)
+  bin_release(s$counts, s$sums, bins, dom, y_bound, epsilon, method, opts, newpts, noise, budget, call)
+}
+
+# The release step of dp_bin_regression(), shared by the in-memory and the
+# engine path (R/summary-binreg.R): from the public bin counts and the sums
+# of the clipped outputs per bin.
+bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts, newpts, noise, budget, call) {
+  D <- length(bins)
   d <- diff(y_bound)
   mid <- mean(y_bound)
-  occ <- s$counts > 0
-  scale <- numeric(length(s$counts))
-  scale[occ] <- d / (s$counts[occ] * epsilon)
+  occ <- counts > 0
+  means <- rep(NA_real_, length(counts))
+  means[occ] <- sums[occ] / counts[occ]
+  scale <- numeric(length(counts))
+  scale[occ] <- d / (counts[occ] * epsilon)
   if (!all(is.finite(scale))) {
     dpfda_abort("The Laplace scale d / (n_b epsilon) overflows; `epsilon` is too small for `y_bound`.",
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
   if (noise == "float") check_float_tails("laplace", epsilon, m = sum(occ), what = "dp_bin_regression()")
   charge_budget(budget, epsilon, 0, "dp_bin_regression")
-  released <- rep(mid, length(s$counts))
+  released <- rep(mid, length(counts))
   grid_step <- NULL
   if (noise == "exact" && any(occ)) {
     # the bin sums (L1 sensitivity d: one response moves one sum) rounded to 2^-k, which
     # adds one grid step; exact discrete Laplace of scale (d + 2^-k) / epsilon; means after
     kx <- exact_grid(d / epsilon, "laplace")
     grid_step <- 2^-kx
-    sums <- exact_laplace_noise(s$means[occ] * s$counts[occ], (d + grid_step) / epsilon, kx)
-    released[occ] <- sums / s$counts[occ]
-    scale[occ] <- (d + grid_step) / (s$counts[occ] * epsilon)
+    noisy <- exact_laplace_noise(sums[occ], (d + grid_step) / epsilon, kx)
+    released[occ] <- noisy / counts[occ]
+    scale[occ] <- (d + grid_step) / (counts[occ] * epsilon)
   } else {
-    released[occ] <- s$means[occ] + scale[occ] * rlaplace(sum(occ), 1)
+    released[occ] <- means[occ] + scale[occ] * rlaplace(sum(occ), 1)
   }
   if (!all(is.finite(released))) {
     dpfda_abort("The released bin means overflow; rescale `y_bound`.", class = "dpfda_error_numeric",
@@ -155,7 +180,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   rel <- new_dpfda_release(vals, mechanism = "bin-laplace", epsilon = epsilon, delta = 0,
                            sensitivity = d, noise_scale = d / epsilon,
                            noise = "Laplace on the bin sums (per-bin scale d / (n_b epsilon) on the means)",
-                           call = call, counts = s$counts, laplace_scale = scale, bins = bins,
+                           call = call, counts = counts, laplace_scale = scale, bins = bins,
                            domain = dom, y_bound = y_bound, method = method, fit = NULL,
                            predictions = NULL, class = "dpfda_bin_release")
   if (!is.null(grid_step)) {
@@ -304,7 +329,7 @@ bin_summary <- function(pts, y, bins, domain, y_bound) {
   sums[as.integer(rownames(agg))] <- agg[, 1L]
   means <- rep(NA_real_, B)
   means[counts > 0] <- sums[counts > 0] / counts[counts > 0]
-  list(counts = counts, means = means, index = idx)
+  list(counts = counts, sums = sums, means = means, index = idx)
 }
 
 # Lower and upper corners of the bins with linear indices `idx` (B x D each).

@@ -36,7 +36,11 @@
 #' moderate (the tensor basis holds \eqn{m^2 J^2} numbers).
 #'
 #' @param x The private curves on a one-dimensional grid: a [curves()]
-#'   object or anything [as_curves()] understands (re-validated at entry).
+#'   object or anything [as_curves()] understands (re-validated at entry);
+#'   or data outside memory: a long database table (dbplyr), [dp_chunks()]
+#'   or a [summarise_cov()] summary, with `grid` and the column names `id`,
+#'   `arg`, `value` in `...`. The table's summary is computed by the engine
+#'   and the release is the same as in memory (see [summarise_cov()]).
 #' @param epsilon Privacy budget.
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve (curves
 #'   are radially clipped to it).
@@ -49,10 +53,13 @@
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
 #'   coefficients, see [dp_mean()] and [exact_noise]).
 #' @param budget `NULL` or a [privacy_budget()] to charge.
-#' @param grid Passed to [as_curves()] when `x` is not a curves object.
+#' @param grid Passed to [as_curves()] when `x` is not a curves object; for a
+#'   database table or [dp_chunks()], the public grid of the curves
+#'   (required).
 #' @param ... For data that are not curves yet: options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, `method`, `restrict`,
-#'   `na.rm`, `df`, `n_grid`).
+#'   `na.rm`, `df`, `n_grid`); for a database table or chunks, the column
+#'   names `id`, `arg`, `value` (see [summarise_cov()]).
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -69,6 +76,9 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL, ...) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
+  if (is_engine_input(x)) {   # database table, chunks or summary: R/summary-cov.R
+    return(dp_cov_engine(x, epsilon, tau, kernel, centered, eta, psi, J, h, noise, budget, call, grid, ...))
+  }
   budget <- check_budget(budget)
   noise <- check_noise(noise)
   conv <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
@@ -95,27 +105,29 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   if (!is.null(J)) J <- check_count(J, "J", min = 1, max = m)
   n <- nrow(x$values)
   basis <- kl_basis(kernel, x$grid, J = J)
+  cov_check_size(m, basis$J)
+  Acoef <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))   # n x J, rows with norm <= tau
+  cov_release(colSums(Acoef), crossprod(Acoef), n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise,
+              budget, call, x$domain)
+}
+
+# The release step of dp_cov(), shared by the in-memory and the engine path
+# (R/summary-cov.R): from the sums over individuals of the clipped
+# coefficient vectors (S1 = sum a_i) and of their outer products
+# (S2 = sum a_i a_i^T), the public basis and n.
+cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, budget, call,
+                        domain) {
+  m <- length(basis$grid)
   Jb <- basis$J
-  if (as.double(m)^2 * Jb^2 > 2^25) {
-    jfit <- max(1L, floor(sqrt(2^25) / m))
-    dpfda_abort(sprintf(paste("The tensor basis of the covariance would need %s doubles (%d grid points, J = %d",
-                              "components per argument), more than dpfda allows (%s). Give J = %d or fewer",
-                              "(e.g. J = %d), or a coarser grid%s."),
-                        format(as.double(m)^2 * Jb^2, big.mark = ",", scientific = FALSE), m, Jb,
-                        format(2^25, big.mark = ","), jfit, min(jfit, 10L),
-                        if (jfit < 5L) sprintf(" (at most %d points for J = 10)", floor(sqrt(2^25) / 10)) else ""),
-                class = "dpfda_error_numeric", arg = "J")
-  }
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
   if (is.null(eta) || is.null(psi)) {
     p <- pss_params("iclp_qr", n, epsilon, h, tau^2)
     if (is.null(eta)) eta <- p$eta
     if (is.null(psi)) psi <- p$psi
   }
-  Acoef <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))   # n x J, rows with norm <= tau
-  S <- crossprod(Acoef) / n
+  S <- S2 / n
   if (centered) {
-    abar <- colMeans(Acoef)
+    abar <- S1 / n
     S <- S - tcrossprod(abar)
   }
   lam2 <- as.vector(outer(basis$values, basis$values))
@@ -129,7 +141,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   Mv <- matrix(out$values, m, m)
   Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing
   Cm <- crossprod(basis$vectors, basis$weights * Mv) %*% (basis$weights * basis$vectors)
-  vals <- new_dpfda_curves(matrix(as.vector(Mv), nrow = 1L), tb$grid, cbind(x$domain, x$domain))
+  vals <- new_dpfda_curves(matrix(as.vector(Mv), nrow = 1L), tb$grid, cbind(domain, domain))
   rel <- new_dpfda_release(vals, mechanism = "cov-iclp", epsilon = epsilon, delta = 0,
                            sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
                            call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,

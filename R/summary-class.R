@@ -14,7 +14,9 @@ new_dpfda_summary <- function(kind, sums, n, rows, dropped, settings, ...) {
 
 summary_kinds <- c(kde = "binned 1-D KDE (bin weights)", mean = "clipped curve sums",
                    mortality = "deaths by group and age", kme_kernel = "kernel sums at public points",
-                   kme_features = "random-feature sums")
+                   kme_features = "random-feature sums",
+                   cov = "clipped basis coefficients: sums and sums of outer products",
+                   binreg = "bin counts and clamped output sums")
 summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (linear binning)",
                    kde_kernel = "Gaussian kernel sums at public points (KDE)")
 
@@ -29,7 +31,8 @@ summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (li
 #' partitions of a map-reduce job) add up with `+` or `c()` to the summary of
 #' the whole, provided they were computed with the same public settings (grid,
 #' bounds, bins, features; checked). Give a summary to the mechanism in place
-#' of the data: [dp_kde()], [dp_mean()], [dp_kme()], [mortality_distribution()].
+#' of the data: [dp_kde()], [dp_mean()], [dp_kme()], [mortality_distribution()],
+#' [dp_cov()], [dp_bin_regression()].
 #'
 #' A summary is **not private**: it is the exact statistic before noise.
 #' Keep it where the data are kept; releases never contain it.
@@ -41,7 +44,7 @@ summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (li
 #' @param x,e1,e2,... `dpfda_summary` objects.
 #' @return `+` and `c()`: the summary of the union of the parts.
 #' @seealso [summarise_kde()], [summarise_mean()], [summarise_mortality()],
-#'   [summarise_kme()], [dp_chunks()].
+#'   [summarise_kme()], [summarise_cov()], [summarise_bin_regression()], [dp_chunks()].
 #' @examples
 #' g <- seq(0, 1, length.out = 101)
 #' x <- runif(1000)
@@ -76,6 +79,7 @@ NULL
   out$rows <- e1$rows + e2$rows
   out$dropped <- e1$dropped + e2$dropped
   if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells
+  if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y
   out
 }
 

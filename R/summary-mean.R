@@ -85,8 +85,31 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
+  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value)
+  sums <- numeric(m)
+  s <- rowsum(cells$contrib, cells$k, reorder = TRUE)
+  sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
+  new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
+                    missing_cells = cells$n * m - length(cells$contrib))
+}
+
+# Each individual's clipped curve, cell by cell, from a long data frame (the
+# in-memory half of summarise_mean(), shared with summarise_cov()): rows
+# with a missing value dropped and counted, arguments snapped to the grid,
+# rows of one (individual, grid point) averaged, the curve clipped. Returns
+# the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
+# value `contrib`, with `n`, `rows`, `dropped`.
+frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
+  m <- length(grid)
+  for (a in c("id", "arg", "value")) {   # chunks: the columns are known only now
+    cn <- get(a)
+    if (!cn %in% names(x)) engine_missing_column(cn, names(x), a)
+  }
   cl <- frame_clean(x, c(arg, value), id)
   d <- cl$data
+  if (!nrow(d)) {                        # every row dropped: no cells
+    return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped))
+  }
   uid <- unique(d[[id]])
   n <- length(uid)
   k <- snap_to_grid(as.double(d[[arg]]), grid)
@@ -103,10 +126,7 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   } else {
     contrib <- pmin(pmax(v, -tau), tau)
   }
-  sums <- numeric(m)
-  s <- rowsum(contrib, ck, reorder = TRUE)
-  sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
-  new_dpfda_summary("mean", sums, n, cl$rows, cl$dropped, settings, missing_cells = n * m - length(v))
+  list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped)
 }
 
 # Grid index (0-based) of the nearest grid point, after clamping to the range.
@@ -128,16 +148,36 @@ snap_to_grid <- function(a, grid) {
 
 summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query) {
   m <- length(grid)
+  cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query)
+  nn <- cells$nn
+  q <- cells$q
+  q <- dplyr::group_by(q, !!as.name("k"))
+  q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
+  if (.query) return(q)
+  res <- dplyr::collect(q)
+  sums <- numeric(m)
+  sums[as.integer(res$k) + 1L] <- res$s
+  n <- lazy_n_ids(nn$q)
+  warn_dropped(new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
+                                 missing_cells = n * m - sum(res$cells)))
+}
+
+# Each individual's clipped curve, cell by cell, as a lazy query with columns
+# id, k (0-based grid index) and c (clipped value): the engine half of
+# summarise_mean(), shared with summarise_cov(). Also returns the row and
+# missing-value counts (`nn`).
+lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
+  m <- length(grid)
   q <- lazy_select(x, c(id = id, arg = arg, value = value), c("id", "arg", "value"),
                    numeric = c("arg", "value"), check = !.query)
   nn <- lazy_drop_null(q, c("id", "arg", "value"), check = !.query)
   q <- nn$q
-  g1 <- grid[1L]
-  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!grid[m], na.rm = TRUE))
+  g1 <- sql_lit(grid[1L])      # literals exact to the last bit, as R's snap_to_grid()
+  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!sql_lit(grid[m]), na.rm = TRUE))
   step <- grid_uniform_step(grid)
   q <- if (m == 1L) dplyr::mutate(q, k = 0L) else if (!is.na(step)) {
-    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!step + 0.5), 0, na.rm = TRUE), !!(m - 1),
-                              na.rm = TRUE))
+    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!sql_lit(step) + 0.5), 0, na.rm = TRUE),
+                              !!(m - 1), na.rm = TRUE))
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
@@ -149,20 +189,19 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     q <- dplyr::group_by(q, !!as.name("id"))
     q <- dplyr::mutate(q, nrm2 = sum(!!quote(wk * v * v), na.rm = TRUE))
     q <- dplyr::ungroup(q)
-    q <- dplyr::mutate(q, c = !!as.name("v") *
-                         dplyr::if_else(!!as.name("nrm2") > !!(tau * tau), !!tau / sqrt(!!as.name("nrm2")), 1))
+    q <- dplyr::mutate(q, c = !!as.name("v") * dplyr::if_else(!!as.name("nrm2") > !!sql_lit(tau * tau),
+                                                               !!sql_lit(tau) / sqrt(!!as.name("nrm2")), 1))
   } else {
-    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!(-tau), na.rm = TRUE), !!tau, na.rm = TRUE))
+    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!sql_lit(-tau), na.rm = TRUE), !!sql_lit(tau), na.rm = TRUE))
   }
-  q <- dplyr::group_by(q, !!as.name("k"))
-  q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
-  if (.query) return(q)
-  res <- dplyr::collect(q)
-  sums <- numeric(m)
-  sums[as.integer(res$k) + 1L] <- res$s
-  n <- lazy_n_ids(nn$q)
-  warn_dropped(new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
-                                 missing_cells = n * m - sum(res$cells)))
+  list(q = q, nn = nn)
+}
+
+# A double as an SQL literal exact to the last bit (dbplyr writes 15 digits),
+# with a decimal point so that no engine reads it as an integer.
+sql_lit <- function(x) {
+  s <- sql_num(x)
+  dbplyr::sql(ifelse(grepl("[.eEnN]", s), s, paste0(s, ".0")))
 }
 
 # dp_mean() on a long table, chunks or a summary: the release of dp_mean()

@@ -1,0 +1,193 @@
+# Binning-regression summary (dp_bin_regression()): per bin of the public
+# domain, the number of rows and the sum of the outputs clamped to y_bound.
+# A database clamps, bins and sums; prod(bins) x 2 numbers come back.
+
+#' Summary for private binning regression
+#'
+#' What [dp_bin_regression()] needs from the data: for every bin of the
+#' public `domain` (`bins` equal intervals per dimension, bins numbered as in
+#' `expand.grid`, the first dimension fastest), the number of rows and the
+#' sum of the outputs clamped to `y_bound`. Inputs outside `domain` are
+#' clamped into the boundary bins, as in memory.
+#'
+#' **Rows and missing values.** Each row is one individual's (input, output)
+#' record: the inputs are public in this mechanism (so the bin counts are),
+#' and neighbouring data sets differ in one output (see
+#' [dp_bin_regression()]); an individual with several rows must be reduced
+#' to one row first. A row with a missing input is dropped and counted
+#' (`dropped`): the inputs are public, so this depends on public data only. A
+#' missing output is **not** a reason to drop a row, since that would change
+#' a public count with a private value: it is replaced by the midpoint of
+#' `y_bound` (a public value, so the row moves its bin sum by at most the
+#' width of `y_bound`, as any other output) and counted (`missing_y`, with a
+#' warning of class `dpfda_warning_data`). Non-finite values are clamped.
+#'
+#' @param x Public inputs in memory (a vector or an `n x D` matrix, with `y`
+#'   the outputs), or a data frame, database table (dbplyr) or [dp_chunks()]
+#'   with the input columns `columns` and the output column `y`.
+#' @param y The outputs (in memory), or the name of the output column.
+#' @param bins Number of bins per dimension (one, or one per dimension).
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param domain Public region binned: `c(lower, upper)` in one dimension, a
+#'   `2 x D` matrix (rows lower, upper) otherwise.
+#' @param columns Names of the input columns (`D` of them).
+#' @param .query Internal: return the lazy query instead of running it.
+#' @return A [dpfda_summary] (kind `"binreg"`): `sums` is the `prod(bins) x
+#'   2` matrix of counts and clamped output sums.
+#' @examples
+#' d <- data.frame(u = runif(500), v = runif(500))
+#' d$resp <- sin(6 * d$u) + d$v + rnorm(500, 0, 0.2)
+#' s <- summarise_bin_regression(d, "resp", bins = c(4, 3), y_bound = c(-2, 3),
+#'                               domain = rbind(c(0, 0), c(1, 1)), columns = c("u", "v"))
+#' s
+#' dp_bin_regression(s, epsilon = 1)
+#' @export
+summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
+  require_args(c("x", "bins", "y_bound", "domain"), "summarise_bin_regression")
+  y_bound <- check_y_bound(y_bound)
+  if (inherits(x, "dpfda_chunks") || is.data.frame(x) || is_lazy_table(x)) {
+    have <- engine_names_or(x)
+    columns <- engine_columns(columns, have, "columns")
+    y <- engine_columns(y, have, "y", 1L)
+    D <- length(columns)
+  } else {
+    pts <- as_points(x, "x")
+    D <- ncol(pts)
+    if (!is.numeric(y) || !is.null(dim(y)) || length(y) != nrow(pts)) {
+      arg_error("y", sprintf("a numeric vector of %d values (one per row of `x`)", nrow(pts)), y)
+    }
+  }
+  bins <- check_bins(bins, D)
+  dom <- check_bin_domain(domain, D)
+  settings <- list(bins = bins, domain = dom, y_bound = y_bound)
+  if (inherits(x, "dpfda_chunks")) {
+    return(warn_binreg(chunks_reduce(x, function(d) binreg_frame(d, y, columns, settings))))
+  }
+  if (is_lazy_table(x)) return(summarise_binreg_lazy(x, y, columns, settings, .query))
+  if (is.data.frame(x)) return(warn_binreg(binreg_frame(x, y, columns, settings)))
+  warn_binreg(binreg_summary(pts, as.double(y), settings, rows = nrow(pts), dropped = 0))
+}
+
+# From public inputs and outputs in memory: missing outputs set to the
+# midpoint (counted), then the bins of bin_summary() (R/mech-gp-binning.R).
+binreg_summary <- function(pts, y, settings, rows, dropped) {
+  miss <- is.na(y)
+  y[miss] <- mean(settings$y_bound)
+  s <- bin_summary(pts, y, settings$bins, settings$domain, settings$y_bound)
+  new_dpfda_summary("binreg", cbind(count = as.double(s$counts), sum = s$sums), nrow(pts), rows, dropped,
+                    settings, missing_y = sum(miss))
+}
+
+# A data frame (a chunk): numeric columns, rows with a missing input dropped.
+binreg_frame <- function(d, y, columns, settings) {
+  for (cl in columns) if (!cl %in% names(d)) engine_missing_column(cl, names(d), "columns")
+  if (!y %in% names(d)) engine_missing_column(y, names(d), "y")
+  for (cl in c(columns, y)) {
+    if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
+      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
+                  class = "dpfda_error_data", arg = if (cl %in% columns) "columns" else "y")
+    }
+  }
+  pts <- matrix(as.double(unlist(d[columns], use.names = FALSE)), nrow(d))
+  bad <- rowSums(is.na(pts)) > 0
+  binreg_summary(pts[!bad, , drop = FALSE], as.double(d[[y]])[!bad], settings, rows = nrow(d),
+                 dropped = sum(bad))
+}
+
+warn_binreg <- function(s) {
+  warn_dropped(s)
+  if (s$missing_y > 0) {
+    dpfda_warn(sprintf(paste("%s row%s with a missing output counted at the midpoint of `y_bound` (dropping",
+                             "them would change the public bin counts)."),
+                       format(s$missing_y, big.mark = ","), if (s$missing_y == 1) "" else "s"),
+               "dpfda_warning_data")
+  }
+  s
+}
+
+summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
+  D <- length(columns)
+  xn <- paste0("x", seq_len(D))
+  q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"),
+                   check = !.query)
+  nn <- lazy_drop_null(q, xn, check = !.query)
+  q <- nn$q
+  dom <- settings$domain
+  bins <- settings$bins
+  yb <- settings$y_bound
+  # bin index as bin_index(): floor((u - lower) / width), clamped to the bins (exact literals)
+  idx <- NULL
+  mult <- 1
+  for (j in seq_len(D)) {
+    w <- (dom[2, j] - dom[1, j]) / bins[j]
+    kj <- call("pmin", call("pmax", call("floor", call("/", call("-", as.name(xn[j]), sql_lit(dom[1, j])),
+                                                        sql_lit(w))), 0, na.rm = TRUE), bins[j] - 1, na.rm = TRUE)
+    term <- if (mult == 1) kj else call("*", kj, mult)
+    idx <- if (is.null(idx)) term else call("+", idx, term)
+    mult <- mult * bins[j]
+  }
+  yc <- call("pmin", call("pmax", call("coalesce", as.name("y"), sql_lit(mean(yb))), sql_lit(yb[1L]), na.rm = TRUE),
+             sql_lit(yb[2L]), na.rm = TRUE)
+  q <- dplyr::mutate(q, b = !!idx, yc = !!yc, ym = dplyr::if_else(is.na(!!as.name("y")), 1, 0))
+  q <- dplyr::group_by(q, !!as.name("b"))
+  q <- dplyr::summarise(q, cnt = dplyr::n(), s = sum(!!as.name("yc"), na.rm = TRUE),
+                        my = sum(!!as.name("ym"), na.rm = TRUE))
+  if (.query) return(q)
+  res <- dplyr::collect(q)
+  B <- prod(bins)
+  sums <- matrix(0, B, 2L, dimnames = list(NULL, c("count", "sum")))
+  b <- as.integer(round(as.double(res$b))) + 1L
+  sums[b, 1L] <- as.double(res$cnt)
+  sums[b, 2L] <- as.double(res$s)
+  warn_binreg(new_dpfda_summary("binreg", sums, sum(sums[, 1L]), nn$rows, nn$dropped, settings,
+                                missing_y = sum(as.double(res$my))))
+}
+
+# dp_bin_regression() on a table, chunks or a summary: the release step
+# bin_release() of R/mech-gp-binning.R from the summary's counts and sums.
+dp_bin_regression_engine <- function(x, y, bins, y_bound, epsilon, domain, newdata, method, ..., noise, budget,
+                                     call) {
+  require_args("epsilon", "dp_bin_regression")
+  noise <- check_noise(noise)
+  budget <- check_budget(budget)
+  method <- check_choice(method, c("simple", "integral"), "method")
+  opts <- if (...length()) capture_dots(..., .cols = "columns") else list()   # strings or bare names
+  opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
+  columns <- opts$columns
+  opts$columns <- NULL
+  if (inherits(x, "dpfda_summary")) {
+    s <- check_summary(x, "binreg")
+    st <- s$settings
+    same <- function(a, b) isTRUE(all.equal(as.double(a), as.double(b)))
+    if (!missing(bins) && !same(rep_len(bins, length(st$bins)), st$bins)) {
+      dpfda_abort("`bins` differs from the bins of the summary `x` (or omit it).", arg = "bins")
+    }
+    if (!missing(y_bound) && !same(y_bound, st$y_bound)) {
+      dpfda_abort("`y_bound` differs from the bounds the summary `x` was clamped to (or omit it).", arg = "y_bound")
+    }
+    if (!missing(domain) && !same(domain, st$domain)) {
+      dpfda_abort("`domain` differs from the domain of the summary `x` (or omit it).", arg = "domain")
+    }
+  } else {
+    require_args(c("y", "bins", "y_bound"), "dp_bin_regression")
+    if (missing(domain)) {
+      dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
+                  arg = "domain")
+    }
+    if (is.null(columns)) {
+      dpfda_abort("`columns` (in `...`) is required: the names of the input columns of the table.",
+                  arg = "columns")
+    }
+    s <- summarise_bin_regression(x, y, bins, y_bound, domain, columns = columns)
+    st <- s$settings
+  }
+  epsilon <- check_epsilon(epsilon)
+  warn_privacy(epsilon, 0, s$n)
+  D <- length(st$bins)
+  opts <- check_integral_options(opts, D)
+  newpts <- if (is.null(newdata)) NULL else as_points(newdata, "newdata", d = D)
+  counts <- s$sums[, 1L]
+  if (max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))   # as tabulate() in memory
+  bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts, noise,
+              budget, call)
+}

@@ -1,0 +1,221 @@
+# Covariance summary (dp_cov()): the clipped basis coefficients a_i of each
+# individual's curve, summed (for the centring) and summed as outer products
+# a_i a_i^T. A database computes the per-individual clipped curves as for
+# the mean (R/summary-mean.R), projects them on the public basis, and
+# returns J + J^2 numbers: never O(rows), never O(grid^2).
+
+#' Summary for private covariance functions
+#'
+#' What [dp_cov()] needs from the data: with \eqn{a_i} the coefficients of
+#' individual \eqn{i}'s clipped curve in the [kl_basis()] of `kernel` on the
+#' public grid (\eqn{a_i = V^\top W X_i}), the sum \eqn{\sum_i a_i} and the
+#' sum of outer products \eqn{\sum_i a_i a_i^\top}, with the number of
+#' individuals. The clipping is that of [summarise_mean()] with `clip =
+#' "l2"` (radial, weighted \eqn{L^2} norm, quadrature weights of the basis),
+#' so \eqn{\|a_i\| \le \tau} however many rows an individual has.
+#'
+#' **From long data** (a data frame, database table or [dp_chunks()] with
+#' columns `id`, `arg`, `value`), each individual's curve is built as in
+#' [summarise_mean()]: arguments clamped to the range of the grid and snapped
+#' to the nearest grid point, rows at one grid point averaged, a grid point
+#' without any row counted as 0 (reported as `missing_cells`), rows with a
+#' missing value in `id`, `arg` or `value` dropped and counted. In a database
+#' the engine does all of this, the projection on the basis (a join with the
+#' public `m x J` projection matrix) and the sums; `J + J^2` numbers come
+#' back (the sums of products in blocks of at most 500 per query, for
+#' backends that limit the number of columns).
+#'
+#' @param x Curves on a one-dimensional grid, a long data frame, a database
+#'   table (dbplyr) or [dp_chunks()].
+#' @param grid Public grid (one-dimensional); for curves, their grid.
+#' @param tau Public clipping bound (weighted \eqn{L^2} norm).
+#' @param kernel The kernel of the basis (default as in [dp_cov()]: Matern
+#'   3/2 with lengthscale 0.1 times the width of the grid).
+#' @param J `NULL` (all positive eigenvalues) or the number of basis
+#'   components.
+#' @param id,arg,value Column names.
+#' @param .query Internal: return the lazy query instead of running it.
+#' @return A [dpfda_summary] (kind `"cov"`): `sums` is the `J x (J + 1)`
+#'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
+#' @examples
+#' t <- seq(0, 1, length.out = 15)
+#' x <- curves(outer(rnorm(400), sin(pi * t)) / 2, t)
+#' k <- kernel_matern(3/2, 0.2)
+#' s <- summarise_cov(as.data.frame(x), grid = t, tau = 1, kernel = k, J = 5)
+#' all.equal(s$sums, summarise_cov(x, tau = 1, kernel = k, J = 5)$sums)
+#' dp_cov(s, epsilon = 1, tau = 1, kernel = k, J = 5)
+#' @export
+summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id", arg = "arg", value = "value",
+                          .query = FALSE) {
+  require_args(c("x", "tau"), "summarise_cov")
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
+  grid <- cov_summary_grid(x, grid)
+  if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))
+  check_kernel(kernel)
+  if (!is.null(J)) J <- check_count(J, "J", min = 1, max = length(grid))
+  basis <- kl_basis(kernel, grid, J = J)
+  cov_check_size(length(grid), basis$J)
+  summarise_cov_basis(x, basis, tau, id, arg, value, .query)
+}
+
+# The public grid of a covariance summary: that of curves, or `grid`.
+cov_summary_grid <- function(x, grid) {
+  if (inherits(x, "dpfda_curves")) {
+    if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
+    if (is.null(grid)) grid <- x$grid
+    if (!isTRUE(all.equal(as.double(grid), as.double(x$grid)))) {
+      dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
+    }
+  }
+  if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
+  grid <- as_grid(grid, "grid")
+  if (!is.null(dim(grid))) dpfda_abort("Covariances are summarised on a one-dimensional grid.", arg = "grid")
+  sort(as.double(grid))
+}
+
+# The summary on a given basis (shared by summarise_cov() and dp_cov()).
+summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE) {
+  grid <- as.double(basis$grid)
+  m <- length(grid)
+  P <- basis$weights * basis$vectors              # a_i = X_i %*% P (kl_coef())
+  settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = "l2", projection = P)
+  cov_sums <- function(A) cbind(colSums(A), crossprod(A))
+  if (inherits(x, "dpfda_curves")) {
+    A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))
+    return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))
+  }
+  have <- engine_names_or(x)
+  if (!is.null(have)) {
+    id <- engine_columns(id, have, "id", 1L)
+    arg <- engine_columns(arg, have, "arg", 1L)
+    value <- engine_columns(value, have, "value", 1L)
+  }
+  if (inherits(x, "dpfda_chunks")) {
+    return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value),
+                                      id = id)))
+  }
+  if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query))
+  if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
+  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value)
+  A <- rowsum(cells$contrib * P[cells$k + 1L, , drop = FALSE], cells$i, reorder = TRUE)
+  new_dpfda_summary("cov", cov_sums(A), cells$n, cells$rows, cells$dropped, settings,
+                    missing_cells = cells$n * m - length(cells$contrib))
+}
+
+summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) {
+  grid <- settings$grid
+  m <- length(grid)
+  P <- settings$projection
+  Jb <- ncol(P)
+  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query)
+  q <- cells$q
+  # the public projection matrix joined to every cell by its grid index
+  pub <- data.frame(k = as.double(seq_len(m) - 1L), P)
+  names(pub) <- c("k", paste0("p", seq_len(Jb)))
+  q <- dplyr::inner_join(q, dbplyr::copy_inline(dbplyr::remote_con(q), pub), by = "k")
+  q <- dplyr::group_by(q, !!as.name("id"))
+  coefs <- stats::setNames(lapply(seq_len(Jb), function(j) call("sum", call("*", as.name("c"), as.name(paste0("p", j))),
+                                                               na.rm = TRUE)),
+                           paste0("a", seq_len(Jb)))
+  q <- dplyr::summarise(q, !!!coefs, cells = dplyr::n())
+  q <- dplyr::ungroup(q)
+  # per-individual coefficient vectors -> their sums and sums of products
+  pairs <- which(upper.tri(diag(Jb), diag = TRUE), arr.ind = TRUE)
+  prods <- lapply(seq_len(nrow(pairs)), function(r) {
+    call("sum", call("*", as.name(paste0("a", pairs[r, 1L])), as.name(paste0("a", pairs[r, 2L]))), na.rm = TRUE)
+  })
+  names(prods) <- sprintf("q%d_%d", pairs[, 1L], pairs[, 2L])
+  first <- c(list(n = quote(dplyr::n()), cells = quote(sum(cells, na.rm = TRUE))),
+             stats::setNames(lapply(seq_len(Jb), function(j) call("sum", as.name(paste0("a", j)), na.rm = TRUE)),
+                             paste0("s", seq_len(Jb))))
+  block <- 500L
+  blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
+  if (.query) return(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]]))
+  res <- as.list(dplyr::collect(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]])))
+  for (b in blocks[-1L]) res <- c(res, as.list(dplyr::collect(dplyr::summarise(q, !!!prods[b]))))
+  n <- as.double(res$n)
+  nn <- cells$nn
+  if (!(n > 0)) {
+    return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), 0, nn$rows, nn$dropped, settings,
+                                          missing_cells = 0)))
+  }
+  S1 <- vapply(seq_len(Jb), function(j) as.double(res[[paste0("s", j)]]), 1)
+  S2 <- matrix(0, Jb, Jb)
+  S2[pairs] <- vapply(names(prods), function(nm) as.double(res[[nm]]), 1)
+  S2[pairs[, 2:1, drop = FALSE]] <- S2[pairs]
+  warn_dropped(new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), n, nn$rows, nn$dropped, settings,
+                                 missing_cells = n * m - as.double(res$cells)))
+}
+
+# The tensor basis holds m^2 J^2 doubles: refuse sizes dpfda does not allow
+# (checked before any summary is computed).
+cov_check_size <- function(m, Jb) {
+  if (as.double(m)^2 * Jb^2 > 2^25) {
+    jfit <- max(1L, floor(sqrt(2^25) / m))
+    dpfda_abort(sprintf(paste("The tensor basis of the covariance would need %s doubles (%d grid points, J = %d",
+                              "components per argument), more than dpfda allows (%s). Give J = %d or fewer",
+                              "(e.g. J = %d), or a coarser grid%s."),
+                        format(as.double(m)^2 * Jb^2, big.mark = ",", scientific = FALSE), m, Jb,
+                        format(2^25, big.mark = ","), jfit, min(jfit, 10L),
+                        if (jfit < 5L) sprintf(" (at most %d points for J = 10)", floor(sqrt(2^25) / 10)) else ""),
+                class = "dpfda_error_numeric", arg = "J")
+  }
+  invisible()
+}
+
+# dp_cov() on a long table, chunks or a summary: the release of dp_cov()
+# (cov_release(), shared with the in-memory path) from the summary.
+dp_cov_engine <- function(x, epsilon, tau, kernel, centered, eta, psi, J, h, noise, budget, call, grid, ...) {
+  budget <- check_budget(budget)
+  noise <- check_noise(noise)
+  eng <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
+  eng <- resolve_column_opts(eng, x, intersect(c("id", "arg", "value"), names(eng)))
+  if (length(eng) && (is.null(names(eng)) || any(!nzchar(names(eng))))) {
+    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+  }
+  bad <- setdiff(names(eng), c("id", "arg", "value"))
+  if (length(bad)) {
+    dpfda_abort(sprintf("`%s` is not an argument of dp_cov() on a table (give id, arg, value); see ?dp_cov.",
+                        bad[1L]), arg = bad[1L])
+  }
+  epsilon <- check_epsilon(epsilon)
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
+  centered <- check_flag(centered, "centered")
+  if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
+  if (!is.null(psi)) psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e100)
+  if (!is.null(h)) h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
+  if (inherits(x, "dpfda_summary")) {
+    s <- check_summary(x, "cov")
+    if (!is.null(grid) && !isTRUE(all.equal(sort(as.double(grid)), s$settings$grid))) {
+      dpfda_abort("`grid` must be the grid of the summary `x` (or NULL).", arg = "grid")
+    }
+    grid <- s$settings$grid
+    if (!isTRUE(all.equal(s$settings$tau, tau))) {
+      dpfda_abort(sprintf("The summary was clipped with tau = %s; this release needs tau = %s.",
+                          format(s$settings$tau), format(tau)), arg = "x")
+    }
+  } else {
+    if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
+    grid <- cov_summary_grid(NULL, grid)
+  }
+  if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))   # as dp_cov() in memory
+  check_kernel(kernel)
+  warn_privacy(epsilon)
+  if (!is.null(J)) J <- check_count(J, "J", min = 1, max = length(grid))
+  basis <- kl_basis(kernel, grid, J = J)
+  cov_check_size(length(grid), basis$J)
+  if (inherits(x, "dpfda_summary")) {
+    P <- basis$weights * basis$vectors
+    if (!identical(dim(P), dim(s$settings$projection)) ||
+        !isTRUE(all.equal(P, s$settings$projection, tolerance = 1e-8))) {
+      dpfda_abort(paste("The summary was computed on another basis (kernel, J or grid) than this release;",
+                        "give dp_cov() the `kernel` and `J` of summarise_cov()."), arg = "x")
+    }
+  } else {
+    s <- summarise_cov_basis(x, basis, tau, eng$id %||% "id", eng$arg %||% "arg", eng$value %||% "value")
+    s <- check_summary(s, "cov")
+  }
+  warn_missing_cells(s)
+  cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, epsilon, tau, kernel, centered, eta, psi,
+              h, noise, budget, call, range(grid))
+}
