@@ -407,7 +407,7 @@ test_that("SQLite: kernel values that underflow are 0, as in memory (no SQL rang
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   DBI::dbWriteTable(con, "f", datasets::faithful)
-  z <- matrix(seq(40, 100, length.out = 25))
+  z <- matrix(seq(40.1234, 99.8766, length.out = 24))   # not rows of the data (no public-point warning)
   k <- kernel_gaussian(1)          # most kernel values are far below e^-708
   s_db <- summarise_kme(dplyr::tbl(con, "f"), k, synthetic = z, domain = c(40, 100), columns = "waiting")
   s_mem <- summarise_kme(matrix(datasets::faithful$waiting), k, synthetic = z, domain = c(40, 100))
