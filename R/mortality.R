@@ -78,10 +78,10 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
   if (!is.null(data) && is_engine_input(data)) {   # table, chunks or summary: R/summary-bins.R
     if (inherits(data, "dpfda_summary")) return(mortality_from_summary(data))
     have <- engine_names_or(data)
-    col <- function(v, arg, default) column_names(v, have, arg, default = default, what = "`data`")
-    return(mortality_from_summary(summarise_mortality(data, age = col(age, "age", "age"),
-                                                      deaths = col(deaths, "deaths", "deaths"),
-                                                      group = col(group, "group", "group"))))
+    eng_col <- function(v, arg, default) column_names(v, have, arg, default = default, what = "`data`")
+    return(mortality_from_summary(summarise_mortality(data, age = eng_col(age, "age", "age"),
+                                                      deaths = eng_col(deaths, "deaths", "deaths"),
+                                                      group = eng_col(group, "group", "group"))))
   }
   if (is.data.frame(data)) {
     have <- names(data)
