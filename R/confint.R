@@ -64,20 +64,16 @@
 #' @export
 confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
                                   nsim = 10000, seed = 1, ...) {
-  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
-                        what = "a number in (0, 1)")
-  type <- check_choice(type, c("pointwise", "simultaneous"), "type")
-  nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
-  seed <- check_count(seed, "seed", min = 0)
-  law <- noise_law(object)
-  b <- noise_band(law, level, type, nsim, seed)
+  b <- confint_band(object, level, type, nsim, seed)
+  level <- b$level
+  type <- b$type
   d <- as.data.frame(object$values)
   n <- nrow(object$values$values)
   # as.data.frame(curves) orders by id, then grid point
   half <- rep(b$half, times = n)
   d$estimate <- d$value
   d$value <- NULL
-  d$se <- rep(sqrt(law$var), times = n)
+  d$se <- rep(b$sd, times = n)
   d$lower <- d$estimate - half
   d$upper <- d$estimate + half
   structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
@@ -92,6 +88,18 @@ print.dpfda_confint <- function(x, ...) {
 }
 
 # Half-widths of a band on the grid and the method used.
+# The arguments of confint() checked, and the band of the release's noise law
+# (shared by the methods for releases and for KME releases).
+confint_band <- function(object, level, type, nsim, seed) {
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                        what = "a number in (0, 1)")
+  type <- check_choice(type, c("pointwise", "simultaneous"), "type")
+  nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
+  seed <- check_count(seed, "seed", min = 0)
+  law <- noise_law(object)
+  c(noise_band(law, level, type, nsim, seed), list(level = level, type = type, sd = sqrt(law$var)))
+}
+
 noise_band <- function(law, level, type, nsim, seed) {
   sd <- sqrt(law$var)
   pos <- sd > 0
@@ -274,16 +282,12 @@ noise_law.dpfda_kme <- function(x, ...) {
 #' @export
 confint.dpfda_kme <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
                               nsim = 10000, seed = 1, ...) {
-  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
-                        what = "a number in (0, 1)")
-  type <- check_choice(type, c("pointwise", "simultaneous"), "type")
-  nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
-  seed <- check_count(seed, "seed", min = 0)
-  law <- noise_law(object)
-  b <- noise_band(law, level, type, nsim, seed)
+  b <- confint_band(object, level, type, nsim, seed)
+  level <- b$level
+  type <- b$type
   p <- object$points
   colnames(p) <- paste0("z", seq_len(ncol(p)))
   est <- stats::predict(object)
-  d <- data.frame(p, estimate = est, se = sqrt(law$var), lower = est - b$half, upper = est + b$half)
+  d <- data.frame(p, estimate = est, se = b$sd, lower = est - b$half, upper = est + b$half)
   structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
 }

@@ -131,25 +131,16 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   call <- match.call()
   noise <- check_noise(noise)
   budget <- check_budget(budget)
-  if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
-  }
-  if (missing(bandwidth)) {
-    dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
-                arg = "bandwidth")
-  }
-  mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "dp_kde",
-                               local = c(iclp_qr = "iclp"))
-  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
-  epsilon <- check_epsilon(epsilon)
-  k <- check_count(k, "k", min = 1, max = 1e4)
-  h <- check_count(h, "h", min = 1, max = 1000)
-  grid <- as_grid(grid, "grid")
-  d <- if (is.null(dim(grid))) 1L else ncol(grid)
-  bw <- as_bandwidth(bandwidth, d)
-  # a released bandwidth is a sub-step: charged here unless already charged to this budget
-  if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
+  # the settings shared with the engine path, checked in one place (kde_settings())
+  st <- kde_settings(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget)
+  mechanism <- st$mechanism
+  calibration <- st$calibration
+  epsilon <- st$epsilon
+  k <- st$k
+  h <- st$h
+  grid <- st$grid
+  d <- st$d
+  bw <- st$bw
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
                                        mechanism, domain, binned, bins, call, noise = noise), opts), quote = TRUE)
@@ -211,6 +202,33 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
                                     as.integer(k), as.integer(h)),
                     call = call, lattice = lat, n = n, bandwidth = bw$H,
                     class = c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
+}
+
+# The settings of dp_kde() that the in-memory and the engine path share, checked
+# in the order the bad-argument tests expect; a released bandwidth is a
+# sub-step, charged here unless already charged to this budget. `grid` and
+# `bandwidth` may be the caller's missing arguments (missing() sees through).
+kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget) {
+  if (missing(grid)) {
+    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
+                arg = "grid")
+  }
+  if (missing(bandwidth)) {
+    dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
+                arg = "bandwidth")
+  }
+  mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "dp_kde",
+                               local = c(iclp_qr = "iclp"))
+  calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
+  epsilon <- check_epsilon(epsilon)
+  k <- check_count(k, "k", min = 1, max = 1e4)
+  h <- check_count(h, "h", min = 1, max = 1000)
+  grid <- as_grid(grid, "grid")
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  bw <- as_bandwidth(bandwidth, d)
+  if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
+  list(mechanism = mechanism, calibration = calibration, epsilon = epsilon, k = k, h = h, grid = grid, d = d,
+       bw = bw)
 }
 
 # The release step of the "gp" and "sobolev" KDE, shared with data outside
