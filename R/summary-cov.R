@@ -169,7 +169,7 @@ dp_cov_engine <- function(x, epsilon, tau, kernel, centered, eta, psi, J, h, noi
   budget <- check_budget(budget)
   noise <- check_noise(noise)
   eng <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
-  eng <- resolve_column_opts(eng, x, intersect(c("id", "arg", "value"), names(eng)))
+  eng <- resolve_column_opts(eng, x, c("id", "arg", "value"))
   if (length(eng) && (is.null(names(eng)) || any(!nzchar(names(eng))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
