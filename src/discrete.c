@@ -77,6 +77,28 @@ static dpu uniform_below(dpu N)
   }
 }
 
+/* ---- Bernoulli(n / d) ---------------------------------------------------------- */
+
+/* 1 with probability exactly n / d (0 <= n, 1 <= d): the uniform U in [0, 1)
+ * is read bit by bit and compared with the binary digits of n / d (long
+ * division); the first bit where they differ decides U < n / d.  Two random
+ * bits on average, where uniform_below(d) < n takes log2(d) bits or more. */
+static int bern_frac(dpu n, dpu d)
+{
+  if (n == 0) return 0;
+  if (n >= d) return 1;
+  if (d >> (DPU_BITS - 1)) return uniform_below(d) < n;   /* 2 r could overflow */
+  dpu r = n;                      /* n / d = 0.b1 b2 ..., remainder r < d */
+  for (;;) {
+    r <<= 1;
+    int digit = r >= d;
+    if (digit) r -= d;
+    int bit = (int) take_bits(1);
+    if (bit != digit) return bit < digit;
+    if (r == 0) return 0;         /* the digits end: U >= n / d (U = n / d has probability 0) */
+  }
+}
+
 /* ---- Bernoulli(exp(-gamma)), gamma = n / d ---------------------------------- */
 
 /* gamma in [0, 1]: K <- 1; while Bernoulli(gamma / K) succeeds, K++; return
@@ -87,7 +109,7 @@ static int bern_exp_le1(dpu n, dpu d)
   if (n == 0) return 1;
   uint64_t K = 1;
   for (;;) {
-    int a = uniform_below(d) < n && uniform_below((dpu) K) == 0;
+    int a = bern_frac(n, d) && bern_frac(1, (dpu) K);
     if (!a) break;
     K++;
   }

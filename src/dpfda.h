@@ -33,6 +33,8 @@ double dpfda_laplace(double scale);
 void   dpfda_norm_fill(double *z, R_xlen_t n);
 #include <stdint.h>
 uint32_t dpfda_bits32(void);    /* 32 random bits (exact samplers) */
+void   dpfda_rng_init(void);    /* at load: a forked child drops the secure pool */
+unsigned long dpfda_fork_generation(void);   /* forks this process descends from */
 
 /* ---- discrete.c: exact integer samplers -------------------------------- */
 void    dpfda_discrete_reset(void);             /* drop buffered random bits */

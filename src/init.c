@@ -53,4 +53,5 @@ void attribute_visible R_init_dpfda(DllInfo *dll)
   R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
+  dpfda_rng_init();
 }

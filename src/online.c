@@ -56,13 +56,6 @@
 #include <string.h>
 #include <limits.h>
 #include "dpfda.h"
-#if defined(_WIN32)
-#include <process.h>
-#define dpfda_getpid() ((long) _getpid())
-#else
-#include <unistd.h>
-#define dpfda_getpid() ((long) getpid())
-#endif
 
 enum { KIND_UNSET = 0, KIND_GENERAL = 1, KIND_MARKOV = 2 };
 enum { ST_OK = 0, ST_NONFINITE = 1, ST_NOMEM = 2, ST_FULL = 4, ST_BAD_F_LEN = 5,
@@ -95,7 +88,7 @@ typedef struct {
   double gstep;       /* exact: lattice step of the whitened coordinates (2^-k) */
   uint64_t dgp;       /* exact: variance of the discrete Gaussian, in steps^2 */
   int nmax;           /* exact: most points the privacy accounting allows */
-  long pid;           /* process that created the state: a fork must not answer */
+  unsigned long gen;  /* fork generation of the creating process (rng.c): a fork must not answer */
   /* general (u: normals; exact: the noisy whitened y; w: exact only, w = L^{-1} f) */
   double *x, *xs, *ans, *u, *L, *w;
   size_t capL;
@@ -151,7 +144,7 @@ static online_state *state_get(SEXP ptr)
 static online_state *state_get_here(SEXP ptr)
 {
   online_state *s = state_get(ptr);
-  if (s != NULL && s->pid != dpfda_getpid()) return NULL;
+  if (s != NULL && s->gen != dpfda_fork_generation()) return NULL;
   return s;
 }
 
@@ -537,7 +530,7 @@ SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma, SE
   s->nu = Rf_asReal(nu);
   s->gamma = Rf_asReal(gamma);
   s->root = -1;
-  s->pid = dpfda_getpid();
+  s->gen = dpfda_fork_generation();
   if (!Rf_isNull(exact)) {
     s->exact = 1;
     s->gstep = ex[0];

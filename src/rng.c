@@ -23,6 +23,7 @@
 #endif
 #if !defined(_WIN32)
 #include <stdio.h>
+#include <pthread.h>
 #endif
 
 static int rng_mode = DPFDA_RNG_SECURE;
@@ -34,6 +35,44 @@ int dpfda_rng_mode(void) { return rng_mode; }
 #define POOL_BYTES 4096
 static unsigned char pool[POOL_BYTES];
 static size_t pool_pos = POOL_BYTES;
+/* the unused half of the last 64 bits taken by dpfda_bits32() */
+static uint32_t half_bits;
+static int have_half = 0;
+
+/* ---- fork -------------------------------------------------------------------
+ * A forked child (parallel::mclapply) inherits a copy of the pool: without
+ * care it would draw the very bytes its parent and siblings draw, and two
+ * releases would carry the same noise.  The child handler drops the pool
+ * and counts the generation, which online.c compares to refuse states made
+ * in another process without a system call per query.  (The package never
+ * unloads its DLL, so the handler stays valid; Windows has no fork.) */
+static volatile unsigned long fork_generation = 0;
+
+static void drop_pool(void)
+{
+  volatile unsigned char *v = pool;
+  for (size_t i = 0; i < POOL_BYTES; i++) v[i] = 0;
+  pool_pos = POOL_BYTES;
+  half_bits = 0;
+  have_half = 0;
+}
+
+#if !defined(_WIN32)
+static void after_fork_child(void)
+{
+  drop_pool();
+  fork_generation++;
+}
+#endif
+
+void dpfda_rng_init(void)
+{
+#if !defined(_WIN32)
+  pthread_atfork(NULL, NULL, after_fork_child);
+#endif
+}
+
+unsigned long dpfda_fork_generation(void) { return fork_generation; }
 
 #if defined(_WIN32)
 static int os_bytes(unsigned char *buf, size_t len)
@@ -141,14 +180,24 @@ double dpfda_laplace(double scale)
 
 /* 32 uniformly random bits (exact integer samplers, src/discrete.c).  In
  * seeded mode from R's unif_rand(), whose default Mersenne-Twister has
- * 32-bit resolution; secure mode takes the high half of 64 OS bits. */
+ * 32-bit resolution; secure mode uses both halves of 64 OS bits (the
+ * second half is kept for the next call, then wiped). */
 uint32_t dpfda_bits32(void)
 {
   if (rng_mode == DPFDA_RNG_SEEDED) {
     double u = unif_rand() * 4294967296.0;
     return u >= 4294967295.0 ? 4294967295u : (uint32_t) u;
   }
-  return (uint32_t) (secure_u64() >> 32);
+  if (have_half) {
+    uint32_t out = half_bits;
+    half_bits = 0;
+    have_half = 0;
+    return out;
+  }
+  uint64_t u = secure_u64();
+  half_bits = (uint32_t) u;
+  have_half = 1;
+  return (uint32_t) (u >> 32);
 }
 
 void dpfda_norm_fill(double *z, R_xlen_t n)

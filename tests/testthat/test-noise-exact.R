@@ -25,7 +25,8 @@ dgauss_pmf <- function(s2) function(x) exp(-x^2 / (2 * s2))
 test_that("Bernoulli(exp(-gamma)) is exact for rational gamma", {
   with_seed_mode(11, {
     n <- 40000
-    for (g in list(c(0, 1), c(1, 3), c(1, 1), c(5, 2), c(7, 3))) {
+    # (the last two: Bernoulli(n / d) compares long binary expansions of n / d)
+    for (g in list(c(0, 1), c(1, 3), c(1, 1), c(5, 2), c(7, 3), c(2^50 + 1, 3 * 2^50), c(3^30, 2^48))) {
       x <- .Call(dpfda:::C_dpfda_bernoulli_exp_draw, n, g[1], g[2])
       p <- exp(-g[1] / g[2])
       expect_gt(stats::binom.test(sum(x), n, p)$p.value, 1e-6)
@@ -56,6 +57,16 @@ test_that("discrete Laplace and Gaussian samplers match their pmf (chi-square)",
     z <- .Call(dpfda:::C_dpfda_discrete_laplace_draw, 20000, 2^20)
     expect_equal(mean(abs(z)) / 2^20, 1, tolerance = 0.03)
   })
+  # the secure source (both halves of each 64 OS bits are used): the same laws
+  old <- dp_rng("secure")
+  z <- .Call(dpfda:::C_dpfda_discrete_gaussian_draw, n, 3)
+  expect_gt(chisq_pvalue(z, dgauss_pmf(3)), 1e-6)
+  expect_lt(chisq_pvalue(z, dgauss_pmf(0.49 * 3)), 1e-6)
+  z <- .Call(dpfda:::C_dpfda_discrete_laplace_draw, n, 2)
+  expect_gt(chisq_pvalue(z, dlap_pmf(2)), 1e-6)
+  x <- .Call(dpfda:::C_dpfda_bernoulli_exp_draw, n, 1, 3)
+  expect_gt(stats::binom.test(sum(x), n, exp(-1 / 3))$p.value, 1e-6)
+  dp_rng(old)
   expect_error(.Call(dpfda:::C_dpfda_discrete_laplace_draw, 1, 0.5))
   expect_error(.Call(dpfda:::C_dpfda_discrete_laplace_draw, 3, c(1, 2)))
   # one scale per coordinate (heterogeneous scales, e.g. ICLP coefficients)

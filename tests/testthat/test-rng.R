@@ -54,6 +54,20 @@ test_that("secure mode: set.seed() does not repeat output", {
   expect_identical(dp_rng(), "secure")
 })
 
+test_that("forked children draw independent secure noise (not the parent's pooled bytes)", {
+  skip_on_os("windows")
+  old <- dp_rng("secure")
+  on.exit(dp_rng(old))
+  rlaplace(1, 1)      # fill the pool in the parent before forking
+  jobs <- lapply(1:2, function(i) parallel::mcparallel(list(l = rlaplace(4, 1), u = .Call(dpfda:::C_dpfda_discrete_gaussian_draw, 4, 2^40))))
+  res <- parallel::mccollect(jobs)
+  parent <- rlaplace(4, 1)
+  expect_length(res, 2L)
+  expect_false(identical(res[[1]]$l, res[[2]]$l))
+  expect_false(identical(res[[1]]$u, res[[2]]$u))
+  expect_false(any(res[[1]]$l %in% parent) || any(res[[2]]$l %in% parent))
+})
+
 test_that("secure mode does not disturb R's own generator state", {
   old <- dp_rng("secure")
   on.exit(dp_rng(old))
