@@ -45,6 +45,19 @@ static uint32_t take_bits(int k)
   return out;
 }
 
+/* one random bit (the lazy comparisons of bern_frac() take them one by one) */
+static inline int take_bit(void)
+{
+  if (bitcount == 0) {
+    bitbuf = (uint64_t) dpfda_bits32();
+    bitcount = 32;
+  }
+  int out = (int) (bitbuf & 1u);
+  bitbuf >>= 1;
+  bitcount--;
+  return out;
+}
+
 static int bitlen(dpu x)
 {
 #if DPU_BITS == 128
@@ -93,7 +106,7 @@ static int bern_frac(dpu n, dpu d)
     r <<= 1;
     int digit = r >= d;
     if (digit) r -= d;
-    int bit = (int) take_bits(1);
+    int bit = take_bit();
     if (bit != digit) return bit < digit;
     if (r == 0) return 0;         /* the digits end: U >= n / d (U = n / d has probability 0) */
   }

@@ -63,18 +63,24 @@ enum { ST_OK = 0, ST_NONFINITE = 1, ST_NOMEM = 2, ST_FULL = 4, ST_BAD_F_LEN = 5,
 
 #define AVL_MAX_DEPTH 128   /* AVL height <= 1.44 log2(n + 2) < 48 for n < 2^31 */
 
-/* A tree node is split in two arrays: what a search reads (16 bytes, so
- * that more of the tree stays in cache) and the rest (40 bytes in all). */
+/* A tree node is split in two arrays: what a search and a rebalancing read
+ * (24 bytes), and the values (16 bytes; 40 bytes in all). */
 typedef struct {
   double key;     /* the point */
-  int left, right;
+  int child[2];   /* left (smaller keys), right; -1: none */
+  int height;
 } ou_node;
 
 typedef struct {
   double g;       /* unit-variance noise value of the path at key (exact: f(key)) */
   double ans;     /* released answer */
-  int height;
 } ou_val;
+
+/* the nodes a search passed, root first: where an insertion goes */
+typedef struct {
+  int n;
+  int node[AVL_MAX_DEPTH];
+} ou_path;
 
 typedef struct {
   int kind, d, n, cap;
@@ -120,7 +126,12 @@ static void state_free(online_state *s)
   free(s);
 }
 
-static SEXP state_tag(void) { return Rf_install("dpfda_online_state"); }
+static SEXP state_tag(void)
+{
+  static SEXP tag = NULL;   /* a symbol: never collected */
+  if (tag == NULL) tag = Rf_install("dpfda_online_state");
+  return tag;
+}
 
 static void state_finalize(SEXP ptr)
 {
@@ -288,101 +299,91 @@ static double general_solve(const online_state *s, const double *xsr, double *l,
 
 /* ---- AVL tree ---------------------------------------------------------------------- */
 
-static inline int h_of(const ou_val *v, int i) { return i < 0 ? 0 : v[i].height; }
+static inline int h_of(const ou_node *t, int i) { return i < 0 ? 0 : t[i].height; }
 
-static inline void h_fix(const ou_node *t, ou_val *v, int i)
+static inline void h_fix(ou_node *t, int i)
 {
-  int hl = h_of(v, t[i].left), hr = h_of(v, t[i].right);
-  v[i].height = 1 + (hl > hr ? hl : hr);
+  int hl = h_of(t, t[i].child[0]), hr = h_of(t, t[i].child[1]);
+  t[i].height = 1 + (hl > hr ? hl : hr);
 }
 
-static int rot_right(ou_node *t, ou_val *v, int y)
+/* rotate the subtree at y: its child on side `side` becomes its root */
+static int rotate(ou_node *t, int y, int side)
 {
-  int x = t[y].left;
-  t[y].left = t[x].right;
-  t[x].right = y;
-  h_fix(t, v, y);
-  h_fix(t, v, x);
+  int x = t[y].child[side];
+  t[y].child[side] = t[x].child[1 - side];
+  t[x].child[1 - side] = y;
+  h_fix(t, y);
+  h_fix(t, x);
   return x;
 }
 
-static int rot_left(ou_node *t, ou_val *v, int x)
+static int rebalance(ou_node *t, int i)
 {
-  int y = t[x].right;
-  t[x].right = t[y].left;
-  t[y].left = x;
-  h_fix(t, v, x);
-  h_fix(t, v, y);
-  return y;
-}
-
-static int rebalance(ou_node *t, ou_val *v, int i)
-{
-  h_fix(t, v, i);
-  int b = h_of(v, t[i].left) - h_of(v, t[i].right);
-  if (b > 1) {
-    int l = t[i].left;
-    if (h_of(v, t[l].left) < h_of(v, t[l].right)) t[i].left = rot_left(t, v, l);
-    return rot_right(t, v, i);
-  }
-  if (b < -1) {
-    int r = t[i].right;
-    if (h_of(v, t[r].right) < h_of(v, t[r].left)) t[i].right = rot_right(t, v, r);
-    return rot_left(t, v, i);
+  h_fix(t, i);
+  int b = h_of(t, t[i].child[0]) - h_of(t, t[i].child[1]);
+  if (b > 1 || b < -1) {
+    int side = b > 1 ? 0 : 1, c = t[i].child[side];
+    if (h_of(t, t[c].child[side]) < h_of(t, t[c].child[1 - side]))
+      t[i].child[side] = rotate(t, c, 1 - side);
+    return rotate(t, i, side);
   }
   return i;
 }
 
-/* node with key x, or -1; *pred / *succ: nearest smaller / larger keys */
-static int ou_search(const online_state *s, double x, int *pred, int *succ)
+/* Node with key x, or -1; *pred / *succ: nearest smaller / larger keys;
+ * path (may be NULL): the nodes passed.  The side is an index, not a
+ * branch: random keys would mispredict every level. */
+static int ou_search(const online_state *s, double x, int *pred, int *succ, ou_path *path)
 {
   const ou_node *t = s->nodes;
-  int cur = s->root;
-  *pred = -1;
-  *succ = -1;
+  int cur = s->root, pr = -1, su = -1, depth = 0;
   while (cur >= 0) {
-    if (x < t[cur].key) { *succ = cur; cur = t[cur].left; }
-    else if (x > t[cur].key) { *pred = cur; cur = t[cur].right; }
-    else return cur;
+    double k = t[cur].key;
+    if (x == k) break;
+    int right = x > k;
+    if (path && depth < AVL_MAX_DEPTH) path->node[depth] = cur;   /* (AVL height < 48) */
+    depth++;
+    pr = right ? cur : pr;
+    su = right ? su : cur;
+    cur = t[cur].child[right];
   }
-  return -1;
+  *pred = pr;
+  *succ = su;
+  if (path) path->n = depth;
+  return cur;
 }
 
-/* insert a key known to be absent; capacity reserved by the caller */
-static void ou_insert(online_state *s, double key, double g, double ans)
+/* insert a key known to be absent below the end of its search path;
+ * capacity reserved by the caller */
+static void ou_insert(online_state *s, double key, double g, double ans, const ou_path *path)
 {
   ou_node *t = s->nodes;
-  ou_val *v = s->vals;
-  int path[AVL_MAX_DEPTH], depth = 0;
-  int idx = s->n;
+  int idx = s->n, depth = path->n;
   t[idx].key = key;
-  t[idx].left = t[idx].right = -1;
-  v[idx].g = g;
-  v[idx].ans = ans;
-  v[idx].height = 1;
-  int cur = s->root;
-  while (cur >= 0 && depth < AVL_MAX_DEPTH) {
-    path[depth++] = cur;
-    cur = key < t[cur].key ? t[cur].left : t[cur].right;
-  }
+  t[idx].child[0] = t[idx].child[1] = -1;
+  t[idx].height = 1;
+  s->vals[idx].g = g;
+  s->vals[idx].ans = ans;
+  s->n++;
   if (depth == 0) {
     s->root = idx;
-    s->n++;
     return;
   }
-  int parent = path[depth - 1];
-  if (key < t[parent].key) t[parent].left = idx; else t[parent].right = idx;
+  int parent = path->node[depth - 1];
+  t[parent].child[key > t[parent].key] = idx;
   for (int k = depth - 1; k >= 0; k--) {
-    int p = path[k], h0 = v[p].height;
-    int r = rebalance(t, v, p);
+    int p = path->node[k], h0 = t[p].height;
+    int r = rebalance(t, p);
     if (k == 0) s->root = r;
-    else if (t[path[k - 1]].left == p) t[path[k - 1]].left = r;
-    else t[path[k - 1]].right = r;
+    else {
+      int q = path->node[k - 1];
+      t[q].child[t[q].child[1] == p] = r;
+    }
     /* a rotation restores the height the subtree had before the insertion, and
      * an unchanged height leaves every ancestor as it was: stop (same tree) */
-    if (r != p || v[r].height == h0) break;
+    if (r != p || t[r].height == h0) break;
   }
-  s->n++;
 }
 
 /* The conditional law of the OU path (unit variance) at x given the
@@ -461,7 +462,8 @@ static double exact_step(const online_state *s, double w)
  * f(x) = fx) on the Markov path and insert it: ST_OK with the answer in
  * *ans, or ST_NONFINITE (nothing inserted).  Capacity reserved by the
  * caller; inside an rng bracket. */
-static int ou_new(online_state *s, double x, double fx, int pred, int succ, double *ans)
+static int ou_new(online_state *s, double x, double fx, int pred, int succ, const ou_path *path,
+                  double *ans)
 {
   double c[3], var, a, keep;
   ou_coef(s, x, pred, succ, c, &var);
@@ -482,7 +484,7 @@ static int ou_new(online_state *s, double x, double fx, int pred, int succ, doub
     }
   }
   if (!R_FINITE(a)) return ST_NONFINITE;
-  ou_insert(s, x, keep, a);
+  ou_insert(s, x, keep, a, path);
   *ans = a;
   return ST_OK;
 }
@@ -582,7 +584,7 @@ SEXP dpfda_online_plan(SEXP ptr, SEXP x)
   if (s->kind == KIND_MARKOV) {
     int pr, su;
     for (int i = 0; i < k; i++)
-      if (ou_search(s, px[i], &pr, &su) < 0) cand[nc++] = i;
+      if (ou_search(s, px[i], &pr, &su, NULL) < 0) cand[nc++] = i;
   } else {
     double *r = (double *) R_alloc(d, sizeof(double));
     for (int i = 0; i < k; i++) {
@@ -671,6 +673,7 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
   int j = 0;   /* next entry of need / fval */
 
   if (status == ST_OK && s->kind == KIND_MARKOV) {
+    ou_path path;
     rng_open();
     for (int i = 0; i < k; i++) {
       if ((i & 4095) == 4095) {        /* never longjmp inside the rng bracket */
@@ -679,13 +682,13 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
         rng_open();
       }
       int is_new = j < nn && pn[j] == i + 1;
-      int pr, su, hit = ou_search(s, px[i], &pr, &su);
+      int pr, su, hit = ou_search(s, px[i], &pr, &su, &path);
       if (is_new) j++;
       if (hit >= 0) { o[i] = s->vals[hit].ans; continue; }
       if (!is_new) { status = ST_BAD_F_LEN; break; }   /* not planned: cannot happen */
       if (!reserve_points(s, s->n + 1)) { status = ST_NOMEM; break; }
       double a;
-      if ((status = ou_new(s, px[i], pf[j - 1], pr, su, &a)) != ST_OK) break;
+      if ((status = ou_new(s, px[i], pf[j - 1], pr, su, &path, &a)) != ST_OK) break;
       if (seeded) s->seeded = 1;
       o[i] = a;
     }
@@ -791,7 +794,8 @@ SEXP dpfda_online_query1(SEXP object, SEXP x)
   if (s == NULL) return R_NilValue;
   if (s->kind != KIND_MARKOV) return Rf_ScalarInteger(0);
   double xv = REAL(x)[0], lim = REAL(limit)[0];
-  int n0 = s->n, pr, su, hit = ou_search(s, xv, &pr, &su);
+  ou_path path;
+  int n0 = s->n, pr, su, hit = ou_search(s, xv, &pr, &su, &path);
   if (hit >= 0) return Rf_ScalarReal(s->vals[hit].ans);
   /* f(x) before any change of the state or draw; ptr protected, as f may
    * rebind object$ptr (whose finalizer would free s) */
@@ -813,12 +817,12 @@ SEXP dpfda_online_query1(SEXP object, SEXP x)
   /* f may have run R code, even a query of this object (points are never
    * removed, so the same count means the same tree): search again */
   if (s->n != n0) {
-    hit = ou_search(s, xv, &pr, &su);
+    hit = ou_search(s, xv, &pr, &su, &path);
     if (hit >= 0) { UNPROTECT(3); return Rf_ScalarReal(s->vals[hit].ans); }
   }
   double a = NA_REAL;
   rng_open();
-  int status = ou_new(s, xv, fx, pr, su, &a);
+  int status = ou_new(s, xv, fx, pr, su, &path, &a);
   if (status == ST_OK && dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
   rng_close();
   UNPROTECT(3);
@@ -839,7 +843,7 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
   const double *px = REAL(x);
   if (s->kind == KIND_MARKOV) {
     for (int i = 0; i < k; i++) {
-      int pr, su, hit = ou_search(s, px[i], &pr, &su);
+      int pr, su, hit = ou_search(s, px[i], &pr, &su, NULL);
       if (hit >= 0) {
         const ou_val *nd = s->vals + hit;
         o[i] = s->exact ? (nd->ans - nd->g) / s->amp : nd->g;
@@ -879,11 +883,11 @@ static void ou_inorder(const ou_node *t, const ou_val *v, int root, int n, doubl
   int *stack = (int *) R_alloc(AVL_MAX_DEPTH, sizeof(int));
   int top = 0, cur = root, j = 0;
   while ((cur >= 0 || top > 0) && j < n) {
-    while (cur >= 0 && top < AVL_MAX_DEPTH) { stack[top++] = cur; cur = t[cur].left; }
+    while (cur >= 0 && top < AVL_MAX_DEPTH) { stack[top++] = cur; cur = t[cur].child[0]; }
     cur = stack[--top];
     keys[j] = t[cur].key;
     vals[j++] = v[cur].ans;
-    cur = t[cur].right;
+    cur = t[cur].child[1];
   }
 }
 

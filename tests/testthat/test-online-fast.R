@@ -36,3 +36,53 @@ test_that("errors and bad values of f on the fast path are classed and change no
   # integer points take the general path with the same result type
   expect_true(is.double(query(o, 1L)))
 })
+
+# The Markov path keeps the answered points in a balanced tree (rotations on
+# both sides); a plain sorted vector with the same conditional formulas and
+# the same normals must give the same answers in any query order.
+plain_ou_answers <- function(x, gamma, amp, f, z) {
+  xs <- g <- numeric(0)
+  out <- numeric(length(x))
+  for (i in seq_along(x)) {
+    j <- findInterval(x[i], xs)
+    n <- length(xs)
+    if (n == 0L) { m <- 0; v <- 1 }
+    else if (j == 0L) { t <- gamma * (xs[1L] - x[i]); m <- exp(-t) * g[1L]; v <- -expm1(-2 * t) }
+    else if (j == n) { t <- gamma * (x[i] - xs[n]); m <- exp(-t) * g[n]; v <- -expm1(-2 * t) }
+    else {
+      t1 <- gamma * (x[i] - xs[j]); t2 <- gamma * (xs[j + 1L] - x[i])
+      q1 <- -expm1(-2 * t1); q2 <- -expm1(-2 * t2); q12 <- -expm1(-2 * (t1 + t2))
+      m <- (exp(-t1) * q2 * g[j] + exp(-t2) * q1 * g[j + 1L]) / q12
+      v <- q1 * q2 / q12
+    }
+    gi <- m + sqrt(v) * z[i]
+    xs <- append(xs, x[i], j)
+    g <- append(g, gi, j)
+    out[i] <- f(x[i]) + amp * gi
+  }
+  out
+}
+
+test_that("the tree of answered points: any query order gives the sorted-vector answers", {
+  set.seed(81)
+  u <- runif(600)
+  orders <- list(ascending = sort(u), descending = sort(u, decreasing = TRUE),
+                 zigzag = c(rbind(sort(u)[1:300], sort(u, decreasing = TRUE)[1:300])),
+                 random = u)
+  k <- kernel_exponential(0.05)
+  f1 <- function(t) sin(2 * pi * t)
+  for (nm in names(orders)) {
+    x <- orders[[nm]]
+    a <- with_seed_mode(82, {
+      o <- dp_online(f1, k, sensitivity = 0.1, epsilon = 1, delta = 1e-5, noise = "float")
+      vapply(x, function(xi) query(o, xi), 0)
+    })
+    z <- with_seed_mode(82, stats::rnorm(length(x)))
+    b <- plain_ou_answers(x, 1 / k$lengthscale, o$noise_scale, f1, z)
+    expect_lt(max(abs(a - b)), 1e-9, label = nm)
+    r <- released(o)
+    expect_identical(r$values$grid, sort(x), label = nm)
+    expect_identical(as.vector(r$values$values), a[order(x)], label = nm)
+    expect_identical(query(o, rev(x)), rev(a), label = nm)   # every point found again
+  }
+})
