@@ -8,7 +8,10 @@
 #'   fallback to `/dev/urandom`, `arc4random_buf()` on macOS and the BSDs,
 #'   `rand_s()` on Windows). Uniforms carry 53 random bits; normal variates are
 #'   obtained by inversion, exponential and Laplace variates by the logarithm
-#'   of a uniform. `set.seed()` has no effect on them.
+#'   of a uniform. `set.seed()` has no effect on them. The bytes are read
+#'   4096 at a time and wiped once used; a process forked from this one
+#'   (`parallel::mclapply()`, `parallel::mcparallel()`) drops the inherited
+#'   buffer, so parallel workers never draw the same noise.
 #' * `"seeded"`: R's own generator (`unif_rand()`, `norm_rand()`,
 #'   `exp_rand()`), so that `set.seed()` reproduces every release. Use it for
 #'   tests, teaching and reproducible reports only: an adversary who knows the
