@@ -355,6 +355,16 @@ column_expr_names <- function(expr) {
   NULL
 }
 
+# The column argument `name` (a string or a bare name) of the function whose
+# frame is `env`, as column names checked against the columns of `x` (for
+# chunks, not known yet: see column_names()). For the exported summarise_*()
+# functions, whose internal versions take names only.
+column_arg_names <- function(name, x, n = 1L, env = parent.frame()) {
+  expr <- eval(call("substitute", as.name(name)), env)
+  spec <- column_arg(expr, tryCatch(get(name, envir = env), error = function(e) e), name)
+  column_names(spec, engine_names_or(x), name, n = n)
+}
+
 # `...` as a named list in which the column arguments `cols` are kept as
 # column_arg()s (other arguments are evaluated as list(...) would).
 capture_dots <- function(..., .cols = character()) {

@@ -25,12 +25,14 @@
 #' @param x Public inputs in memory (a vector or an `n x D` matrix, with `y`
 #'   the outputs), or a data frame, database table (dbplyr) or [dp_chunks()]
 #'   with the input columns `columns` and the output column `y`.
-#' @param y The outputs (in memory), or the name of the output column.
+#' @param y The outputs (in memory), or the name of the output column (a string
+#'   or a bare name, as in [as_curves()]).
 #' @param bins Number of bins per dimension (one, or one per dimension).
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param domain Public region binned: `c(lower, upper)` in one dimension, a
 #'   `2 x D` matrix (rows lower, upper) otherwise.
-#' @param columns Names of the input columns (`D` of them).
+#' @param columns Names of the input columns (`D` of them; strings or bare names, as in [as_curves()]:
+#'   `columns = c(u, v)`).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @return A [dpfda_summary] (kind `"binreg"`): `sums` is the `prod(bins) x
 #'   2` matrix of counts and clamped output sums.
@@ -44,6 +46,14 @@
 #' @export
 summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
   require_args(c("x", "bins", "y_bound", "domain"), "summarise_bin_regression")
+  # (in memory `y` is a vector of responses, not a column name)
+  y <- if (is.data.frame(x) || is_lazy_table(x) || inherits(x, "dpfda_chunks")) column_arg_names("y", x) else y
+  columns <- column_arg_names("columns", x, NULL)
+  summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns, .query)
+}
+
+# summarise_bin_regression() with column names (strings).
+summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
   y_bound <- check_y_bound(y_bound)
   if (inherits(x, "dpfda_chunks") || is.data.frame(x) || is_lazy_table(x)) {
     have <- engine_names_or(x)
@@ -178,7 +188,7 @@ dp_bin_regression_engine <- function(x, y, bins, y_bound, epsilon, domain, newda
       dpfda_abort("`columns` (in `...`) is required: the names of the input columns of the table.",
                   arg = "columns")
     }
-    s <- summarise_bin_regression(x, y, bins, y_bound, domain, columns = columns)
+    s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
     st <- s$settings
   }
   epsilon <- check_epsilon(epsilon)

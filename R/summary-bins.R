@@ -60,12 +60,13 @@
 #' @param bins Number of bin centres (1-D); default as in [kde_gaussian()]: at
 #'   least 4096 and 8 per bandwidth.
 #' @param columns Names of the data columns, one per dimension of the grid
-#'   (tables, data frames, chunks).
-#' @param id `NULL` or the name of an id column (see Individuals).
+#'   (tables, data frames, chunks; strings or bare names, as in [as_curves()]).
+#' @param id `NULL` or the name of an id column (see Individuals; a string or
+#'   a bare name).
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
 #' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
-#' @param age,deaths,group Column names for `summarise_mortality()`; `group`
-#'   may be `NULL` (one group).
+#' @param age,deaths,group Column names for `summarise_mortality()` (strings or bare names, as in [as_curves()]);
+#'   `group` may be `NULL` (one group).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @return A [dpfda_summary].
 #' @examples
@@ -85,6 +86,15 @@
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                           mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE) {
   require_args(c("x", "grid"), "summarise_kde")
+  columns <- column_arg_names("columns", x, NULL)
+  id <- column_arg_names("id", x)
+  summarise_kde_impl(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query)
+}
+
+# summarise_kde() with column names (strings).
+summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
+                               mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
+                               .query = FALSE) {
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "summarise_kde",
                                local = c(iclp_qr = "iclp"))
   grid <- as_grid(grid, "grid")
@@ -104,7 +114,7 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
 
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_kde(d, grid, bandwidth, dom, B, columns, id)
+      summarise_kde_impl(d, grid, bandwidth, dom, B, columns, id)
     }, id = id)))
   }
   if (is_lazy_table(x)) {
@@ -197,7 +207,7 @@ dp_kde_engine <- function(x, grid, bandwidth, epsilon, delta, mechanism, domain,
   }
   dom <- as_domain(domain, grid)
   s <- if (inherits(x, "dpfda_summary")) x else
-    summarise_kde(x, grid, bandwidth, domain = dom, bins = bins, columns = columns, id = id,
+    summarise_kde_impl(x, grid, bandwidth, domain = dom, bins = bins, columns = columns, id = id,
                   mechanism = mechanism, k = k)
   s <- check_summary(s, if (d == 1L) "kde" else "kde_kernel")
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
@@ -255,14 +265,20 @@ kde_kernel_at <- function(s, bw) {
 #' @export
 summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE) {
   require_args("x", "summarise_mortality")
-  have <- engine_names_or(x)
-  if (!is.null(have)) {
-    age <- engine_columns(age, have, "age", 1L)
-    deaths <- engine_columns(deaths, have, "deaths", 1L)
-    if (!is.null(group)) group <- engine_columns(group, have, "group", 1L)
-  }
+  age <- column_arg_names("age", x)
+  deaths <- column_arg_names("deaths", x)
+  group <- column_arg_names("group", x)
+  summarise_mortality_impl(x, age, deaths, group, .query)
+}
+
+# summarise_mortality() with column names (strings).
+summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE) {
+  have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
+  age <- engine_columns(age, have, "age", 1L)
+  deaths <- engine_columns(deaths, have, "deaths", 1L)
+  if (!is.null(group)) group <- engine_columns(group, have, "group", 1L)
   if (inherits(x, "dpfda_chunks")) {
-    return(warn_dropped(chunks_reduce(x, function(d) summarise_mortality(d, age, deaths, group))))
+    return(warn_dropped(chunks_reduce(x, function(d) summarise_mortality_impl(d, age, deaths, group))))
   }
   if (is_lazy_table(x)) {
     cols <- c(age = age, deaths = deaths, group = group)

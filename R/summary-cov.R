@@ -33,7 +33,8 @@
 #'   3/2 with lengthscale 0.1 times the width of the grid).
 #' @param J `NULL` (all positive eigenvalues) or the number of basis
 #'   components.
-#' @param id,arg,value Column names.
+#' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
+#'   `id = Subject`).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @return A [dpfda_summary] (kind `"cov"`): `sums` is the `J x (J + 1)`
 #'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
@@ -55,6 +56,9 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   if (!is.null(J)) J <- check_count(J, "J", min = 1, max = length(grid))
   basis <- kl_basis(kernel, grid, J = J)
   cov_check_size(length(grid), basis$J)
+  id <- column_arg_names("id", x)
+  arg <- column_arg_names("arg", x)
+  value <- column_arg_names("value", x)
   summarise_cov_basis(x, basis, tau, id, arg, value, .query)
 }
 
@@ -84,12 +88,10 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE) {
     A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))
     return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))
   }
-  have <- engine_names_or(x)
-  if (!is.null(have)) {
-    id <- engine_columns(id, have, "id", 1L)
-    arg <- engine_columns(arg, have, "arg", 1L)
-    value <- engine_columns(value, have, "value", 1L)
-  }
+  have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
+  id <- engine_columns(id, have, "id", 1L)
+  arg <- engine_columns(arg, have, "arg", 1L)
+  value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value),
                                       id = id)))

@@ -23,8 +23,8 @@
 #' @param synthetic Public points `z` (an `M x D` matrix), for `"subspace"`.
 #' @param rff A [kme_rff()] object, for `"random_features"`.
 #' @param domain `NULL` or a public box (`c(lower, upper)` or `2 x D`).
-#' @param columns Names of the `D` point columns.
-#' @param id `NULL` or an id column.
+#' @param columns Names of the `D` point columns (strings or bare names, as in [as_curves()]).
+#' @param id `NULL` or an id column (a string or a bare name).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @return A [dpfda_summary] (kind `"kme_kernel"` or `"kme_features"`).
 #' @examples
@@ -36,6 +36,14 @@
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
                           domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
   require_args(c("x", "kernel"), "summarise_kme")
+  columns <- column_arg_names("columns", x, NULL)
+  id <- column_arg_names("id", x)
+  summarise_kme_impl(x, kernel, method, synthetic, rff, domain, columns, id, .query)
+}
+
+# summarise_kme() with column names (strings).
+summarise_kme_impl <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
+                               domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
   method <- check_choice(method, c("subspace", "random_features"), "method")
   kme_check_kernel(kernel)
   D <- if (!is.null(columns)) length(columns) else if (method == "subspace" && !is.null(synthetic))
@@ -54,7 +62,7 @@ summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), 
   if (!is.null(have) && !is.null(id)) id <- engine_columns(id, have, "id", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_kme(d, kernel, method, synthetic, rff, domain, columns, id)
+      summarise_kme_impl(d, kernel, method, synthetic, rff, domain, columns, id)
     }, id = id)))
   }
   if (is_lazy_table(x)) {
@@ -207,7 +215,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
   M <- nrow(z)
   if (method == "subspace") {
     if (!inherits(x, "dpfda_summary")) {
-      s <- summarise_kme(x, kernel, "subspace", synthetic = z, domain = domain, columns = columns, id = id)
+      s <- summarise_kme_impl(x, kernel, "subspace", synthetic = z, domain = domain, columns = columns, id = id)
     }
     s <- check_summary(s, "kme_kernel")
     N <- s$n
@@ -236,7 +244,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     } else kme_rff(kernel, J, D)
     J <- rff$J
     if (!inherits(x, "dpfda_summary")) {
-      s <- summarise_kme(x, kernel, "random_features", rff = rff, domain = domain, columns = columns, id = id)
+      s <- summarise_kme_impl(x, kernel, "random_features", rff = rff, domain = domain, columns = columns, id = id)
     }
     s <- check_summary(s, "kme_features")
     N <- s$n

@@ -34,7 +34,8 @@
 #' @param weights Quadrature weights of the norm (default: the trapezoid
 #'   weights of the grid, as in [kl_basis()]).
 #' @param clip `"l2"` (radial, weighted \eqn{L^2}) or `"sup"` (pointwise).
-#' @param id,arg,value Column names.
+#' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
+#'   `id = Subject`).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @return A [dpfda_summary] (kind `"mean"`).
 #' @examples
@@ -46,6 +47,15 @@
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
                            value = "value", .query = FALSE) {
   require_args(c("x", "tau"), "summarise_mean")
+  id <- column_arg_names("id", x)
+  arg <- column_arg_names("arg", x)
+  value <- column_arg_names("value", x)
+  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query)
+}
+
+# summarise_mean() with column names (strings).
+summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
+                                value = "value", .query = FALSE) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (inherits(x, "dpfda_curves")) {
@@ -72,15 +82,13 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
     X <- if (clip == "l2") clip_curves_l2(x$values, w, tau) else pmin(pmax(x$values, -tau), tau)
     return(new_dpfda_summary("mean", colSums(X), nrow(X), nrow(X) * m, 0, settings, missing_cells = 0))
   }
-  have <- engine_names_or(x)
-  if (!is.null(have)) {
-    id <- engine_columns(id, have, "id", 1L)
-    arg <- engine_columns(arg, have, "arg", 1L)
-    value <- engine_columns(value, have, "value", 1L)
-  }
+  have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
+  id <- engine_columns(id, have, "id", 1L)
+  arg <- engine_columns(arg, have, "arg", 1L)
+  value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_mean(d, grid, tau, w, clip, id, arg, value)
+      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value)
     }, id = id)))
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query))
@@ -245,7 +253,7 @@ dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, bu
   if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))   # as dp_mean() in memory
   if (mechanism == "bernstein") {
     if (!inherits(x, "dpfda_summary")) {
-      s <- do.call(summarise_mean, c(list(x, grid = grid, tau = tau, clip = "sup"), eng[names(eng) != "grid"]))
+      s <- do.call(summarise_mean_impl, c(list(x, grid = grid, tau = tau, clip = "sup"), eng[names(eng) != "grid"]))
     }
     s <- check_summary(s, "mean")
     warn_missing_cells(s)
@@ -273,7 +281,7 @@ dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, bu
       dpfda_abort("The summary was computed with other quadrature `weights` than the basis.", arg = "weights")
     }
   } else {
-    s <- do.call(summarise_mean, c(list(x, grid = basis$grid, tau = tau, weights = basis$weights, clip = "l2"),
+    s <- do.call(summarise_mean_impl, c(list(x, grid = basis$grid, tau = tau, weights = basis$weights, clip = "l2"),
                                    eng[names(eng) != "grid"]))
   }
   s <- check_summary(s, "mean")

@@ -1,0 +1,88 @@
+# Column arguments of the exported summarise_*() functions: strings or bare
+# names (the rule of ?as_curves), on data frames, chunks and database tables,
+# giving the same summaries; dpfda's own calls never re-read a resolved name
+# as a bare name (a data frame with both an "id" and a "patient" column).
+
+col_data <- function() {
+  old <- dp_reproducible(31)
+  on.exit(dp_rng(old))
+  t <- seq(0, 1, length.out = 11)
+  long <- data.frame(patient = rep(1:30, each = 11), day = rep(t, 30),
+                     score = as.vector(outer(t, runif(30, 0.5, 2), function(a, b) b * sin(2 * pi * a))))
+  long$id <- rep(1:2, length.out = nrow(long))      # a decoy column named like the argument
+  long$arg <- 0
+  long$value <- 99
+  pts <- data.frame(u = runif(200), v = runif(200), id = rep(1:2, 100))
+  pts$resp <- sin(3 * pts$u) + pts$v
+  md <- data.frame(age = rep(0:20, 2), deaths = c(exp(-(0:20) / 5) * 100, (0:20) + 1),
+                   region = rep(c("a", "b"), each = 21), group = "decoy")
+  list(t = t, long = long, pts = pts, md = md)
+}
+
+test_that("summarise_mean() and summarise_cov(): bare names equal strings (data frame, chunks)", {
+  d <- col_data()
+  ref <- summarise_mean(d$long, d$t, 1, id = "patient", arg = "day", value = "score")
+  expect_identical(ref$n, 30)
+  expect_equal(summarise_mean(d$long, d$t, 1, id = patient, arg = day, value = score)$sums, ref$sums)
+  idc <- "patient"
+  expect_equal(summarise_mean(d$long, d$t, 1, id = idc, arg = day, value = score)$sums, ref$sums)
+  ch <- dp_chunks(list(d$long[1:150, ], d$long[-(1:150), ]))
+  s_ch <- summarise_mean(ch, d$t, 1, id = patient, arg = day, value = score)
+  expect_equal(s_ch$sums, ref$sums, tolerance = 1e-12)
+  expect_identical(s_ch$n, 30)                 # patients, not the decoy column's 2 values
+  k <- kernel_exponential(0.3)
+  cref <- summarise_cov(d$long, d$t, 1, kernel = k, J = 4, id = "patient", arg = "day", value = "score")
+  expect_equal(summarise_cov(d$long, d$t, 1, kernel = k, J = 4, id = patient, arg = day, value = score)$sums,
+               cref$sums)
+  ch <- dp_chunks(list(d$long[1:150, ], d$long[-(1:150), ]))    # (chunks are read once)
+  expect_equal(summarise_cov(ch, d$t, 1, kernel = k, J = 4, id = patient, arg = day, value = score)$sums,
+               cref$sums, tolerance = 1e-12)
+  e <- expect_error(summarise_mean(d$long, d$t, 1, id = nope, arg = day, value = score),
+                    class = "dpfda_error_argument")
+  expect_identical(e$arg, "id")
+  expect_match(conditionMessage(e), "nope")
+})
+
+test_that("summarise_kde(), summarise_kme(), summarise_mortality(), summarise_bin_regression(): bare names", {
+  d <- col_data()
+  g <- seq(0, 1, length.out = 11)
+  expect_equal(summarise_kde(d$pts, g, 0.1, columns = u, bins = 200)$sums,
+               summarise_kde(d$pts, g, 0.1, columns = "u", bins = 200)$sums)
+  ps <- d$pts[order(d$pts$id), ]           # chunks come sorted by id
+  s_id <- summarise_kde(dp_chunks(list(ps[1:90, ], ps[-(1:90), ])), g, 0.1, columns = u, id = id, bins = 200)
+  expect_identical(s_id$n, 2)                  # id = the column "id" (a bare name that is a column)
+  z <- matrix(runif(10), ncol = 2)
+  kg <- kernel_gaussian(0.5)
+  expect_equal(summarise_kme(d$pts, kg, synthetic = z, columns = c(u, v))$sums,
+               summarise_kme(d$pts, kg, synthetic = z, columns = c("u", "v"))$sums)
+  expect_equal(summarise_kme(dp_chunks(list(d$pts)), kg, synthetic = z, columns = c(u, "v"))$sums,
+               summarise_kme(d$pts, kg, synthetic = z, columns = c("u", "v"))$sums, tolerance = 1e-12)
+  mref <- summarise_mortality(d$md, age = "age", deaths = "deaths", group = "region")
+  expect_equal(summarise_mortality(d$md, age = age, deaths = deaths, group = region)$sums, mref$sums)
+  expect_equal(summarise_mortality(dp_chunks(list(d$md[1:20, ], d$md[-(1:20), ])), age = age, deaths = deaths,
+                                   group = region)$sums, mref$sums, tolerance = 1e-12)
+  dom <- rbind(c(0, 0), c(1, 1))
+  bref <- summarise_bin_regression(d$pts, "resp", c(3, 2), c(-1, 3), dom, columns = c("u", "v"))
+  expect_equal(summarise_bin_regression(d$pts, resp, c(3, 2), c(-1, 3), dom, columns = c(u, v))$sums, bref$sums)
+  expect_equal(summarise_bin_regression(dp_chunks(list(d$pts)), resp, c(3, 2), c(-1, 3), dom,
+                                        columns = c(u, v))$sums, bref$sums, tolerance = 1e-12)
+  # in memory without a data frame, y stays a vector of responses
+  expect_equal(summarise_bin_regression(cbind(d$pts$u, d$pts$v), d$pts$resp, c(3, 2), c(-1, 3), dom)$sums,
+               bref$sums, tolerance = 1e-12)
+})
+
+test_that("SQLite: bare names in summarise_*() on a table and in engine_sql()", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  d <- col_data()
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "long", d$long)
+  tb <- dplyr::tbl(con, "long")
+  ref <- summarise_mean(d$long, d$t, 1, id = "patient", arg = "day", value = "score")
+  s <- summarise_mean(tb, d$t, 1, id = patient, arg = day, value = score)
+  expect_equal(s$sums, ref$sums, tolerance = 1e-9)
+  expect_identical(s$n, 30)
+  expect_identical(engine_sql(tb, "mean", grid = d$t, tau = 1, id = patient, arg = day, value = score),
+                   engine_sql(tb, "mean", grid = d$t, tau = 1, id = "patient", arg = "day", value = "score"))
+})
