@@ -355,6 +355,21 @@ column_expr_names <- function(expr) {
   NULL
 }
 
+# Curves for a mechanism whose `...` holds only as_curves() options, captured
+# by capture_dots() (column names as strings or bare names); `fun` names the
+# mechanism in the error for anything else.
+mech_curves_with_options <- function(x, grid, conv, fun) {
+  nms <- names(conv) %||% rep("", length(conv))
+  bad <- nms[!nms %in% as_curves_options]
+  if (length(bad)) {
+    if (!nzchar(bad[1L])) dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    dpfda_abort(sprintf("`%s` is not an argument of %s() or an option of as_curves(); see ?%s.",
+                        bad[1L], fun, fun), arg = bad[1L])
+  }
+  if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
+  do.call(as_mech_curves, c(list(x, grid = grid), conv))
+}
+
 # The column argument `name` (a string or a bare name) of the function whose
 # frame is `env`, as column names checked against the columns of `x` (for
 # chunks, not known yet: see column_names()). For the exported summarise_*()

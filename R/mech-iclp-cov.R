@@ -81,16 +81,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   }
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  conv <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
-  nms <- names(conv) %||% rep("", length(conv))
-  bad <- nms[!nms %in% as_curves_options]
-  if (length(bad)) {
-    if (!nzchar(bad[1L])) dpfda_abort("All arguments in `...` must be named.", arg = "...")
-    dpfda_abort(sprintf("`%s` is not an argument of dp_cov() or an option of as_curves(); see ?dp_cov.",
-                        bad[1L]), arg = bad[1L])
-  }
-  if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
-  x <- do.call(as_mech_curves, c(list(x, grid = grid), conv))
+  x <- mech_curves_with_options(x, grid, capture_dots(..., .cols = c("id", "arg", "value")), "dp_cov")
   if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)

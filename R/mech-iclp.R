@@ -591,7 +591,9 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
 #' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}.
 #'
-#' @param x A [curves()] object (or anything [as_curves()] understands).
+#' @param x A [curves()] object, or anything [as_curves()] understands (a
+#'   long data frame with `id`, `arg`, `value` and `grid`, a matrix with
+#'   `grid`, an fda `fd`, a tf `tfd`).
 #' @param epsilon The budget of the release that will use the selection
 #'   (it sets the noise term of the criterion).
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve.
@@ -606,6 +608,9 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' @param frl_bound,ar_bound,threshold_scale See [dp_mean()].
 #' @param budget `NULL` or a [privacy_budget()], charged `epsilon_select`.
 #'   ([dp_mean()] with `select = "pcv"` charges the selection itself.)
+#' @param grid,... For data that are not curves yet: the public grid and the
+#'   options of [as_curves()] (`id`, `arg`, `value` as strings or bare names,
+#'   `method`, `na.rm`, `restrict`, ...), as in [dp_mean()].
 #' @return An object of class `dpfda_pcv_selection`: `mechanism`,
 #'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
 #'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`.
@@ -618,12 +623,12 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis,
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
-                       budget = NULL) {
+                       budget = NULL, grid = NULL, ...) {
   require_args(c("x", "epsilon", "tau", "basis", "epsilon_select"), "pcv_select",
                advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
                              epsilon_select = "the budget spent by the selection, e.g. 0.5"))
   budget <- check_budget(budget)
-  x <- as_mech_curves(x)
+  x <- mech_curves_with_options(x, grid, capture_dots(..., .cols = c("id", "arg", "value")), "pcv_select")
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, c("iclp_qr", "iclp_ar", "frl"), "pcv_select")

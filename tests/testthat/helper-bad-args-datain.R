@@ -17,6 +17,7 @@ bad_arg_allowed_datain <- function() {
     # grid = NULL: x is already curves (any other grid with curves is an error)
     allow("dp_mean", "grid", "NULL"),
     allow("dp_cov", "grid", "NULL"),
+    allow("pcv_select", "grid", "NULL"),
     # data = NULL is the default (no formula)
     allow("dp_gp_regression", "data", "NULL"),
     allow("mortality_distribution", "data", "NULL"),

@@ -295,7 +295,7 @@ bad_arg_table_core <- function() {
                                       seq(0, 1, length.out = 6)),
                            epsilon = 1, tau = 1, mechanism = "frl", basis = kernel_matern(1.5, 0.2),
                            epsilon_select = 0.5, candidates = c(1, 2), folds = 2, eta = NULL, h = 2,
-                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL)),
+                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL, grid = NULL)),
     validate_dpfda_release = list(list(x = rel))
   )
 }

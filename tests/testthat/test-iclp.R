@@ -293,6 +293,18 @@ test_that("pcv_select spends its own budget with a bounded utility sensitivity",
   s2 <- with_seed_mode(1, pcv_select(x, 1, 1, "iclp_qr", mat32, epsilon_select = 0.5, folds = 6))
   expect_length(s2$candidates, 20)
   expect_output(print(s2), "psi")
+  # from a long data frame (bare or string column names, grid): the same selection as from the curves
+  long <- data.frame(who = rep(seq_len(60), each = 30), when = rep(t, 60), y = as.vector(t(X)))
+  s3 <- with_seed_mode(1, pcv_select(long, 1, 1, "frl", b, epsilon_select = 0.5, folds = 6, grid = t,
+                                     id = who, arg = when, value = y))
+  expect_identical(s3[c("candidates", "index", "sensitivity")], s[c("candidates", "index", "sensitivity")])
+  col <- "when"
+  s4 <- with_seed_mode(1, pcv_select(long, 1, 1, "frl", b, epsilon_select = 0.5, folds = 6, grid = t,
+                                     id = "who", arg = col, value = "y"))
+  expect_identical(s4$index, s$index)
+  expect_error(pcv_select(x, 1, 1, "frl", b, epsilon_select = 0.5, bogus = 6), class = "dpfda_error_argument")
+  expect_error(pcv_select(long, 1, 1, "frl", b, epsilon_select = 0.5, grid = t, id = nope, arg = when, value = y),
+               class = "dpfda_error_argument")
 })
 
 test_that("the PCV utility sensitivity holds by brute force on random and extreme neighbours", {
