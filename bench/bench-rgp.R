@@ -15,6 +15,9 @@
 #       mvnfast::rmvn() on the precomputed matrix, and the LAPACK floor in plain
 #       R, END TO END like rgp: kernel_matrix() + jitter + chol() + the
 #       triangular product crossprod(R, z). Target: rgp <= 1.1x that floor.
+#       rgp caches the factor of a public kernel matrix for the session, so
+#       the ratios are judged on rgp with the cache off (factorising every
+#       call like the peers); the cached call is printed too.
 #   (b) Long regular grid. One Matern 3/2 path (lengthscale 0.01) at 1e5
 #       points by circulant embedding. Target: under 0.5 s.
 #   (c) Very long grid. One exponential (Ornstein-Uhlenbeck) path
@@ -122,7 +125,15 @@ section("(a) one dense GP path, Gaussian kernel (lengthscale 0.1), m = 1000", fu
   diag(K) <- diag(K) + jit
   cat(sprintf(paste0("  peers get the precomputed K + %g * I (the jitter rgp itself added);",
                      " rgp is timed end to end, building K itself.\n"), jit))
-  exprs <- list(rgp = quote(rgp(1, k, grid, method = "cholesky")))
+  # rgp caches the factor of a public kernel matrix per session (repeated
+  # releases on one grid): "rgp" is that repeated call, "rgp_first" the same
+  # call with the cache off (it factorises every time, as the peers do)
+  exprs <- list(rgp = quote(rgp(1, k, grid, method = "cholesky")),
+                rgp_first = quote({
+                  old <- options(dpfda.kl_cache_size = 0)
+                  on.exit(options(old))
+                  rgp(1, k, grid, method = "cholesky")
+                }))
   if (has("mvtnorm")) {
     exprs$mvtnorm <- quote(mvtnorm::rmvnorm(1, sigma = K))
     exprs$mvtnorm_chol <- quote(mvtnorm::rmvnorm(1, sigma = K, method = "chol"))
@@ -139,38 +150,41 @@ section("(a) one dense GP path, Gaussian kernel (lengthscale 0.1), m = 1000", fu
   cat(sprintf(paste0("  LAPACK floor in plain R: kernel_matrix + chol() + crossprod(R, z) %s end to end,",
                      " %s on the precomputed K\n"), fmt_s(t[["floor"]]), fmt_s(t[["floor_pre"]])))
   if ("mvnfast" %in% names(t)) {
-    cat(sprintf("  mvnfast::rmvn (precomputed K): %s (%.2fx rgp)\n", fmt_s(t[["mvnfast"]]),
-                t[["mvnfast"]] / t[["rgp"]]))
+    cat(sprintf("  mvnfast::rmvn (precomputed K): %s (%.2fx rgp with the cache off)\n", fmt_s(t[["mvnfast"]]),
+                t[["mvnfast"]] / t[["rgp_first"]]))
   }
-  bench_ratio("rgp cholesky m = 1000 / LAPACK floor (kernel_matrix + chol + product)", t[["rgp"]],
-              t[["floor"]], "plain chol()", 1.1)
+  cat(sprintf("  rgp with the factor cache off (factorising every call, as the peers do): %s\n",
+              fmt_s(t[["rgp_first"]])))
+  bench_ratio("rgp cholesky m = 1000, cache off / LAPACK floor (kernel_matrix + chol + product)",
+              t[["rgp_first"]], t[["floor"]], "plain chol()", 1.1)
+  bench_ratio("rgp cholesky m = 1000, cached factor / LAPACK floor", t[["rgp"]], t[["floor"]], "plain chol()", 1.1)
   if ("mvnfast" %in% names(t)) {
-    bench_ratio("rgp cholesky m = 1000 / mvnfast::rmvn (precomputed K)", t[["rgp"]], t[["mvnfast"]],
-                "mvnfast::rmvn", 1.1)
+    bench_ratio("rgp cholesky m = 1000, cache off / mvnfast::rmvn (precomputed K)", t[["rgp_first"]],
+                t[["mvnfast"]], "mvnfast::rmvn", 1.1)
   }
-  line <- sprintf("rgp cholesky m=%d: %s", m, fmt_s(t[["rgp"]]))
+  line <- sprintf("rgp cholesky m=%d (cache off): %s", m, fmt_s(t[["rgp_first"]]))
   if ("mvtnorm" %in% names(t)) {
     line <- paste0(line, sprintf("; mvtnorm::rmvnorm: %s (%.1fx slower)", fmt_s(t[["mvtnorm"]]),
-                                 t[["mvtnorm"]] / t[["rgp"]]))
+                                 t[["mvtnorm"]] / t[["rgp_first"]]))
   }
   if ("MASS" %in% names(t)) {
     line <- paste0(line, sprintf("; MASS::mvrnorm: %s (%.1fx slower)", fmt_s(t[["MASS"]]),
-                                 t[["MASS"]] / t[["rgp"]]))
+                                 t[["MASS"]] / t[["rgp_first"]]))
   }
   cat(line, "\n", sep = "")
   if ("mvtnorm_chol" %in% names(t)) {
     cat(sprintf(paste0("  (for information, not part of the target: mvtnorm::rmvnorm(method = \"chol\")",
                        " %s, %.1fx slower than rgp; the peers' defaults above use an eigendecomposition)\n"),
-                fmt_s(t[["mvtnorm_chol"]]), t[["mvtnorm_chol"]] / t[["rgp"]]))
+                fmt_s(t[["mvtnorm_chol"]]), t[["mvtnorm_chol"]] / t[["rgp_first"]]))
   }
   peers <- intersect(c("mvtnorm", "MASS"), names(t))
   if (length(peers) < 2L) {
     cat("  (missing peers: the target is judged on those present)\n")
   }
-  ok <- if (length(peers)) all(t[peers] / t[["rgp"]] >= 3) else NA
+  ok <- if (length(peers)) all(t[peers] / t[["rgp_first"]] >= 3) else NA
   verdict(ok, sprintf("rgp cholesky at least 3x faster than %s (ratios %s)",
                       if (length(peers)) paste(peers, collapse = " and ") else "(no peer installed)",
-                      if (length(peers)) paste(sprintf("%.1fx", t[peers] / t[["rgp"]]), collapse = ", ")
+                      if (length(peers)) paste(sprintf("%.1fx", t[peers] / t[["rgp_first"]]), collapse = ", ")
                       else "n/a"))
 })
 
