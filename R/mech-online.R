@@ -126,13 +126,13 @@
 #' \eqn{\epsilon}, and `sensitivity = 0` adds no noise in either mode.
 #'
 #' *Cost* (CPU time of a whole session, creation included, exact against
-#' float; bench/bench-online.R section (c), a 2-core machine at load 8):
-#' Markov path, \eqn{10^4} queries in separate `query()` calls 28 against 23
-#' ms (1.22), \eqn{10^5} queries 337 against 271 ms (1.24); the same points
-#' in one call 11 against 6 ms (1.83) and 120 against 72 ms (1.67); general
-#' path, 2000 points in one call 441 against 433 ms (1.02). Every session
+#' float; bench/bench-online.R section (c), a 2-core machine at load 1):
+#' Markov path, \eqn{10^4} queries in separate `query()` calls 21 against 16
+#' ms (1.31), \eqn{10^5} queries 257 against 224 ms (1.15); the same points
+#' in one call 7 against 4 ms (1.75) and 76 against 49 ms (1.55); general
+#' path, 2000 points in one call 455 against 455 ms (1.00). Every session
 #' costs less than twice the float one, so exact noise is the default (the
-#' exact discrete Gaussian draw is about 0.6 microseconds).
+#' exact discrete Gaussian draw adds about 0.3 microseconds per point).
 #'
 #' @section Algorithms:
 #' * **General kernel** (`method = "cholesky"`): an incremental Cholesky
