@@ -19,7 +19,9 @@
 #' their inverse square roots would blow up the ICLP sensitivities). With
 #' `J = NULL` all remaining eigenpairs are kept; otherwise the `J` largest,
 #' and asking for more than remain is an error. Signs are fixed so that the
-#' largest entry (in absolute value) of each \eqn{u_j} is positive.
+#' largest entry (in absolute value) of each \eqn{u_j} is positive (the first
+#' one within a relative \eqn{10^{-9}} of the largest, so that mirrored
+#' entries of symmetric and antisymmetric vectors decide alike).
 #'
 #' **Weights.** By default the trapezoid rule on the grid (products of
 #' trapezoid rules on tensor grids), as in [integrate_curves()]; pass
@@ -32,7 +34,16 @@
 #' a stationary kernel, the weighted Gram matrix is centrosymmetric and is
 #' split exactly (an orthogonal change of basis) into two half-size blocks
 #' whose eigenvectors are the symmetric and the antisymmetric ones: a quarter
-#' of the work. Bases are cached for the R
+#' of the work. The exponential kernel (and Matern with \eqn{\nu = 1/2}) on a
+#' one-dimensional grid needs no \eqn{m^3} step: its Gram matrix has a
+#' tridiagonal inverse (the Ornstein-Uhlenbeck process is Markov), so the
+#' eigenvalues are the reciprocals of those of a tridiagonal matrix, with the
+#' same eigenvectors (`dsterf`, then `dstemr` for the kept vectors); it is
+#' used when the weighted Gram matrix has condition number at most
+#' \eqn{10^6} (the largest eigenvalues then agree with the dense route to
+#' about \eqn{10^{-10}} relative), the dense route otherwise. At m = 500
+#' with all eigenpairs kept: about 19 ms against 43 ms, 1.3 Cholesky
+#' factorisations. Bases are cached for the R
 #' session per (kernel, grid, weights, `tol`, `J`): repeated releases on the
 #' same public grid reuse the basis instead of recomputing it. The cache holds
 #' at most `getOption("dpfda.kl_cache_size", 8)` bases (0 disables it); all
@@ -100,12 +111,22 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
     hit$kernel <- kernel
     return(hit)
   }
-  G <- kernel_matrix(kernel, pts)
-  if (!all(is.finite(G)) || !all(is.finite(sqrt(w) * G))) {
-    dpfda_abort("The weighted Gram matrix overflows; rescale the kernel variance or the weights.",
-                class = "dpfda_error_numeric")
+  Jc <- if (is.null(J)) -1L else J
+  # exponential kernel on a 1-D grid: from the tridiagonal inverse of the Gram
+  # matrix, O(m^2) (src/kl-markov.c); NULL when ill-conditioned or not applicable
+  r <- if (is.null(dim(grid)) && m >= 3L && kernel_is_markov_1d(kernel) && length(kernel$lengthscale) == 1L) {
+    .Call(C_dpfda_kl_markov_basis, as.double(grid), w, 1 / kernel$lengthscale, kernel$variance, tol, Jc)
   }
-  r <- .Call(C_dpfda_iclp_basis, G, w, tol, if (is.null(J)) -1L else J)
+  trace_total <- kernel$variance * sum(w)   # (a stationary kernel: k(t, t) = variance)
+  if (is.null(r)) {
+    G <- kernel_matrix(kernel, pts)
+    if (!all(is.finite(G)) || !all(is.finite(sqrt(w) * G))) {
+      dpfda_abort("The weighted Gram matrix overflows; rescale the kernel variance or the weights.",
+                  class = "dpfda_error_numeric")
+    }
+    r <- .Call(C_dpfda_iclp_basis, G, w, tol, Jc)
+    trace_total <- sum(w * diag(G))
+  }
   if (length(r$values) == 0L) {
     dpfda_abort("The kernel has no positive eigenvalue on this grid.", class = "dpfda_error_numeric")
   }
@@ -115,7 +136,7 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
   }
   out <- structure(list(values = r$values, vectors = r$vectors, J = length(r$values), grid = grid,
                         weights = w, kernel = kernel, trace = sum(r$values),
-                        trace_total = sum(w * diag(G)), n_positive = r$n_positive, tol = tol),
+                        trace_total = trace_total, n_positive = r$n_positive, tol = tol),
                    class = "dpfda_kl_basis")
   if (!is.null(key)) kl_cache_put(key, out)
   out

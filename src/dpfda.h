@@ -71,6 +71,8 @@ int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double 
 int dpfda_tridiag_values(double *A, int n, double *d, double *e, double *tau, double *ev);
 int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, double *tau,
                           int keep, double *values, double *vectors);
+int dpfda_tridiag_range(int n, const double *d, const double *e, int il, int iu, double *values,
+                        double *vectors);
 
 /* ---- gp.c -------------------------------------------------------------- */
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
@@ -144,6 +146,8 @@ SEXP dpfda_exp_mech_exact(SEXP num, SEXP den);
 
 /* iclp.c */
 SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);
+SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, SEXP J);
+void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v);
 SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 
 /* kme.c */

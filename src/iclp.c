@@ -139,9 +139,9 @@ static int iclp_eigen_split(const double *A, int n, double tol, int J, double *v
 }
 
 /* Eigenpairs of W^{1/2} G W^{1/2}, descending, with eigenfunctions scaled by
- * W^{-1/2} and the sign convention "largest |entry| of each vector positive"
- * (the first such entry: an antisymmetric eigenvector from the split has two
- * of exactly equal size and opposite signs).
+ * W^{-1/2} and the sign convention of dpfda_kl_eigenfunction() (an
+ * antisymmetric eigenvector from the split has two largest entries of
+ * exactly equal size and opposite signs).
  * Keeps the eigenvalues above tol * lambda_1 (and > 0), at most J of them
  * when J > 0.  values/vectors must hold n and n*n doubles; returns the number
  * kept (>= 0) or -(LAPACK info) - 1 on failure. *npos receives the number of
@@ -166,15 +166,24 @@ static int iclp_basis(const double *G, const double *w, int n, double tol, int J
   if (info != 0) return -abs(info) - 1;
   /* ev, U ascending: the largest is the last of the keep columns */
   for (int j = 0; j < keep; j++) {
-    const double *u = U + (size_t) (keep - 1 - j) * n;
-    double *v = vectors + (size_t) j * n;
-    int imax = 0;   /* the first largest: mirrored entries of the split are equal */
-    for (int i = 1; i < n; i++) if (fabs(u[i]) > fabs(u[imax])) imax = i;
-    double sgn = u[imax] < 0.0 ? -1.0 : 1.0;
-    for (int i = 0; i < n; i++) v[i] = sgn * u[i] / sw[i];
+    dpfda_kl_eigenfunction(U + (size_t) (keep - 1 - j) * n, n, sw, vectors + (size_t) j * n);
     values[j] = ev[keep - 1 - j];
   }
   return keep;
+}
+
+/* v = +/- u / sqrt(w) (sw = sqrt(w)), the sign making positive the first
+ * entry of u whose size is within 1e-9 (relative) of the largest: mirrored
+ * entries of a symmetric or antisymmetric eigenvector (equal, or equal to
+ * rounding) then decide alike whichever route computed the vector. */
+void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v)
+{
+  double amax = 0.0;
+  for (int i = 0; i < n; i++) if (fabs(u[i]) > amax) amax = fabs(u[i]);
+  int ifirst = 0;
+  while (ifirst < n - 1 && fabs(u[ifirst]) < amax * (1.0 - 1e-9)) ifirst++;
+  double sgn = u[ifirst] < 0.0 ? -1.0 : 1.0;
+  for (int i = 0; i < n; i++) v[i] = sgn * u[i] / sw[i];
 }
 
 /* .Call: list(values, vectors (n x J), n_positive) */

@@ -132,6 +132,43 @@ int dpfda_tridiag_values(double *A, int n, double *d, double *e, double *tau, do
   return info;
 }
 
+/* Eigenpairs il..iu (1-based, ascending) of the symmetric tridiagonal matrix
+ * with diagonal d and subdiagonal e (n - 1 entries; not changed) by MRRR
+ * (dstemr, range "A" when all are wanted: dqds instead of bisection).
+ * values (iu - il + 1) and vectors (n x (iu - il + 1)) ascending; nothing
+ * else is written (dstemr's own eigenvalue array must be n long).  Returns
+ * the LAPACK info (-1000 if dstemr found fewer eigenpairs). */
+int dpfda_tridiag_range(int n, const double *d, const double *e, int il, int iu, double *values,
+                        double *vectors)
+{
+  int keep = iu - il + 1;
+  if (keep <= 0) return 0;
+  int info = 0, lwork = -1, m = 0, tryrac = 1, liwork = -1, iwq;
+  double wq, vl = 0.0, vu = 0.0;
+  double *dc = (double *) R_alloc(n, sizeof(double));
+  double *ec = (double *) R_alloc(n, sizeof(double));
+  double *wv = (double *) R_alloc(n, sizeof(double));    /* dstemr's W: n long, whatever the range */
+  int *isuppz = (int *) R_alloc(2 * (size_t) n, sizeof(int));
+  memcpy(dc, d, (size_t) n * sizeof(double));
+  memcpy(ec, e, (size_t) (n - 1) * sizeof(double));
+  ec[n - 1] = 0.0;
+  const char *range = keep == n ? "A" : "I";
+  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, wv, vectors, &n, &keep,
+                   isuppz, &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
+  if (info != 0) return info;
+  lwork = (int) wq;
+  liwork = iwq;
+  double *w2 = (double *) R_alloc(lwork > 1 ? lwork : 1, sizeof(double));
+  int *iw2 = (int *) R_alloc(liwork > 1 ? liwork : 1, sizeof(int));
+  tryrac = 1;
+  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, wv, vectors, &n, &keep,
+                   isuppz, &tryrac, w2, &lwork, iw2, &liwork, &info FCONE FCONE);
+  if (info != 0) return info;
+  if (m != keep) return -1000;
+  memcpy(values, wv, (size_t) keep * sizeof(double));
+  return 0;
+}
+
 /* The `keep` largest eigenpairs of the matrix reduced by
  * dpfda_tridiag_values() (A, d, e, tau as it left them): MRRR (dstemr) on
  * the index range n-keep+1..n of the tridiagonal matrix, then the
@@ -142,31 +179,11 @@ int dpfda_tridiag_vectors(double *A, int n, const double *d, const double *e, do
                           int keep, double *values, double *vectors)
 {
   if (keep <= 0) return 0;
-  int info = 0, lwork = -1;
-  double wq;
-  int il = n - keep + 1, iu = n, m = 0, tryrac = 1, liwork = -1, iwq;
-  double vl = 0.0, vu = 0.0;
-  double *dc = (double *) R_alloc(n, sizeof(double));
-  double *ec = (double *) R_alloc(n, sizeof(double));
-  int *isuppz = (int *) R_alloc(2 * (size_t) n, sizeof(int));
-  memcpy(dc, d, (size_t) n * sizeof(double));
-  memcpy(ec, e, (size_t) n * sizeof(double));
-  /* all of them: range "A" (dqds for the eigenvalues; "I" bisects) */
-  const char *range = keep == n ? "A" : "I";
-  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
-                   isuppz, &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
+  int info = dpfda_tridiag_range(n, d, e, n - keep + 1, n, values, vectors);
   if (info != 0) return info;
-  lwork = (int) wq;
-  liwork = iwq;
-  double *w2 = (double *) R_alloc(lwork > 1 ? lwork : 1, sizeof(double));
-  int *iw2 = (int *) R_alloc(liwork > 1 ? liwork : 1, sizeof(int));
-  tryrac = 1;
-  F77_CALL(dstemr)("V", range, &n, dc, ec, &vl, &vu, &il, &iu, &m, values, vectors, &n, &keep,
-                   isuppz, &tryrac, w2, &lwork, iw2, &liwork, &info FCONE FCONE);
-  if (info != 0) return info;
-  if (m != keep) return -1000;
   /* back-transform the kept eigenvectors: Z <- Q Z */
-  lwork = -1;
+  int lwork = -1;
+  double wq;
   F77_CALL(dormtr)("L", "L", "N", &n, &keep, A, &n, tau, vectors, &n, &wq, &lwork, &info
                    FCONE FCONE FCONE);
   if (info != 0) return info;
