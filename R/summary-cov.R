@@ -64,17 +64,10 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
 
 # The public grid of a covariance summary: that of curves, or `grid`.
 cov_summary_grid <- function(x, grid) {
-  if (inherits(x, "dpfda_curves")) {
-    if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
-    if (is.null(grid)) grid <- x$grid
-    if (!isTRUE(all.equal(as.double(grid), as.double(x$grid)))) {
-      dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
-    }
+  if (inherits(x, "dpfda_curves") && x$dim != 1L) {
+    dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   }
-  if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
-  grid <- as_grid(grid, "grid")
-  if (!is.null(dim(grid))) dpfda_abort("Covariances are summarised on a one-dimensional grid.", arg = "grid")
-  sort(as.double(grid))
+  summary_grid_1d(x, grid, "Covariances")
 }
 
 # The summary on a given basis (shared by summarise_cov() and dp_cov()).

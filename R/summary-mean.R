@@ -58,16 +58,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
                                 value = "value", .query = FALSE) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  if (inherits(x, "dpfda_curves")) {
-    if (is.null(grid)) grid <- x$grid
-    if (!isTRUE(all.equal(as.double(grid), as.double(x$grid)))) {
-      dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
-    }
-  }
-  if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
-  grid <- as_grid(grid, "grid")
-  if (!is.null(dim(grid))) dpfda_abort("Long data are summarised on a one-dimensional grid.", arg = "grid")
-  grid <- sort(grid)
+  grid <- summary_grid_1d(x, grid, "Long data")
   m <- length(grid)
   w <- if (is.null(weights)) {
     if (m == 1L) 1 else quadrature_weights(grid)
@@ -99,6 +90,21 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
   new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
                     missing_cells = cells$n * m - length(cells$contrib))
+}
+
+# The public one-dimensional grid of a summary (sorted): that of curves `x`,
+# or `grid`; `what` names the data in the error for a grid of points.
+summary_grid_1d <- function(x, grid, what) {
+  if (inherits(x, "dpfda_curves")) {
+    if (is.null(grid)) grid <- x$grid
+    if (!isTRUE(all.equal(as.double(grid), as.double(x$grid)))) {
+      dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
+    }
+  }
+  if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
+  grid <- as_grid(grid, "grid")
+  if (!is.null(dim(grid))) dpfda_abort(sprintf("%s are summarised on a one-dimensional grid.", what), arg = "grid")
+  sort(as.double(grid))
 }
 
 # Each individual's clipped curve, cell by cell, from a long data frame (the

@@ -148,6 +148,7 @@ SEXP dpfda_exp_mech_exact(SEXP num, SEXP den);
 SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);
 SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, SEXP J);
 void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v);
+SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos);
 SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 
 /* kme.c */

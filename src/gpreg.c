@@ -9,22 +9,32 @@
 /* K (n x n, destroyed: becomes its lower factor), Kfs (n x P, destroyed:
  * becomes K^{-1} K_f*), kss (P prior variances).  Outputs: C (P x n),
  * var (P), Kinv (n x n, or NULL).  Returns the dpotrf info. */
-int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
-                       double *C, double *var, double *Kinv)
+/* K <- its lower Cholesky factor L; Kfs <- V = L^{-1} K_f*; var = the
+ * posterior variance k** - colSums(V^2) (noise excluded).  The dpotrf info. */
+static int factor_and_variance(double *K, int n, double *Kfs, int P, const double *kss, double *var)
 {
   int info;
   const double one = 1.0;
   F77_CALL(dpotrf)("L", &n, K, &n, &info FCONE);
   if (info != 0) return info;
-  /* V = L^{-1} K_f*; posterior variance k** - colSums(V^2) (noise excluded) */
-  F77_CALL(dtrsm)("L", "L", "N", "N", &n, &P, &one, K, &n, Kfs, &n
-                  FCONE FCONE FCONE FCONE);
+  if (P > 0)
+    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &P, &one, K, &n, Kfs, &n
+                    FCONE FCONE FCONE FCONE);
   for (int j = 0; j < P; j++) {
     double s = 0.0;
     for (int i = 0; i < n; i++) { double v = Kfs[i + (size_t) j * n]; s += v * v; }
     double v = kss[j] - s;
     var[j] = v > 0.0 ? v : 0.0;
   }
+  return 0;
+}
+
+int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
+                       double *C, double *var, double *Kinv)
+{
+  const double one = 1.0;
+  int info = factor_and_variance(K, n, Kfs, P, kss, var);
+  if (info != 0) return info;
   /* W = L^{-T} V = K^{-1} K_f*; C = W^T */
   F77_CALL(dtrsm)("L", "L", "T", "N", &n, &P, &one, K, &n, Kfs, &n
                   FCONE FCONE FCONE FCONE);
@@ -105,19 +115,8 @@ SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse)
 int dpfda_gp_standard(double *K, int n, double *Kfs, int P, const double *kss, double *y,
                       double *var, double *stats)
 {
-  int info, inc = 1;
-  const double one = 1.0;
-  F77_CALL(dpotrf)("L", &n, K, &n, &info FCONE);
+  int inc = 1, info = factor_and_variance(K, n, Kfs, P, kss, var);
   if (info != 0) return info;
-  if (P > 0)
-    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &P, &one, K, &n, Kfs, &n
-                    FCONE FCONE FCONE FCONE);
-  for (int j = 0; j < P; j++) {
-    double s = 0.0;
-    for (int i = 0; i < n; i++) { double v = Kfs[i + (size_t) j * n]; s += v * v; }
-    double v = kss[j] - s;
-    var[j] = v > 0.0 ? v : 0.0;
-  }
   F77_CALL(dtrsv)("L", "N", "N", &n, K, &n, y, &inc FCONE FCONE FCONE);
   F77_CALL(dtrsv)("L", "T", "N", &n, K, &n, y, &inc FCONE FCONE FCONE);
   F77_CALL(dpotri)("L", &n, K, &n, &info FCONE);

@@ -175,7 +175,8 @@ static int iclp_basis(const double *G, const double *w, int n, double tol, int J
 /* v = +/- u / sqrt(w) (sw = sqrt(w)), the sign making positive the first
  * entry of u whose size is within 1e-9 (relative) of the largest: mirrored
  * entries of a symmetric or antisymmetric eigenvector (equal, or equal to
- * rounding) then decide alike whichever route computed the vector. */
+ * rounding) then decide alike whichever route computed the vector.  v may
+ * be u (each entry is read before it is written). */
 void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v)
 {
   double amax = 0.0;
@@ -203,13 +204,22 @@ SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J)
     memcpy(REAL(rv), vals, (size_t) keep * sizeof(double));
     memcpy(REAL(rV), vecs, (size_t) keep * n * sizeof(double));
   }
+  SEXP out = dpfda_kl_basis_list(rv, rV, npos);
+  UNPROTECT(2);
+  return out;
+}
+
+/* list(values, vectors, n_positive): what kl_basis() reads from either route
+ * (rv, rV protected by the caller). */
+SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos)
+{
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
   SET_VECTOR_ELT(out, 0, rv);
   SET_VECTOR_ELT(out, 1, rV);
   SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(npos));
   static const char *const names[] = {"values", "vectors", "n_positive"};
   dpfda_set_names(out, 3, names);
-  UNPROTECT(3);
+  UNPROTECT(1);
   return out;
 }
 

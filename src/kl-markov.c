@@ -86,19 +86,13 @@ SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, 
     UNPROTECT(2);
     return R_NilValue;
   }
-  /* ascending mu = descending lambda; eigenfunctions as in iclp.c */
-  double *u = (double *) R_alloc(n, sizeof(double));
+  /* ascending mu = descending lambda; eigenfunctions as in iclp.c, in place */
   for (int j = 0; j < keep; j++) {
-    memcpy(u, U + (size_t) j * n, (size_t) n * sizeof(double));
-    dpfda_kl_eigenfunction(u, n, sw, U + (size_t) j * n);
+    double *u = U + (size_t) j * n;
+    dpfda_kl_eigenfunction(u, n, sw, u);
     REAL(rv)[j] = 1.0 / val[j];
   }
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(out, 0, rv);
-  SET_VECTOR_ELT(out, 1, rV);
-  SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(npos));
-  static const char *const names[] = {"values", "vectors", "n_positive"};
-  dpfda_set_names(out, 3, names);
-  UNPROTECT(3);
+  SEXP out = dpfda_kl_basis_list(rv, rV, npos);
+  UNPROTECT(2);
   return out;
 }
