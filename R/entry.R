@@ -14,6 +14,14 @@ data_error_class <- c("dpfda_error_data", "dpfda_error_argument")
 as_mech_curves <- function(x, ..., .arg = "x") {
   if (missing(x)) require_arg_error(.arg)
   dots <- capture_dots(..., .cols = c("id", "arg", "value"))
+  if (isTRUE(dots$restrict)) {
+    # the grid a mechanism releases on must be public: restricting it to the range every curve
+    # covers would publish the observation times
+    dpfda_abort(paste("`restrict = TRUE` would choose the released grid from the data (the range that every",
+                      "curve covers) and so publish observation times. Give a public `grid` that the data",
+                      "cover, or call as_curves(x, ..., restrict = TRUE) yourself and treat the grid it",
+                      "keeps as published."), class = "dpfda_error_privacy", arg = "restrict")
+  }
   if ((inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")) && !is.null(dots$grid)) {
     dpfda_abort(paste("`grid` is for data that are not curves yet (a matrix, a data frame, fd or tfd);",
                       "`x` already has its grid (subset it with x[, j], or rebuild it with curves())."),

@@ -103,8 +103,8 @@ float_tail_laplace_limit <- function() 1e-10
 
 # Internal test hook, not exported: the noiseless limit (epsilon -> Inf) of a
 # mechanism is checked against its non-private target with float noise at
-# epsilon = 1e12, where no privacy is claimed; exact noise cannot do that
-# (it clamps at 2^52 grid steps, about 2^32 noise scales).
+# epsilon = 1e12, where no privacy is claimed (exact noise has no tail limit and
+# is checked over the whole range of epsilon in test-noise-exact.R).
 float_tail_state <- new.env(parent = emptyenv())
 float_tail_state$enforce <- TRUE
 without_float_tail_check <- function(expr) {

@@ -87,7 +87,11 @@
 #' @param method `"linear"` (interpolation, default) or `"smooth"`
 #'   (smoothing spline per curve) when interpolating onto `grid`.
 #' @param restrict If `TRUE`, grid points outside the range every curve
-#'   covers are dropped instead of raising an error.
+#'   covers are dropped instead of raising an error. The grid kept then
+#'   depends on everyone's observation times, so the mechanisms
+#'   ([dp_mean()], [dp_cov()], [pcv_select()], ...) refuse `restrict = TRUE`
+#'   (error of class `dpfda_error_privacy`): use it here, on its own, only
+#'   when the range it keeps may be published.
 #' @param na.rm If `TRUE`, observations with a missing value are dropped.
 #' @param df Degrees of freedom of the smoothing splines (`method =
 #'   "smooth"`); `NULL` chooses them by generalised cross-validation.
@@ -356,8 +360,9 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
         desc <- vapply(utils::head(which_out, 5L), function(i)
           sprintf("%s on [%s, %s]", as.character(uid[i]), format(signif(lo_i[i], 4)), format(signif(hi_i[i], 4))), "")
         common <- if (lo <= hi) {
-          sprintf(paste("The range all curves cover is [%s, %s]: give a grid inside it (e.g. grid = seq(%s, %s,",
-                        "length.out = %d)) or restrict = TRUE to drop the grid points outside it."),
+          sprintf(paste("The range all curves cover is [%s, %s]: give a public grid inside it (e.g. grid =",
+                        "seq(%s, %s, length.out = %d)), or drop the curves above; as_curves(restrict = TRUE)",
+                        "drops the grid points outside it, but the grid then depends on the data."),
                   format(signif(lo, 4)), format(signif(hi, 4)), format(signif(lo, 4)), format(signif(hi, 4)),
                   length(g))
         } else {

@@ -27,11 +27,15 @@
 #'   are rounded up to multiples of \eqn{2^{-j}} (and capped at
 #'   \eqn{2^{52-j}}), and candidate \eqn{i}, proposed uniformly, is accepted
 #'   with an exact Bernoulli\eqn{(e^{-g_i})} draw (Canonne, Kamath and
-#'   Steinke, 2020) until one is accepted. The rounding perturbs every score
-#'   by less than \eqn{2^{-j}}, which costs at most \eqn{2^{1-j}} of privacy;
-#'   the scores are computed with \eqn{\epsilon (1 - 2^{-20})} and \eqn{j}
-#'   is chosen so that \eqn{2^{1-j} \le 2^{-20}\epsilon}: the selection is
-#'   \eqn{\epsilon}-DP exactly. `"float"`: the Gumbel-max trick with
+#'   Steinke, 2020) until one is accepted. The gaps are formed from the
+#'   utilities (\eqn{u_{\max}/2 - u_i/2}, then the scale), so their
+#'   floating-point error is relative to the gap, never to the size of the
+#'   utilities; with the rounding up, every gap is off by less than
+#'   \eqn{2^{1-j}}, which costs at most \eqn{2^{2-j}} of privacy. The gaps
+#'   use \eqn{\epsilon (1 - 2^{-20})} and \eqn{j} is chosen so that
+#'   \eqn{2^{2-j} \le 2^{-21}\epsilon}: the selection is \eqn{\epsilon}-DP
+#'   exactly for any finite utilities (epsilon at least \eqn{2^{-29}};
+#'   smaller is refused). `"float"`: the Gumbel-max trick with
 #'   floating-point Gumbel variates (bounded to about \eqn{[-3.6, 37.4]},
 #'   refused outside its regime, see [float_tails]). Measured CPU time of a
 #'   whole call, exact against float: 0.06 against 0.24 ms for 10
@@ -55,7 +59,7 @@ dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("e
                               class = "dpfda_error_privacy")
   epsilon <- check_epsilon(epsilon)
   score <- epsilon * utility / (2 * sensitivity)
-  if (!all(is.finite(score))) {
+  if (noise == "float" && !all(is.finite(score))) {   # (exact noise forms its gaps without overflow)
     dpfda_abort("`utility` times epsilon / (2 sensitivity) overflows.", class = "dpfda_error_numeric",
                 arg = "utility")
   }
@@ -78,16 +82,33 @@ dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("e
 # Exact exponential mechanism (see ?dp_select, `noise`): integer score gaps
 # on the grid 2^-j, exact rejection sampling in C (src/discrete.c).
 select_exact <- function(utility, sensitivity, epsilon) {
+  g <- select_exact_gaps(utility, sensitivity, epsilon)
+  .Call(C_dpfda_exp_mech_exact, g$num, g$den)
+}
+
+# The integer gaps num / den of select_exact(). The gaps are formed from the
+# utilities, not from rounded scores: u_max / 2 - u_i / 2 is exact up to one
+# rounding of the difference (no overflow), and one more rounding times the
+# scale c = e_use / sensitivity, so a gap g carries a relative error below
+# 2^-52 (absolute below 2^-j where it is not capped at 2^(52 - j)), whatever
+# the size of the utilities; scores rounded first (as before 0.2.0) lost
+# |score| 2^-53, which at utilities near 2^52 cost 0.5 of privacy. With the
+# ceiling, each gap is off by less than 2^(1 - j) + tiny, which costs less
+# than 2^(2 - j) <= 2^-21 epsilon; e_use = epsilon (1 - 2^-20) pays for it.
+select_exact_gaps <- function(utility, sensitivity, epsilon) {
   e_use <- epsilon * (1 - 2^-20)
-  j <- max(0, ceiling(log2(2^21 / epsilon)))
+  j <- max(0, ceiling(log2(2^23 / epsilon)))
   if (j > 52) {
-    dpfda_abort("`epsilon` is too small for the exact exponential mechanism; use noise = \"float\".",
+    dpfda_abort(sprintf(paste("`epsilon` = %s is below the smallest epsilon of the exact exponential mechanism",
+                              "(2^-29, about 1.9e-9); use noise = \"float\"."), format(epsilon)),
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
-  score <- e_use * utility / (2 * sensitivity)
-  gap <- max(score) - score                                 # >= 0, exactly 0 at the best
+  u <- as.double(utility)
+  half <- max(u) / 2 - u / 2                                # >= 0, exactly 0 at the best, finite
+  gap <- (e_use / sensitivity) * half                       # = e_use (u_max - u_i) / (2 sensitivity)
   num <- pmin(ceiling(gap * 2^j), 2^52)                     # capping is 1-Lipschitz in the scores
-  .Call(C_dpfda_exp_mech_exact, as.double(num), as.double(2^j))
+  num[half == 0] <- 0                                       # (a tiny sensitivity: Inf * 0)
+  list(num = as.double(num), den = as.double(2^j))
 }
 
 # Exact selection probabilities (for tests and documentation), log-sum-exp.

@@ -57,8 +57,8 @@
 #'   database table or [dp_chunks()], the public grid of the curves
 #'   (required).
 #' @param ... For data that are not curves yet: options of [as_curves()]
-#'   (`id`, `arg`, `value` as strings or bare names, `method`, `restrict`,
-#'   `na.rm`, `df`, `n_grid`); for a database table or chunks, the column
+#'   (`id`, `arg`, `value` as strings or bare names, `method`, `na.rm`, `df`,
+#'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
 #'   names `id`, `arg`, `value` (see [summarise_cov()]).
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric

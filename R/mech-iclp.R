@@ -90,8 +90,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
-#'   `restrict`, `na.rm`, `df`, `n_grid`) are passed to it when `x` is not a
-#'   curves object; the column names also for tables and chunks.
+#'   `na.rm`, `df`, `n_grid`; not `restrict`, whose grid would depend on the
+#'   data) are passed to it when `x` is not a curves object; the column names
+#'   also for tables and chunks.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
@@ -270,8 +271,11 @@ kernel_edr <- function(kernel, d = 1L) {
                                       "EDR exponent `h` (in `...`) for the PSS choice."), arg = "h"))
 }
 
-# Radial clipping in the weighted L2 norm.
+# Radial clipping in the weighted L2 norm (values first clamped to
+# value_clamp_bound(), as every summary does, so that norms never overflow).
 clip_curves_l2 <- function(X, w, tau) {
+  B <- value_clamp_bound(tau, w, "l2")
+  if (any(abs(X) > B)) X <- pmin(pmax(X, -B), B)
   nrm <- sqrt(as.vector((X * X) %*% w))
   s <- ifelse(nrm > tau, tau / nrm, 1)
   X * s
@@ -610,7 +614,7 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'   ([dp_mean()] with `select = "pcv"` charges the selection itself.)
 #' @param grid,... For data that are not curves yet: the public grid and the
 #'   options of [as_curves()] (`id`, `arg`, `value` as strings or bare names,
-#'   `method`, `na.rm`, `restrict`, ...), as in [dp_mean()].
+#'   `method`, `na.rm`, ...; not `restrict`), as in [dp_mean()].
 #' @return An object of class `dpfda_pcv_selection`: `mechanism`,
 #'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
 #'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`.

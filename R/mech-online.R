@@ -65,9 +65,10 @@
 #' This is the guarantee of `noise = "float"`. Because the float sampler's
 #' tails stop at about 8.37 standard deviations, float noise is refused
 #' (error of class `dpfda_error_tail`) where that would break the claim,
-#' counting up to \eqn{10^7} answered points (about \eqn{\epsilon > 21} at
-#' \eqn{\delta = 10^{-5}}); see [float_tails]. Float variates also carry the
-#' low-order-bit leak of floating-point noise (see [exact_noise]).
+#' counting every point the session can answer, `floor(getOption(
+#' "dpfda.max_doubles") / 5)` (\eqn{107{,}374{,}182} by default; about
+#' \eqn{\epsilon > 21} at \eqn{\delta = 10^{-5}}, 14.3 at \eqn{10^{-8}});
+#' see [float_tails]. Float variates also carry the low-order-bit leak of floating-point noise (see [exact_noise]).
 #'
 #' @section Exact noise (the default):
 #' With `noise = "exact"` no floating-point variate is ever added. Write
@@ -283,8 +284,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
     sigma <- ex$sigma
     amp <- ex$amp
   } else if (noise == "float") {
-    # float noise only inside its regime (?float_tails), counted for up to 1e7 answered points
-    check_float_tails("gaussian", epsilon, delta, m = 1e7,
+    # float noise only inside its regime (?float_tails), counted for every point the state can
+    # hold (the session refuses more, whatever the path): the tail mass grows with that count
+    check_float_tails("gaussian", epsilon, delta, m = online_capacity(max_doubles),
                       shift = if (sigma > 0) as.double(sensitivity) / sigma else 0, what = "dp_online()",
                       calibration = calibration)
   }
@@ -497,6 +499,10 @@ online_zcdp_sd <- function(S, epsilon, delta) {
 
 # noise = "exact": the lattice, the discrete Gaussian and its accounting (see
 # ?dp_online, section Privacy). In the whitened coordinates of the answered
+# The most points an online state can ever answer: 5 doubles per point on
+# the Markov path (the general path holds fewer), at most 2^31 - 3.
+online_capacity <- function(max_doubles) min(2^31 - 3, floor(max_doubles / 5))
+
 # points (units of f; unit-variance kernel factor) the L2 sensitivity is
 # sqrt(v) Delta; rounding each of at most nmax coordinates to the lattice adds
 # one step each, so sqrt(nmax) step in L2. The lattice is as fine as the
@@ -505,7 +511,7 @@ online_zcdp_sd <- function(S, epsilon, delta) {
 # the Markov path, more on the general path).
 online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_doubles) {
   v <- kernel$variance
-  nmax <- min(2^31 - 3, floor(max_doubles / 5))
+  nmax <- online_capacity(max_doubles)
   if (!(nmax >= 1)) {
     dpfda_abort("options(dpfda.max_doubles = ) leaves no room for a single point.", class = "dpfda_error_numeric")
   }

@@ -20,7 +20,10 @@
 #' result (Mironov, 2012). With `noise = "exact"` the mechanisms listed below
 #' instead
 #' 1. round each coordinate of the summary to the grid \eqn{2^{-k}\mathbf Z}
-#'    (coordinates beyond \eqn{\pm 2^{52}} grid steps are clamped there);
+#'    (a coordinate of \eqn{2^{52}} grid steps or more is on the grid
+#'    already; nothing is clamped, so the release stays correct however large
+#'    epsilon is, up to a refusal when the step would leave the range of
+#'    doubles: noise scales below about \eqn{2^{-980}});
 #' 2. increase the sensitivity by the rounding distance: per coordinate at
 #'    most one grid step, so \eqn{m 2^{-k}} in L1 and \eqn{\sqrt m 2^{-k}} in
 #'    L2 for \eqn{m} coordinates;
@@ -107,7 +110,12 @@ exact_grid <- function(scale, type = c("laplace", "gaussian")) {
   }
   k <- -floor(log2(scale / target))
   if (k > 1000 || k < -900) {
-    dpfda_abort(sprintf("The noise scale %s is out of the range of exact noise.", format(scale)),
+    # (the grid step 2^-k must stay a normal double, as must every lattice value)
+    dpfda_abort(sprintf(paste("The noise scale %s is out of the range of exact noise (%s to %s for %s noise:",
+                              "a grid of 2^-1000 to 2^900); %s."),
+                        format(scale), format(target * 2^-1000, digits = 3), format(target * 2^900, digits = 3),
+                        type, if (scale < 1) "use a smaller epsilon, or noise = \"float\"" else
+                          "use a larger epsilon or rescale the data"),
                 class = "dpfda_error_numeric")
   }
   as.integer(k)
@@ -120,26 +128,37 @@ exact_rounding <- function(m, k, norm = c("l1", "l2", "linf")) {
   switch(norm, l1 = m * g, l2 = sqrt(m) * g, linf = g)
 }
 
-# Round to the grid 2^-k (in grid units), clamped to +/- 2^52 units.
-exact_round_units <- function(values, k) {
-  u <- round(values * 2^k)
-  pmin(pmax(u, -2^52), 2^52)
+# Round to the grid 2^-k (values, not units). A value of 2^52 grid units or
+# more is already on the grid (its ulp is at least one unit), so it is kept
+# as it is, and nothing overflows: no clamping, whatever the size of the
+# value against the step (large epsilon makes the step tiny).
+exact_round_grid <- function(values, k) {
+  u <- values * 2^k
+  small <- is.finite(u) & abs(u) < 2^52
+  values[small] <- round(u[small]) * 2^-k
+  values
 }
+
+# The release: grid values plus integer noise z in grid units, in one
+# correctly rounded addition. Where |u + z| < 2^53 this is (u + z) 2^-k
+# exactly; beyond, it is that exact lattice value rounded to a double, a
+# function of the lattice value only (post-processing).
+exact_add <- function(grid_values, z, k) grid_values + z * 2^-k
 
 # `scale`: one Laplace scale, or one per coordinate (e.g. ICLP coefficients).
 exact_laplace_noise <- function(values, scale, k) {
-  u <- exact_round_units(as.double(values), k)
+  u <- exact_round_grid(as.double(values), k)
   t <- ceiling(as.double(scale) * 2^k)
   if (!(length(t) %in% c(1L, length(u)) && all(is.finite(t)) && all(t >= 1) && all(t <= 2^40))) {
     dpfda_abort("The Laplace scale is too large or too small for the grid of exact noise.",
                 class = "dpfda_error_numeric")
   }
   z <- .Call(C_dpfda_discrete_laplace_draw, as.double(length(u)), t)
-  (u + z) * 2^-k
+  exact_add(u, z, k)
 }
 
 exact_gaussian_noise <- function(values, sigma, k) {
-  u <- exact_round_units(as.double(values), k)
+  u <- exact_round_grid(as.double(values), k)
   p <- ceiling((sigma * 2^k)^2 * (1 + 1e-12))
   pmax <- if (exact_noise_bits() >= 128L) 2^52 else 2^20
   if (!(is.finite(p) && p >= 1 && p <= pmax)) {
@@ -147,7 +166,7 @@ exact_gaussian_noise <- function(values, sigma, k) {
                 class = "dpfda_error_numeric")
   }
   z <- .Call(C_dpfda_discrete_gaussian_draw, as.double(length(u)), as.double(p))
-  (u + z) * 2^-k
+  exact_add(u, z, k)
 }
 
 # Smallest sigma (up to 1e-10 relative, rounded up) such that the

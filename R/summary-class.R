@@ -41,6 +41,13 @@ summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (li
 #' between two parts would be bounded twice. [dp_chunks()] checks this for
 #' chunks sorted by id.
 #'
+#' **`+` trusts that the parts are disjoint; it cannot check it.** Adding the
+#' same summary twice (or two parts that share people) counts those people
+#' twice: `n` doubles, the calibrated noise halves, and one person can move
+#' the release twice as far as the guarantee allows. The guarantee then
+#' fails. Add only summaries of disjoint sets of individuals (see the wrong
+#' use in the examples).
+#'
 #' @param x,e1,e2,... `dpfda_summary` objects.
 #' @return `+` and `c()`: the summary of the union of the parts.
 #' @seealso [summarise_kde()], [summarise_mean()], [summarise_mortality()],
@@ -52,6 +59,12 @@ summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (li
 #'   summarise_kde(x[501:1000], grid = g, bandwidth = 0.1)
 #' s
 #' all.equal(s$sums, summarise_kde(x, grid = g, bandwidth = 0.1)$sums)
+#'
+#' # WRONG: the same individuals twice. n is 2000 and the noise half of what
+#' # the 1000 people need; nothing can detect this, so never do it.
+#' s1 <- summarise_kde(x, grid = g, bandwidth = 0.1)
+#' wrong <- s1 + s1
+#' wrong$n
 #' @name dpfda_summary
 NULL
 
@@ -120,9 +133,23 @@ check_summary <- function(s, kind, arg = "x") {
     dpfda_abort(sprintf("`%s` is a %s summary; this mechanism needs a %s summary (see ?dpfda_summary).",
                         arg, s$kind, kind), arg = arg)
   }
+  if (!is.numeric(s$n) || length(s$n) != 1L || !is.finite(s$n)) {
+    dpfda_abort(sprintf("`%s$n` must be one finite number (the number of individuals), not %s.", arg,
+                        describe_value(s$n)), class = data_error_class, arg = arg)
+  }
   if (!(s$n > 0)) {
     dpfda_abort(sprintf("`%s` holds no individuals (every row was dropped or the table is empty).", arg),
                 class = "dpfda_error_data", arg = arg)
+  }
+  # never trust the class: a summary computed from (or edited into) non-finite cells is refused
+  # here, where it enters a release, whatever produced it
+  if (!is.numeric(s$sums) || !length(s$sums) || !all(is.finite(s$sums))) {
+    bad <- if (is.numeric(s$sums)) sum(!is.finite(s$sums)) else NA
+    dpfda_abort(sprintf(paste("`%s$sums` must be finite numbers%s; a release needs a summary of finite data.",
+                              "Recompute it from the data (summarise_*() drops rows with missing values)."),
+                        arg, if (is.na(bad)) sprintf(", not %s", describe_value(s$sums)) else
+                          sprintf(" (%d non-finite cell%s)", bad, if (bad == 1L) "" else "s")),
+                class = data_error_class, arg = arg)
   }
   s
 }

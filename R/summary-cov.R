@@ -78,6 +78,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE) {
   settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = "l2", projection = P)
   cov_sums <- function(A) cbind(colSums(A), crossprod(A))
   if (inherits(x, "dpfda_curves")) {
+    x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))
     return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))
   }

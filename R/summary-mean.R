@@ -70,6 +70,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   settings <- list(grid = as.double(grid), weights = as.double(w), tau = tau, clip = clip)
 
   if (inherits(x, "dpfda_curves")) {
+    x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     X <- if (clip == "l2") clip_curves_l2(x$values, w, tau) else pmin(pmax(x$values, -tau), tau)
     return(new_dpfda_summary("mean", colSums(X), nrow(X), nrow(X) * m, 0, settings, missing_cells = 0))
   }
@@ -128,7 +129,8 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
   n <- length(uid)
   k <- snap_to_grid(as.double(d[[arg]]), grid)
   cell <- (match(d[[id]], uid) - 1) * m + k
-  cs <- rowsum(cbind(as.double(d[[value]]), 1), cell, reorder = TRUE)
+  B <- value_clamp_bound(tau, w, clip)
+  cs <- rowsum(cbind(pmin(pmax(as.double(d[[value]]), -B), B), 1), cell, reorder = TRUE)
   cell_u <- as.double(rownames(cs))
   v <- cs[, 1L] / cs[, 2L]
   ck <- as.integer(cell_u %% m)
@@ -141,6 +143,19 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
     contrib <- pmin(pmax(v, -tau), tau)
   }
   list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped)
+}
+
+# The public bound to which every observed value is clamped before cells are
+# averaged and curves clipped, so that finite data always give finite sums,
+# averages and norms (on every source alike). "l2": 2^10 tau / sqrt(min w), a
+# value that alone would give its curve a norm of 2^10 tau at the lightest
+# grid point (capped at sqrt(1e300 / sum(w)), which only binds for tau beyond
+# about 1e140); "sup": 2^10 tau. Data within the bound are not changed.
+value_clamp_bound <- function(tau, w, clip) {
+  if (clip == "sup") return(2^10 * tau)
+  wp <- w[w > 0]
+  if (!length(wp)) return(2^10 * tau)
+  min(2^10 * tau / sqrt(min(wp)), sqrt(1e300 / sum(wp)))
 }
 
 # Grid index (0-based) of the nearest grid point, after clamping to the range.
@@ -195,6 +210,9 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
+  B <- value_clamp_bound(tau, w, clip)   # (as in memory: finite data never overflow)
+  q <- dplyr::mutate(q, value = pmin(pmax(!!as.name("value"), !!sql_lit(-B), na.rm = TRUE), !!sql_lit(B),
+                                     na.rm = TRUE))
   q <- dplyr::group_by(q, !!as.name("id"), !!as.name("k"))
   q <- dplyr::summarise(q, v = mean(!!as.name("value"), na.rm = TRUE))
   q <- dplyr::ungroup(q)

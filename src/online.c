@@ -446,16 +446,18 @@ static void ou_condition(const online_state *s, double x, int pred, int succ,
 /* ---- exact noise --------------------------------------------------------------------- */
 
 /* The noisy whitened coordinate of w: step (round(w / step) + Z), Z ~
- * N_Z(0, dgp), rounding clamped to +/- 2^52 steps (so the sum stays an
- * integer exactly representable: |Z| <= 2^40 in discrete.c).  w not NaN. */
+ * N_Z(0, dgp), |Z| <= 2^40 (discrete.c).  w of 2^52 steps or more is on the
+ * lattice already (its ulp is a step or more) and is kept, so nothing is
+ * clamped or overflows however small the step; the one addition below is
+ * exact where |round + Z| < 2^53 and otherwise rounds that exact lattice
+ * value (post-processing).  w not NaN. */
 static double exact_step(const online_state *s, double w)
 {
-  double r = nearbyint(w / s->gstep);
-  if (r > 0x1.0p52) r = 0x1.0p52;
-  else if (r < -0x1.0p52) r = -0x1.0p52;
+  double q = w / s->gstep;   /* exact: the step is a power of two */
+  double wr = fabs(q) < 0x1.0p52 ? nearbyint(q) * s->gstep : w;
   dpfda_discrete_reset();   /* each draw from fresh bits: one query or a batch, the same draws */
   int64_t z = dpfda_discrete_gaussian(s->dgp);
-  return (r + (double) z) * s->gstep;
+  return wr + (double) z * s->gstep;
 }
 
 /* Answer a new point x (absent from the tree; neighbours pred, succ;
