@@ -14,6 +14,9 @@
 #' * A matrix (curves in **rows**) or a numeric vector (one curve): `grid` as
 #'   in [curves()]. \pkg{fda} stores curves in columns: a matrix whose number
 #'   of rows equals the length of `grid` gets an error that suggests `t(x)`.
+#'   With `na.rm = TRUE`, missing values are dropped and each curve is
+#'   interpolated onto `grid` from its other values, as for long data (a
+#'   curve missing at an end of the grid does not cover it: an error).
 #' * A **long** data frame or tibble with one row per observation: the
 #'   columns named by `id`, `arg` and `value` (strings or bare names;
 #'   defaults `"id"`, `"arg"`, `"value"`, the layout of `as.data.frame()` on
@@ -174,7 +177,26 @@ as_curves.dpfda_release <- function(x, ...) check_curves_data(x$values, "x")
 
 #' @rdname as_curves
 #' @export
-as_curves.matrix <- function(x, grid = NULL, ..., domain = NULL, arg_name = "t", value_name = "value") {
+as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("linear", "smooth"), df = NULL,
+                             domain = NULL, arg_name = "t", value_name = "value") {
+  na.rm <- check_flag(na.rm, "na.rm")
+  if (na.rm && is.numeric(x) && anyNA(x)) {
+    # as for long data: the missing observations are dropped and each curve is interpolated onto
+    # the grid from the others (never extrapolated)
+    if (is.null(grid)) arg_error("grid", "the grid of the columns of `x` (needed with na.rm = TRUE)", grid)
+    g <- as_grid(grid, "grid")
+    if (!is.null(dim(g)) || length(g) != ncol(x)) {
+      arg_error("grid", sprintf("a one-dimensional grid with one point per column of `x` (%d)", ncol(x)), grid)
+    }
+    ids <- if (!is.null(rownames(x))) rownames(x) else as.character(seq_len(nrow(x)))
+    keep <- !is.na(as.vector(x))
+    if (!is.null(df)) df <- check_number(df, "df", lower = 1, upper = 1e6, lower_open = TRUE)
+    out <- long_to_curves(factor(rep(ids, times = ncol(x)), levels = ids)[keep], rep(as.double(g), each = nrow(x))[keep],
+                          as.vector(x)[keep], sort(as.double(g)), check_choice(method, c("linear", "smooth"), "method"),
+                          FALSE, FALSE, df, arg_name, value_name)
+    if (!is.null(domain)) out$domain <- as_domain(domain, out$grid)
+    return(out)
+  }
   out <- curves(x, grid, domain)
   if (!is.null(rownames(x))) out$ids <- rownames(x)
   set_curve_names(out, arg_name, value_name)

@@ -46,7 +46,8 @@
 #'   are radially clipped to it).
 #' @param kernel The ICLP covariance kernel of one argument (default Matern
 #'   3/2 with lengthscale 0.1 times the width of the domain).
-#' @param centered `TRUE` (covariance) or `FALSE` (second moment).
+#' @param centered `TRUE` (covariance) or `FALSE` (second moment, about
+#'   `center` when one is given).
 #' @param eta,psi QR parameters (`NULL`: PSS defaults above).
 #' @param J `NULL` or the number of basis components per argument.
 #' @param h Eigenvalue decay exponent (`NULL`: from the kernel).
@@ -56,6 +57,11 @@
 #' @param grid Passed to [as_curves()] when `x` is not a curves object; for a
 #'   database table or [dp_chunks()], the public grid of the curves
 #'   (required).
+#' @param center A public reference curve (as in [dp_mean()]), subtracted
+#'   from every curve before clipping, so that `tau` bounds the deviations
+#'   from it; on a database table or chunks the engine subtracts it. It is
+#'   not added back: with `centered = FALSE` the release is the second moment
+#'   about `center`.
 #' @param ... For data that are not curves yet: options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, `method`, `na.rm`, `df`,
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
@@ -73,33 +79,31 @@
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
-                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL, ...) {
+                   psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
+                   center = NULL, ...) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
-  if (is_engine_input(x)) {   # database table, chunks or summary: R/summary-cov.R
-    return(dp_cov_engine(x, epsilon, tau, kernel, centered, eta, psi, J, h, noise, budget, call, grid, ...))
-  }
   budget <- check_budget(budget)
   noise <- check_noise(noise)
-  x <- mech_curves_with_options(x, grid, capture_dots(..., .cols = c("id", "arg", "value")), "dp_cov")
-  if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
+  # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
+  src <- cov_source(x, capture_dots(..., .cols = c("id", "arg", "value")), grid)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
-  if (is.null(kernel)) kernel <- default_mech_kernel(x$domain)
+  if (is.null(kernel)) kernel <- default_mech_kernel(src$domain)
   check_kernel(kernel)
-  warn_privacy(epsilon)
   centered <- check_flag(centered, "centered")
   if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
   if (!is.null(psi)) psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e100)
   if (!is.null(h)) h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
-  m <- ncol(x$values)
+  m <- length(src$grid)
   if (!is.null(J)) J <- check_count(J, "J", min = 1, max = m)
-  n <- nrow(x$values)
-  basis <- kl_basis(kernel, x$grid, J = J)
+  cen <- center_values(center, src$grid)
+  basis <- kl_basis(kernel, src$grid, J = J)
   cov_check_size(m, basis$J)
-  Acoef <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))   # n x J, rows with norm <= tau
-  cov_release(colSums(Acoef), crossprod(Acoef), n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise,
-              budget, call, x$domain)
+  s <- cov_summary(src, basis, tau, cen)
+  warn_privacy(epsilon, 0, s$n)
+  cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, epsilon, tau, kernel, centered, eta, psi,
+              h, noise, budget, call, src$domain)
 }
 
 # The release step of dp_cov(), shared by the in-memory and the engine path

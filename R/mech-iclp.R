@@ -112,7 +112,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   one-curve [curves()] object on the grid. Centring on a public reference
 #'   (e.g. a published growth standard) lets `tau` bound the deviations
 #'   rather than the raw values, which can shrink the noise a lot. It must
-#'   not be computed from the private data.
+#'   not be computed from the private data. Every source takes it: for a
+#'   database table or chunks the engine subtracts it (see
+#'   [summarise_mean()]); a summary must have been computed with the same
+#'   `center`.
 #' @param grid Passed to [as_curves()] when `x` is not a curves object
 #'   (the grid of a matrix, or the public grid to interpolate a data frame
 #'   onto).
@@ -141,10 +144,6 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL) {
   require_args(c("x", "epsilon", "tau"), "dp_mean")
-  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-mean.R
-    if (!is.null(center)) dpfda_abort("`center` needs curves in memory; subtract a public centre in the table instead.", arg = "center")
-    return(dp_mean_engine(x, epsilon, tau, mechanism, kernel, select, noise, budget, match.call(), grid = grid, ...))
-  }
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
@@ -152,45 +151,67 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
-  if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
-  conv <- names(opts) %in% as_curves_options
-  x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
-  opts <- opts[!conv]
+  # one path for every source: settings -> summary (R/summary-mean.R) -> one release
+  src <- mean_source(x, opts, grid)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
-  if (is.null(kernel)) kernel <- default_mech_kernel(x$domain)
+  if (is.null(kernel)) kernel <- default_mech_kernel(src$domain)
   check_kernel(kernel)
-  cen <- center_values(center, x$grid)
-  if (!is.null(cen)) x$values <- x$values - rep(cen, each = nrow(x$values))
   select <- check_choice(select, c("pss", "pcv", "manual"), "select")
-  bad <- setdiff(names(opts), dp_mean_options)
+  bad <- setdiff(names(src$opts), dp_mean_options)
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
   }
-  o <- iclp_check_options(opts, mechanism, select)
-  n <- nrow(x$values)
-  warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, n)
-  if (mechanism == "bernstein") {
-    rel <- quiet_privacy(centre_later(dp_mean_bernstein(x, epsilon, tau, o, select, call, noise), cen))
-    rel <- add_center(rel, cen, center, x)
-    charge_release(budget, rel, "dp_mean")
-    return(rel)
+  o <- iclp_check_options(src$opts, mechanism, select)
+  if (select == "pcv" && is.null(src$curves)) {
+    dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
+                arg = "select")
   }
-
-  basis <- kl_basis(kernel, x$grid, J = o$J, weights = o$weights, tol = o$tol)
-  h <- if (is.null(o$h)) kernel_edr(kernel, x$dim) else o$h
-  par <- iclp_params(mechanism, select, o, n, epsilon, tau, h, basis, x, kernel)
-  A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))
-  a <- colMeans(A)
-  lam <- basis$values
-  out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
-  vals <- keep_curve_names(new_dpfda_curves(out$values, basis$grid, x$domain), x)
-  rel <- centre_later(iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n,
-                                        select), cen)
-  rel <- add_center(rel, cen, center, x)
-  iclp_mean_charge(budget, out, mechanism, epsilon, par)
+  cen <- center_values(center, src$grid)
+  if (!is.null(cen) && !is.null(src$curves)) src$curves$values <- src$curves$values - rep(cen, each = src$n)
+  clip <- if (mechanism == "bernstein") "sup" else "l2"
+  if (mechanism == "bernstein" && grid_size(src$grid) < 2L) {
+    dpfda_abort("mechanism = \"bernstein\" needs at least 2 grid points.", arg = "grid")
+  }
+  if (mechanism == "bernstein" && src$dim != 1L) {
+    dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
+  }
+  basis <- if (clip == "l2") kl_basis(kernel, src$grid, J = o$J, weights = o$weights, tol = o$tol)
+  s <- mean_summary(src, tau, clip, basis, cen)
+  warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
+  rel <- centre_later(if (mechanism == "bernstein") {
+    quiet_privacy(mean_release_bernstein(s, epsilon, tau, o, select, call, noise, src))
+  } else {
+    mean_release_iclp(s, basis, mechanism, epsilon, tau, kernel, select, o, noise, call, src)
+  }, cen)
+  rel <- add_center(rel, cen, center, src$grid)
+  if (mechanism == "bernstein") charge_release(budget, rel, "dp_mean") else
+    iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
+  rel$charge <- NULL
   rel
+}
+
+# The ICLP / FRL / GP release of dp_mean() from a mean summary: the only
+# place where this noise is drawn. `src` (mean_source()) gives the curves
+# for PCV (in memory), the dimension, domain and axis names.
+mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select, o, noise, call, src) {
+  n <- s$n
+  h <- if (is.null(o$h)) kernel_edr(kernel, src$dim) else o$h
+  par <- iclp_params(mechanism, select, o, n, epsilon, tau, h, basis, src$curves, kernel)
+  a <- as.vector(kl_coef(basis, matrix(s$sums / n, nrow = 1L)))
+  out <- iclp_release_core(mechanism, a, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
+  vals <- mean_release_curves(out$values, basis$grid, src)
+  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  rel$charge <- c(out, list(par = par))
+  rel
+}
+
+# The released values as curves on the grid, with the data's domain and axis names.
+mean_release_curves <- function(values, grid, src) {
+  vals <- new_dpfda_curves(values, grid, src$domain)
+  if (!is.null(src$curves)) vals <- keep_curve_names(vals, src$curves)
+  vals
 }
 
 # The release object of dp_mean()'s ICLP/FRL/GP mechanisms from the output of
@@ -418,21 +439,18 @@ iclp_exact_coefficients <- function(center, b, epsilon) {
   list(coef = exact_laplace_noise(center, b * inflation, k), step = 2^-k, inflation = inflation)
 }
 
-dp_mean_bernstein <- function(x, epsilon, tau, o, select, call, noise = "float") {
-  if (x$dim != 1L) {
-    dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
-  }
-  g <- x$grid
-  n <- nrow(x$values)
-  if (length(g) < 2L) dpfda_abort("mechanism = \"bernstein\" needs at least 2 grid points.", arg = "x")
-  if (!all(is.finite(x$values))) check_curves_data(x, "x")   # never let approx() absorb a NaN
-  Xc <- pmin(pmax(x$values, -tau), tau)                 # sup-norm clamping
+# The Bernstein release of dp_mean() from a mean summary clipped pointwise
+# ("sup"): the mean of the clamped curves, interpolated to the lattice, is
+# released by dp_bernstein() (sensitivity 2 tau / n).
+mean_release_bernstein <- function(s, epsilon, tau, o, select, call, noise, src) {
+  g <- as.double(s$settings$grid)
+  n <- s$n
   lat <- g[1L] + (0:o$k) / o$k * (g[length(g)] - g[1L])
-  f_lat <- stats::approx(g, colMeans(Xc), xout = lat, rule = 2)$y
+  f_lat <- stats::approx(g, s$sums / n, xout = lat, rule = 2)$y   # (check_summary(): all finite)
   br <- dp_bernstein(f_lat, sensitivity = 2 * tau / n, epsilon = epsilon, k = o$k,
                      domain = c(g[1L], g[length(g)]), noise = noise)
   br$call <- NULL
-  vals <- keep_curve_names(new_dpfda_curves(matrix(stats::predict(br, g), nrow = 1L), g, x$domain), x)
+  vals <- mean_release_curves(matrix(stats::predict(br, g), nrow = 1L), g, src)
   new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
                     sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
                     noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
@@ -457,14 +475,14 @@ release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
 # uses the centre's size); add_center() makes it.
 centre_later <- function(expr, cen) if (is.null(cen)) expr else quiet_utility(expr)
 
-add_center <- function(rel, cen, center, x) {
+add_center <- function(rel, cen, center, grid) {
   if (is.null(cen)) return(rel)
   rel$values$values <- rel$values$values + rep(cen, each = nrow(rel$values$values))
   if (!all(is.finite(rel$values$values))) {
     dpfda_abort("The release plus `center` overflows double precision; give a centre of a sensible size.",
                 class = "dpfda_error_numeric", arg = "center")
   }
-  rel$center <- if (is.function(center)) center else list(grid = x$grid, values = cen)
+  rel$center <- if (is.function(center)) center else list(grid = grid, values = cen)
   release_utility_check(rel)
 }
 

@@ -52,7 +52,8 @@
 #' @param ... Passed to [graphics::matplot()] (`plot`), unused otherwise.
 #' @return `mortality_distribution()`: an object of class `dpfda_mortality`
 #'   (also `dpfda_density` and `dpfda_curves`) with `values` (one density per
-#'   group, rows), `grid` (the ages), `domain`, `groups` and `deaths` (the
+#'   group, rows; groups in sorted order, as from a database table, or in
+#'   the level order of a factor), `grid` (the ages), `domain`, `groups` and `deaths` (the
 #'   total deaths per group). `as.data.frame()`: a data frame with columns
 #'   `group`, `age`, `density`.
 #' @examples
@@ -126,7 +127,9 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
       arg_error("group", sprintf("a vector of %d group labels without missing values", length(age)), group)
     }
   }
-  lev <- if (is.factor(group)) levels(droplevels(group)) else unique(as.character(group))
+  # groups in sorted order, as a database returns them, so every source lists them alike; a
+  # factor keeps its level order (the user's choice)
+  lev <- if (is.factor(group)) levels(droplevels(group)) else sort(unique(as.character(group)))
   gi <- match(as.character(group), lev)
   ages <- NULL
   vals <- matrix(0, length(lev), 0L)

@@ -325,8 +325,8 @@ mortality_table <- function(g, a, d) {
   out
 }
 
-# The mortality distributions of a summary (groups in order of first
-# appearance, ages sorted).
+# The mortality distributions of a summary (groups and ages sorted, as on
+# every source).
 mortality_from_summary <- function(s) {
   s <- check_summary(s, "mortality", "age")
   m <- s$sums

@@ -36,6 +36,8 @@
 #' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
 #'   `id = Subject`).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param center A public reference curve subtracted before clipping (see
+#'   [summarise_mean()]); [dp_cov()] checks it against its own `center`.
 #' @return A [dpfda_summary] (kind `"cov"`): `sums` is the `J x (J + 1)`
 #'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
 #' @examples
@@ -47,7 +49,7 @@
 #' dp_cov(s, epsilon = 1, tau = 1, kernel = k, J = 5)
 #' @export
 summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id", arg = "arg", value = "value",
-                          .query = FALSE) {
+                          .query = FALSE, center = NULL) {
   require_args(c("x", "tau"), "summarise_cov")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
   grid <- cov_summary_grid(x, grid)
@@ -59,7 +61,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  summarise_cov_basis(x, basis, tau, id, arg, value, .query)
+  summarise_cov_basis(x, basis, tau, id, arg, value, .query, center)
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.
@@ -71,15 +73,17 @@ cov_summary_grid <- function(x, grid) {
 }
 
 # The summary on a given basis (shared by summarise_cov() and dp_cov()).
-summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE) {
+summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, center = NULL) {
   grid <- as.double(basis$grid)
   m <- length(grid)
   P <- basis$weights * basis$vectors              # a_i = X_i %*% P (kl_coef())
   settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = "l2", projection = P)
+  if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
   cov_sums <- function(A) cbind(colSums(A), crossprod(A))
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
-    A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))
+    V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
+    A <- kl_coef(basis, clip_curves_l2(V, basis$weights, tau))
     return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))
   }
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
@@ -87,12 +91,13 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE) {
   arg <- engine_columns(arg, have, "arg", 1L)
   value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
-    return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value),
+    return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value,
+                                                                         center = settings$center),
                                       id = id)))
   }
   if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value)
+  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value, settings$center)
   A <- rowsum(cells$contrib * P[cells$k + 1L, , drop = FALSE], cells$i, reorder = TRUE)
   new_dpfda_summary("cov", cov_sums(A), cells$n, cells$rows, cells$dropped, settings,
                     missing_cells = cells$n * m - length(cells$contrib))
@@ -103,7 +108,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) 
   m <- length(grid)
   P <- settings$projection
   Jb <- ncol(P)
-  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query)
+  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query, settings$center)
   q <- cells$q
   # the public projection matrix joined to every cell by its grid index
   pub <- data.frame(k = as.double(seq_len(m) - 1L), P)
@@ -159,13 +164,16 @@ cov_check_size <- function(m, Jb) {
   invisible()
 }
 
-# dp_cov() on a long table, chunks or a summary: the release of dp_cov()
-# (cov_release(), shared with the in-memory path) from the summary.
-dp_cov_engine <- function(x, epsilon, tau, kernel, centered, eta, psi, J, h, noise, budget, call, grid, ...) {
-  budget <- check_budget(budget)
-  noise <- check_noise(noise)
-  eng <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
-  eng <- resolve_column_opts(eng, x, c("id", "arg", "value"))
+# The data of dp_cov(), from any source: curves in memory (with the options
+# of as_curves() from `...`), or a long table, chunks or a covariance summary
+# (column names from `...`). As mean_source().
+cov_source <- function(x, dots, grid) {
+  if (!is_engine_input(x)) {
+    x <- mech_curves_with_options(x, grid, dots, "dp_cov")
+    if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
+    return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain))
+  }
+  eng <- resolve_column_opts(dots, x, c("id", "arg", "value"))
   if (length(eng) && (is.null(names(eng)) || any(!nzchar(names(eng))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
@@ -174,44 +182,42 @@ dp_cov_engine <- function(x, epsilon, tau, kernel, centered, eta, psi, J, h, noi
     dpfda_abort(sprintf("`%s` is not an argument of dp_cov() on a table (give id, arg, value); see ?dp_cov.",
                         bad[1L]), arg = bad[1L])
   }
-  epsilon <- check_epsilon(epsilon)
-  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
-  centered <- check_flag(centered, "centered")
-  if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
-  if (!is.null(psi)) psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e100)
-  if (!is.null(h)) h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
   if (inherits(x, "dpfda_summary")) {
     s <- check_summary(x, "cov")
     if (!is.null(grid) && !isTRUE(all.equal(sort(as.double(grid)), s$settings$grid))) {
       dpfda_abort("`grid` must be the grid of the summary `x` (or NULL).", arg = "grid")
     }
     grid <- s$settings$grid
-    if (!isTRUE(all.equal(s$settings$tau, tau))) {
-      dpfda_abort(sprintf("The summary was clipped with tau = %s; this release needs tau = %s.",
-                          format(s$settings$tau), format(tau)), arg = "x")
-    }
   } else {
     if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
     grid <- cov_summary_grid(NULL, grid)
   }
-  if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))   # as dp_cov() in memory
-  check_kernel(kernel)
-  warn_privacy(epsilon)
-  if (!is.null(J)) J <- check_count(J, "J", min = 1, max = length(grid))
-  basis <- kl_basis(kernel, grid, J = J)
-  cov_check_size(length(grid), basis$J)
-  if (inherits(x, "dpfda_summary")) {
+  list(curves = NULL, data = x, cols = eng, grid = grid, domain = range(grid))
+}
+
+# The covariance summary of dp_cov()'s source on the release's basis:
+# computed, or given and checked against the settings of this release.
+cov_summary <- function(src, basis, tau, center) {
+  if (inherits(src$data, "dpfda_summary")) {
+    s <- check_summary(src$data, "cov")
+    if (!isTRUE(all.equal(s$settings$tau, tau))) {
+      dpfda_abort(sprintf("The summary was clipped with tau = %s; this release needs tau = %s.",
+                          format(s$settings$tau), format(tau)), arg = "x")
+    }
     P <- basis$weights * basis$vectors
     if (!identical(dim(P), dim(s$settings$projection)) ||
         !isTRUE(all.equal(P, s$settings$projection, tolerance = 1e-8))) {
       dpfda_abort(paste("The summary was computed on another basis (kernel, J or grid) than this release;",
                         "give dp_cov() the `kernel` and `J` of summarise_cov()."), arg = "x")
     }
+    if (!isTRUE(all.equal(s$settings$center, center))) {
+      dpfda_abort(paste("The summary was computed with another `center` than this release's; give",
+                        "summarise_cov() the same public centre."), arg = "center")
+    }
   } else {
-    s <- summarise_cov_basis(x, basis, tau, eng$id %||% "id", eng$arg %||% "arg", eng$value %||% "value")
-    s <- check_summary(s, "cov")
+    data <- if (!is.null(src$curves)) src$curves else src$data
+    s <- summarise_cov_basis(data, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
+                             src$cols$value %||% "value", center = center)
   }
-  warn_missing_cells(s)
-  cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, epsilon, tau, kernel, centered, eta, psi,
-              h, noise, budget, call, range(grid))
+  warn_missing_cells(check_summary(s, "cov"))
 }

@@ -37,6 +37,11 @@
 #' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
 #'   `id = Subject`).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param center A public reference curve (as in [dp_mean()]: a function of
+#'   the grid, a number or one value per grid point), subtracted from each
+#'   individual's cell averages before clipping; in a database the engine
+#'   subtracts it. Recorded in the summary's settings, and checked by
+#'   [dp_mean()] against its own `center`.
 #' @return A [dpfda_summary] (kind `"mean"`).
 #' @examples
 #' t <- seq(0, 1, length.out = 21)
@@ -45,21 +50,29 @@
 #' all.equal(s$sums, summarise_mean(x, tau = 1)$sums)
 #' @export
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
-                           value = "value", .query = FALSE) {
+                           value = "value", .query = FALSE, center = NULL) {
   require_args(c("x", "tau"), "summarise_mean")
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query)
+  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center)
 }
 
 # summarise_mean() with column names (strings).
 summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
-                                value = "value", .query = FALSE) {
+                                value = "value", .query = FALSE, center = NULL) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  grid <- summary_grid_1d(x, grid, "Long data")
-  m <- length(grid)
+  if (inherits(x, "dpfda_curves")) {
+    x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
+    if (x$dim != 1L) {          # (curves in memory may live on a tensor grid)
+      if (!is.null(grid) && !isTRUE(all.equal(as.vector(grid), as.vector(x$grid)))) {
+        dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
+      }
+      grid <- x$grid
+    } else grid <- summary_grid_1d(x, grid, "Long data")
+  } else grid <- summary_grid_1d(x, grid, "Long data")
+  m <- grid_size(grid)
   w <- if (is.null(weights)) {
     if (m == 1L) 1 else quadrature_weights(grid)
   } else check_numeric_vector(weights, "weights")
@@ -67,11 +80,13 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     dpfda_abort(sprintf("`weights` must have one weight per grid point (%d), not %d.", m, length(w)),
                 arg = "weights")
   }
-  settings <- list(grid = as.double(grid), weights = as.double(w), tau = tau, clip = clip)
+  settings <- list(grid = if (is.null(dim(grid))) as.double(grid) else grid, weights = as.double(w), tau = tau,
+                   clip = clip)
+  if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
 
   if (inherits(x, "dpfda_curves")) {
-    x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
-    X <- if (clip == "l2") clip_curves_l2(x$values, w, tau) else pmin(pmax(x$values, -tau), tau)
+    V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
+    X <- if (clip == "l2") clip_curves_l2(V, w, tau) else pmin(pmax(V, -tau), tau)
     return(new_dpfda_summary("mean", colSums(X), nrow(X), nrow(X) * m, 0, settings, missing_cells = 0))
   }
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
@@ -80,12 +95,12 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value)
+      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center)
     }, id = id)))
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value)
+  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value, settings$center)
   sums <- numeric(m)
   s <- rowsum(cells$contrib, cells$k, reorder = TRUE)
   sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
@@ -114,7 +129,7 @@ summary_grid_1d <- function(x, grid, what) {
 # rows of one (individual, grid point) averaged, the curve clipped. Returns
 # the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
 # value `contrib`, with `n`, `rows`, `dropped`.
-frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
+frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL) {
   m <- length(grid)
   for (a in c("id", "arg", "value")) {   # chunks: the columns are known only now
     cn <- get(a)
@@ -135,6 +150,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value) {
   v <- cs[, 1L] / cs[, 2L]
   ck <- as.integer(cell_u %% m)
   ci <- cell_u %/% m
+  if (!is.null(center)) v <- v - center[ck + 1L]   # the public centre, before clipping
   if (clip == "l2") {
     nrm2 <- rowsum(w[ck + 1L] * v * v, ci, reorder = TRUE)
     sc <- ifelse(nrm2[, 1L] > tau * tau, tau / sqrt(nrm2[, 1L]), 1)
@@ -177,7 +193,7 @@ snap_to_grid <- function(a, grid) {
 
 summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query) {
   m <- length(grid)
-  cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query)
+  cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query, settings$center)
   nn <- cells$nn
   q <- cells$q
   q <- dplyr::group_by(q, !!as.name("k"))
@@ -195,7 +211,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
 # id, k (0-based grid index) and c (clipped value): the engine half of
 # summarise_mean(), shared with summarise_cov(). Also returns the row and
 # missing-value counts (`nn`).
-lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
+lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL) {
   m <- length(grid)
   q <- lazy_select(x, c(id = id, arg = arg, value = value), c("id", "arg", "value"),
                    numeric = c("arg", "value"), check = !.query)
@@ -216,6 +232,7 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query) {
   q <- dplyr::group_by(q, !!as.name("id"), !!as.name("k"))
   q <- dplyr::summarise(q, v = mean(!!as.name("value"), na.rm = TRUE))
   q <- dplyr::ungroup(q)
+  if (!is.null(center)) q <- dplyr::mutate(q, v = !!as.name("v") - !!sql_lookup(q, "k", center))
   if (clip == "l2") {
     q <- dplyr::mutate(q, wk = !!sql_lookup(q, "k", w))
     q <- dplyr::group_by(q, !!as.name("id"))
@@ -236,90 +253,55 @@ sql_lit <- function(x) {
   dbplyr::sql(ifelse(grepl("[.eEnN]", s), s, paste0(s, ".0")))
 }
 
-# dp_mean() on a long table, chunks or a summary: the release of dp_mean()
-# from the clipped curve sums.
-dp_mean_engine <- function(x, epsilon, tau, mechanism, kernel, select, noise, budget, call, ...) {
-  opts <- resolve_column_opts(capture_dots(..., .cols = c("id", "arg", "value")), x, c("id", "arg", "value"))
-  eng <- opts[intersect(names(opts), c("grid", "id", "arg", "value"))]
-  opts <- opts[setdiff(names(opts), names(eng))]
-  budget <- check_budget(budget)
-  noise <- check_noise(noise)
-  epsilon <- check_epsilon(epsilon)
-  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
-  if (!is.null(kernel)) check_kernel(kernel)
-  select <- check_choice(select, c("pss", "pcv", "manual"), "select")
-  if (select == "pcv") {
-    dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
-                arg = "select")
+# The data of dp_mean(), from any source: curves in memory (anything
+# as_curves() reads, with its options from `...`), or a long table, chunks or
+# a mean summary, whose column names come from `...`. Returns the curves (in
+# memory) or the engine source with its columns, the public grid, domain and
+# dimension, and the options left for the mechanism.
+mean_source <- function(x, opts, grid) {
+  if (!is_engine_input(x)) {
+    if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
+    conv <- names(opts) %in% as_curves_options
+    x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
+    return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
+                n = nrow(x$values), opts = opts[!conv]))
   }
-  if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
-  }
-  bad <- setdiff(names(opts), dp_mean_options)
-  if (length(bad)) {
-    dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
-  }
-  o <- iclp_check_options(opts, mechanism, select)
-  clip <- if (mechanism == "bernstein") "sup" else "l2"
+  opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
+  cols <- opts[intersect(names(opts), c("id", "arg", "value"))]
   if (inherits(x, "dpfda_summary")) {
-    s <- check_summary(x, "mean")
-    grid <- s$settings$grid
+    grid <- check_summary(x, "mean")$settings$grid
+  } else if (is.null(grid)) {
+    dpfda_abort("`grid` is required: the public grid of the curves in the table or chunks.", arg = "grid")
+  }
+  grid <- sort(as_grid(grid, "grid"))
+  list(curves = NULL, data = x, cols = cols, grid = grid, domain = as_domain(NULL, grid), dim = 1L, n = NA,
+       opts = opts[setdiff(names(opts), names(cols))])
+}
+
+# The mean summary of dp_mean()'s source: computed (weights of the basis, the
+# public centre subtracted in the engine), or given and checked against the
+# settings of this release.
+mean_summary <- function(src, tau, clip, basis, center) {
+  w <- if (!is.null(basis)) basis$weights
+  if (inherits(src$data, "dpfda_summary")) {
+    s <- check_summary(src$data, "mean")
     if (!identical(s$settings$clip, clip) || !isTRUE(all.equal(s$settings$tau, tau))) {
       dpfda_abort(sprintf("The summary was clipped with %s, tau = %s; this release needs %s, tau = %s.",
                           s$settings$clip, format(s$settings$tau), clip, format(tau)), arg = "x")
     }
-  } else {
-    grid <- eng$grid
-    if (is.null(grid)) dpfda_abort("`grid` is required (in `...`): the public grid of the curves.", arg = "grid")
-  }
-  grid <- sort(as_grid(grid, "grid"))
-  if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))   # as dp_mean() in memory
-  if (mechanism == "bernstein") {
-    if (!inherits(x, "dpfda_summary")) {
-      s <- do.call(summarise_mean_impl, c(list(x, grid = grid, tau = tau, clip = "sup"), eng[names(eng) != "grid"]))
-    }
-    s <- check_summary(s, "mean")
-    warn_missing_cells(s)
-    n <- s$n
-    g <- grid
-    if (length(g) < 2L) dpfda_abort("mechanism = \"bernstein\" needs at least 2 grid points.", arg = "grid")
-    lat <- g[1L] + (0:o$k) / o$k * (g[length(g)] - g[1L])
-    f_lat <- stats::approx(g, s$sums / n, xout = lat, rule = 2)$y
-    br <- dp_bernstein(f_lat, sensitivity = 2 * tau / n, epsilon = epsilon, k = o$k,
-                       domain = c(g[1L], g[length(g)]), noise = noise)
-    br$call <- NULL
-    vals <- new_dpfda_curves(matrix(stats::predict(br, g), nrow = 1L), g, as_domain(NULL, g))
-    rel <- new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
-                             sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
-                             noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
-                             call = call, bernstein = br, params = list(k = o$k), tau = tau, n = n,
-                             selection = select, epsilon_release = epsilon, epsilon_select = 0,
-                             noise_exact = noise == "exact", class = "dpfda_iclp_release")
-    charge_release(budget, rel, "dp_mean")
-    return(rel)
-  }
-  basis <- kl_basis(kernel, grid, J = o$J, weights = o$weights, tol = o$tol)
-  if (inherits(x, "dpfda_summary")) {
-    if (!isTRUE(all.equal(s$settings$weights, basis$weights))) {
+    if (!is.null(w) && !isTRUE(all.equal(s$settings$weights, w))) {
       dpfda_abort("The summary was computed with other quadrature `weights` than the basis.", arg = "weights")
     }
+    if (!isTRUE(all.equal(s$settings$center, center))) {
+      dpfda_abort(paste("The summary was computed with another `center` than this release's; give",
+                        "summarise_mean() the same public centre."), arg = "center")
+    }
   } else {
-    s <- do.call(summarise_mean_impl, c(list(x, grid = basis$grid, tau = tau, weights = basis$weights, clip = "l2"),
-                                   eng[names(eng) != "grid"]))
+    data <- if (!is.null(src$curves)) src$curves else src$data   # (curves: centred already)
+    s <- do.call(summarise_mean_impl, c(list(data, grid = src$grid, tau = tau, weights = w, clip = clip,
+                                             center = if (is.null(src$curves)) center), src$cols))
   }
-  s <- check_summary(s, "mean")
-  warn_missing_cells(s)
-  n <- s$n
-  h <- if (is.null(o$h)) kernel_edr(kernel, 1L) else o$h
-  par <- iclp_params(mechanism, select, o, n, epsilon, tau, h, basis, NULL, kernel)
-  a <- as.vector(kl_coef(basis, matrix(s$sums / n, nrow = 1L)))
-  lam <- basis$values
-  out <- iclp_release_core(mechanism, a, lam, basis, n, epsilon, tau, par, o, kernel, noise = noise)
-  vals <- new_dpfda_curves(out$values, basis$grid, as_domain(NULL, basis$grid))
-  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
-  iclp_mean_charge(budget, out, mechanism, epsilon, par)
-  rel
+  warn_missing_cells(check_summary(s, "mean"))
 }
 
 warn_missing_cells <- function(s) {

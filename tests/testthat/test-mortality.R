@@ -14,14 +14,14 @@ test_that("mortality_distribution() gives trapezoid-normalised densities by grou
   m <- mortality_distribution(e$age, e$deaths, e$group)
   expect_s3_class(m, c("dpfda_mortality", "dpfda_density", "dpfda_curves"), exact = TRUE)
   expect_silent(dpfda:::validate_dpfda_curves(m))
-  expect_identical(m$groups, c("Eastern Africa", "Western Europe", "South America"))
+  # groups sorted (as a database table returns them: the same order from every source)
+  expect_identical(m$groups, c("Eastern Africa", "South America", "Western Europe"))
   expect_equal(integrate_curves(m), rep(1, 3))
   w <- dpfda:::quadrature_weights(0:100)
-  expect_equal(m$values[2, ], e$deaths[102:202] / sum(w * e$deaths[102:202]))
-  expect_equal(m$deaths, as.vector(tapply(e$deaths, factor(e$group, unique(e$group)), sum)),
-               ignore_attr = TRUE)
+  expect_equal(m$values[3, ], e$deaths[102:202] / sum(w * e$deaths[102:202]))
+  expect_equal(m$deaths, as.vector(tapply(e$deaths, factor(e$group), sum)), ignore_attr = TRUE)
   # same as as_density() on the counts
-  expect_equal(m$values, as_density(curves(matrix(e$deaths, 3, byrow = TRUE), 0:100))$values)
+  expect_equal(m$values, as_density(curves(matrix(e$deaths, 3, byrow = TRUE)[c(1, 3, 2), ], 0:100))$values)
   # factor groups keep their level order; no group = one distribution
   f <- factor(e$group, levels = c("South America", "Eastern Africa", "Western Europe"))
   expect_identical(mortality_distribution(e$age, e$deaths, f)$groups, levels(f))
@@ -43,7 +43,7 @@ test_that("print, plot and as.data.frame methods", {
   expect_identical(names(df), c("group", "age", "density"))
   expect_identical(nrow(df), 303L)
   expect_identical(levels(df$group), m$groups)
-  expect_equal(df$density[df$group == "South America"], m$values[3, ])
+  expect_equal(df$density[df$group == "South America"], m$values[2, ])
   expect_equal(df$age[1:101], 0:100)
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
@@ -84,7 +84,7 @@ test_that("the mean mortality distribution is released with dp_mean(), one group
     tau <- 0.3
     r <- dp_mean(m, epsilon = 1, tau = tau, kernel = kernel_matern(3 / 2, 10))
     expect_s3_class(r, "dpfda_iclp_release")
-    expect_identical(r$n, 3L)                      # privacy unit: one region
+    expect_equal(r$n, 3)                           # privacy unit: one region
     expect_silent(validate_dpfda_release(r))
     lam <- r$basis$values
     p <- r$params
