@@ -111,8 +111,10 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
   m <- length(basis$grid)
   Jb <- basis$J
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
+  # psi is on the unit-measure domain (see basis_measure()): the tensor domain has measure S^2 (mu2)
+  mu2 <- basis_measure(basis)^2
   if (is.null(eta) || is.null(psi)) {
-    p <- pss_params("iclp_qr", n, epsilon, h, tau^2)
+    p <- pss_params("iclp_qr", n, epsilon, h, tau^2 / mu2)
     if (is.null(eta)) eta <- p$eta
     if (is.null(psi)) psi <- p$psi
   }
@@ -123,11 +125,11 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
   }
   lam2 <- as.vector(outer(basis$values, basis$values))
   B <- (if (centered) 6 else 2) * tau^2 / n
-  sens <- B * sqrt(sum(qr_shrink(lam2, eta, psi)$g^2))
+  sens <- B * sqrt(sum(qr_shrink(lam2, eta, psi, mu2)$g^2))
   tb <- list(values = lam2, vectors = kronecker(basis$vectors, basis$vectors),
              grid = as_grid(list(basis$grid, basis$grid)), J = Jb^2)
   out <- iclp_release_core("iclp_qr", as.vector(S), lam2, tb, n, epsilon, tau^2,
-                           params = list(params = list(eta = eta, psi = psi)), o = list(), kernel = kernel,
+                           params = list(params = list(eta = eta, psi = psi)), o = list(measure = mu2), kernel = kernel,
                            sensitivity = sens, noise = noise)
   Mv <- matrix(out$values, m, m)
   Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing
