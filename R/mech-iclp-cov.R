@@ -31,7 +31,12 @@
 #'   each off-diagonal coefficient twice in the sensitivity.)
 #'
 #' Defaults (flagged: the paper gives no tuning for the covariance): \eqn{\eta}
-#' and \eqn{\psi} from [pss_params()]`("iclp_qr", n, epsilon, h, tau^2)`. The
+#' and \eqn{\psi} from [pss_params()]`("iclp_qr", n, epsilon, h, tau^2)`.
+#' As in [dp_mean()], \eqn{\psi} (given or default) is on the domain rescaled
+#' to unit measure (the tensor domain has measure \eqn{S^2}; the formulas use
+#' \eqn{\lambda_j\lambda_k / S^2}), so the release does not depend on the
+#' units of the grid, and the surface scales as \eqn{c^2} with values
+#' \eqn{y \to cy} (`tau` \eqn{\to |c|}`tau`). The
 #' released object lives on the tensor grid (`m^2` points), so keep `m`
 #' moderate (the tensor basis holds \eqn{m^2 J^2} numbers).
 #'
@@ -47,7 +52,7 @@
 #' @param kernel The ICLP covariance kernel of one argument (default Matern
 #'   3/2 with lengthscale 0.1 times the width of the domain).
 #' @param centered `TRUE` (covariance) or `FALSE` (second moment).
-#' @param eta,psi QR parameters (`NULL`: PSS defaults above).
+#' @param eta,psi QR parameters (`NULL`: PSS defaults above); `psi` on the unit-measure domain.
 #' @param J `NULL` or the number of basis components per argument.
 #' @param h Eigenvalue decay exponent (`NULL`: from the kernel).
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded

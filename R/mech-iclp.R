@@ -58,6 +58,20 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' The summary is projected on exactly the components that receive noise, so
 #' nothing leaks through their complement.
 #'
+#' **Units.** The release does not depend on the units of the grid or of
+#' the values: with the argument in other units (\eqn{t \to a + bt}, `tau`
+#' times \eqn{\sqrt{|b|}} per dimension, the default kernel or one whose
+#' lengthscale is scaled with the grid) and the values in other units
+#' (\eqn{y \to cy}, `tau` times \eqn{|c|}), the same seed gives the same
+#' release in the new units. For this \eqn{\psi} (given or chosen) is on the
+#' domain rescaled to **unit measure**: the formulas above are applied with
+#' \eqn{\lambda_j / S} in place of \eqn{\lambda_j} and the AR thresholds
+#' multiplied by \eqn{\sqrt S}, \eqn{S} the measure of the grid's domain (the
+#' sum of its quadrature weights); i.e. on the data's scale \eqn{\psi S^\eta}
+#' (QR, GP) and \eqn{\psi S^{(\eta+1)/2}} (AR). On \eqn{[0, 1]} (the paper's
+#' setting) nothing changes. \eqn{\psi} is unit-free for QR and GP; for AR it
+#' is a threshold in the units of the values.
+#'
 #' **Parameters** (\eqn{\eta}, \eqn{\psi}, `M`, `k`) are chosen by
 #' `select`: `"pss"` ([pss_params()], data-independent, no budget),
 #' `"manual"` (give them in `...`), or `"pcv"` ([pcv_select()]: private
@@ -83,7 +97,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   lengthscale 0.1 times the width of the domain, so the default does not
 #'   depend on the units of the grid).
 #' @param select `"pss"`, `"pcv"` or `"manual"`.
-#' @param ... Options: `eta`, `psi` (QR, AR, GP), `M` (FRL), `bernstein_k`
+#' @param ... Options: `eta`, `psi` (QR, AR, GP; on the unit-measure domain, see
+#'   Units), `M` (FRL), `bernstein_k`
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
@@ -563,6 +578,16 @@ print.dpfda_iclp_release <- function(x, ...) {
 #' @param rule `"theory"`, `"theory_upper"` or `"authors_code"`.
 #' @param const The constant \eqn{c}.
 #' @return A list with `mechanism`, `eta`, `psi`, `M`, `M_set`, `k`, `rule`, `h`.
+#'
+#' **Units.** \eqn{\psi} is the parameter on the domain rescaled to unit
+#' measure (see the Units section of [dp_mean()]), and `tau` the bound there:
+#' [dp_mean()] and [dp_accuracy()] pass \eqn{\tau / \sqrt S} for an
+#' \eqn{L^2} bound \eqn{\tau} on a domain of measure \eqn{S}, so the
+#' defaults do not depend on the units of the grid. The QR and GP defaults do
+#' not depend on the units of the values either; the AR \eqn{\psi} (a
+#' threshold) scales with them. `rule = "authors_code"` reproduces the
+#' authors' code, whose \eqn{\psi} involves `tau` and therefore the units of
+#' the values (the paper's curves are on \eqn{[0, 1]} with their own scale).
 #' @examples
 #' pss_params("iclp_qr", n = 1000, epsilon = 1, h = 2)
 #' pss_params("frl", n = 1000, epsilon = 1, h = 2, rule = "authors_code")$M_set
@@ -628,7 +653,10 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' Default candidates (section 5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
 #' \eqn{\min(M_{max} + 5, 20)} around the PSS set; QR 20 log-spaced \eqn{\psi}
 #' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
-#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}.
+#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}. Candidates of \eqn{\psi} are
+#' on the unit-measure domain, as `psi` in [dp_mean()] (with \eqn{\tau / \sqrt S}
+#' in these formulas), so the selection does not depend on the units of the
+#' grid.
 #'
 #' @param x A [curves()] object, or anything [as_curves()] understands (a
 #'   long data frame with `id`, `arg`, `value` and `grid`, a matrix with
