@@ -255,8 +255,9 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   basis <- kl_basis(kernel, grid, J = o$J, weights = o$weights, tol = o$tol)
   h <- if (is.null(o$h)) kernel_edr(kernel, if (is.null(dim(grid))) 1L else ncol(grid)) else o$h
   lam <- basis$values
+  o$measure <- basis_measure(basis)   # psi on the unit-measure domain, as dp_mean()
   law <- function(n, e) {
-    p <- pss_params(mechanism, n, e, h, tau, o$pss_rule)
+    p <- pss_params(mechanism, n, e, h, tau / sqrt(o$measure), o$pss_rule)
     p <- if (mechanism == "frl") list(M = p$M) else list(eta = p$eta, psi = p$psi)
     for (nm in names(p)) if (!is.null(o[[nm]])) p[[nm]] <- o[[nm]]
     if (mechanism == "gp") {
@@ -299,11 +300,12 @@ accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
   h <- opts$h %||% kernel_edr(kernel, 1L)
   lam2 <- as.vector(outer(basis$values, basis$values))
   tg <- as_grid(list(basis$grid, basis$grid))
+  S2 <- basis_measure(basis)^2   # psi on the unit-measure tensor domain, as dp_cov()
   law <- function(n, e) {
-    p <- pss_params("iclp_qr", n, e, h, tau^2)
+    p <- pss_params("iclp_qr", n, e, h, tau^2 / S2)
     eta <- opts$eta %||% p$eta
     psi <- opts$psi %||% p$psi
-    sens <- (if (centered) 6 else 2) * tau^2 / n * sqrt(sum(qr_shrink(lam2, eta, psi)$g^2))
+    sens <- (if (centered) 6 else 2) * tau^2 / n * sqrt(sum(qr_shrink(lam2, eta, psi, S2)$g^2))
     noise_law.dpfda_iclp_cov_release(list(basis = basis, noise_scale = sqrt(2) * sens / e,
                                           values = list(grid = tg)))
   }

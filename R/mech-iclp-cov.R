@@ -31,7 +31,12 @@
 #'   each off-diagonal coefficient twice in the sensitivity.)
 #'
 #' Defaults (flagged: the paper gives no tuning for the covariance): \eqn{\eta}
-#' and \eqn{\psi} from [pss_params()]`("iclp_qr", n, epsilon, h, tau^2)`. The
+#' and \eqn{\psi} from [pss_params()]`("iclp_qr", n, epsilon, h, tau^2)`.
+#' As in [dp_mean()], \eqn{\psi} (given or default) is on the domain rescaled
+#' to unit measure (the tensor domain has measure \eqn{S^2}; the formulas use
+#' \eqn{\lambda_j\lambda_k / S^2}), so the release does not depend on the
+#' units of the grid, and the surface scales as \eqn{c^2} with values
+#' \eqn{y \to cy} (`tau` \eqn{\to |c|}`tau`). The
 #' released object lives on the tensor grid (`m^2` points), so keep `m`
 #' moderate (the tensor basis holds \eqn{m^2 J^2} numbers).
 #'
@@ -48,7 +53,7 @@
 #'   3/2 with lengthscale 0.1 times the width of the domain).
 #' @param centered `TRUE` (covariance) or `FALSE` (second moment, about
 #'   `center` when one is given).
-#' @param eta,psi QR parameters (`NULL`: PSS defaults above).
+#' @param eta,psi QR parameters (`NULL`: PSS defaults above); `psi` on the unit-measure domain.
 #' @param J `NULL` or the number of basis components per argument.
 #' @param h Eigenvalue decay exponent (`NULL`: from the kernel).
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
@@ -115,8 +120,10 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
   m <- length(basis$grid)
   Jb <- basis$J
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
+  # psi is on the unit-measure domain (see basis_measure()): the tensor domain has measure S^2 (mu2)
+  mu2 <- basis_measure(basis)^2
   if (is.null(eta) || is.null(psi)) {
-    p <- pss_params("iclp_qr", n, epsilon, h, tau^2)
+    p <- pss_params("iclp_qr", n, epsilon, h, tau^2 / mu2)
     if (is.null(eta)) eta <- p$eta
     if (is.null(psi)) psi <- p$psi
   }
@@ -127,11 +134,11 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
   }
   lam2 <- as.vector(outer(basis$values, basis$values))
   B <- (if (centered) 6 else 2) * tau^2 / n
-  sens <- B * sqrt(sum(qr_shrink(lam2, eta, psi)$g^2))
+  sens <- B * sqrt(sum(qr_shrink(lam2, eta, psi, mu2)$g^2))
   tb <- list(values = lam2, vectors = kronecker(basis$vectors, basis$vectors),
              grid = as_grid(list(basis$grid, basis$grid)), J = Jb^2)
   out <- iclp_release_core("iclp_qr", as.vector(S), lam2, tb, n, epsilon, tau^2,
-                           params = list(params = list(eta = eta, psi = psi)), o = list(), kernel = kernel,
+                           params = list(params = list(eta = eta, psi = psi)), o = list(measure = mu2), kernel = kernel,
                            sensitivity = sens, noise = noise)
   Mv <- matrix(out$values, m, m)
   Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing

@@ -56,7 +56,11 @@
 #' @param y Responses: numbers (square loss) or labels in \{-1, 1\}
 #'   (logistic loss).
 #' @param epsilon Privacy budget (pure DP).
-#' @param psi Regularisation \eqn{\psi > 0} (public).
+#' @param psi Regularisation \eqn{\psi > 0} (public), on the domain rescaled to
+#'   unit measure: the objective uses \eqn{\psi S^{\eta - 1}} with \eqn{S}
+#'   the measure of the grid's domain (the sum of its quadrature weights), so
+#'   the same `psi` gives the same fit and noise in any unit of `x` (on
+#'   \eqn{[0, 1]} it is the paper's \eqn{\psi}).
 #' @param grid The public grid (see [curves()]).
 #' @param kernel The covariance kernel \eqn{C} (default Matern 3/2 with
 #'   lengthscale 0.1 times the width of the domain).
@@ -126,9 +130,17 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   Phi <- V[idx, , drop = FALSE]
   prior <- 1 / lam^eta                                    # ||f||_K^2 = sum c_j^2 prior_j
   kappa <- sqrt(max((V^2) %*% lam^eta))
-  fit <- erm_solve(Phi, as.double(y), psi, prior, loss)
-  M <- if (loss == "square") 2 * (y_bound + kappa * y_bound / sqrt(psi)) else 1
-  sens <- M * kappa / (n * psi) * sqrt(sum(lam^(eta - 1)))
+  # psi is on the unit-measure domain (issue 28): ||f||_K^2 scales as S^(1 - eta) under a change of
+  # units of the argument (S: basis_measure()), so the objective uses psi * S^(eta - 1), the same
+  # trade-off between fit and smoothness in every unit
+  psi_n <- psi * basis_measure(basis)^(eta - 1)
+  if (!(is.finite(psi_n) && psi_n > 0)) {
+    dpfda_abort("`psi` under- or overflows on the scale of this grid; rescale the grid.",
+                class = "dpfda_error_numeric", arg = "psi")
+  }
+  fit <- erm_solve(Phi, as.double(y), psi_n, prior, loss)
+  M <- if (loss == "square") 2 * (y_bound + kappa * y_bound / sqrt(psi_n)) else 1
+  sens <- M * kappa / (n * psi_n) * sqrt(sum(lam^(eta - 1)))
   if (!is.finite(sens)) {
     dpfda_abort("The ERM sensitivity overflows; increase `psi` or `eta`.", class = "dpfda_error_numeric")
   }

@@ -58,6 +58,20 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' The summary is projected on exactly the components that receive noise, so
 #' nothing leaks through their complement.
 #'
+#' **Units.** The release does not depend on the units of the grid or of
+#' the values: with the argument in other units (\eqn{t \to a + bt}, `tau`
+#' times \eqn{\sqrt{|b|}} per dimension, the default kernel or one whose
+#' lengthscale is scaled with the grid) and the values in other units
+#' (\eqn{y \to cy}, `tau` times \eqn{|c|}), the same seed gives the same
+#' release in the new units. For this \eqn{\psi} (given or chosen) is on the
+#' domain rescaled to **unit measure**: the formulas above are applied with
+#' \eqn{\lambda_j / S} in place of \eqn{\lambda_j} and the AR thresholds
+#' multiplied by \eqn{\sqrt S}, \eqn{S} the measure of the grid's domain (the
+#' sum of its quadrature weights); i.e. on the data's scale \eqn{\psi S^\eta}
+#' (QR, GP) and \eqn{\psi S^{(\eta+1)/2}} (AR). On \eqn{[0, 1]} (the paper's
+#' setting) nothing changes. \eqn{\psi} is unit-free for QR and GP; for AR it
+#' is a threshold in the units of the values.
+#'
 #' **Parameters** (\eqn{\eta}, \eqn{\psi}, `M`, `k`) are chosen by
 #' `select`: `"pss"` ([pss_params()], data-independent, no budget),
 #' `"manual"` (give them in `...`), or `"pcv"` ([pcv_select()]: private
@@ -83,7 +97,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   lengthscale 0.1 times the width of the domain, so the default does not
 #'   depend on the units of the grid).
 #' @param select `"pss"`, `"pcv"` or `"manual"`.
-#' @param ... Options: `eta`, `psi` (QR, AR, GP), `M` (FRL), `bernstein_k`
+#' @param ... Options: `eta`, `psi` (QR, AR, GP; on the unit-measure domain, see
+#'   Units), `M` (FRL), `bernstein_k`
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, and for `select = "pcv"`:
@@ -305,9 +320,11 @@ clip_curves_l2 <- function(X, w, tau) {
 # Parameters of the summary from select = "pss" / "manual" / "pcv".
 iclp_params <- function(mechanism, select, o, n, epsilon, tau, h, basis, x, kernel) {
   out <- list(epsilon_select = 0, pcv = NULL)
+  # PSS defaults on the unit-measure domain, where the L2 bound is tau / sqrt(S)
+  tau_u <- tau / sqrt(basis_measure(basis))
   if (select == "pcv") {
     eta <- if (!is.null(o$eta)) o$eta else
-      if (mechanism != "frl") pss_params(mechanism, n, epsilon, h, tau, o$pss_rule)$eta else NULL
+      if (mechanism != "frl") pss_params(mechanism, n, epsilon, h, tau_u, o$pss_rule)$eta else NULL
     s <- pcv_select(x, epsilon, tau, mechanism, basis, epsilon_select = o$epsilon_select,
                     candidates = o$candidates, folds = if (is.null(o$folds)) 10 else o$folds,
                     eta = eta, h = h, frl_bound = o$frl_bound, ar_bound = o$ar_bound,
@@ -316,7 +333,7 @@ iclp_params <- function(mechanism, select, o, n, epsilon, tau, h, basis, x, kern
     out$pcv <- s
     out$params <- if (mechanism == "frl") list(M = as.integer(s$value)) else list(eta = eta, psi = s$value)
   } else if (select == "pss") {
-    p <- pss_params(mechanism, n, epsilon, h, tau, o$pss_rule)
+    p <- pss_params(mechanism, n, epsilon, h, tau_u, o$pss_rule)
     out$params <- if (mechanism == "frl") list(M = p$M) else list(eta = p$eta, psi = p$psi)
     for (nm in names(out$params)) if (!is.null(o[[nm]])) out$params[[nm]] <- o[[nm]]   # explicit overrides
   } else {
@@ -329,23 +346,53 @@ iclp_params <- function(mechanism, select, o, n, epsilon, tau, h, basis, x, kern
   out
 }
 
-# QR shrinkage factors and the ICLP / Cameron-Martin sensitivity weights.
-qr_shrink <- function(lam, eta, psi) {
-  le <- lam^eta
-  list(s = le / (le + psi), g = lam^(eta - 0.5) / (le + psi))
+# ---- unit-free tuning (issue 28) ---------------------------------------------
+# Under a change of units t -> a + b t of the argument (d dimensions) the
+# quadrature weights, hence the measure S of the domain and the kl_basis()
+# eigenvalues, scale by |b|^d; the basis coefficients and the L2 bound tau by
+# |b|^(d/2). The shrinkage lambda^eta / (lambda^eta + psi) and the AR
+# thresholds compare lambda with the absolute number psi, so a fixed psi
+# would mean a different smoothing (and a different noise) in every unit.
+# psi and the PSS defaults are therefore defined on the domain rescaled to
+# unit measure: the mechanisms use the eigenvalues lambda / S and, for the AR
+# thresholds (which live on the scale of the coefficients), sqrt(S) times the
+# unit-domain threshold. This equals psi * S^eta (QR, GP) and
+# psi * S^((eta + 1) / 2) (AR) on the data's own scale. On a domain of
+# measure 1 (the papers' [0, 1]) nothing changes.
+
+# The measure of the domain as the quadrature sees it (sum of the weights);
+# exactly 1 on the unit domain up to rounding, so that the papers' settings
+# on [0, 1] are used bit for bit.
+basis_measure <- function(basis) {
+  S <- sum(basis$weights)
+  if (is.null(S) || !is.finite(S) || S <= 0 || abs(S - 1) < 1e-9) 1 else S
 }
 
-ar_threshold <- function(lam, eta, psi, scale) scale * psi / (2 * lam^(eta / 2))
+# QR shrinkage factors and the ICLP / Cameron-Martin sensitivity weights on
+# the data's scale, with psi on the unit-measure domain (S: basis_measure()).
+qr_shrink <- function(lam, eta, psi, S = 1) {
+  if (S != 1) lam <- lam / S
+  le <- lam^eta
+  g <- lam^(eta - 0.5) / (le + psi)
+  list(s = le / (le + psi), g = if (S != 1) g / sqrt(S) else g)
+}
+
+ar_threshold <- function(lam, eta, psi, scale, S = 1) {
+  if (S == 1) return(scale * psi / (2 * lam^(eta / 2)))
+  sqrt(S) * scale * psi / (2 * (lam / S)^(eta / 2))
+}
 
 soft_threshold <- function(a, t) sign(a) * pmax(abs(a) - t, 0)
 
 # Sensitivities (ICLP norm for QR / AR, l1 for FRL, Cameron-Martin for GP).
+# o$measure: basis_measure() of the basis (psi is on the unit-measure domain).
 iclp_sensitivity <- function(mechanism, lam, n, tau, params, o) {
+  S <- if (is.null(o$measure)) 1 else o$measure
   switch(mechanism,
-    iclp_qr = 2 * tau / n * sqrt(sum(qr_shrink(lam, params$eta, params$psi)$g^2)),
-    gp = 2 * tau / n * max(qr_shrink(lam, params$eta, params$psi)$g),
+    iclp_qr = 2 * tau / n * sqrt(sum(qr_shrink(lam, params$eta, params$psi, S)$g^2)),
+    gp = 2 * tau / n * max(qr_shrink(lam, params$eta, params$psi, S)$g),
     iclp_ar = {
-      t <- ar_threshold(lam, params$eta, params$psi, o$threshold_scale)
+      t <- ar_threshold(lam, params$eta, params$psi, o$threshold_scale, S)
       jt <- sum(t < tau)
       if (jt == 0L) 0 else if (o$ar_bound == "sum") 2 * tau / n * sum(lam[seq_len(jt)]^-0.5)
       else 2 * tau / n * sqrt(sum(1 / lam[seq_len(jt)]))
@@ -359,14 +406,15 @@ iclp_sensitivity <- function(mechanism, lam, n, tau, params, o) {
 iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity = NULL) {
   J <- length(lam)
   delta_s <- if (is.null(sensitivity)) iclp_sensitivity(mechanism, lam, n, tau, params, o) else sensitivity
+  S <- if (is.null(o$measure)) 1 else o$measure
   switch(mechanism,
     iclp_qr = {
       sigma <- sqrt(2) * delta_s / epsilon
-      list(center = qr_shrink(lam, params$eta, params$psi)$s * a, sd = sigma * sqrt(lam),
+      list(center = qr_shrink(lam, params$eta, params$psi, S)$s * a, sd = sigma * sqrt(lam),
            idx = seq_len(J), sensitivity = delta_s, noise_scale = sigma, J_tau = NA_integer_)
     },
     iclp_ar = {
-      t <- ar_threshold(lam, params$eta, params$psi, o$threshold_scale)
+      t <- ar_threshold(lam, params$eta, params$psi, o$threshold_scale, S)
       jt <- sum(t < tau)
       sigma <- sqrt(2) * delta_s / epsilon
       idx <- seq_len(jt)
@@ -384,12 +432,14 @@ iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity
 iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params, o, kernel,
                               sensitivity = NULL, noise = "float") {
   p <- params$params
+  if (is.null(o$measure)) o$measure <- basis_measure(basis)   # psi is on the unit-measure domain
+  S <- o$measure
   if (mechanism == "gp") {
     dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
     sg <- dp_noise_scale(dk, epsilon, o$delta, o$calibration)
     if (noise == "exact") {
       # discrete Gaussian in the whitened coordinates of the grid, as dp_gp_release(noise = "exact")
-      f <- as.vector(basis$vectors %*% (qr_shrink(lam, p$eta, p$psi)$s * a))
+      f <- as.vector(basis$vectors %*% (qr_shrink(lam, p$eta, p$psi, S)$s * a))
       ex <- gp_exact_path(f, basis$grid, kernel, sg, dk, epsilon, o$delta)
       return(list(values = matrix(ex$values, nrow = 1L), sensitivity = dk, noise_scale = ex$sigma,
                   delta = o$delta, J_tau = NA_integer_, noise_exact = TRUE, grid_step = ex$step,
@@ -398,7 +448,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
     check_float_tails("gaussian", epsilon, o$delta, m = 4 * grid_size(basis$grid) + 1024,
                       shift = if (sg > 0) dk / sg else 0, what = "dp_mean(mechanism = \"gp\")",
                       calibration = o$calibration)
-    f <- basis$vectors %*% (qr_shrink(lam, p$eta, p$psi)$s * a)
+    f <- basis$vectors %*% (qr_shrink(lam, p$eta, p$psi, S)$s * a)
     vals <- matrix(f, nrow = 1L) + sg * rgp(1, kernel, basis$grid)$values
     return(list(values = vals, sensitivity = dk, noise_scale = sg, delta = o$delta, J_tau = NA_integer_))
   }
@@ -546,6 +596,16 @@ print.dpfda_iclp_release <- function(x, ...) {
 #' @param rule `"theory"`, `"theory_upper"` or `"authors_code"`.
 #' @param const The constant \eqn{c}.
 #' @return A list with `mechanism`, `eta`, `psi`, `M`, `M_set`, `k`, `rule`, `h`.
+#'
+#' **Units.** \eqn{\psi} is the parameter on the domain rescaled to unit
+#' measure (see the Units section of [dp_mean()]), and `tau` the bound there:
+#' [dp_mean()] and [dp_accuracy()] pass \eqn{\tau / \sqrt S} for an
+#' \eqn{L^2} bound \eqn{\tau} on a domain of measure \eqn{S}, so the
+#' defaults do not depend on the units of the grid. The QR and GP defaults do
+#' not depend on the units of the values either; the AR \eqn{\psi} (a
+#' threshold) scales with them. `rule = "authors_code"` reproduces the
+#' authors' code, whose \eqn{\psi} involves `tau` and therefore the units of
+#' the values (the paper's curves are on \eqn{[0, 1]} with their own scale).
 #' @examples
 #' pss_params("iclp_qr", n = 1000, epsilon = 1, h = 2)
 #' pss_params("frl", n = 1000, epsilon = 1, h = 2, rule = "authors_code")$M_set
@@ -611,7 +671,10 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' Default candidates (section 5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
 #' \eqn{\min(M_{max} + 5, 20)} around the PSS set; QR 20 log-spaced \eqn{\psi}
 #' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
-#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}.
+#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}. Candidates of \eqn{\psi} are
+#' on the unit-measure domain, as `psi` in [dp_mean()] (with \eqn{\tau / \sqrt S}
+#' in these formulas), so the selection does not depend on the units of the
+#' grid.
 #'
 #' @param x A [curves()] object, or anything [as_curves()] understands (a
 #'   long data frame with `id`, `arg`, `value` and `grid`, a matrix with
@@ -671,16 +734,19 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
             threshold_scale = check_number(threshold_scale, "threshold_scale", lower = 0,
                                            lower_open = TRUE, upper = 1e10))
   if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
-  if (mechanism != "frl" && is.null(eta)) eta <- pss_params(mechanism, n, epsilon, h, tau)$eta
+  # candidates of psi live on the unit-measure domain (L2 bound tau / sqrt(S)), as dp_mean()'s psi
+  o$measure <- basis_measure(basis)
+  tau_u <- tau / sqrt(o$measure)
+  if (mechanism != "frl" && is.null(eta)) eta <- pss_params(mechanism, n, epsilon, h, tau_u)$eta
   if (is.null(candidates)) {
     candidates <- switch(mechanism,
       frl = {
-        p <- pss_params("frl", n, epsilon, h, tau, "authors_code")
+        p <- pss_params("frl", n, epsilon, h, tau_u, "authors_code")
         rng <- if (length(p$M_set)) range(p$M_set) else c(p$M, p$M)
         seq(max(rng[1] - 2, 1), min(rng[2] + 5, 20, basis$J))
       },
-      iclp_qr = exp(seq(log(0.5 * (n * epsilon^2 / tau)^(-eta)), log(2 / n), length.out = 20)),
-      iclp_ar = exp(seq(log(0.5 * tau / n), log(1 / n), length.out = 20)))
+      iclp_qr = exp(seq(log(0.5 * (n * epsilon^2 / tau_u)^(-eta)), log(2 / n), length.out = 20)),
+      iclp_ar = exp(seq(log(0.5 * tau_u / n), log(1 / n), length.out = 20)))
   } else {
     ok <- is.numeric(candidates) && is.null(dim(candidates)) && length(candidates) >= 1L &&
       all(is.finite(candidates)) && all(candidates > 0) &&

@@ -86,9 +86,11 @@ test_that("the mean mortality distribution is released with dp_mean(), one group
     expect_s3_class(r, "dpfda_iclp_release")
     expect_equal(r$n, 3)                           # privacy unit: one region
     expect_silent(validate_dpfda_release(r))
-    lam <- r$basis$values
+    # psi is on the unit-measure domain (issue 28): the ages span S years
+    S <- sum(r$basis$weights)
+    lam <- r$basis$values / S
     p <- r$params
-    g <- lam^(p$eta - 0.5) / (lam^p$eta + p$psi)
+    g <- lam^(p$eta - 0.5) / (lam^p$eta + p$psi) / sqrt(S)
     expect_equal(r$sensitivity, 2 * tau / 3 * sqrt(sum(g^2)))
     expect_false(any(vapply(seq_len(3), function(i) isTRUE(all.equal(predict(r), m$values[i, ])), NA)))
     expect_null(r$x)

@@ -1,0 +1,248 @@
+# Issue 28, part 1: every mechanism is equivariant under a change of units of
+# the argument (t -> a + b t, the L2 bound tau scaled by sqrt(b), kernels with
+# lengthscales relative to the domain) and of the values (y -> c y, tau ->
+# |c| tau). Metamorphic tests: the same seeded release in two unit systems,
+# compared after converting back.
+
+units_a <- 1      # t = a + b s: [0, 1] -> [1, 18] ("years")
+units_b <- 17
+units_c <- 100    # values in other units (e.g. metres -> centimetres)
+
+units_curves <- function(n = 60, m = 35) {
+  s <- seq(0, 1, length.out = m)
+  set.seed(2)
+  X <- t(vapply(seq_len(n), function(i) {
+    runif(1, 0.5, 1.5) * sin(2 * pi * s) + rnorm(1, 0, 0.3) + 0.4 * cos(3 * pi * s) * rnorm(1)
+  }, numeric(m)))
+  list(s = s, X = X)
+}
+
+# Same seed, same call, in two unit systems.
+units_pair <- function(f1, f2, seed = 11) {
+  list(with_seed_mode(seed, suppressWarnings(f1())), with_seed_mode(seed, suppressWarnings(f2())))
+}
+
+rel_diff <- function(x, y) max(abs(x - y)) / max(abs(y), 1e-300)
+
+test_that("dp_mean() is equivariant in the argument and the values, all five mechanisms", {
+  d <- units_curves()
+  s <- d$s
+  t2 <- units_a + units_b * s
+  for (m in c("iclp_qr", "iclp_ar", "gp", "frl", "bernstein")) {
+    ex <- if (m == "gp") list(delta = 1e-5) else list()
+    tau1 <- 2
+    tau2 <- if (m == "bernstein") units_c * tau1 else units_c * tau1 * sqrt(units_b)
+    call <- function(grid, X, tau, kernel = NULL) {
+      function() do.call(dp_mean, c(list(curves(X, grid), epsilon = 1, tau = tau, mechanism = m,
+                                          kernel = kernel), ex))
+    }
+    # the default kernel (relative lengthscale) and an explicit relative one
+    for (rel_k in c(FALSE, TRUE)) {
+      k1 <- if (rel_k) kernel_matern(5 / 2, 0.2) else NULL
+      k2 <- if (rel_k) kernel_matern(5 / 2, 0.2 * units_b) else NULL
+      r <- units_pair(call(s, d$X, tau1, k1), call(t2, units_c * d$X, tau2, k2))
+      expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+      # psi is on the unit-measure domain; ICLP-AR's (a threshold) is in the units of the values
+      if (m %in% c("iclp_qr", "iclp_ar", "gp")) {
+        expect_equal((if (m == "iclp_ar") units_c else 1) * r[[1]]$params$psi, r[[2]]$params$psi,
+                     tolerance = 1e-12)
+      }
+      # predict() at converted points
+      p1 <- predict(r[[1]], c(0.1, 0.5))
+      p2 <- predict(r[[2]], units_a + units_b * c(0.1, 0.5))
+      expect_lt(rel_diff(units_c * p1, p2), 1e-8)
+      # noise sd, confint()
+      a1 <- dp_accuracy(r[[1]], nsim = 200)
+      a2 <- dp_accuracy(r[[2]], nsim = 200)
+      expect_equal(units_c * a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-8)
+      # an L2 norm over the domain also carries the square root of the argument's unit
+      expect_equal(units_c * sqrt(units_b) * a1$expected_l2, a2$expected_l2, tolerance = 1e-8)
+      c1 <- confint(r[[1]], nsim = 500)
+      c2 <- confint(r[[2]], nsim = 500)
+      expect_equal(units_c * c1$lower, c2$lower, tolerance = 1e-8)
+      expect_equal(units_c * c1$upper, c2$upper, tolerance = 1e-8)
+    }
+  }
+})
+
+test_that("dp_mean() with an explicit psi (unit-measure domain) and PCV is equivariant in the argument", {
+  d <- units_curves()
+  s <- d$s
+  t2 <- units_a + units_b * s
+  for (m in c("iclp_qr", "iclp_ar")) {
+    psi <- if (m == "iclp_qr") 1e-3 else 0.02
+    r <- units_pair(function() dp_mean(curves(d$X, s), 1, 2, mechanism = m, select = "manual", eta = 2, psi = psi),
+                    function() dp_mean(curves(d$X, t2), 1, 2 * sqrt(units_b), mechanism = m, select = "manual",
+                                       eta = 2, psi = psi))
+    expect_lt(rel_diff(r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+    r <- units_pair(function() dp_mean(curves(d$X, s), 1, 2, mechanism = m, select = "pcv",
+                                       epsilon_select = 0.5, folds = 3),
+                    function() dp_mean(curves(d$X, t2), 1, 2 * sqrt(units_b), mechanism = m, select = "pcv",
+                                       epsilon_select = 0.5, folds = 3))
+    expect_equal(r[[1]]$params$psi, r[[2]]$params$psi, tolerance = 1e-12)
+    expect_lt(rel_diff(r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+  }
+})
+
+test_that("dp_mean() on a two-dimensional grid is equivariant under an isotropic change of units", {
+  g1 <- as_grid(list(seq(0, 1, length.out = 8), seq(0, 1, length.out = 7)))
+  g2 <- units_a + units_b * g1
+  set.seed(4)
+  X <- t(replicate(40, sin(2 * g1[, 1]) * runif(1) + g1[, 2] * rnorm(1)))
+  r <- units_pair(function() dp_mean(curves(X, g1), 1, 1),
+                  function() dp_mean(curves(units_c * X, g2), 1, units_c * units_b))
+  expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+})
+
+test_that("dp_accuracy() from settings is equivariant (all five mechanisms and cov)", {
+  s <- seq(0, 1, length.out = 31)
+  t2 <- units_a + units_b * s
+  for (m in c("iclp_qr", "iclp_ar", "gp", "frl", "bernstein", "cov")) {
+    tau1 <- 2
+    tau2 <- if (m == "bernstein") units_c * tau1 else units_c * tau1 * sqrt(units_b)
+    a1 <- dp_accuracy(mechanism = m, n = 200, epsilon = 1, tau = tau1, grid = s,
+                      kernel = kernel_matern(3 / 2, 0.2), delta = if (m == "gp") 1e-5 else 0, nsim = 200)
+    a2 <- dp_accuracy(mechanism = m, n = 200, epsilon = 1, tau = tau2, grid = t2,
+                      kernel = kernel_matern(3 / 2, 0.2 * units_b), delta = if (m == "gp") 1e-5 else 0,
+                      nsim = 200)
+    # cov: the surface's values scale as c^2
+    f <- if (m == "cov") units_c^2 else units_c
+    expect_equal(f * a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-8)
+    expect_equal(f * a1$expected_sup, a2$expected_sup, tolerance = 1e-8)
+  }
+})
+
+test_that("dp_cov() and dp_fpca() are equivariant", {
+  d <- units_curves(n = 80, m = 21)
+  s <- d$s
+  t2 <- units_a + units_b * s
+  tau2 <- units_c * 2 * sqrt(units_b)
+  for (cen in c(TRUE, FALSE)) {
+    r <- units_pair(function() dp_cov(curves(d$X, s), 1, 2, centered = cen, J = 6),
+                    function() dp_cov(curves(units_c * d$X, t2), 1, tau2, centered = cen, J = 6))
+    # the surface scales as c^2 / b (the covariance operator's kernel in the new units: values c^2)
+    expect_lt(rel_diff(units_c^2 * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+    expect_equal(units_c^2 * dp_accuracy(r[[1]], nsim = 200)$pointwise_sd,
+                 dp_accuracy(r[[2]], nsim = 200)$pointwise_sd, tolerance = 1e-8)
+  }
+  p <- units_pair(function() dp_fpca(curves(d$X, s), npc = 2, epsilon = 1, tau = 2, J = 6),
+                  function() dp_fpca(curves(units_c * d$X, t2), npc = 2, epsilon = 1, tau = tau2, J = 6))
+  # eigenvalues of the covariance operator scale as c^2 b, eigenfunctions as 1 / sqrt(b) (up to sign)
+  expect_equal(units_c^2 * units_b * p[[1]]$values, p[[2]]$values, tolerance = 1e-8)
+  h1 <- p[[1]]$harmonics$values / sqrt(units_b)
+  h2 <- p[[2]]$harmonics$values
+  expect_lt(max(abs(abs(h1) - abs(h2))), 1e-8 * max(abs(h2)))
+})
+
+test_that("dp_kde() is equivariant with the bandwidth in data units (1-D, every mechanism)", {
+  set.seed(5)
+  x1 <- c(rbeta(300, 2, 5), rbeta(200, 6, 2))
+  g1 <- seq(0, 1, length.out = 41)
+  x2 <- units_a + units_b * x1
+  g2 <- units_a + units_b * g1
+  for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
+    dl <- if (m %in% c("gp", "sobolev")) 1e-5 else 0
+    r <- units_pair(function() dp_kde(x1, g1, 0.08, 1, dl, mechanism = m, domain = c(0, 1)),
+                    function() dp_kde(x2, g2, 0.08 * units_b, 1, dl, mechanism = m, domain = units_a + c(0, units_b)))
+    # a density scales as 1 / b
+    expect_lt(rel_diff(r[[1]]$values$values / units_b, r[[2]]$values$values), 1e-8)
+    expect_equal(dp_accuracy(r[[1]], nsim = 200)$pointwise_sd / units_b,
+                 dp_accuracy(r[[2]], nsim = 200)$pointwise_sd, tolerance = 1e-8)
+  }
+})
+
+test_that("dp_kde() in two dimensions is equivariant under an isotropic change of units", {
+  set.seed(6)
+  p1 <- cbind(rbeta(300, 2, 3), rbeta(300, 3, 2))
+  # axes of different sizes: on a square tensor grid the eigenvalues are degenerate and the
+  # eigenvectors within an eigenspace (which the l1-type ICLP sensitivity depends on) are arbitrary
+  g1 <- as_grid(list(seq(0, 1, length.out = 9), seq(0, 1, length.out = 8)))
+  dom1 <- rbind(c(0, 0), c(1, 1))
+  for (m in c("gp", "iclp")) {
+    dl <- if (m == "gp") 1e-5 else 0
+    r <- units_pair(function() dp_kde(p1, g1, 0.15, 1, dl, mechanism = m, domain = dom1),
+                    function() dp_kde(units_a + units_b * p1, units_a + units_b * g1, 0.15 * units_b, 1, dl,
+                                      mechanism = m, domain = units_a + units_b * dom1))
+    expect_lt(rel_diff(r[[1]]$values$values / units_b^2, r[[2]]$values$values), 1e-8, label = m)
+  }
+})
+
+test_that("dp_gp_release(), dp_bernstein() and dp_gp_regression() are equivariant", {
+  s <- seq(0, 1, length.out = 41)
+  t2 <- units_a + units_b * s
+  f <- sin(2 * pi * s)
+  r <- units_pair(function() dp_gp_release(f, s, kernel_gaussian(0.1), 0.05, 1, 1e-5),
+                  function() dp_gp_release(units_c * f, t2, kernel_gaussian(0.1 * units_b, variance = units_c^2),
+                                           0.05, 1, 1e-5))
+  expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-6)
+  b <- units_pair(function() dp_bernstein(f[seq(1, 41, 2)], 0.01, 1, k = 20, domain = c(0, 1)),
+                  function() dp_bernstein(units_c * f[seq(1, 41, 2)], units_c * 0.01, 1, k = 20,
+                                          domain = units_a + c(0, units_b)))
+  expect_lt(rel_diff(units_c * predict(b[[1]], s), predict(b[[2]], t2)), 1e-9)
+  set.seed(7)
+  x <- runif(80)
+  y <- sin(2 * pi * x) + rnorm(80, sd = 0.2)
+  nd <- seq(0, 1, length.out = 25)
+  for (meth in c("cloaking", "standard")) {
+    g <- units_pair(function() dp_gp_regression(x, y, nd, kernel_gaussian(0.15), 0.1, c(-2, 2), 1, 1e-3,
+                                                method = meth),
+                    function() dp_gp_regression(units_a + units_b * x, units_c * y, units_a + units_b * nd,
+                                                kernel_gaussian(0.15 * units_b, variance = units_c^2), units_c^2 * 0.1,
+                                                units_c * c(-2, 2), 1, 1e-3, method = meth))
+    expect_lt(rel_diff(units_c * g[[1]]$values$values, g[[2]]$values$values), 1e-7)
+  }
+})
+
+test_that("dp_erm() is equivariant with psi on the unit-measure domain", {
+  set.seed(8)
+  x <- runif(400)
+  y <- sin(2 * pi * x) + rnorm(400, sd = 0.3)
+  g1 <- seq(0, 1, length.out = 41)
+  g2 <- units_a + units_b * g1
+  r <- units_pair(function() dp_erm(x, y, 1, psi = 0.01, grid = g1, y_bound = 2),
+                  function() dp_erm(units_a + units_b * x, units_c * y, 1, psi = 0.01, grid = g2,
+                                    y_bound = units_c * 2))
+  expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-8)
+  lab <- ifelse(x > 0.5, 1, -1)
+  r <- units_pair(function() dp_erm(x, lab, 1, psi = 0.01, grid = g1, loss = "logistic"),
+                  function() dp_erm(units_a + units_b * x, lab, 1, psi = 0.01, grid = g2, loss = "logistic"))
+  expect_lt(rel_diff(r[[1]]$values$values, r[[2]]$values$values), 1e-7)
+})
+
+test_that("the explorer's mean view is equivariant", {
+  d <- units_curves(n = 40, m = 25)
+  s1 <- explore_user_mean(curves(d$X, d$s))
+  s2 <- explore_user_mean(curves(units_c * d$X, units_a + units_b * d$s))
+  for (m in c("iclp_qr", "frl")) {
+    p1 <- explore_defaults(s1, "mean")
+    p1$mechanism <- m
+    p1$tau <- 2
+    p1$releases <- 2L
+    p2 <- p1
+    p2$tau <- units_c * 2 * sqrt(units_b)
+    p2$lengthscale <- units_b * p1$lengthscale
+    v1 <- explore_view("mean", s1, p1, seed = 3)
+    v2 <- explore_view("mean", s2, p2, seed = 3)
+    expect_lt(rel_diff(units_c * v1$releases, v2$releases), 1e-9)
+    expect_equal(units_c * v1$sd, v2$sd, tolerance = 1e-8)
+    expect_equal(units_c * v1$measured, v2$measured, tolerance = 1e-8)
+  }
+})
+
+test_that("growth curves: the noise no longer depends on the unit of age", {
+  skip_if_not_installed("fda")
+  g <- fda::growth
+  n <- ncol(g$hgtm)
+  sds <- vapply(list(function(a) (a - 1) / 17, function(a) a, function(a) 12 * a), function(u) {
+    t <- u(g$age)
+    W <- diff(range(t))
+    a <- dp_accuracy(mechanism = "iclp_qr", n = n, epsilon = 1, tau = 25 * sqrt(W), grid = t,
+                     kernel = kernel_matern(3 / 2, 0.2 * W), nsim = 200)
+    max(a$pointwise_sd)
+  }, 0)
+  expect_equal(sds[2], sds[1], tolerance = 1e-8)
+  expect_equal(sds[3], sds[1], tolerance = 1e-8)
+  r1 <- with_seed_mode(1, dp_mean(t(g$hgtm), 1, 25 * sqrt(17), grid = g$age, center = 120))
+  r2 <- with_seed_mode(1, dp_mean(t(g$hgtm), 1, 25 * sqrt(17 * 12), grid = 12 * g$age, center = 120))
+  expect_lt(rel_diff(r1$values$values, r2$values$values), 1e-9)
+})
