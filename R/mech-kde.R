@@ -117,21 +117,21 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
                    budget = NULL) {
   require_args(c("x", "epsilon"), "dp_kde")
-  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-bins.R
-    return(dp_kde_engine(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
-                         noise, budget, match.call(), ...))
-  }
-  # `columns` of a data frame in memory: strings or bare names (R/entry.R)
-  opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
-  if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
-  if (!is.null(opts$id)) dpfda_abort("`id` is used only with a database table or chunks.", arg = "id")
-  x <- select_point_columns(x, opts$columns)
-  opts$columns <- NULL
-  warn_privacy(epsilon, if (missing(delta)) 0 else delta, NROW(x))
   call <- match.call()
+  # one path for every source: the estimate from the points in memory or from the summary of a
+  # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism
+  engine <- is_engine_input(x)
+  # `columns` (and `id` for tables and chunks): strings or bare names (R/entry.R)
+  opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
+  if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
+  if (!engine) {
+    if (!is.null(opts$id)) dpfda_abort("`id` is used only with a database table or chunks.", arg = "id")
+    x <- select_point_columns(x, opts$columns)
+    opts$columns <- NULL
+  }
+  warn_privacy(epsilon, if (missing(delta)) 0 else delta, if (!engine) NROW(x))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
-  # the settings shared with the engine path, checked in one place (kde_settings())
   st <- kde_settings(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget)
   mechanism <- st$mechanism
   calibration <- st$calibration
@@ -141,43 +141,45 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   grid <- st$grid
   d <- st$d
   bw <- st$bw
-  if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R
+  if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R: any source
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
-                                       mechanism, domain, binned, bins, call, noise = noise), opts), quote = TRUE)
+                                       mechanism, domain, if (!engine) binned, bins, call, noise = noise), opts),
+                   quote = TRUE)
     charge_release(budget, rel, "dp_kde")
     return(rel)
   }
+  columns <- opts$columns
+  id <- opts$id
+  opts$columns <- NULL
+  opts$id <- NULL
+  if (engine && d == 1L) grid <- sort(grid)
+  if (mechanism == "sobolev" && !bw$isotropic) {
+    dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
+  }
+  dom <- as_domain(domain, grid)
+  est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) else
+    kde_points_estimate(x, bandwidth, dom, binned, bins, d)
   if (mechanism == "bernstein") {
-    rel <- dp_kde_bernstein(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta, domain,
-                            calibration, binned, bins, k, h, call, noise = noise)
+    rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
+                                 dom, calibration, k, h, call, noise)
     charge_release(budget, rel$lattice, "dp_kde")
     return(rel)
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
   delta <- check_delta(delta)
-  if (mechanism == "sobolev" && !bw$isotropic) {
-    dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
-  }
-  f <- kde_gaussian(x, grid, bandwidth, domain = domain, binned = binned, bins = bins)
-  n <- nrow(as_points(x, "x", d = d))
-  rel <- kde_gp_release(f$values[1L, ], f$grid, f$domain, bw, n, d, mechanism, epsilon, delta, calibration,
-                        bandwidth, call, noise, opts)
+  rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
+                        call, noise, opts)
   charge_release(budget, rel, "dp_kde")
   rel
 }
 
-# KDE through the Bernstein mechanism: the lattice release is the private
-# object; values on the grid and elsewhere are Bernstein evaluations of it.
-dp_kde_bernstein <- function(x, grid, bandwidth, bw, epsilon, delta, domain, calibration, binned, bins,
-                             k, h, call, noise = "float") {
-  d <- bw$kernel$dim
-  d <- if (is.na(d)) (if (is.null(dim(grid))) 1L else ncol(grid)) else d
-  dom <- as_domain(domain, grid)
+# The kernel density estimate from points in memory: a function evaluating
+# it at any points (the grid, or the Bernstein lattice), and n.
+kde_points_estimate <- function(x, bandwidth, dom, binned, bins, d) {
   pts <- as_points(x, "x", d = d)
-  target <- function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
-                                               bins = bins)$values)
-  kde_bernstein_release(target, nrow(pts), grid, bandwidth, bw, d, epsilon, delta, dom, calibration, k, h,
-                        call, noise)
+  list(at = function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
+                                               bins = bins)$values),
+       n = nrow(pts))
 }
 
 # The release step of the Bernstein KDE, shared with data outside memory

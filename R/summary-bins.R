@@ -169,64 +169,18 @@ engine_names_or <- function(x) {
   if (is.data.frame(x) || is_lazy_table(x)) engine_names(x) else NULL
 }
 
-# dp_kde() on a table, chunks or a summary: the summary that the mechanism
-# needs (1-D bin weights, weights on the grid for "iclp" / "frl", kernel sums
-# at the grid or lattice points in more dimensions), then the release step
-# that the in-memory path uses too (kde_gp_release(), kde_bernstein_release(),
-# dp_kde_iclp()).
-dp_kde_engine <- function(x, grid, bandwidth, epsilon, delta, mechanism, domain, calibration, bins, k, h,
-                          noise, budget, call, ...) {
-  opts <- resolve_column_opts(capture_dots(..., .cols = c("columns", "id")), x, c("columns", "id"),
-                              n = list(columns = NULL))
-  warn_privacy(epsilon, if (missing(delta)) 0 else delta)
-  noise <- check_noise(noise)
-  budget <- check_budget(budget)
-  # the settings shared with the engine path, checked in one place (kde_settings())
-  st <- kde_settings(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget)
-  mechanism <- st$mechanism
-  calibration <- st$calibration
-  epsilon <- st$epsilon
-  k <- st$k
-  h <- st$h
-  grid <- st$grid
-  d <- st$d
-  bw <- st$bw
-  if (mechanism %in% c("iclp", "frl")) {   # the summary is taken inside (R/mech-iclp-kde.R)
-    rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
-                                       mechanism, domain, NULL, bins, call, noise = noise), opts), quote = TRUE)
-    charge_release(budget, rel, "dp_kde")
-    return(rel)
-  }
-  columns <- opts$columns
-  id <- opts$id
-  opts$columns <- NULL
-  opts$id <- NULL
-  if (d == 1L) grid <- sort(grid)
-  if (mechanism == "sobolev" && !bw$isotropic) {
-    dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
-  }
-  dom <- as_domain(domain, grid)
+# The kernel density estimate of dp_kde() from a table, chunks or a summary
+# (1-D bin weights, or kernel sums at the grid or lattice points in more
+# dimensions): a function evaluating it, and n (as kde_points_estimate()).
+kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) {
   s <- if (inherits(x, "dpfda_summary")) x else
     summarise_kde_impl(x, grid, bandwidth, domain = dom, bins = bins, columns = columns, id = id,
-                  mechanism = mechanism, k = k)
+                       mechanism = mechanism, k = k)
   s <- check_summary(s, if (d == 1L) "kde" else "kde_kernel")
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
-  n <- s$n
-  kde_at <- if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw)
-  if (mechanism == "bernstein") {
-    rel <- kde_bernstein_release(kde_at, n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
-                                 dom, calibration, k, h, call, noise)
-    charge_release(budget, rel$lattice, "dp_kde")
-    return(rel)
-  }
-  if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
-  delta <- check_delta(delta)
-  rel <- kde_gp_release(kde_at(grid), grid, dom, bw, n, d, mechanism, epsilon, delta, calibration, bandwidth,
-                        call, noise, opts)
-  charge_release(budget, rel, "dp_kde")
-  rel
+  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n)
 }
 
 # The binned estimate at any 1-D points from a "kde" summary.

@@ -288,7 +288,7 @@ bad_arg_table_core <- function() {
     dp_cov = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                                   seq(0, 1, length.out = 6)),
                        epsilon = 1, tau = 1, kernel = kernel_matern(1.5, 0.2), centered = FALSE, eta = 1.25,
-                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL, grid = NULL)),
+                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL, grid = NULL, center = NULL)),
     pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
                            const = 1)),
     pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
