@@ -56,7 +56,9 @@
 #'   `bins`, `y_bound`, `domain` default to the summary's). The engine
 #'   clamps, bins and sums; the release is the same as in memory (missing
 #'   values: see [summarise_bin_regression()]).
-#' @param y Private outputs (length `n`), clipped to `y_bound`; for a table
+#' @param y Private outputs (length `n`), clipped to `y_bound` (a missing
+#'   output counts at the midpoint of `y_bound`, with a warning, as in
+#'   tables: dropping it would change the public bin counts); for a table
 #'   or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
 #'   dimension.
@@ -106,38 +108,59 @@
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
                               budget = NULL) {
-  if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-binreg.R
-    # `y` (and `columns` in `...`) name columns: strings or bare names (the rule of ?as_curves)
-    if (!missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
-                                       engine_names_or(x), "y")
-    return(dp_bin_regression_engine(x, y, bins, y_bound, epsilon, domain, newdata, method, ..., noise = noise,
-                                    budget = budget, call = match.call()))
-  }
-  require_args(c("x", "y", "bins", "y_bound", "epsilon"), "dp_bin_regression")
-  warn_privacy(epsilon, 0, NROW(x))
+  require_args(c("x", "epsilon"), "dp_bin_regression")
   call <- match.call()
+  # one path for every source: the bin summary (R/summary-binreg.R) of points in memory, a table or
+  # chunks (or a given summary), then bin_release()
+  engine <- is_engine_input(x)
+  # for a table or chunks, `y` (and `columns` in `...`) name columns: strings or bare names
+  if (engine && !missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
+                                               engine_names_or(x), "y")
   noise <- check_noise(noise)
   budget <- check_budget(budget)
-  if (missing(domain)) {
-    dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
-                arg = "domain")
-  }
   method <- check_choice(method, c("simple", "integral"), "method")
-  pts <- as_points(x, "x")
-  D <- ncol(pts)
-  n <- nrow(pts)
-  if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
-    arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
+  opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
+  if (engine) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
+  columns <- opts$columns
+  opts$columns <- NULL
+  if (inherits(x, "dpfda_summary")) {
+    s <- check_summary(x, "binreg")
+    st <- s$settings
+    same <- function(a, b) isTRUE(all.equal(as.double(a), as.double(b)))
+    if (!missing(bins) && !same(rep_len(bins, length(st$bins)), st$bins)) {
+      dpfda_abort("`bins` differs from the bins of the summary `x` (or omit it).", arg = "bins")
+    }
+    if (!missing(y_bound) && !same(y_bound, st$y_bound)) {
+      dpfda_abort("`y_bound` differs from the bounds the summary `x` was clamped to (or omit it).", arg = "y_bound")
+    }
+    if (!missing(domain) && !same(domain, st$domain)) {
+      dpfda_abort("`domain` differs from the domain of the summary `x` (or omit it).", arg = "domain")
+    }
+  } else {
+    require_args(c("y", "bins", "y_bound"), "dp_bin_regression")
+    if (missing(domain)) {
+      dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
+                  arg = "domain")
+    }
+    if (engine && is.null(columns)) {
+      dpfda_abort("`columns` (in `...`) is required: the names of the input columns of the table.",
+                  arg = "columns")
+    }
+    if (!engine && !is.null(columns)) {
+      dpfda_abort("`columns` is for a database table or chunks; `x` holds the inputs themselves.", arg = "columns")
+    }
+    s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
+    st <- s$settings
   }
-  y_bound <- check_y_bound(y_bound)
   epsilon <- check_epsilon(epsilon)
-  bins <- check_bins(bins, D)
-  dom <- check_bin_domain(domain, D)
-  opts <- check_integral_options(list(...), D)
+  warn_privacy(epsilon, 0, s$n)
+  D <- length(st$bins)
+  opts <- check_integral_options(opts, D)
   newpts <- if (is.null(newdata)) NULL else as_points(newdata, "newdata", d = D)
-
-  s <- bin_summary(pts, y, bins, dom, y_bound)
-  bin_release(s$counts, s$sums, bins, dom, y_bound, epsilon, method, opts, newpts, noise, budget, call)
+  counts <- s$sums[, 1L]
+  if (max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))   # counts as integers
+  bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts, noise,
+              budget, call)
 }
 
 # The release step of dp_bin_regression(), shared by the in-memory and the

@@ -14,6 +14,7 @@ bad_arg_allowed_datain <- function() {
     allow("dp_erm", "kernel", "NULL"),
     # center: a number or a function of the grid is a valid public centre; NULL is none
     allow("dp_mean", "center", c("NULL", nums, "a function")),
+    allow("dp_cov", "center", c("NULL", nums, "a function")),
     # grid = NULL: x is already curves (any other grid with curves is an error)
     allow("dp_mean", "grid", "NULL"),
     allow("dp_cov", "grid", "NULL"),
