@@ -81,3 +81,32 @@ test_that("dp_mean() and dp_cov() give the same release from SQLite tables, with
   b <- with_seed_mode(2, dp_cov(p$x, epsilon = 1, tau = 1.5, kernel = k, J = 4, center = 1))
   expect_equal(predict(a), predict(b), tolerance = 1e-10)
 })
+
+test_that("na.rm = TRUE is honoured for matrices (interpolated as long data), not silently ignored", {
+  t <- seq(0, 1, length.out = 6)
+  m <- outer(c(1, 2, 3), t + 1)
+  m2 <- m
+  m2[2, 3] <- NA
+  expect_error(as_curves(m2, grid = t), class = "dpfda_error")
+  cv <- as_curves(m2, grid = t, na.rm = TRUE)
+  expect_equal(cv$values, m)                       # linear curves: the gap is filled exactly
+  expect_equal(as_curves(m2, grid = t, na.rm = TRUE)$values,
+               as_curves(data.frame(id = rep(1:3, 6), arg = rep(t, each = 3), value = as.vector(m2)),
+                         grid = t, na.rm = TRUE)$values)
+  m2[1, 1] <- NA                                   # missing at the end of the grid: not covered
+  expect_error(as_curves(m2, grid = t, na.rm = TRUE), class = "dpfda_error_data")
+  r <- with_seed_mode(1, dp_mean(m2[-1, ], epsilon = 1, tau = 5, grid = t, na.rm = TRUE))
+  expect_equal(r$n, 2)
+})
+
+test_that("dp_bin_regression(): a missing output counts at the midpoint in memory as in tables", {
+  xs <- seq(0.05, 0.95, length.out = 20)
+  ys <- sin(2 * pi * xs)
+  ys[3] <- NA
+  d <- data.frame(u = xs, y = ys)
+  expect_warning(dp_bin_regression(xs, ys, 4, c(-1, 1), 1, c(0, 1)), class = "dpfda_warning_data")
+  a <- suppressWarnings(with_seed_mode(1, dp_bin_regression(xs, ys, 4, c(-1, 1), 1, c(0, 1))))
+  b <- suppressWarnings(with_seed_mode(1, dp_bin_regression(dp_chunks(list(d)), "y", 4, c(-1, 1), 1, c(0, 1),
+                                                            columns = "u")))
+  expect_equal(predict(a), predict(b))
+})
