@@ -61,6 +61,9 @@
 #' @param target_l2,target_sup Optional target for the root-mean-square
 #'   \eqn{L^2} error or the mean sup error of the noise.
 #' @param solve_for `"n"` or `"epsilon"`: what to solve for with a target.
+#'   What is solved for needs no value (`dp_accuracy("iclp_qr", n = 93, tau
+#'   = 1, grid = g, target_l2 = 0.1, solve_for = "epsilon")`); the result
+#'   then describes the release at the solution.
 #' @param nsim Monte Carlo draws for `expected_sup`.
 #' @param seed Seed of the public Monte Carlo simulation.
 #' @return A list of class `dpfda_accuracy` with `mechanism`, `grid`,
@@ -108,13 +111,19 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
                         tau = x$tau))
   }
+  solving <- !is.null(target_l2) || !is.null(target_sup)
+  if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
+  # what is solved for needs no value: a placeholder starts the search, and the result then
+  # describes the release at the solution
+  placeholder <- solving && ((solve_for == "epsilon" && is.null(epsilon)) || (solve_for == "n" && is.null(n)))
+  if (placeholder && solve_for == "epsilon") epsilon <- 1
+  if (placeholder && solve_for == "n") n <- 100
   st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, list(...))
   law <- st$law(st$n, st$epsilon)
   s <- law_summary(law, nsim, seed)
   out <- new_accuracy(s, law, mechanism = st$mechanism, n = st$n, epsilon = st$epsilon, delta = st$delta,
                       tau = st$tau)
-  if (!is.null(target_l2) || !is.null(target_sup)) {
-    solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
+  if (solving) {
     err <- if (!is.null(target_l2)) {
       function(n, e) suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
     } else {
@@ -132,6 +141,17 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
                                            lower = 1e-6, upper = 1e4, integer = FALSE)
     }
     out$target <- c(l2 = target_l2, sup = target_sup)
+    if (placeholder) {   # the plan at the solution, not at the placeholder
+      n_at <- if (solve_for == "n") out$n_needed else st$n
+      e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
+      if (is.finite(n_at) && is.finite(e_at)) {
+        law <- st$law(n_at, e_at)
+        keep <- out[intersect(c("n_needed", "epsilon_needed", "target"), names(out))]
+        out <- new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
+                            delta = st$delta, tau = st$tau)
+        out[names(keep)] <- keep
+      }
+    }
   }
   out
 }

@@ -201,16 +201,28 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
     before <- ledger_total(budget$ledger, budget$delta, budget$composition)
     dpfda_abort(sprintf(paste0("The privacy budget would be exceeded: \"%s\" asks for (epsilon = %s, ",
                                "delta = %s) but (epsilon = %s, delta = %s) of the budget ",
-                               "(epsilon = %s, delta = %s, %s composition) is already spent; the ",
-                               "release is refused and nothing is returned."),
+                               "(epsilon = %s, delta = %s, %s composition) is already spent, so %s ",
+                               "remains; the release is refused and nothing is returned."),
                         label, format(epsilon, digits = 4), format(delta, digits = 4),
                         format(before$epsilon, digits = 4), format(before$delta, digits = 4),
                         format(budget$epsilon, digits = 4), format(budget$delta, digits = 4),
-                        budget$composition),
+                        budget$composition, budget_remaining_text(budget, before)),
                 class = c("dpfda_error_budget", "dpfda_error_privacy"), arg = "budget")
   }
   budget$ledger <- new
   invisible(budget)
+}
+
+# What remains of a budget, in words: (epsilon, delta) for basic and advanced
+# composition; for GDP and zCDP the spent epsilon is that of the composed
+# releases at the budget's delta, so what remains is epsilon at that delta.
+budget_remaining_text <- function(budget, spent) {
+  eps <- format(max(0, budget$epsilon - spent$epsilon), digits = 4)
+  if (budget$composition %in% c("gdp", "zcdp") && budget$delta > 0) {
+    sprintf("epsilon = %s (at the budget's delta = %s)", eps, format(budget$delta, digits = 4))
+  } else {
+    sprintf("(epsilon = %s, delta = %s)", eps, format(max(0, budget$delta - spent$delta), digits = 4))
+  }
 }
 
 # Charge a release object (its epsilon, delta and, for Gaussian noise, mu).
@@ -276,9 +288,14 @@ print.dpfda_budget <- function(x, ...) {
   s <- budget_spent(x)
   cat(sprintf("<dpfda_budget> (epsilon = %s, delta = %s), %s composition\n",
               format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$composition))
-  cat(sprintf("  spent: epsilon %s, delta %s over %d release%s; remaining epsilon %s\n",
+  cat(sprintf("  spent: epsilon %s, delta %s over %d release%s; remaining %s\n",
               format(s$epsilon, digits = 4), format(s$delta, digits = 4), s$releases,
-              if (s$releases == 1L) "" else "s", format(s$remaining_epsilon, digits = 4)))
+              if (s$releases == 1L) "" else "s", budget_remaining_text(x, s)))
+  if (x$composition %in% c("gdp", "zcdp") && x$delta > 0 && s$releases > 0) {
+    cat(sprintf(paste("  (%s composition: the releases compose into one %s guarantee, stated as the",
+                      "epsilon it gives at the budget's delta = %s; that delta is not summed over releases)\n"),
+                x$composition, if (x$composition == "gdp") "mu-GDP" else "rho-zCDP", format(x$delta, digits = 4)))
+  }
   invisible(x)
 }
 

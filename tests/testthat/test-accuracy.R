@@ -224,3 +224,18 @@ test_that("the utility warning fires on raw Oxboys heights with a large tau, not
   expect_no_warning(with_seed_mode(55, dp_mean(many, epsilon = 1, tau = 28)))
   expect_lt(dp_accuracy(mechanism = "iclp_qr", n = 400, epsilon = 1, tau = 28, grid = g)$expected_l2, 14)
 })
+
+test_that("solve_for needs no value of what it solves for (issue 29)", {
+  g <- seq(0, 1, length.out = 30)
+  a <- dp_accuracy(mechanism = "iclp_qr", n = 93, tau = 1, grid = g, target_l2 = 0.3, solve_for = "epsilon")
+  expect_true(is.finite(a$epsilon_needed))
+  expect_equal(a$epsilon, a$epsilon_needed)               # the plan at the solution
+  expect_lte(a$expected_l2, 0.3 * (1 + 1e-6))
+  # the same as solving from a given starting epsilon
+  b <- dp_accuracy(mechanism = "iclp_qr", n = 93, epsilon = 2, tau = 1, grid = g, target_l2 = 0.3,
+                   solve_for = "epsilon")
+  expect_equal(a$epsilon_needed, b$epsilon_needed, tolerance = 1e-3)
+  d <- dp_accuracy(mechanism = "frl", epsilon = 1, tau = 1, grid = g, target_l2 = 0.1)
+  expect_equal(d$n, d$n_needed)
+  expect_lte(d$expected_l2, 0.1)
+})

@@ -198,3 +198,18 @@ test_that("zcdp_delta() on a long vector agrees with the one-epsilon solver and 
   }
   expect_lt(cpu_seconds(zcdp_delta(seq(0, 1, length.out = 1e5), 0.5)), 10)
 })
+
+test_that("a refused release says what remains; GDP and zCDP prints explain their delta (issue 29)", {
+  b <- privacy_budget(1, composition = "basic")
+  spend(b, 0.9)
+  err <- tryCatch(spend(b, 0.2), error = identity)
+  expect_s3_class(err, "dpfda_error_budget")
+  expect_match(conditionMessage(err), "(epsilon = 0.1, delta = 0) remains", fixed = TRUE)
+  expect_output(print(b), "remaining (epsilon = 0.1, delta = 0)", fixed = TRUE)
+  g <- privacy_budget(1, 1e-5, composition = "gdp")
+  spend(g, 0.3, 1e-6)
+  expect_output(print(g), "at the budget's delta = 1e-05")
+  expect_output(print(g), "not summed over releases")
+  err <- tryCatch(spend(g, 2, 1e-6), error = identity)
+  expect_match(conditionMessage(err), "remains", fixed = TRUE)
+})
