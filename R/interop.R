@@ -89,6 +89,11 @@
 #'   `age`, `deaths`, `group` of [mortality_distribution()]).
 #' @param method `"linear"` (interpolation, default) or `"smooth"`
 #'   (smoothing spline per curve) when interpolating onto `grid`.
+#' @param incomplete `"error"` (default): a curve that does not cover the
+#'   grid (or has no observation left) is an error naming it; `"drop"`: such
+#'   curves are left out, and their ids kept in the result's `dropped`.
+#'   Which curves are complete depends on the data: [dp_mean()] with
+#'   `incomplete = "drop"` pays for it with a noisy count (see there).
 #' @param restrict If `TRUE`, grid points outside the range every curve
 #'   covers are dropped instead of raising an error. The grid kept then
 #'   depends on everyone's observation times, so the mechanisms
@@ -178,8 +183,9 @@ as_curves.dpfda_release <- function(x, ...) check_curves_data(x$values, "x")
 #' @rdname as_curves
 #' @export
 as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("linear", "smooth"), df = NULL,
-                             domain = NULL, arg_name = "t", value_name = "value") {
+                             incomplete = c("error", "drop"), domain = NULL, arg_name = "t", value_name = "value") {
   na.rm <- check_flag(na.rm, "na.rm")
+  incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   if (na.rm && is.numeric(x) && anyNA(x)) {
     # as for long data: the missing observations are dropped and each curve is interpolated onto
     # the grid from the others (never extrapolated)
@@ -189,11 +195,20 @@ as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("lin
       arg_error("grid", sprintf("a one-dimensional grid with one point per column of `x` (%d)", ncol(x)), grid)
     }
     ids <- if (!is.null(rownames(x))) rownames(x) else as.character(seq_len(nrow(x)))
+    empty <- rowSums(!is.na(x)) == 0L
+    if (any(empty) && incomplete == "error") {
+      dpfda_abort(sprintf("Curve%s %s of `x` %s only missing values; drop %s or use incomplete = \"drop\".",
+                          if (sum(empty) == 1L) "" else "s", paste(utils::head(ids[empty], 5L), collapse = ", "),
+                          if (sum(empty) == 1L) "has" else "have", if (sum(empty) == 1L) "it" else "them"),
+                  class = data_error_class, arg = "x")
+    }
+    if (all(empty)) dpfda_abort("Every value of `x` is missing.", class = data_error_class, arg = "x")
     keep <- !is.na(as.vector(x))
     if (!is.null(df)) df <- check_number(df, "df", lower = 1, upper = 1e6, lower_open = TRUE)
     out <- long_to_curves(factor(rep(ids, times = ncol(x)), levels = ids)[keep], rep(as.double(g), each = nrow(x))[keep],
                           as.vector(x)[keep], sort(as.double(g)), check_choice(method, c("linear", "smooth"), "method"),
-                          FALSE, FALSE, df, arg_name, value_name)
+                          FALSE, FALSE, df, arg_name, value_name, incomplete = incomplete)
+    if (incomplete == "drop") out$dropped <- c(ids[empty], out$dropped)
     if (!is.null(domain)) out$domain <- as_domain(domain, out$grid)
     return(out)
   }
@@ -221,7 +236,7 @@ set_curve_names <- function(x, arg_name, value_name) {
 #' @export
 as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = NULL,
                                  method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
-                                 df = NULL, ...) {
+                                 df = NULL, incomplete = c("error", "drop"), ...) {
   # strings or bare names (the rule of column_names(), R/entry.R)
   id <- column_arg(substitute(id), tryCatch(id, error = function(e) e), "id")
   arg <- column_arg(substitute(arg), tryCatch(arg, error = function(e) e), "arg")
@@ -231,6 +246,7 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
   method <- check_choice(method, c("linear", "smooth"), "method")
   restrict <- check_flag(restrict, "restrict")
   na.rm <- check_flag(na.rm, "na.rm")
+  incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   if (!is.null(df)) df <- check_number(df, "df", lower = 1, upper = 1e6, lower_open = TRUE)
   col <- function(spec, argname, default = NULL) {
     column_names(spec, names(x), argname, default = if (!is.null(default) && default %in% names(x)) default)
@@ -246,7 +262,7 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
     return(out)
   }
   if (is.null(value_nm)) {
-    return(wide_to_curves(x, col(id, "id"), grid, method, restrict, na.rm, df))
+    return(wide_to_curves(x, col(id, "id"), grid, method, restrict, na.rm, df, incomplete))
   }
   id_nm <- col(id, "id", "id")
   arg_nm <- col(arg, "arg", "arg")
@@ -259,11 +275,11 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
                         paste0("\"", names(x), "\"", collapse = ", ")), arg = "arg")
   }
   long_to_curves(x[[id_nm]], x[[arg_nm]], x[[value_nm]], grid, method, restrict, na.rm, df,
-                 arg_name = arg_nm, value_name = value_nm)
+                 arg_name = arg_nm, value_name = value_nm, incomplete = incomplete)
 }
 
 # Wide layout: one curve per row, one column per argument.
-wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df) {
+wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomplete = "error") {
   ids <- if (is.null(id_nm)) NULL else x[[id_nm]]
   vals <- x[setdiff(names(x), id_nm)]
   num <- vapply(vals, is.numeric, NA)
@@ -289,11 +305,12 @@ wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df) {
   }
   if (is.null(ids)) ids <- seq_len(nrow(M))
   long_to_curves(rep(ids, times = ncol(M)), rep(a, each = nrow(M)), as.vector(M), grid, method, restrict,
-                 na.rm, df, arg_name = "t", value_name = "value")
+                 na.rm, df, arg_name = "t", value_name = "value", incomplete = incomplete)
 }
 
 # Long observations (id, argument, value) to curves on a common grid.
-long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_name, value_name) {
+long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_name, value_name,
+                           incomplete = "error") {
   if (!is.numeric(a)) arg_error("arg", "a numeric column (the curves' arguments)", a)
   if (!is.numeric(v)) arg_error("value", "a numeric column (the curves' values)", v)
   if (is.null(ids) || length(ids) != length(a)) arg_error("id", "a column of curve labels", ids)
@@ -337,6 +354,13 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
                         as.character(uid[row[k]]), format(a[k])), class = data_error_class, arg = "x")
   }
   present <- sort(unique(row))
+  dropped <- character()
+  if (length(present) < length(uid) && incomplete == "drop") {   # curves with no observation left
+    dropped <- as.character(uid[-present])
+    uid <- uid[present]
+    row <- match(row, present)
+    present <- seq_along(uid)
+  }
   if (length(present) < length(uid)) {
     dpfda_abort(sprintf("Curve%s %s %s no observations left.", if (length(uid) - length(present) == 1L) "" else "s",
                         paste(utils::head(as.character(uid[-present]), 5L), collapse = ", "),
@@ -370,6 +394,21 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
     hi <- min(hi_i)
     tol <- 1e-10 * max(1, abs(range(g)))
     out <- lo_i > g[1L] + tol | hi_i < g[length(g)] - tol
+    if (any(out) && incomplete == "drop" && !restrict) {
+      # the curves that do not cover the grid are dropped and named (dp_mean() accounts for it)
+      if (all(out)) {
+        dpfda_abort(sprintf("No curve covers the grid [%s, %s]; nothing is left after dropping incomplete curves.",
+                            format(signif(g[1L], 4)), format(signif(g[length(g)], 4))),
+                    class = data_error_class, arg = "grid")
+      }
+      dropped <- c(dropped, as.character(uid[out]))
+      keep_rows <- !out[row]
+      a <- a[keep_rows]
+      v <- v[keep_rows]
+      row <- match(row[keep_rows], which(!out))
+      uid <- uid[!out]
+      out <- rep(FALSE, length(uid))
+    }
     if (any(out)) {
       if (restrict && lo <= hi) {
         g <- g[g >= lo - tol & g <= hi + tol]
@@ -409,6 +448,7 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
   }
   out <- curves(M, g)
   out$ids <- uid
+  if (incomplete == "drop") out$dropped <- dropped   # ids of the incomplete curves left out
   set_curve_names(out, arg_name, value_name)
 }
 

@@ -140,9 +140,24 @@ noise_law.dpfda_kde_bernstein_release <- function(x, ...) law_bernstein(x$lattic
 #' @export
 noise_law.dpfda_iclp_release <- function(x, ...) {
   mech <- x$mechanism
-  if (identical(mech, "bernstein")) return(law_bernstein(x$bernstein, x$values$grid))
-  if (identical(mech, "gp")) return(law_gp(x$noise_scale, x$noise, x$values$grid))
-  law_iclp(x)
+  law <- if (identical(mech, "bernstein")) law_bernstein(x$bernstein, x$values$grid) else
+    if (identical(mech, "gp")) law_gp(x$noise_scale, x$noise, x$values$grid) else law_iclp(x)
+  law_scale(law, x$scale_factor %||% 1)
+}
+
+# The law of f times the noise (dp_mean(incomplete = "drop") divides by the
+# noisy share of complete individuals; the law given that share).
+law_scale <- function(law, f) {
+  if (f == 1) return(law)
+  draw <- law$draw
+  cov <- law$cov
+  law$var <- law$var * f^2
+  law$draw <- function(nsim) f * draw(nsim)
+  law$cov <- function() f^2 * cov()
+  if (!is.null(law$A)) law$A <- law$A * f
+  law$note <- sprintf("%s, times %s (1 / the noisy share of complete individuals)", law$note,
+                      format(f, digits = 4))
+  law
 }
 
 #' @export

@@ -37,6 +37,12 @@
 #' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
 #'   `id = Subject`).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param incomplete `"zero"` (default): a grid point without any row of an
+#'   individual counts as 0 (reported in `missing_cells`); `"drop"`: an
+#'   individual without a row at every grid point contributes nothing (its
+#'   curve counts as 0 everywhere) and is counted in `incomplete_n`; `n`
+#'   counts every individual either way. A curves object from
+#'   `as_curves(incomplete = "drop")` counts its dropped curves so.
 #' @param center A public reference curve (as in [dp_mean()]: a function of
 #'   the grid, a number or one value per grid point), subtracted from each
 #'   individual's cell averages before clipping; in a database the engine
@@ -50,18 +56,19 @@
 #' all.equal(s$sums, summarise_mean(x, tau = 1)$sums)
 #' @export
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
-                           value = "value", .query = FALSE, center = NULL) {
+                           value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop")) {
   require_args(c("x", "tau"), "summarise_mean")
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center)
+  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete)
 }
 
 # summarise_mean() with column names (strings).
 summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
-                                value = "value", .query = FALSE, center = NULL) {
+                                value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop")) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
+  incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
@@ -83,11 +90,15 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   settings <- list(grid = if (is.null(dim(grid))) as.double(grid) else grid, weights = as.double(w), tau = tau,
                    clip = clip)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
+  if (incomplete == "drop") settings$incomplete <- "drop"
 
   if (inherits(x, "dpfda_curves")) {
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
     X <- if (clip == "l2") clip_curves_l2(V, w, tau) else pmin(pmax(V, -tau), tau)
-    return(new_dpfda_summary("mean", colSums(X), nrow(X), nrow(X) * m, 0, settings, missing_cells = 0))
+    # curves that as_curves(incomplete = "drop") left out count as individuals with no contribution
+    k <- length(x$dropped)
+    return(new_dpfda_summary("mean", colSums(X), nrow(X) + k, nrow(X) * m, 0, settings, missing_cells = 0,
+                             incomplete_n = k))
   }
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
   id <- engine_columns(id, have, "id", 1L)
@@ -95,17 +106,18 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center)
+      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center, incomplete = incomplete)
     }, id = id)))
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value, settings$center)
+  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value, settings$center, incomplete)
   sums <- numeric(m)
   s <- rowsum(cells$contrib, cells$k, reorder = TRUE)
   sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
   new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
-                    missing_cells = cells$n * m - length(cells$contrib))
+                    missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$contrib),
+                    incomplete_n = cells$incomplete_n)
 }
 
 # The public one-dimensional grid of a summary (sorted): that of curves `x`,
@@ -129,7 +141,7 @@ summary_grid_1d <- function(x, grid, what) {
 # rows of one (individual, grid point) averaged, the curve clipped. Returns
 # the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
 # value `contrib`, with `n`, `rows`, `dropped`.
-frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL) {
+frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL, incomplete = "zero") {
   m <- length(grid)
   for (a in c("id", "arg", "value")) {   # chunks: the columns are known only now
     cn <- get(a)
@@ -138,7 +150,8 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   cl <- frame_clean(x, c(arg, value), id)
   d <- cl$data
   if (!nrow(d)) {                        # every row dropped: no cells
-    return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped))
+    return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped,
+                incomplete_n = 0))
   }
   uid <- unique(d[[id]])
   n <- length(uid)
@@ -150,6 +163,15 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   v <- cs[, 1L] / cs[, 2L]
   ck <- as.integer(cell_u %% m)
   ci <- cell_u %/% m
+  n_inc <- 0
+  if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
+    full <- tabulate(ci + 1L, n) == m
+    n_inc <- sum(!full)
+    keep <- full[ci + 1L]
+    v <- v[keep]
+    ck <- ck[keep]
+    ci <- ci[keep]
+  }
   if (!is.null(center)) v <- v - center[ck + 1L]   # the public centre, before clipping
   if (clip == "l2") {
     nrm2 <- rowsum(w[ck + 1L] * v * v, ci, reorder = TRUE)
@@ -158,7 +180,8 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   } else {
     contrib <- pmin(pmax(v, -tau), tau)
   }
-  list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped)
+  list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
+       incomplete_n = n_inc)
 }
 
 # The public bound to which every observed value is clamped before cells are
@@ -193,7 +216,8 @@ snap_to_grid <- function(a, grid) {
 
 summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query) {
   m <- length(grid)
-  cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query, settings$center)
+  cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query, settings$center,
+                              settings$incomplete %||% "zero")
   nn <- cells$nn
   q <- cells$q
   q <- dplyr::group_by(q, !!as.name("k"))
@@ -203,15 +227,16 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s
   n <- lazy_n_ids(nn$q)
+  n_full <- if (identical(settings$incomplete, "drop")) sum(res$cells) / m else n   # (drop: whole curves only)
   warn_dropped(new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
-                                 missing_cells = n * m - sum(res$cells)))
+                                 missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full))
 }
 
 # Each individual's clipped curve, cell by cell, as a lazy query with columns
 # id, k (0-based grid index) and c (clipped value): the engine half of
 # summarise_mean(), shared with summarise_cov(). Also returns the row and
 # missing-value counts (`nn`).
-lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL) {
+lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL, incomplete = "zero") {
   m <- length(grid)
   q <- lazy_select(x, c(id = id, arg = arg, value = value), c("id", "arg", "value"),
                    numeric = c("arg", "value"), check = !.query)
@@ -232,6 +257,12 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   q <- dplyr::group_by(q, !!as.name("id"), !!as.name("k"))
   q <- dplyr::summarise(q, v = mean(!!as.name("value"), na.rm = TRUE))
   q <- dplyr::ungroup(q)
+  if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
+    q <- dplyr::group_by(q, !!as.name("id"))
+    q <- dplyr::mutate(q, nk = dplyr::n())
+    q <- dplyr::ungroup(q)
+    q <- dplyr::filter(q, !!as.name("nk") == !!as.double(m))
+  }
   if (!is.null(center)) q <- dplyr::mutate(q, v = !!as.name("v") - !!sql_lookup(q, "k", center))
   if (clip == "l2") {
     q <- dplyr::mutate(q, wk = !!sql_lookup(q, "k", w))
@@ -258,11 +289,13 @@ sql_lit <- function(x) {
 # a mean summary, whose column names come from `...`. Returns the curves (in
 # memory) or the engine source with its columns, the public grid, domain and
 # dimension, and the options left for the mechanism.
-mean_source <- function(x, opts, grid) {
+mean_source <- function(x, opts, grid, incomplete = "error") {
   if (!is_engine_input(x)) {
     if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
     conv <- names(opts) %in% as_curves_options
-    x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv]))
+    curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
+    x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv],
+                                   if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
                 n = nrow(x$values), opts = opts[!conv]))
   }
@@ -281,7 +314,7 @@ mean_source <- function(x, opts, grid) {
 # The mean summary of dp_mean()'s source: computed (weights of the basis, the
 # public centre subtracted in the engine), or given and checked against the
 # settings of this release.
-mean_summary <- function(src, tau, clip, basis, center) {
+mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
   w <- if (!is.null(basis)) basis$weights
   if (inherits(src$data, "dpfda_summary")) {
     s <- check_summary(src$data, "mean")
@@ -296,12 +329,27 @@ mean_summary <- function(src, tau, clip, basis, center) {
       dpfda_abort(paste("The summary was computed with another `center` than this release's; give",
                         "summarise_mean() the same public centre."), arg = "center")
     }
+    if (incomplete == "drop" && !identical(s$settings$incomplete, "drop")) {
+      dpfda_abort("incomplete = \"drop\" needs a summary computed with summarise_mean(incomplete = \"drop\").",
+                  arg = "incomplete")
+    }
   } else {
     data <- if (!is.null(src$curves)) src$curves else src$data   # (curves: centred already)
     s <- do.call(summarise_mean_impl, c(list(data, grid = src$grid, tau = tau, weights = w, clip = clip,
-                                             center = if (is.null(src$curves)) center), src$cols))
+                                             center = if (is.null(src$curves)) center,
+                                             incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols))
   }
-  warn_missing_cells(check_summary(s, "mean"))
+  s <- check_summary(s, "mean")
+  if (incomplete == "error" && isTRUE(s$missing_cells > 0)) {
+    # one rule on every source: in memory a curve that does not cover the grid is an error too
+    dpfda_abort(sprintf(paste("%s (individual, grid point) cell%s %s no observation: some curves do not cover",
+                              "the grid. Use a grid the data cover, interpolate the curves to the grid first",
+                              "(as_curves()), or give incomplete = \"drop\" to leave those individuals out."),
+                        format(s$missing_cells, big.mark = ","), if (s$missing_cells == 1) "" else "s",
+                        if (s$missing_cells == 1) "has" else "have"),
+                class = data_error_class, arg = "x")
+  }
+  s
 }
 
 warn_missing_cells <- function(s) {

@@ -110,3 +110,62 @@ test_that("dp_bin_regression(): a missing output counts at the midpoint in memor
                                                             columns = "u")))
   expect_equal(predict(a), predict(b))
 })
+
+test_that("incomplete curves: one rule on every source, and incomplete = \"drop\" accounted (issue 28)", {
+  cw <- datasets::ChickWeight
+  cw <- as.data.frame(cw[cw$Time <= 20, ])
+  cw$Chick <- as.integer(as.character(cw$Chick))
+  cw <- cw[order(cw$Chick, cw$Time), ]
+  g <- seq(0, 20, by = 2)
+  rel <- function(x, ...) dp_mean(x, id = Chick, arg = Time, value = weight, grid = g, epsilon = 1, tau = 600, ...)
+  expect_error(rel(cw), class = "dpfda_error_data")                       # 4 chicks died early
+  ch <- function() dp_chunks(split(cw, ceiling(seq_len(nrow(cw)) / 150)))
+  expect_error(rel(ch()), class = "dpfda_error_data")                     # was: zeros, with a warning
+  a <- with_seed_mode(3, rel(cw, incomplete = "drop"))
+  b <- with_seed_mode(3, rel(ch(), incomplete = "drop"))
+  expect_equal(predict(a), predict(b), tolerance = 1e-10)
+  expect_equal(a$n, length(unique(cw$Chick)))                             # calibrated for every chick
+  expect_equal(a$epsilon, 1)
+  expect_equal(a$epsilon_count, 0.1)
+  expect_equal(a$scale_factor, a$n / a$n_complete)
+  # the whole call is charged once, epsilon in total
+  bud <- privacy_budget(1, composition = "basic")
+  with_seed_mode(3, rel(cw, incomplete = "drop", budget = bud))
+  expect_equal(budget_spent(bud)$epsilon, 1)
+  # the noise law (confint) carries the factor
+  law <- dpfda:::noise_law(a)
+  a1 <- a
+  a1$scale_factor <- NULL
+  expect_equal(law$var, dpfda:::noise_law(a1)$var * a$scale_factor^2)
+  if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+    con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+    on.exit(DBI::dbDisconnect(con), add = TRUE)
+    DBI::dbWriteTable(con, "cw", cw)
+    expect_error(rel(dplyr::tbl(con, "cw")), class = "dpfda_error_data")
+    s <- with_seed_mode(3, rel(dplyr::tbl(con, "cw"), incomplete = "drop"))
+    expect_equal(predict(s), predict(a), tolerance = 1e-10)
+  }
+})
+
+test_that("incomplete = \"drop\" stays epsilon-DP when a person's curve turns incomplete (audit)", {
+  g <- seq(0, 1, length.out = 5)
+  long <- function(vals, covered) {
+    do.call(rbind, lapply(seq_along(vals), function(i) {
+      a <- if (covered[i]) g else g[1:3]
+      data.frame(id = i, arg = a, value = vals[i])
+    }))
+  }
+  # six people; in the neighbour the first one's extreme, complete curve becomes incomplete
+  d1 <- long(c(1, rep(0, 5)), rep(TRUE, 6))
+  d2 <- long(c(-1, rep(0, 5)), c(FALSE, rep(TRUE, 5)))
+  # the release and its public noisy count of complete individuals, audited together
+  mech <- function(d) {
+    r <- suppressWarnings(dp_mean(d, epsilon = 2, tau = 1, grid = g, mechanism = "frl", select = "manual", M = 1,
+                                  incomplete = "drop", count_share = 0.5))
+    c(predict(r), r$n_complete)
+  }
+  a <- dp_audit(mech, d1, d2, n = 1500, epsilon = 2, projection = "lda", seed = 2801, digits = 10,
+                confidence = 0.99)
+  expect_lte(a$epsilon_lower, 2)
+  expect_gt(a$epsilon_lower, 0.5)   # (0.90 measured: the audit has power here)
+})
