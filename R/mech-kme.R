@@ -605,43 +605,14 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
   M <- nrow(z)
-  if (method == "subspace") {
-    check_alloc(3 * as.double(M)^2, "synthetic-point Gram matrices")
-    sigma <- if (laplace) sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
-    basis <- kme_basis(kernel_matrix(kernel, z), tol, pivot)          # public: K_zz only
-    ex <- if (noise == "exact") kme_exact(basis$F, sens, epsilon, delta, laplace) else NULL
-    if (is.null(ex)) kme_check_tails(laplace, epsilon, delta, basis$F, sens / sigma)
-    fit <- kme_fit_subspace(x, z, kernel, sigma, tol, pivot, noise = TRUE, chunk = chunk, laplace = laplace,
-                            basis = basis, exact = ex$draw)
-    sigma <- if (is.null(ex)) fit$noise_scale else ex$scale
-    w <- fit$weights
-    if (!is.null(l1_bound)) w <- kme_l1_reweight(fit$K, w, l1_bound)
-    noise_dim <- fit$basis$F
-    extra <- list(kept = fit$basis$kept, tol = tol, pivot = pivot, l1_bound = l1_bound, rff = NULL)
-    rm(fit)
-  } else {
+  if (method == "subspace") check_alloc(3 * as.double(M)^2, "synthetic-point Gram matrices") else
     check_alloc(as.double(chunk) * J / 2 + as.double(M) * J + as.double(M)^2, "random-feature matrices")
-    rff <- kme_rff(kernel, J, D)                                   # public, data-independent
-    sigma <- if (laplace) sqrt(J) * sens / epsilon else kme_sigma(N, epsilon, delta, calibration, sens)
-    ex <- if (noise == "exact") kme_exact(J, sens, epsilon, delta, laplace) else NULL
-    if (is.null(ex)) kme_check_tails(laplace, epsilon, delta, J, if (laplace) sens / (sigma / sqrt(J)) else sens / sigma)
-    if (!is.null(ex)) sigma <- ex$scale
-    noisy <- kme_noisy_features(rff, x, sigma, chunk = min(chunk, 1024L), laplace = laplace,   # only touch of x
-                                exact = ex$draw)
-    if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
-    rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr,
-                          weights = if (is.null(l1_bound)) "lasso" else "l1ball",
-                          lasso_lambda = lasso_lambda, domain = box,
-                          l1_bound = if (is.null(l1_bound)) 1 else l1_bound)
-    rm(noisy)
-    z <- rs$points
-    w <- rs$weights
-    noise_dim <- J
-    extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
-                  lasso_lambda = lasso_lambda, iters = iters)
-  }
-  kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
-                     calibration, box, call, sens, budget)
+  rff <- if (method == "random_features") kme_rff(kernel, J, D)   # public, data-independent
+  # one path for every source: the summary (kernel sums at z, or mean features; the only touch of
+  # the data, in chunks of rows), then the release step shared with tables and chunks
+  s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain)
+  kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
+              lasso_lambda, tight, noise, box, call, budget)
 }
 
 # The last step of every dp_kme() path (in memory and from a summary): check

@@ -212,11 +212,28 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
   } else {
     z <- kme_synthetic(synthetic, M, D, box, NULL, TRUE)
   }
+  rff <- if (method == "random_features") {
+    if (inherits(x, "dpfda_summary")) {
+      structure(list(W = s$settings$W, scale = s$settings$scale, J = 2L * ncol(s$settings$W), dim = D,
+                     kernel = kernel), class = "dpfda_kme_rff")
+    } else kme_rff(kernel, J, D)
+  }
+  if (!inherits(x, "dpfda_summary")) {
+    s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,
+                            columns = columns, id = id)
+  }
+  kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
+              lasso_lambda, tight, noise, box, call, budget)
+}
+
+# The release of dp_kme() (subspace and random features) from its summary:
+# the only place where this noise is drawn, for points in memory, tables,
+# chunks and given summaries alike.
+kme_release <- function(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
+                        lasso_lambda, tight, noise, box, call, budget) {
+  laplace <- delta == 0
   M <- nrow(z)
   if (method == "subspace") {
-    if (!inherits(x, "dpfda_summary")) {
-      s <- summarise_kme_impl(x, kernel, "subspace", synthetic = z, domain = domain, columns = columns, id = id)
-    }
     s <- check_summary(s, "kme_kernel")
     N <- s$n
     sens <- kme_sensitivity(kernel, N, tight)
@@ -238,14 +255,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     noise_dim <- basis$F
     extra <- list(kept = kept, tol = tol, pivot = pivot, l1_bound = l1_bound, rff = NULL)
   } else {
-    rff <- if (inherits(x, "dpfda_summary")) {
-      structure(list(W = s$settings$W, scale = s$settings$scale, J = 2L * ncol(s$settings$W), dim = D,
-                     kernel = kernel), class = "dpfda_kme_rff")
-    } else kme_rff(kernel, J, D)
     J <- rff$J
-    if (!inherits(x, "dpfda_summary")) {
-      s <- summarise_kme_impl(x, kernel, "random_features", rff = rff, domain = domain, columns = columns, id = id)
-    }
     s <- check_summary(s, "kme_features")
     N <- s$n
     sens <- kme_sensitivity(kernel, N, FALSE)
