@@ -18,7 +18,8 @@
 #' columns `id`, `arg`, `value`), each individual's curve is built as in
 #' [summarise_mean()]: arguments clamped to the range of the grid and snapped
 #' to the nearest grid point, rows at one grid point averaged, a grid point
-#' without any row counted as 0 (reported as `missing_cells`), rows with a
+#' without any row counted as 0 (reported as `missing_cells`, which
+#' [dp_cov()] refuses when it is not 0), rows with a
 #' missing value in `id`, `arg` or `value` dropped and counted. In a database
 #' the engine does all of this, the projection on the basis (a join with the
 #' public `m x J` projection matrix) and the sums; `J + J^2` numbers come
@@ -219,5 +220,5 @@ cov_summary <- function(src, basis, tau, center) {
     s <- summarise_cov_basis(data, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
                              src$cols$value %||% "value", center = center)
   }
-  warn_missing_cells(check_summary(s, "cov"))
+  refuse_missing_cells(check_summary(s, "cov"), drop_hint = FALSE)
 }

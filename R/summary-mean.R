@@ -18,8 +18,9 @@
 #' the same grid point are averaged; the individual's curve is those values,
 #' clipped. A grid point without any row of an individual counts as 0 in the
 #' curve and in its norm (the summary reports the number of such
-#' `missing_cells`; interpolate to the grid first, or choose a grid that the
-#' data cover, when it is not 0). In a database all of this (clamping,
+#' `missing_cells`; [dp_mean()] refuses a summary where it is not 0, as it
+#' refuses curves that do not cover the grid in memory, unless `incomplete =
+#' "drop"`). In a database all of this (clamping,
 #' snapping, averaging, norms, clipping and the sums) runs in the engine, and
 #' only `length(grid)` sums come back. Rows with a missing value in `id`,
 #' `arg` or `value` are dropped and counted.
@@ -340,23 +341,21 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
                                              incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols))
   }
   s <- check_summary(s, "mean")
-  if (incomplete == "error" && isTRUE(s$missing_cells > 0)) {
-    # one rule on every source: in memory a curve that does not cover the grid is an error too
+  if (incomplete == "error") refuse_missing_cells(s) else s
+}
+
+# One rule on every source: a curve that does not cover the grid is refused
+# (in memory by as_curves(); in a table or chunks, a cell without a row).
+refuse_missing_cells <- function(s, drop_hint = TRUE) {
+  if (isTRUE(s$missing_cells > 0)) {
     dpfda_abort(sprintf(paste("%s (individual, grid point) cell%s %s no observation: some curves do not cover",
-                              "the grid. Use a grid the data cover, interpolate the curves to the grid first",
-                              "(as_curves()), or give incomplete = \"drop\" to leave those individuals out."),
+                              "the grid. Use a grid the data cover, or interpolate the curves to the grid first",
+                              "(as_curves())%s."),
                         format(s$missing_cells, big.mark = ","), if (s$missing_cells == 1) "" else "s",
-                        if (s$missing_cells == 1) "has" else "have"),
+                        if (s$missing_cells == 1) "has" else "have",
+                        if (drop_hint) ", or give incomplete = \"drop\" to leave those individuals out" else ""),
                 class = data_error_class, arg = "x")
   }
   s
 }
 
-warn_missing_cells <- function(s) {
-  if (isTRUE(s$missing_cells > 0)) {
-    dpfda_warn(sprintf(paste("%s (individual, grid point) cells have no observation and count as 0;",
-                             "interpolate the curves to the grid first, or use a grid the data cover."),
-                       format(s$missing_cells, big.mark = ",")), "dpfda_warning_data")
-  }
-  invisible(s)
-}
