@@ -135,6 +135,16 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' @param grid Passed to [as_curves()] when `x` is not a curves object
 #'   (the grid of a matrix, or the public grid to interpolate a data frame
 #'   onto).
+#' @param unit The privacy unit when one person has several curves: a
+#'   column (string or bare name) of a data frame, table or chunks, or a
+#'   vector with one entry per curve for curves and matrices. Each unit
+#'   contributes the mean of its clipped curves (norm at most `tau`), so
+#'   changing everything about one unit moves the release by at most the
+#'   sensitivity it is calibrated for, and `n` counts units; chunks must be
+#'   sorted by it. `NULL` (default): every curve is its own unit (a person
+#'   with 8 curves would move the mean up to 8 times as much as calibrated).
+#'   The print says which it is ("privacy unit: one curve (376)" / "privacy
+#'   unit: subject (142)").
 #' @param incomplete What to do with individuals whose curve does not cover
 #'   the grid (in memory: not observed over the whole grid range, see
 #'   [as_curves()]; in a table or chunks: no row at some grid point). The
@@ -177,7 +187,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL,
-                    incomplete = c("error", "drop")) {
+                    incomplete = c("error", "drop"), unit = NULL) {
   require_args(c("x", "epsilon", "tau"), "dp_mean")
   call <- match.call()
   budget <- check_budget(budget)
@@ -188,7 +198,10 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     dpfda_abort("All arguments in `...` must be named.", arg = "...")
   }
   # one path for every source: settings -> summary (R/summary-mean.R) -> one release
-  src <- mean_source(x, opts, grid, incomplete)
+  # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
+  # entry per curve for curves and matrices
+  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  src <- mean_source(x, opts, grid, incomplete, unit)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
@@ -224,6 +237,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
   }, s, eps_count), cen)
+  rel$privacy_unit <- privacy_unit_of(s)
   rel <- add_center(rel, cen, center, src$grid)
   if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
     charge_release(budget, rel, "dp_mean") else iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
@@ -604,6 +618,7 @@ print.dpfda_iclp_release <- function(x, ...) {
   if (!is.null(x$center)) {
     cat("  curves centred on a public reference before clipping; the reference is added back\n")
   }
+  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   if (!is.null(x$scale_factor)) {
     cat(sprintf(paste("  incomplete curves dropped: the mean is over a noisy count of %s complete individuals",
                       "(epsilon %s of the total)\n"), format(x$n_complete, digits = 6),

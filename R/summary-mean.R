@@ -57,19 +57,26 @@
 #' all.equal(s$sums, summarise_mean(x, tau = 1)$sums)
 #' @export
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
-                           value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop")) {
+                           value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
+                           unit = NULL) {
   require_args(c("x", "tau"), "summarise_mean")
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete)
+  if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
+  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete, unit)
 }
 
 # summarise_mean() with column names (strings).
 summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
-                                value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop")) {
+                                value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
+                                unit = NULL) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
+  if (!is.null(unit) && incomplete == "drop") {
+    dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
+                arg = "incomplete")
+  }
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
@@ -92,12 +99,19 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
                    clip = clip)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
   if (incomplete == "drop") settings$incomplete <- "drop"
+  unit_name <- if (is.null(unit)) NULL else if (inherits(x, "dpfda_curves")) "unit" else unit
 
   if (inherits(x, "dpfda_curves")) {
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
     X <- if (clip == "l2") clip_curves_l2(V, w, tau) else pmin(pmax(V, -tau), tau)
     # curves that as_curves(incomplete = "drop") left out count as individuals with no contribution
     k <- length(x$dropped)
+    if (!is.null(unit)) {   # each unit contributes the mean of its clipped curves (norm <= tau)
+      u <- curve_units(unit, nrow(X))
+      wt <- 1 / tabulate(u$index)[u$index]
+      return(new_dpfda_summary("mean", colSums(X * wt), u$n, nrow(X) * m, 0, settings, missing_cells = 0,
+                               incomplete_n = 0, unit = unit_name, curves = nrow(X)))
+    }
     return(new_dpfda_summary("mean", colSums(X), nrow(X) + k, nrow(X) * m, 0, settings, missing_cells = 0,
                              incomplete_n = k))
   }
@@ -107,18 +121,37 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center, incomplete = incomplete)
-    }, id = id)))
+      summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center, incomplete = incomplete,
+                          unit = unit)
+    }, id = if (is.null(unit)) id else unit)))
   }
-  if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query))
+  if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value, settings$center, incomplete)
+  cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value, settings$center, incomplete, unit)
   sums <- numeric(m)
-  s <- rowsum(cells$contrib, cells$k, reorder = TRUE)
+  s <- rowsum(cells$contrib * (cells$weight %||% 1), cells$k, reorder = TRUE)
   sums[as.integer(rownames(s)) + 1L] <- s[, 1L]
-  new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
-                    missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$contrib),
-                    incomplete_n = cells$incomplete_n)
+  out <- new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
+                           missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$contrib),
+                           incomplete_n = cells$incomplete_n)
+  if (!is.null(unit)) {   # the privacy unit: n counts units, each the mean of its curves
+    out$missing_cells <- cells$n * m - length(cells$contrib)
+    out$n <- as.double(cells$n_units %||% 0)
+    out$unit <- unit_name
+    out$curves <- as.double(cells$n)
+  }
+  out
+}
+
+# The unit of each curve (a vector with one entry per curve): index and count.
+curve_units <- function(unit, n) {
+  if (is.null(dim(unit)) && length(unit) == n && !anyNA(unit) && (is.atomic(unit) || is.factor(unit))) {
+    key <- as.character(unit)
+    lev <- unique(key)
+    return(list(index = match(key, lev), n = length(lev)))
+  }
+  arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per curve (%d), without missing values",
+                            n), unit)
 }
 
 # The public one-dimensional grid of a summary (sorted): that of curves `x`,
@@ -142,13 +175,14 @@ summary_grid_1d <- function(x, grid, what) {
 # rows of one (individual, grid point) averaged, the curve clipped. Returns
 # the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
 # value `contrib`, with `n`, `rows`, `dropped`.
-frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL, incomplete = "zero") {
+frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL, incomplete = "zero",
+                                unit = NULL) {
   m <- length(grid)
-  for (a in c("id", "arg", "value")) {   # chunks: the columns are known only now
+  for (a in c("id", "arg", "value", if (!is.null(unit)) "unit")) {   # chunks: the columns are known only now
     cn <- get(a)
     if (!cn %in% names(x)) engine_missing_column(cn, names(x), a)
   }
-  cl <- frame_clean(x, c(arg, value), id)
+  cl <- frame_clean(x, c(arg, value), c(id, unit))
   d <- cl$data
   if (!nrow(d)) {                        # every row dropped: no cells
     return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped,
@@ -181,8 +215,21 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   } else {
     contrib <- pmin(pmax(v, -tau), tau)
   }
-  list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
-       incomplete_n = n_inc)
+  out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
+              incomplete_n = n_inc)
+  if (!is.null(unit)) {   # weight 1 / (curves of the unit) per curve; a curve belongs to one unit
+    ukey <- as.character(d[[unit]])
+    cu <- ukey[match(uid, d[[id]])]
+    if (any(ukey != cu[match(d[[id]], uid)])) {
+      dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
+                          as.character(d[[id]][which(ukey != cu[match(d[[id]], uid)])[1L]])),
+                  class = "dpfda_error_data", arg = "unit")
+    }
+    ui <- match(cu, unique(cu))
+    out$weight <- (1 / tabulate(ui))[ui][ci + 1L]
+    out$n_units <- length(unique(cu))
+  }
+  out
 }
 
 # The public bound to which every observed value is clamped before cells are
@@ -215,12 +262,24 @@ snap_to_grid <- function(a, grid) {
   findInterval(a, (grid[-1L] + grid[-m]) / 2)
 }
 
-summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query) {
+summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query, unit = NULL) {
   m <- length(grid)
   cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query, settings$center,
-                              settings$incomplete %||% "zero")
+                              settings$incomplete %||% "zero", unit)
   nn <- cells$nn
   q <- cells$q
+  if (!is.null(unit)) {   # each unit: the mean of its clipped curves (weight 1 / its number of curves)
+    cu <- dplyr::distinct(dplyr::select(nn$q, "id", "u"))
+    if (!.query) {
+      if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
+        dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
+                    class = "dpfda_error_data", arg = "unit")
+      }
+    }
+    nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
+    q <- dplyr::inner_join(q, nc, by = "u")
+    q <- dplyr::mutate(q, c = !!as.name("c") / !!as.name("nc"))
+  }
   q <- dplyr::group_by(q, !!as.name("k"))
   q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
   if (.query) return(q)
@@ -229,19 +288,28 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   sums[as.integer(res$k) + 1L] <- res$s
   n <- lazy_n_ids(nn$q)
   n_full <- if (identical(settings$incomplete, "drop")) sum(res$cells) / m else n   # (drop: whole curves only)
-  warn_dropped(new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
-                                 missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full))
+  out <- new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
+                           missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full)
+  if (!is.null(unit)) {
+    out$n <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")),
+                                                       n = dplyr::n()))$n)
+    out$unit <- unit
+    out$curves <- n
+  }
+  warn_dropped(out)
 }
 
 # Each individual's clipped curve, cell by cell, as a lazy query with columns
 # id, k (0-based grid index) and c (clipped value): the engine half of
 # summarise_mean(), shared with summarise_cov(). Also returns the row and
 # missing-value counts (`nn`).
-lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL, incomplete = "zero") {
+lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL, incomplete = "zero",
+                               unit = NULL) {
   m <- length(grid)
-  q <- lazy_select(x, c(id = id, arg = arg, value = value), c("id", "arg", "value"),
-                   numeric = c("arg", "value"), check = !.query)
-  nn <- lazy_drop_null(q, c("id", "arg", "value"), check = !.query)
+  cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
+  new <- c("id", "arg", "value", if (!is.null(unit)) "u")
+  q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)
+  nn <- lazy_drop_null(q, new, check = !.query)
   q <- nn$q
   g1 <- sql_lit(grid[1L])      # literals exact to the last bit, as R's snap_to_grid()
   q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!sql_lit(grid[m]), na.rm = TRUE))
@@ -255,7 +323,8 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   B <- value_clamp_bound(tau, w, clip)   # (as in memory: finite data never overflow)
   q <- dplyr::mutate(q, value = pmin(pmax(!!as.name("value"), !!sql_lit(-B), na.rm = TRUE), !!sql_lit(B),
                                      na.rm = TRUE))
-  q <- dplyr::group_by(q, !!as.name("id"), !!as.name("k"))
+  q <- if (is.null(unit)) dplyr::group_by(q, !!as.name("id"), !!as.name("k")) else
+    dplyr::group_by(q, !!as.name("id"), !!as.name("u"), !!as.name("k"))   # (one unit per curve: checked)
   q <- dplyr::summarise(q, v = mean(!!as.name("value"), na.rm = TRUE))
   q <- dplyr::ungroup(q)
   if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
@@ -290,18 +359,36 @@ sql_lit <- function(x) {
 # a mean summary, whose column names come from `...`. Returns the curves (in
 # memory) or the engine source with its columns, the public grid, domain and
 # dimension, and the options left for the mechanism.
-mean_source <- function(x, opts, grid, incomplete = "error") {
+mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL) {
   if (!is_engine_input(x)) {
     if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
     conv <- names(opts) %in% as_curves_options
     curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
+    frame <- if (is.data.frame(x)) as.data.frame(x)
     x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv],
                                    if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
+    units <- NULL
+    if (!is.null(unit)) {
+      units <- if (!is.null(frame) && !is.null(frame[["value"]] %||% opts$value)) {
+        # a long data frame: the unit of each curve from its rows (one unit per curve)
+        ucol <- column_names(unit, names(frame), "unit")
+        idcol <- opts$id %||% "id"
+        u <- frame[[ucol]][match(as.character(x$ids), as.character(frame[[idcol]]))]
+        if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
+        per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
+        if (any(per > 1L)) {
+          dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
+                              names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
+        }
+        structure(u, name = ucol)
+      } else if (inherits(unit, "dpfda_column_ref")) unit$value else unit
+    }
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
-                n = nrow(x$values), opts = opts[!conv]))
+                n = nrow(x$values), opts = opts[!conv], unit = units))
   }
   opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
   cols <- opts[intersect(names(opts), c("id", "arg", "value"))]
+  if (!is.null(unit)) cols$unit <- column_names(unit, engine_names_or(x), "unit")
   if (inherits(x, "dpfda_summary")) {
     grid <- check_summary(x, "mean")$settings$grid
   } else if (is.null(grid)) {
@@ -338,10 +425,18 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
     data <- if (!is.null(src$curves)) src$curves else src$data   # (curves: centred already)
     s <- do.call(summarise_mean_impl, c(list(data, grid = src$grid, tau = tau, weights = w, clip = clip,
                                              center = if (is.null(src$curves)) center,
-                                             incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols))
+                                             incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols,
+                                        if (!is.null(src$unit)) list(unit = src$unit)))
+    if (!is.null(attr(src$unit, "name"))) s$unit <- attr(src$unit, "name")
   }
   s <- check_summary(s, "mean")
   if (incomplete == "error") refuse_missing_cells(s) else s
+}
+
+# "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.
+privacy_unit_of <- function(s) {
+  if (is.null(s$unit)) sprintf("one curve (%s)", format(s$n, big.mark = ",")) else
+    sprintf("%s (%s units, %s curves)", s$unit, format(s$n, big.mark = ","), format(s$curves, big.mark = ","))
 }
 
 # One rule on every source: a curve that does not cover the grid is refused

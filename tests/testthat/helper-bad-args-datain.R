@@ -15,6 +15,8 @@ bad_arg_allowed_datain <- function() {
     # center: a number or a function of the grid is a valid public centre; NULL is none
     allow("dp_mean", "center", c("NULL", nums, "a function")),
     allow("dp_cov", "center", c("NULL", nums, "a function")),
+    # unit = NULL: every curve is its own privacy unit (the default)
+    allow("dp_mean", "unit", "NULL"),
     # grid = NULL: x is already curves (any other grid with curves is an error)
     allow("dp_mean", "grid", "NULL"),
     allow("dp_cov", "grid", "NULL"),

@@ -33,6 +33,8 @@ bad_arg_allowed_uncertainty <- function() {
     allow("dp_accuracy", c("n", "epsilon", "tau", "target_l2"), c("1e10", "2^31")),
     allow("dp_accuracy", "target_l2", "double.xmax"),
     allow("dp_accuracy", "sensitivity", c("1e10", "2^31", "NULL")),
+    # with a target and solve_for = "n" (the default), n is what is solved for: it needs no value
+    allow("dp_accuracy", "n", "NULL"),
     allow("dp_accuracy", "delta", "0"),
     allow("dp_accuracy", "seed", "0"),
     allow("dp_accuracy", "grid", "a data.frame")
