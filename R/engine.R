@@ -182,6 +182,7 @@ engine_names <- function(x) if (is.data.frame(x)) names(x) else colnames(x)
 # In-memory rule (chunks and data frames): numeric checks, drop and count
 # rows with a missing value. Returns the kept data frame and the count.
 frame_clean <- function(d, numeric_cols, other_cols = character()) {
+  if (!nrow(d)) engine_no_rows("data frame")
   for (cl in numeric_cols) {
     if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
@@ -194,12 +195,25 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
   list(data = d[!bad, , drop = FALSE], dropped = sum(bad), rows = nrow(d))
 }
 
+# The last step of every summary outside memory: the numbers of the summary
+# as plain doubles (whatever types the engine returned), then the warning
+# for dropped rows.
 warn_dropped <- function(s) {
+  s <- summary_as_double(s)
   if (s$dropped > 0) {
     dpfda_warn(sprintf(paste("%s row%s with a missing value in a used column %s dropped (rows are dropped",
                              "one by one, which keeps the contribution bound)."),
                        format(s$dropped, big.mark = ","), if (s$dropped == 1) "" else "s",
                        if (s$dropped == 1) "was" else "were"), "dpfda_warning_data")
+  }
+  s
+}
+
+# Every number of a summary as a plain double on every engine (counts come
+# back as integer64 from PostgreSQL, as integer from SQLite).
+summary_as_double <- function(s) {
+  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y"))) {
+    if (is.numeric(s[[f]]) || inherits(s[[f]], "integer64")) s[[f]] <- plain_double(s[[f]])
   }
   s
 }
@@ -235,10 +249,40 @@ lazy_drop_null <- function(q, cols, check = TRUE) {
   if (!check) return(list(q = dplyr::filter(q, !!keep), rows = NA_real_, dropped = NA_real_))
   cnt <- dplyr::collect(dplyr::summarise(q, rows = dplyr::n(),
                                          nulls = sum(dplyr::if_else(!!anyna, 1, 0), na.rm = TRUE)))
-  list(q = dplyr::filter(q, !!keep), rows = as.double(cnt$rows), dropped = as.double(cnt$nulls %||% 0))
+  rows <- plain_number(cnt$rows, 0)
+  if (!(rows > 0)) engine_no_rows("table")
+  # (SUM over no rows is NULL: no missing values)
+  list(q = dplyr::filter(q, !!keep), rows = rows, dropped = plain_number(cnt$nulls, 0))
 }
 
-`%||%` <- function(a, b) if (is.null(a) || length(a) == 0L || is.na(a[1L])) b else a
+# One number from a query result as a plain double: `default` for NULL, an
+# empty result or NA; bit64::integer64 (PostgreSQL's COUNT(*) is bigint) and
+# other numeric classes converted by value.
+plain_number <- function(a, default) {
+  if (is.null(a) || length(a) == 0L) return(default)
+  a <- plain_double(a[1L])
+  if (is.na(a)) default else a
+}
+
+# A numeric vector (or matrix) from a query result as plain double, keeping
+# its dimensions and names. integer64 values are converted through their own
+# as.double() method (bit64 is loaded whenever such a value exists); an
+# unclassed integer64 would read as tiny doubles (9.9e-324 for 2).
+plain_double <- function(a) {
+  if (is.null(a)) return(a)
+  at <- attributes(a)
+  v <- as.double(a)
+  keep <- at[intersect(names(at), c("dim", "dimnames", "names"))]
+  attributes(v) <- if (length(keep)) keep else NULL
+  v
+}
+
+# The input holds no rows: a classed error (a summary of nothing cannot be
+# released, and every engine's aggregates over no rows are NULL).
+engine_no_rows <- function(what) {
+  dpfda_abort(sprintf("The %s has no rows: there is nothing to summarise.", what),
+              class = "dpfda_error_data", arg = "x")
+}
 
 # SQLite has floor(), exp(), sqrt(), cos() ... only when compiled with its
 # math functions; otherwise RSQLite's extension provides them.

@@ -90,6 +90,7 @@ binreg_summary <- function(pts, y, settings, rows, dropped) {
 
 # A data frame (a chunk): numeric columns, rows with a missing input dropped.
 binreg_frame <- function(d, y, columns, settings) {
+  if (!nrow(d)) engine_no_rows("data frame")
   for (cl in columns) if (!cl %in% names(d)) engine_missing_column(cl, names(d), "columns")
   if (!y %in% names(d)) engine_missing_column(y, names(d), "y")
   for (cl in c(columns, y)) {

@@ -123,9 +123,9 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     q <- lazy_select(x, cols, c("x", if (!is.null(id)) "id"), numeric = "x", check = !.query)
     nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query)
     q <- lazy_weight(nn$q, id)
-    lo <- dom[1]
-    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!dom[2], na.rm = TRUE) - !!lo) /
-                         !!delta)
+    lo <- sql_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
+    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!sql_lit(dom[2]), na.rm = TRUE) -
+                                   !!lo) / !!sql_lit(delta))
     q <- dplyr::mutate(q, b = pmin(floor(!!as.name("pos")), !!(B - 2), na.rm = TRUE))
     q <- dplyr::mutate(q, f = !!as.name("pos") - !!as.name("b"))
     q <- dplyr::group_by(q, !!as.name("b"))
@@ -396,12 +396,12 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     }
     xj <- as.name(xn[j])
     # clamping to the axis is clamping to the domain, then to the grid, as in memory
-    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(a[1L]), na.rm = TRUE), .(a[m]),
-                                                         na.rm = TRUE))), xn[j]))
+    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(sql_lit(a[1L])), na.rm = TRUE),
+                                                              .(sql_lit(a[m])), na.rm = TRUE))), xn[j]))
     step <- (a[m] - a[1L]) / (m - 1)
     if (max(abs(diff(a) - step)) <= 1e-9 * step) {
       pos <- paste0("pos", j)
-      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(a[1L])) / .(step))), pos))
+      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(sql_lit(a[1L]))) / .(sql_lit(step)))), pos))
       q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(floor(.(as.name(pos))), .(m - 2), na.rm = TRUE))),
                                                ij))
       fr <- bquote(.(as.name(pos)) - .(as.name(ij)))

@@ -107,7 +107,8 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   q <- lazy_weight(nn$q, id)
   if (!is.null(box)) {
     cl <- lapply(seq_len(D), function(j) {
-      bquote(pmin(pmax(.(as.name(xn[j])), .(box[1L, j]), na.rm = TRUE), .(box[2L, j]), na.rm = TRUE))
+      bquote(pmin(pmax(.(as.name(xn[j])), .(sql_lit(box[1L, j])), na.rm = TRUE), .(sql_lit(box[2L, j])),
+                  na.rm = TRUE))
     })
     q <- dplyr::mutate(q, !!!stats::setNames(cl, xn))
   }

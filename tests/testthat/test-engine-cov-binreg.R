@@ -323,19 +323,9 @@ cb_engine_checks <- function(con) {
   invisible(TRUE)
 }
 
-test_that("SQLite: dp_cov and dp_bin_regression on a table equal the in-memory release", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
-  cb_engine_checks(con)
-})
+test_engines("dp_cov and dp_bin_regression on a table equal the in-memory release", cb_engine_checks)
 
-test_that("SQLite: bad input in a table for dp_cov and dp_bin_regression", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
+test_engines("bad input in a table for dp_cov and dp_bin_regression", function(con) {
   d <- cb_data()
   DBI::dbWriteTable(con, "bad", transform(d$long, txt = "a", score = ifelse(seq_along(score) %in% c(3, 30), NA,
                                                                              score)))
@@ -376,12 +366,4 @@ test_that("the SQL of the covariance and binning summaries for PostgreSQL and Sp
     expect_match(q, "COALESCE", fixed = TRUE, info = nm)              # missing outputs at the midpoint
     expect_match(q, "GROUP BY", fixed = TRUE, info = nm)
   }
-})
-
-test_that("DuckDB: dp_cov and dp_bin_regression on a table equal the in-memory release", {
-  skip_if_not_installed("duckdb")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(getExportedValue("duckdb", "duckdb")())
-  on.exit(DBI::dbDisconnect(con, shutdown = TRUE))
-  cb_engine_checks(con)
 })

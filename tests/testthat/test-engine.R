@@ -1,6 +1,7 @@
 # Summaries outside memory (R/engine.R, R/summary-*.R): summaries add over
 # disjoint parts, chunks give the summary of the whole, a database engine
-# (SQLite; DuckDB when installed) gives the in-memory summary to 1e-9, and
+# (SQLite; PostgreSQL under make test; DuckDB when installed: helper-engines.R)
+# gives the in-memory summary to 1e-9, and
 # the release from a table equals the in-memory release under
 # dp_reproducible(). SQL for PostgreSQL and Spark is checked on dbplyr's
 # simulated connections.
@@ -393,20 +394,10 @@ engine_equal_checks <- function(con) {
   invisible(TRUE)
 }
 
-test_that("SQLite: the engine summary and release equal the in-memory ones", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
-  engine_equal_checks(con)
-})
+test_engines("the engine summary and release equal the in-memory ones", engine_equal_checks)
 
-test_that("SQLite: kernel values that underflow are 0, as in memory (no SQL range error)", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
-  DBI::dbWriteTable(con, "f", datasets::faithful)
+test_engines("kernel values that underflow are 0, as in memory (no SQL range error)", function(con) {
+  DBI::dbWriteTable(con, "f", datasets::faithful, overwrite = TRUE)
   z <- matrix(seq(40.1234, 99.8766, length.out = 24))   # not rows of the data (no public-point warning)
   k <- kernel_gaussian(1)          # most kernel values are far below e^-708
   s_db <- summarise_kme(dplyr::tbl(con, "f"), k, synthetic = z, domain = c(40, 100), columns = "waiting")
@@ -418,11 +409,7 @@ test_that("SQLite: kernel values that underflow are 0, as in memory (no SQL rang
   expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
 })
 
-test_that("SQLite: bad input in a table", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
+test_engines("bad input in a table", function(con) {
   d <- eng_data()
   df <- data.frame(v = d$x, s = "a", who = 1)
   df$v[c(2, 5, 9)] <- NA
@@ -514,15 +501,4 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     q <- engine_sql(t, "mortality")
     expect_match(q, "SUM", ignore.case = TRUE)
   }
-})
-
-test_that("DuckDB: the engine summary and release equal the in-memory ones", {
-  # DuckDB is tested where it is installed (its source build takes well over
-  # half an hour on 2 cores, so it is not among the declared test
-  # dependencies; install it once with Rscript tools/install-deps.R duckdb)
-  skip_if_not_installed("duckdb")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(getExportedValue("duckdb", "duckdb")())
-  on.exit(DBI::dbDisconnect(con, shutdown = TRUE))
-  engine_equal_checks(con)
 })
