@@ -229,17 +229,31 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
   for (i in seq_along(cols)) if (!cols[[i]] %in% have) engine_missing_column(cols[[i]], have, names(cols)[i])
   sel <- stats::setNames(lapply(unname(cols), as.name), new)
   q <- dplyr::select(tbl, !!!sel)
-  if (!check) return(q)
+  if (!check) return(lazy_as_double(q, numeric))
   head_rows <- dplyr::collect(utils::head(q, 100L))
   for (nm in numeric) {
     v <- head_rows[[nm]]
-    if (!is.null(v) && !is.numeric(v) && !all(is.na(v))) {
+    if (!is.null(v) && !is.numeric(v) && !inherits(v, "integer64") && !all(is.na(v))) {   # bigint: integer64
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cols[[match(nm, new)]], class(v)[1L]),
                   class = "dpfda_error_data", arg = names(cols)[match(nm, new)])
     }
   }
   lazy_math(tbl)
-  q
+  lazy_as_double(q, numeric)
+}
+
+# The numeric columns as doubles in the engine: integer, bigint, numeric or
+# real columns then take the arithmetic of doubles, as in memory (PostgreSQL
+# would otherwise compute in NUMERIC, exact decimals, and slowly). A cast of a
+# double column to a double is no work; SQLite needs none.
+lazy_as_double <- function(q, cols) {
+  con <- dbplyr::remote_con(q)
+  dtype <- sql_double_type(con)
+  if (is.null(dtype) || !length(cols)) return(q)
+  casts <- lapply(cols, function(nm) {
+    dbplyr::sql(sprintf("CAST(%s AS %s)", as.character(dbplyr::sql_escape_ident(con, nm)), dtype))
+  })
+  dplyr::mutate(q, !!!stats::setNames(casts, cols))
 }
 
 # Counts the rows and the rows with a NULL in any of `cols`, then drops them.
@@ -309,12 +323,62 @@ lazy_n_ids <- function(q) {
   as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(q, "id")), n = dplyr::n()))$n)
 }
 
-# A small public table (grid points, synthetic points, frequencies) inside
-# the query, joined to every row through a constant key.
+# A small public table (the projection matrix of a covariance summary)
+# inside the query, joined by a key. Typed: integer columns as integers,
+# doubles as exact literals cast to the engine's double type, so that the
+# engine neither reads them as decimals (PostgreSQL's NUMERIC, slow) nor casts
+# them again for every joined row. Written as VALUES, which PostgreSQL,
+# DuckDB and Spark SQL alias with column names and SQLite names column1, ...
 lazy_inline <- function(q, df) {
   con <- dbplyr::remote_con(q)
-  df$dpfda_key <- 1
-  dbplyr::copy_inline(con, df)
+  dtype <- sql_double_type(con)
+  cells <- vapply(names(df), function(nm) {
+    v <- df[[nm]]
+    if (is.integer(v)) return(as.character(v))
+    l <- as.character(sql_lit(as.double(v)))
+    if (is.null(dtype)) l else sprintf("CAST(%s AS %s)", l, dtype)
+  }, character(nrow(df)))
+  cells <- matrix(cells, nrow = nrow(df))
+  rows <- paste0("(", apply(cells, 1L, paste, collapse = ", "), ")", collapse = ", ")
+  cols <- vapply(names(df), function(nm) as.character(dbplyr::sql_escape_ident(con, nm)), "")
+  sql <- if (inherits(con, "SQLiteConnection")) {
+    sprintf("SELECT %s FROM (VALUES %s)", paste(sprintf("column%d AS %s", seq_along(cols), cols), collapse = ", "),
+            rows)
+  } else {
+    sprintf("SELECT * FROM (VALUES %s) AS dpfda_public (%s)", rows, paste(cols, collapse = ", "))
+  }
+  dplyr::tbl(con, dbplyr::sql(sql), vars = names(df))
+}
+
+# The engine's name of a double type for CAST (NULL for SQLite, where a
+# literal with a decimal point is already a double and a cast is not needed).
+sql_double_type <- function(con) {
+  if (inherits(con, "SQLiteConnection")) return(NULL)
+  cls <- paste(class(con), collapse = " ")
+  if (grepl("spark|duckdb", cls, ignore.case = TRUE)) "DOUBLE" else "DOUBLE PRECISION"
+}
+
+# Sums given as SQL aggregate expressions (named), computed in blocks of at
+# most `block` columns per query (backends limit the columns of a query),
+# each block one scan of `q`; `extra` (named SQL) is added to the first
+# block. Returns list(sums = named numeric, extra = named list), or with
+# .query the lazy query of the first block.
+lazy_wide_sums <- function(q, sums, extra = character(), .query = FALSE, block = 500L) {
+  blocks <- split(seq_along(sums), ceiling(seq_along(sums) / block))
+  agg <- function(i, with_extra) {
+    e <- c(if (with_extra) extra, sums[i])
+    dplyr::summarise(q, !!!lapply(stats::setNames(e, names(e)), dbplyr::sql))
+  }
+  if (.query) return(agg(blocks[[1L]], TRUE))
+  out <- numeric(length(sums))
+  names(out) <- names(sums)
+  ext <- list()
+  for (b in seq_along(blocks)) {
+    res <- as.list(dplyr::collect(agg(blocks[[b]], b == 1L)))
+    if (b == 1L) ext <- res[names(extra)]
+    out[blocks[[b]]] <- vapply(names(sums)[blocks[[b]]], function(nm) plain_number(res[[nm]], 0), 0)
+  }
+  list(sums = out, extra = ext)
 }
 
 # SQL literal for a double, exact to the last bit.

@@ -356,7 +356,9 @@ test_that("the SQL of the covariance and binning summaries for PostgreSQL and Sp
     q <- dbplyr::sql_render(summarise_cov(t, g, 1, kernel_matern(3 / 2, 0.2), 4, .query = TRUE))
     expect_match(q, "PARTITION BY", fixed = TRUE, info = nm)          # the per-individual norm
     expect_match(q, "SQRT", ignore.case = TRUE, info = nm)            # radial clipping
-    expect_match(q, "JOIN", fixed = TRUE, info = nm)                  # the public projection matrix
+    expect_match(q, "JOIN", fixed = TRUE, info = nm)                  # the public projection matrix,
+    expect_match(q, if (nm == "spark") "AS DOUBLE)" else "AS DOUBLE PRECISION)", fixed = TRUE, info = nm)   # typed
+    expect_match(q, "FROM (VALUES (CAST(0.0 AS", fixed = TRUE, info = nm)
     expect_match(q, "q4_4", fixed = TRUE, info = nm)                  # J (J + 1) / 2 sums of products
     expect_false(grepl("q4_3", q, fixed = TRUE))
     q <- dbplyr::sql_render(summarise_bin_regression(t, "y", c(4, 3), c(-1, 1), rbind(c(0, 0), c(1, 1)),

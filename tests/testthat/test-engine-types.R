@@ -37,8 +37,7 @@ expect_plain_doubles <- function(s, info) {
     v <- s[[f]]
     expect_identical(typeof(v), "double", info = paste(info, f))
     expect_null(oldClass(v), info = paste(info, f))
-    expect_true(all(setdiff(names(attributes(v)), c("dim", "dimnames", "names")) == character()),
-                info = paste(info, f))
+    expect_length(setdiff(names(attributes(v)), c("dim", "dimnames", "names")), 0L)
   }
 }
 

@@ -463,7 +463,11 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
   if (exists("simulate_spark_sql", asNamespace("dbplyr"))) cons$spark <- dbplyr::simulate_spark_sql()
   for (nm in names(cons)) {
     t <- dbplyr::tbl_lazy(df, con = cons[[nm]])
-    if (nm == "spark") {   # the translation differs from PostgreSQL's in quoting only: one query
+    if (nm == "spark") {   # the translation differs from PostgreSQL's in quoting and types: one query each
+      q <- engine_sql(t, "kme_kernel", kernel = kernel_gaussian(1), synthetic = matrix(1:4, 2), columns = c("x", "y"))
+      expect_match(q, "CAST(`x` AS DOUBLE)", fixed = TRUE)
+      expect_false(grepl("DOUBLE PRECISION", q, fixed = TRUE))
+      expect_match(q, "CASE WHEN (-0.5 * ", fixed = TRUE)
       expect_match(engine_sql(t, "kde", grid = g, bandwidth = 0.1, columns = "x"), "GREATEST(`x`", fixed = TRUE)
       expect_match(engine_sql(t, "kde", grid = g, columns = "x", mechanism = "iclp"), "FLOOR", ignore.case = TRUE)
       expect_match(engine_sql(t, "kde", grid = list(g, g), bandwidth = 0.2, columns = c("x", "y")), "EXP",
@@ -481,6 +485,7 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     q <- engine_sql(t, "kme_kernel", kernel = kernel_gaussian(1), synthetic = matrix(1:4, 2),
                     columns = c("x", "y"))
     expect_match(q, "EXP", ignore.case = TRUE)
+    expect_match(q, "CAST(\"x\" AS DOUBLE PRECISION)", fixed = TRUE)   # any numeric column: doubles
     q <- engine_sql(t, "kme_features", kernel = kernel_gaussian(1),
                     rff = with_seed_mode(1, kme_rff(kernel_gaussian(1), 6, 2)), columns = c("x", "y"))
     expect_match(q, "COS", ignore.case = TRUE)
@@ -497,7 +502,12 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     expect_match(q, "GREATEST", fixed = TRUE)
     q <- engine_sql(t, "kde", grid = list(g, g), bandwidth = 0.2, columns = c("x", "y"))
     expect_match(q, "EXP", ignore.case = TRUE)
-    expect_match(q, "GROUP BY", fixed = TRUE)
+    # kernel sums: one column per public point, no join with a table of points; one test against
+    # underflow per kernel value
+    expect_false(grepl("JOIN", q, fixed = TRUE))
+    expect_match(q, "CASE WHEN (-0.5 * ", fixed = TRUE)
+    expect_false(grepl("WHEN NOT", q, fixed = TRUE))
+    expect_match(q, "AS \"s121\"", fixed = TRUE)
     q <- engine_sql(t, "mortality")
     expect_match(q, "SUM", ignore.case = TRUE)
   }
