@@ -44,8 +44,13 @@ install: deps-check
 #   postgresql, libpq-dev
 #                 the throwaway PostgreSQL server of the engine tests
 #                 (tools/pg-test.sh) and the client library RPostgres builds on
+#   r-cran-lubridate r-cran-timechange r-cran-hms r-cran-plogr
+#                 RPostgres's imports, prebuilt (Debian's versions suffice;
+#                 R installs a newer one from CRAN into .Rlib/ where one
+#                 does not), which saves their compilation
 SYSDEPS_DEMO := libcurl4-openssl-dev libssl-dev libxml2-dev chromium
-SYSDEPS := $(SYSDEPS_DEMO) qpdf r-cran-gsl postgresql libpq-dev
+SYSDEPS_PG := postgresql libpq-dev r-cran-lubridate r-cran-timechange r-cran-hms r-cran-plogr
+SYSDEPS := $(SYSDEPS_DEMO) qpdf r-cran-gsl $(SYSDEPS_PG)
 deps-system:
 	bash tools/install-system-deps.sh $(SYSDEPS)
 
@@ -70,7 +75,7 @@ deps-demo: deps-system-demo
 	$(RSCRIPT) tools/install-deps.R --imports --suggests=$(DEMO_SUGGESTS)
 
 deps-bench:
-	bash tools/install-system-deps.sh postgresql libpq-dev
+	bash tools/install-system-deps.sh $(SYSDEPS_PG)
 	$(RSCRIPT) tools/install-deps.R --imports --suggests=$(BENCH_SUGGESTS) $(BENCH_PEERS)
 
 # The suite runs with a throwaway PostgreSQL server (tools/pg-test.sh: a

@@ -121,6 +121,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   con <- dbplyr::remote_con(q)
   id_sql <- function(nm) as.character(dbplyr::sql_escape_ident(con, nm))
   lit <- function(v) paste0("(", sql_num(v), ")")
+  wt <- if (is.null(id)) "" else paste0(id_sql("wt"), " * ")   # (without ids every row has weight 1)
   un <- paste0("u", seq_len(D))
   if (method == "subspace") {
     if (!kme_kernel_sql_ok(kernel)) {
@@ -157,7 +158,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
           "0.5" = sprintf("%s * %s", v, ex(sprintf("(-SQRT(%s))", r2))),
           "1.5" = sprintf("%s * (1 + SQRT(3 * %s)) * %s", v, r2, ex(sprintf("(-SQRT(3 * %s))", r2))),
           "2.5" = sprintf("%s * (1 + SQRT(5 * %s) + 5 * %s / 3) * %s", v, r2, r2, ex(sprintf("(-SQRT(5 * %s))", r2)))))
-      sprintf("SUM(%s * %s)", id_sql("wt"), kv)
+      sprintf("SUM(%s%s)", wt, kv)
     }, "")
     names(sums) <- paste0("s", seq_along(sums))
   } else {
@@ -166,10 +167,10 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     tt <- vapply(seq_len(Jp), function(j) {
       paste0("(", paste(sprintf("%s * %s", vapply(xn, id_sql, ""), vapply(W[, j], lit, "")), collapse = " + "), ")")
     }, "")
-    sums <- c(sprintf("SUM(%s * COS(%s))", id_sql("wt"), tt), sprintf("SUM(%s * SIN(%s))", id_sql("wt"), tt))
+    sums <- c(sprintf("SUM(%sCOS(%s))", wt, tt), sprintf("SUM(%sSIN(%s))", wt, tt))
     names(sums) <- c(paste0("c", seq_len(Jp)), paste0("s", seq_len(Jp)))
   }
-  res <- lazy_wide_sums(q, sums, c(cnt = sprintf("SUM(%s)", id_sql("wt"))), .query)
+  res <- lazy_wide_sums(q, sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt"))), .query)
   if (.query) return(res)
   out <- plain_double(unname(res$sums))
   if (method == "random_features") out <- rff$scale * out

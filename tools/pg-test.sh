@@ -81,6 +81,12 @@ start_server() {
   return 0
 }
 
+# RPostgres loads lubridate, whose Sys.timezone() asks timedatectl where TZ is
+# unset (without systemd: a warning and a stray "Failed to connect to bus")
+if [ -z "${TZ:-}" ]; then
+  TZ=$(cat /etc/timezone 2>/dev/null || echo UTC)
+  export TZ
+fi
 start_server
 "$@"
 status=$?
