@@ -144,7 +144,7 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   q <- dplyr::summarise(q, cnt = dplyr::n(), s = sum(!!as.name("yc"), na.rm = TRUE),
                         my = sum(!!as.name("ym"), na.rm = TRUE))
   if (.query) return(q)
-  res <- dplyr::collect(q)
+  res <- engine_collect(q)
   B <- prod(bins)
   sums <- matrix(0, B, 2L, dimnames = list(NULL, c("count", "sum")))
   b <- as.integer(round(as.double(res$b))) + 1L

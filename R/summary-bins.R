@@ -132,7 +132,7 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     q <- dplyr::summarise(q, a0 = sum(!!quote(wt * (1 - f)), na.rm = TRUE),
                           a1 = sum(!!quote(wt * f), na.rm = TRUE), cnt = sum(!!quote(wt), na.rm = TRUE))
     if (.query) return(q)
-    res <- dplyr::collect(q)
+    res <- engine_collect(q)
     w <- numeric(B)
     b <- as.integer(res$b)
     w[b + 1L] <- w[b + 1L] + res$a0
@@ -290,7 +290,7 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
     q <- dplyr::summarise(q, d = sum(!!as.name("deaths"), na.rm = TRUE),
                           neg = sum(dplyr::if_else(!!quote(deaths < 0), 1, 0), na.rm = TRUE))
     if (.query) return(q)
-    res <- as.data.frame(dplyr::collect(q))
+    res <- as.data.frame(engine_collect(q))
     if (any(res$neg > 0)) {
       dpfda_abort("`deaths` must be non-negative; the table has negative death counts.",
                   class = "dpfda_error_data", arg = "deaths")
@@ -428,7 +428,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   q <- dplyr::group_by(q, !!as.name("cell"))
   q <- dplyr::summarise(q, !!!wcols, cnt = sum(!!as.name("wt"), na.rm = TRUE))
   if (.query) return(q)
-  res <- dplyr::collect(q)
+  res <- engine_collect(q)
   p <- numeric(prod(sizes))
   cell <- as.double(res$cell)
   for (r in seq_len(nrow(corners))) {

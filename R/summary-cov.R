@@ -126,8 +126,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) 
   block <- 500L
   blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
   if (.query) return(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]]))
-  res <- as.list(dplyr::collect(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]])))
-  for (b in blocks[-1L]) res <- c(res, as.list(dplyr::collect(dplyr::summarise(q, !!!prods[b]))))
+  res <- as.list(engine_collect(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]])))
+  for (b in blocks[-1L]) res <- c(res, as.list(engine_collect(dplyr::summarise(q, !!!prods[b]))))
   n <- as.double(res$n)
   nn <- cells$nn
   if (!(n > 0)) {

@@ -143,9 +143,12 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     zs <- kernel_scale_points(kernel, z, "synthetic")
     v <- lit(kernel$variance)
     # SQLite's exp() raises "Numerical result out of range" and PostgreSQL's
-    # "value out of range: underflow" where the result underflows (below
-    # about e^-708): there the kernel value is 0, as in R. One test per value.
-    ex <- function(a) sprintf("CASE WHEN %s < -708 THEN 0.0 ELSE EXP(%s) END", a, a)
+    # "value out of range: underflow" where the result underflows: the
+    # exponent is bounded below by -708, so a kernel value below e^-708
+    # (3.3e-308, where R has a smaller number or 0) counts as e^-708. The
+    # exponent is computed once, with no test.
+    greatest <- if (inherits(con, "SQLiteConnection")) "MAX" else "GREATEST"
+    ex <- function(a) sprintf("EXP(%s(%s, -708))", greatest, a)
     sums <- vapply(seq_len(nrow(zs)), function(m) {
       dif <- sprintf("(%s - %s)", vapply(un, id_sql, ""), vapply(zs[m, ], lit, ""))
       r2 <- paste0("(", paste(sprintf("%s * %s", dif, dif), collapse = " + "), ")")
