@@ -33,8 +33,8 @@
 #' Spark), or [dp_chunks()]. In a database, clamping, binning, kernel
 #' evaluation and the sums run in the engine and only the sums (`bins`, grid
 #' or lattice points, or the group x age table) come back. Kernel sums at
-#' \eqn{m} points cost \eqn{O(m)} per row in the engine (the grid points are
-#' a small inline table joined to every row).
+#' \eqn{m} points cost \eqn{O(m)} per row in the engine (one sum per point,
+#' the points written into the query; no join).
 #'
 #' **Individuals.** Without `id`, each row is one individual (`n` = rows).
 #' With `id` (KDE), an individual with \eqn{r} rows contributes each with
@@ -464,9 +464,9 @@ kde_corners <- function(sizes) {
 # "kde_kernel" (multi-dimensional "gp", "sobolev", "bernstein"): the Gaussian
 # kernel sums sum_i K_H(t - x_i) at public points -- the grid, or the
 # Bernstein lattice -- exactly what kde_gaussian() computes in memory in more
-# than one dimension (it does not bin there). In a database the points are an
-# inline table joined to every row (the KME kernel-sum query of
-# R/summary-kme.R): O(rows x points) work in the engine, O(points) back.
+# than one dimension (it does not bin there). In a database one sum per point
+# (the KME kernel-sum query of R/summary-kme.R): O(rows x points) work in the
+# engine, O(points) back.
 summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechanism, k, .query) {
   d <- ncol(grid)
   bw <- as_bandwidth(bandwidth, d)

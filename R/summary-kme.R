@@ -1,7 +1,7 @@
 # Kernel-mean-embedding summaries (dp_kme()): kernel sums at public points
 # (Algorithm 1, sum_n k(z_m, x_n)) and random-feature sums (Algorithm 2,
-# sum_n phi(x_n)). In a database the public points or frequencies are an
-# inline table joined to every row; the sums are grouped by point/frequency.
+# sum_n phi(x_n)). In a database each sum is a column of one aggregate, the
+# public points or frequencies written into the query as exact literals.
 
 #' Summaries for private kernel mean embeddings
 #'
@@ -13,8 +13,9 @@
 #' weight \eqn{1/r} (so their embedding still has norm at most one) and `n`
 #' counts individuals. In a database the kernel (Gaussian, exponential, or
 #' Matern with \eqn{\nu} = 1/2, 3/2, 5/2) or the features are evaluated
-#' in the engine against a small inline table of the public points or
-#' frequencies, and only `M` (or `J`) sums come back.
+#' in the engine, one sum per public point or feature (the points and
+#' frequencies written into the query; no join), and only `M` (or `J`) sums
+#' come back.
 #'
 #' @param x Points (vector or matrix), a data frame, a database table
 #'   (dbplyr) or [dp_chunks()].
