@@ -13,7 +13,7 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 export R_LIBS := $(LIB):$(R_LIBS)
 export NOT_CRAN ?= true
 
-.PHONY: test demo check check-ci bench site sanitize valgrind fuzz install install-lib deps-system deps-test deps-check deps-demo deps-bench deps-site clean
+.PHONY: test demo check check-ci bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -22,7 +22,7 @@ $(TARBALL): $(shell find R src -type f -not -name '*.o' -not -name '*.so') DESCR
 	$(R) CMD build --no-build-vignettes --no-manual .
 
 # The project library .Rlib/ (what make test, demo and bench load).
-install-lib: $(LIB) $(TARBALL)
+install-lib: deps-imports $(TARBALL)
 	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
 
 # For users: build the tarball with its vignettes and install it into the
@@ -35,33 +35,55 @@ install: deps-check
 	rm -rf build-install
 
 # System packages (Debian names), installed with apt-get where missing:
-#   qpdf          R CMD check --as-cran compacts the vignettes' PDFs
 #   libcurl4-openssl-dev, libssl-dev, libxml2-dev
 #                 curl/openssl/xml2 (fda through fds and httr, chromote, roxygen2)
+#   chromium      the explorer's browser tests and the demo's screenshots (chromote)
+#   qpdf          R CMD check --as-cran compacts the vignettes' PDFs
 #   r-cran-gsl    diffpriv (the Bernstein peer) imports gsl, whose CRAN
 #                 version needs R >= 4.5; Debian's build matches R 4.2
-#   chromium      the explorer's browser tests (chromote)
-SYSDEPS := qpdf libcurl4-openssl-dev libssl-dev libxml2-dev r-cran-gsl chromium
+#   postgresql, libpq-dev
+#                 the throwaway PostgreSQL server of the engine tests
+#                 (tools/pg-test.sh) and the client library RPostgres builds on
+#   r-cran-lubridate r-cran-timechange r-cran-hms r-cran-plogr
+#                 RPostgres's imports, prebuilt (Debian's versions suffice;
+#                 R installs a newer one from CRAN into .Rlib/ where one
+#                 does not), which saves their compilation
+SYSDEPS_DEMO := libcurl4-openssl-dev libssl-dev libxml2-dev chromium
+SYSDEPS_PG := postgresql libpq-dev r-cran-lubridate r-cran-timechange r-cran-hms r-cran-plogr
+SYSDEPS := $(SYSDEPS_DEMO) qpdf r-cran-gsl $(SYSDEPS_PG)
 deps-system:
 	bash tools/install-system-deps.sh $(SYSDEPS)
 
-# R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback).
-TEST_PKGS := testthat knitr markdown KernSmooth MASS nlme mvtnorm tf ggplot2 fda diffpriv \
-  lgrdata generics shiny chromote callr httpuv DBI dplyr dbplyr RSQLite tibble
+deps-system-demo:
+	bash tools/install-system-deps.sh $(SYSDEPS_DEMO)
+
+# R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback),
+# read from DESCRIPTION: its Imports always, and the Suggests each target uses
+# (tools/install-deps.R refuses a name DESCRIPTION does not suggest).
+DEMO_SUGGESTS  := markdown,mvtnorm,MASS,KernSmooth,lgrdata,shiny,chromote,callr,httpuv
+BENCH_SUGGESTS := mvtnorm,MASS,KernSmooth,DBI,dplyr,dbplyr,RSQLite,RPostgres
+BENCH_PEERS    := mvnfast bench
+deps-imports: $(LIB)
+	$(RSCRIPT) tools/install-deps.R --imports
+
 deps-test: deps-system
-	$(RSCRIPT) tools/install-deps.R $(TEST_PKGS)
+	$(RSCRIPT) tools/install-deps.R --imports --suggests=all
 
 deps-check: deps-test
 
-deps-demo: deps-system
-	$(RSCRIPT) tools/install-deps.R markdown mvtnorm MASS KernSmooth lgrdata shiny chromote callr httpuv
+deps-demo: deps-system-demo
+	$(RSCRIPT) tools/install-deps.R --imports --suggests=$(DEMO_SUGGESTS)
 
 deps-bench:
-	$(RSCRIPT) tools/install-deps.R mvtnorm mvnfast MASS bench KernSmooth DBI dplyr dbplyr RSQLite
+	bash tools/install-system-deps.sh $(SYSDEPS_PG)
+	$(RSCRIPT) tools/install-deps.R --imports --suggests=$(BENCH_SUGGESTS) $(BENCH_PEERS)
 
+# The suite runs with a throwaway PostgreSQL server (tools/pg-test.sh: a
+# cluster in a temporary directory on a unix socket there, stopped and removed
+# afterwards, also when tests fail; the suite's exit status is kept).
 test: deps-test install-lib
 	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }
-	$(RSCRIPT) tools/run-tests.R
+	bash tools/pg-test.sh $(RSCRIPT) tools/run-tests.R
 
 # The papers' figures and tables into reproduce/ (a quick version in a few
 # minutes); FULL=1 runs every figure at the papers' scale and the benchmarks.
@@ -96,7 +118,7 @@ check-ci: deps-check
 bench: deps-bench install-lib
 	mkdir -p reproduce bench/summary-logs
 	rm -f bench/summary-logs/*.log
-	$(RSCRIPT) bench/summary.R > bench/summary-logs/ratios.txt
+	bash tools/pg-test.sh $(RSCRIPT) bench/summary.R > bench/summary-logs/ratios.txt
 	for f in bench/summary-logs/bench-*.log; do echo "== $$(basename $$f .log).R"; cat $$f; done > reproduce/bench.txt
 	{ echo "== all ratios (bench/summary.R)"; cat bench/summary-logs/ratios.txt; } >> reproduce/bench.txt
 	cat reproduce/bench.txt

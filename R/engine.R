@@ -182,6 +182,7 @@ engine_names <- function(x) if (is.data.frame(x)) names(x) else colnames(x)
 # In-memory rule (chunks and data frames): numeric checks, drop and count
 # rows with a missing value. Returns the kept data frame and the count.
 frame_clean <- function(d, numeric_cols, other_cols = character()) {
+  if (!nrow(d)) engine_no_rows("data frame")
   for (cl in numeric_cols) {
     if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
@@ -194,12 +195,25 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
   list(data = d[!bad, , drop = FALSE], dropped = sum(bad), rows = nrow(d))
 }
 
+# The last step of every summary outside memory: the numbers of the summary
+# as plain doubles (whatever types the engine returned), then the warning
+# for dropped rows.
 warn_dropped <- function(s) {
+  s <- summary_as_double(s)
   if (s$dropped > 0) {
     dpfda_warn(sprintf(paste("%s row%s with a missing value in a used column %s dropped (rows are dropped",
                              "one by one, which keeps the contribution bound)."),
                        format(s$dropped, big.mark = ","), if (s$dropped == 1) "" else "s",
                        if (s$dropped == 1) "was" else "were"), "dpfda_warning_data")
+  }
+  s
+}
+
+# Every number of a summary as a plain double on every engine (counts come
+# back as integer64 from PostgreSQL, as integer from SQLite).
+summary_as_double <- function(s) {
+  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y"))) {
+    if (is.numeric(s[[f]]) || inherits(s[[f]], "integer64")) s[[f]] <- plain_double(s[[f]])
   }
   s
 }
@@ -215,17 +229,31 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
   for (i in seq_along(cols)) if (!cols[[i]] %in% have) engine_missing_column(cols[[i]], have, names(cols)[i])
   sel <- stats::setNames(lapply(unname(cols), as.name), new)
   q <- dplyr::select(tbl, !!!sel)
-  if (!check) return(q)
+  if (!check) return(lazy_as_double(q, numeric))
   head_rows <- dplyr::collect(utils::head(q, 100L))
   for (nm in numeric) {
     v <- head_rows[[nm]]
-    if (!is.null(v) && !is.numeric(v) && !all(is.na(v))) {
+    if (!is.null(v) && !is.numeric(v) && !inherits(v, "integer64") && !all(is.na(v))) {   # bigint: integer64
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cols[[match(nm, new)]], class(v)[1L]),
                   class = "dpfda_error_data", arg = names(cols)[match(nm, new)])
     }
   }
   lazy_math(tbl)
-  q
+  lazy_as_double(q, numeric)
+}
+
+# The numeric columns as doubles in the engine: integer, bigint, numeric or
+# real columns then take the arithmetic of doubles, as in memory (PostgreSQL
+# would otherwise compute in NUMERIC, exact decimals, and slowly). A cast of a
+# double column to a double is no work; SQLite needs none.
+lazy_as_double <- function(q, cols) {
+  con <- dbplyr::remote_con(q)
+  dtype <- sql_double_type(con)
+  if (is.null(dtype) || !length(cols)) return(q)
+  casts <- lapply(cols, function(nm) {
+    dbplyr::sql(sprintf("CAST(%s AS %s)", as.character(dbplyr::sql_escape_ident(con, nm)), dtype))
+  })
+  dplyr::mutate(q, !!!stats::setNames(casts, cols))
 }
 
 # Counts the rows and the rows with a NULL in any of `cols`, then drops them.
@@ -233,12 +261,42 @@ lazy_drop_null <- function(q, cols, check = TRUE) {
   anyna <- Reduce(function(a, b) call("|", a, b), lapply(cols, function(cl) call("is.na", as.name(cl))))
   keep <- call("!", anyna)
   if (!check) return(list(q = dplyr::filter(q, !!keep), rows = NA_real_, dropped = NA_real_))
-  cnt <- dplyr::collect(dplyr::summarise(q, rows = dplyr::n(),
+  cnt <- engine_collect(dplyr::summarise(q, rows = dplyr::n(),
                                          nulls = sum(dplyr::if_else(!!anyna, 1, 0), na.rm = TRUE)))
-  list(q = dplyr::filter(q, !!keep), rows = as.double(cnt$rows), dropped = as.double(cnt$nulls %||% 0))
+  rows <- plain_number(cnt$rows, 0)
+  if (!(rows > 0)) engine_no_rows("table")
+  # (SUM over no rows is NULL: no missing values)
+  list(q = dplyr::filter(q, !!keep), rows = rows, dropped = plain_number(cnt$nulls, 0))
 }
 
-`%||%` <- function(a, b) if (is.null(a) || length(a) == 0L || is.na(a[1L])) b else a
+# One number from a query result as a plain double: `default` for NULL, an
+# empty result or NA; bit64::integer64 (PostgreSQL's COUNT(*) is bigint) and
+# other numeric classes converted by value.
+plain_number <- function(a, default) {
+  if (is.null(a) || length(a) == 0L) return(default)
+  a <- plain_double(a[1L])
+  if (is.na(a)) default else a
+}
+
+# A numeric vector (or matrix) from a query result as plain double, keeping
+# its dimensions and names. integer64 values are converted through their own
+# as.double() method (bit64 is loaded whenever such a value exists); an
+# unclassed integer64 would read as tiny doubles (9.9e-324 for 2).
+plain_double <- function(a) {
+  if (is.null(a)) return(a)
+  at <- attributes(a)
+  v <- as.double(a)
+  keep <- at[intersect(names(at), c("dim", "dimnames", "names"))]
+  attributes(v) <- if (length(keep)) keep else NULL
+  v
+}
+
+# The input holds no rows: a classed error (a summary of nothing cannot be
+# released, and every engine's aggregates over no rows are NULL).
+engine_no_rows <- function(what) {
+  dpfda_abort(sprintf("The %s has no rows: there is nothing to summarise.", what),
+              class = "dpfda_error_data", arg = "x")
+}
 
 # SQLite has floor(), exp(), sqrt(), cos() ... only when compiled with its
 # math functions; otherwise RSQLite's extension provides them.
@@ -262,15 +320,96 @@ lazy_weight <- function(q, id) {
 }
 
 lazy_n_ids <- function(q) {
-  as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(q, "id")), n = dplyr::n()))$n)
+  as.double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(q, "id")), n = dplyr::n()))$n)
 }
 
-# A small public table (grid points, synthetic points, frequencies) inside
-# the query, joined to every row through a constant key.
+# A small public table (the projection matrix of a covariance summary)
+# inside the query, joined by a key. Typed: integer columns as integers,
+# doubles as exact literals cast to the engine's double type, so that the
+# engine neither reads them as decimals (PostgreSQL's NUMERIC, slow) nor casts
+# them again for every joined row. Written as VALUES, which PostgreSQL,
+# DuckDB and Spark SQL alias with column names and SQLite names column1, ...
 lazy_inline <- function(q, df) {
   con <- dbplyr::remote_con(q)
-  df$dpfda_key <- 1
-  dbplyr::copy_inline(con, df)
+  dtype <- sql_double_type(con)
+  cells <- vapply(names(df), function(nm) {
+    v <- df[[nm]]
+    if (is.integer(v)) return(as.character(v))
+    l <- as.character(sql_lit(as.double(v)))
+    if (is.null(dtype)) l else sprintf("CAST(%s AS %s)", l, dtype)
+  }, character(nrow(df)))
+  cells <- matrix(cells, nrow = nrow(df))
+  rows <- paste0("(", apply(cells, 1L, paste, collapse = ", "), ")", collapse = ", ")
+  cols <- vapply(names(df), function(nm) as.character(dbplyr::sql_escape_ident(con, nm)), "")
+  sql <- if (inherits(con, "SQLiteConnection")) {
+    sprintf("SELECT %s FROM (VALUES %s)", paste(sprintf("column%d AS %s", seq_along(cols), cols), collapse = ", "),
+            rows)
+  } else {
+    sprintf("SELECT * FROM (VALUES %s) AS dpfda_public (%s)", rows, paste(cols, collapse = ", "))
+  }
+  dplyr::tbl(con, dbplyr::sql(sql), vars = names(df))
+}
+
+# The engine's name of a double type for CAST (NULL for SQLite, where a
+# literal with a decimal point is already a double and a cast is not needed).
+sql_double_type <- function(con) {
+  if (inherits(con, "SQLiteConnection")) return(NULL)
+  cls <- paste(class(con), collapse = " ")
+  if (grepl("spark|duckdb", cls, ignore.case = TRUE)) "DOUBLE" else "DOUBLE PRECISION"
+}
+
+# Sums given as SQL aggregate expressions (named), computed in blocks of at
+# most `block` columns per query (backends limit the columns of a query),
+# each block one scan of `q`; `extra` (named SQL) is added to the first
+# block. Returns list(sums = named numeric, extra = named list), or with
+# .query the lazy query of the first block.
+lazy_wide_sums <- function(q, sums, extra = character(), .query = FALSE, block = 500L) {
+  q <- lazy_fence(q)
+  blocks <- split(seq_along(sums), ceiling(seq_along(sums) / block))
+  agg <- function(i, with_extra) {
+    e <- c(if (with_extra) extra, sums[i])
+    dplyr::summarise(q, !!!lapply(stats::setNames(e, names(e)), dbplyr::sql))
+  }
+  if (.query) return(agg(blocks[[1L]], TRUE))
+  out <- numeric(length(sums))
+  names(out) <- names(sums)
+  ext <- list()
+  for (b in seq_along(blocks)) {
+    res <- as.list(engine_collect(agg(blocks[[b]], b == 1L)))
+    if (b == 1L) ext <- res[names(extra)]
+    out[blocks[[b]]] <- vapply(names(sums)[blocks[[b]]], function(nm) plain_number(res[[nm]], 0), 0)
+  }
+  list(sums = out, extra = ext)
+}
+
+# The rows of `q` computed once, before an aggregate that refers to their
+# columns many times: PostgreSQL and SQLite otherwise pull the subquery up and
+# evaluate its expressions (clamping, scaling) again at every reference, per
+# row. OFFSET 0 (PostgreSQL) and LIMIT -1 OFFSET 0 (SQLite) are their fences;
+# other engines get the query unchanged.
+lazy_fence <- function(q) {
+  con <- dbplyr::remote_con(q)
+  tail <- if (inherits(con, "SQLiteConnection")) " LIMIT -1 OFFSET 0" else if (is_postgres(con)) " OFFSET 0" else
+    return(q)
+  dplyr::tbl(con, dbplyr::sql(paste0(dbplyr::sql_render(q), tail)), vars = colnames(q))
+}
+
+is_postgres <- function(con) inherits(con, c("PqConnection", "PostgreSQLConnection"))
+
+# dplyr::collect() of an engine summary. On PostgreSQL without its JIT
+# compiler for the query: the summaries are one scan with many expressions,
+# which the JIT spends far longer compiling than the scan takes (43 s against
+# 10 s for 50 kernel sums over 1e6 rows); the session's setting is restored.
+engine_collect <- function(q) {
+  con <- dbplyr::remote_con(q)
+  if (is_postgres(con) && !inherits(con, "TestConnection")) {
+    old <- tryCatch(DBI::dbGetQuery(con, "SHOW jit")[[1L]], error = function(e) NULL)
+    if (length(old) == 1L && !identical(old, "off")) {
+      DBI::dbExecute(con, "SET jit = off")
+      on.exit(try(DBI::dbExecute(con, paste0("SET jit = ", DBI::dbQuoteString(con, old))), silent = TRUE))
+    }
+  }
+  dplyr::collect(q)
 }
 
 # SQL literal for a double, exact to the last bit.

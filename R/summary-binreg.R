@@ -90,6 +90,7 @@ binreg_summary <- function(pts, y, settings, rows, dropped) {
 
 # A data frame (a chunk): numeric columns, rows with a missing input dropped.
 binreg_frame <- function(d, y, columns, settings) {
+  if (!nrow(d)) engine_no_rows("data frame")
   for (cl in columns) if (!cl %in% names(d)) engine_missing_column(cl, names(d), "columns")
   if (!y %in% names(d)) engine_missing_column(y, names(d), "y")
   for (cl in c(columns, y)) {
@@ -143,7 +144,7 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   q <- dplyr::summarise(q, cnt = dplyr::n(), s = sum(!!as.name("yc"), na.rm = TRUE),
                         my = sum(!!as.name("ym"), na.rm = TRUE))
   if (.query) return(q)
-  res <- dplyr::collect(q)
+  res <- engine_collect(q)
   B <- prod(bins)
   sums <- matrix(0, B, 2L, dimnames = list(NULL, c("count", "sum")))
   b <- as.integer(round(as.double(res$b))) + 1L

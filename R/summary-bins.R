@@ -33,8 +33,8 @@
 #' Spark), or [dp_chunks()]. In a database, clamping, binning, kernel
 #' evaluation and the sums run in the engine and only the sums (`bins`, grid
 #' or lattice points, or the group x age table) come back. Kernel sums at
-#' \eqn{m} points cost \eqn{O(m)} per row in the engine (the grid points are
-#' a small inline table joined to every row).
+#' \eqn{m} points cost \eqn{O(m)} per row in the engine (one sum per point,
+#' the points written into the query; no join).
 #'
 #' **Individuals.** Without `id`, each row is one individual (`n` = rows).
 #' With `id` (KDE), an individual with \eqn{r} rows contributes each with
@@ -123,16 +123,16 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     q <- lazy_select(x, cols, c("x", if (!is.null(id)) "id"), numeric = "x", check = !.query)
     nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query)
     q <- lazy_weight(nn$q, id)
-    lo <- dom[1]
-    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!dom[2], na.rm = TRUE) - !!lo) /
-                         !!delta)
+    lo <- sql_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
+    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!sql_lit(dom[2]), na.rm = TRUE) -
+                                   !!lo) / !!sql_lit(delta))
     q <- dplyr::mutate(q, b = pmin(floor(!!as.name("pos")), !!(B - 2), na.rm = TRUE))
     q <- dplyr::mutate(q, f = !!as.name("pos") - !!as.name("b"))
     q <- dplyr::group_by(q, !!as.name("b"))
     q <- dplyr::summarise(q, a0 = sum(!!quote(wt * (1 - f)), na.rm = TRUE),
                           a1 = sum(!!quote(wt * f), na.rm = TRUE), cnt = sum(!!quote(wt), na.rm = TRUE))
     if (.query) return(q)
-    res <- dplyr::collect(q)
+    res <- engine_collect(q)
     w <- numeric(B)
     b <- as.integer(res$b)
     w[b + 1L] <- w[b + 1L] + res$a0
@@ -244,7 +244,7 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
     q <- dplyr::summarise(q, d = sum(!!as.name("deaths"), na.rm = TRUE),
                           neg = sum(dplyr::if_else(!!quote(deaths < 0), 1, 0), na.rm = TRUE))
     if (.query) return(q)
-    res <- as.data.frame(dplyr::collect(q))
+    res <- as.data.frame(engine_collect(q))
     if (any(res$neg > 0)) {
       dpfda_abort("`deaths` must be non-negative; the table has negative death counts.",
                   class = "dpfda_error_data", arg = "deaths")
@@ -350,12 +350,12 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     }
     xj <- as.name(xn[j])
     # clamping to the axis is clamping to the domain, then to the grid, as in memory
-    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(a[1L]), na.rm = TRUE), .(a[m]),
-                                                         na.rm = TRUE))), xn[j]))
+    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(sql_lit(a[1L])), na.rm = TRUE),
+                                                              .(sql_lit(a[m])), na.rm = TRUE))), xn[j]))
     step <- (a[m] - a[1L]) / (m - 1)
     if (max(abs(diff(a) - step)) <= 1e-9 * step) {
       pos <- paste0("pos", j)
-      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(a[1L])) / .(step))), pos))
+      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(sql_lit(a[1L]))) / .(sql_lit(step)))), pos))
       q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(floor(.(as.name(pos))), .(m - 2), na.rm = TRUE))),
                                                ij))
       fr <- bquote(.(as.name(pos)) - .(as.name(ij)))
@@ -382,7 +382,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   q <- dplyr::group_by(q, !!as.name("cell"))
   q <- dplyr::summarise(q, !!!wcols, cnt = sum(!!as.name("wt"), na.rm = TRUE))
   if (.query) return(q)
-  res <- dplyr::collect(q)
+  res <- engine_collect(q)
   p <- numeric(prod(sizes))
   cell <- as.double(res$cell)
   for (r in seq_len(nrow(corners))) {
@@ -418,9 +418,9 @@ kde_corners <- function(sizes) {
 # "kde_kernel" (multi-dimensional "gp", "sobolev", "bernstein"): the Gaussian
 # kernel sums sum_i K_H(t - x_i) at public points -- the grid, or the
 # Bernstein lattice -- exactly what kde_gaussian() computes in memory in more
-# than one dimension (it does not bin there). In a database the points are an
-# inline table joined to every row (the KME kernel-sum query of
-# R/summary-kme.R): O(rows x points) work in the engine, O(points) back.
+# than one dimension (it does not bin there). In a database one sum per point
+# (the KME kernel-sum query of R/summary-kme.R): O(rows x points) work in the
+# engine, O(points) back.
 summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechanism, k, .query) {
   d <- ncol(grid)
   bw <- as_bandwidth(bandwidth, d)

@@ -114,7 +114,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) 
   # the public projection matrix joined to every cell by its grid index
   pub <- data.frame(k = as.double(seq_len(m) - 1L), P)
   names(pub) <- c("k", paste0("p", seq_len(Jb)))
-  q <- dplyr::inner_join(q, dbplyr::copy_inline(dbplyr::remote_con(q), pub), by = "k")
+  q <- dplyr::inner_join(q, lazy_inline(q, pub), by = "k")
   q <- dplyr::group_by(q, !!as.name("id"))
   coefs <- stats::setNames(lapply(seq_len(Jb), function(j) call("sum", call("*", as.name("c"), as.name(paste0("p", j))),
                                                                na.rm = TRUE)),
@@ -133,8 +133,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) 
   block <- 500L
   blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
   if (.query) return(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]]))
-  res <- as.list(dplyr::collect(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]])))
-  for (b in blocks[-1L]) res <- c(res, as.list(dplyr::collect(dplyr::summarise(q, !!!prods[b]))))
+  res <- as.list(engine_collect(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]])))
+  for (b in blocks[-1L]) res <- c(res, as.list(engine_collect(dplyr::summarise(q, !!!prods[b]))))
   n <- as.double(res$n)
   nn <- cells$nn
   if (!(n > 0)) {

@@ -1,7 +1,7 @@
 # Kernel-mean-embedding summaries (dp_kme()): kernel sums at public points
 # (Algorithm 1, sum_n k(z_m, x_n)) and random-feature sums (Algorithm 2,
-# sum_n phi(x_n)). In a database the public points or frequencies are an
-# inline table joined to every row; the sums are grouped by point/frequency.
+# sum_n phi(x_n)). In a database each sum is a column of one aggregate, the
+# public points or frequencies written into the query as exact literals.
 
 #' Summaries for private kernel mean embeddings
 #'
@@ -13,8 +13,9 @@
 #' weight \eqn{1/r} (so their embedding still has norm at most one) and `n`
 #' counts individuals. In a database the kernel (Gaussian, exponential, or
 #' Matern with \eqn{\nu} = 1/2, 3/2, 5/2) or the features are evaluated
-#' in the engine against a small inline table of the public points or
-#' frequencies, and only `M` (or `J`) sums come back.
+#' in the engine, one sum per public point or feature (the points and
+#' frequencies written into the query; no join), and only `M` (or `J`) sums
+#' come back.
 #'
 #' @param x Points (vector or matrix), a data frame, a database table
 #'   (dbplyr) or [dp_chunks()].
@@ -98,6 +99,12 @@ summarise_kme_impl <- function(x, kernel, method = c("subspace", "random_feature
   new_dpfda_summary(kind, sums, n, rows, dropped, settings)
 }
 
+# In the engine, one scan of the table per block of at most 500 sums, each
+# sum a column of the aggregate: sum_n wt_n k(z_m, x_n) with the public point
+# z_m (or the frequency w_j) written into the SQL as exact literals. No join:
+# a join of every row with a public table costs the engine a joined row per
+# (row, point) -- on PostgreSQL several times the kernel evaluations
+# themselves -- and the literals are typed constants folded once per query.
 summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind, settings, .query) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
@@ -107,70 +114,72 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   q <- lazy_weight(nn$q, id)
   if (!is.null(box)) {
     cl <- lapply(seq_len(D), function(j) {
-      bquote(pmin(pmax(.(as.name(xn[j])), .(box[1L, j]), na.rm = TRUE), .(box[2L, j]), na.rm = TRUE))
+      bquote(pmin(pmax(.(as.name(xn[j])), .(sql_lit(box[1L, j])), na.rm = TRUE), .(sql_lit(box[2L, j])),
+                  na.rm = TRUE))
     })
     q <- dplyr::mutate(q, !!!stats::setNames(cl, xn))
   }
+  con <- dbplyr::remote_con(q)
+  id_sql <- function(nm) as.character(dbplyr::sql_escape_ident(con, nm))
+  lit <- function(v) paste0("(", sql_num(v), ")")
+  wt <- if (is.null(id)) "" else paste0(id_sql("wt"), " * ")   # (without ids every row has weight 1)
+  un <- paste0("u", seq_len(D))
   if (method == "subspace") {
-    A <- kernel_scale_points(kernel, diag(D))          # x -> x A: unit lengthscale
     if (!kme_kernel_sql_ok(kernel)) {
       dpfda_abort(paste("In a database the kernel must be Gaussian, exponential or Matern with nu = 1/2,",
                         "3/2 or 5/2."), arg = "kernel")
     }
-    zs <- kernel_scale_points(kernel, z, "synthetic")
-    pub <- data.frame(m = seq_len(nrow(zs)) - 1L, zs)
-    names(pub) <- c("m", paste0("z", seq_len(D)))
-    q <- dplyr::mutate(q, dpfda_key = 1)
-    q <- dplyr::inner_join(q, lazy_inline(q, pub), by = "dpfda_key")
-    diffs <- lapply(seq_len(D), function(j) {
-      lin <- Reduce(function(a, b) call("+", a, b),
-                    lapply(which(A[, j] != 0), function(k) call("*", as.name(xn[k]), A[k, j])))
-      call("-", lin, as.name(paste0("z", j)))
+    # unit-lengthscale coordinates u = x A, as kernel_scale_points() in memory
+    # (a division by the lengthscale; a full bandwidth matrix by its factor)
+    A <- kernel_scale_points(kernel, diag(D))
+    lin <- lapply(seq_len(D), function(j) {
+      if (is.null(kernel$H)) {
+        ls <- rep_len(kernel$lengthscale, D)[j]
+        return(call("/", as.name(xn[j]), sql_lit(ls)))
+      }
+      Reduce(function(a, b) call("+", a, b),
+             lapply(which(A[, j] != 0), function(k) call("*", as.name(xn[k]), sql_lit(A[k, j]))))
     })
-    r2 <- Reduce(function(a, b) call("+", a, b), lapply(diffs, function(u) call("*", u, u)))
-    l1 <- Reduce(function(a, b) call("+", a, b), lapply(diffs, function(u) call("abs", u)))
-    v <- kernel$variance
-    # SQLite's exp() raises "Numerical result out of range" where the result
-    # underflows (below about e^-708): there the kernel value is 0, as in R
-    ex <- function(a) bquote(ifelse(.(a) < -708, 0, exp(.(a))))
-    kv <- switch(kernel$type,
-      gaussian = bquote(.(v) * .(ex(bquote(-0.5 * .(r2))))),
-      exponential = if (identical(kernel$norm, "l1")) bquote(.(v) * .(ex(bquote(-.(l1))))) else
-        bquote(.(v) * .(ex(bquote(-sqrt(.(r2)))))),
-      matern = switch(as.character(kernel$nu),
-        "0.5" = bquote(.(v) * .(ex(bquote(-sqrt(.(r2)))))),
-        "1.5" = bquote(.(v) * (1 + sqrt(3 * .(r2))) * .(ex(bquote(-sqrt(3 * .(r2)))))),
-        "2.5" = bquote(.(v) * (1 + sqrt(5 * .(r2)) + 5 * .(r2) / 3) * .(ex(bquote(-sqrt(5 * .(r2))))))))
-    q <- dplyr::mutate(q, kv = !!kv)
-    q <- dplyr::group_by(q, !!as.name("m"))
-    q <- dplyr::summarise(q, s = sum(!!quote(wt * kv), na.rm = TRUE), cnt = sum(!!as.name("wt"), na.rm = TRUE))
-    if (.query) return(q)
-    res <- dplyr::collect(q)
-    sums <- numeric(nrow(zs))
-    sums[as.integer(res$m) + 1L] <- res$s
+    q <- dplyr::mutate(q, !!!stats::setNames(lin, un))
+    zs <- kernel_scale_points(kernel, z, "synthetic")
+    v <- lit(kernel$variance)
+    # SQLite's exp() raises "Numerical result out of range" and PostgreSQL's
+    # "value out of range: underflow" where the result underflows: the
+    # exponent is bounded below by -708, so a kernel value below e^-708
+    # (3.3e-308, where R has a smaller number or 0) counts as e^-708. The
+    # exponent is computed once, with no test.
+    greatest <- if (inherits(con, "SQLiteConnection")) "MAX" else "GREATEST"
+    ex <- function(a) sprintf("EXP(%s(%s, -708))", greatest, a)
+    sums <- vapply(seq_len(nrow(zs)), function(m) {
+      dif <- sprintf("(%s - %s)", vapply(un, id_sql, ""), vapply(zs[m, ], lit, ""))
+      r2 <- paste0("(", paste(sprintf("%s * %s", dif, dif), collapse = " + "), ")")
+      l1 <- paste0("(", paste(sprintf("ABS%s", dif), collapse = " + "), ")")
+      kv <- switch(kernel$type,
+        gaussian = sprintf("%s * %s", v, ex(sprintf("(-0.5 * %s)", r2))),
+        exponential = if (identical(kernel$norm, "l1")) sprintf("%s * %s", v, ex(sprintf("(-%s)", l1))) else
+          sprintf("%s * %s", v, ex(sprintf("(-SQRT(%s))", r2))),
+        matern = switch(as.character(kernel$nu),
+          "0.5" = sprintf("%s * %s", v, ex(sprintf("(-SQRT(%s))", r2))),
+          "1.5" = sprintf("%s * (1 + SQRT(3 * %s)) * %s", v, r2, ex(sprintf("(-SQRT(3 * %s))", r2))),
+          "2.5" = sprintf("%s * (1 + SQRT(5 * %s) + 5 * %s / 3) * %s", v, r2, r2, ex(sprintf("(-SQRT(5 * %s))", r2)))))
+      sprintf("SUM(%s%s)", wt, kv)
+    }, "")
+    names(sums) <- paste0("s", seq_along(sums))
   } else {
     W <- rff$W
     Jp <- ncol(W)
-    pub <- data.frame(j = seq_len(Jp) - 1L, t(W))
-    names(pub) <- c("j", paste0("w", seq_len(D)))
-    q <- dplyr::mutate(q, dpfda_key = 1)
-    q <- dplyr::inner_join(q, lazy_inline(q, pub), by = "dpfda_key")
-    tt <- Reduce(function(a, b) call("+", a, b),
-                 lapply(seq_len(D), function(k) call("*", as.name(xn[k]), as.name(paste0("w", k)))))
-    q <- dplyr::mutate(q, tt = !!tt)
-    q <- dplyr::group_by(q, !!as.name("j"))
-    q <- dplyr::summarise(q, c = sum(!!quote(wt * cos(tt)), na.rm = TRUE),
-                          s = sum(!!quote(wt * sin(tt)), na.rm = TRUE), cnt = sum(!!as.name("wt"), na.rm = TRUE))
-    if (.query) return(q)
-    res <- dplyr::collect(q)
-    cs <- numeric(Jp)
-    sn <- numeric(Jp)
-    cs[as.integer(res$j) + 1L] <- res$c
-    sn[as.integer(res$j) + 1L] <- res$s
-    sums <- rff$scale * c(cs, sn)
+    tt <- vapply(seq_len(Jp), function(j) {
+      paste0("(", paste(sprintf("%s * %s", vapply(xn, id_sql, ""), vapply(W[, j], lit, "")), collapse = " + "), ")")
+    }, "")
+    sums <- c(sprintf("SUM(%sCOS(%s))", wt, tt), sprintf("SUM(%sSIN(%s))", wt, tt))
+    names(sums) <- c(paste0("c", seq_len(Jp)), paste0("s", seq_len(Jp)))
   }
-  n <- if (is.null(id)) res$cnt[1L] else lazy_n_ids(nn$q)
-  warn_dropped(new_dpfda_summary(kind, sums, n, nn$rows, nn$dropped, settings))
+  res <- lazy_wide_sums(q, sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt"))), .query)
+  if (.query) return(res)
+  out <- plain_double(unname(res$sums))
+  if (method == "random_features") out <- rff$scale * out
+  n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else lazy_n_ids(nn$q)
+  warn_dropped(new_dpfda_summary(kind, out, n, nn$rows, nn$dropped, settings))
 }
 
 kme_kernel_sql_ok <- function(kernel) {

@@ -283,7 +283,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   q <- dplyr::group_by(q, !!as.name("k"))
   q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
   if (.query) return(q)
-  res <- dplyr::collect(q)
+  res <- engine_collect(q)
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s
   n <- lazy_n_ids(nn$q)

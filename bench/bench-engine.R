@@ -4,12 +4,19 @@
 #
 #  1. A table `pts` of N rows (columns v, y) and a long table of curves
 #     `visits` (id, arg, value; N / 10 rows, 51 grid points per curve) in
-#     SQLite and, when the duckdb package is installed, in DuckDB. For each
+#     SQLite, in PostgreSQL when a server is given (DPFDA_PG_HOST, ...: `make
+#     bench` starts a throwaway one through tools/pg-test.sh) and RPostgres is
+#     installed, and in DuckDB when the duckdb package is installed. For each
 #     mechanism the engine computes the summary and only it comes back to R:
 #       kde     dp_kde() on v (the engine clamps, bins and sums; 4096 bins)
 #       binreg  dp_bin_regression() of y on v (40 bins: counts and sums)
 #       mean    dp_mean() of the curves (per-individual clipping; 51 sums)
-#       cov     dp_cov() of the curves (J = 10: 10 + 100 sums)
+#       cov     dp_cov() of the curves (J = 10: 10 + 100 sums; a join with
+#               the public projection matrix)
+#       kme     dp_kme(), Algorithm 1, on (v, y): Gaussian kernel sums at 50
+#               public points (50 kernel values per row)
+#       rff     dp_kme(), Algorithm 2, on (v, y): 100 random features (50
+#               frequencies, cos and sin)
 #     against collect() from SQLite then the in-memory path ("collect").
 #     Time, rows per second and peak memory of the R process (peak resident
 #     set, VmHWM, and R's own heap), each phase in a fresh R process so that
@@ -26,7 +33,9 @@
 # figures are at 1e7), DPFDA_BENCH_CSV_ROWS (default: N; the issue's 1e8 rows
 # take about 1 GB in DPFDA_BENCH_DIR and tens of minutes per pass;
 # DPFDA_BENCH_KEEP_CSV=1 keeps the files and reuses them; 0 rows: no CSV);
-# DPFDA_BENCH_ENGINES=duckdb (comma-separated) runs only those engines. E.g.
+# DPFDA_BENCH_ENGINES=postgres,sqlite (comma-separated; "collect" included
+# with sqlite) runs only those engines, DPFDA_BENCH_WHAT=kme,rff only those
+# summaries. E.g.
 #   DPFDA_BENCH_ROWS=1e7 DPFDA_BENCH_CSV_ROWS=1e8 DPFDA_BENCH_DIR=/tmp/dpfda-bench \
 #     nice Rscript bench/bench-engine.R
 suppressPackageStartupMessages(library(dpfda))
@@ -42,6 +51,18 @@ grid <- seq(0, 1, length.out = 501)
 tg <- seq(0, 1, length.out = 51)
 h <- 0.02
 kc <- kernel_matern(3 / 2, 0.1)
+kk <- kernel_gaussian(0.5)
+kme_z <- local({
+  set.seed(7)
+  cbind(stats::runif(50, 0, 1), stats::runif(50, -1.5, 1.5))
+})
+kme_dom <- rbind(c(0, -2), c(1, 2))
+kme_rff_feat <- function() with_seed_mode(8, kme_rff(kk, 100, 2))
+with_seed_mode <- function(seed, expr) {
+  old <- dp_reproducible(seed)
+  on.exit(dp_rng(old))
+  expr
+}
 csv_sizes <- if (N_csv > 0) c(csv_a = N_csv / 100, csv_b = N_csv / 10, csv_c = N_csv) else numeric()  # 0: none
 csv_path <- function(p) file.path(dir, paste0(p, ".csv"))
 
@@ -56,7 +77,16 @@ peak_rss <- function() {
 }
 heap_peak <- function() sum(gc()[, ncol(gc())])   # "max used" (MB) since gc(reset = TRUE)
 
+pg_available <- function() {
+  nzchar(Sys.getenv("DPFDA_PG_HOST")) && requireNamespace("RPostgres", quietly = TRUE)
+}
+
 connect <- function(engine, read_only = TRUE) {
+  if (engine == "postgres") {
+    return(DBI::dbConnect(RPostgres::Postgres(), host = Sys.getenv("DPFDA_PG_HOST"),
+                          port = as.integer(Sys.getenv("DPFDA_PG_PORT", "5432")),
+                          user = Sys.getenv("DPFDA_PG_USER"), dbname = Sys.getenv("DPFDA_PG_DBNAME")))
+  }
   if (engine == "duckdb") {
     DBI::dbConnect(getExportedValue("duckdb", "duckdb")(), dbdir = db_file(engine), read_only = read_only)
   } else DBI::dbConnect(RSQLite::SQLite(), db_file(engine))
@@ -68,7 +98,9 @@ run_phase <- function(phase) {
   what <- sub("_[^_]+$", "", phase)
   engine <- sub("^.*_", "", phase)
   con <- if (what != "csv") connect(if (engine == "collect") "sqlite" else engine)
-  on.exit(if (!is.null(con)) DBI::dbDisconnect(con, shutdown = TRUE))
+  on.exit(if (!is.null(con)) {
+    if (engine == "duckdb") DBI::dbDisconnect(con, shutdown = TRUE) else DBI::dbDisconnect(con)
+  })
   gc(reset = TRUE)
   p0 <- proc.time()
   rows <- suppressWarnings(if (engine == "collect") {
@@ -91,6 +123,17 @@ run_phase <- function(phase) {
       cov = {
         d <- as.data.frame(dplyr::collect(dplyr::tbl(con, "visits")))
         r <- dp_cov(summarise_cov(d, tg, tau = 2, kernel = kc, J = 10), epsilon = 1, tau = 2, kernel = kc, J = 10)
+        nrow(d)
+      },
+      kme = {
+        d <- dplyr::collect(dplyr::tbl(con, "pts"))
+        r <- dp_kme(cbind(d$v, d$y), kk, 1, 1e-6, synthetic = kme_z, domain = kme_dom)
+        nrow(d)
+      },
+      rff = {
+        d <- dplyr::collect(dplyr::tbl(con, "pts"))
+        s <- summarise_kme(cbind(d$v, d$y), kk, "random_features", rff = kme_rff_feat(), domain = kme_dom)
+        r <- dp_kme(s, kk, 1, 1e-6, method = "random_features", synthetic = kme_z, domain = kme_dom, iters = 5)
         nrow(d)
       })
   } else if (what == "csv") {
@@ -119,6 +162,17 @@ run_phase <- function(phase) {
         s <- summarise_cov(dplyr::tbl(con, "visits"), tg, tau = 2, kernel = kc, J = 10)
         r <- dp_cov(s, epsilon = 1, tau = 2, kernel = kc, J = 10)
         s$rows
+      },
+      kme = {
+        s <- summarise_kme(dplyr::tbl(con, "pts"), kk, synthetic = kme_z, domain = kme_dom, columns = c("v", "y"))
+        r <- dp_kme(s, kk, 1, 1e-6)
+        s$rows
+      },
+      rff = {
+        s <- summarise_kme(dplyr::tbl(con, "pts"), kk, "random_features", rff = kme_rff_feat(), domain = kme_dom,
+                           columns = c("v", "y"))
+        r <- dp_kme(s, kk, 1, 1e-6, method = "random_features", synthetic = kme_z, domain = kme_dom, iters = 5)
+        s$rows
       })
   })   # (utility warnings of the small default sizes are not the point here)
   p1 <- proc.time() - p0
@@ -137,12 +191,18 @@ for (p in c("DBI", "dplyr", "dbplyr", "RSQLite")) {
     quit(save = "no")
   }
 }
-engines <- c("sqlite", if (requireNamespace("duckdb", quietly = TRUE)) "duckdb")
+engines <- c("sqlite", if (pg_available()) "postgres", if (requireNamespace("duckdb", quietly = TRUE)) "duckdb")
 sel <- Sys.getenv("DPFDA_BENCH_ENGINES")             # e.g. "duckdb": only those engines (no collect phases)
 if (nzchar(sel)) engines <- intersect(strsplit(sel, ",")[[1]], engines)
 dir.create(dir, showWarnings = FALSE, recursive = TRUE)
-cat(sprintf("dpfda %s; RSQLite %s; duckdb %s; N = %s rows (curves: %s rows; CSV: %s rows)\n",
-            utils::packageVersion("dpfda"), utils::packageVersion("RSQLite"),
+pg_version <- if ("postgres" %in% engines) {
+  con <- connect("postgres")
+  v <- DBI::dbGetQuery(con, "SHOW server_version")[[1]]
+  DBI::dbDisconnect(con)
+  sprintf("PostgreSQL %s (RPostgres %s)", v, utils::packageVersion("RPostgres"))
+} else "PostgreSQL: no server (DPFDA_PG_HOST) or no RPostgres (skipped)"
+cat(sprintf("dpfda %s; RSQLite %s; %s; duckdb %s; N = %s rows (curves: %s rows; CSV: %s rows)\n",
+            utils::packageVersion("dpfda"), utils::packageVersion("RSQLite"), pg_version,
             if ("duckdb" %in% engines) as.character(utils::packageVersion("duckdb")) else "not installed (skipped)",
             fmt_n(N), fmt_n(N / 10), fmt_n(N_csv)))
 cat(sprintf("load: %s\n\n", paste(readLines("/proc/loadavg", warn = FALSE), collapse = "")))
@@ -185,7 +245,10 @@ cat(sprintf("setup (tables and CSV files written in batches): %s\n\n", fmt_s(pro
 
 # ---- each phase in a fresh R process -----------------------------------------
 rscript <- file.path(R.home("bin"), "Rscript")
-phases <- c(as.vector(t(outer(c("kde", "binreg", "mean", "cov"),
+whats <- c("kde", "binreg", "mean", "cov", "kme", "rff")
+sel_what <- Sys.getenv("DPFDA_BENCH_WHAT")
+if (nzchar(sel_what)) whats <- intersect(strsplit(sel_what, ",")[[1]], whats)
+phases <- c(as.vector(t(outer(whats,
                               c(engines, if ("sqlite" %in% engines) "collect"), paste, sep = "_"))),
             names(csv_sizes))
 res <- list()
@@ -208,12 +271,21 @@ for (p in phases) {
               format(round(res[[p]][2] / res[[p]][5]), big.mark = ","), res[[p]][3], res[[p]][4]))
 }
 cat("\n")
-for (w in c("kde", "binreg", "mean", "cov")) {   # (below 1e6 rows the loaded packages dominate: SKIP)
+for (w in whats) {   # (below 1e6 rows the loaded packages dominate: SKIP)
   e <- res[[paste0(w, "_sqlite")]]
   cl <- res[[paste0(w, "_collect")]]
   if (!is.null(e) && !is.null(cl)) {
     verdict(if (N >= 1e6) e[3] < cl[3] else NA, sprintf("%s: engine summary (SQLite) peak memory %.0f MB below collect + in memory %.0f MB",
                                   w, e[3], cl[3]))
+  }
+  pg <- res[[paste0(w, "_postgres")]]
+  if (!is.null(pg) && !is.null(e)) {      # every engine path on PostgreSQL at least as fast as on SQLite
+    verdict(if (N >= 1e6) pg[1] <= e[1] else NA,
+            sprintf("%s: PostgreSQL %s <= SQLite %s (elapsed)", w, fmt_s(pg[1]), fmt_s(e[1])))
+  }
+  if (!is.null(pg) && !is.null(cl) && w %in% c("kme", "rff", "cov")) {   # the join / many-sums paths
+    verdict(if (N >= 1e6) pg[1] <= 3 * cl[1] else NA,
+            sprintf("%s: PostgreSQL %s within 3x of collect + in memory %s (elapsed)", w, fmt_s(pg[1]), fmt_s(cl[1])))
   }
 }
 a <- res$csv_a

@@ -324,19 +324,9 @@ cb_engine_checks <- function(con) {
   invisible(TRUE)
 }
 
-test_that("SQLite: dp_cov and dp_bin_regression on a table equal the in-memory release", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
-  cb_engine_checks(con)
-})
+test_engines("dp_cov and dp_bin_regression on a table equal the in-memory release", cb_engine_checks)
 
-test_that("SQLite: bad input in a table for dp_cov and dp_bin_regression", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
+test_engines("bad input in a table for dp_cov and dp_bin_regression", function(con) {
   d <- cb_data()
   DBI::dbWriteTable(con, "bad", transform(d$long, txt = "a", score = ifelse(seq_along(score) %in% c(3, 30), NA,
                                                                              score)))
@@ -367,7 +357,9 @@ test_that("the SQL of the covariance and binning summaries for PostgreSQL and Sp
     q <- dbplyr::sql_render(summarise_cov(t, g, 1, kernel_matern(3 / 2, 0.2), 4, .query = TRUE))
     expect_match(q, "PARTITION BY", fixed = TRUE, info = nm)          # the per-individual norm
     expect_match(q, "SQRT", ignore.case = TRUE, info = nm)            # radial clipping
-    expect_match(q, "JOIN", fixed = TRUE, info = nm)                  # the public projection matrix
+    expect_match(q, "JOIN", fixed = TRUE, info = nm)                  # the public projection matrix,
+    expect_match(q, if (nm == "spark") "AS DOUBLE)" else "AS DOUBLE PRECISION)", fixed = TRUE, info = nm)   # typed
+    expect_match(q, "FROM (VALUES (CAST(0.0 AS", fixed = TRUE, info = nm)
     expect_match(q, "q4_4", fixed = TRUE, info = nm)                  # J (J + 1) / 2 sums of products
     expect_false(grepl("q4_3", q, fixed = TRUE))
     q <- dbplyr::sql_render(summarise_bin_regression(t, "y", c(4, 3), c(-1, 1), rbind(c(0, 0), c(1, 1)),
@@ -377,12 +369,4 @@ test_that("the SQL of the covariance and binning summaries for PostgreSQL and Sp
     expect_match(q, "COALESCE", fixed = TRUE, info = nm)              # missing outputs at the midpoint
     expect_match(q, "GROUP BY", fixed = TRUE, info = nm)
   }
-})
-
-test_that("DuckDB: dp_cov and dp_bin_regression on a table equal the in-memory release", {
-  skip_if_not_installed("duckdb")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(getExportedValue("duckdb", "duckdb")())
-  on.exit(DBI::dbDisconnect(con, shutdown = TRUE))
-  cb_engine_checks(con)
 })

@@ -71,12 +71,8 @@ test_that("summarise_kde(), summarise_kme(), summarise_mortality(), summarise_bi
                bref$sums, tolerance = 1e-12)
 })
 
-test_that("SQLite: bare names in summarise_*() on a table and in engine_sql()", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+test_engines("bare names in summarise_*() on a table and in engine_sql()", function(con) {
   d <- col_data()
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con))
   DBI::dbWriteTable(con, "long", d$long)
   tb <- dplyr::tbl(con, "long")
   ref <- summarise_mean(d$long, d$t, 1, id = "patient", arg = "day", value = "score")

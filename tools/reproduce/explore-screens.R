@@ -41,6 +41,24 @@ explore_screens_wait <- function(cond, timeout = 60) {
   }
 }
 
+# Close the session and the browser quietly: the browser's websocket reports
+# "got non-close frame while closing" (websocketpp, through R's stderr) from
+# the event loop, which would print it later, inside the next figure's line
+# of progress. The loop is run here until the socket is done, with R's
+# message stream diverted.
+explore_screens_close <- function(cm, s) {
+  sink_to <- file(nullfile(), open = "w")
+  sink(sink_to, type = "message")
+  on.exit({
+    sink(type = "message")
+    close(sink_to)
+  })
+  if (!is.null(s)) try(s$close(), silent = TRUE)
+  try(cm$close(), silent = TRUE)
+  for (i in 1:20) later::run_now(0.05)
+  invisible()
+}
+
 # Take the screenshots into out_dir; returns the timings the tabs report
 # (wall clock and CPU seconds of the releases and of the error panel).
 explore_screens <- function(out_dir) {
@@ -62,7 +80,8 @@ explore_screens <- function(out_dir) {
 
   cargs <- unique(c(chromote::default_chrome_args(), "--no-sandbox", "--disable-gpu"))
   cm <- chromote::Chromote$new(browser = chromote::Chrome$new(path = explore_screens_chrome(), args = cargs))
-  on.exit(try(cm$close(), silent = TRUE), add = TRUE)
+  s <- NULL
+  on.exit(explore_screens_close(cm, s), add = TRUE)
   s <- chromote::ChromoteSession$new(parent = cm, width = 1500, height = 1050)
   js <- function(code) s$Runtime$evaluate(code, returnByValue = TRUE)$result$value
   cell <- function(id, key) {

@@ -1,0 +1,188 @@
+# Engine summaries on every engine (helper-engines.R: SQLite, PostgreSQL
+# under make test, DuckDB where installed): plain doubles whatever the
+# engine's types (PostgreSQL counts are bigint), empty tables and chunks as a
+# classed error, integer-valued data to 1e-9 (exact SQL literals), column
+# types and schemas.
+
+types_data <- function() {
+  old <- dp_reproducible(5)
+  on.exit(dp_rng(old))
+  t <- seq(0, 1, length.out = 11)
+  long <- data.frame(patient = rep(1:6, each = 11), day = rep(t, 6), score = rnorm(66))
+  long <- long[-c(3, 17), ]                                        # two missing cells
+  pts <- data.frame(a = runif(200), b = runif(200), resp = rnorm(200), who = rep(1:40, 5))
+  md <- data.frame(age = rep(0:20, 2), deaths = c(1:21, 21:1), region = rep(c("a", "b"), each = 21))
+  list(t = t, long = long, pts = pts, md = md, z = cbind(c(0.2, 0.5, 0.8), c(0.3, 0.6, 0.1)))
+}
+
+# Every summary of `tb` (long data), `tp` (points) and `tm` (deaths), with the
+# same settings in memory and in the engine.
+types_summaries <- function(tb, tp, tm, d) {
+  k <- kernel_gaussian(0.5)
+  rff <- with_seed_mode(2, kme_rff(k, 8, 2))
+  list(mean = summarise_mean(tb, d$t, 1, id = "patient", arg = "day", value = "score"),
+       cov = summarise_cov(tb, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score"),
+       kde = summarise_kde(tp, d$t, 0.1, bins = 200, columns = "a"),
+       kde_id = summarise_kde(tp, d$t, 0.1, bins = 200, columns = "a", id = "who"),
+       kde_grid = summarise_kde(tp, d$t, columns = "a", mechanism = "iclp"),
+       kde_kernel = summarise_kde(tp, list(d$t, d$t), 0.3, columns = c("a", "b")),
+       kme = summarise_kme(tp, k, synthetic = d$z, columns = c("a", "b")),
+       kme_rff = summarise_kme(tp, k, "random_features", rff = rff, columns = c("a", "b")),
+       mortality = summarise_mortality(tm, group = "region"),
+       binreg = summarise_bin_regression(tp, "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b")))
+}
+
+expect_plain_doubles <- function(s, info) {
+  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y"))) {
+    v <- s[[f]]
+    expect_identical(typeof(v), "double", info = paste(info, f))
+    expect_null(oldClass(v), info = paste(info, f))
+    expect_length(setdiff(names(attributes(v)), c("dim", "dimnames", "names")), 0L)
+  }
+}
+
+test_engines("every number of every summary is a plain double, equal to memory", function(con) {
+  d <- types_data()
+  DBI::dbWriteTable(con, "long", d$long, overwrite = TRUE)
+  DBI::dbWriteTable(con, "pts", d$pts, overwrite = TRUE)
+  DBI::dbWriteTable(con, "md", d$md, overwrite = TRUE)
+  se <- types_summaries(dplyr::tbl(con, "long"), dplyr::tbl(con, "pts"), dplyr::tbl(con, "md"), d)
+  sm <- types_summaries(d$long, d$pts, d$md, d)
+  for (nm in names(se)) {
+    expect_plain_doubles(se[[nm]], nm)
+    expect_equal(se[[nm]]$sums, sm[[nm]]$sums, tolerance = 1e-9, info = nm)
+    expect_equal(se[[nm]]$n, sm[[nm]]$n, info = nm)
+  }
+  # what bit64 would otherwise hide: cat(), unclass() and saveRDS() see 2, not 9.9e-324
+  expect_identical(unclass(se$mean$missing_cells), 2)
+  expect_identical(capture.output(cat(se$mean$missing_cells)), "2")
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  saveRDS(se$mean, f)
+  expect_identical(unclass(readRDS(f)$missing_cells), 2)
+  expect_identical(se$cov$missing_cells, 2)
+})
+
+test_engines("an empty table is a classed error saying it has no rows, for every summary", function(con) {
+  d <- types_data()
+  DBI::dbWriteTable(con, "long0", d$long[0, ], overwrite = TRUE)
+  DBI::dbWriteTable(con, "pts0", d$pts[0, ], overwrite = TRUE)
+  DBI::dbWriteTable(con, "md0", d$md[0, ], overwrite = TRUE)
+  tb <- dplyr::tbl(con, "long0")
+  tp <- dplyr::tbl(con, "pts0")
+  tm <- dplyr::tbl(con, "md0")
+  k <- kernel_gaussian(0.5)
+  calls <- list(
+    quote(summarise_mean(tb, d$t, 1, id = "patient", arg = "day", value = "score")),
+    quote(summarise_cov(tb, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score")),
+    quote(summarise_kde(tp, d$t, 0.1, columns = "a")),
+    quote(summarise_kde(tp, d$t, 0.1, columns = "a", id = "who")),
+    quote(summarise_kde(tp, d$t, columns = "a", mechanism = "frl")),
+    quote(summarise_kde(tp, list(d$t, d$t), 0.3, columns = c("a", "b"))),
+    quote(summarise_kme(tp, k, synthetic = d$z, columns = c("a", "b"))),
+    quote(summarise_kme(tp, k, "random_features", rff = with_seed_mode(2, kme_rff(k, 8, 2)), columns = c("a", "b"))),
+    quote(summarise_mortality(tm, group = "region")),
+    quote(summarise_bin_regression(tp, "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b"))),
+    quote(dp_mean(tb, epsilon = 1, tau = 1, grid = d$t, id = "patient", arg = "day", value = "score")),
+    quote(dp_kde(tp, d$t, 0.1, epsilon = 1, delta = 1e-3, columns = "a")),
+    quote(dp_kme(tp, k, 1, 1e-5, synthetic = d$z, columns = c("a", "b"))),
+    quote(mortality_distribution(tm, group = "region")))
+  for (cl in calls) {
+    e <- tryCatch(eval(cl), error = function(e) e)
+    expect_s3_class(e, "dpfda_error_data")
+    expect_match(conditionMessage(e), "has no rows", fixed = TRUE, info = deparse(cl)[1L])
+  }
+})
+
+test_that("an empty data frame or chunk source is a classed error saying it has no rows", {
+  d <- types_data()
+  k <- kernel_gaussian(0.5)
+  for (x in list(d$long[0, ], dp_chunks(list(d$long[0, ])))) {
+    expect_error(summarise_mean(x, d$t, 1, id = "patient", arg = "day", value = "score"), "no rows",
+                 class = "dpfda_error_data")
+    expect_error(summarise_cov(x, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score"), "no rows",
+                 class = "dpfda_error_data")
+  }
+  for (x in list(d$pts[0, ], dp_chunks(list(d$pts[0, ])), dp_chunks(function() NULL))) {
+    expect_error(summarise_kde(x, d$t, 0.1, columns = "a"), "no rows", class = "dpfda_error_data")
+    expect_error(summarise_kde(x, d$t, columns = "a", mechanism = "iclp"), "no rows", class = "dpfda_error_data")
+    expect_error(summarise_kme(x, k, synthetic = d$z, columns = c("a", "b")), "no rows", class = "dpfda_error_data")
+    expect_error(summarise_bin_regression(x, "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b")),
+                 "no rows", class = "dpfda_error_data")
+  }
+  expect_error(summarise_mortality(d$md[0, ], group = "region"), "no rows", class = "dpfda_error_data")
+})
+
+test_engines("integer-valued data (ages) agree with memory to 1e-9: exact SQL literals", function(con) {
+  old <- dp_reproducible(9)
+  on.exit(dp_rng(old))
+  ages <- sample(0:100, 1e5, replace = TRUE)
+  DBI::dbWriteTable(con, "ages", data.frame(age = ages, agei = as.integer(ages)), overwrite = TRUE)
+  ta <- dplyr::tbl(con, "ages")
+  g <- seq(0, 100, length.out = 31)      # a step of 10/3: not a 15-digit number
+  for (col in c("age", "agei")) {
+    expect_equal(summarise_kde(ta, g, 2, columns = col)$sums, summarise_kde(ages, g, 2)$sums, tolerance = 1e-9,
+                 info = col)
+    expect_equal(summarise_kde(ta, g, columns = col, mechanism = "iclp")$sums,
+                 summarise_kde(ages, g, mechanism = "iclp")$sums, tolerance = 1e-9, info = col)
+  }
+})
+
+test_that("double constants in the engine's SQL are written to round-trip exactly", {
+  skip_if_not_installed("dbplyr")
+  t <- dbplyr::tbl_lazy(data.frame(x = 1, y = 2), con = dbplyr::simulate_postgres())
+  g <- seq(0, 100, length.out = 31)
+  delta <- 100 / 4095                                  # the bin width of 4096 bins on [0, 100]
+  q <- engine_sql(t, "kde", grid = g, bandwidth = 2, columns = "x", bins = 4096)
+  expect_match(q, sprintf("%.17g", delta), fixed = TRUE)
+  q <- engine_sql(t, "kde", grid = g, columns = "x", mechanism = "iclp")
+  expect_match(q, sprintf("%.17g", 10 / 3), fixed = TRUE)
+  q <- engine_sql(t, "kme_kernel", kernel = kernel_gaussian(0.3), synthetic = cbind(1 / 3, 2 / 3),
+                  domain = c(0, 1 / 7), columns = c("x", "y"))
+  expect_match(q, sprintf("%.17g", 1 / 7), fixed = TRUE)
+  expect_match(q, sprintf("%.17g", (1 / 3) / 0.3), fixed = TRUE)   # the public point, scaled
+})
+
+test_engines("integer, bigint, numeric and real columns; tables in another schema", function(con) {
+  d <- types_data()
+  p <- d$pts
+  is_sqlite <- inherits(con, "SQLiteConnection")
+  DBI::dbWriteTable(con, "pts", p, overwrite = TRUE)
+  # the same values in other column types (where the engine has them)
+  types <- if (is_sqlite) c("INTEGER", "REAL", "NUMERIC") else c("INTEGER", "BIGINT", "REAL", "NUMERIC(12, 6)",
+                                                                "DOUBLE PRECISION")
+  pr <- p
+  pr$a <- round(p$a * 1e3)        # integer-valued, so every type holds it exactly
+  pr$b <- round(p$b * 1e3)
+  DBI::dbWriteTable(con, "ptsr", pr, overwrite = TRUE)
+  dom <- rbind(c(0, 0), c(1000, 1000))
+  g <- seq(0, 1000, length.out = 11)
+  ref_kde <- summarise_kde(pr$a, g, 50, bins = 300)$sums
+  ref_br <- summarise_bin_regression(pr, "resp", c(4, 3), c(-2, 2), dom, c("a", "b"))$sums
+  for (ty in types) {
+    tn <- paste0("pts_", gsub("[^a-z]", "", tolower(ty)))
+    DBI::dbExecute(con, sprintf("CREATE TABLE %s (a %s, b %s, resp DOUBLE PRECISION, who INTEGER)", tn, ty, ty))
+    DBI::dbExecute(con, sprintf("INSERT INTO %s SELECT a, b, resp, who FROM ptsr", tn))
+    tt <- dplyr::tbl(con, tn)
+    expect_equal(summarise_kde(tt, g, 50, bins = 300, columns = "a")$sums, ref_kde, tolerance = 1e-9, info = ty)
+    expect_equal(summarise_bin_regression(tt, "resp", c(4, 3), c(-2, 2), dom, c("a", "b"))$sums, ref_br,
+                 tolerance = 1e-9, info = ty)
+    sk <- summarise_kme(tt, kernel_gaussian(300), synthetic = cbind(c(100, 500), c(900, 400)), columns = c("a", "b"))
+    expect_equal(sk$sums, summarise_kme(cbind(pr$a, pr$b), kernel_gaussian(300),
+                                        synthetic = cbind(c(100, 500), c(900, 400)))$sums, tolerance = 1e-9, info = ty)
+    expect_plain_doubles(sk, ty)
+  }
+  # a table in another schema (an attached database in SQLite)
+  if (is_sqlite) {
+    DBI::dbExecute(con, "ATTACH DATABASE ':memory:' AS other")
+  } else {
+    DBI::dbExecute(con, "CREATE SCHEMA other")
+    on.exit(try(DBI::dbExecute(con, "DROP SCHEMA other CASCADE"), silent = TRUE), add = TRUE)
+  }
+  DBI::dbWriteTable(con, DBI::Id(schema = "other", table = "pts"), p)
+  to <- dplyr::tbl(con, dbplyr::in_schema("other", "pts"))
+  expect_equal(summarise_kde(to, d$t, 0.1, bins = 200, columns = "a")$sums,
+               summarise_kde(p$a, d$t, 0.1, bins = 200)$sums, tolerance = 1e-9)
+  expect_equal(summarise_kme(to, kernel_gaussian(0.5), synthetic = d$z, columns = c("a", "b"))$sums,
+               summarise_kme(cbind(p$a, p$b), kernel_gaussian(0.5), synthetic = d$z)$sums, tolerance = 1e-9)
+})
