@@ -63,12 +63,8 @@ test_that("dp_cov(): every source gives the same release; center is its own argu
   expect_equal(predict(r1), predict(r3), tolerance = 1e-10)
 })
 
-test_that("dp_mean() and dp_cov() give the same release from SQLite tables, with center", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+test_engines("dp_mean() and dp_cov() from a table equal memory, with center", function(con) {
   p <- one_path_data()
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con), add = TRUE)
   DBI::dbWriteTable(con, "curves", p$d)
   tb <- dplyr::tbl(con, "curves")
   for (mech in c("iclp_qr", "bernstein")) {
@@ -137,14 +133,23 @@ test_that("incomplete curves: one rule on every source, and incomplete = \"drop\
   a1 <- a
   a1$scale_factor <- NULL
   expect_equal(law$var, dpfda:::noise_law(a1)$var * a$scale_factor^2)
-  if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
-    con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-    on.exit(DBI::dbDisconnect(con), add = TRUE)
-    DBI::dbWriteTable(con, "cw", cw)
-    expect_error(rel(dplyr::tbl(con, "cw")), class = "dpfda_error_data")
-    s <- with_seed_mode(3, rel(dplyr::tbl(con, "cw"), incomplete = "drop"))
-    expect_equal(predict(s), predict(a), tolerance = 1e-10)
-  }
+})
+
+test_engines("incomplete curves in a table: refused by default, dropped alike with incomplete = \"drop\"",
+             function(con) {
+  cw <- datasets::ChickWeight
+  cw <- as.data.frame(cw[cw$Time <= 20, ])
+  cw$Chick <- as.integer(as.character(cw$Chick))
+  cw$weight <- as.double(cw$weight)
+  cw$Time <- as.double(cw$Time)
+  g <- seq(0, 20, by = 2)
+  rel <- function(x, ...) dp_mean(x, id = Chick, arg = Time, value = weight, grid = g, epsilon = 1, tau = 600, ...)
+  DBI::dbWriteTable(con, "cw", cw)
+  expect_error(rel(dplyr::tbl(con, "cw")), class = "dpfda_error_data")
+  s <- with_seed_mode(3, rel(dplyr::tbl(con, "cw"), incomplete = "drop"))
+  a <- with_seed_mode(3, rel(cw, incomplete = "drop"))
+  expect_equal(predict(s), predict(a), tolerance = 1e-10)
+  expect_equal(s$n, a$n)
 })
 
 test_that("incomplete = \"drop\" stays epsilon-DP when a person's curve turns incomplete (audit)", {

@@ -87,10 +87,15 @@ test_that("huge finite values give a release whether or not their owner is prese
     expect_true(all(is.finite(predict(r3))))
   }
   expect_true(all(is.finite(predict(dp_cov(dp_chunks(list(d, giant, dup)), epsilon = 1, tau = 1, grid = g)))))
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con), add = TRUE)
+})
+
+test_engines("huge finite values in a table: summaries and releases equal memory (no overflow)", function(con) {
+  x <- round3_curves(n = 20)
+  d <- as.data.frame(x)
+  g <- x$grid
+  giant <- data.frame(id = 99L, arg = g, value = rep(c(1.7e308, -1.7e308), length.out = length(g)))
+  dup <- data.frame(id = 99L, arg = c(0.5, 0.5, 0.5), value = c(1.7e308, 1.7e308, 1.6e308))
+  d3 <- rbind(d, giant, dup)
   DBI::dbWriteTable(con, "obs", d3)
   tb <- dplyr::tbl(con, "obs")
   for (clip in c("l2", "sup")) {

@@ -61,18 +61,29 @@ test_that("unit =: memory, data frames, chunks and SQLite give the same release"
   expect_equal(predict(r_df), predict(r_mem), tolerance = 1e-10)
   expect_equal(predict(r_ch), predict(r_mem), tolerance = 1e-10)
   expect_match(r_ch$privacy_unit, "^person")
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  on.exit(DBI::dbDisconnect(con), add = TRUE)
-  DBI::dbWriteTable(con, "dti", long)
-  r_sql <- rel(dplyr::tbl(con, "dti"), id = "curve", arg = "t", value = "y", grid = d$t, unit = "person")
-  expect_equal(predict(r_sql), predict(r_mem), tolerance = 1e-10)
-  expect_equal(r_sql$n, length(unique(ids)))
   # a curve whose rows name two persons is refused
   bad <- long
   bad$person[1] <- bad$person[1] + 1e6
   expect_error(rel(bad, id = curve, arg = t, value = y, grid = d$t, unit = person), class = "dpfda_error")
+})
+
+test_engines("unit =: a table gives the release of memory; a curve of two units is refused", function(con) {
+  d <- unit_data()
+  sel <- d$id %in% unique(d$id)[1:40]
+  X <- d$X[sel, ]
+  ids <- d$id[sel]
+  long <- data.frame(curve = rep(seq_len(nrow(X)), times = ncol(X)), person = rep(ids, times = ncol(X)),
+                     t = rep(d$t, each = nrow(X)), y = as.vector(X))
+  rel <- function(x, ...) with_seed_mode(7, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, ...))
+  r_mem <- rel(curves(X, d$t), unit = ids)
+  DBI::dbWriteTable(con, "dti", long)
+  r_sql <- rel(dplyr::tbl(con, "dti"), id = "curve", arg = "t", value = "y", grid = d$t, unit = "person")
+  expect_equal(predict(r_sql), predict(r_mem), tolerance = 1e-10)
+  expect_equal(r_sql$n, length(unique(ids)))
+  long$person[1] <- long$person[1] + 1e6
+  DBI::dbWriteTable(con, "bad", long)
+  expect_error(rel(dplyr::tbl(con, "bad"), id = "curve", arg = "t", value = "y", grid = d$t, unit = "person"),
+               class = "dpfda_error_data")
 })
 
 test_that("whole-person swaps: audited below epsilon with unit =, above it without (issue 31)", {
