@@ -66,8 +66,11 @@ BENCH_PEERS    := mvnfast bench
 deps-imports: $(LIB)
 	$(RSCRIPT) tools/install-deps.R --imports
 
+# diffpriv: the Bernstein mechanism's reference implementation, compared in
+# the tests where it loads (not a dependency of dpfda, so not in DESCRIPTION)
+TEST_PEERS := diffpriv
 deps-test: deps-system
-	$(RSCRIPT) tools/install-deps.R --imports --suggests=all
+	$(RSCRIPT) tools/install-deps.R --imports --suggests=all $(TEST_PEERS)
 
 deps-check: deps-test
 
