@@ -38,6 +38,11 @@
 #' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
 #'   `id = Subject`).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param unit The privacy unit when one person has several curves: a
+#'   column (string or bare name) of a long data frame, table or chunks
+#'   (chunks sorted by it), or one entry per curve for a curves object. Each
+#'   unit contributes the mean of its clipped curves; `n` counts units and
+#'   `curves` the curves (see [dp_mean()]).
 #' @param incomplete `"zero"` (default): a grid point without any row of an
 #'   individual counts as 0 (reported in `missing_cells`); `"drop"`: an
 #'   individual without a row at every grid point contributes nothing (its
