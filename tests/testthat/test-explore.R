@@ -169,7 +169,9 @@ test_that("each view recomputes in under 0.3 s of CPU at the default sizes", {
       cpu <- min(replicate(2, view(tab, set, p, seed = 1)$cpu))
       expect_lt(cpu, 0.3, label = paste(tab, m, "releases"))
     }
-    cpu <- errs(tab, set, p, seed = 1)$cpu
+    # (the best of two, as for the releases: a first call may pay one-off costs on a loaded machine;
+    # measured 0.10-0.13 s, once 0.54 s in a fresh-clone CI run)
+    cpu <- min(replicate(2, errs(tab, set, p, seed = 1)$cpu))
     expect_lt(cpu, 0.3, label = paste(tab, "error panel"))
   }
 })
