@@ -133,7 +133,16 @@ fig_explore <- function(out_dir) {
     return(list(title = "The explorer dp_explore()", file = file,
                 text = paste("Screenshots skipped: this machine lacks", miss, "."), table = NULL))
   }
-  tm <- explore_screens(out_dir)
+  # in a child R process whose output goes to a log: the websocket library of chromote prints
+  # "got non-close frame while closing" from C++ when the browser closes, past any sink()
+  script <- file.path("tools", "reproduce", "explore-screens.R")
+  log <- file.path(out_dir, "explore-screens.log")
+  status <- system2(file.path(R.home("bin"), "Rscript"), c(shQuote(script), shQuote(out_dir)), stdout = log,
+                    stderr = log)
+  if (!identical(as.integer(status), 0L)) {
+    stop("the explorer screenshots failed (see ", log, "): ", paste(utils::tail(readLines(log), 3L), collapse = " "))
+  }
+  tm <- utils::read.csv(file.path(out_dir, "explore-timings.csv"))
   list(title = "The explorer dp_explore()", file = file,
        text = paste(
          "Screenshots of `shiny::runApp(dp_explore())` in headless Chromium (driven by chromote), in",
