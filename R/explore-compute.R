@@ -14,11 +14,6 @@ explore_mechanisms <- list(
   density = c("GP" = "gp", "ICLP" = "iclp", "Bernstein" = "bernstein"),
   regression = c("Cloaking" = "cloaking", "Standard (Hall et al.)" = "standard"))
 
-# Mechanisms that take a delta (the others are pure epsilon-DP).
-explore_uses_delta <- function(tab, mechanism) {
-  switch(tab, mean = mechanism == "gp", density = mechanism == "gp", regression = TRUE)
-}
-
 # A fixed permutation of 1..n from R's generator, leaving the caller's random
 # stream as it was (the subsample of size n is its first n entries).
 explore_permutation <- function(n, seed = 20L) {
