@@ -23,13 +23,23 @@ describe_value <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
   if (is.list(x) && !is.data.frame(x)) return(sprintf("a list of length %d", length(x)))
+  if (is.factor(x)) return(sprintf("a factor of length %d (levels %s)", length(x), levels_text(x)))
   if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (length(x) > 1L) {
-    return(sprintf("a %s vector of length %d", typeof(x), length(x)))
+    return(sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x)))
   }
   if (is.character(x)) return(sprintf("\"%s\"", x))
   format(x)
+}
+
+# "a" or "an" before a word.
+article <- function(word) if (grepl("^[aeiou]", word)) "an" else "a"
+
+# A factor's first levels, quoted, for messages.
+levels_text <- function(x) {
+  lv <- levels(x)
+  paste0(paste0("\"", utils::head(lv, 3L), "\"", collapse = ", "), if (length(lv) > 3L) ", ..." else "")
 }
 
 arg_error <- function(arg, what, value, class = "dpfda_error_argument") {
