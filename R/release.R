@@ -119,17 +119,23 @@ print.dpfda_release <- function(x, ...) {
 #' @rdname new_dpfda_release
 #' @export
 summary.dpfda_release <- function(object, ...) {
+  law <- tryCatch(noise_law(object), error = function(e) NULL)
   structure(list(mechanism = object$mechanism, epsilon = object$epsilon, delta = object$delta,
                  sensitivity = object$sensitivity, noise_scale = object$noise_scale,
-                 rng = object$rng, values = summary(object$values)),
+                 n = object$n, tau = object$tau,
+                 privacy_unit = object$privacy_unit,
+                 noise_sd = if (!is.null(law)) range(sqrt(law$var)),
+                 expected_l2_noise = if (!is.null(law)) sqrt(sum(law$weights * law$var)),
+                 rng = object$rng, values = summary(object$values),
+                 # everything print() says, so that summary() never says less
+                 printed = utils::capture.output(print(object))),
             class = "summary.dpfda_release")
 }
 
 #' @export
 print.summary.dpfda_release <- function(x, ...) {
-  cat(sprintf("%s release, epsilon = %s, delta = %s, sensitivity = %s, noise scale = %s, rng = %s\n",
-              x$mechanism, format(x$epsilon, digits = 4), format(x$delta, digits = 4),
-              format(x$sensitivity, digits = 4), format(x$noise_scale, digits = 4), x$rng))
+  cat(x$printed, sep = "\n")
+  cat("summary of the released values:\n")
   print(x$values)
   invisible(x)
 }
