@@ -1,8 +1,10 @@
 # Classed conditions. Every error raised by dpfda inherits from
 # `dpfda_error`, plus one specific subclass, so callers can catch precisely.
 
-dpfda_abort <- function(message, class = "dpfda_error_argument", call = NULL,
-                        ...) {
+# `call` defaults to the exported function the user called (see user_call()),
+# so every error and warning says which function it comes from ("Error in
+# dp_mean() : ...") without the data of the call.
+dpfda_abort <- function(message, class = "dpfda_error_argument", call = user_call(), ...) {
   cnd <- structure(
     class = c(class, "dpfda_error", "error", "condition"),
     list(message = message, call = call, ...)
@@ -10,12 +12,34 @@ dpfda_abort <- function(message, class = "dpfda_error_argument", call = NULL,
   stop(cnd)
 }
 
-dpfda_warn <- function(message, class = "dpfda_warning") {
+dpfda_warn <- function(message, class = "dpfda_warning", call = user_call()) {
   cnd <- structure(
     class = c(class, "warning", "condition"),
-    list(message = message, call = NULL)
+    list(message = message, call = call)
   )
   warning(cnd)
+}
+
+# The outermost frame on the stack that runs an exported dpfda function, as
+# a call without arguments (`dp_mean()`): the function the user called, even
+# when the error is raised several helpers deep or through another export
+# (dp_fpca() -> dp_cov()). NULL outside such a frame.
+user_call <- function() {
+  ns <- topenv(environment(user_call))
+  exports <- getNamespaceExports(ns)
+  for (i in seq_len(sys.nframe())) {
+    if (!identical(environment(sys.function(i)), ns)) next
+    head <- sys.call(i)[[1L]]
+    name <- if (is.name(head)) as.character(head) else
+      if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NA
+    if (is.function(head)) {   # do.call(dp_mean, ...): the function itself heads the call
+      f <- sys.function(i)
+      hit <- Filter(function(e) identical(get(e, envir = ns), f), exports)
+      name <- if (length(hit)) hit[[1L]] else NA
+    }
+    if (!is.na(name) && name %in% exports) return(as.call(list(as.name(name))))
+  }
+  NULL
 }
 
 # A short, printable description of what the user gave.

@@ -32,3 +32,20 @@ test_that("the main errors of the mechanisms (missing epsilon, bad delta, unknow
   expect_snapshot(error = TRUE, dp_bernstein(function(a) a, epsilon = 1))
   expect_snapshot(error = TRUE, dp_kme(matrix(1:4, 2), epsilon = 1))
 })
+
+test_that("errors and warnings name the exported function the user called, without its data", {
+  t <- seq(0, 1, length.out = 5)
+  x <- curves(matrix(1:10, 2), t)
+  call_of <- function(expr) conditionCall(tryCatch(expr, error = identity))
+  expect_identical(call_of(dp_mean(x, tau = 1)), quote(dp_mean()))
+  expect_identical(call_of(dpfda::dp_cov(x, epsilon = 1, tau = 1, nope = 1)), quote(dp_cov()))
+  expect_identical(call_of(do.call(dp_mean, list(x, tau = 1))), quote(dp_mean()))
+  wrap <- function(...) dp_kde(...)
+  expect_identical(call_of(wrap(1:3)), quote(dp_kde()))
+  # an export that calls another export: the outer one, which the user called
+  expect_identical(call_of(dp_fpca(x, npc = 0)), quote(dp_fpca()))
+  local_privacy_warnings()
+  w <- tryCatch(dp_kde(c(0.2, 0.5, 0.7), t, 0.2, epsilon = 1, delta = 0.5), warning = identity)
+  expect_s3_class(w, "dpfda_warning_delta")
+  expect_identical(conditionCall(w), quote(dp_kde()))
+})
