@@ -10,7 +10,7 @@ as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df"
 # Names accepted in dp_mean(...).
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
-                     "candidates", "folds", "count_share")
+                     "candidates", "folds", "count_share", "bound_share", "bound_range", "bound_quantile")
 
 #' Differentially private mean function
 #'
@@ -203,7 +203,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
   src <- mean_source(x, opts, grid, incomplete, unit)
   epsilon <- check_epsilon(epsilon)
-  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
+  auto <- identical(tau, "auto")   # a private bound (R/auto-bound.R)
+  if (!auto) tau <- check_tau(tau)
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
   if (is.null(kernel)) kernel <- default_mech_kernel(src$domain)
   check_kernel(kernel)
@@ -230,7 +231,23 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
   }
   basis <- if (clip == "l2") kl_basis(kernel, src$grid, J = o$J, weights = o$weights, tol = o$tol)
-  s <- mean_summary(src, tau, clip, basis, cen, incomplete)
+  ab <- NULL
+  if (auto) {
+    # a share of epsilon buys tau; the rest (and all of delta) goes to the release
+    w <- if (clip == "l2") basis$weights else numeric()
+    ab <- mean_auto_bound(src, auto_bound_options(src$opts, clip, if (clip == "l2") sum(w) else 1), clip, w,
+                          cen, incomplete, epsilon, budget)
+    s <- check_summary(ab$summary, "mean")
+    tau <- ab$tau
+    eps_rel <- eps_rel - ab$epsilon
+    if (!(eps_rel > 0)) {
+      dpfda_abort(sprintf("bound_share (%s) and count_share (%s) leave nothing of epsilon for the release.",
+                          format(ab$share), format(o$count_share)), arg = "bound_share")
+    }
+  } else {
+    auto_bound_unused(src$opts)
+    s <- mean_summary(src, tau, clip, basis, cen, incomplete)
+  }
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
   rel <- centre_later(mean_rescale_complete(if (mechanism == "bernstein") {
     quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src))
@@ -239,7 +256,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   rel <- add_center(rel, cen, center, src$grid)
-  if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
+  if (auto) {   # one charge for the bound and the release: epsilon in all (delta: the release's)
+    rel$epsilon <- rel$epsilon + ab$epsilon
+    rel$tau_auto <- ab[c("epsilon", "share", "quantile", "range")]
+    charge_budget(budget, rel$epsilon, rel$delta, "dp_mean (tau = \"auto\")")
+  } else if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
     charge_release(budget, rel, "dp_mean") else iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
   rel$charge <- NULL
   rel
@@ -617,6 +638,11 @@ print.dpfda_iclp_release <- function(x, ...) {
                                  collapse = ", ")))
   if (!is.null(x$center)) {
     cat("  curves centred on a public reference before clipping; the reference is added back\n")
+  }
+  if (!is.null(x$tau_auto)) {
+    cat(sprintf("  tau chosen privately (share %s of epsilon, i.e. %s; the %s quantile of the norms)\n",
+                format(x$tau_auto$share, digits = 3), format(x$tau_auto$epsilon, digits = 4),
+                format(x$tau_auto$quantile, digits = 3)))
   }
   if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   if (!is.null(x$scale_factor)) {
