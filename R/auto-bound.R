@@ -14,7 +14,7 @@ auto_bound_per_decade <- 5
 # The options of tau = "auto" from dp_mean()'s `...`, checked, with defaults:
 # the default range is public (it depends on the measure S of the grid's
 # domain only, as the L2 norm of a constant does: |c| sqrt(S)).
-auto_bound_options <- function(o, clip, S) {
+auto_bound_options <- function(o, clip, S, max_tau = 1e150) {
   share <- if (is.null(o$bound_share)) NULL else
     check_number(o$bound_share, "bound_share", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
   q <- if (is.null(o$bound_quantile)) 0.9 else
@@ -24,10 +24,11 @@ auto_bound_options <- function(o, clip, S) {
     range <- c(1e-4, 1e4) * (if (clip == "l2") sqrt(S) else 1)
   } else {
     ok <- is.numeric(range) && length(range) == 2L && all(is.finite(range)) && all(range > 0) &&
-      range[1L] < range[2L] && range[2L] <= 1e150 && range[2L] / range[1L] <= 1e30
+      range[1L] < range[2L] && range[2L] <= max_tau && range[2L] / range[1L] <= 1e30
     if (!isTRUE(ok)) {
-      arg_error("bound_range", paste("two positive numbers `c(low, high)`, low < high, at most 1e150 and at",
-                                     "most 30 decades apart (the public range of candidate bounds)"), range)
+      arg_error("bound_range", sprintf(paste("two positive numbers `c(low, high)`, low < high, at most %s and at",
+                                             "most 30 decades apart (the public range of candidate bounds)"),
+                                       format(max_tau)), range)
     }
     range <- as.double(range)
   }
@@ -300,14 +301,12 @@ mean_bins_at <- function(sb, k) {
   out
 }
 
-# dp_mean(tau = "auto"): the binned summary, the checks, the private choice.
-# Returns the mean summary at the chosen bound with the record of the choice.
-# A choice outside the range (the bin below the lowest or above the highest
-# candidate) is refused after the budget of the bound is charged: the refusal
-# is a function of the private choice only.
-mean_auto_bound <- function(src, ab, clip, w, center, incomplete, epsilon, budget) {
-  sb <- summarise_mean_bins(src, ab$candidates, clip, w, center, incomplete)
-  if (incomplete == "error") refuse_missing_cells(sb)
+# The private choice of a bound from a binned summary `sb` (the checks, the
+# share, the exponential mechanism). A choice outside the range (the bin
+# below the lowest or above the highest candidate) is refused after the
+# budget of the bound is charged: the refusal is a function of the private
+# choice only. Returns the bin (1-based), the bound and the record.
+auto_bound_choose <- function(sb, ab, epsilon, budget, label, drop_hint = TRUE) {
   n <- sb$n
   share <- auto_bound_share(ab, n, epsilon)
   eps_b <- share * epsilon
@@ -316,7 +315,7 @@ mean_auto_bound <- function(src, ab, clip, w, center, incomplete, epsilon, budge
   k0 <- auto_bound_k0(n, ab$quantile, eps_b, K2)
   b <- auto_bound_select(sb$norm_counts, n - k0, eps_b)
   if (b == 1L || b == K2) {
-    charge_budget(budget, eps_b, 0, "dp_mean tau = \"auto\" (bound only, refused)")
+    charge_budget(budget, eps_b, 0, sprintf("%s tau = \"auto\" (bound only, refused)", label))
     dpfda_abort(sprintf(paste("The private bound fell %s `bound_range` = [%s, %s]: the norms of the curves",
                               "seem to lie %s it. Give `tau`, or a `bound_range` %s (the budget of the bound,",
                               "epsilon %s, is spent)."),
@@ -326,18 +325,44 @@ mean_auto_bound <- function(src, ab, clip, w, center, incomplete, epsilon, budge
                         format(eps_b, digits = 4)),
                 class = "dpfda_error_data", arg = "bound_range")
   }
-  # bin b (1-based) is (c_{b-2}, c_{b-1}]: its upper edge, candidate b, becomes tau
-  list(summary = mean_bins_at(sb, b), tau = cand[b], epsilon = eps_b, share = share,
-       quantile = 1 - k0 / n, range = ab$range)
+  # bin b (1-based) is (c_{b-2}, c_{b-1}]: its upper end, candidate b, becomes tau
+  list(index = b, tau = cand[b], epsilon = eps_b, share = share, quantile = 1 - k0 / n, range = ab$range)
+}
+
+# dp_mean(tau = "auto"): the binned summary, the checks, the private choice.
+# Returns the mean summary at the chosen bound with the record of the choice.
+mean_auto_bound <- function(src, ab, clip, w, center, incomplete, epsilon, budget) {
+  sb <- summarise_mean_bins(src, ab$candidates, clip, w, center, incomplete)
+  if (incomplete == "error") refuse_missing_cells(sb)
+  ch <- auto_bound_choose(sb, ab, epsilon, budget, "dp_mean")
+  c(list(summary = mean_bins_at(sb, ch$index)), ch)
+}
+
+# The options of tau = "auto" taken out of `...` (for functions whose `...`
+# goes elsewhere): list(auto = the options, rest = the other arguments).
+split_bound_options <- function(dots) {
+  nm <- names(dots) %||% rep("", length(dots))
+  is_b <- nm %in% c("bound_share", "bound_range", "bound_quantile")
+  list(auto = dots[is_b], rest = dots[!is_b])
 }
 
 # `tau`: a positive number, or "auto" where the function offers it.
-check_tau <- function(tau, auto = TRUE) {
+check_tau <- function(tau, auto = TRUE, upper = 1e150) {
   if (is.character(tau) || is.factor(tau)) {
-    arg_error("tau", if (auto) "a positive number at most 1e150, or \"auto\" (a private bound)" else
-      "a positive number at most 1e150", tau)
+    arg_error("tau", sprintf(if (auto) "a positive number at most %s, or \"auto\" (a private bound)" else
+      "a positive number at most %s", format(upper)), tau)
   }
-  check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
+  check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = upper)
+}
+
+# A line of the print of a release whose tau was chosen privately.
+print_tau_auto <- function(x) {
+  if (!is.null(x$tau_auto)) {
+    cat(sprintf("  tau chosen privately (share %s of epsilon, i.e. %s; targeting the %s quantile of the norms)\n",
+                format(x$tau_auto$share, digits = 3), format(x$tau_auto$epsilon, digits = 4),
+                format(x$tau_auto$quantile, digits = 3)))
+  }
+  invisible()
 }
 
 # The options of tau = "auto" given with a numeric tau: an error (they would be ignored).

@@ -687,11 +687,7 @@ print.dpfda_iclp_release <- function(x, ...) {
   if (!is.null(x$center)) {
     cat("  curves centred on a public reference before clipping; the reference is added back\n")
   }
-  if (!is.null(x$tau_auto)) {
-    cat(sprintf("  tau chosen privately (share %s of epsilon, i.e. %s; the %s quantile of the norms)\n",
-                format(x$tau_auto$share, digits = 3), format(x$tau_auto$epsilon, digits = 4),
-                format(x$tau_auto$quantile, digits = 3)))
-  }
+  print_tau_auto(x)
   if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   if (!is.null(x$scale_factor)) {
     cat(sprintf(paste("  incomplete curves dropped: the mean is over a noisy count of %s complete individuals",

@@ -210,3 +210,38 @@ test_that("bad input to tau = \"auto\" gets classed errors saying what to do", {
   expect_error(dp_mean(d$cu, 1, tau = "auto", incomplete = "drop", count_share = 0.95, bound_share = 0.2),
                class = "dpfda_error")
 })
+
+test_that("dp_cov(tau = \"auto\") and dp_fpca(): exact charge, calibration, classed refusals", {
+  d <- auto_data(300, m = 11)
+  b <- privacy_budget(5, composition = "basic")
+  old <- dp_reproducible(3)
+  on.exit(dp_rng(old))
+  r <- suppressWarnings(dp_cov(d$cu, epsilon = 1, tau = "auto", budget = b, bound_share = 0.25))
+  expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-15)
+  expect_equal(r$epsilon, 1)
+  expect_equal(r$epsilon_release, 0.75)
+  expect_equal(r$tau_auto$epsilon, 0.25)
+  ref <- suppressWarnings(dp_cov(d$cu, epsilon = 0.75, tau = r$tau))
+  expect_equal(r$noise_scale, ref$noise_scale, tolerance = 1e-12)
+  expect_output(print(r), "tau chosen privately \\(share 0.25")
+  p <- suppressWarnings(dp_fpca(d$cu, npc = 2, epsilon = 1, tau = "auto"))
+  expect_true(p$release$tau %in% dpfda:::auto_bound_candidates(p$release$tau_auto$range))
+  expect_error(dp_cov(dp_chunks(list(as.data.frame(d$cu))), epsilon = 1, tau = "auto", grid = d$t),
+               class = "dpfda_error_argument", regexp = "give `tau`")
+  expect_error(dp_cov(d$cu, epsilon = 1, tau = 1, bound_share = 0.2), class = "dpfda_error_argument")
+  expect_error(dp_cov(d$cu, epsilon = 1, tau = "auto", bound_range = c(1, 1e80)), class = "dpfda_error_argument")
+  expect_error(dp_cov(d$cu[1:50], epsilon = 1, tau = "auto"), class = "dpfda_error_privacy")
+})
+
+test_engines("dp_cov(tau = \"auto\") on a table equals memory", function(con) {
+  d <- auto_data(200, m = 9)
+  DBI::dbWriteTable(con, "auto_cov", as.data.frame(d$cu))
+  cen <- function(t) 0.1 * t
+  old <- dp_reproducible(4)
+  a <- suppressWarnings(dp_cov(d$cu, epsilon = 1, tau = "auto", center = cen))
+  dp_reproducible(4)
+  b <- suppressWarnings(dp_cov(dplyr::tbl(con, "auto_cov"), epsilon = 1, tau = "auto", grid = d$t, center = cen))
+  dp_rng(old)
+  expect_identical(a$tau, b$tau)
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
+})
