@@ -270,12 +270,13 @@ auto_bound_share <- function(ab, n, epsilon) {
   need <- auto_bound_min_share(n, epsilon, K2)
   share <- if (is.null(ab$share)) min(max(0.1, need), 0.5) else ab$share
   if (share < need * (1 - 1e-12)) {
+    what <- if (need < 1) sprintf("a larger `bound_share` (at least %.3g), a larger epsilon", need) else
+      sprintf("a larger epsilon (at least %.3g with bound_share = 0.5)", 2 * need * epsilon)
     dpfda_abort(sprintf(paste("n = %s is too small for a private bound at bound_share = %s of epsilon = %s:",
                               "the private quantile needs n * epsilon * bound_share >= %.3g (%s candidate",
-                              "bounds). Give `tau`, or a larger `bound_share` (at least %.3g), a larger",
-                              "epsilon or a narrower `bound_range`."),
+                              "bounds). Give `tau`, or %s, or a narrower `bound_range`."),
                         format(n), format(share, digits = 4), format(epsilon, digits = 4),
-                        4 * (log(K2) + auto_bound_tail), K2 - 1L, need),
+                        4 * (log(K2) + auto_bound_tail), K2 - 1L, what),
                 class = "dpfda_error_privacy", arg = "bound_share")
   }
   share
