@@ -83,7 +83,8 @@
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
-#'   `n`, `centered` (with `tau = "auto"`: `tau_auto`, `epsilon_release`). [predict()] takes a two-column matrix of \eqn{(s, t)}
+#'   `n`, `centered` (with `tau = "auto"`: `tau_auto`, `epsilon_release`).
+#'   [predict()] takes a two-column matrix of \eqn{(s, t)}
 #'   pairs (Nystrom extension, post-processing).
 #' @examples
 #' t <- seq(0, 1, length.out = 15)

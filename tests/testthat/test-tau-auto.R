@@ -245,3 +245,23 @@ test_engines("dp_cov(tau = \"auto\") on a table equals memory", function(con) {
   expect_identical(a$tau, b$tau)
   expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
 })
+
+test_that("a small bench: tau = \"auto\" beats a bound ten times too large and is near a good one", {
+  # (bench/bench-tau-auto.R at full size; here 12 replications of one cell)
+  t <- seq(0, 1, length.out = 51)
+  mu <- 0.3 * sin(2 * pi * t)
+  w <- dpfda:::quadrature_weights(t)
+  B <- vapply(1:4, function(j) sqrt(2) * cos(j * pi * t), numeric(51)) %*% diag(0.3 / (1:4))
+  old <- dp_reproducible(8)
+  on.exit(dp_rng(old))
+  set.seed(8)
+  e <- replicate(12, {
+    X <- sweep(matrix(rnorm(300 * 4), 300) %*% t(B), 2, mu, "+")
+    cx <- curves(X, t)
+    err <- function(r) sqrt(sum(w * (r$values$values[1, ] - mu)^2))
+    c(auto = err(dp_mean(cx, 1, "auto")), good = err(dp_mean(cx, 1, 0.36)), ten = err(dp_mean(cx, 1, 7.2)))
+  })
+  m <- rowMeans(e)
+  expect_lt(m[["auto"]] / m[["ten"]], 0.5)
+  expect_lt(m[["auto"]] / m[["good"]], 1.6)
+})
