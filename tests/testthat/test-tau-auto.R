@@ -265,3 +265,19 @@ test_that("a small bench: tau = \"auto\" beats a bound ten times too large and i
   expect_lt(m[["auto"]] / m[["ten"]], 0.5)
   expect_lt(m[["auto"]] / m[["good"]], 1.6)
 })
+
+test_that("the explorer offers tau = \"auto\": views and the error panel", {
+  B <- dpfda:::explore_builtin()
+  set <- B$mean[[1L]]
+  p <- dpfda:::explore_defaults(set, "mean")
+  p$releases <- 2L
+  p$tau_auto <- TRUE
+  v <- dpfda:::explore_view("mean", set, p, seed = 3)
+  expect_true(!is.null(v$release$tau_auto))
+  expect_true(any(grepl("tau chosen privately", v$notes)))
+  p$n <- 60L   # too few for the smallest epsilons: those are left out with a note
+  e <- dpfda:::explore_errors("mean", set, p, seed = 3)
+  expect_true(all(is.finite(e$table$expected)))
+  expect_lt(nrow(e$table), length(dpfda:::explore_eps_grid))
+  expect_true(any(grepl("tau = \"auto\" at epsilon", e$notes)))
+})
