@@ -111,12 +111,12 @@ test_that("privacy audit: the selection and the whole call stay below epsilon; t
                  bound_share = 0.5, bound_range = c(0.1, 10))
     c(log(r$tau), r$coefficients[1])
   }
-  w <- dp_audit(whole, D, N2, n = 2000, epsilon = 1, projection = function(o) o[2] + 10 * o[1], seed = 5,
+  w <- dp_audit(whole, D, N2, n = 1500, epsilon = 1, projection = function(o) o[2] + 10 * o[1], seed = 5,
                 confidence = 0.99)
   expect_lte(w$epsilon_lower, 1)
   # the curve moved from a small norm (-0.2, below the target's bin) to 3: both the bound and the release move
   N2[1, ] <- -0.2
-  w2 <- dp_audit(whole, D, N2, n = 2000, epsilon = 1, projection = function(o) o[2] + 10 * o[1], seed = 6,
+  w2 <- dp_audit(whole, D, N2, n = 1500, epsilon = 1, projection = function(o) o[2] + 10 * o[1], seed = 6,
                  confidence = 0.99)
   expect_lte(w2$epsilon_lower, 1)
 })
