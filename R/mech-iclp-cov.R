@@ -92,7 +92,7 @@
 #' r <- dp_cov(x, epsilon = 1, tau = 1, kernel = kernel_matern(3/2, 0.2))
 #' r
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
-#' dp_cov(x, epsilon = 1, tau = "auto", kernel = kernel_matern(3/2, 0.2), bound_share = 0.3)$tau
+#' dp_cov(x, epsilon = 1, tau = "auto", kernel = kernel_matern(3/2, 0.2))$tau   # (share 0.43 at n = 100)
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
