@@ -152,6 +152,9 @@ summarise_mean_bins <- function(src, cand, clip, w, center, incomplete) {
     return(s)
   }
   if (is_lazy_table(x)) return(lazy_mean_bins(x, grid, cand, w, clip, id, arg, value, center, inc, unit, settings))
+  if (is.data.frame(x)) {   # a long data frame in memory, by the rule of tables
+    return(warn_dropped(frame_mean_bins(x, grid, cand, w, clip, id, arg, value, center, inc, unit, settings)))
+  }
   arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
 }
 

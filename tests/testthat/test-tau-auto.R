@@ -31,6 +31,24 @@ test_that("the binned summary gives exactly the clipped sums at every candidate 
   }
 })
 
+test_that("a long data frame by the rule of tables gives the binned summary of its curves", {
+  d <- auto_data(40, m = 11)
+  long <- as.data.frame(d$cu)
+  long$person <- (as.integer(factor(long$id)) + 1L) %/% 2L
+  ab <- dpfda:::auto_bound_options(list(), "l2", 1)
+  w <- dpfda:::quadrature_weights(d$t)
+  per_curve <- long$person[!duplicated(long$id)]
+  for (clip in c("l2", "sup")) for (u in list(NULL, "person")) {
+    a <- dpfda:::summarise_mean_bins(list(curves = d$cu, grid = d$t, unit = if (!is.null(u)) per_curve),
+                                     ab$candidates, clip, w, NULL, "error")
+    b <- dpfda:::summarise_mean_bins(list(data = long, cols = list(unit = u), grid = d$t), ab$candidates, clip, w,
+                                     NULL, "error")
+    expect_equal(b$norm_counts, a$norm_counts)
+    expect_equal(b$sums, a$sums, tolerance = 1e-12)
+    expect_equal(b$n, a$n)
+  }
+})
+
 test_that("every mechanism charges exactly epsilon: share for the bound, the rest (and delta) for the release", {
   d <- auto_data(400)
   for (mech in c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp")) {
