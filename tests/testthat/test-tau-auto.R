@@ -299,3 +299,34 @@ test_that("the explorer offers tau = \"auto\": views and the error panel", {
   expect_lt(nrow(e$table), length(dpfda:::explore_eps_grid))
   expect_true(any(grepl("tau = \"auto\" at epsilon", e$notes)))
 })
+
+test_that("dp_accuracy(tau = \"auto\"): the law of the bound is exact and the errors are its mixture", {
+  t <- seq(0, 1, length.out = 31)
+  w <- dpfda:::quadrature_weights(t)
+  set.seed(4)
+  X <- outer(rnorm(300, 1, 0.4), sin(2 * pi * t)) + outer(rnorm(300, 0, 0.3), cos(pi * t))
+  nrm <- sqrt(rowSums(sweep(X^2, 2, w, "*")))
+  a <- dp_accuracy(mechanism = "frl", n = 300, epsilon = 1, tau = "auto", grid = t, norms = nrm, bound_share = 0.2)
+  expect_equal(a$bound_share, 0.2)
+  expect_equal(a$epsilon_release, 0.8)
+  expect_output(print(a), "tau = \"auto\" \\(share 0.2 of epsilon\\)")
+  # the errors: the mixture over the bound's law of the fixed-tau errors at the release's epsilon
+  fixed <- vapply(a$tau_distribution$tau, function(tb) {
+    dp_accuracy(mechanism = "frl", n = 300, epsilon = 0.8, tau = tb, grid = t)$expected_l2
+  }, 0)
+  expect_equal(a$expected_l2, sqrt(sum(a$tau_distribution$probability * fixed^2)), tolerance = 1e-12)
+  # the law of the bound: data whose norms are the planning sample choose as planned
+  old <- dp_reproducible(5)
+  on.exit(dp_rng(old))
+  cx <- curves(X, t)
+  taus <- replicate(400, dp_mean(cx, 1, "auto", mechanism = "frl", bound_share = 0.2)$tau)
+  f <- vapply(a$tau_distribution$tau, function(tb) mean(abs(taus - tb) < 1e-12 * tb), 0)
+  p <- a$tau_distribution$probability
+  expect_true(all(abs(f - p) <= 4.5 * sqrt(p * (1 - p) / 400) + 0.01))
+  expect_error(dp_accuracy(mechanism = "frl", n = 300, epsilon = 1, tau = "auto", grid = t),
+               class = "dpfda_error_argument", regexp = "norms")
+  expect_error(dp_accuracy(mechanism = "frl", n = 300, epsilon = 1, tau = "auto", grid = t, norms = nrm,
+                           target_l2 = 0.1), class = "dpfda_error_argument")
+  expect_error(dp_accuracy(mechanism = "frl", n = 30, epsilon = 1, tau = "auto", grid = t, norms = nrm),
+               class = "dpfda_error_privacy")
+})
