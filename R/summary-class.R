@@ -16,7 +16,8 @@ summary_kinds <- c(kde = "binned 1-D KDE (bin weights)", mean = "clipped curve s
                    mortality = "deaths by group and age", kme_kernel = "kernel sums at public points",
                    kme_features = "random-feature sums",
                    cov = "clipped basis coefficients: sums and sums of outer products",
-                   binreg = "bin counts and clamped output sums")
+                   binreg = "bin counts and clamped output sums",
+                   mean_bins = "curve sums per bin of their norms, with the norms' histogram (tau = \"auto\")")
 summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (linear binning)",
                    kde_kernel = "Gaussian kernel sums at public points (KDE)")
 
@@ -94,6 +95,8 @@ NULL
   if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells
   if (!is.null(e1$incomplete_n)) out$incomplete_n <- e1$incomplete_n + e2$incomplete_n
   if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y
+  if (!is.null(e1$norm_counts)) out$norm_counts <- e1$norm_counts + e2$norm_counts   # (tau = "auto")
+  if (!is.null(e1$curves) && !is.null(e2$curves)) out$curves <- e1$curves + e2$curves
   out
 }
 

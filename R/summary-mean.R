@@ -224,7 +224,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     contrib <- pmin(pmax(v, -tau), tau)
   }
   out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
-              incomplete_n = n_inc)
+              incomplete_n = n_inc, v = unname(v))
   if (!is.null(unit)) {   # weight 1 / (curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
     cu <- ukey[match(uid, d[[id]])]
@@ -236,6 +236,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     ui <- match(cu, unique(cu))
     out$weight <- (1 / tabulate(ui))[ui][ci + 1L]
     out$n_units <- length(unique(cu))
+    out$unit_of <- ui   # (the unit of each individual, for tau = "auto")
   }
   out
 }
