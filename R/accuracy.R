@@ -109,7 +109,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     law <- noise_law(x)
     s <- law_summary(law, nsim, seed)
     return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
-                        tau = x$tau))
+                        tau = x$tau, bias = release_bias_bound(x)))
   }
   solving <- !is.null(target_l2) || !is.null(target_sup)
   if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
@@ -119,15 +119,22 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (placeholder && solve_for == "epsilon") epsilon <- 1
   if (placeholder && solve_for == "n") n <- 100
   st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, list(...))
-  law <- st$law(st$n, st$epsilon)
-  s <- law_summary(law, nsim, seed)
-  out <- new_accuracy(s, law, mechanism = st$mechanism, n = st$n, epsilon = st$epsilon, delta = st$delta,
-                      tau = st$tau)
+  plan_at <- function(n_at, e_at) {
+    law <- st$law(n_at, e_at)
+    new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
+                 delta = st$delta, tau = st$tau, bias = st$bias(n_at, e_at))
+  }
+  out <- plan_at(st$n, st$epsilon)
   if (solving) {
+    # the solvers use the total: noise and the bound on the smoothing bias
+    bias0 <- function(b, what) { v <- b[[what]]; if (is.null(v) || !is.finite(v)) 0 else v }
     err <- if (!is.null(target_l2)) {
-      function(n, e) suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
+      function(n, e) {
+        noise <- suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
+        sqrt(noise^2 + bias0(st$bias(n, e), "l2")^2)
+      }
     } else {
-      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed)))
+      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed))) + bias0(st$bias(n, e), "sup")
     }
     target <- if (!is.null(target_l2)) target_l2 else target_sup
     if (solve_for == "n") {
@@ -145,10 +152,8 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       n_at <- if (solve_for == "n") out$n_needed else st$n
       e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
       if (is.finite(n_at) && is.finite(e_at)) {
-        law <- st$law(n_at, e_at)
         keep <- out[intersect(c("n_needed", "epsilon_needed", "target"), names(out))]
-        out <- new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
-                            delta = st$delta, tau = st$tau)
+        out <- plan_at(n_at, e_at)
         out[names(keep)] <- keep
       }
     }
@@ -156,10 +161,17 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   out
 }
 
-new_accuracy <- function(s, law, mechanism, n, epsilon, delta, tau) {
+new_accuracy <- function(s, law, mechanism, n, epsilon, delta, tau, bias = NULL) {
+  num <- function(v) if (is.numeric(v) && length(v) == 1L) v else NA_real_
+  b_l2 <- num(bias$l2)
+  b_sup <- num(bias$sup)
   structure(list(mechanism = mechanism, grid = law$grid, pointwise_sd = s$pointwise_sd,
                  expected_l2 = s$expected_l2, expected_sup = s$expected_sup, family = law$family,
-                 noise = law$note, n = n, epsilon = epsilon, delta = delta, tau = tau),
+                 noise = law$note, bias_l2 = b_l2, bias_sup = b_sup, bias_pointwise = bias$pointwise,
+                 bias_worst_l2 = num(bias$worst_l2), bias_note = bias$note %||% "not available",
+                 total_l2 = sqrt(s$expected_l2^2 + (if (is.finite(b_l2)) b_l2^2 else NA_real_)),
+                 total_sup = s$expected_sup + b_sup,
+                 n = n, epsilon = epsilon, delta = delta, tau = tau),
             class = "dpfda_accuracy")
 }
 
@@ -173,6 +185,15 @@ print.dpfda_accuracy <- function(x, ...) {
               length(x$pointwise_sd)))
   cat(sprintf("  expected L2 noise error (root mean square) %s; expected sup error %s\n",
               format(x$expected_l2, digits = 4), format(x$expected_sup, digits = 4)))
+  if (is.finite(x$bias_l2 %||% NA_real_)) {
+    cat(sprintf("  smoothing bias at most %s (L2) and %s (sup) for a mean as smooth as the kernel allows; up to %s\n",
+                format(x$bias_l2, digits = 4), format(x$bias_sup, digits = 4), format(x$bias_worst_l2, digits = 4)))
+    cat("    for any mean within tau; no clipping bias when the curves are within tau\n")
+    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square), sup at most %s\n",
+                format(x$total_l2, digits = 4), format(x$total_sup, digits = 4)))
+  } else if (!is.null(x$bias_note)) {
+    cat(sprintf("  bias: %s\n", x$bias_note))
+  }
   if (!is.null(x$n_needed)) cat(sprintf("  n needed for the target %s: %s\n", names(x$target),
                                         format(x$n_needed, big.mark = ",")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
@@ -242,8 +263,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
     delta <- check_delta(delta)
     calibration <- opts$calibration %||% "analytic"
     law <- function(n, e) law_gp(dp_noise_scale(sensitivity, e, delta, calibration), kernel, grid)
-    return(list(law = law, mechanism = "gp (dp_gp_release)", n = NULL, epsilon = epsilon, delta = delta,
-                tau = NULL))
+    return(list(law = law, bias = function(n, e) list(l2 = 0, sup = 0, worst_l2 = 0, note = "no smoothing"),
+                mechanism = "gp (dp_gp_release)", n = NULL, epsilon = epsilon, delta = delta, tau = NULL))
   }
   need(n, "n", "the number of individuals (curves)")
   n <- check_count(n, "n", min = 1, max = 1e15)
@@ -270,26 +291,33 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
       law_linear(A, rep(2 * tau / n * (o$k + 1) / e, ncol(A)), "laplace", g,
                  sprintf("i.i.d. Laplace on %d Bernstein lattice values, then the polynomial", ncol(A)))
     }
-    return(list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = 0, tau = tau))
+    bb <- bias_bernstein_grid(g, o$k, tau, kernel)   # k is fixed: the same for every n and epsilon
+    bias <- function(n, e) bb
+    return(list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = 0, tau = tau))
   }
   basis <- kl_basis(kernel, grid, J = o$J, weights = o$weights, tol = o$tol)
   h <- if (is.null(o$h)) kernel_edr(kernel, if (is.null(dim(grid))) 1L else ncol(grid)) else o$h
   lam <- basis$values
   o$measure <- basis_measure(basis)   # psi on the unit-measure domain, as dp_mean()
-  law <- function(n, e) {
+  params_at <- function(n, e) {
     p <- pss_params(mechanism, n, e, h, tau / sqrt(o$measure), o$pss_rule)
     p <- if (mechanism == "frl") list(M = p$M) else list(eta = p$eta, psi = p$psi)
     for (nm in names(p)) if (!is.null(o[[nm]])) p[[nm]] <- o[[nm]]
+    if (mechanism == "frl") p$M <- min(p$M, basis$J)
+    p
+  }
+  bias <- function(n, e) mean_bias_bound(mechanism, basis, params_at(n, e), tau, o$threshold_scale)
+  law <- function(n, e) {
+    p <- params_at(n, e)
     if (mechanism == "gp") {
       dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
       return(law_gp(dp_noise_scale(dk, e, o$delta, o$calibration), kernel, basis$grid))
     }
-    if (mechanism == "frl") p$M <- min(p$M, basis$J)
     pl <- iclp_plan(mechanism, numeric(length(lam)), lam, n, e, tau, p, o)
     law_iclp(list(mechanism = mechanism, basis = basis, noise_scale = pl$noise_scale,
                   params = list(M = p$M, J_tau = pl$J_tau), values = list(grid = basis$grid)))
   }
-  list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
+  list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
 }
 
 accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
@@ -308,7 +336,9 @@ accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
     sens <- sensitivity_kde(n, if (is.matrix(bw$H) && !bw$isotropic) bw$H else sqrt(bw$H[1, 1]), d = d)
     law_gp(dp_noise_scale(sens, e, delta, calibration), bw$kernel, grid)
   }
-  list(law = law, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
+  bias <- function(n, e) list(l2 = NA_real_, sup = NA_real_, worst_l2 = NA_real_,
+                              note = "the kernel smoothing bias depends on the density: no public bound")
+  list(law = law, bias = bias, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
 }
 
 accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
@@ -329,7 +359,14 @@ accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
     noise_law.dpfda_iclp_cov_release(list(basis = basis, noise_scale = sqrt(2) * sens / e,
                                           values = list(grid = tg)))
   }
-  list(law = law, mechanism = "cov", n = n, epsilon = epsilon, delta = 0, tau = tau)
+  # Hilbert-Schmidt bias over the tensor class sum c_jk^2 / (lam_j lam_k) <= tau^4 / lam_1^2
+  bias <- function(n, e) {
+    p <- pss_params("iclp_qr", n, e, h, tau^2 / S2)
+    sh <- qr_shrink(lam2, opts$eta %||% p$eta, opts$psi %||% p$psi, S2)$s
+    list(l2 = tau^2 / basis$values[1L] * sqrt(max((1 - sh)^2 * lam2)), sup = NA_real_,
+         worst_l2 = tau^2 * max(1 - sh), note = bias_note)
+  }
+  list(law = law, bias = bias, mechanism = "cov", n = n, epsilon = epsilon, delta = 0, tau = tau)
 }
 
 # ---- the utility warning of new releases ---------------------------------------
@@ -377,6 +414,7 @@ signal_size_l2 <- function(x) {
 # public centre.
 release_utility_check <- function(x) {
   if (!isTRUE(getOption("dpfda.utility_warning", TRUE))) return(invisible(x))
+  release_shrinkage_check(x)
   s <- tryCatch(signal_size_l2(x), error = function(e) NULL)
   bound <- s$size
   if (is.null(bound) || !is.finite(bound)) return(invisible(x))
@@ -396,6 +434,31 @@ release_utility_check <- function(x) {
                        x$mechanism, format(l2, digits = 3), format(bound, digits = 3), s$what, advice),
                "dpfda_warning_utility")
   }
+  invisible(x)
+}
+
+# A release whose smoothing removes most of the signal: the public bound on
+# the smoothing bias (for a mean as smooth as the kernel allows, see
+# R/bias-bound.R) is more than half of tau, i.e. all but a few components are
+# shrunk (nearly) to 0 and the release is mostly the public centre (0, or
+# `center`). The noise check above can then be silent, since shrinking the
+# signal shrinks the noise too.
+release_shrinkage_check <- function(x) {
+  b <- release_bias_bound(x)
+  if (is.null(b) || !is.finite(b$l2) || !(b$l2 > x$tau / 2)) return(invisible(x))
+  kept <- if (x$mechanism %in% c("iclp_qr", "gp")) {
+    sh <- qr_shrink(x$basis$values, x$params$eta, x$params$psi, basis_measure(x$basis))$s
+    sprintf(" (%d of %d components keep more than 10%% of their size)", sum(sh > 0.1), length(sh))
+  } else ""
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
+  dpfda_warn(sprintf(paste("The smoothing of this %s release removes most of the signal%s: its bias is up to %s",
+                           "in L2 norm for a mean as smooth as the kernel allows (tau = %s), against a noise",
+                           "error of %s. The release is mostly the public centre. Use more individuals (n) or a",
+                           "larger epsilon; dp_accuracy() shows the total error before releasing."),
+                     x$mechanism, kept, format(b$l2, digits = 3), format(x$tau, digits = 3),
+                     format(l2, digits = 3)),
+             "dpfda_warning_utility")
   invisible(x)
 }
 

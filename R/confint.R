@@ -154,7 +154,9 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' method and with `l1_bound`). `tidy()` gives the same in the broom vocabulary (`estimate`,
 #' `std.error`, `conf.low`, `conf.high`), `glance()` one row of public
 #' settings: `mechanism`, `epsilon`, `delta`, `sensitivity`, `noise_scale`,
-#' the range of the noise sd, the expected \eqn{L^2} noise error, `tau`, `n`
+#' the range of the noise sd, the expected \eqn{L^2} noise error, the public
+#' bound on the smoothing bias `bias_l2` and the `total_l2` of both (as
+#' [dp_accuracy()]; `NA` where there is no such bound), `tau`, `n`
 #' and the noise source. `tidy()` and `glance()` are the generics of the
 #' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
 #'
@@ -224,11 +226,14 @@ glance.dpfda_release <- function(x, ...) {
   law <- tryCatch(noise_law(x), dpfda_error_unsupported = function(e) NULL)
   sd <- if (is.null(law)) NA_real_ else sqrt(law$var)
   num <- function(v) if (is.numeric(v) && length(v) == 1L) as.double(v) else NA_real_
+  b <- release_bias_bound(x)
+  l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
+  bias <- if (is.null(b)) NA_real_ else b$l2
   data.frame(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta,
              sensitivity = num(x$sensitivity), noise_scale = num(x$noise_scale),
              noise_family = if (is.null(law)) NA_character_ else law$family,
              noise_sd_min = min(sd), noise_sd_max = max(sd),
-             expected_l2 = if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var)),
+             expected_l2 = l2, bias_l2 = bias, total_l2 = sqrt(l2^2 + bias^2),
              tau = num(x$tau), n = num(x$n), rng = x$rng, stringsAsFactors = FALSE)
 }
 

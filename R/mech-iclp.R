@@ -276,6 +276,7 @@ mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select,
   out <- iclp_release_core(mechanism, a, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- mean_release_curves(out$values, basis$grid, src)
   rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  if (mechanism == "iclp_ar") rel$threshold_scale <- o$threshold_scale   # for the public bias bound
   rel$charge <- c(out, list(par = par))
   rel
 }
