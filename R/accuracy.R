@@ -414,7 +414,6 @@ signal_size_l2 <- function(x) {
 # public centre.
 release_utility_check <- function(x) {
   if (!isTRUE(getOption("dpfda.utility_warning", TRUE))) return(invisible(x))
-  release_shrinkage_check(x)
   s <- tryCatch(signal_size_l2(x), error = function(e) NULL)
   bound <- s$size
   if (is.null(bound) || !is.finite(bound)) return(invisible(x))
@@ -433,8 +432,9 @@ release_utility_check <- function(x) {
                              "before releasing."),
                        x$mechanism, format(l2, digits = 3), format(bound, digits = 3), s$what, advice),
                "dpfda_warning_utility")
+    return(invisible(x))
   }
-  invisible(x)
+  release_shrinkage_check(x)   # one warning: the noise one says enough when it fires
 }
 
 # A release whose smoothing removes most of the signal: the public bound on
@@ -444,6 +444,9 @@ release_utility_check <- function(x) {
 # `center`). The noise check above can then be silent, since shrinking the
 # signal shrinks the noise too.
 release_shrinkage_check <- function(x) {
+  # the shrinkage, thresholding or truncation of the ICLP-type mechanisms; a Bernstein release's
+  # smoothing is fixed by k, whatever n and epsilon
+  if (!(x$mechanism %in% c("iclp_qr", "iclp_ar", "frl", "gp"))) return(invisible(x))
   b <- release_bias_bound(x)
   if (is.null(b) || !is.finite(b$l2) || !(b$l2 > x$tau / 2)) return(invisible(x))
   kept <- if (x$mechanism %in% c("iclp_qr", "gp")) {
