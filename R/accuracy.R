@@ -21,16 +21,38 @@
 #'   from the public noise law, `nsim` draws with a fixed public seed; your
 #'   random-number state is left untouched).
 #'
-#' These are errors of the **noise** only: the released value is the
-#' clipped, shrunk summary plus this noise. Clipping at `tau` and the
-#' shrinkage of the ICLP mechanisms add a bias that depends on the data and is
-#' not included.
+#' The released value is the clipped, smoothed summary plus this noise. The
+#' smoothing (the shrinkage of ICLP-QR and GP, the thresholds of ICLP-AR, the
+#' truncation of FRL, the Bernstein polynomial) moves the mean by an amount
+#' that depends on the mean; over every mean bounded by `tau` it can be all
+#' of `tau` (reported as `bias_worst_l2`, e.g. \eqn{	au \max_j (1 - s_j)} for
+#' QR). The public bound reported as `bias_l2` (and `bias_sup`, pointwise
+#' `bias_pointwise`) is the exact worst case (QR, GP, FRL; an upper bound for
+#' AR's sup and Bernstein) over the means of the class
+#' \eqn{\{\mu = \sum_j a_j v_j : \sum_j a_j^2 / \lambda_j \le 	au^2 /
+#' \lambda_1\}}, the ball of the kernel's reproducing-kernel Hilbert space
+#' (eigenpairs \eqn{(\lambda_j, v_j)} of [kl_basis()] on the grid) that
+#' allows the full norm `tau` along the first eigenfunction: e.g. for QR
+#' \eqn{	au \max_j (1 - s_j) (\lambda_j / \lambda_1)^{1/2}}. It depends on
+#' `kernel`, `grid`, `tau` and the tuning only. Bernstein uses [dp_mean()]'s
+#' default kernel as its reference (`kernel` if given). Clipping adds no bias
+#' when every curve is within `tau`; otherwise its bias depends on the data
+#' and is not included. `total_l2` \eqn{= (\mathrm{noise}^2 +
+#' \mathrm{bias}^2)^{1/2}} bounds the root-mean-square \eqn{L^2} error (the
+#' noise has mean zero); `total_sup` is `expected_sup + bias_sup`. Under the
+#' default tuning `total_l2` is non-increasing in `epsilon` and `n` for every
+#' mean mechanism (the noise alone is not: stronger smoothing at small
+#' `epsilon` removes the noise with the signal). The `"cov"` bound is the
+#' same over the tensor class (Hilbert--Schmidt norm, no sup); `"kde"` has
+#' none (its bias depends on the density); a `dp_gp_release()` has no
+#' smoothing.
 #'
 #' With `target_l2` (or `target_sup`), the smallest `n` (`solve_for = "n"`)
-#' or `epsilon` (`solve_for = "epsilon"`) whose noise error is at most the
-#' target is found by bisection, holding every other setting fixed (a
-#' doubling search then bisection; up to `n = 1e12`, `epsilon` up to
-#' `1e4`).
+#' or `epsilon` (`solve_for = "epsilon"`) whose **total** error
+#' (`total_l2`, or `total_sup`) is at most the target is found by bisection,
+#' holding every other setting fixed (a doubling search then bisection; up to
+#' `n = 1e12`, `epsilon` up to `1e4`); `Inf` when the bias bound alone
+#' exceeds the target.
 #'
 #' Settings understood (`mechanism`):
 #' * [dp_mean()]'s mechanisms `"iclp_qr"`, `"iclp_ar"`, `"frl"`,
@@ -58,8 +80,9 @@
 #' @param sensitivity For `mechanism = "gp"` without `tau`: the RKHS
 #'   sensitivity of [dp_gp_release()].
 #' @param ... Mechanism options (see Details).
-#' @param target_l2,target_sup Optional target for the root-mean-square
-#'   \eqn{L^2} error or the mean sup error of the noise.
+#' @param target_l2,target_sup Optional target for the total
+#'   root-mean-square \eqn{L^2} error or the total mean sup error (noise and
+#'   bias bound).
 #' @param solve_for `"n"` or `"epsilon"`: what to solve for with a target.
 #'   What is solved for needs no value (`dp_accuracy("iclp_qr", n = 93, tau
 #'   = 1, grid = g, target_l2 = 0.1, solve_for = "epsilon")`); the result
@@ -68,14 +91,17 @@
 #' @param seed Seed of the public Monte Carlo simulation.
 #' @return A list of class `dpfda_accuracy` with `mechanism`, `grid`,
 #'   `pointwise_sd`, `expected_l2`, `expected_sup`, `family` (`"gaussian"`
-#'   or `"laplace"`), `noise` (a description), the settings `n`, `epsilon`,
-#'   `delta`, `tau`, and with a target `n_needed` or `epsilon_needed`.
+#'   or `"laplace"`), `noise` (a description), the bias bounds `bias_l2`,
+#'   `bias_sup`, `bias_pointwise`, `bias_worst_l2` and `bias_note`, the totals
+#'   `total_l2` and `total_sup` (`NA` where there is no bias bound), the
+#'   settings `n`, `epsilon`, `delta`, `tau`, and with a target `n_needed` or
+#'   `epsilon_needed`.
 #' @seealso [confint.dpfda_release()] for bands of a release's noise.
 #' @examples
 #' g <- seq(0, 1, length.out = 101)
 #' a <- dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g)
 #' a
-#' # how many curves for a root-mean-square L2 noise error of 0.01?
+#' # how many curves for a total root-mean-square L2 error of 0.01?
 #' dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g,
 #'             target_l2 = 0.01)$n_needed
 #' # a Gaussian-process release of one function

@@ -62,9 +62,15 @@
 #' head(confint(r))
 #' attr(confint(r, type = "simultaneous"), "method")
 #' @export
-confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
+confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
                                   nsim = 10000, seed = 1, ...) {
-  b <- confint_band(object, level, type, nsim, seed)
+  b <- if (identical(type, "population")) {
+    level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                          what = "a number in (0, 1)")
+    nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
+    seed <- check_count(seed, "seed", min = 0)
+    c(population_band(object, level, nsim, seed), list(level = level, type = "population"))
+  } else confint_band(object, level, type, nsim, seed)
   level <- b$level
   type <- b$type
   d <- as.data.frame(object$values)
@@ -81,8 +87,9 @@ confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwis
 
 #' @export
 print.dpfda_confint <- function(x, ...) {
-  cat(sprintf("%s %s%% band of the privacy noise (%s)\n", attr(x, "type"), format(100 * attr(x, "level")),
-              attr(x, "method")))
+  what <- if (identical(attr(x, "type"), "population")) "simultaneous %s%% band for the population mean (%s)\n"
+          else paste(attr(x, "type"), "%s%% band of the privacy noise (%s)\n")
+  cat(sprintf(what, format(100 * attr(x, "level")), attr(x, "method")))
   print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL), ...)
   invisible(x)
 }

@@ -10,7 +10,7 @@ as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df"
 # Names accepted in dp_mean(...).
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
-                     "candidates", "folds", "count_share")
+                     "candidates", "folds", "count_share", "inference_share")
 
 #' Differentially private mean function
 #'
@@ -187,7 +187,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL,
-                    incomplete = c("error", "drop"), unit = NULL) {
+                    incomplete = c("error", "drop"), unit = NULL, inference = FALSE) {
   require_args(c("x", "epsilon", "tau"), "dp_mean")
   call <- match.call()
   budget <- check_budget(budget)
@@ -216,6 +216,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # incomplete = "drop": a share of epsilon buys a noisy count of the complete individuals
   eps_count <- if (incomplete == "drop") o$count_share * epsilon else 0
   eps_rel <- epsilon - eps_count
+  # inference = TRUE: a share of epsilon buys a private bound on the spread of the curves
+  inference <- check_flag(inference, "inference")
+  if (inference) check_inference(mechanism, select, incomplete, unit, src)
+  eps_inf <- if (inference) o$inference_share * eps_rel else 0
+  eps_rel <- eps_rel - eps_inf
   if (select == "pcv" && is.null(src$curves)) {
     dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
                 arg = "select")
@@ -238,6 +243,14 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
   }, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
+  if (inference) {   # after the mean: its released coefficients are the public centring point
+    sh <- qr_shrink(basis$values, rel$params$eta, rel$params$psi, basis_measure(basis))$s
+    kk <- inference_components(sh)
+    cs <- population_summary(src, basis, kk[["Jt"]], tau, cen)
+    rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf)
+    rel$epsilon <- rel$epsilon + eps_inf
+    rel$epsilon_inference <- eps_inf
+  }
   rel <- add_center(rel, cen, center, src$grid)
   if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
     charge_release(budget, rel, "dp_mean") else iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
@@ -334,6 +347,8 @@ iclp_check_options <- function(o, mechanism, select) {
   if (!is.null(o$epsilon_select)) o$epsilon_select <- check_epsilon(o$epsilon_select, "epsilon_select")
   o$count_share <- if (is.null(o$count_share)) 0.1 else
     check_number(o$count_share, "count_share", lower = 0, lower_open = TRUE, upper = 0.5)
+  o$inference_share <- if (is.null(o$inference_share)) 0.2 else
+    check_number(o$inference_share, "inference_share", lower = 0, lower_open = TRUE, upper = 0.9)
   if (mechanism == "gp" && is.null(o$delta)) {
     dpfda_abort(paste("`delta` is missing: mechanism \"gp\" is (epsilon, delta)-DP and needs `delta` (in `...`);",
                       "give delta = 1e-5 (well below 1/n), or use mechanism = \"iclp\" for pure DP."),
@@ -624,6 +639,11 @@ print.dpfda_iclp_release <- function(x, ...) {
     cat(sprintf(paste("  incomplete curves dropped: the mean is over a noisy count of %s complete individuals",
                       "(epsilon %s of the total)\n"), format(x$n_complete, digits = 6),
                 format(x$epsilon_count, digits = 4)))
+  }
+  if (!is.null(x$inference)) {
+    cat(sprintf(paste("  inference: epsilon %s of the total spent on the spread of the curves (%d components);",
+                      "confint(type = \"population\") gives a band for the population mean\n"),
+                format(x$epsilon_inference, digits = 4), x$inference$K))
   }
   if (x$epsilon_select > 0) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",
