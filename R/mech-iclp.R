@@ -235,6 +235,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
   }
   basis <- if (clip == "l2") kl_basis(kernel, src$grid, J = o$J, weights = o$weights, tol = o$tol)
+  if (inference && inherits(src$data, "dpfda_chunks")) {
+    # chunks are read once: the second moments are summed as the mean summary reads them, on
+    # the components the shrinkage keeps (public: n is not known yet, so all of them)
+    tee <- chunks_tee(src$data, function(d) {
+      summarise_cov_basis(d, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
+                          src$cols$value %||% "value", center = cen)
+    }, src$cols$id %||% "id")
+    src$data <- tee$chunks
+    src$tee <- tee
+  }
   s <- mean_summary(src, tau, clip, basis, cen, incomplete)
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
   rel <- centre_later(mean_rescale_complete(if (mechanism == "bernstein") {

@@ -82,10 +82,44 @@ population_summary <- function(src, basis, Jt, tau, cen) {
   bK$vectors <- basis$vectors[, seq_len(Jt), drop = FALSE]
   bK$values <- basis$values[seq_len(Jt)]
   bK$J <- Jt
+  if (!is.null(src$tee)) return(src$tee$summary())     # chunks: computed while the mean read them
   data <- if (!is.null(src$curves)) src$curves else src$data
   cols <- src$cols
   summarise_cov_basis(data, bK, tau, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
                       center = if (is.null(src$curves)) cen)
+}
+
+# Chunks are read once: the cov summary is computed from the same chunks as
+# the mean summary, as they pass. The rows of the last id of a chunk are held
+# back until the next one (as chunks_reduce() does), so an individual is
+# never split; the mean summary's pass checks the order of the ids.
+chunks_tee <- function(chunks, f, id) {
+  force(chunks)   # (the caller replaces its source by the tee)
+  total <- NULL
+  held <- NULL
+  add <- function(d) if (nrow(d)) total <<- if (is.null(total)) f(d) else total + f(d)
+  tee <- dp_chunks(function() {
+    d <- chunks$next_chunk()
+    end <- is.null(d) || (is.data.frame(d) && nrow(d) == 0L)
+    if (end) {
+      if (!is.null(held)) add(held)
+      held <<- NULL
+      return(d)
+    }
+    if (is.data.frame(d) && id %in% names(d)) {
+      e <- if (is.null(held)) d else rbind(held, d[names(held)])
+      ids <- e[[id]]
+      ok <- !is.na(ids)
+      hold <- if (any(ok)) ok & ids == ids[ok][sum(ok)] else rep(FALSE, nrow(e))
+      held <<- e[hold, , drop = FALSE]
+      add(e[!hold, , drop = FALSE])
+    }
+    d
+  })
+  list(chunks = tee, summary = function() {
+    if (is.null(total)) dpfda_abort("The chunks hold no rows.", class = "dpfda_error_data", arg = "x")
+    total
+  })
 }
 
 # An upper bound, with probability at least 1 - gamma over the inference
