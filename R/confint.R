@@ -12,6 +12,23 @@
 #' * `type = "simultaneous"`: at all grid points at once, a band
 #'   `released -/+ c * se` with `c` the `level` quantile of
 #'   \eqn{\max_i |N_i| / \mathrm{se}_i}.
+#' * `type = "population"` (a [dp_mean()] release made with `inference =
+#'   TRUE`): a simultaneous band for the **population mean function** (of
+#'   the curves, centred on the public `center` and added back). Its `se`
+#'   combines the sampling variability (from the release's private upper
+#'   bound of the spread of the curves, which holds with probability at least
+#'   \eqn{1 - (1 - level)/10}; the components beyond it bounded by
+#'   Cauchy--Schwarz) and the privacy noise of the mean (its public law);
+#'   the multiplier is the Monte Carlo quantile of the maximum of the
+#'   standardised sum (Gaussian sampling part, the exact noise law), at level
+#'   `level` plus the share left to the bound; the half-width adds the bound
+#'   on the smoothing bias of [dp_accuracy()] at each grid point (the worst
+#'   case for a mean in the kernel's RKHS ball that allows norm `tau` along
+#'   the first eigenfunction). Clipping bias is not included: there is none
+#'   when every curve is within `tau`. The result's `method` says all this.
+#'   Coverage and width are measured in `bench/bench-population-band.R`: the
+#'   band is conservative, and much wider than a non-private band wherever
+#'   the privacy noise of the mean exceeds the sampling error.
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
@@ -36,15 +53,16 @@
 #' and releases with `l1_bound` are projected after the noise: both give a
 #' classed error (`dpfda_error_unsupported`).
 #'
-#' The bands cover the **noise** only. What the mechanism estimates is the
-#' clipped (and, for the ICLP, shrunk) summary; clipping and shrinkage add a
-#' data-dependent bias that no public band can include. Computing a band is
+#' The pointwise and simultaneous bands cover the **noise** only. What the
+#' mechanism estimates is the clipped (and, for the ICLP, shrunk) summary;
+#' clipping and shrinkage add a bias that these bands do not include (the
+#' population band bounds the smoothing bias). Computing a band is
 #' post-processing: it costs no privacy budget.
 #'
 #' @param object A `dpfda_release`.
 #' @param parm Unused (for compatibility with [stats::confint()]).
 #' @param level Coverage probability.
-#' @param type `"pointwise"` or `"simultaneous"`.
+#' @param type `"pointwise"`, `"simultaneous"` or `"population"` (see above).
 #' @param nsim Monte Carlo draws where simulation is needed (on large grids,
 #'   such as the surface of a covariance release, at most \eqn{10^7} simulated
 #'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
@@ -64,6 +82,7 @@
 #' @export
 confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
                                   nsim = 10000, seed = 1, ...) {
+  type <- check_choice(type, c("pointwise", "simultaneous", "population"), "type")
   b <- if (identical(type, "population")) {
     level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                           what = "a number in (0, 1)")

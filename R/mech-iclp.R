@@ -102,7 +102,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, `count_share` (see
-#'   `incomplete`), and for `select = "pcv"`:
+#'   `incomplete`), `inference_share` (see `inference`), and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
@@ -163,6 +163,22 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   \eqn{1.4 / (\epsilon\,\mathrm{count\_share}\, n_{complete})}: dropping
 #'   pays off with many individuals (3 percent at 500, epsilon 1), less with
 #'   few (30 percent at 50), where a grid the data cover is better.
+#' @param inference `TRUE` to make a band for the **population** mean
+#'   possible ([confint()] with `type = "population"`): a share
+#'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is
+#'   spent on a private upper bound of the spread of the clipped curves, and
+#'   the mean is released with the rest, so the whole call is still
+#'   `epsilon`-DP. The spread is the matrix of second moments of the shrunk
+#'   basis coefficients on the first \eqn{K \le 6} components (about the
+#'   released mean, with exact discrete Laplace noise calibrated to its L1
+#'   sensitivity \eqn{(\|s_K\|^2 + s_1^2)(	au + \|p\|)^2 / n}) and the trace
+#'   of the components the shrinkage keeps at least 1\% of beyond them
+#'   (sensitivity \eqn{s_{K+1}^2 	au^2 / n}); 4/5 and 1/5 of the share.
+#'   Every source gives the same release (chunks are read once). Available for
+#'   `mechanism = "iclp_qr"` with `select = "pss"` or `"manual"`, without
+#'   `unit` or `incomplete = "drop"`, and not from a mean summary (which
+#'   lacks the second moments); other uses are refused with
+#'   `dpfda_error_unsupported`.
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,
@@ -171,7 +187,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   of the basis (Bernstein: its polynomial), which is post-processing. With
 #'   `center`, the release holds `center` (the function, or its grid values)
 #'   and `coefficients` are those of the centred release; `predict()` adds
-#'   the centre back (interpolated linearly when given as values).
+#'   the centre back (interpolated linearly when given as values). With
+#'   `inference = TRUE` it also holds `inference` (the private second
+#'   moments and their noise scales) and `epsilon_inference`; `epsilon` is
+#'   the total.
 #' @examples
 #' t <- seq(0, 1, length.out = 101)
 #' x <- curves(outer(runif(200, 0.5, 1), sin(2 * pi * t)), t)
@@ -183,6 +202,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' # a plain matrix with its grid; a public centre so tau bounds the deviations
 #' m <- 1 + outer(runif(200, 0.9, 1.1), t)
 #' dp_mean(m, epsilon = 1, tau = 0.3, grid = t, center = function(t) 1 + t)
+#' # a band for the population mean: 20% of epsilon buys the spread of the curves
+#' r <- dp_mean(m, epsilon = 1, tau = 0.3, grid = t, center = function(t) 1 + t, inference = TRUE)
+#' head(confint(r, type = "population"))
 #' @export
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
