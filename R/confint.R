@@ -195,7 +195,9 @@ noise_band <- function(law, level, type, nsim, seed) {
 #'   and `value`.
 #' @param conf.int For `tidy()`: add the band columns.
 #' @param conf.level Level of the band for `tidy()`.
-#' @param ... Passed to [confint.dpfda_release()] (e.g. `nsim`).
+#' @param ... Passed to [confint.dpfda_release()] (e.g. `nsim`, or `type =
+#'   "population"` for the population band of a `dp_mean(..., inference =
+#'   TRUE)` release).
 #' @return A data frame.
 #' @name tidy.dpfda_release
 #' @examples
