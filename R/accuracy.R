@@ -65,6 +65,10 @@
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
 #' * `"kde"`: [dp_kde()] with its default Gaussian-process mechanism: give
 #'   `n` (points), `epsilon`, `delta`, `grid` and `bandwidth` in `...`.
+#' * `"bandwidth"`: [dp_bandwidth()]: give `epsilon`, `delta`, optionally `n`,
+#'   and `d` (dimensions), `offsets` in `...`; the result (class
+#'   `dpfda_accuracy_bandwidth`) gives `n_needed`, the `n` its private test
+#'   needs (see [dp_bandwidth()]), and whether `n` is enough.
 #' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
 #'   Gaussian-process release of one function with RKHS sensitivity
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
@@ -107,6 +111,8 @@
 #' # a Gaussian-process release of one function
 #' dp_accuracy(mechanism = "gp", sensitivity = 0.05, epsilon = 1, delta = 1e-5,
 #'             kernel = kernel_gaussian(0.1), grid = g)$expected_l2
+#' # the n the private bandwidth test of dp_bandwidth() needs
+#' dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
@@ -137,6 +143,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
                         tau = x$tau, bias = release_bias_bound(x)))
   }
+  if (identical(mechanism, "bandwidth")) return(accuracy_bandwidth(n, epsilon, delta, list(...)))
   solving <- !is.null(target_l2) || !is.null(target_sup)
   if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
   # what is solved for needs no value: a placeholder starts the search, and the result then
@@ -224,6 +231,40 @@ print.dpfda_accuracy <- function(x, ...) {
                                         format(x$n_needed, big.mark = ",")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
                                               format(x$epsilon_needed, digits = 4)))
+  invisible(x)
+}
+
+# dp_accuracy(mechanism = "bandwidth"): the n the private IQR test of
+# dp_bandwidth() needs at this budget (public planning, no data).
+accuracy_bandwidth <- function(n, epsilon, delta, opts) {
+  bad <- setdiff(names(opts), c("d", "offsets"))
+  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of mechanism \"bandwidth\" (give `d`, `offsets`).",
+                                       bad[1L]), arg = bad[1L])
+  if (is.null(epsilon)) {
+    dpfda_abort("`epsilon` is needed for mechanism \"bandwidth\": the budget of dp_bandwidth().", arg = "epsilon")
+  }
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                        what = "a number in (0, 1): dp_bandwidth() is (epsilon, delta)-DP",
+                        class = "dpfda_error_privacy")
+  d <- if (is.null(opts$d)) 1L else check_count(opts$d, "d", max = 1e3)
+  offsets <- opts$offsets %||% c(0, 0.5)
+  ok <- is.numeric(offsets) && length(offsets) >= 1L && all(is.finite(offsets)) && all(offsets >= 0 & offsets < 1)
+  if (!isTRUE(ok)) arg_error("offsets", "numbers in [0, 1)", offsets)
+  if (!is.null(n)) n <- check_count(n, "n", min = 8, max = 1e15)
+  nn <- bandwidth_n_needed(epsilon, delta, d, offsets)
+  structure(list(mechanism = "bandwidth", n = n, epsilon = epsilon, delta = delta, d = d, n_needed = nn,
+                 enough = if (is.null(n)) NA else n >= nn),
+            class = "dpfda_accuracy_bandwidth")
+}
+
+#' @export
+print.dpfda_accuracy_bandwidth <- function(x, ...) {
+  cat(sprintf("<dpfda_accuracy> dp_bandwidth(), epsilon = %s, delta = %s, d = %d%s\n", format(x$epsilon, digits = 4),
+              format(x$delta, digits = 4), x$d, if (is.null(x$n)) "" else sprintf(", n = %s", format(x$n))))
+  cat(sprintf(paste("  the private IQR test needs about n >= %s to pass with probability 0.9 (continuous,",
+                    "Gaussian-shaped data; ties and heavy tails need more)%s\n"), format(x$n_needed, big.mark = ","),
+              if (isTRUE(x$enough)) ": n is enough" else if (isFALSE(x$enough)) ": give a public `fallback`" else ""))
   invisible(x)
 }
 

@@ -377,3 +377,29 @@ test_that("a release whose smoothing removes the signal warns (classed); print a
   expect_equal(gl$total_l2, a$total_l2)
   expect_true(any(grepl("total \\(noise and bias\\)", capture.output(print(a)))))
 })
+
+test_that("dp_accuracy(mechanism = \"bandwidth\") previews the n dp_bandwidth()'s test needs", {
+  a <- dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
+  expect_s3_class(a, "dpfda_accuracy_bandwidth")
+  expect_false(a$enough)
+  expect_gt(a$n_needed, 352)
+  expect_output(print(a), "needs about n >=")
+  # more budget, fewer points; more dimensions (the budget is split), more points
+  a1 <- dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6)
+  expect_lt(a1$n_needed, a$n_needed)
+  expect_gt(dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6, d = 2)$n_needed, a1$n_needed)
+  # the planning figure is met: Gaussian data of that size pass at least 90% of the time, a quarter of
+  # it mostly fails
+  old <- dp_reproducible(3)
+  on.exit(dp_rng(old))
+  pass <- function(n) mean(replicate(60, dp_bandwidth(rnorm(n), epsilon = 1, delta = 1e-6, fallback = 1)$private))
+  expect_gte(pass(a1$n_needed), 0.9)
+  expect_lt(pass(round(a1$n_needed / 4)), 0.5)
+  # the release says it, and a failed test without fallback says what n it needs
+  b <- dp_bandwidth(rnorm(500), epsilon = 1, delta = 1e-6, fallback = 1)
+  expect_equal(b$n_needed, a1$n_needed)
+  expect_output(print(b), "needs about n >=")
+  expect_error(dp_bandwidth(rnorm(352), epsilon = 0.5, delta = 1e-6), "needs about n >= ", class = "dpfda_error_ptr")
+  expect_error(dp_accuracy(mechanism = "bandwidth", delta = 1e-6), class = "dpfda_error")
+  expect_error(dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 0), class = "dpfda_error_privacy")
+})
