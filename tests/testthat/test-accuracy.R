@@ -281,7 +281,7 @@ test_that("the pointwise and L2 bias bounds hold for random means of the class (
   set.seed(29)
   # random coefficients on the boundary of the class sum a^2 / lam <= tau^2 / lam_1, concentrated
   # on few components (the worst cases) or spread
-  draws <- lapply(1:300, function(i) {
+  draws <- lapply(1:150, function(i) {
     z <- rnorm(length(lam)) * (if (i %% 2) rbinom(length(lam), 1, 0.1) else 1)
     if (!any(z != 0)) z[1] <- 1
     a <- z * sqrt(lam)
