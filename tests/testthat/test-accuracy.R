@@ -403,3 +403,18 @@ test_that("dp_accuracy(mechanism = \"bandwidth\") previews the n dp_bandwidth()'
   expect_error(dp_accuracy(mechanism = "bandwidth", delta = 1e-6), class = "dpfda_error")
   expect_error(dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 0), class = "dpfda_error_privacy")
 })
+
+test_that("the explorer's numbers show the bias bound and the total of dp_accuracy()", {
+  skip_if_not_installed("shiny")
+  e <- asNamespace("dpfda")
+  x <- curves(matrix(0, 40, length(acc_grid)), acc_grid)
+  r <- with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 1))
+  acc <- e$explore_expected_error(r)
+  a <- dp_accuracy(r, nsim = 50)
+  expect_equal(acc$bias_l2, a$bias_l2)
+  v <- list(release = r, accuracy = acc, expected = acc$rms, measured = 0.1, band = list(source = "x"),
+            halfwidth = 0.2, n = 40, seconds = 0.1, cpu = 0.1)
+  html <- as.character(e$explore_numbers_html(v, list()))
+  expect_match(html, sprintf("data-key=\"bias\">%s<", format(a$bias_l2, digits = 4)), fixed = TRUE)
+  expect_match(html, "data-key=\"total\"", fixed = TRUE)
+})
