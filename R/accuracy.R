@@ -506,9 +506,9 @@ release_utility_check <- function(x) {
 
 # A release whose smoothing removes most of the signal: the public bound on
 # the smoothing bias (for a mean as smooth as the kernel allows, see
-# R/bias-bound.R) is more than half of tau, i.e. all but a few components are
-# shrunk (nearly) to 0 and the release is mostly the public centre (0, or
-# `center`). The noise check above can then be silent, since shrinking the
+# R/bias-bound.R) is more than half of tau and all but a few components (at
+# most 3 keep more than 10% of their size) are shrunk (nearly) to 0, so the
+# release is mostly the public centre (0, or `center`). The noise check above can then be silent, since shrinking the
 # signal shrinks the noise too.
 release_shrinkage_check <- function(x) {
   # the shrinkage, thresholding or truncation of the ICLP-type mechanisms; a Bernstein release's
@@ -516,10 +516,12 @@ release_shrinkage_check <- function(x) {
   if (!(x$mechanism %in% c("iclp_qr", "iclp_ar", "frl", "gp"))) return(invisible(x))
   b <- release_bias_bound(x)
   if (is.null(b) || !is.finite(b$l2) || !(b$l2 > x$tau / 2)) return(invisible(x))
-  kept <- if (x$mechanism %in% c("iclp_qr", "gp")) {
-    sh <- qr_shrink(x$basis$values, x$params$eta, x$params$psi, basis_measure(x$basis))$s
-    sprintf(" (%d of %d components keep more than 10%% of their size)", sum(sh > 0.1), length(sh))
-  } else ""
+  # ... and all but a few components (at most 3) are shrunk to (nearly) 0
+  nk <- switch(x$mechanism,
+    iclp_qr = , gp = sum(qr_shrink(x$basis$values, x$params$eta, x$params$psi, basis_measure(x$basis))$s > 0.1),
+    frl = x$params$M, iclp_ar = x$params$J_tau)
+  if (!is.numeric(nk) || length(nk) != 1L || is.na(nk) || nk > 3) return(invisible(x))
+  kept <- sprintf(" (%d of %d components keep more than 10%% of their size)", as.integer(nk), x$basis$J)
   law <- tryCatch(noise_law(x), error = function(e) NULL)
   l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
   dpfda_warn(sprintf(paste("The smoothing of this %s release removes most of the signal%s: its bias is up to %s",

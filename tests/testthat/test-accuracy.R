@@ -371,6 +371,10 @@ test_that("a release whose smoothing removes the signal warns (classed); print a
   expect_true(any(grepl("smoothing bias at most 0.2 ", out)))
   # a useful release does not warn
   expect_no_warning(r1 <- dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5))
+  # FRL: keeping one component removes most of a smooth mean's room; keeping five does not warn
+  expect_warning(dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, mechanism = "frl", select = "manual", M = 1),
+                 "1 of 93 components", class = "dpfda_warning_utility")
+  expect_no_warning(dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, mechanism = "frl", select = "manual", M = 5))
   gl <- glance(r1)
   a <- dp_accuracy(r1, nsim = 50)
   expect_equal(gl$bias_l2, a$bias_l2)
