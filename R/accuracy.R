@@ -21,16 +21,38 @@
 #'   from the public noise law, `nsim` draws with a fixed public seed; your
 #'   random-number state is left untouched).
 #'
-#' These are errors of the **noise** only: the released value is the
-#' clipped, shrunk summary plus this noise. Clipping at `tau` and the
-#' shrinkage of the ICLP mechanisms add a bias that depends on the data and is
-#' not included.
+#' The released value is the clipped, smoothed summary plus this noise. The
+#' smoothing (the shrinkage of ICLP-QR and GP, the thresholds of ICLP-AR, the
+#' truncation of FRL, the Bernstein polynomial) moves the mean by an amount
+#' that depends on the mean; over every mean bounded by `tau` it can be all
+#' of `tau` (reported as `bias_worst_l2`, e.g. \eqn{	au \max_j (1 - s_j)} for
+#' QR). The public bound reported as `bias_l2` (and `bias_sup`, pointwise
+#' `bias_pointwise`) is the exact worst case (QR, GP, FRL; an upper bound for
+#' AR's sup and Bernstein) over the means of the class
+#' \eqn{\{\mu = \sum_j a_j v_j : \sum_j a_j^2 / \lambda_j \le 	au^2 /
+#' \lambda_1\}}, the ball of the kernel's reproducing-kernel Hilbert space
+#' (eigenpairs \eqn{(\lambda_j, v_j)} of [kl_basis()] on the grid) that
+#' allows the full norm `tau` along the first eigenfunction: e.g. for QR
+#' \eqn{	au \max_j (1 - s_j) (\lambda_j / \lambda_1)^{1/2}}. It depends on
+#' `kernel`, `grid`, `tau` and the tuning only. Bernstein uses [dp_mean()]'s
+#' default kernel as its reference (`kernel` if given). Clipping adds no bias
+#' when every curve is within `tau`; otherwise its bias depends on the data
+#' and is not included. `total_l2` \eqn{= (\mathrm{noise}^2 +
+#' \mathrm{bias}^2)^{1/2}} bounds the root-mean-square \eqn{L^2} error (the
+#' noise has mean zero); `total_sup` is `expected_sup + bias_sup`. Under the
+#' default tuning `total_l2` is non-increasing in `epsilon` and `n` for every
+#' mean mechanism (the noise alone is not: stronger smoothing at small
+#' `epsilon` removes the noise with the signal). The `"cov"` bound is the
+#' same over the tensor class (Hilbert--Schmidt norm, no sup); `"kde"` has
+#' none (its bias depends on the density); a `dp_gp_release()` has no
+#' smoothing.
 #'
 #' With `target_l2` (or `target_sup`), the smallest `n` (`solve_for = "n"`)
-#' or `epsilon` (`solve_for = "epsilon"`) whose noise error is at most the
-#' target is found by bisection, holding every other setting fixed (a
-#' doubling search then bisection; up to `n = 1e12`, `epsilon` up to
-#' `1e4`).
+#' or `epsilon` (`solve_for = "epsilon"`) whose **total** error
+#' (`total_l2`, or `total_sup`) is at most the target is found by bisection,
+#' holding every other setting fixed (a doubling search then bisection; up to
+#' `n = 1e12`, `epsilon` up to `1e4`); `Inf` when the bias bound alone
+#' exceeds the target.
 #'
 #' Settings understood (`mechanism`):
 #' * [dp_mean()]'s mechanisms `"iclp_qr"`, `"iclp_ar"`, `"frl"`,
@@ -43,6 +65,10 @@
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
 #' * `"kde"`: [dp_kde()] with its default Gaussian-process mechanism: give
 #'   `n` (points), `epsilon`, `delta`, `grid` and `bandwidth` in `...`.
+#' * `"bandwidth"`: [dp_bandwidth()]: give `epsilon`, `delta`, optionally `n`,
+#'   and `d` (dimensions), `offsets` in `...`; the result (class
+#'   `dpfda_accuracy_bandwidth`) gives `n_needed`, the `n` its private test
+#'   needs (see [dp_bandwidth()]), and whether `n` is enough.
 #' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
 #'   Gaussian-process release of one function with RKHS sensitivity
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
@@ -72,8 +98,9 @@
 #' @param sensitivity For `mechanism = "gp"` without `tau`: the RKHS
 #'   sensitivity of [dp_gp_release()].
 #' @param ... Mechanism options (see Details).
-#' @param target_l2,target_sup Optional target for the root-mean-square
-#'   \eqn{L^2} error or the mean sup error of the noise.
+#' @param target_l2,target_sup Optional target for the total
+#'   root-mean-square \eqn{L^2} error or the total mean sup error (noise and
+#'   bias bound).
 #' @param solve_for `"n"` or `"epsilon"`: what to solve for with a target.
 #'   What is solved for needs no value (`dp_accuracy("iclp_qr", n = 93, tau
 #'   = 1, grid = g, target_l2 = 0.1, solve_for = "epsilon")`); the result
@@ -82,14 +109,17 @@
 #' @param seed Seed of the public Monte Carlo simulation.
 #' @return A list of class `dpfda_accuracy` with `mechanism`, `grid`,
 #'   `pointwise_sd`, `expected_l2`, `expected_sup`, `family` (`"gaussian"`
-#'   or `"laplace"`), `noise` (a description), the settings `n`, `epsilon`,
-#'   `delta`, `tau`, and with a target `n_needed` or `epsilon_needed`.
+#'   or `"laplace"`), `noise` (a description), the bias bounds `bias_l2`,
+#'   `bias_sup`, `bias_pointwise`, `bias_worst_l2` and `bias_note`, the totals
+#'   `total_l2` and `total_sup` (`NA` where there is no bias bound), the
+#'   settings `n`, `epsilon`, `delta`, `tau`, and with a target `n_needed` or
+#'   `epsilon_needed`.
 #' @seealso [confint.dpfda_release()] for bands of a release's noise.
 #' @examples
 #' g <- seq(0, 1, length.out = 101)
 #' a <- dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g)
 #' a
-#' # how many curves for a root-mean-square L2 noise error of 0.01?
+#' # how many curves for a total root-mean-square L2 error of 0.01?
 #' dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g,
 #'             target_l2 = 0.01)$n_needed
 #' # planning a release with a private bound: typical norms from a pilot study
@@ -98,6 +128,8 @@
 #' # a Gaussian-process release of one function
 #' dp_accuracy(mechanism = "gp", sensitivity = 0.05, epsilon = 1, delta = 1e-5,
 #'             kernel = kernel_gaussian(0.1), grid = g)$expected_l2
+#' # the n the private bandwidth test of dp_bandwidth() needs
+#' dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
@@ -126,8 +158,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     law <- noise_law(x)
     s <- law_summary(law, nsim, seed)
     return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
-                        tau = x$tau))
+                        tau = x$tau, bias = release_bias_bound(x)))
   }
+  if (identical(mechanism, "bandwidth")) return(accuracy_bandwidth(n, epsilon, delta, list(...)))
   if (identical(tau, "auto")) {   # the bound chosen privately: a mixture over its candidates (R/auto-bound.R)
     if (!is.null(target_l2) || !is.null(target_sup)) {
       dpfda_abort(paste("Targets (`target_l2`, `target_sup`) are not available with tau = \"auto\"; plan with a",
@@ -143,15 +176,22 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (placeholder && solve_for == "epsilon") epsilon <- 1
   if (placeholder && solve_for == "n") n <- 100
   st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, list(...))
-  law <- st$law(st$n, st$epsilon)
-  s <- law_summary(law, nsim, seed)
-  out <- new_accuracy(s, law, mechanism = st$mechanism, n = st$n, epsilon = st$epsilon, delta = st$delta,
-                      tau = st$tau)
+  plan_at <- function(n_at, e_at) {
+    law <- st$law(n_at, e_at)
+    new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
+                 delta = st$delta, tau = st$tau, bias = st$bias(n_at, e_at))
+  }
+  out <- plan_at(st$n, st$epsilon)
   if (solving) {
+    # the solvers use the total: noise and the bound on the smoothing bias
+    bias0 <- function(b, what) { v <- b[[what]]; if (is.null(v) || !is.finite(v)) 0 else v }
     err <- if (!is.null(target_l2)) {
-      function(n, e) suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
+      function(n, e) {
+        noise <- suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
+        sqrt(noise^2 + bias0(st$bias(n, e), "l2")^2)
+      }
     } else {
-      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed)))
+      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed))) + bias0(st$bias(n, e), "sup")
     }
     target <- if (!is.null(target_l2)) target_l2 else target_sup
     if (solve_for == "n") {
@@ -169,10 +209,8 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       n_at <- if (solve_for == "n") out$n_needed else st$n
       e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
       if (is.finite(n_at) && is.finite(e_at)) {
-        law <- st$law(n_at, e_at)
         keep <- out[intersect(c("n_needed", "epsilon_needed", "target"), names(out))]
-        out <- new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
-                            delta = st$delta, tau = st$tau)
+        out <- plan_at(n_at, e_at)
         out[names(keep)] <- keep
       }
     }
@@ -180,10 +218,17 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   out
 }
 
-new_accuracy <- function(s, law, mechanism, n, epsilon, delta, tau) {
+new_accuracy <- function(s, law, mechanism, n, epsilon, delta, tau, bias = NULL) {
+  num <- function(v) if (is.numeric(v) && length(v) == 1L) v else NA_real_
+  b_l2 <- num(bias$l2)
+  b_sup <- num(bias$sup)
   structure(list(mechanism = mechanism, grid = law$grid, pointwise_sd = s$pointwise_sd,
                  expected_l2 = s$expected_l2, expected_sup = s$expected_sup, family = law$family,
-                 noise = law$note, n = n, epsilon = epsilon, delta = delta, tau = tau),
+                 noise = law$note, bias_l2 = b_l2, bias_sup = b_sup, bias_pointwise = bias$pointwise,
+                 bias_worst_l2 = num(bias$worst_l2), bias_note = bias$note %||% "not available",
+                 total_l2 = sqrt(s$expected_l2^2 + (if (is.finite(b_l2)) b_l2^2 else NA_real_)),
+                 total_sup = s$expected_sup + b_sup,
+                 n = n, epsilon = epsilon, delta = delta, tau = tau),
             class = "dpfda_accuracy")
 }
 
@@ -197,6 +242,15 @@ print.dpfda_accuracy <- function(x, ...) {
               length(x$pointwise_sd)))
   cat(sprintf("  expected L2 noise error (root mean square) %s; expected sup error %s\n",
               format(x$expected_l2, digits = 4), format(x$expected_sup, digits = 4)))
+  if (is.finite(x$bias_l2 %||% NA_real_)) {
+    cat(sprintf("  smoothing bias at most %s (L2) and %s (sup) for a mean as smooth as the kernel allows; up to %s\n",
+                format(x$bias_l2, digits = 4), format(x$bias_sup, digits = 4), format(x$bias_worst_l2, digits = 4)))
+    cat("    for any mean within tau; no clipping bias when the curves are within tau\n")
+    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square), sup at most %s\n",
+                format(x$total_l2, digits = 4), format(x$total_sup, digits = 4)))
+  } else if (!is.null(x$bias_note)) {
+    cat(sprintf("  bias: %s\n", x$bias_note))
+  }
   if (!is.null(x$n_needed)) cat(sprintf("  n needed for the target %s: %s\n", names(x$target),
                                         format(x$n_needed, big.mark = ",")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
@@ -208,6 +262,40 @@ print.dpfda_accuracy <- function(x, ...) {
                 format(x$bound_share, digits = 3), format(td$tau[which.max(td$probability)], digits = 4),
                 format(max(td$probability), digits = 3), format(x$p_refused, digits = 3)))
   }
+  invisible(x)
+}
+
+# dp_accuracy(mechanism = "bandwidth"): the n the private IQR test of
+# dp_bandwidth() needs at this budget (public planning, no data).
+accuracy_bandwidth <- function(n, epsilon, delta, opts) {
+  bad <- setdiff(names(opts), c("d", "offsets"))
+  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of mechanism \"bandwidth\" (give `d`, `offsets`).",
+                                       bad[1L]), arg = bad[1L])
+  if (is.null(epsilon)) {
+    dpfda_abort("`epsilon` is needed for mechanism \"bandwidth\": the budget of dp_bandwidth().", arg = "epsilon")
+  }
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                        what = "a number in (0, 1): dp_bandwidth() is (epsilon, delta)-DP",
+                        class = "dpfda_error_privacy")
+  d <- if (is.null(opts$d)) 1L else check_count(opts$d, "d", max = 1e3)
+  offsets <- opts$offsets %||% c(0, 0.5)
+  ok <- is.numeric(offsets) && length(offsets) >= 1L && all(is.finite(offsets)) && all(offsets >= 0 & offsets < 1)
+  if (!isTRUE(ok)) arg_error("offsets", "numbers in [0, 1)", offsets)
+  if (!is.null(n)) n <- check_count(n, "n", min = 8, max = 1e15)
+  nn <- bandwidth_n_needed(epsilon, delta, d, offsets)
+  structure(list(mechanism = "bandwidth", n = n, epsilon = epsilon, delta = delta, d = d, n_needed = nn,
+                 enough = if (is.null(n)) NA else n >= nn),
+            class = "dpfda_accuracy_bandwidth")
+}
+
+#' @export
+print.dpfda_accuracy_bandwidth <- function(x, ...) {
+  cat(sprintf("<dpfda_accuracy> dp_bandwidth(), epsilon = %s, delta = %s, d = %d%s\n", format(x$epsilon, digits = 4),
+              format(x$delta, digits = 4), x$d, if (is.null(x$n)) "" else sprintf(", n = %s", format(x$n))))
+  cat(sprintf(paste("  the private IQR test needs about n >= %s to pass with probability 0.9 (continuous,",
+                    "Gaussian-shaped data; ties and heavy tails need more)%s\n"), format(x$n_needed, big.mark = ","),
+              if (isTRUE(x$enough)) ": n is enough" else if (isFALSE(x$enough)) ": give a public `fallback`" else ""))
   invisible(x)
 }
 
@@ -273,8 +361,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
     delta <- check_delta(delta)
     calibration <- opts$calibration %||% "analytic"
     law <- function(n, e) law_gp(dp_noise_scale(sensitivity, e, delta, calibration), kernel, grid)
-    return(list(law = law, mechanism = "gp (dp_gp_release)", n = NULL, epsilon = epsilon, delta = delta,
-                tau = NULL))
+    return(list(law = law, bias = function(n, e) list(l2 = 0, sup = 0, worst_l2 = 0, note = "no smoothing"),
+                mechanism = "gp (dp_gp_release)", n = NULL, epsilon = epsilon, delta = delta, tau = NULL))
   }
   need(n, "n", "the number of individuals (curves)")
   n <- check_count(n, "n", min = 1, max = 1e15)
@@ -301,26 +389,33 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
       law_linear(A, rep(2 * tau / n * (o$k + 1) / e, ncol(A)), "laplace", g,
                  sprintf("i.i.d. Laplace on %d Bernstein lattice values, then the polynomial", ncol(A)))
     }
-    return(list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = 0, tau = tau))
+    bb <- bias_bernstein_grid(g, o$k, tau, kernel)   # k is fixed: the same for every n and epsilon
+    bias <- function(n, e) bb
+    return(list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = 0, tau = tau))
   }
   basis <- kl_basis(kernel, grid, J = o$J, weights = o$weights, tol = o$tol)
   h <- if (is.null(o$h)) kernel_edr(kernel, if (is.null(dim(grid))) 1L else ncol(grid)) else o$h
   lam <- basis$values
   o$measure <- basis_measure(basis)   # psi on the unit-measure domain, as dp_mean()
-  law <- function(n, e) {
+  params_at <- function(n, e) {
     p <- pss_params(mechanism, n, e, h, tau / sqrt(o$measure), o$pss_rule)
     p <- if (mechanism == "frl") list(M = p$M) else list(eta = p$eta, psi = p$psi)
     for (nm in names(p)) if (!is.null(o[[nm]])) p[[nm]] <- o[[nm]]
+    if (mechanism == "frl") p$M <- min(p$M, basis$J)
+    p
+  }
+  bias <- function(n, e) mean_bias_bound(mechanism, basis, params_at(n, e), tau, o$threshold_scale)
+  law <- function(n, e) {
+    p <- params_at(n, e)
     if (mechanism == "gp") {
       dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
       return(law_gp(dp_noise_scale(dk, e, o$delta, o$calibration), kernel, basis$grid))
     }
-    if (mechanism == "frl") p$M <- min(p$M, basis$J)
     pl <- iclp_plan(mechanism, numeric(length(lam)), lam, n, e, tau, p, o)
     law_iclp(list(mechanism = mechanism, basis = basis, noise_scale = pl$noise_scale,
                   params = list(M = p$M, J_tau = pl$J_tau), values = list(grid = basis$grid)))
   }
-  list(law = law, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
+  list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
 }
 
 accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
@@ -339,7 +434,9 @@ accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
     sens <- sensitivity_kde(n, if (is.matrix(bw$H) && !bw$isotropic) bw$H else sqrt(bw$H[1, 1]), d = d)
     law_gp(dp_noise_scale(sens, e, delta, calibration), bw$kernel, grid)
   }
-  list(law = law, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
+  bias <- function(n, e) list(l2 = NA_real_, sup = NA_real_, worst_l2 = NA_real_,
+                              note = "the kernel smoothing bias depends on the density: no public bound")
+  list(law = law, bias = bias, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
 }
 
 accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
@@ -360,7 +457,14 @@ accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
     noise_law.dpfda_iclp_cov_release(list(basis = basis, noise_scale = sqrt(2) * sens / e,
                                           values = list(grid = tg)))
   }
-  list(law = law, mechanism = "cov", n = n, epsilon = epsilon, delta = 0, tau = tau)
+  # Hilbert-Schmidt bias over the tensor class sum c_jk^2 / (lam_j lam_k) <= tau^4 / lam_1^2
+  bias <- function(n, e) {
+    p <- pss_params("iclp_qr", n, e, h, tau^2 / S2)
+    sh <- qr_shrink(lam2, opts$eta %||% p$eta, opts$psi %||% p$psi, S2)$s
+    list(l2 = tau^2 / basis$values[1L] * sqrt(max((1 - sh)^2 * lam2)), sup = NA_real_,
+         worst_l2 = tau^2 * max(1 - sh), note = bias_note)
+  }
+  list(law = law, bias = bias, mechanism = "cov", n = n, epsilon = epsilon, delta = 0, tau = tau)
 }
 
 # ---- the utility warning of new releases ---------------------------------------
@@ -426,7 +530,38 @@ release_utility_check <- function(x) {
                              "before releasing."),
                        x$mechanism, format(l2, digits = 3), format(bound, digits = 3), s$what, advice),
                "dpfda_warning_utility")
+    return(invisible(x))
   }
+  release_shrinkage_check(x)   # one warning: the noise one says enough when it fires
+}
+
+# A release whose smoothing removes most of the signal: the public bound on
+# the smoothing bias (for a mean as smooth as the kernel allows, see
+# R/bias-bound.R) is more than half of tau and all but a few components (at
+# most 3 keep more than 10% of their size) are shrunk (nearly) to 0, so the
+# release is mostly the public centre (0, or `center`). The noise check above can then be silent, since shrinking the
+# signal shrinks the noise too.
+release_shrinkage_check <- function(x) {
+  # the shrinkage, thresholding or truncation of the ICLP-type mechanisms; a Bernstein release's
+  # smoothing is fixed by k, whatever n and epsilon
+  if (!(x$mechanism %in% c("iclp_qr", "iclp_ar", "frl", "gp"))) return(invisible(x))
+  b <- release_bias_bound(x)
+  if (is.null(b) || !is.finite(b$l2) || !(b$l2 > x$tau / 2)) return(invisible(x))
+  # ... and all but a few components (at most 3) are shrunk to (nearly) 0
+  nk <- switch(x$mechanism,
+    iclp_qr = , gp = sum(qr_shrink(x$basis$values, x$params$eta, x$params$psi, basis_measure(x$basis))$s > 0.1),
+    frl = x$params$M, iclp_ar = x$params$J_tau)
+  if (!is.numeric(nk) || length(nk) != 1L || is.na(nk) || nk > 3) return(invisible(x))
+  kept <- sprintf(" (%d of %d components keep more than 10%% of their size)", as.integer(nk), x$basis$J)
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
+  dpfda_warn(sprintf(paste("The smoothing of this %s release removes most of the signal%s: its bias is up to %s",
+                           "in L2 norm for a mean as smooth as the kernel allows (tau = %s), against a noise",
+                           "error of %s. The release is mostly the public centre. Use more individuals (n) or a",
+                           "larger epsilon; dp_accuracy() shows the total error before releasing."),
+                     x$mechanism, kept, format(b$l2, digits = 3), format(x$tau, digits = 3),
+                     format(l2, digits = 3)),
+             "dpfda_warning_utility")
   invisible(x)
 }
 

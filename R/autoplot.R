@@ -37,8 +37,9 @@ register_s3_later <- function(pkg, generic, cls, method) {
 #'
 #' @param object A `dpfda_curves`, `dpfda_release`, `dpfda_mortality` or
 #'   `dpfda_kme`.
-#' @param band For releases: `FALSE`, `TRUE` (pointwise), `"pointwise"` or
-#'   `"simultaneous"`: shade a band of the privacy noise at level `level`
+#' @param band For releases: `FALSE`, `TRUE` (pointwise), `"pointwise"`,
+#'   `"simultaneous"` or `"population"` (the band for the population mean of a
+#'   `dp_mean(..., inference = TRUE)` release): shade a band at level `level`
 #'   (public information, see [confint.dpfda_release()]); the legend names
 #'   the release, the band and the reference.
 #' @param reference For releases: an optional non-private reference, a

@@ -25,6 +25,13 @@
 #' [dp_kde()] as `bandwidth`; it is the diagonal bandwidth matrix
 #' \eqn{H = \mathrm{diag}(h_j^2)} and the KDE release records this budget.
 #' PTR needs enough data: with \eqn{n \approx 100} it usually falls back.
+#' The result's `n_needed` (printed, and previewed without data by
+#' `dp_accuracy(mechanism = "bandwidth", epsilon = , delta = )`) is the
+#' smallest `n` at which the test passes with probability at least 0.9 for
+#' continuous, Gaussian-shaped data (one of the two default offsets puts the
+#' log IQR at least a quarter bin from an edge; the number of changes that
+#' moves it there grows like \eqn{n}); ties (rounded values) and heavy tails
+#' need more. Give a public `fallback` below it.
 #'
 #' @param x Private data: a vector or an `n x d` matrix.
 #' @param epsilon,delta Total budget of the bandwidth release.
@@ -51,12 +58,14 @@
 #'   draw per attempt), hence the default.
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
-#'   `rule`, and `rng`.
+#'   `rule`, `rng`, and `n_needed` (see above).
 #' @examples
 #' old <- dp_reproducible(1)
 #' x <- matrix(rnorm(4000), ncol = 2)
 #' b <- dp_bandwidth(x, epsilon = 1, delta = 1e-6, fallback = 0.3)
 #' b
+#' # planning, without data: the n the private test needs at this budget
+#' dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6, d = 2)$n_needed
 #' dp_rng(old)
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
@@ -107,15 +116,55 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   if (any(!private)) {
     if (is.null(fallback)) {
       dpfda_abort(sprintf(paste("The private IQR test failed for coordinate(s) %s and no public `fallback`",
-                                "was given (the budget of this call is spent: give a fallback next time)."),
-                          paste(which(!private), collapse = ", ")), class = "dpfda_error_ptr")
+                                "was given (the budget of this call is spent: give a fallback next time).",
+                                "At epsilon = %s the test needs about n >= %s (Gaussian-shaped data; %d given);",
+                                "plan with dp_accuracy(mechanism = \"bandwidth\")."),
+                          paste(which(!private), collapse = ", "), format(epsilon, digits = 4),
+                          format(bandwidth_n_needed(epsilon, delta, d, offsets), big.mark = ","), n),
+                  class = "dpfda_error_ptr")
     }
     h[!private] <- fallback[!private]
   }
   structure(list(bandwidth = h, H = diag(h^2, d), private = private,
                  epsilon = epsilon, delta = delta, rule = rule, n = n, rng = dp_rng(),
-                 noise = noise, release_id = id),
+                 noise = noise, release_id = id,
+                 n_needed = bandwidth_n_needed(epsilon, delta, d, offsets)),
             class = "dpfda_bandwidth")
+}
+
+# Planning the PTR test (public): the smallest n at which, for continuous data
+# shaped like a Gaussian, the test passes with probability at least `pass`.
+# With the offsets 0 and 1/2 one of the two bins has the data's log IQR at
+# least w/4 from its nearer edge; moving the IQR by the factor exp(w/4) takes
+# about n t changes, t the smaller of Phi(q e^(w/4)) - 3/4 (widening) and
+# 3/4 - Phi(q e^(-w/4)) (narrowing), q = Phi^-1(3/4). The attempt passes with
+# probability 1 - exp(-(A - thr) epsilon') / 2 when A > thr, so A must exceed
+# the threshold by log(1 / (2 (1 - pass))) / epsilon'. (A guide: ties, e.g.
+# rounded values, and heavy tails need more.)
+bandwidth_n_needed <- function(epsilon, delta, d = 1L, offsets = c(0, 0.5), pass = 0.9) {
+  k <- d * length(offsets)
+  eps1 <- epsilon / k
+  thr <- 1 + log(k / delta) / eps1 + log(1 / (2 * (1 - pass))) / eps1
+  q <- stats::qnorm(0.75)
+  # one offset: the log IQR may sit at an edge; it is at least w/20 from it with probability 0.9
+  # when its place in the bin is uniform (a guide, not a guarantee)
+  frac <- if (length(offsets) >= 2L) 1 / 4 else 1 / 20
+  a_of <- function(n) {
+    w <- log(1 + 1 / log(n))
+    t <- min(stats::pnorm(q * exp(frac * w)) - 0.75, 0.75 - stats::pnorm(q * exp(-frac * w)))
+    n * t
+  }
+  hi <- 16
+  while (a_of(hi) < thr) {
+    hi <- hi * 2
+    if (hi > 1e15) return(Inf)
+  }
+  lo <- hi / 2
+  while (hi - lo > 1) {
+    mid <- floor((lo + hi) / 2)
+    if (a_of(mid) >= thr) hi <- mid else lo <- mid
+  }
+  hi
 }
 
 # One-dimensional PTR interquartile range; NA when every attempt fails.
@@ -171,6 +220,10 @@ print.dpfda_bandwidth <- function(x, ...) {
   if (any(!x$private)) {
     cat(sprintf("  coordinate(s) %s: public fallback (private test failed)\n",
                 paste(which(!x$private), collapse = ", ")))
+  }
+  if (!is.null(x$n_needed)) {
+    cat(sprintf("  the private test needs about n >= %s at this epsilon (Gaussian-shaped data; n = %s)\n",
+                format(x$n_needed, big.mark = ","), format(x$n, big.mark = ",")))
   }
   if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
   invisible(x)

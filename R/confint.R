@@ -12,6 +12,23 @@
 #' * `type = "simultaneous"`: at all grid points at once, a band
 #'   `released -/+ c * se` with `c` the `level` quantile of
 #'   \eqn{\max_i |N_i| / \mathrm{se}_i}.
+#' * `type = "population"` (a [dp_mean()] release made with `inference =
+#'   TRUE`): a simultaneous band for the **population mean function** (of
+#'   the curves, centred on the public `center` and added back). Its `se`
+#'   combines the sampling variability (from the release's private upper
+#'   bound of the spread of the curves, which holds with probability at least
+#'   \eqn{1 - (1 - level)/10}; the components beyond it bounded by
+#'   Cauchy--Schwarz) and the privacy noise of the mean (its public law);
+#'   the multiplier is the Monte Carlo quantile of the maximum of the
+#'   standardised sum (Gaussian sampling part, the exact noise law), at level
+#'   `level` plus the share left to the bound; the half-width adds the bound
+#'   on the smoothing bias of [dp_accuracy()] at each grid point (the worst
+#'   case for a mean in the kernel's RKHS ball that allows norm `tau` along
+#'   the first eigenfunction). Clipping bias is not included: there is none
+#'   when every curve is within `tau`. The result's `method` says all this.
+#'   Coverage and width are measured in `bench/bench-population-band.R`: the
+#'   band is conservative, and much wider than a non-private band wherever
+#'   the privacy noise of the mean exceeds the sampling error.
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
@@ -36,15 +53,16 @@
 #' and releases with `l1_bound` are projected after the noise: both give a
 #' classed error (`dpfda_error_unsupported`).
 #'
-#' The bands cover the **noise** only. What the mechanism estimates is the
-#' clipped (and, for the ICLP, shrunk) summary; clipping and shrinkage add a
-#' data-dependent bias that no public band can include. Computing a band is
+#' The pointwise and simultaneous bands cover the **noise** only. What the
+#' mechanism estimates is the clipped (and, for the ICLP, shrunk) summary;
+#' clipping and shrinkage add a bias that these bands do not include (the
+#' population band bounds the smoothing bias). Computing a band is
 #' post-processing: it costs no privacy budget.
 #'
 #' @param object A `dpfda_release`.
 #' @param parm Unused (for compatibility with [stats::confint()]).
 #' @param level Coverage probability.
-#' @param type `"pointwise"` or `"simultaneous"`.
+#' @param type `"pointwise"`, `"simultaneous"` or `"population"` (see above).
 #' @param nsim Monte Carlo draws where simulation is needed (on large grids,
 #'   such as the surface of a covariance release, at most \eqn{10^7} simulated
 #'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
@@ -62,9 +80,16 @@
 #' head(confint(r))
 #' attr(confint(r, type = "simultaneous"), "method")
 #' @export
-confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
+confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
                                   nsim = 10000, seed = 1, ...) {
-  b <- confint_band(object, level, type, nsim, seed)
+  type <- check_choice(type, c("pointwise", "simultaneous", "population"), "type")
+  b <- if (identical(type, "population")) {
+    level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                          what = "a number in (0, 1)")
+    nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
+    seed <- check_count(seed, "seed", min = 0)
+    c(population_band(object, level, nsim, seed), list(level = level, type = "population"))
+  } else confint_band(object, level, type, nsim, seed)
   level <- b$level
   type <- b$type
   d <- as.data.frame(object$values)
@@ -81,8 +106,9 @@ confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwis
 
 #' @export
 print.dpfda_confint <- function(x, ...) {
-  cat(sprintf("%s %s%% band of the privacy noise (%s)\n", attr(x, "type"), format(100 * attr(x, "level")),
-              attr(x, "method")))
+  what <- if (identical(attr(x, "type"), "population")) "simultaneous %s%% band for the population mean (%s)\n"
+          else paste(attr(x, "type"), "%s%% band of the privacy noise (%s)\n")
+  cat(sprintf(what, format(100 * attr(x, "level")), attr(x, "method")))
   print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL), ...)
   invisible(x)
 }
@@ -154,7 +180,9 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' method and with `l1_bound`). `tidy()` gives the same in the broom vocabulary (`estimate`,
 #' `std.error`, `conf.low`, `conf.high`), `glance()` one row of public
 #' settings: `mechanism`, `epsilon`, `delta`, `sensitivity`, `noise_scale`,
-#' the range of the noise sd, the expected \eqn{L^2} noise error, `tau`, `n`
+#' the range of the noise sd, the expected \eqn{L^2} noise error, the public
+#' bound on the smoothing bias `bias_l2` and the `total_l2` of both (as
+#' [dp_accuracy()]; `NA` where there is no such bound), `tau`, `n`
 #' and the noise source. `tidy()` and `glance()` are the generics of the
 #' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
 #'
@@ -167,7 +195,9 @@ noise_band <- function(law, level, type, nsim, seed) {
 #'   and `value`.
 #' @param conf.int For `tidy()`: add the band columns.
 #' @param conf.level Level of the band for `tidy()`.
-#' @param ... Passed to [confint.dpfda_release()] (e.g. `nsim`).
+#' @param ... Passed to [confint.dpfda_release()] (e.g. `nsim`, or `type =
+#'   "population"` for the population band of a `dp_mean(..., inference =
+#'   TRUE)` release).
 #' @return A data frame.
 #' @name tidy.dpfda_release
 #' @examples
@@ -224,11 +254,14 @@ glance.dpfda_release <- function(x, ...) {
   law <- tryCatch(noise_law(x), dpfda_error_unsupported = function(e) NULL)
   sd <- if (is.null(law)) NA_real_ else sqrt(law$var)
   num <- function(v) if (is.numeric(v) && length(v) == 1L) as.double(v) else NA_real_
+  b <- release_bias_bound(x)
+  l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
+  bias <- if (is.null(b)) NA_real_ else b$l2
   data.frame(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta,
              sensitivity = num(x$sensitivity), noise_scale = num(x$noise_scale),
              noise_family = if (is.null(law)) NA_character_ else law$family,
              noise_sd_min = min(sd), noise_sd_max = max(sd),
-             expected_l2 = if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var)),
+             expected_l2 = l2, bias_l2 = bias, total_l2 = sqrt(l2^2 + bias^2),
              tau = num(x$tau), n = num(x$n), rng = x$rng, stringsAsFactors = FALSE)
 }
 

@@ -341,6 +341,7 @@ explore_expected_error <- function(rel) {
         else explore_pointwise_sd(rel)
   list(pointwise_sd = sd, rms = sqrt(sum(w * sd^2) / sum(w)),
        expected_l2 = if (!is.null(acc)) acc$expected_l2, expected_sup = if (!is.null(acc)) acc$expected_sup,
+       bias_l2 = if (!is.null(acc)) acc$bias_l2, total_l2 = if (!is.null(acc)) acc$total_l2,
        source = if (is.null(acc)) "from the noise scale and kernel or basis" else "dp_accuracy()")
 }
 

@@ -410,20 +410,26 @@ explore_numbers_html <- function(v, er) {
   if (!is.null(v$error)) return(shiny::div(class = "dpx-refusal", v$error))
   r <- v$release
   f <- function(x) format(x, digits = 4)
-  explore_table_html(list(
+  # the public bound on the smoothing bias and the total (noise and bias) of dp_accuracy(), where
+  # the mechanism has one
+  bias <- v$accuracy$bias_l2
+  bias_rows <- if (is.numeric(bias) && length(bias) == 1L && is.finite(bias)) list(
+    list("smoothing bias bound, L2 (dp_accuracy(); a mean as smooth as the kernel allows)", f(bias), "bias"),
+    list("total L2 error bound, noise and bias (dp_accuracy())", f(v$accuracy$total_l2), "total"))
+  explore_table_html(c(list(
     list("mechanism", r$mechanism, "mechanism"),
     list("epsilon, delta", sprintf("%s, %s", f(r$epsilon), f(r$delta)), "privacy"),
     list("n (records)", v$n, "n"),
     list("sensitivity", paste(f(r$sensitivity), collapse = ", "), "sensitivity"),
     list("noise scale", f(r$noise_scale), "noise_scale"),
-    list(sprintf("expected RMS noise (%s)", v$accuracy$source), f(v$expected), "expected"),
+    list(sprintf("expected RMS noise (%s)", v$accuracy$source), f(v$expected), "expected")), bias_rows, list(
     list("measured RMS error, mean over the releases", f(mean(v$measured)), "measured"),
     list(sprintf("half-width of the 95%% band, averaged over the grid (%s)", v$band$source), f(v$halfwidth),
          "halfwidth"),
     list("recomputed in, wall clock (CPU): releases; error panel",
          sprintf("%.3f s (%.3f); %s", v$seconds, v$cpu,
                  if (is.null(er$seconds)) "-" else sprintf("%.3f s (%.3f)", er$seconds, er$cpu)),
-         "seconds")))
+         "seconds"))))
 }
 
 explore_stamp <- function(label, mode) {

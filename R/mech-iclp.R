@@ -10,7 +10,8 @@ as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df"
 # Names accepted in dp_mean(...).
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
-                     "candidates", "folds", "count_share", "bound_share", "bound_range", "bound_quantile")
+                     "candidates", "folds", "count_share", "bound_share", "bound_range", "bound_quantile",
+                     "inference_share")
 
 #' Differentially private mean function
 #'
@@ -145,7 +146,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `ar_bound`, `threshold_scale`, `count_share` (see
 #'   `incomplete`), `bound_share`, `bound_range`, `bound_quantile` (with
-#'   `tau = "auto"`, see Automatic bound), and for `select = "pcv"`:
+#'   `tau = "auto"`, see Automatic bound), `inference_share` (see `inference`), and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
@@ -213,6 +214,22 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   \eqn{1.4 / (\epsilon\,\mathrm{count\_share}\, n_{complete})}: dropping
 #'   pays off with many individuals (3 percent at 500, epsilon 1), less with
 #'   few (30 percent at 50), where a grid the data cover is better.
+#' @param inference `TRUE` to make a band for the **population** mean
+#'   possible ([confint()] with `type = "population"`): a share
+#'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is
+#'   spent on a private upper bound of the spread of the clipped curves, and
+#'   the mean is released with the rest, so the whole call is still
+#'   `epsilon`-DP. The spread is the matrix of second moments of the shrunk
+#'   basis coefficients on the first \eqn{K \le 6} components (about the
+#'   released mean, with exact discrete Laplace noise calibrated to its L1
+#'   sensitivity \eqn{(\|s_K\|^2 + s_1^2)(	au + \|p\|)^2 / n}) and the trace
+#'   of the components the shrinkage keeps at least 1\% of beyond them
+#'   (sensitivity \eqn{s_{K+1}^2 	au^2 / n}); 4/5 and 1/5 of the share.
+#'   Every source gives the same release (chunks are read once). Available for
+#'   `mechanism = "iclp_qr"` with `select = "pss"` or `"manual"`, without
+#'   `unit` or `incomplete = "drop"`, and not from a mean summary (which
+#'   lacks the second moments); other uses are refused with
+#'   `dpfda_error_unsupported`.
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,
@@ -222,7 +239,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   of the basis (Bernstein: its polynomial), which is post-processing. With
 #'   `center`, the release holds `center` (the function, or its grid values)
 #'   and `coefficients` are those of the centred release; `predict()` adds
-#'   the centre back (interpolated linearly when given as values).
+#'   the centre back (interpolated linearly when given as values). With
+#'   `inference = TRUE` it also holds `inference` (the private second
+#'   moments and their noise scales) and `epsilon_inference`; `epsilon` is
+#'   the total.
 #' @examples
 #' t <- seq(0, 1, length.out = 101)
 #' x <- curves(outer(runif(200, 0.5, 1), sin(2 * pi * t)), t)
@@ -238,11 +258,14 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' ra <- dp_mean(x, epsilon = 1, tau = "auto")
 #' ra$tau
 #' ra
+#' # a band for the population mean: 20% of epsilon buys the spread of the curves
+#' r <- dp_mean(m, epsilon = 1, tau = 0.3, grid = t, center = function(t) 1 + t, inference = TRUE)
+#' head(confint(r, type = "population"))
 #' @export
 dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"),
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL,
-                    incomplete = c("error", "drop"), unit = NULL) {
+                    incomplete = c("error", "drop"), unit = NULL, inference = FALSE) {
   require_args(c("x", "epsilon", "tau"), "dp_mean")
   call <- match.call()
   budget <- check_budget(budget)
@@ -272,6 +295,15 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # incomplete = "drop": a share of epsilon buys a noisy count of the complete individuals
   eps_count <- if (incomplete == "drop") o$count_share * epsilon else 0
   eps_rel <- epsilon - eps_count
+  # inference = TRUE: a share of epsilon buys a private bound on the spread of the curves
+  inference <- check_flag(inference, "inference")
+  if (inference) check_inference(mechanism, select, incomplete, unit, src)
+  if (inference && auto) {   # the band's sampling bound would need the private bound first
+    dpfda_abort("inference = TRUE needs a numeric tau for now; tau = \"auto\" is not supported with it.",
+                class = "dpfda_error_unsupported", arg = "inference")
+  }
+  eps_inf <- if (inference) o$inference_share * eps_rel else 0
+  eps_rel <- eps_rel - eps_inf
   if (select == "pcv" && is.null(src$curves)) {
     dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
                 arg = "select")
@@ -286,6 +318,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
   }
   basis <- if (clip == "l2") kl_basis(kernel, src$grid, J = o$J, weights = o$weights, tol = o$tol)
+  if (inference && inherits(src$data, "dpfda_chunks")) {
+    # chunks are read once: the second moments are summed as the mean summary reads them, on
+    # the components the shrinkage keeps (public: n is not known yet, so all of them)
+    tee <- chunks_tee(src$data, function(d) {
+      summarise_cov_basis(d, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
+                          src$cols$value %||% "value", center = cen)
+    }, src$cols$id %||% "id")
+    src$data <- tee$chunks
+    src$tee <- tee
+  }
   ab <- NULL
   if (auto) {
     # a share of epsilon buys tau; the rest (and all of delta) goes to the release
@@ -310,6 +352,14 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
   }, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
+  if (inference) {   # after the mean: its released coefficients are the public centring point
+    sh <- qr_shrink(basis$values, rel$params$eta, rel$params$psi, basis_measure(basis))$s
+    kk <- inference_components(sh)
+    cs <- population_summary(src, basis, kk[["Jt"]], tau, cen)
+    rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf)
+    rel$epsilon <- rel$epsilon + eps_inf
+    rel$epsilon_inference <- eps_inf
+  }
   rel <- add_center(rel, cen, center, src$grid)
   if (auto) {   # one charge for the bound and the release: epsilon in all (delta: the release's)
     rel$epsilon <- rel$epsilon + ab$epsilon
@@ -352,6 +402,7 @@ mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select,
   out <- iclp_release_core(mechanism, a, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- mean_release_curves(out$values, basis$grid, src)
   rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
+  if (mechanism == "iclp_ar") rel$threshold_scale <- o$threshold_scale   # for the public bias bound
   rel$charge <- c(out, list(par = par))
   rel
 }
@@ -414,6 +465,8 @@ iclp_check_options <- function(o, mechanism, select) {
   if (!is.null(o$epsilon_select)) o$epsilon_select <- check_epsilon(o$epsilon_select, "epsilon_select")
   o$count_share <- if (is.null(o$count_share)) 0.1 else
     check_number(o$count_share, "count_share", lower = 0, lower_open = TRUE, upper = 0.5)
+  o$inference_share <- if (is.null(o$inference_share)) 0.2 else
+    check_number(o$inference_share, "inference_share", lower = 0, lower_open = TRUE, upper = 0.9)
   if (mechanism == "gp" && is.null(o$delta)) {
     dpfda_abort(paste("`delta` is missing: mechanism \"gp\" is (epsilon, delta)-DP and needs `delta` (in `...`);",
                       "give delta = 1e-5 (well below 1/n), or use mechanism = \"iclp\" for pure DP."),
@@ -705,6 +758,11 @@ print.dpfda_iclp_release <- function(x, ...) {
     cat(sprintf(paste("  incomplete curves dropped: the mean is over a noisy count of %s complete individuals",
                       "(epsilon %s of the total)\n"), format(x$n_complete, digits = 6),
                 format(x$epsilon_count, digits = 4)))
+  }
+  if (!is.null(x$inference)) {
+    cat(sprintf(paste("  inference: epsilon %s of the total spent on the spread of the curves (%d components);",
+                      "confint(type = \"population\") gives a band for the population mean\n"),
+                format(x$epsilon_inference, digits = 4), x$inference$K))
   }
   if (x$epsilon_select > 0) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",

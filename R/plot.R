@@ -10,13 +10,14 @@
 #' `"pointwise"`, `"simultaneous"`) a band of the privacy noise at level
 #' `level` from [confint.dpfda_release()] (public information) is shaded
 #' around the first curve, and a legend names the release, the band and the
-#' reference.
+#' reference; `band = "population"` shades the simultaneous band for the
+#' population mean of a `dp_mean(..., inference = TRUE)` release.
 #'
 #' @param x A `dpfda_curves` object or a `dpfda_release`.
 #' @param y Unused.
 #' @param col,lty,lwd,type,xlab,ylab,main Graphical parameters.
 #' @param band For releases: `FALSE`, `TRUE` (a pointwise band),
-#'   `"pointwise"` or `"simultaneous"`.
+#'   `"pointwise"`, `"simultaneous"` or `"population"`.
 #' @param level Level of the band.
 #' @param reference For releases: an optional non-private reference drawn
 #'   dashed (a numeric vector on the release's grid or a [curves()] object),
@@ -66,7 +67,7 @@ curves_value_label <- function(x) {
 band_type <- function(band) {
   if (isFALSE(band) || is.null(band)) return(NULL)
   if (isTRUE(band)) return("pointwise")
-  check_choice(band, c("pointwise", "simultaneous"), "band")
+  check_choice(band, c("pointwise", "simultaneous", "population"), "band")
 }
 
 # The band of a release's first curve on its grid, or NULL when the noise law
@@ -74,12 +75,14 @@ band_type <- function(band) {
 release_band <- function(x, band, level) {
   type <- band_type(band)
   if (is.null(type)) return(NULL)
-  ci <- tryCatch(confint.dpfda_release(x, level = level, type = type),
-                 dpfda_error_unsupported = function(e) NULL)
+  # a population band was asked for explicitly: a release without it says why (classed error)
+  ci <- if (type == "population") confint.dpfda_release(x, level = level, type = type) else
+    tryCatch(confint.dpfda_release(x, level = level, type = type), dpfda_error_unsupported = function(e) NULL)
   if (is.null(ci)) return(NULL)
   ci <- ci[ci$id == 1L, , drop = FALSE]
   list(lower = ci$lower, upper = ci$upper,
-       label = sprintf("%s%% %s band of the privacy noise", format(100 * level), type))
+       label = if (type == "population") sprintf("%s%% band for the population mean", format(100 * level))
+               else sprintf("%s%% %s band of the privacy noise", format(100 * level), type))
 }
 
 #' @rdname plot.dpfda_curves

@@ -110,6 +110,11 @@ print.dpfda_release <- function(x, ...) {
     cat(sprintf("  noise sd on the grid in %s; expected L2 noise error %s (see confint(), dp_accuracy())\n",
                 format_range(range(sqrt(law$var))), format(sqrt(sum(law$weights * law$var)), digits = 4)))
   }
+  b <- release_bias_bound(x)
+  if (!is.null(b) && is.finite(b$l2)) {
+    cat(sprintf("  smoothing bias at most %s in L2 for a mean as smooth as the kernel allows (%s for any mean within tau)\n",
+                format(b$l2, digits = 4), format(b$worst_l2, digits = 4)))
+  }
   if (identical(x$rng, "seeded")) {
     cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
   }

@@ -9,8 +9,10 @@ bad_arg_table_uncertainty <- function() {
   cv <- dp_cov(curves(outer(seq(-1, 1, length.out = 20), sin(pi * g)), g), epsilon = 1, tau = 1, J = 4)
   list(
     dp_accuracy = list(
+      # target_l2: reachable for every allowed tau (up to 1e10): the total includes the smoothing-bias
+      # bound, which is about tau at small n, and an unreachable target gives n_needed = Inf
       settings = list(x = NULL, mechanism = "iclp_qr", n = 100, epsilon = 1, delta = 0, tau = 1,
-                      kernel = NULL, grid = g, sensitivity = NULL, target_l2 = 0.5, target_sup = NULL,
+                      kernel = NULL, grid = g, sensitivity = NULL, target_l2 = 2e10, target_sup = NULL,
                       solve_for = "n", nsim = 50, seed = 1)
     ),
     dp_fpca = list(list(x = cv, npc = 2))

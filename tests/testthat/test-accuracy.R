@@ -75,25 +75,31 @@ test_that("the Gaussian-process release of a function: expected L2 matches simul
 })
 
 test_that("the n and epsilon needed for a target are the smallest that reach it", {
+  # the solvers use the total error (noise and the bound on the smoothing bias)
   base <- list(mechanism = "iclp_qr", epsilon = 1, tau = 1, grid = acc_grid, nsim = 200)
   a <- do.call(dp_accuracy, c(base, list(n = 100, target_l2 = 0.01)))
-  l2_at <- function(n) do.call(dp_accuracy, c(base, list(n = n)))$expected_l2
+  l2_at <- function(n) do.call(dp_accuracy, c(base, list(n = n)))$total_l2
   expect_true(is.finite(a$n_needed))
   expect_lte(l2_at(a$n_needed), 0.01)
   expect_gt(l2_at(a$n_needed - 1), 0.01)
   # epsilon
   e <- do.call(dp_accuracy, c(base, list(n = 100, target_l2 = 0.05, solve_for = "epsilon")))
   l2_eps <- function(eps) dp_accuracy(mechanism = "iclp_qr", n = 100, epsilon = eps, tau = 1,
-                                      grid = acc_grid, nsim = 200)$expected_l2
+                                      grid = acc_grid, nsim = 200)$total_l2
   expect_lte(l2_eps(e$epsilon_needed), 0.05)
   expect_gt(l2_eps(e$epsilon_needed * 0.999), 0.05)
   # the sup target is reached too (Monte Carlo with common random numbers)
   s <- do.call(dp_accuracy, c(base, list(n = 100, target_sup = 0.05)))
-  expect_lte(do.call(dp_accuracy, c(base, list(n = s$n_needed)))$expected_sup, 0.05 * 1.0001)
-  # Bernstein noise is proportional to 1 / n: the n needed is exact
-  b <- dp_accuracy(mechanism = "bernstein", n = 10, epsilon = 1, tau = 1, grid = acc_grid, target_l2 = 0.02,
+  expect_lte(do.call(dp_accuracy, c(base, list(n = s$n_needed)))$total_sup, 0.05 * 1.0001)
+  # Bernstein noise is proportional to 1 / n and its bias (k = 20) does not depend on n: the n
+  # needed is exact, sqrt(target^2 - bias^2) for the noise
+  b0 <- dp_accuracy(mechanism = "bernstein", n = 10, epsilon = 1, tau = 1, grid = acc_grid, nsim = 100)
+  tg <- 1.05 * b0$bias_l2
+  b <- dp_accuracy(mechanism = "bernstein", n = 10, epsilon = 1, tau = 1, grid = acc_grid, target_l2 = tg,
                    nsim = 100)
-  expect_equal(b$n_needed, ceiling(10 * b$expected_l2 / 0.02))
+  expect_equal(b$n_needed, ceiling(10 * b0$expected_l2 / sqrt(tg^2 - b0$bias_l2^2) - 1e-9))
+  expect_equal(dp_accuracy(mechanism = "bernstein", n = 10, epsilon = 1, tau = 1, grid = acc_grid,
+                           target_l2 = 0.99 * b0$bias_l2, nsim = 100)$n_needed, Inf)
   expect_output(print(a), "n needed")
   # searching down from a start that is already good enough (odd start: whole numbers only)
   d <- do.call(dp_accuracy, c(base, list(n = 100001, target_l2 = 0.05)))
@@ -238,4 +244,181 @@ test_that("solve_for needs no value of what it solves for (issue 29)", {
   d <- dp_accuracy(mechanism = "frl", epsilon = 1, tau = 1, grid = g, target_l2 = 0.1)
   expect_equal(d$n, d$n_needed)
   expect_lte(d$expected_l2, 0.1)
+})
+
+# ---- issue 29: the bound on the smoothing bias and the total error ----------
+
+test_that("the smoothing bias bound has the value computed by hand and is attained (QR, FRL)", {
+  g <- seq(0, 1, length.out = 41)
+  k <- kernel_matern(3 / 2, 0.1)
+  b <- kl_basis(k, g)
+  lam <- b$values
+  tau <- 0.7
+  eta <- 1.25; psi <- 1e-3
+  s <- lam^eta / (lam^eta + psi)                       # on [0, 1] the unit-measure psi is psi
+  hand <- tau / sqrt(lam[1]) * max((1 - s) * sqrt(lam))
+  a <- dp_accuracy(mechanism = "iclp_qr", n = 100, epsilon = 1, tau = tau, grid = g, kernel = k,
+                   eta = eta, psi = psi, nsim = 50)
+  expect_equal(a$bias_l2, hand, tolerance = 1e-12)
+  expect_equal(a$bias_worst_l2, tau * max(1 - s), tolerance = 1e-12)
+  expect_equal(a$total_l2, sqrt(a$expected_l2^2 + hand^2), tolerance = 1e-12)
+  # attained: the mean R sqrt(lam_j) v_j at the worst component is in the class and loses exactly this
+  j <- which.max((1 - s) * sqrt(lam))
+  mu_coef <- numeric(length(lam)); mu_coef[j] <- tau / sqrt(lam[1]) * sqrt(lam[j])
+  expect_lte(sum(mu_coef^2 / lam), tau^2 / lam[1] * (1 + 1e-12))
+  expect_equal(sqrt(sum(((1 - s) * mu_coef)^2)), hand, tolerance = 1e-12)
+  # FRL keeps M components: the bias is tau sqrt(lam_{M+1} / lam_1)
+  f <- dp_accuracy(mechanism = "frl", n = 100, epsilon = 1, tau = tau, grid = g, kernel = k, M = 4, nsim = 50)
+  expect_equal(f$bias_l2, tau * sqrt(lam[5] / lam[1]), tolerance = 1e-12)
+})
+
+test_that("the pointwise and L2 bias bounds hold for random means of the class (every mean mechanism)", {
+  g <- seq(0, 1, length.out = 31)
+  k <- dpfda:::default_mean_kernel(g)
+  b <- kl_basis(k, g)
+  lam <- b$values; V <- b$vectors; w <- b$weights
+  tau <- 1
+  set.seed(29)
+  # random coefficients on the boundary of the class sum a^2 / lam <= tau^2 / lam_1, concentrated
+  # on few components (the worst cases) or spread
+  draws <- lapply(1:150, function(i) {
+    z <- rnorm(length(lam)) * (if (i %% 2) rbinom(length(lam), 1, 0.1) else 1)
+    if (!any(z != 0)) z[1] <- 1
+    a <- z * sqrt(lam)
+    a / sqrt(sum(a^2 / lam)) * tau / sqrt(lam[1])
+  })
+  for (m in c("iclp_qr", "gp", "frl", "iclp_ar", "bernstein")) {
+    r <- with_seed_mode(1, suppressWarnings(dp_mean(curves(matrix(0, 20, 31), g), epsilon = 1, tau = tau,
+                                                    mechanism = m, delta = if (m == "gp") 1e-3)))
+    bb <- dpfda:::release_bias_bound(r)
+    expect_equal(dp_accuracy(r, nsim = 50)$bias_l2, bb$l2, info = m)
+    for (a in draws) {
+      mu <- as.vector(V %*% a)
+      centre <- switch(m,
+        iclp_qr = , gp = as.vector(V %*% (dpfda:::qr_shrink(lam, r$params$eta, r$params$psi)$s * a)),
+        frl = as.vector(V[, seq_len(r$params$M), drop = FALSE] %*% a[seq_len(r$params$M)]),
+        iclp_ar = {
+          t <- dpfda:::ar_threshold(lam, r$params$eta, r$params$psi, 1)
+          jt <- r$params$J_tau
+          as.vector(V[, seq_len(jt), drop = FALSE] %*% dpfda:::soft_threshold(a[seq_len(jt)], t[seq_len(jt)]))
+        },
+        bernstein = {
+          lat <- seq(0, 1, length.out = 21)
+          br <- list(values = list(values = matrix(0, 1, 21)), k = 20L, h = 1L, dim = 1L, domain = c(0, 1),
+                     noise_type = "laplace")
+          as.vector(dpfda:::bernstein_map(br, g) %*% approx(g, mu, xout = lat)$y)
+        })
+      err <- centre - mu
+      expect_true(all(abs(err) <= bb$pointwise * (1 + 1e-9) + 1e-12), info = m)
+      expect_lte(sqrt(sum(w * err^2)), bb$l2 * (1 + 1e-9) + 1e-12)
+    }
+  }
+})
+
+test_that("the total L2 error is non-increasing in epsilon and n for every mechanism (default tuning)", {
+  g <- seq(0, 1, length.out = 31)
+  eps <- 10^seq(-6, 3, by = 0.25)
+  ns <- c(10, 30, 100, 300, 1000, 1e4, 1e5)
+  for (m in c("iclp_qr", "iclp_ar", "frl", "gp", "bernstein")) {
+    tot <- function(n, e) {
+      dp_accuracy(mechanism = m, n = n, epsilon = e, tau = 1, grid = g, delta = 1e-5, nsim = 10)$total_l2
+    }
+    for (n in c(50, 1000)) {
+      v <- vapply(eps, function(e) tot(n, e), 0)
+      expect_true(all(is.finite(v)), info = m)
+      expect_true(all(diff(v) <= 1e-12 * v[-1]), info = paste(m, "epsilon, n =", n))
+    }
+    for (e in c(0.01, 1, 100)) {
+      v <- vapply(ns, function(n) tot(n, e), 0)
+      expect_true(all(diff(v) <= 1e-12 * v[-1]), info = paste(m, "n, epsilon =", e))
+    }
+  }
+})
+
+test_that("dti_cca: the total error is monotone and epsilon_needed uses it", {
+  d <- dti_cca[dti_cca$visit == 1, ]
+  g <- seq(0, 1, length.out = 93)
+  eps <- c(1e-6, 0.01, 0.1, 0.5, 1, 10, 222)
+  a <- lapply(eps, function(e) dp_accuracy(mechanism = "iclp_qr", n = 141, epsilon = e, tau = 0.2, grid = g,
+                                           nsim = 20))
+  noise <- vapply(a, `[[`, 0, "expected_l2")
+  total <- vapply(a, `[[`, 0, "total_l2")
+  expect_true(any(diff(noise) > 0))                    # the noise alone is not monotone (the issue)
+  expect_true(all(diff(total) <= 0))
+  expect_equal(total[1], 0.2, tolerance = 1e-6)        # everything shrunk: the bias is all of tau
+  s <- dp_accuracy(mechanism = "iclp_qr", n = 141, tau = 0.2, grid = g, target_l2 = 0.06,
+                   solve_for = "epsilon", nsim = 20)
+  expect_lte(s$total_l2, 0.06 * (1 + 1e-6))
+  below <- dp_accuracy(mechanism = "iclp_qr", n = 141, epsilon = s$epsilon_needed * 0.99, tau = 0.2, grid = g,
+                       nsim = 20)
+  expect_gt(below$total_l2, 0.06)
+  expect_gt(s$epsilon_needed, 0.1)                     # not the 1e-6 the noise alone would give
+  expect_lt(s$epsilon_needed, 10)
+  n_s <- dp_accuracy(mechanism = "iclp_qr", epsilon = 1, tau = 0.2, grid = g, target_l2 = 0.05,
+                     solve_for = "n", nsim = 20)
+  expect_lte(n_s$total_l2, 0.05 * (1 + 1e-6))
+})
+
+test_that("a release whose smoothing removes the signal warns (classed); print and glance show the bias", {
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old))
+  d <- dti_cca[dti_cca$visit == 1, ]
+  ok <- stats::complete.cases(d$cca)
+  x <- curves(d$cca[ok, ], seq(0, 1, length.out = 93))
+  expect_warning(r <- dp_mean(x, epsilon = 0.001, tau = 0.2, center = 0.5), class = "dpfda_warning_utility")
+  expect_warning(dp_mean(x, epsilon = 0.001, tau = 0.2, center = 0.5), "removes most of the signal")
+  out <- capture.output(print(r))
+  expect_true(any(grepl("smoothing bias at most 0.2 ", out)))
+  # a useful release does not warn
+  expect_no_warning(r1 <- dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5))
+  # FRL: keeping one component removes most of a smooth mean's room; keeping five does not warn
+  expect_warning(dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, mechanism = "frl", select = "manual", M = 1),
+                 "1 of 93 components", class = "dpfda_warning_utility")
+  expect_no_warning(dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, mechanism = "frl", select = "manual", M = 5))
+  gl <- glance(r1)
+  a <- dp_accuracy(r1, nsim = 50)
+  expect_equal(gl$bias_l2, a$bias_l2)
+  expect_equal(gl$total_l2, a$total_l2)
+  expect_true(any(grepl("total \\(noise and bias\\)", capture.output(print(a)))))
+})
+
+test_that("dp_accuracy(mechanism = \"bandwidth\") previews the n dp_bandwidth()'s test needs", {
+  a <- dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
+  expect_s3_class(a, "dpfda_accuracy_bandwidth")
+  expect_false(a$enough)
+  expect_gt(a$n_needed, 352)
+  expect_output(print(a), "needs about n >=")
+  # more budget, fewer points; more dimensions (the budget is split), more points
+  a1 <- dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6)
+  expect_lt(a1$n_needed, a$n_needed)
+  expect_gt(dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6, d = 2)$n_needed, a1$n_needed)
+  # the planning figure is met: Gaussian data of that size pass at least 90% of the time, a quarter of
+  # it mostly fails
+  old <- dp_reproducible(3)
+  on.exit(dp_rng(old))
+  pass <- function(n) mean(replicate(60, dp_bandwidth(rnorm(n), epsilon = 1, delta = 1e-6, fallback = 1)$private))
+  expect_gte(pass(a1$n_needed), 0.9)
+  expect_lt(pass(round(a1$n_needed / 4)), 0.5)
+  # the release says it, and a failed test without fallback says what n it needs
+  b <- dp_bandwidth(rnorm(500), epsilon = 1, delta = 1e-6, fallback = 1)
+  expect_equal(b$n_needed, a1$n_needed)
+  expect_output(print(b), "needs about n >=")
+  expect_error(dp_bandwidth(rnorm(352), epsilon = 0.5, delta = 1e-6), "needs about n >= ", class = "dpfda_error_ptr")
+  expect_error(dp_accuracy(mechanism = "bandwidth", delta = 1e-6), class = "dpfda_error")
+  expect_error(dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 0), class = "dpfda_error_privacy")
+})
+
+test_that("the explorer's numbers show the bias bound and the total of dp_accuracy()", {
+  skip_if_not_installed("shiny")
+  e <- asNamespace("dpfda")
+  x <- curves(matrix(0, 40, length(acc_grid)), acc_grid)
+  r <- with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 1))
+  acc <- e$explore_expected_error(r)
+  a <- dp_accuracy(r, nsim = 50)
+  expect_equal(acc$bias_l2, a$bias_l2)
+  v <- list(release = r, accuracy = acc, expected = acc$rms, measured = 0.1, band = list(source = "x"),
+            halfwidth = 0.2, n = 40, seconds = 0.1, cpu = 0.1)
+  html <- as.character(e$explore_numbers_html(v, list()))
+  expect_match(html, sprintf("data-key=\"bias\">%s<", format(a$bias_l2, digits = 4)), fixed = TRUE)
+  expect_match(html, "data-key=\"total\"", fixed = TRUE)
 })

@@ -278,12 +278,12 @@ bad_arg_table_core <- function() {
                            seq(0, 1, length.out = 6)),
                 epsilon = 1, tau = 1, mechanism = "iclp_qr", kernel = kernel_matern(1.5, 0.2),
                 select = "pss", noise = "float", budget = NULL, center = NULL, grid = NULL,
-                incomplete = "drop", unit = NULL),
+                incomplete = "drop", unit = NULL, inference = FALSE),
       exact = list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                               seq(0, 1, length.out = 6)),
                    epsilon = 1, tau = 1, mechanism = "frl", kernel = kernel_matern(1.5, 0.2),
                    select = "pss", noise = "exact", budget = privacy_budget(100), center = function(t) 1 + t,
-                   grid = NULL, incomplete = "error", unit = c(1, 1, 2, 3, 4, 5, 6, 7))
+                   grid = NULL, incomplete = "error", unit = c(1, 1, 2, 3, 4, 5, 6, 7), inference = FALSE)
     ),
     # ICLP covariance (R/mech-iclp-cov.R): second moment of 8 curves on 6 points
     dp_cov = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),

@@ -1,0 +1,101 @@
+# Coverage and width of dp_mean(inference = TRUE) + confint(type = "population")
+# (issue 29). Known populations: smooth and rough, light and heavy tails;
+# epsilon 0.25, 1, 4; n 200, 1000. Every cell: the simultaneous coverage of
+# the true mean at nominal 0.95 (target [0.93, 0.97]; where it cannot be
+# reached the band must be conservative), the mean half-width, and its ratio
+# to the non-private simultaneous band (Gaussian multiplier band from the
+# sample covariance). Then the time of the band for n = 1e4 curves on 100
+# grid points.
+#
+#   Rscript bench/bench-population-band.R [reps] [grid points]
+# (reps: replications per cell, default 1000.)
+
+suppressPackageStartupMessages(library(dpfda))
+args <- commandArgs(trailingOnly = TRUE)
+reps <- if (length(args) >= 1L) as.integer(args[1L]) else 1000L
+m <- if (length(args) >= 2L) as.integer(args[2L]) else 50L
+g <- seq(0, 1, length.out = m)
+mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t          # the population mean
+phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g), sqrt(2) * sin(3 * pi * g))
+sds <- c(0.4, 0.25, 0.15)
+tau <- 1.5
+
+# n curves of a population: scores Gaussian ("light") or t with 3 df scaled to the same sd
+# ("heavy"); "rough" adds an Ornstein-Uhlenbeck path (Matern 1/2, lengthscale 0.05, sd 0.2)
+rough_chol <- chol(kernel_matrix(kernel_matern(1 / 2, 0.05), g) + diag(1e-10, m))
+draw <- function(n, shape, tails) {
+  z <- if (tails == "light") matrix(rnorm(3 * n), n) else matrix(rt(3 * n, 3) / sqrt(3), n)
+  X <- outer(rep(1, n), mu(g)) + (z * rep(sds, each = n)) %*% phi
+  if (shape == "rough") {
+    e <- matrix(rnorm(n * m), n) %*% rough_chol
+    if (tails == "heavy") e <- e * sqrt(3 / rchisq(n, 3)) / sqrt(3)
+    X <- X + 0.2 * e
+  }
+  X
+}
+
+w <- dpfda:::quadrature_weights(g)
+truth <- mu(g)
+b <- kl_basis(dpfda:::default_mean_kernel(g), g)
+a_mu <- as.vector(dpfda:::kl_coef(b, matrix(truth, 1)))
+cat(sprintf("population mean: RKHS norm %.3f; the bias class allows %.3f (tau / sqrt(lambda_1))\n",
+            sqrt(sum(a_mu^2 / b$values)), tau / sqrt(b$values[1])))
+
+nonprivate_band <- function(X, level = 0.95, nsim = 2000) {
+  n <- nrow(X)
+  S <- stats::cov(X) / n
+  e <- eigen(S, symmetric = TRUE)
+  A <- e$vectors %*% diag(sqrt(pmax(e$values, 0)))
+  sd0 <- sqrt(pmax(diag(S), 1e-300))
+  Z <- matrix(rnorm(nsim * m), nsim) %*% t(A)
+  q <- quantile(apply(abs(Z) / rep(sd0, each = nsim), 1, max), level)
+  list(centre = colMeans(X), half = q * sd0)
+}
+
+cells <- expand.grid(epsilon = c(0.25, 1, 4), n = c(200, 1000), tails = c("light", "heavy"),
+                     shape = c("smooth", "rough"), stringsAsFactors = FALSE)
+set.seed(2929)
+out <- NULL
+t_all <- Sys.time()
+for (i in seq_len(nrow(cells))) {
+  cl <- cells[i, ]
+  cov_hit <- logical(reps)
+  np_hit <- logical(reps)
+  half <- np_half <- numeric(reps)
+  clipped <- numeric(reps)
+  for (r in seq_len(reps)) {
+    X <- draw(cl$n, cl$shape, cl$tails)
+    clipped[r] <- mean(sqrt(as.vector(X^2 %*% w)) > tau)
+    rel <- suppressWarnings(dp_mean(curves(X, g), epsilon = cl$epsilon, tau = tau, inference = TRUE))
+    ci <- confint(rel, type = "population", nsim = 2000)
+    cov_hit[r] <- all(ci$lower <= truth & truth <= ci$upper)
+    half[r] <- mean(ci$upper - ci$lower) / 2
+    npb <- nonprivate_band(X)
+    np_hit[r] <- all(abs(npb$centre - truth) <= npb$half)
+    np_half[r] <- mean(npb$half)
+  }
+  row <- data.frame(cl, reps = reps, coverage = mean(cov_hit), mc_se = sqrt(mean(cov_hit) * (1 - mean(cov_hit)) / reps),
+                    half_width = mean(half), nonprivate_half = mean(np_half), width_ratio = mean(half) / mean(np_half),
+                    nonprivate_coverage = mean(np_hit), share_clipped = mean(clipped))
+  row$verdict <- if (row$coverage >= 0.93 && row$coverage <= 0.97) "in target" else
+    if (row$coverage > 0.97) "conservative" else "ANTI-CONSERVATIVE"
+  print(row, digits = 3, row.names = FALSE)
+  out <- rbind(out, row)
+}
+cat(sprintf("\n%d cells x %d replications in %.1f min\n", nrow(cells), reps,
+            as.numeric(difftime(Sys.time(), t_all, units = "mins"))))
+print(out, digits = 3, row.names = FALSE)
+
+# speed: n = 1e4 curves on 100 grid points
+g100 <- seq(0, 1, length.out = 100)
+X <- outer(rep(1, 1e4), mu(g100)) + matrix(rnorm(3e4), 1e4) %*% (rbind(sqrt(2) * sin(pi * g100),
+  sqrt(2) * cos(2 * pi * g100), sqrt(2) * sin(3 * pi * g100)) * sds)
+x <- curves(X, g100)
+best <- function(f) min(replicate(3, system.time(f())[["elapsed"]]))
+t_rel <- best(function() dp_mean(x, epsilon = 1, tau = tau))
+t_inf <- best(function() dp_mean(x, epsilon = 1, tau = tau, inference = TRUE))
+rel <- dp_mean(x, epsilon = 1, tau = tau, inference = TRUE)
+t_band <- best(function() confint(rel, type = "population"))
+cat(sprintf(paste("\nspeed (n = 1e4, 100 grid points, best of 3): release %.3f s; release with inference %.3f s",
+                  "(+%.3f s); confint(type = \"population\") %.3f s; band on top of the release %.3f s (target <= 1 s)\n"),
+            t_rel, t_inf, t_inf - t_rel, t_band, t_inf - t_rel + t_band))

@@ -1,0 +1,180 @@
+# dp_mean(inference = TRUE) and confint(type = "population") (issue 29).
+
+pb_grid <- seq(0, 1, length.out = 21)
+pb_mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t
+pb_draw <- function(n, g = pb_grid) {
+  phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g))
+  outer(rep(1, n), pb_mu(g)) + (matrix(rnorm(2 * n), n) * rep(c(0.4, 0.2), each = n)) %*% phi
+}
+
+test_that("inference = TRUE charges exactly epsilon, split as documented", {
+  set.seed(1)
+  x <- curves(pb_draw(150), pb_grid)
+  b <- privacy_budget(2)
+  r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, budget = b)
+  expect_equal(r$epsilon, 1)
+  expect_equal(r$epsilon_inference, 0.2)
+  expect_equal(r$epsilon_release, 0.8)
+  expect_equal(r$inference$epsilon, 0.2)
+  expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-12)
+  r2 <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, inference_share = 0.5)
+  expect_equal(r2$epsilon_inference, 0.5)
+  expect_equal(r2$epsilon, 1)
+  # the mean part is the release of epsilon * (1 - share): same noise scale as a plain release
+  r3 <- dp_mean(x, epsilon = 0.8, tau = 1.5)
+  expect_equal(r$noise_scale, r3$noise_scale)
+  expect_output(print(r), "inference: epsilon 0.2")
+})
+
+test_that("the second-moment release is calibrated: L1 sensitivity on worst-case neighbours, noise scale", {
+  set.seed(2)
+  g <- pb_grid
+  tau <- 1
+  b <- kl_basis(dpfda:::default_mean_kernel(g), g)
+  sh <- dpfda:::qr_shrink(b$values, 1.25, 1e-3)$s
+  kk <- dpfda:::inference_components(sh)
+  K <- kk[["K"]]; Jt <- kk[["Jt"]]
+  n <- 30
+  coef <- rnorm(b$J, sd = 0.3)
+  stat <- function(X) {
+    cs <- dpfda:::summarise_cov_basis(curves(X, g), local({bK <- b; bK$vectors <- b$vectors[, 1:Jt, drop = FALSE]
+      bK$values <- b$values[1:Jt]; bK$J <- Jt; bK}), tau, "id", "arg", "value")
+    p <- coef[1:K]; if (sqrt(sum(p^2)) > tau) p <- p * tau / sqrt(sum(p^2))
+    A1 <- cs$sums[1:K, 1]; A2 <- cs$sums[1:K, 1 + 1:K, drop = FALSE]
+    C <- ((A2 - outer(p, A1) - outer(A1, p)) / n + outer(p, p)) * outer(sh[1:K], sh[1:K])
+    j <- if (Jt > K) (K + 1):Jt else integer()
+    list(C = C[upper.tri(C, diag = TRUE)], tr = sum(diag(cs$sums[j, 1 + j, drop = FALSE]) * sh[j]^2) / n,
+         R = tau + sqrt(sum(p^2)))
+  }
+  X <- matrix(rnorm(n * length(g)), n)
+  s0 <- stat(X)
+  sensC <- (sum(sh[1:K]^2) + max(sh[1:K])^2) * s0$R^2 / n
+  sensT <- if (Jt > K) max(sh[(K + 1):Jt])^2 * tau^2 / n else 0
+  worst_C <- worst_T <- 0
+  # neighbours: replace curve 1 by extreme curves (spikes, basis functions at full norm, opposite signs)
+  cand <- c(lapply(1:40, function(i) rnorm(length(g)) * 50),
+            lapply(1:Jt, function(j) b$vectors[, j] * 10), lapply(1:Jt, function(j) -b$vectors[, j] * 10),
+            list(b$vectors[, 1:K] %*% (sign(sh[1:K]) * 5)))
+  for (y in cand) for (z in cand[c(1, 41, 42)]) {
+    X1 <- X; X1[1, ] <- y
+    X2 <- X; X2[1, ] <- z
+    a <- stat(X1); d <- stat(X2)
+    worst_C <- max(worst_C, sum(abs(a$C - d$C)))
+    worst_T <- max(worst_T, abs(a$tr - d$tr))
+  }
+  expect_lte(worst_C, sensC * (1 + 1e-9))
+  expect_gt(worst_C, 0.2 * sensC)                      # the bound is not wildly loose
+  expect_lte(worst_T, sensT * (1 + 1e-9) + 1e-15)
+  # the released matrix's noise: Laplace of scale sensitivity / (0.8 epsilon) (inflated <= 1%)
+  x <- curves(pb_draw(200), pb_grid)
+  draws <- with_seed_mode(5, t(vapply(1:300, function(i) {
+    r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
+    c(r$inference$second_moment[1, 1], r$inference$second_moment[1, 2], r$inference$laplace_scale,
+      r$inference$sensitivity)
+  }, numeric(4))))
+  expect_equal(draws[1, 3], draws[1, 4] / (0.8 * 0.2), tolerance = 0.011)
+  expect_gte(draws[1, 3], draws[1, 4] / (0.8 * 0.2))
+  # empirical sd of an entry: sqrt(2) times the scale (300 draws: about 6% standard error)
+  for (k in 1:2) expect_lt(abs(sd(draws[, k]) / (sqrt(2) * draws[1, 3]) - 1), 0.2)
+})
+
+test_that("the population band covers the population mean (small simulation) and states its method", {
+  set.seed(29)
+  hits <- vapply(1:60, function(i) {
+    x <- curves(pb_draw(200), pb_grid)
+    r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
+    ci <- confint(r, type = "population", nsim = 1000)
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA)
+  # nominal 0.95; the band is conservative (the bench reports every cell)
+  expect_gte(mean(hits), 0.9)
+  x <- curves(pb_draw(200), pb_grid)
+  r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
+  ci <- confint(r, type = "population")
+  ci_s <- confint(r, type = "simultaneous")
+  expect_named(ci, names(ci_s))
+  expect_identical(attr(ci, "type"), "population")
+  expect_match(attr(ci, "method"), "smoothing bias bounded")
+  expect_match(attr(ci, "method"), "clipping bias not included")
+  expect_true(all(ci$upper - ci$lower > ci_s$upper - ci_s$lower))   # wider than the noise band
+  expect_output(print(ci), "band for the population mean")
+  # with a public centre the band is for the population mean itself
+  rc <- dp_mean(x, epsilon = 1, tau = 1, center = pb_mu, inference = TRUE)
+  cc <- confint(rc, type = "population")
+  expect_equal(cc$estimate, as.vector(predict(rc)))
+})
+
+test_that("inference = TRUE: refused where not available; confint(population) needs it", {
+  x <- curves(pb_draw(50), pb_grid)
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", inference = TRUE),
+               class = "dpfda_error_unsupported")
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, unit = rep(1:25, 2)),
+               class = "dpfda_error_unsupported")
+  expect_error(dp_mean(summarise_mean(x, tau = 1), epsilon = 1, tau = 1, inference = TRUE),
+               class = "dpfda_error_unsupported")
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = NA), class = "dpfda_error")
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, inference_share = 1), class = "dpfda_error")
+  r <- dp_mean(x, epsilon = 1, tau = 1)
+  expect_error(confint(r, type = "population"), class = "dpfda_error_unsupported")
+})
+
+test_that("inference = TRUE: the same release from curves, a data frame and chunks", {
+  set.seed(3)
+  X <- pb_draw(60)
+  long <- data.frame(id = rep(seq_len(nrow(X)), times = ncol(X)), arg = rep(pb_grid, each = nrow(X)),
+                     value = as.vector(X))
+  long <- long[order(long$id), ]
+  rel <- function(x, ...) with_seed_mode(7, dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, ...))
+  r_mem <- rel(curves(X, pb_grid))
+  r_df <- rel(long, grid = pb_grid)
+  r_ch <- rel(dp_chunks(unname(split(long, ceiling(seq_len(nrow(long)) / 200)))), grid = pb_grid)
+  for (r in list(r_df, r_ch)) {
+    expect_equal(predict(r), predict(r_mem), tolerance = 1e-10)
+    expect_equal(r$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-10)
+    expect_equal(r$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-10)
+    expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper,
+                 tolerance = 1e-10)
+  }
+  rc_mem <- rel(curves(X, pb_grid), center = pb_mu)
+  rc_df <- rel(long, grid = pb_grid, center = pb_mu)
+  expect_equal(rc_df$inference$second_moment, rc_mem$inference$second_moment, tolerance = 1e-10)
+})
+
+test_engines("inference = TRUE: a table gives the release of memory", function(con) {
+  set.seed(4)
+  X <- pb_draw(40)
+  long <- data.frame(id = rep(seq_len(nrow(X)), times = ncol(X)), arg = rep(pb_grid, each = nrow(X)),
+                     value = as.vector(X))
+  rel <- function(x, ...) with_seed_mode(8, dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, ...))
+  r_mem <- rel(curves(X, pb_grid), center = 0.1)
+  DBI::dbWriteTable(con, "pb", long)
+  r_sql <- rel(dplyr::tbl(con, "pb"), grid = pb_grid, center = 0.1)
+  expect_equal(predict(r_sql), predict(r_mem), tolerance = 1e-10)
+  expect_equal(r_sql$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-8)
+  expect_equal(r_sql$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-8)
+})
+
+test_that("tidy() and plot(band = \"population\") show the population band", {
+  set.seed(6)
+  x <- curves(pb_draw(100), pb_grid)
+  r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
+  ci <- confint(r, type = "population")
+  td <- tidy(r, type = "population")
+  expect_equal(td$conf.low, ci$lower)
+  expect_equal(td$conf.high, ci$upper)
+  expect_equal(td$std.error, ci$se)
+  f <- tempfile(fileext = ".pdf")
+  grDevices::pdf(f)
+  on.exit({grDevices::dev.off(); unlink(f)})
+  expect_invisible(plot(r, band = "population"))
+  expect_error(plot(dp_mean(x, epsilon = 1, tau = 1.5), band = "population"), class = "dpfda_error_unsupported")
+})
+
+test_that("inference = TRUE with tau = \"auto\" is refused before any budget is spent", {
+  t <- seq(0, 1, length.out = 11)
+  set.seed(9)
+  x <- curves(outer(rnorm(400, 1, 0.2), sin(2 * pi * t)), t)
+  b <- privacy_budget(epsilon = 2)
+  expect_error(dp_mean(x, epsilon = 1, tau = "auto", inference = TRUE, budget = b), class = "dpfda_error_unsupported")
+  expect_equal(b$spent$epsilon, 0)
+})
