@@ -71,6 +71,16 @@
 #'   (`id`, `arg`, `value` as strings or bare names, `method`, `na.rm`, `df`,
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
 #'   names `id`, `arg`, `value` (see [summarise_cov()]).
+#' @param unit The privacy unit when one person has several curves (as in
+#'   [dp_mean()]): a column (string or bare name) of a data frame, table or
+#'   chunks (chunks sorted by it), or a vector with one entry per curve.
+#'   Each unit contributes the mean of its curves' clipped coefficient
+#'   vectors and the mean of their outer products, whose norms are bounded
+#'   as one curve's, so changing everything about one unit moves the summary
+#'   by at most the sensitivity the release is calibrated for, with `n` the
+#'   number of units. `NULL` (default): every curve is its own unit. The print
+#'   says which ("privacy unit: one curve (376)" / "privacy unit: id (142
+#'   units, 376 curves)").
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -85,13 +95,15 @@
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
-                   center = NULL, ...) {
+                   center = NULL, ..., unit = NULL) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
   budget <- check_budget(budget)
   noise <- check_noise(noise)
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
-  src <- cov_source(x, capture_dots(..., .cols = c("id", "arg", "value")), grid)
+  # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
+  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  src <- cov_source(x, capture_dots(..., .cols = c("id", "arg", "value")), grid, unit)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
   if (is.null(kernel)) kernel <- default_mech_kernel(src$domain)
@@ -108,7 +120,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   s <- cov_summary(src, basis, tau, cen)
   warn_privacy(epsilon, 0, s$n)
   cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, epsilon, tau, kernel, centered, eta, psi,
-              h, noise, budget, call, src$domain)
+              h, noise, budget, call, src$domain, privacy_unit_of(s))
 }
 
 # The release step of dp_cov(), shared by the in-memory and the engine path
@@ -116,7 +128,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
 # coefficient vectors (S1 = sum a_i) and of their outer products
 # (S2 = sum a_i a_i^T), the public basis and n.
 cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, budget, call,
-                        domain) {
+                        domain, privacy_unit = NULL) {
   m <- length(basis$grid)
   Jb <- basis$J
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
@@ -149,7 +161,8 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
                            call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,
                            params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
                            centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
-                           noise_inflation = out$noise_inflation, class = "dpfda_iclp_cov_release")
+                           noise_inflation = out$noise_inflation, privacy_unit = privacy_unit,
+                           class = "dpfda_iclp_cov_release")
   charge_release(budget, rel, "dp_cov")
   rel
 }
@@ -165,8 +178,11 @@ release_predict.dpfda_iclp_cov_release <- function(object, newdata, ...) {
 #' @export
 print.dpfda_iclp_cov_release <- function(x, ...) {
   NextMethod()
-  cat(sprintf("  %s of %d curves clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
-              if (x$centered) "covariance" else "second moment", x$n, format(x$tau),
+  per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
+  cat(sprintf("  %s of %s %s clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
+              if (x$centered) "covariance" else "second moment", format(x$n),
+              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
+  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   invisible(x)
 }

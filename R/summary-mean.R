@@ -372,22 +372,7 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL) {
     frame <- if (is.data.frame(x)) as.data.frame(x)
     x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv],
                                    if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
-    units <- NULL
-    if (!is.null(unit)) {
-      units <- if (!is.null(frame) && !is.null(frame[["value"]] %||% opts$value)) {
-        # a long data frame: the unit of each curve from its rows (one unit per curve)
-        ucol <- column_names(unit, names(frame), "unit")
-        idcol <- opts$id %||% "id"
-        u <- frame[[ucol]][match(as.character(x$ids), as.character(frame[[idcol]]))]
-        if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
-        per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
-        if (any(per > 1L)) {
-          dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
-                              names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
-        }
-        structure(u, name = ucol)
-      } else if (inherits(unit, "dpfda_column_ref")) unit$value else unit
-    }
+    units <- memory_units(unit, x, frame, opts)
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
                 n = nrow(x$values), opts = opts[!conv], unit = units))
   }
@@ -436,6 +421,27 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
   }
   s <- check_summary(s, "mean")
   if (incomplete == "error") refuse_missing_cells(s) else s
+}
+
+# The privacy unit of each in-memory curve of `x` (NULL without `unit`): the
+# vector given (one entry per curve), or, when the curves were built from the
+# long data frame `frame`, the `unit` column of each curve's rows (one unit
+# per curve: checked), named after the column. `opts` holds the column names.
+memory_units <- function(unit, x, frame, opts) {
+  if (is.null(unit)) return(NULL)
+  if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
+    return(if (inherits(unit, "dpfda_column_ref")) unit$value else unit)
+  }
+  ucol <- column_names(unit, names(frame), "unit")
+  idcol <- opts$id %||% "id"
+  u <- frame[[ucol]][match(as.character(x$ids), as.character(frame[[idcol]]))]
+  if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
+  per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
+  if (any(per > 1L)) {
+    dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
+                        names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
+  }
+  structure(u, name = ucol)
 }
 
 # "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.
