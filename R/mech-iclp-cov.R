@@ -183,6 +183,5 @@ print.dpfda_iclp_cov_release <- function(x, ...) {
               if (x$centered) "covariance" else "second moment", format(x$n),
               if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
-  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   invisible(x)
 }

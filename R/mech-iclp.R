@@ -620,7 +620,6 @@ print.dpfda_iclp_release <- function(x, ...) {
   if (!is.null(x$center)) {
     cat("  curves centred on a public reference before clipping; the reference is added back\n")
   }
-  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   if (!is.null(x$scale_factor)) {
     cat(sprintf(paste("  incomplete curves dropped: the mean is over a noisy count of %s complete individuals",
                       "(epsilon %s of the total)\n"), format(x$n_complete, digits = 6),

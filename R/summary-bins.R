@@ -62,7 +62,11 @@
 #' @param columns Names of the data columns, one per dimension of the grid
 #'   (tables, data frames, chunks; strings or bare names, as in [as_curves()]).
 #' @param id `NULL` or the name of an id column (see Individuals; a string or
-#'   a bare name).
+#'   a bare name); `unit` is its newer name.
+#' @param unit The privacy unit when one person has several points: a column
+#'   (as `id`) of a data frame, table or chunks (chunks sorted by it), or a
+#'   vector with one entry per point for points in memory. A unit with
+#'   \eqn{r} points adds each with weight \eqn{1/r}, and `n` counts units.
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
 #' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
 #' @param age,deaths,group Column names for `summarise_mortality()` (strings or bare names, as in [as_curves()]);
@@ -84,15 +88,61 @@
 #' }
 #' @export
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
-                          mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE) {
+                          mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE,
+                          unit = NULL) {
   require_args(c("x", "grid"), "summarise_kde")
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
-  summarise_kde_impl(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query)
+  pu <- point_units(x, column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit"), columns, id)
+  summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)
 }
 
-# summarise_kde() with column names (strings).
+# summarise_kde() with column names (strings); a summary with an `id` records it as its privacy unit.
 summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
+                               mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
+                               .query = FALSE) {
+  s <- summarise_kde_sums(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query)
+  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  s
+}
+
+# The privacy unit of point data (dp_kde(), dp_kme() and their summaries): a
+# column name for data frames, tables and chunks (the `id` of the summaries),
+# or a vector with one entry per point for points in memory, which then
+# become a data frame with columns .x1, ..., .xd and `unit`. Returns the data,
+# the point columns and the id column.
+point_units <- function(x, unit, columns, id) {
+  if (is.null(unit)) return(list(x = x, columns = columns, id = id))
+  if (!is.null(id)) {
+    dpfda_abort("Give the privacy unit once: `unit` (or its older name `id`), not both.", arg = "unit")
+  }
+  if (inherits(x, "dpfda_summary")) {
+    dpfda_abort("`unit` is for data; a summary has its unit already (give `unit` to the summarise_*() function).",
+                arg = "unit")
+  }
+  if (is.data.frame(x) || is_engine_input(x)) {
+    return(list(x = x, columns = columns, id = column_names(unit, engine_names_or(x), "unit")))
+  }
+  u <- if (inherits(unit, "dpfda_column_ref")) unit$value else unit
+  pts <- as_points(x, "x")
+  if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == nrow(pts) && !anyNA(u))) {
+    arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per point (%d), without missing values",
+                              nrow(pts)), u)
+  }
+  df <- as.data.frame(pts)
+  names(df) <- paste0(".x", seq_len(ncol(pts)))
+  df$unit <- u
+  list(x = df, columns = names(df)[seq_len(ncol(pts))], id = "unit",
+       label = attr(u, "name", exact = TRUE) %||% "unit")
+}
+
+# "one point (n)" or "<unit> (n units, r points)": the privacy unit of a KDE or KME release.
+privacy_unit_points <- function(n, unit = NULL, points = NULL) {
+  if (is.null(unit)) sprintf("one point (%s)", format(n, big.mark = ",")) else
+    sprintf("%s (%s units, %s points)", unit, format(n, big.mark = ","), format(points, big.mark = ","))
+}
+
+summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                                mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
                                .query = FALSE) {
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "summarise_kde",
@@ -180,7 +230,8 @@ kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id,
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
-  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n)
+  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n,
+       privacy_unit = privacy_unit_points(s$n, s$unit, s$rows - s$dropped))
 }
 
 # The binned estimate at any 1-D points from a "kde" summary.

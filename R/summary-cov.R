@@ -98,7 +98,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
     if (!is.null(unit)) {
       u <- curve_units(unit, nrow(A))
       return(new_dpfda_summary("cov", cov_sums(A, 1 / tabulate(u$index)[u$index]), u$n, nrow(A) * m, 0,
-                               settings, missing_cells = 0, unit = attr(unit, "name") %||% "unit",
+                               settings, missing_cells = 0, unit = attr(unit, "name", exact = TRUE) %||% "unit",
                                curves = nrow(A)))
     }
     return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))

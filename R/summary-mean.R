@@ -417,7 +417,7 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
                                              center = if (is.null(src$curves)) center,
                                              incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols,
                                         if (!is.null(src$unit)) list(unit = src$unit)))
-    if (!is.null(attr(src$unit, "name"))) s$unit <- attr(src$unit, "name")
+    if (!is.null(attr(src$unit, "name", exact = TRUE))) s$unit <- attr(src$unit, "name", exact = TRUE)
   }
   s <- check_summary(s, "mean")
   if (incomplete == "error") refuse_missing_cells(s) else s
