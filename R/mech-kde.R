@@ -169,6 +169,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   d <- st$d
   bw <- st$bw
   if (!is.null(units)) {   # points in memory with a unit: the summary a table would give, then its release
+    if (!is.null(binned)) binned <- check_flag(binned, "binned")
     if (d == 1L && isFALSE(binned) && !mechanism %in% c("iclp", "frl")) {
       dpfda_abort(paste("`unit` with points in memory uses the binned estimate in one dimension, as a table does;",
                         "leave `binned` NULL or TRUE."), arg = "binned")
