@@ -102,3 +102,133 @@ test_that("whole-person swaps: audited below epsilon with unit =, above it witho
   b <- audit(NULL)                                      # curves as units: the person costs about 3 epsilon
   expect_gt(b$epsilon_lower, 1)                         # (1.90 measured)
 })
+
+# ---- dp_cov(), dp_fpca(), pcv_select() (issue 31, second part) ----------------------------------
+
+# Persons 35 to 74 of dti_cca: a mix of one to seven scans each, in long form.
+unit_long <- function(d = unit_data()) {
+  sel <- d$id %in% unique(d$id)[35:74]
+  X <- d$X[sel, ]
+  ids <- d$id[sel]
+  long <- data.frame(curve = rep(seq_len(nrow(X)), times = ncol(X)), person = rep(ids, times = ncol(X)),
+                     t = rep(d$t, each = nrow(X)), y = as.vector(X))
+  list(X = X, ids = ids, t = d$t, long = long[order(long$person, long$curve, long$t), ])
+}
+
+# The J x J matrix that the covariance release perturbs: S2 / n - abar abar^T.
+cov_matrix <- function(s) {
+  S1 <- s$sums[, 1L]
+  S2 <- s$sums[, -1L, drop = FALSE]
+  S2 / s$n - tcrossprod(S1 / s$n)
+}
+
+test_that("dp_cov(unit =): a whole-person swap moves the summary and the release by at most 6 tau^2 / n_persons", {
+  d <- unit_data()
+  tau <- 0.2
+  cen <- 0.5
+  k <- kernel_matern(3/2, 0.2)
+  n_units <- length(unique(d$id))
+  big <- names(which.max(table(d$id)))
+  X2 <- d$X
+  X2[d$id == big, ] <- 10                                       # extreme curves (clipped to norm tau)
+  rel <- function(X, ...) with_seed_mode(31, suppressWarnings(dp_cov(curves(X, d$t), epsilon = 1, tau = tau,
+                                                                    center = cen, kernel = k, J = 8, ...)))
+  r1 <- rel(d$X, unit = d$id)
+  r2 <- rel(X2, unit = d$id)
+  expect_equal(r1$n, n_units)
+  bound <- 6 * tau^2 / n_units
+  expect_equal(r1$sensitivity, rel(d$X[!duplicated(d$id), ])$sensitivity)   # calibrated as for n_units curves
+  expect_lte(sqrt(sum((r2$coefficients - r1$coefficients)^2)), bound * (1 + 1e-9))
+  expect_gt(sqrt(sum((r2$coefficients - r1$coefficients)^2)), 0)
+  expect_output(print(r1), sprintf("privacy unit: unit \\(%d units, %d curves\\)", n_units, nrow(d$X)))
+  expect_output(print(r1), sprintf("covariance of %d units", n_units))
+  expect_output(print(rel(d$X)), sprintf("privacy unit: one curve \\(%d\\)", nrow(d$X)))
+  # the summaries: with unit = within the person-level bound; without, the curve-level summary moves
+  # by more than its bound 6 tau^2 / n_curves (the feature is needed)
+  sc <- function(X, ...) summarise_cov(curves(X - cen, d$t), tau = tau, kernel = k, J = 8, ...)
+  u1 <- sc(d$X, unit = d$id)
+  u2 <- sc(X2, unit = d$id)
+  expect_lte(sqrt(sum((cov_matrix(u2) - cov_matrix(u1))^2)), bound * (1 + 1e-9))
+  c1 <- sc(d$X)
+  c2 <- sc(X2)
+  expect_gt(sqrt(sum((cov_matrix(c2) - cov_matrix(c1))^2)), 6 * tau^2 / nrow(d$X))
+  # fpca: post-processing of the person-level covariance; it says so
+  p <- with_seed_mode(31, suppressWarnings(dp_fpca(curves(d$X, d$t), npc = 2, epsilon = 1, tau = tau, center = cen,
+                                                   kernel = k, J = 8, unit = d$id)))
+  expect_equal(p$release$n, n_units)
+  expect_equal(p$values, dp_fpca(r1, npc = 2)$values)
+  expect_output(print(p), "privacy unit: unit \\(")
+  expect_error(dp_cov(curves(d$X, d$t), epsilon = 1, tau = tau, J = 8, unit = d$id[-1]),
+               class = "dpfda_error_argument")
+})
+
+test_that("dp_cov(unit =) and dp_fpca(unit =): memory, data frames and chunks give the same release", {
+  u <- unit_long()
+  expect_gt(max(table(u$ids)), 3)
+  k <- kernel_matern(3/2, 0.2)
+  rel <- function(x, ...) with_seed_mode(7, suppressWarnings(dp_cov(x, epsilon = 1, tau = 0.2, center = 0.5,
+                                                                   kernel = k, J = 6, ...)))
+  r_mem <- rel(curves(u$X, u$t), unit = u$ids)
+  r_df <- rel(u$long, id = curve, arg = t, value = y, grid = u$t, unit = person)
+  r_ch <- rel(dp_chunks(split(u$long, ceiling(seq_len(nrow(u$long)) / 500))), id = "curve", arg = "t",
+              value = "y", grid = u$t, unit = "person")
+  s <- summarise_cov(u$long, grid = u$t, tau = 0.2, kernel = k, J = 6, center = 0.5, unit = person,
+                     id = curve, arg = t, value = y)
+  r_s <- rel(s, grid = u$t)
+  expect_equal(r_df$n, length(unique(u$ids)))
+  for (r in list(r_df, r_ch, r_s)) expect_equal(r$values$values, r_mem$values$values, tolerance = 1e-10)
+  expect_equal(r_ch$privacy_unit, sprintf("person (%d units, %d curves)", length(unique(u$ids)), nrow(u$X)))
+  # chunks not sorted by the unit are refused; a curve of two units too
+  shuffled <- u$long[order(u$long$t, u$long$curve), ]
+  expect_error(rel(dp_chunks(split(shuffled, ceiling(seq_len(nrow(shuffled)) / 500))), id = "curve",
+                   arg = "t", value = "y", grid = u$t, unit = "person"), class = "dpfda_error_data")
+  bad <- u$long
+  bad$person[1] <- bad$person[1] + 1e6
+  expect_error(rel(bad, id = curve, arg = t, value = y, grid = u$t, unit = person), class = "dpfda_error_data")
+  # summaries of different units do not add
+  s0 <- summarise_cov(u$long, grid = u$t, tau = 0.2, kernel = k, J = 6, center = 0.5, id = curve, arg = t,
+                      value = y)
+  expect_error(s + s0, class = "dpfda_error")
+})
+
+test_engines("dp_cov(unit =): a table gives the release of memory", function(con) {
+  u <- unit_long()
+  k <- kernel_matern(3/2, 0.2)
+  rel <- function(x, ...) with_seed_mode(7, suppressWarnings(dp_cov(x, epsilon = 1, tau = 0.2, center = 0.5,
+                                                                   kernel = k, J = 6, ...)))
+  r_mem <- rel(curves(u$X, u$t), unit = u$ids)
+  DBI::dbWriteTable(con, "dti_cov", u$long)
+  r_sql <- rel(dplyr::tbl(con, "dti_cov"), id = "curve", arg = "t", value = "y", grid = u$t, unit = "person")
+  expect_equal(r_sql$values$values, r_mem$values$values, tolerance = 1e-8)
+  expect_equal(r_sql$n, length(unique(u$ids)))
+  expect_match(r_sql$privacy_unit, sprintf("^person \\(%d units, %d curves\\)", length(unique(u$ids)), nrow(u$X)))
+  bad <- u$long
+  bad$person[1] <- bad$person[1] + 1e6
+  DBI::dbWriteTable(con, "dti_cov_bad", bad)
+  expect_error(rel(dplyr::tbl(con, "dti_cov_bad"), id = "curve", arg = "t", value = "y", grid = u$t,
+                   unit = "person"), class = "dpfda_error_data")
+})
+
+test_that("pcv_select(unit =): folds of whole units, n counts units; the same from a data frame", {
+  u <- unit_long()
+  b <- kl_basis(kernel_matern(3/2, 0.1), u$t)
+  n_units <- length(unique(u$ids))
+  sel <- function(x, ...) with_seed_mode(3, pcv_select(x, epsilon = 1, tau = 0.2, mechanism = "iclp_qr", basis = b,
+                                                       epsilon_select = 0.5, folds = 5, ...))
+  s1 <- sel(curves(u$X - 0.5, u$t), unit = u$ids)
+  long <- u$long
+  long$y <- long$y - 0.5
+  s2 <- sel(long, id = curve, arg = t, value = y, grid = u$t, unit = person)
+  expect_identical(s1$index, s2$index)
+  # the replace-one-unit sensitivity with n = units (about 12 tau^2 / n_units), not n = curves
+  fold <- integer(n_units)
+  fold[order(with_seed_mode(3, dpfda:::noise_draw(n_units, "uniform")))] <- rep_len(1:5, n_units)
+  expect_equal(s1$sensitivity, dpfda:::pcv_sensitivity(fold, 0.2))
+  expect_gt(s1$sensitivity, sel(curves(u$X - 0.5, u$t))$sensitivity * nrow(u$X) / n_units * 0.9)
+  expect_error(sel(curves(u$X[1:3, ], u$t), unit = rep(1, 3)), class = "dpfda_error_argument")
+  # dp_mean(select = "pcv", unit =): the selection runs over units too
+  r <- with_seed_mode(3, suppressWarnings(dp_mean(curves(u$X, u$t), epsilon = 1, tau = 0.2, center = 0.5,
+                                                  select = "pcv", epsilon_select = 0.3, unit = u$ids)))
+  expect_equal(r$n, n_units)
+  expect_output(print(r), sprintf("mean of %d units", n_units))
+})
