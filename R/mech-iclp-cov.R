@@ -102,7 +102,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   noise <- check_noise(noise)
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
   # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
-  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   src <- cov_source(x, capture_dots(..., .cols = c("id", "arg", "value")), grid, unit)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)

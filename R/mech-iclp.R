@@ -200,7 +200,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # one path for every source: settings -> summary (R/summary-mean.R) -> one release
   # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
   # entry per curve for curves and matrices
-  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   src <- mean_source(x, opts, grid, incomplete, unit)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
@@ -787,7 +787,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
                advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
                              epsilon_select = "the budget spent by the selection, e.g. 0.5"))
   budget <- check_budget(budget)
-  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- capture_dots(..., .cols = c("id", "arg", "value"))
   frame <- if (is.data.frame(x)) as.data.frame(x)
   if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))

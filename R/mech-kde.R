@@ -137,7 +137,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
   if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
-  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
   if (engine && !is.null(unit)) {
     opts$id <- point_units(x, unit, NULL, opts$id)$id

@@ -570,7 +570,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
-  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, NULL, eng$id)$id
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
     return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,

@@ -93,7 +93,7 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
   require_args(c("x", "grid"), "summarise_kde")
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
-  pu <- point_units(x, column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit"), columns, id)
+  pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
   summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)
 }
 

@@ -43,7 +43,7 @@ summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), 
   require_args(c("x", "kernel"), "summarise_kme")
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
-  pu <- point_units(x, column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit"), columns, id)
+  pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
   summarise_kme_impl(pu$x, kernel, method, synthetic, rff, domain, pu$columns, pu$id, .query)
 }
 

@@ -232,3 +232,134 @@ test_that("pcv_select(unit =): folds of whole units, n counts units; the same fr
   expect_equal(r$n, n_units)
   expect_output(print(r), sprintf("mean of %d units", n_units))
 })
+
+# ---- dp_kde(), dp_kme() (points with a person column) ---------------------------------------------
+
+# 60 persons with 1, 2, 5 or 10 points each on [0, 1].
+unit_points <- function() {
+  set.seed(3101)
+  person <- rep(1:60, times = rep(c(1, 2, 5, 10), 15))
+  x <- stats::plogis(stats::rnorm(length(person), stats::qlogis(stats::runif(60, 0.2, 0.8))[person], 0.3))
+  list(x = x, person = person, df = data.frame(person = person, v = x))
+}
+
+test_that("dp_kde(unit =): a whole-person swap moves the release by at most the person-level sensitivity", {
+  p <- unit_points()
+  g <- seq(0, 1, length.out = 201)
+  n_units <- 60
+  big <- as.integer(names(which.max(table(p$person))))
+  x2 <- p$x
+  x2[p$person == big] <- 1                                   # all the person's points at the edge
+  for (mech in c("gp", "bernstein")) {
+    rel <- function(x, ...) with_seed_mode(9, suppressWarnings(
+      dp_kde(x, g, bandwidth = 0.05, epsilon = 1, delta = if (mech == "gp") 1e-3 else 0, mechanism = mech, ...)))
+    a <- rel(p$x, unit = p$person)
+    b <- rel(x2, unit = p$person)
+    expect_equal(a$n, n_units)
+    expect_equal(a$sensitivity, rel(p$x[!duplicated(p$person)])$sensitivity)   # one point of n_units
+    # the same noise: the difference is the estimate's, in sup norm at most the sensitivity (gp: RKHS norm
+    # with k(x, x) = 1 bounds the sup norm; bernstein: sup-norm sensitivity on the lattice, then a convex
+    # combination)
+    expect_lte(max(abs(predict(b) - predict(a))), a$sensitivity * (1 + 1e-9))
+    expect_gt(max(abs(predict(b) - predict(a))), 0.3 * a$sensitivity)
+    # without unit =, the same swap moves the point-level release by more than its sensitivity
+    a0 <- rel(p$x, binned = TRUE)
+    b0 <- rel(x2, binned = TRUE)
+    expect_gt(max(abs(predict(b0) - predict(a0))), a0$sensitivity)
+    expect_output(print(a), sprintf("privacy unit: unit \\(60 units, %d points\\)", length(p$x)))
+    expect_output(print(a0), sprintf("privacy unit: one point \\(%d\\)", length(p$x)))
+  }
+  expect_error(dp_kde(p$x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, unit = p$person[-1]),
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(p$x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, binned = FALSE, unit = p$person),
+               class = "dpfda_error")
+})
+
+test_that("dp_kde(unit =) and dp_kme(unit =): memory, data frames, chunks and summaries give the same release", {
+  p <- unit_points()
+  g <- seq(0, 1, length.out = 101)
+  chunks <- function() dp_chunks(split(p$df, ceiling(seq_len(nrow(p$df)) / 50)))
+  for (mech in c("gp", "bernstein", "iclp", "frl")) {
+    rel <- function(x, ...) with_seed_mode(5, suppressWarnings(
+      dp_kde(x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, mechanism = mech, ...)))
+    a <- rel(p$x, unit = p$person)
+    for (r in list(rel(p$df, unit = person), rel(p$df, columns = v, unit = "person"),
+                   rel(chunks(), columns = "v", unit = "person"),
+                   rel(summarise_kde(p$df, grid = g, bandwidth = 0.05, columns = v, unit = person,
+                                     mechanism = mech)))) {
+      expect_equal(predict(r), predict(a), tolerance = 1e-12)
+      expect_equal(r$n, 60)
+    }
+    expect_match(rel(p$df, unit = person)$privacy_unit, "^person \\(60 units, 270 points\\)")
+  }
+  k <- kernel_gaussian(0.2)
+  z <- matrix(seq(0, 1, length.out = 20))
+  for (m in c("subspace", "random_features")) {
+    rk <- function(x, ...) with_seed_mode(5, dp_kme(x, k, epsilon = 1, delta = 1e-5, method = m, synthetic = z,
+                                                    J = 50, iters = 5, ...))
+    a <- rk(p$x, unit = p$person)
+    expect_equal(a$n, 60)
+    expect_equal(a$sensitivity, 2 / 60)
+    for (r in list(rk(p$df, unit = person), rk(chunks(), columns = "v", unit = "person"))) {
+      expect_equal(r$weights, a$weights, tolerance = 1e-7)   # (ill-conditioned subspace weights)
+    }
+    expect_output(print(rk(p$df, unit = person)), "privacy unit: person \\(60 units, 270 points\\)")
+    expect_output(print(rk(p$x)), "privacy unit: one point \\(270\\)")
+  }
+  expect_error(dp_kme(p$x, k, epsilon = 1, delta = 0, method = "exponential", candidates = list(z), unit = p$person),
+               class = "dpfda_error")
+})
+
+test_that("summarise_kme(unit =): a whole-person swap moves the mean features by at most 2 / n_persons", {
+  p <- unit_points()
+  rff <- with_seed_mode(1, kme_rff(kernel_gaussian(0.2), J = 200, dim = 1))
+  big <- as.integer(names(which.max(table(p$person))))
+  x2 <- p$x
+  x2[p$person == big] <- 1
+  mu <- function(x, ...) {
+    s <- summarise_kme(x, kernel_gaussian(0.2), method = "random_features", rff = rff, ...)
+    s$sums / s$n
+  }
+  expect_lte(sqrt(sum((mu(x2, unit = p$person) - mu(p$x, unit = p$person))^2)), 2 / 60 * (1 + 1e-9))
+  expect_gt(sqrt(sum((mu(x2) - mu(p$x))^2)), 2 / length(p$x))   # points as units: beyond their bound
+})
+
+test_engines("dp_kde(unit =) and dp_kme(unit =): a table gives the release of memory", function(con) {
+  p <- unit_points()
+  g <- seq(0, 1, length.out = 101)
+  DBI::dbWriteTable(con, "pts_unit", p$df)
+  tb <- dplyr::tbl(con, "pts_unit")
+  for (mech in c("gp", "iclp")) {
+    rel <- function(x, ...) with_seed_mode(5, suppressWarnings(
+      dp_kde(x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, mechanism = mech, ...)))
+    a <- rel(p$x, unit = p$person)
+    r <- rel(tb, columns = "v", unit = "person")
+    expect_equal(predict(r), predict(a), tolerance = 1e-9)
+    expect_equal(r$n, 60)
+    expect_match(r$privacy_unit, "^person \\(60 units, 270 points\\)")
+  }
+  rk <- function(x, ...) with_seed_mode(5, dp_kme(x, kernel_gaussian(0.2), epsilon = 1, delta = 1e-5,
+                                                  method = "random_features", synthetic = matrix(1:5 / 6),
+                                                  J = 50, iters = 5, ...))
+  expect_equal(rk(tb, columns = "v", unit = "person")$weights, rk(p$x, unit = p$person)$weights, tolerance = 1e-8)
+})
+
+test_that("whole-person swaps in dp_kde: audited below epsilon with unit =, above it without (issue 31)", {
+  g <- seq(0, 1, length.out = 5)
+  ids <- c(1, 1, 1, 2, 3, 4)                           # person 1 has three points
+  person1 <- function(a) c(rep(a, 3), 0.25, 0.25, 0.75)
+  audit <- function(unit) {
+    # FRL with one coefficient: its sensitivity (the exact maximum over pairs of grid points) is attained
+    # by a unit moved from the end of the grid to its centre (the first eigenfunction is symmetric), so
+    # the audit can come close to epsilon
+    mech <- function(x) predict(suppressWarnings(dp_kde(x, g, bandwidth = 0.2, epsilon = 1, mechanism = "frl",
+                                                        M = 1, unit = unit)))
+    dp_audit(mech, person1(0), person1(0.5), n = 1500, epsilon = 1, projection = "lda", seed = 3102, digits = 10,
+             confidence = 0.99)
+  }
+  a <- audit(ids)
+  expect_lte(a$epsilon_lower, 1)
+  expect_gt(a$epsilon_lower, 0.5)                      # the audit has power (0.74 measured)
+  b <- audit(NULL)                                      # points as units: the person costs about 3 epsilon
+  expect_gt(b$epsilon_lower, 1.5)                       # (2.65 measured)
+})
