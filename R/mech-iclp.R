@@ -162,7 +162,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   scales its bands by the factor. The count's relative error is about
 #'   \eqn{1.4 / (\epsilon\,\mathrm{count\_share}\, n_{complete})}: dropping
 #'   pays off with many individuals (3 percent at 500, epsilon 1), less with
-#'   few (30 percent at 50), where a grid the data cover is better.
+#'   few (30 percent at 50), where a grid the data cover is better. With
+#'   `unit`, incomplete curves are dropped first and the units counted
+#'   after: each unit contributes the mean of its complete curves, a unit
+#'   with no complete curve counts as 0, \eqn{N} is the number of units and
+#'   the noisy count is of the units with at least one complete curve (one
+#'   unit changes it by at most 1, so its scale is the same).
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,

@@ -206,10 +206,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     rows <- length(v)
   }
   v <- pmin(pmax(as.double(v), dom[1]), dom[2])
-  wt <- if (is.null(ids)) numeric(0) else {
-    r <- table(ids)
-    as.double(1 / r[match(as.character(ids), names(r))])
-  }
+  wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
   w <- .Call(C_dpfda_summary_bin, v, wt, dom[1], delta, as.integer(B))
   n <- if (is.null(ids)) length(v) else length(unique(ids))
   new_dpfda_summary("kde", w, n, rows, dropped, settings)
@@ -526,8 +523,9 @@ kde_frame_points <- function(x, d, columns, id) {
   list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped)
 }
 
-# Row weights 1/r for an individual with r rows.
+# Row weights 1/r for an individual with r rows (ids compared by value, as an
+# engine's GROUP BY does; match() and tabulate() are linear, table() is not).
 id_weights <- function(ids) {
-  r <- table(ids)
-  as.double(1 / r[match(as.character(ids), names(r))])
+  i <- match(ids, unique(ids))
+  (1 / tabulate(i))[i]
 }

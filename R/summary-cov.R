@@ -148,10 +148,10 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   # the weight of each curve: 1, or 1 / the curves of its unit (a unit adds the mean of its a_i and of
   # its a_i a_i^T)
   wt <- if (is.null(unit)) NULL else as.name("wt")
-  if (!is.null(unit)) {
-    nc <- dplyr::summarise(dplyr::group_by(q, !!as.name("u")), nc = dplyr::n())
-    q <- dplyr::inner_join(q, nc, by = "u")
-    q <- dplyr::mutate(q, wt = 1 / !!as.name("nc"))
+  if (!is.null(unit)) {   # a window over the per-curve rows (no second pass over the cells, no join)
+    q <- dplyr::group_by(q, !!as.name("u"))
+    q <- dplyr::mutate(q, wt = 1 / dplyr::n())
+    q <- dplyr::ungroup(q)
   }
   wtd <- function(e) if (is.null(wt)) e else call("*", e, wt)
   # per-individual coefficient vectors -> their sums and sums of products
@@ -162,7 +162,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   })
   names(prods) <- sprintf("q%d_%d", pairs[, 1L], pairs[, 2L])
   first <- c(list(n = quote(dplyr::n()), cells = quote(sum(cells, na.rm = TRUE))),
-             if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE))),
+             if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE)), nid = quote(dplyr::n_distinct(id))),
              stats::setNames(lapply(seq_len(Jb), function(j) call("sum", wtd(as.name(paste0("a", j))), na.rm = TRUE)),
                              paste0("s", seq_len(Jb))))
   block <- 500L
@@ -172,7 +172,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   for (b in blocks[-1L]) res <- c(res, as.list(engine_collect(dplyr::summarise(q, !!!prods[b]))))
   n <- as.double(res$n)
   nn <- cells$nn
-  if (!is.null(unit) && !.query && n > 0 && lazy_n_ids(nn$q) != n) {
+  if (!is.null(unit) && n > 0 && as.double(res$nid) != n) {   # a curve (id) in two units: two rows
     dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
                 class = "dpfda_error_data", arg = "unit")
   }

@@ -96,10 +96,7 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
   x <- as_points(x, "x", d = D)
   if (is.null(ids)) rows <- nrow(x)
   x <- kme_clamp(x, box)
-  wt <- if (is.null(ids)) NULL else {
-    r <- table(ids)
-    as.double(1 / r[match(as.character(ids), names(r))])
-  }
+  wt <- if (is.null(ids)) NULL else id_weights(ids)
   n <- if (is.null(ids)) nrow(x) else length(unique(ids))
   sums <- if (method == "subspace") {
     if (is.null(wt)) kme_rowmeans(kernel, z, x) * nrow(x) else

@@ -42,7 +42,9 @@
 #'   column (string or bare name) of a long data frame, table or chunks
 #'   (chunks sorted by it), or one entry per curve for a curves object. Each
 #'   unit contributes the mean of its clipped curves; `n` counts units and
-#'   `curves` the curves (see [dp_mean()]).
+#'   `curves` the curves (see [dp_mean()]). With `incomplete = "drop"` the
+#'   incomplete curves are dropped first: a unit is the mean of its complete
+#'   curves, and `incomplete_n` counts the units left with none.
 #' @param incomplete `"zero"` (default): a grid point without any row of an
 #'   individual counts as 0 (reported in `missing_cells`); `"drop"`: an
 #'   individual without a row at every grid point contributes nothing (its
@@ -78,10 +80,6 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
                                 unit = NULL) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
-  if (!is.null(unit) && incomplete == "drop") {
-    dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
-                arg = "incomplete")
-  }
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
@@ -114,8 +112,12 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     if (!is.null(unit)) {   # each unit contributes the mean of its clipped curves (norm <= tau)
       u <- curve_units(unit, nrow(X))
       wt <- 1 / tabulate(u$index)[u$index]
-      return(new_dpfda_summary("mean", colSums(X * wt), u$n, nrow(X) * m, 0, settings, missing_cells = 0,
-                               incomplete_n = 0, unit = unit_name, curves = nrow(X)))
+      # incomplete = "drop": the units of the curves left out that have no complete curve count as units
+      # with no contribution (each remaining unit is the mean of its complete curves)
+      du <- attr(unit, "dropped_units", exact = TRUE)
+      k_u <- length(setdiff(unique(as.character(du)), as.character(unit)))
+      return(new_dpfda_summary("mean", colSums(X * wt), u$n + k_u, nrow(X) * m, 0, settings, missing_cells = 0,
+                               incomplete_n = k_u, unit = unit_name, curves = nrow(X) + length(du)))
     }
     return(new_dpfda_summary("mean", colSums(X), nrow(X) + k, nrow(X) * m, 0, settings, missing_cells = 0,
                              incomplete_n = k))
@@ -139,8 +141,9 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   out <- new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
                            missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$contrib),
                            incomplete_n = cells$incomplete_n)
-  if (!is.null(unit)) {   # the privacy unit: n counts units, each the mean of its curves
-    out$missing_cells <- cells$n * m - length(cells$contrib)
+  if (!is.null(unit)) {   # the privacy unit: n counts units, each the mean of its (complete) curves
+    out$missing_cells <- (cells$n - cells$incomplete_n) * m - length(cells$contrib)
+    out$incomplete_n <- as.double(cells$incomplete_units %||% 0)
     out$n <- as.double(cells$n_units %||% 0)
     out$unit <- unit_name
     out$curves <- as.double(cells$n)
@@ -204,6 +207,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   ck <- as.integer(cell_u %% m)
   ci <- cell_u %/% m
   n_inc <- 0
+  full <- rep(TRUE, n)
   if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
     full <- tabulate(ci + 1L, n) == m
     n_inc <- sum(!full)
@@ -222,7 +226,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   }
   out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
               incomplete_n = n_inc)
-  if (!is.null(unit)) {   # weight 1 / (curves of the unit) per curve; a curve belongs to one unit
+  if (!is.null(unit)) {   # weight 1 / (complete curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
     cu <- ukey[match(uid, d[[id]])]
     if (any(ukey != cu[match(d[[id]], uid)])) {
@@ -231,8 +235,11 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
                   class = "dpfda_error_data", arg = "unit")
     }
     ui <- match(cu, unique(cu))
-    out$weight <- (1 / tabulate(ui))[ui][ci + 1L]
-    out$n_units <- length(unique(cu))
+    nu <- max(0L, ui)
+    nc <- tabulate(ui[full], nu)   # (incomplete = "drop": the complete curves only)
+    out$weight <- (1 / nc)[ui][ci + 1L]
+    out$n_units <- nu
+    out$incomplete_units <- sum(nc == 0)   # units without a complete curve: no contribution
   }
   out
 }
@@ -281,6 +288,8 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
                     class = "dpfda_error_data", arg = "unit")
       }
     }
+    # incomplete = "drop": a unit's complete curves only (those left in the cells)
+    if (identical(settings$incomplete, "drop")) cu <- dplyr::distinct(dplyr::select(cells$q, "id", "u"))
     nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
     q <- dplyr::inner_join(q, nc, by = "u")
     q <- dplyr::mutate(q, c = !!as.name("c") / !!as.name("nc"))
@@ -298,6 +307,11 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   if (!is.null(unit)) {
     out$n <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")),
                                                        n = dplyr::n()))$n)
+    if (identical(settings$incomplete, "drop")) {   # units without a complete curve: no contribution
+      n_complete <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")),
+                                                              n = dplyr::n()))$n)
+      out$incomplete_n <- out$n - n_complete
+    }
     out$unit <- unit
     out$curves <- n
   }
@@ -441,7 +455,9 @@ memory_units <- function(unit, x, frame, opts) {
     dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
                         names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
   }
-  structure(u, name = ucol)
+  # incomplete = "drop": the units of the curves left out (a unit with no complete curve still counts)
+  du <- if (length(x$dropped)) frame[[ucol]][match(as.character(x$dropped), as.character(frame[[idcol]]))]
+  structure(u, name = ucol, dropped_units = du)
 }
 
 # "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.

@@ -363,3 +363,58 @@ test_that("whole-person swaps in dp_kde: audited below epsilon with unit =, abov
   b <- audit(NULL)                                      # points as units: the person costs about 3 epsilon
   expect_gt(b$epsilon_lower, 1.5)                       # (2.65 measured)
 })
+
+# ---- unit = with incomplete = "drop" --------------------------------------------------------------
+
+# 30 persons with 1 to 3 curves on 10 points; curves 1 (person 1's only one), 2 (one of person 2's
+# two) and 5 lack their last three points.
+unit_incomplete <- function() {
+  set.seed(2)
+  g <- seq(0, 1, length.out = 10)
+  person <- rep(1:30, times = rep(1:3, 10))
+  nc <- length(person)
+  X <- outer(stats::rnorm(30, 0.5, 0.1)[person], sin(pi * g)) + matrix(stats::rnorm(nc * 10, 0, 0.05), nc)
+  long <- data.frame(curve = rep(seq_len(nc), times = 10), person = rep(person, times = 10),
+                     t = rep(g, each = nc), y = as.vector(X))
+  inc <- c(1, 2, 5)
+  long <- long[!(long$curve %in% inc & long$t > 0.7), ]
+  list(g = g, X = X, person = person, inc = inc, long = long[order(long$person, long$curve, long$t), ])
+}
+
+test_that("unit = with incomplete = \"drop\": curves dropped, then units counted; the same from every source", {
+  d <- unit_incomplete()
+  s <- summarise_mean(d$long, grid = d$g, tau = 1, id = curve, arg = t, value = y, unit = person,
+                      incomplete = "drop")
+  expect_equal(s$n, 30)                 # every person is a unit
+  expect_equal(s$incomplete_n, 1)       # person 1 has no complete curve: no contribution
+  expect_equal(s$missing_cells, 0)
+  cc <- setdiff(seq_len(nrow(d$X)), d$inc)   # each other person: the mean of their complete curves
+  V <- dpfda:::clip_curves_l2(d$X[cc, ], dpfda:::quadrature_weights(d$g), 1)
+  expect_equal(s$sums, colSums(rowsum(V, d$person[cc]) / as.vector(table(d$person[cc]))), tolerance = 1e-12)
+  rel <- function(x, ...) with_seed_mode(4, suppressWarnings(dp_mean(x, epsilon = 1, tau = 1, incomplete = "drop",
+                                                                    ...)))
+  a <- rel(d$long, id = curve, arg = t, value = y, grid = d$g, unit = person)
+  b <- rel(dp_chunks(split(d$long, ceiling(seq_len(nrow(d$long)) / 40))), id = "curve", arg = "t", value = "y",
+           grid = d$g, unit = "person")
+  expect_equal(predict(b), predict(a), tolerance = 1e-12)
+  expect_equal(a$n, 30)
+  expect_equal(a$epsilon, 1)            # the count of complete units is inside the budget
+  expect_true(a$epsilon_count > 0)
+  # without drop, the incomplete curves are refused as before
+  expect_error(dp_mean(d$long, epsilon = 1, tau = 1, id = curve, arg = t, value = y, grid = d$g, unit = person),
+               class = "dpfda_error")
+})
+
+test_engines("unit = with incomplete = \"drop\": a table gives the release of memory", function(con) {
+  d <- unit_incomplete()
+  DBI::dbWriteTable(con, "unit_inc", d$long)
+  rel <- function(x, ...) with_seed_mode(4, suppressWarnings(dp_mean(x, epsilon = 1, tau = 1, incomplete = "drop",
+                                                                    ...)))
+  a <- rel(d$long, id = curve, arg = t, value = y, grid = d$g, unit = person)
+  r <- rel(dplyr::tbl(con, "unit_inc"), id = "curve", arg = "t", value = "y", grid = d$g, unit = "person")
+  expect_equal(predict(r), predict(a), tolerance = 1e-10)
+  expect_equal(r$n_complete, a$n_complete)
+  s <- summarise_mean(dplyr::tbl(con, "unit_inc"), grid = d$g, tau = 1, id = "curve", arg = "t", value = "y",
+                      unit = "person", incomplete = "drop")
+  expect_equal(c(s$n, s$incomplete_n), c(30, 1))
+})
