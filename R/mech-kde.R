@@ -156,7 +156,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
   warn_privacy(epsilon, if (missing(delta)) 0 else delta,
-               if (!is.null(units)) length(unique(units$x$unit)) else if (!engine) NROW(x))
+               if (!is.null(units)) units$n_units else if (!engine) NROW(x))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
   st <- kde_settings(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget)

@@ -589,7 +589,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "...")
   }
   units <- if (!is.null(unit)) point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
-  warn_privacy(epsilon, delta, if (is.null(units)) NROW(x) else length(unique(units$x$unit)))
+  warn_privacy(epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)

@@ -124,22 +124,37 @@ point_units <- function(x, unit, columns, id) {
     return(list(x = x, columns = columns, id = column_names(unit, engine_names_or(x), "unit")))
   }
   u <- if (inherits(unit, "dpfda_column_ref")) unit$value else unit
-  pts <- as_points(x, "x")
-  if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == nrow(pts) && !anyNA(u))) {
-    arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per point (%d), without missing values",
-                              nrow(pts)), u)
+  # a plain vector of finite numbers is one column already (as_points() would copy it into a matrix)
+  pts <- if (is.numeric(x) && is.null(dim(x)) && length(x) && all(is.finite(x))) list(as.double(x)) else {
+    p <- as_points(x, "x")
+    lapply(seq_len(ncol(p)), function(j) p[, j])
   }
-  df <- as.data.frame(pts)
-  names(df) <- paste0(".x", seq_len(ncol(pts)))
-  df$unit <- u
-  list(x = df, columns = names(df)[seq_len(ncol(pts))], id = "unit",
-       label = attr(u, "name", exact = TRUE) %||% "unit")
+  np <- length(pts[[1L]])
+  if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == np && !anyNA(u))) {
+    arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per point (%d), without missing values",
+                              np), u)
+  }
+  # the unit as integer codes (one hash here; the summary's weights then hash small integers)
+  codes <- unit_codes(u)
+  df <- stats::setNames(c(pts, list(codes)), c(paste0(".x", seq_along(pts)), "unit"))
+  df <- structure(df, class = "data.frame", row.names = .set_row_names(np), dpfda_clean = TRUE)
+  list(x = df, columns = names(df)[seq_along(pts)], id = "unit",
+       label = attr(u, "name", exact = TRUE) %||% "unit", n_units = max(0L, codes))
+}
+
+# Integer codes 1..K of the units (in order of appearance): a run count for
+# sorted units (data grouped by person: linear, no hashing), match() otherwise.
+unit_codes <- function(u) {
+  key <- if (is.factor(u)) as.integer(u) else as.vector(u)
+  n <- length(key)
+  if (n > 1L && !is.unsorted(key)) return(cumsum(c(TRUE, key[-1L] != key[-n])))
+  match(key, unique(key))
 }
 
 # "one point (n)" or "<unit> (n units, r points)": the privacy unit of a KDE or KME release.
 privacy_unit_points <- function(n, unit = NULL, points = NULL) {
-  if (is.null(unit)) sprintf("one point (%s)", format(n, big.mark = ",")) else
-    sprintf("%s (%s units, %s points)", unit, format(n, big.mark = ","), format(points, big.mark = ","))
+  f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  if (is.null(unit)) sprintf("one point (%s)", f(n)) else sprintf("%s (%s units, %s points)", unit, f(n), f(points))
 }
 
 summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
@@ -187,7 +202,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     b <- as.integer(res$b)
     w[b + 1L] <- w[b + 1L] + res$a0
     w[b + 2L] <- w[b + 2L] + res$a1
-    n <- if (is.null(id)) sum(res$cnt) else lazy_n_ids(nn$q)
+    n <- if (is.null(id)) sum(res$cnt) else round(sum(res$cnt))   # (an id's weights add to one: no 2nd scan)
     return(warn_dropped(new_dpfda_summary("kde", w, n, nn$rows, nn$dropped, settings)))
   }
   # in memory: a vector / one-column matrix, or a data frame with `columns`
@@ -207,8 +222,8 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   }
   v <- pmin(pmax(as.double(v), dom[1]), dom[2])
   wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
-  w <- .Call(C_dpfda_summary_bin, v, wt, dom[1], delta, as.integer(B))
-  n <- if (is.null(ids)) length(v) else length(unique(ids))
+  w <- .Call(C_dpfda_summary_bin, v, as.vector(wt), dom[1], delta, as.integer(B))
+  n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
   new_dpfda_summary("kde", w, n, rows, dropped, settings)
 }
 
@@ -359,8 +374,8 @@ summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
   }
   fp <- kde_frame_points(x, d, columns, id)
   wt <- if (is.null(fp$ids)) NULL else id_weights(fp$ids)
-  p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, wt)
-  n <- if (is.null(fp$ids)) nrow(fp$pts) else length(unique(fp$ids))
+  p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, as.vector(wt))
+  n <- if (is.null(fp$ids)) nrow(fp$pts) else attr(wt, "n_ids")
   new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings)
 }
 
@@ -439,7 +454,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     keep <- w != 0
     p[pos[keep]] <- p[pos[keep]] + w[keep]
   }
-  n <- if (is.null(id)) sum(res$cnt) else lazy_n_ids(nn$q)
+  n <- if (is.null(id)) sum(res$cnt) else round(sum(res$cnt))   # (an id's weights add to one: no 2nd scan)
   warn_dropped(new_dpfda_summary("kde_grid", p, n, nn$rows, nn$dropped, settings))
 }
 
@@ -526,6 +541,11 @@ kde_frame_points <- function(x, d, columns, id) {
 # Row weights 1/r for an individual with r rows (ids compared by value, as an
 # engine's GROUP BY does; match() and tabulate() are linear, table() is not).
 id_weights <- function(ids) {
-  i <- match(ids, unique(ids))
-  (1 / tabulate(i))[i]
+  # small positive integer ids (the codes of point_units()) index the counts directly
+  i <- if (is.integer(ids) && length(ids) && min(ids) >= 1L && max(ids) <= 2 * length(ids)) ids else
+    match(ids, unique(ids))
+  cnt <- tabulate(i)
+  i <- cumsum(cnt > 0)[i]   # (the ids present, numbered 1..n)
+  cnt <- cnt[cnt > 0]
+  structure((1 / cnt)[i], n_ids = length(cnt))   # (the number of individuals, without another unique())
 }

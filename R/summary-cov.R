@@ -90,7 +90,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   # each curve's coefficients a_i with weight wt_i (1, or 1 / the curves of its unit, so that a unit adds
   # the mean of its a_i and the mean of its a_i a_i^T)
   cov_sums <- function(A, wt = NULL) if (is.null(wt)) cbind(colSums(A), crossprod(A)) else
-    cbind(colSums(A * wt), crossprod(A * wt, A))
+    cbind(as.vector(crossprod(A, wt)), crossprod(A * wt, A))
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))

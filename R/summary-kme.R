@@ -187,7 +187,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   if (.query) return(res)
   out <- plain_double(unname(res$sums))
   if (method == "random_features") out <- rff$scale * out
-  n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else lazy_n_ids(nn$q)
+  n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else round(plain_number(res$extra[["cnt"]], 0))
   warn_dropped(new_dpfda_summary(kind, out, n, nn$rows, nn$dropped, settings))
 }
 

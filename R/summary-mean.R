@@ -115,9 +115,10 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
       # incomplete = "drop": the units of the curves left out that have no complete curve count as units
       # with no contribution (each remaining unit is the mean of its complete curves)
       du <- attr(unit, "dropped_units", exact = TRUE)
-      k_u <- length(setdiff(unique(as.character(du)), as.character(unit)))
-      return(new_dpfda_summary("mean", colSums(X * wt), u$n + k_u, nrow(X) * m, 0, settings, missing_cells = 0,
-                               incomplete_n = k_u, unit = unit_name, curves = nrow(X) + length(du)))
+      k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(unit))) else 0
+      return(new_dpfda_summary("mean", as.vector(crossprod(X, wt)), u$n + k_u, nrow(X) * m, 0, settings,
+                               missing_cells = 0, incomplete_n = k_u, unit = unit_name,
+                               curves = nrow(X) + length(du)))
     }
     return(new_dpfda_summary("mean", colSums(X), nrow(X) + k, nrow(X) * m, 0, settings, missing_cells = 0,
                              incomplete_n = k))
@@ -154,9 +155,9 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
 # The unit of each curve (a vector with one entry per curve): index and count.
 curve_units <- function(unit, n) {
   if (is.null(dim(unit)) && length(unit) == n && !anyNA(unit) && (is.atomic(unit) || is.factor(unit))) {
-    key <- as.character(unit)
-    lev <- unique(key)
-    return(list(index = match(key, lev), n = length(lev)))
+    # (codes of the values themselves: as.character() of numbers is not cheap)
+    index <- unit_codes(unit)
+    return(list(index = index, n = max(0L, index)))
   }
   arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per curve (%d), without missing values",
                             n), unit)
@@ -462,8 +463,9 @@ memory_units <- function(unit, x, frame, opts) {
 
 # "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.
 privacy_unit_of <- function(s) {
-  if (is.null(s$unit)) sprintf("one curve (%s)", format(s$n, big.mark = ",")) else
-    sprintf("%s (%s units, %s curves)", s$unit, format(s$n, big.mark = ","), format(s$curves, big.mark = ","))
+  f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  if (is.null(s$unit)) sprintf("one curve (%s)", f(s$n)) else
+    sprintf("%s (%s units, %s curves)", s$unit, f(s$n), f(s$curves))
 }
 
 # One rule on every source: a curve that does not cover the grid is refused

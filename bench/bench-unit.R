@@ -29,7 +29,7 @@ X <- outer(stats::rnorm(n_curves, 0.5, 0.1)[person], sin(pi * g)) + matrix(stats
 long <- data.frame(curve = rep(seq_len(n_curves), times = m), person = rep(person, times = m),
                    t = rep(g, each = n_curves), y = as.vector(X))
 long <- long[order(long$person, long$curve, long$t), ]
-pts_person <- rep(seq_len(ceiling(N / 4.5)), sample(1:8, ceiling(N / 4.5), replace = TRUE))[seq_len(N)]
+pts_person <- rep(seq_len(ceiling(N / 4)), sample(1:8, ceiling(N / 4), replace = TRUE))[seq_len(N)]
 pts <- data.frame(person = pts_person, v = stats::plogis(stats::rnorm(N, stats::qlogis(stats::runif(
   max(pts_person), 0.2, 0.8))[pts_person], 0.3)))
 cat(sprintf("N = %s rows: %s curves of %d points (%s persons); %s points (%s persons)\n",
