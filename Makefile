@@ -48,14 +48,24 @@ install: deps-check
 #                 RPostgres's imports, prebuilt (Debian's versions suffice;
 #                 R installs a newer one from CRAN into .Rlib/ where one
 #                 does not), which saves their compilation
+#   r-cran-*      (SYSDEPS_R) the compiled and the large parts of the
+#                 Suggests' dependency tree, prebuilt for this R. They only
+#                 save build time: tools/install-deps.R keeps one where its
+#                 version meets what every package of the tree asks, and
+#                 installs CRAN's version into .Rlib/ where it does not.
+SYSDEPS_R := $(addprefix r-cran-,stringi rcpp httpuv sass later rsqlite dplyr dbplyr dbi \
+  ggplot2 ks mclust kernlab openssl curl isoband farver colorspace gmp desolve pracma \
+  mvtnorm checkmate zoo tidyr purrr tidyselect shiny bslib promises knitr markdown xfun \
+  yaml htmltools fastmap cachem memoise scales stringr pcapp locfit fnn multicool \
+  commonmark sourcetools xtable zip)
 SYSDEPS_DEMO := libcurl4-openssl-dev libssl-dev libxml2-dev chromium
 SYSDEPS_PG := postgresql libpq-dev r-cran-lubridate r-cran-timechange r-cran-hms r-cran-plogr
-SYSDEPS := $(SYSDEPS_DEMO) qpdf r-cran-gsl $(SYSDEPS_PG)
+SYSDEPS := $(SYSDEPS_DEMO) qpdf r-cran-gsl $(SYSDEPS_PG) $(SYSDEPS_R)
 deps-system:
 	bash tools/install-system-deps.sh $(SYSDEPS)
 
 deps-system-demo:
-	bash tools/install-system-deps.sh $(SYSDEPS_DEMO)
+	bash tools/install-system-deps.sh $(SYSDEPS_DEMO) $(SYSDEPS_R)
 
 # R packages, installed into .Rlib/ from getOption("repos") (CRAN as fallback),
 # read from DESCRIPTION: its Imports always, and the Suggests each target uses
@@ -78,7 +88,7 @@ deps-demo: deps-system-demo
 	$(RSCRIPT) tools/install-deps.R --imports --suggests=$(DEMO_SUGGESTS)
 
 deps-bench:
-	bash tools/install-system-deps.sh $(SYSDEPS_PG)
+	bash tools/install-system-deps.sh $(SYSDEPS_PG) $(SYSDEPS_R)
 	$(RSCRIPT) tools/install-deps.R --imports --suggests=$(BENCH_SUGGESTS) $(BENCH_PEERS)
 
 # The suite runs with a throwaway PostgreSQL server (tools/pg-test.sh: a

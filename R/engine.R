@@ -19,6 +19,11 @@ is_lazy_table <- function(x) inherits(x, "tbl_lazy")
 # Inputs that take the summarise-then-release route.
 is_engine_input <- function(x) is_lazy_table(x) || inherits(x, c("dpfda_chunks", "dpfda_summary"))
 
+# One column name quoted as an identifier for the connection `con` (real or
+# simulated). dbplyr::escape() of an ident() does it in every dbplyr version
+# this package supports (sql_escape_ident() is exported only from 2.6.0).
+sql_ident <- function(con, name) dbplyr::escape(dbplyr::ident(name), con = con)
+
 engine_need <- function() {
   for (p in c("DBI", "dplyr", "dbplyr")) need_package(p, "A database table as input")
 }
@@ -254,7 +259,7 @@ lazy_as_double <- function(q, cols) {
   dtype <- sql_double_type(con)
   if (is.null(dtype) || !length(cols)) return(q)
   casts <- lapply(cols, function(nm) {
-    dbplyr::sql(sprintf("CAST(%s AS %s)", as.character(dbplyr::sql_escape_ident(con, nm)), dtype))
+    dbplyr::sql(sprintf("CAST(%s AS %s)", as.character(sql_ident(con, nm)), dtype))
   })
   dplyr::mutate(q, !!!stats::setNames(casts, cols))
 }
@@ -343,7 +348,7 @@ lazy_inline <- function(q, df) {
   }, character(nrow(df)))
   cells <- matrix(cells, nrow = nrow(df))
   rows <- paste0("(", apply(cells, 1L, paste, collapse = ", "), ")", collapse = ", ")
-  cols <- vapply(names(df), function(nm) as.character(dbplyr::sql_escape_ident(con, nm)), "")
+  cols <- vapply(names(df), function(nm) as.character(sql_ident(con, nm)), "")
   sql <- if (inherits(con, "SQLiteConnection")) {
     sprintf("SELECT %s FROM (VALUES %s)", paste(sprintf("column%d AS %s", seq_along(cols), cols), collapse = ", "),
             rows)
@@ -421,7 +426,7 @@ sql_num <- function(x) sprintf("%.17g", x)
 # CASE expression mapping the integer column `col` to values[k + 1], k = 0, 1, ...
 sql_lookup <- function(q, col, values) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  qc <- as.character(sql_ident(con, col))
   dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s = %d THEN %s", qc, seq_along(values) - 1L,
                                             sql_num(values)), collapse = " "), " END"))
 }
@@ -430,7 +435,7 @@ sql_lookup <- function(q, col, values) {
 # sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j).
 sql_interval <- function(q, col, breaks) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  qc <- as.character(sql_ident(con, col))
   dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %d", qc, sql_num(breaks),
                                             seq_along(breaks) - 1L), collapse = " "),
                      sprintf(" ELSE %d END", length(breaks))))

@@ -383,6 +383,11 @@ mech_curves_with_options <- function(x, grid, conv, fun) {
                         bad[1L], fun, fun), arg = bad[1L])
   }
   if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
+  if (long_frame_on_grid(x, conv, grid)) {   # long data: the rule of tables (see mean_source())
+    x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), conv$id %||% "id", conv$arg %||% "arg",
+                           conv$value %||% "value")
+    return(check_curves_data(x))
+  }
   do.call(as_mech_curves, c(list(x, grid = grid), conv))
 }
 

@@ -108,7 +108,14 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
 #'   `na.rm`, `df`, `n_grid`; not `restrict`, whose grid would depend on the
 #'   data) are passed to it when `x` is not a curves object; the column names
-#'   also for tables and chunks.
+#'   also for tables and chunks. A long data frame (`id`, `arg`, `value`)
+#'   with a one-dimensional `grid` follows the rule of tables and chunks (see
+#'   [summarise_mean()]: each row's argument is snapped to the nearest grid
+#'   point and the rows of a cell averaged), so the same rows give the same
+#'   release in memory and in a database. Give `method = "linear"` (or
+#'   `"smooth"`) to interpolate each curve to the grid instead, in memory
+#'   only: irregular arguments, such as the ages of `nlme::Oxboys`, need it
+#'   when the grid is finer than their spacing.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
 #'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
@@ -206,13 +213,13 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
   # entry per curve for curves and matrices
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  src <- mean_source(x, opts, grid, incomplete, unit)
+  select <- check_choice(select, c("pss", "pcv", "manual"), "select")
+  src <- mean_source(x, opts, grid, incomplete, unit, select)
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "dp_mean")
   if (is.null(kernel)) kernel <- default_mech_kernel(src$domain)
   check_kernel(kernel)
-  select <- check_choice(select, c("pss", "pcv", "manual"), "select")
   bad <- setdiff(names(src$opts), dp_mean_options)
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
@@ -288,7 +295,12 @@ mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select,
 # The released values as curves on the grid, with the data's domain and axis names.
 mean_release_curves <- function(values, grid, src) {
   vals <- new_dpfda_curves(values, grid, src$domain)
-  if (!is.null(src$curves)) vals <- keep_curve_names(vals, src$curves)
+  if (!is.null(src$curves)) {
+    vals <- keep_curve_names(vals, src$curves)
+  } else if (is.character(src$cols$arg) && is.character(src$cols$value)) {   # long data: the column names
+    vals$arg_name <- src$cols$arg
+    vals$value_name <- src$cols$value
+  }
   vals
 }
 
@@ -796,8 +808,15 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   dots <- capture_dots(..., .cols = c("id", "arg", "value"))
   frame <- if (is.data.frame(x)) as.data.frame(x)
   if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
-  x <- mech_curves_with_options(x, grid, dots, "pcv_select")
-  units <- memory_units(unit, x, frame, dots)
+  if (!is.null(unit) && long_frame_on_grid(x, dots, grid)) {   # long data: the rule of tables, with the units
+    x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), dots$id %||% "id", dots$arg %||% "arg",
+                           dots$value %||% "value", unit)
+    units <- attr(x, "units")
+    x <- check_curves_data(x)
+  } else {
+    x <- mech_curves_with_options(x, grid, dots, "pcv_select")
+    units <- memory_units(unit, x, frame, dots)
+  }
   units <- if (!is.null(units)) curve_units(units, nrow(x$values))
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)

@@ -462,7 +462,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
 # interval of the sorted axis `a` (the same intervals as sql_interval()).
 sql_axis_fraction <- function(q, col, a) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  qc <- as.character(sql_ident(con, col))
   m <- length(a)
   frac <- sprintf("(%s - %s) / %s", qc, sql_num(a[-m]), sql_num(diff(a)))
   dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %s", qc, sql_num(a[2:(m - 1L)]),

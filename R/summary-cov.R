@@ -213,7 +213,12 @@ cov_check_size <- function(m, Jb) {
 # of as_curves() from `...`), or a long table, chunks or a covariance summary
 # (column names from `...`). As mean_source().
 cov_source <- function(x, dots, grid, unit = NULL) {
-  if (!is_engine_input(x)) {
+  if (long_frame_on_grid(x, dots, grid)) {   # the rule of tables (see mean_source())
+    x <- structure(list(frame = x), class = "dpfda_long_frame")
+    dots$na.rm <- NULL
+    dots$restrict <- NULL
+  }
+  if (!is_engine_input(x) && !inherits(x, "dpfda_long_frame")) {
     frame <- if (is.data.frame(x)) as.data.frame(x)
     if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
     x <- mech_curves_with_options(x, grid, dots, "dp_cov")
@@ -221,6 +226,7 @@ cov_source <- function(x, dots, grid, unit = NULL) {
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain,
                 unit = memory_units(unit, x, frame, dots)))
   }
+  if (inherits(x, "dpfda_long_frame")) x <- x$frame
   eng <- resolve_column_opts(dots, x, c("id", "arg", "value"))
   if (length(eng) && (is.null(names(eng)) || any(!nzchar(names(eng))))) {
     dpfda_abort("All arguments in `...` must be named.", arg = "...")

@@ -129,7 +129,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     q <- dplyr::mutate(q, !!!stats::setNames(cl, xn))
   }
   con <- dbplyr::remote_con(q)
-  id_sql <- function(nm) as.character(dbplyr::sql_escape_ident(con, nm))
+  id_sql <- function(nm) as.character(sql_ident(con, nm))
   lit <- function(v) paste0("(", sql_num(v), ")")
   wt <- if (is.null(id)) "" else paste0(id_sql("wt"), " * ")   # (without ids every row has weight 1)
   un <- paste0("u", seq_len(D))

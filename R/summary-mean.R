@@ -26,7 +26,10 @@
 #' `arg` or `value` are dropped and counted.
 #'
 #' A [curves()] object is summarised in memory, and gives the same sums as
-#' its long form (`as.data.frame()`) on the same grid.
+#' its long form (`as.data.frame()`) on the same grid. [dp_mean()],
+#' [dp_cov()] and [pcv_select()] apply this rule to a long data frame in
+#' memory too (unless asked to interpolate with `method =`), so the place
+#' where the data are stored does not change the release.
 #'
 #' @param x Curves, a long data frame, a database table (dbplyr) or
 #'   [dp_chunks()].
@@ -379,8 +382,20 @@ sql_lit <- function(x) {
 # a mean summary, whose column names come from `...`. Returns the curves (in
 # memory) or the engine source with its columns, the public grid, domain and
 # dimension, and the options left for the mechanism.
-mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL) {
-  if (!is_engine_input(x)) {
+mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select = "pss") {
+  snap <- long_frame_on_grid(x, opts, grid)
+  if (snap && select == "pcv") {
+    # PCV needs each curve: the table rule (snap, average) gives them here
+    opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
+    x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), opts$id %||% "id", opts$arg %||% "arg",
+                           opts$value %||% "value", unit, incomplete, drop_hint = TRUE)
+    grid <- NULL
+    opts <- opts[setdiff(names(opts), c("id", "arg", "value", "na.rm", "restrict"))]
+    if (!is.null(unit)) unit <- attr(x, "units")
+  } else if (snap) {
+    x <- structure(list(frame = x), class = "dpfda_long_frame")
+  }
+  if (!is_engine_input(x) && !inherits(x, "dpfda_long_frame")) {
     if (is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
     conv <- names(opts) %in% as_curves_options
     curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
@@ -391,8 +406,13 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL) {
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
                 n = nrow(x$values), opts = opts[!conv], unit = units))
   }
+  if (inherits(x, "dpfda_long_frame")) x <- x$frame
   opts <- resolve_column_opts(opts, x, c("id", "arg", "value"))
   cols <- opts[intersect(names(opts), c("id", "arg", "value"))]
+  # long data: rows with a missing value are dropped and counted on every source (na.rm has no work
+  # left); restrict = FALSE is the rule anyway
+  opts$na.rm <- NULL
+  opts$restrict <- NULL
   if (!is.null(unit)) cols$unit <- column_names(unit, engine_names_or(x), "unit")
   if (inherits(x, "dpfda_summary")) {
     grid <- check_summary(x, "mean")$settings$grid
@@ -402,6 +422,55 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL) {
   grid <- sort(as_grid(grid, "grid"))
   list(curves = NULL, data = x, cols = cols, grid = grid, domain = as_domain(NULL, grid), dim = 1L, n = NA,
        opts = opts[setdiff(names(opts), names(cols))])
+}
+
+# A long data frame (id, arg, value) in memory with a public one-dimensional
+# grid follows the rule of tables and chunks (snap each argument to the
+# nearest grid point, average the rows of a cell), so that the same data give
+# the same release wherever they are stored. Options that ask for another
+# conversion (interpolation `method`, smoothing `df`/`n_grid`) keep as_curves().
+long_frame_on_grid <- function(x, opts, grid) {
+  if (!is.data.frame(x) || is.null(grid) || inherits(x, "dpfda_curves")) return(FALSE)
+  if (any(names(opts) %in% c("method", "df", "n_grid")) || isTRUE(opts$restrict)) return(FALSE)
+  g <- tryCatch(as_grid(grid, "grid"), error = function(e) NULL)
+  if (is.null(g) || !is.null(dim(g))) return(FALSE)
+  value <- opts$value %||% "value"
+  is.character(value) && length(value) == 1L && value %in% names(x)
+}
+
+# The curves of a long data frame by the rule of tables: a cell (individual,
+# grid point) is the mean of its rows; rows with a missing value are dropped.
+# An individual without a row at some grid point is incomplete: refused (as
+# refuse_missing_cells() refuses such a summary) or, with incomplete = "drop",
+# left out and counted in `dropped` as as_curves() does. The curves' units (one per
+# curve) are attached as attribute "units" when `unit` names a column.
+frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete = "error", drop_hint = FALSE) {
+  ucol <- if (!is.null(unit)) column_names(unit, names(x), "unit")
+  cells <- frame_clipped_cells(x, grid, Inf, rep(1, length(grid)), "sup", id, arg, value, unit = ucol)
+  vals <- matrix(NA_real_, cells$n, length(grid))
+  vals[cbind(cells$i + 1, cells$k + 1L)] <- cells$contrib
+  cl <- frame_clean(x, c(arg, value), c(id, ucol))$data
+  ids <- unique(cl[[id]])
+  rownames(vals) <- as.character(ids)
+  full <- rowSums(is.na(vals)) == 0L
+  if (incomplete == "error") refuse_missing_cells(list(missing_cells = sum(is.na(vals))), drop_hint)
+  if (incomplete == "drop") {
+    if (!any(full)) {
+      dpfda_abort("No individual has a row at every grid point; nothing is left after dropping incomplete ones.",
+                  class = "dpfda_error_data", arg = "grid")
+    }
+    vals <- vals[full, , drop = FALSE]
+  }
+  out <- curves(vals, grid)
+  out$arg_name <- arg
+  out$value_name <- value
+  if (incomplete == "drop") out$dropped <- as.character(ids[!full])
+  if (!is.null(ucol)) {   # the unit of each curve kept, and (incomplete = "drop") those of the curves left out
+    u_all <- cl[[ucol]][match(ids, cl[[id]])]
+    attr(out, "units") <- structure(u_all[full | incomplete != "drop"], name = ucol,
+                                    dropped_units = if (incomplete == "drop" && any(!full)) u_all[!full])
+  }
+  out
 }
 
 # The mean summary of dp_mean()'s source: computed (weights of the basis, the
@@ -474,7 +543,7 @@ refuse_missing_cells <- function(s, drop_hint = TRUE) {
   if (isTRUE(s$missing_cells > 0)) {
     dpfda_abort(sprintf(paste("%s (individual, grid point) cell%s %s no observation: some curves do not cover",
                               "the grid. Use a grid the data cover, or interpolate the curves to the grid first",
-                              "(as_curves())%s."),
+                              "(as_curves(), or method = \"linear\" for a data frame in memory)%s."),
                         format(s$missing_cells, big.mark = ","), if (s$missing_cells == 1) "" else "s",
                         if (s$missing_cells == 1) "has" else "have",
                         if (drop_hint) ", or give incomplete = \"drop\" to leave those individuals out" else ""),

@@ -2,7 +2,7 @@
 # library (used by the Makefile).
 #
 #   Rscript tools/install-deps.R [--lib=DIR] [--imports] [--suggests=all|pkg,pkg]
-#                                [pkg pkg>=version ...]
+#                                [--dry-run] [pkg pkg>=version ...]
 #
 # --imports: every package of DESCRIPTION's Imports (with its version
 # requirement; base packages left out). --suggests: all of DESCRIPTION's
@@ -17,6 +17,8 @@
 # from the user's `repos` option; CRAN's cloud mirror is the fallback when no
 # repository is set (or only the "@CRAN@" placeholder).
 args <- commandArgs(trailingOnly = TRUE)
+dry_run <- "--dry-run" %in% args
+args <- setdiff(args, "--dry-run")
 lib_arg <- grep("^--lib=", args, value = TRUE)
 args <- setdiff(args, lib_arg)
 lib <- if (length(lib_arg)) sub("^--lib=", "", lib_arg[1]) else
@@ -61,13 +63,76 @@ args <- args[!duplicated(sub(">=.*", "", args))]
 
 pkgs <- sub(">=.*", "", args)
 min_version <- ifelse(grepl(">=", args), sub(".*>=", "", args), NA_character_)
-# Installed (and recent enough)? Checked without loading namespaces, which
-# could pin old versions of shared dependencies in this session.
-needed <- function(p, v) {
-  if (!nzchar(system.file(package = p))) return(TRUE)
-  !is.na(v) && package_version(utils::packageDescription(p, fields = "Version")) < package_version(v)
+
+# The whole dependency tree (Depends, Imports, LinkingTo), with the highest
+# version any package in it asks of each member. An installed package (here,
+# or prebuilt, e.g. from Debian's r-cran-* packages) is kept when its version
+# meets every such requirement, and its own DESCRIPTION then says what it
+# needs; otherwise the repository's version is installed into `lib` and the
+# repository's index says what that one needs. install.packages() alone
+# installs only what is absent, so an old prebuilt dependency would stay and
+# fail to load. Repeated until no further package must be replaced.
+db <- utils::available.packages(repos = repos)
+split_reqs <- function(field) {
+  if (is.null(field) || is.na(field) || !nzchar(field)) return(character())
+  parts <- trimws(strsplit(gsub("\\s+", " ", field), ",")[[1]])
+  parts[nzchar(parts)]
 }
-missing <- pkgs[mapply(needed, pkgs, min_version)]
+base_pkgs <- rownames(utils::installed.packages(priority = "base"))
+installed_version <- function(p) {
+  if (!nzchar(system.file(package = p))) return(NA_character_)
+  utils::packageDescription(p, fields = "Version")
+}
+# Absent, or older than v? Read without loading namespaces, which could pin
+# old versions of shared dependencies in this session.
+needed <- function(p, v) {
+  have <- installed_version(p)
+  is.na(have) || (!is.na(v) && package_version(have) < package_version(v))
+}
+reqs_of <- function(p, from_repo) {
+  if (!from_repo) {
+    d <- utils::packageDescription(p, fields = c("Depends", "Imports"))
+    return(unlist(lapply(d, split_reqs)))
+  }
+  if (!p %in% rownames(db)) return(character())
+  unlist(lapply(db[p, c("Depends", "Imports", "LinkingTo")], split_reqs))
+}
+tree_requirements <- function(replace) {
+  required <- stats::setNames(min_version, pkgs)
+  queue <- pkgs
+  seen <- character()
+  while (length(queue)) {
+    p <- queue[1]; queue <- queue[-1]
+    if (p %in% seen) next
+    seen <- c(seen, p)
+    from_repo <- p %in% replace || is.na(installed_version(p))
+    for (r in reqs_of(p, from_repo)) {
+      name <- trimws(sub("\\(.*", "", r))
+      if (name %in% c("R", base_pkgs)) next
+      ver <- if (grepl(">=", r)) trimws(sub(".*>=\\s*([^)]*)\\).*", "\\1", r)) else NA_character_
+      old <- if (name %in% names(required)) required[[name]] else NA_character_
+      if (!name %in% names(required) ||
+          (!is.na(ver) && (is.na(old) || package_version(ver) > package_version(old)))) {
+        required[name] <- if (is.na(ver)) old else ver
+      }
+      if (!name %in% seen) queue <- c(queue, name)
+    }
+  }
+  required
+}
+replace <- character()
+repeat {
+  required <- tree_requirements(replace)
+  missing <- names(required)[mapply(needed, names(required), required)]
+  if (all(missing %in% replace)) break
+  replace <- union(replace, missing)
+}
+if (dry_run) {
+  have <- vapply(names(required), installed_version, "")
+  print(data.frame(package = names(required), required = required, installed = have,
+                   install = names(required) %in% missing, row.names = NULL))
+  quit(save = "no")
+}
 if (length(missing)) {
   message("installing into ", lib, ": ", paste(missing, collapse = ", "))
   options(Ncpus = max(1L, parallel::detectCores()))

@@ -180,7 +180,8 @@ test_that("nlme's Oxboys (irregular growth curves) become curves in one call and
   expect_match(conditionMessage(e), "grid")
   dp_reproducible(3)
   r <- dp_mean(nlme::Oxboys, epsilon = 1, tau = 10, center = function(a) 149 + 7 * a,
-               grid = seq(-1, 0.99, length.out = 30), id = "Subject", arg = "age", value = "height")
+               grid = seq(-1, 0.99, length.out = 30), id = "Subject", arg = "age", value = "height",
+               method = "linear")
   expect_s3_class(r, "dpfda_iclp_release")
   expect_identical(r$values$arg_name, "age")
 })
@@ -385,7 +386,7 @@ test_that("dp_mean() takes id, arg, value as bare names, strings or variables, a
   cen <- function(a) 149 + 7 * a
   rel <- function(...) {
     dp_reproducible(31)
-    dp_mean(nlme::Oxboys, epsilon = 1, tau = 10, grid = g, center = cen, ...)$values$values
+    dp_mean(nlme::Oxboys, epsilon = 1, tau = 10, grid = g, center = cen, method = "linear", ...)$values$values
   }
   ref <- rel(id = "Subject", arg = "age", value = "height")
   expect_equal(rel(id = Subject, arg = age, value = height), ref)
@@ -393,11 +394,12 @@ test_that("dp_mean() takes id, arg, value as bare names, strings or variables, a
   expect_equal(rel(id = Subject, arg = col, value = height), ref)
   wrap <- function(d, ...) {
     dp_reproducible(31)
-    dp_mean(d, epsilon = 1, tau = 10, grid = g, center = cen, ...)$values$values
+    dp_mean(d, epsilon = 1, tau = 10, grid = g, center = cen, method = "linear", ...)$values$values
   }
   expect_equal(wrap(nlme::Oxboys, id = Subject, arg = age, value = height), ref)
   dp_reproducible(31)
-  r <- dp_mean(nlme::Oxboys, 1, 10, id = Subject, arg = age, value = height, grid = g, center = cen)
+  r <- dp_mean(nlme::Oxboys, 1, 10, id = Subject, arg = age, value = height, grid = g, center = cen,
+               method = "linear")
   expect_identical(c(r$values$arg_name, r$values$value_name), c("age", "height"))
   expect_dpfda_error(dp_mean(nlme::Oxboys, 1, 10, id = Subject, arg = nope, value = height, grid = g),
                      regexp = "\"nope\"")
@@ -502,10 +504,11 @@ test_that("dp_cov() and dp_fpca() take long data frames with their column names,
   dp_reproducible(56)
   a <- dp_cov(x, epsilon = 1, tau = 28, J = 4)
   dp_reproducible(56)
-  b <- dp_cov(d, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = age, value = dev)
+  b <- dp_cov(d, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = age, value = dev, method = "linear")
   expect_equal(b$values$values, a$values$values)
   dp_reproducible(56)
-  p <- dp_fpca(d, npc = 2, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = "age", value = dev)
+  p <- dp_fpca(d, npc = 2, epsilon = 1, tau = 28, J = 4, grid = g, id = Subject, arg = "age", value = dev,
+               method = "linear")
   expect_equal(p$values, dp_fpca(a, npc = 2)$values)
   expect_dpfda_error(dp_cov(d, epsilon = 1, tau = 28, grid = g, id = Subject, arg = age, value = dev, J = 4,
                             nope = 1), regexp = "`nope` is not an argument of dp_cov")
