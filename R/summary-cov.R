@@ -213,6 +213,7 @@ cov_check_size <- function(m, Jb) {
 # of as_curves() from `...`), or a long table, chunks or a covariance summary
 # (column names from `...`). As mean_source().
 cov_source <- function(x, dots, grid, unit = NULL) {
+  if (is.data.frame(x)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
   if (long_frame_on_grid(x, dots, grid)) {   # the rule of tables (see mean_source())
     x <- structure(list(frame = x), class = "dpfda_long_frame")
     dots$na.rm <- NULL

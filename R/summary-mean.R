@@ -518,7 +518,9 @@ memory_units <- function(unit, x, frame, opts) {
   }
   ucol <- column_names(unit, names(frame), "unit")
   idcol <- opts$id %||% "id"
-  u <- frame[[ucol]][match(as.character(x$ids), as.character(frame[[idcol]]))]
+  ids <- x$ids %||% rownames(x$values)   # (curves snapped by frame_snap_curves() carry them as row names)
+  u <- frame[[ucol]][match(as.character(ids), as.character(frame[[idcol]]))]
+  if (length(u) != nrow(x$values)) arg_error("unit", "a column of the long data frame `x`", unit)
   if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
   per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
   if (any(per > 1L)) {
