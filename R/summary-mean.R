@@ -286,8 +286,12 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   q <- cells$q
   if (!is.null(unit)) {   # each unit: the mean of its clipped curves (weight 1 / its number of curves)
     cu <- dplyr::distinct(dplyr::select(nn$q, "id", "u"))
-    if (!.query) {
-      if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
+    if (!.query) {   # one pass: (curve, unit) pairs, curves and units
+      cnt <- lapply(as.list(engine_collect(dplyr::summarise(cu, pairs = dplyr::n(),
+                                                            ids = dplyr::n_distinct(!!as.name("id")),
+                                                            units = dplyr::n_distinct(!!as.name("u"))))),
+                    plain_double)
+      if (cnt$pairs != cnt$ids) {
         dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
                     class = "dpfda_error_data", arg = "unit")
       }
@@ -304,13 +308,12 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   res <- engine_collect(q)
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s
-  n <- lazy_n_ids(nn$q)
+  n <- if (!is.null(unit)) plain_double(cnt$ids) else lazy_n_ids(nn$q)
   n_full <- if (identical(settings$incomplete, "drop")) sum(res$cells) / m else n   # (drop: whole curves only)
   out <- new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
                            missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full)
   if (!is.null(unit)) {
-    out$n <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")),
-                                                       n = dplyr::n()))$n)
+    out$n <- plain_double(cnt$units)
     if (identical(settings$incomplete, "drop")) {   # units without a complete curve: no contribution
       n_complete <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")),
                                                               n = dplyr::n()))$n)

@@ -11,13 +11,15 @@
 #   kde    dp_kde() of N points (persons with 1 to 8 points), in memory
 #          (binned) and from SQLite
 #
-# Each time is the median of DPFDA_BENCH_REPS (default 3) runs of the whole
-# call, after one warm-up call, the row-level and unit releases alternating. Run from the repository root: Rscript bench/bench-unit.R
+# Each time is the median CPU time (user + system, this process; SQLite runs
+# inside it) of DPFDA_BENCH_REPS (default 5) runs of the whole call, after
+# one warm-up call, the row-level and unit releases alternating: wall-clock
+# times on a shared machine vary by a factor 2 between identical calls. Run from the repository root: Rscript bench/bench-unit.R
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
 
 N <- as.numeric(Sys.getenv("DPFDA_BENCH_ROWS", "1e6"))
-reps <- as.integer(Sys.getenv("DPFDA_BENCH_REPS", "3"))
+reps <- as.integer(Sys.getenv("DPFDA_BENCH_REPS", "5"))
 m <- 50L
 n_curves <- as.integer(N / m)
 set.seed(31)
@@ -79,7 +81,10 @@ cases <- list(
 cases <- cases[!vapply(cases, is.null, NA)]
 res <- data.frame(case = names(cases), row_s = NA_real_, unit_s = NA_real_, ratio = NA_real_)
 # one warm-up call of each, then the two releases alternately (a busy machine slows both alike)
-elapsed <- function(f) system.time(f())[["elapsed"]]
+elapsed <- function(f) {   # CPU time of this process (SQLite runs inside it): fairer on a busy machine
+  t <- system.time(f())
+  t[["user.self"]] + t[["sys.self"]]
+}
 for (i in seq_along(cases)) {
   invisible(cases[[i]]$row())
   invisible(cases[[i]]$unit())

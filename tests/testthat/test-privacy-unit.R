@@ -418,3 +418,26 @@ test_engines("unit = with incomplete = \"drop\": a table gives the release of me
                       unit = "person", incomplete = "drop")
   expect_equal(c(s$n, s$incomplete_n), c(30, 1))
 })
+
+test_that("unit = costs little time (a small bench/bench-unit.R): within 2x of the row-level release", {
+  skip_on_cran()
+  set.seed(31)
+  person <- rep(1:600, times = rep(1:8, 75))[1:2000]
+  g <- seq(0, 1, length.out = 50)
+  X <- outer(stats::rnorm(600, 0.5, 0.1)[person], sin(pi * g)) + matrix(stats::rnorm(2000 * 50, 0, 0.05), 2000)
+  v <- stats::plogis(stats::rnorm(1e5))
+  pv <- rep(seq_len(25000), each = 4)
+  cpu <- function(f) min(replicate(3, {
+    t <- proc.time()
+    f()
+    t <- proc.time() - t
+    t[["user.self"]] + t[["sys.self"]]
+  }))
+  q <- function(e) suppressWarnings(e)
+  m0 <- cpu(function() q(dp_mean(curves(X, g), epsilon = 1, tau = 1)))
+  m1 <- cpu(function() q(dp_mean(curves(X, g), epsilon = 1, tau = 1, unit = person)))
+  k0 <- cpu(function() q(dp_kde(v, seq(0, 1, length.out = 101), 0.05, epsilon = 1, delta = 1e-5, binned = TRUE)))
+  k1 <- cpu(function() q(dp_kde(v, seq(0, 1, length.out = 101), 0.05, epsilon = 1, delta = 1e-5, unit = pv)))
+  expect_lte(m1, 2 * m0 + 0.05)
+  expect_lte(k1, 2 * k0 + 0.05)
+})
