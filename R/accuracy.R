@@ -52,7 +52,21 @@
 #' @param mechanism The mechanism (see Details).
 #' @param n Number of individuals (public).
 #' @param epsilon,delta Privacy parameters.
-#' @param tau Public bound on each curve (as in [dp_mean()], [dp_cov()]).
+#' @param tau Public bound on each curve (as in [dp_mean()], [dp_cov()]),
+#'   or `"auto"` to plan a release whose bound is chosen privately (their
+#'   `tau = "auto"`): give in `...` `norms`, a public planning sample of
+#'   typical norms of the curves (after the centre; e.g. from a pilot or
+#'   published study), and optionally `bound_share`, `bound_range`,
+#'   `bound_quantile`. The histogram of the norms is taken as `n` times that
+#'   sample's distribution; the law of the chosen bound is then exact (the
+#'   exponential mechanism's probabilities), and the reported errors are those
+#'   of the noise averaged over it (pointwise variances and squared
+#'   \eqn{L^2} errors mixed with those probabilities), with the release's
+#'   share of `epsilon`. The result adds `tau_distribution` (candidate
+#'   bounds and probabilities), `bound_share`, `epsilon_release` and
+#'   `p_refused` (the probability that the bound falls outside the range;
+#'   the errors are conditional on no refusal). Targets are not available
+#'   with `"auto"`.
 #' @param kernel Noise kernel; `NULL` for [dp_mean()]'s default.
 #' @param grid Public grid of the release.
 #' @param sensitivity For `mechanism = "gp"` without `tau`: the RKHS
@@ -78,6 +92,9 @@
 #' # how many curves for a root-mean-square L2 noise error of 0.01?
 #' dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = 1, grid = g,
 #'             target_l2 = 0.01)$n_needed
+#' # planning a release with a private bound: typical norms from a pilot study
+#' dp_accuracy(mechanism = "iclp_qr", n = 500, epsilon = 1, tau = "auto", grid = g,
+#'             norms = abs(rnorm(50, 0.7, 0.2)))
 #' # a Gaussian-process release of one function
 #' dp_accuracy(mechanism = "gp", sensitivity = 0.05, epsilon = 1, delta = 1e-5,
 #'             kernel = kernel_gaussian(0.1), grid = g)$expected_l2
@@ -110,6 +127,13 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     s <- law_summary(law, nsim, seed)
     return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
                         tau = x$tau))
+  }
+  if (identical(tau, "auto")) {   # the bound chosen privately: a mixture over its candidates (R/auto-bound.R)
+    if (!is.null(target_l2) || !is.null(target_sup)) {
+      dpfda_abort(paste("Targets (`target_l2`, `target_sup`) are not available with tau = \"auto\"; plan with a",
+                        "numeric tau, or compare a few n and epsilon with tau = \"auto\"."), arg = "tau")
+    }
+    return(accuracy_auto(mechanism, n, epsilon, delta, kernel, grid, list(...), nsim, seed))
   }
   solving <- !is.null(target_l2) || !is.null(target_sup)
   if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
@@ -177,6 +201,13 @@ print.dpfda_accuracy <- function(x, ...) {
                                         format(x$n_needed, big.mark = ",")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
                                               format(x$epsilon_needed, digits = 4)))
+  if (!is.null(x$tau_distribution)) {
+    td <- x$tau_distribution
+    cat(sprintf(paste("  tau = \"auto\" (share %s of epsilon): tau is %s with probability %s (most likely);",
+                      "the errors average over its law; a refusal (norms outside the range) has probability %s\n"),
+                format(x$bound_share, digits = 3), format(td$tau[which.max(td$probability)], digits = 4),
+                format(max(td$probability), digits = 3), format(x$p_refused, digits = 3)))
+  }
   invisible(x)
 }
 
@@ -403,4 +434,72 @@ release_utility_check <- function(x) {
 # completed, e.g. centred, after its construction and checked then).
 quiet_utility <- function(expr) {
   withCallingHandlers(expr, dpfda_warning_utility = function(w) invokeRestart("muffleWarning"))
+}
+
+# dp_accuracy(tau = "auto"): the noise of a release whose bound is chosen by
+# dp_mean()'s (or dp_cov()'s) private rule, for curves whose norms are like
+# the public planning sample `norms` (in `...`). The histogram is its
+# expectation, n times the sample's distribution over the bins; the law of the
+# chosen bound is then exact (the exponential mechanism's probabilities), and
+# the errors average over it: pointwise variances and squared L2 errors are
+# mixed with those probabilities, as is the mean sup error. The release's
+# epsilon is what the bound leaves. Refusals (a bound outside the range) are
+# reported, and the errors are conditional on no refusal.
+accuracy_auto <- function(mechanism, n, epsilon, delta, kernel, grid, opts, nsim, seed) {
+  if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% c("iclp", "qr", "ar")) {
+    mechanism <- c(iclp = "iclp_qr", qr = "iclp_qr", ar = "iclp_ar")[[mechanism]]
+  }
+  mechanism <- check_choice(mechanism, c(iclp_mechanisms, "cov"), "mechanism")
+  if (is.null(n)) dpfda_abort("`n` is needed for tau = \"auto\": the number of individuals.", arg = "n")
+  n <- check_count(n, "n", min = 1, max = 1e15)
+  if (is.null(epsilon)) dpfda_abort("`epsilon` is needed: the privacy budget you plan to spend.", arg = "epsilon")
+  epsilon <- check_epsilon(epsilon)
+  if (is.null(grid)) dpfda_abort("`grid` is needed: the public grid of the release.", arg = "grid")
+  g <- as_grid(grid, "grid")
+  norms <- opts$norms
+  ok <- is.numeric(norms) && length(norms) >= 1L && all(is.finite(norms)) && all(norms >= 0)
+  if (!isTRUE(ok)) {
+    arg_error("norms", paste("a sample of typical norms of the curves (non-negative numbers, e.g. from a pilot or",
+                             "public study), in `...`: the accuracy of tau = \"auto\" depends on where they lie"),
+              norms)
+  }
+  opts$norms <- NULL
+  parts <- split_bound_options(opts)
+  clip <- if (mechanism == "bernstein") "sup" else "l2"
+  S <- if (clip == "l2") sum(if (is.null(dim(g)) && length(g) == 1L) 1 else quadrature_weights(g)) else 1
+  ab <- auto_bound_options(parts$auto, clip, S, max_tau = if (mechanism == "cov") 1e75 else 1e150)
+  share <- auto_bound_share(ab, n, epsilon)
+  eps_b <- share * epsilon
+  cand <- ab$candidates
+  K2 <- length(cand) + 1L
+  Fc <- stats::ecdf(norms)(cand)
+  counts <- n * diff(c(0, Fc, 1))
+  k0 <- auto_bound_k0(n, ab$quantile, eps_b, K2)
+  r <- cumsum(counts)
+  u <- -pmax(0, (n - k0) - r, c(0, r[-K2]) - (n - k0))
+  p <- select_probabilities(u, 1, eps_b)
+  p_refused <- p[1L] + p[K2]
+  keep <- which(p > 1e-4 * max(p) & seq_len(K2) > 1L & seq_len(K2) < K2)
+  if (!length(keep)) {
+    dpfda_abort("With these norms the private bound would almost surely fall outside `bound_range`; widen it.",
+                class = "dpfda_error_data", arg = "bound_range")
+  }
+  q <- p[keep] / sum(p[keep])
+  eps_rel <- epsilon - eps_b
+  sums <- lapply(keep, function(b) {
+    st <- accuracy_settings(mechanism, n, eps_rel, delta, cand[b], kernel, grid, NULL, parts$rest)
+    law <- st$law(st$n, st$epsilon)
+    list(s = suppressWarnings(law_summary(law, nsim, seed)), law = law, st = st)
+  })
+  v <- Reduce(`+`, Map(function(z, w) w * z$s$pointwise_sd^2, sums, q))
+  l2 <- sqrt(sum(vapply(seq_along(q), function(i) q[i] * sums[[i]]$s$expected_l2^2, 0)))
+  es <- sum(vapply(seq_along(q), function(i) q[i] * sums[[i]]$s$expected_sup, 0))
+  mode <- sums[[which.max(q)]]
+  out <- new_accuracy(list(pointwise_sd = sqrt(v), expected_l2 = l2, expected_sup = es), mode$law,
+                      mechanism = mode$st$mechanism, n = n, epsilon = epsilon, delta = mode$st$delta, tau = "auto")
+  out$tau_distribution <- data.frame(tau = cand[keep], probability = q)
+  out$bound_share <- share
+  out$epsilon_release <- eps_rel
+  out$p_refused <- p_refused
+  out
 }

@@ -1,8 +1,10 @@
 # Classed conditions. Every error raised by dpfda inherits from
 # `dpfda_error`, plus one specific subclass, so callers can catch precisely.
 
-dpfda_abort <- function(message, class = "dpfda_error_argument", call = NULL,
-                        ...) {
+# `call` defaults to the exported function the user called (see user_call()),
+# so every error and warning says which function it comes from ("Error in
+# dp_mean() : ...") without the data of the call.
+dpfda_abort <- function(message, class = "dpfda_error_argument", call = user_call(), ...) {
   cnd <- structure(
     class = c(class, "dpfda_error", "error", "condition"),
     list(message = message, call = call, ...)
@@ -10,12 +12,34 @@ dpfda_abort <- function(message, class = "dpfda_error_argument", call = NULL,
   stop(cnd)
 }
 
-dpfda_warn <- function(message, class = "dpfda_warning") {
+dpfda_warn <- function(message, class = "dpfda_warning", call = user_call()) {
   cnd <- structure(
     class = c(class, "warning", "condition"),
-    list(message = message, call = NULL)
+    list(message = message, call = call)
   )
   warning(cnd)
+}
+
+# The outermost frame on the stack that runs an exported dpfda function, as
+# a call without arguments (`dp_mean()`): the function the user called, even
+# when the error is raised several helpers deep or through another export
+# (dp_fpca() -> dp_cov()). NULL outside such a frame.
+user_call <- function() {
+  ns <- topenv(environment(user_call))
+  exports <- getNamespaceExports(ns)
+  for (i in seq_len(sys.nframe())) {
+    if (!identical(environment(sys.function(i)), ns)) next
+    head <- sys.call(i)[[1L]]
+    name <- if (is.name(head)) as.character(head) else
+      if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NA
+    if (is.function(head)) {   # do.call(dp_mean, ...): the function itself heads the call
+      f <- sys.function(i)
+      hit <- Filter(function(e) identical(get(e, envir = ns), f), exports)
+      name <- if (length(hit)) hit[[1L]] else NA
+    }
+    if (!is.na(name) && name %in% exports) return(as.call(list(as.name(name))))
+  }
+  NULL
 }
 
 # A short, printable description of what the user gave.
@@ -23,13 +47,23 @@ describe_value <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
   if (is.list(x) && !is.data.frame(x)) return(sprintf("a list of length %d", length(x)))
+  if (is.factor(x)) return(sprintf("a factor of length %d (levels %s)", length(x), levels_text(x)))
   if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (length(x) > 1L) {
-    return(sprintf("a %s vector of length %d", typeof(x), length(x)))
+    return(sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x)))
   }
   if (is.character(x)) return(sprintf("\"%s\"", x))
   format(x)
+}
+
+# "a" or "an" before a word.
+article <- function(word) if (grepl("^[aeiou]", word)) "an" else "a"
+
+# A factor's first levels, quoted, for messages.
+levels_text <- function(x) {
+  lv <- levels(x)
+  paste0(paste0("\"", utils::head(lv, 3L), "\"", collapse = ", "), if (length(lv) > 3L) ", ..." else "")
 }
 
 arg_error <- function(arg, what, value, class = "dpfda_error_argument") {

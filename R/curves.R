@@ -134,9 +134,18 @@ as_domain <- function(domain, grid) {
   rng <- if (d == 1L) range(grid) else apply(grid, 2L, range)
   if (is.null(domain)) return(rng)
   if (d == 1L) {
-    ok <- is.numeric(domain) && length(domain) == 2L && all(is.finite(domain)) &&
-      domain[1] <= rng[1] && domain[2] >= rng[2] && domain[1] < domain[2]
-    if (!isTRUE(ok)) arg_error("domain", "c(lower, upper) containing the grid", domain)
+    shape <- is.numeric(domain) && length(domain) == 2L && all(is.finite(domain))
+    if (isTRUE(shape) && domain[1] >= domain[2]) {
+      dpfda_abort(sprintf("`domain` must be c(lower, upper) with lower < upper; it is c(%s, %s).%s",
+                          format(domain[1]), format(domain[2]),
+                          if (domain[1] > domain[2]) sprintf(" Did you mean c(%s, %s)?", format(domain[2]),
+                                                             format(domain[1])) else ""), arg = "domain")
+    }
+    if (isTRUE(shape) && (domain[1] > rng[1] || domain[2] < rng[2])) {
+      dpfda_abort(sprintf("`domain` = c(%s, %s) must contain the grid, which spans [%s, %s].", format(domain[1]),
+                          format(domain[2]), format(rng[1]), format(rng[2])), arg = "domain")
+    }
+    if (!isTRUE(shape)) arg_error("domain", "c(lower, upper) containing the grid", domain)
     return(as.double(domain))
   }
   ok <- is.numeric(domain) && is.matrix(domain) && identical(dim(domain), c(2L, d)) &&

@@ -135,7 +135,7 @@ arg_advice <- c(
   y = "the private responses, one per row of `x`",
   f = "the private function: an R function, its values on the grid, or a curves object",
   epsilon = "the privacy budget of this release; epsilon = 1 is a common choice (smaller is more private)",
-  delta = "delta = 1e-5 is a common choice (well below 1/n)",
+  delta = "a small public delta, e.g. delta = 1e-5 (well below 1/n)",
   tau = paste("a public bound on the size of one curve, chosen without looking at the data (e.g. from the",
               "measurement range, after subtracting a public `center`); curves are clipped to it"),
   kernel = "a kernel object, e.g. kernel_gaussian(0.1 * width of the domain) or kernel_matern(3/2, ...)",

@@ -14,11 +14,6 @@ explore_mechanisms <- list(
   density = c("GP" = "gp", "ICLP" = "iclp", "Bernstein" = "bernstein"),
   regression = c("Cloaking" = "cloaking", "Standard (Hall et al.)" = "standard"))
 
-# Mechanisms that take a delta (the others are pure epsilon-DP).
-explore_uses_delta <- function(tab, mechanism) {
-  switch(tab, mean = mechanism == "gp", density = mechanism == "gp", regression = TRUE)
-}
-
 # A fixed permutation of 1..n from R's generator, leaving the caller's random
 # stream as it was (the subsample of size n is its first n entries).
 explore_permutation <- function(n, seed = 20L) {
@@ -258,16 +253,18 @@ explore_release <- function(tab, set, sub, p, epsilon = p$epsilon, budget = NULL
   switch(tab,
     mean = {
       k <- kernel_matern(3 / 2, p$lengthscale)
-      if (m == "iclp_qr" && identical(p$tuning, "fixed")) {
+      # tau = "auto": the bound is bought privately inside the call (its psi is then the PSS one)
+      tau <- if (isTRUE(p$tau_auto)) "auto" else p$tau
+      if (m == "iclp_qr" && identical(p$tuning, "fixed") && !isTRUE(p$tau_auto)) {
         # psi of PSS at epsilon = 1 for every epsilon: the noise then scales as 1 / epsilon
         psi <- pss_params("iclp_qr", sub$n, 1, kernel_edr(k), p$tau)$psi
         return(dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, psi = psi, budget = budget,
                        unit = sub$unit))
       }
       if (m == "gp") {
-        dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, delta = p$delta, budget = budget,
+        dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, delta = p$delta, budget = budget,
                 unit = sub$unit)
-      } else dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, budget = budget, unit = sub$unit)
+      } else dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, budget = budget, unit = sub$unit)
     },
     density = {
       if (m == "gp") {
@@ -419,6 +416,11 @@ explore_view <- function(tab, set, p, seed = NULL) {
     lapply(seq_len(k), function(i) explore_release(tab, set, sub, p)), notes))
   vals <- do.call(rbind, lapply(rels, function(r) r$values$values[1L, ]))
   grid <- rels[[1L]]$values$grid
+  if (!is.null(rels[[1L]]$tau_auto)) {
+    notes$text <- c(notes$text, sprintf("tau chosen privately: %s (first release; share %s of epsilon)",
+                                        format(rels[[1L]]$tau, digits = 3),
+                                        format(rels[[1L]]$tau_auto$share, digits = 3)))
+  }
   acc <- explore_expected_error(rels[[1L]])
   band <- explore_band(rels[[1L]], 0.95, acc$pointwise_sd)
   measured <- apply(vals, 1L, function(v) explore_rms(v - sub$nonprivate, grid))
@@ -443,7 +445,15 @@ explore_errors <- function(tab, set, p, seed = NULL) {
       q <- p
       q$mechanism <- m
       do.call(rbind, lapply(explore_eps_grid, function(e) {
-        r <- explore_release(tab, set, sub, q, epsilon = e)
+        r <- if (isTRUE(p$tau_auto)) {
+          # tau = "auto" needs n epsilon large enough: the epsilons below that are left out, with a note
+          tryCatch(explore_release(tab, set, sub, q, epsilon = e), dpfda_error = function(err) {
+            notes$text <- unique(c(notes$text, sprintf("tau = \"auto\" at epsilon %s: %s", format(e),
+                                                       conditionMessage(err))))
+            NULL
+          })
+        } else explore_release(tab, set, sub, q, epsilon = e)
+        if (is.null(r)) return(NULL)
         data.frame(mechanism = m, epsilon = e, expected = explore_expected_error(r)$rms,
                    measured = explore_rms(r$values$values[1L, ] - sub$nonprivate, r$values$grid),
                    stringsAsFactors = FALSE)

@@ -11,11 +11,13 @@
 #' * **Mean curve**: [dp_mean()] with ICLP-QR, ICLP-AR, FRL, GP or Bernstein
 #'   on the DTI tract profiles ([dti_cca]) or the Adelaide electricity
 #'   demand ([adelaide_monday]); controls for \eqn{\epsilon}, \eqn{\delta}
-#'   (GP), the subsample size \eqn{n}, the clipping bound \eqn{\tau} and the
-#'   lengthscale of the Matern 3/2 kernel. DTI is released with the person as
-#'   the privacy unit (`unit =` of [dp_mean()]): \eqn{n} counts persons (142,
-#'   with 376 scans), the subsample takes whole persons, and the black curve
-#'   is the mean of the persons' mean scans.
+#'   (GP), the subsample size \eqn{n}, the clipping bound \eqn{\tau} (or
+#'   `tau = "auto"`, chosen privately within the same epsilon: the notes give
+#'   the chosen bound, and the error panel leaves out the epsilons too small
+#'   for it) and the lengthscale of the Matern 3/2 kernel. DTI is released
+#'   with the person as the privacy unit (`unit =` of [dp_mean()]): \eqn{n}
+#'   counts persons (142, with 376 scans), the subsample takes whole persons,
+#'   and the black curve is the mean of the persons' mean scans.
 #' * **Density**: [dp_kde()] with the GP, ICLP or Bernstein mechanism on a
 #'   beta mixture (true density known) or ages at death ([un_mortality]);
 #'   the bounds are the domain the data are clamped to, the lengthscale is
@@ -138,8 +140,10 @@ explore_tab_ui <- function(tab, sets) {
     delta_ui <- shiny::conditionalPanel(sprintf("input.%s == 'gp'", ns("mechanism")), delta_ui)
   }
   bound_ui <- switch(tab,
-    mean = shiny::sliderInput(ns("tau"), "tau (clipping bound, L2 norm)", min = s$tau_range[1],
-                              max = s$tau_range[2], value = s$tau, step = explore_step(s$tau_range)),
+    mean = shiny::tagList(
+      shiny::sliderInput(ns("tau"), "tau (clipping bound, L2 norm)", min = s$tau_range[1],
+                         max = s$tau_range[2], value = s$tau, step = explore_step(s$tau_range)),
+      shiny::checkboxInput(ns("tau_auto"), "tau = \"auto\": choose it privately (a share of epsilon)", FALSE)),
     density = shiny::sliderInput(ns("bounds"), "bounds (public domain)", min = s$bounds_range[1],
                                  max = s$bounds_range[2], value = s$bounds,
                                  step = explore_step(s$bounds_range)),
@@ -253,6 +257,7 @@ explore_server <- function(sets, mode, seed) {
                   n = val(ns("n"), d$n), lengthscale = val(ns("lengthscale"), d$lengthscale))
         if (tab == "mean") {
           p$tau <- val(ns("tau"), d$tau)
+          p$tau_auto <- isTRUE(val(ns("tau_auto"), FALSE))
           p$tuning <- val("mean_tuning", d$tuning)
         } else {
           p$bounds <- val(ns("bounds"), d$bounds)

@@ -7,7 +7,9 @@
 #' released privately by [dp_cov()]. The decomposition is post-processing of
 #' the release, so it costs **no budget beyond that of `dp_cov()`**. With
 #' curves as `x`, `dp_cov()` is called first with the arguments in `...`
-#' (`epsilon`, `tau`, `kernel`, `J`, `budget`, ...), and its budget is spent.
+#' (`epsilon`, `tau`, `kernel`, `J`, `budget`, ...), and its budget is spent;
+#' `tau = "auto"` chooses the bound privately within that budget (see
+#' [dp_cov()]).
 #'
 #' The released covariance surface \eqn{\tilde C} on the grid is decomposed
 #' in \eqn{L^2} with the trapezoid weights \eqn{w} of the grid: the
@@ -94,7 +96,8 @@ dp_fpca <- function(x, npc = 3, ...) {
                  eigenfunction_bound = pmin(2 * sqrt(2) * hs / gaps, sqrt(2)),
                  all_values = lam,
                  release = list(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta, n = x$n,
-                                tau = x$tau, rng = x$rng, privacy_unit = x$privacy_unit)),
+                                tau = x$tau, rng = x$rng, tau_auto = x$tau_auto,
+                                privacy_unit = x$privacy_unit)),
             class = "dpfda_fpca")
 }
 
@@ -111,6 +114,7 @@ print.dpfda_fpca <- function(x, ...) {
   cat(sprintf(paste("  covariance noise: expected Hilbert-Schmidt norm %s; eigenfunction_bound is the",
                     "Davis-Kahan bound 2 sqrt(2) |E| / gap (sqrt(2) = no information)\n"),
               format(x$noise_hs, digits = 3)))
+  print_tau_auto(r)
   if (identical(r$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
   invisible(x)
 }

@@ -66,10 +66,13 @@
 #' (`arg_name`, `value_name`; for plots' axis labels) and the curve labels
 #' (`ids`, in the order of the rows; factor levels keep their order).
 #'
-#' `as_fd()` fits the curves in the basis `basis` (default: cubic B-splines
-#' with `min(m, 20)` functions on the range of the grid) by least squares
+#' `as_fd()` fits the curves in the basis `basis` by least squares
 #' (`fda::smooth.basis()` without roughness penalty), so a curve that lies in
-#' the basis is reproduced exactly; `as_tfd()` keeps the grid as the
+#' the basis is reproduced exactly. The default basis interpolates: the cubic
+#' B-splines with a knot at every grid point but the second and the second
+#' to last (the not-a-knot cubic spline; a polynomial below 4 points), so
+#' `fda::eval.fd()` at the grid returns the curves' values (a release's
+#' values, for instance) to rounding. Give a smaller `basis` to smooth; `as_tfd()` keeps the grid as the
 #' arguments (`tf::tfd()`). `as_fd()` writes the names into `fdnames`
 #' (argument name, curve labels, value name) and `as_tfd()` the curve labels
 #' into the vector's names, so a round trip keeps them.
@@ -440,10 +443,13 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
       }
     }
     M <- matrix(NA_real_, length(uid), length(g))
+    # rows sorted by curve then argument, split once: linear in the rows (a scan per curve was
+    # quadratic, 95 s for 20,000 curves of 20 rows)
+    o <- order(row, a)
+    by_curve <- split(o, factor(row[o], seq_along(uid)))
     for (i in seq_along(uid)) {
-      s <- row == i
-      o <- order(a[s])
-      M[i, ] <- fit_curve(a[s][o], v[s][o], g, method, df)
+      k <- by_curve[[i]]
+      M[i, ] <- fit_curve(a[k], v[k], g, method, df)
     }
   }
   out <- curves(M, g)
@@ -547,7 +553,11 @@ as_fd <- function(x, basis = NULL, ...) {
   g <- cv$grid
   if (length(g) < 2L) arg_error("x", "curves on at least two grid points", x)
   if (is.null(basis)) {
-    basis <- fda::create.bspline.basis(range(g), nbasis = max(4L, min(length(g), 20L)), norder = 4L)
+    # the interpolating cubic spline (not-a-knot: a knot at every grid point but the second and the
+    # second to last, so m functions for m points): eval.fd() at the grid returns the values exactly
+    m <- length(g)
+    basis <- if (m >= 4L) fda::create.bspline.basis(range(g), norder = 4L, breaks = g[-c(2L, m - 1L)]) else
+      fda::create.bspline.basis(range(g), norder = m, breaks = range(g))
   } else if (!inherits(basis, "basisfd")) {
     arg_error("basis", "an fda basis object (class basisfd) or NULL", basis)
   }

@@ -9,14 +9,6 @@ new_dpfda_kernel <- function(type, lengthscale, variance, ..., class = character
             class = c(class, "dpfda_kernel"))
 }
 
-validate_dpfda_kernel <- function(k) {
-  stopifnot(inherits(k, "dpfda_kernel"),
-            k$type %in% c("gaussian", "exponential", "matern"),
-            is.numeric(k$variance), length(k$variance) == 1L, k$variance > 0)
-  if (is.null(k$H)) stopifnot(all(is.finite(k$lengthscale)), all(k$lengthscale > 0))
-  invisible(k)
-}
-
 #' Kernels for Gaussian-process noise
 #'
 #' Kernel objects describe the covariance of the noise process and the

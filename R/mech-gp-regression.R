@@ -11,7 +11,7 @@
 #' at its midpoint (the zero-mean prior is placed there), so one record moves
 #' one output by at most \eqn{d = } `upper - lower`.
 #'
-#' * `method = "standard"` (Section 2): Hall et al.'s mechanism. The posterior
+#' * `mechanism = "standard"` (Section 2): Hall et al.'s mechanism. The posterior
 #'   mean \eqn{f_D = \sum_i \alpha_i k(x_i, \cdot)}, \eqn{\alpha = K^{-1} y},
 #'   lies in the RKHS of `kernel`, and noise \eqn{\sigma G}, \eqn{G \sim
 #'   GP(0, k)}, is added at `newdata`. The sensitivity is chosen by `bound`:
@@ -25,7 +25,7 @@
 #'   (\eqn{\|\sum_i a_i k(x_i, \cdot)\|^2 = a^\top K' a \le v \|a\|_1^2} for
 #'   a kernel bounded by \eqn{v}). With kernel variance \eqn{v = 1} these are
 #'   the paper's formulas.
-#' * `method = "cloaking"` (Section 3): noise \eqn{N(0, \sigma^2 M)} at the
+#' * `mechanism = "cloaking"` (Section 3): noise \eqn{N(0, \sigma^2 M)} at the
 #'   test points with \eqn{M = \sum_i \lambda_i c_i c_i^\top} from
 #'   [cloaking_covariance()], \eqn{C = K_{*f} K^{-1}} (one column \eqn{c_i}
 #'   per training point). A neighbour moves the released vector by \eqn{d
@@ -62,7 +62,9 @@
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
 #'   exceed the budget).
-#' @param method `"cloaking"` or `"standard"`.
+#' @param mechanism `"cloaking"` (default) or `"standard"`, as the
+#'   `mechanism` argument of the other functions.
+#' @param method The former name of `mechanism`, still accepted as an alias.
 #' @param calibration See [dp_noise_scale()].
 #' @param bound Sensitivity bound of the standard method (see Details).
 #' @param tol Solver tolerance passed to [cloaking_covariance()].
@@ -95,10 +97,10 @@
 #' dp_rng(old)
 #' @export
 dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, epsilon, delta,
-                             method = c("cloaking", "standard"),
+                             mechanism = c("cloaking", "standard"),
                              calibration = c("analytic", "hall", "classical"),
                              bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...,
-                             noise = c("float", "exact"), budget = NULL, data = NULL) {
+                             noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL) {
   call <- match.call()
   if (!missing(x) && inherits(x, "formula")) {
     fd <- formula_data(x, data, if (missing(newdata)) NULL else newdata, "dp_gp_regression")
@@ -115,7 +117,18 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                "dp_gp_regression", advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
-  method <- check_choice(method, c("cloaking", "standard"), "method")
+  # `mechanism` as in every other function; `method` (its former name) stays an alias
+  mechanism_given <- !missing(mechanism)
+  mechanism <- check_choice(mechanism, c("cloaking", "standard"), "mechanism")
+  if (!is.null(method)) {
+    alias <- check_choice(method, c("cloaking", "standard"), "method")
+    if (mechanism_given && !identical(alias, mechanism)) {
+      dpfda_abort(sprintf("Give `mechanism` (here \"%s\") or its alias `method` (\"%s\"), not both.",
+                          mechanism, alias), arg = "method")
+    }
+    mechanism <- alias
+  }
+  method <- mechanism
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
   epsilon <- check_epsilon(epsilon)
@@ -274,8 +287,8 @@ formula_data <- function(formula, data, newdata, fun) {
   vars <- all.vars(formula[[3L]])
   miss <- setdiff(c(all.vars(formula[[2L]]), vars), c(names(data), "."))
   if (length(miss)) {
-    dpfda_abort(sprintf("The formula names %s, not column%s of `data` (columns: %s).",
-                        paste0("`", miss, "`", collapse = ", "), if (length(miss) == 1L) " a" else "s",
+    dpfda_abort(sprintf("The formula names %s, which %s not a column of `data` (its columns: %s).",
+                        paste0("`", miss, "`", collapse = ", "), if (length(miss) == 1L) "is" else "are",
                         paste0("\"", names(data), "\"", collapse = ", ")), arg = "x")
   }
   mf <- tryCatch(stats::model.frame(formula, data, na.action = stats::na.pass),
@@ -285,7 +298,11 @@ formula_data <- function(formula, data, newdata, fun) {
   X <- mf[-1L]
   num <- vapply(X, is.numeric, NA)
   if (!all(num)) {
-    arg_error("x", "a formula with numeric predictors", X[[which(!num)[1L]]])
+    k <- which(!num)[1L]
+    dpfda_abort(sprintf(paste("The formula's predictor `%s` is %s; %s() needs numeric predictors. Leave it",
+                              "out of the formula, or convert it to a number first (a factor: one model per",
+                              "level, e.g. on subset(data, %s == \"...\"))."),
+                        names(X)[k], describe_value(X[[k]]), fun, names(X)[k]), arg = "x")
   }
   X <- as.matrix(X)
   if (!is.numeric(y)) arg_error("y", "a numeric response", y)

@@ -48,7 +48,15 @@
 #'   and the release is the same as in memory (see [summarise_cov()]).
 #' @param epsilon Privacy budget.
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve (curves
-#'   are radially clipped to it).
+#'   are radially clipped to it), or `"auto"`: chosen privately with a share
+#'   of `epsilon`, by the rule of [dp_mean()] (see its section Automatic
+#'   bound: the same candidates, target and errors; `bound_share`,
+#'   `bound_range`, `bound_quantile` in `...`); the rest of `epsilon` goes to
+#'   the release, so the call charges exactly `epsilon`, and the release
+#'   records `tau` and `tau_auto`. The norms are histogrammed in a first pass
+#'   (by the engine for a table) and the covariance summary is computed at
+#'   the chosen bound in a second, so chunks (read once) need a numeric `tau`.
+#'   [dp_fpca()] passes it on.
 #' @param kernel The ICLP covariance kernel of one argument (default Matern
 #'   3/2 with lengthscale 0.1 times the width of the domain).
 #' @param centered `TRUE` (covariance) or `FALSE` (second moment, about
@@ -70,7 +78,8 @@
 #' @param ... For data that are not curves yet: options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, `method`, `na.rm`, `df`,
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
-#'   names `id`, `arg`, `value` (see [summarise_cov()]).
+#'   names `id`, `arg`, `value` (see [summarise_cov()]); with `tau = "auto"`,
+#'   `bound_share`, `bound_range`, `bound_quantile`.
 #' @param unit The privacy unit when one person has several curves (as in
 #'   [dp_mean()]): a column (string or bare name) of a data frame, table or
 #'   chunks (chunks sorted by it), or a vector with one entry per curve.
@@ -84,7 +93,8 @@
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
-#'   `n`, `centered`. [predict()] takes a two-column matrix of \eqn{(s, t)}
+#'   `n`, `centered` (with `tau = "auto"`: `tau_auto`, `epsilon_release`).
+#'   [predict()] takes a two-column matrix of \eqn{(s, t)}
 #'   pairs (Nystrom extension, post-processing).
 #' @examples
 #' t <- seq(0, 1, length.out = 15)
@@ -92,6 +102,7 @@
 #' r <- dp_cov(x, epsilon = 1, tau = 1, kernel = kernel_matern(3/2, 0.2))
 #' r
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
+#' dp_cov(x, epsilon = 1, tau = "auto", kernel = kernel_matern(3/2, 0.2))$tau   # (share 0.43 at n = 100)
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
@@ -103,9 +114,14 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
   # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  src <- cov_source(x, capture_dots(..., .cols = c("id", "arg", "value")), grid, unit)
+  dots <- split_bound_options(capture_dots(..., .cols = c("id", "arg", "value")))
+  src <- cov_source(x, dots$rest, grid, unit)
   epsilon <- check_epsilon(epsilon)
-  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
+  auto <- identical(tau, "auto")   # a private bound (R/auto-bound.R)
+  if (!auto) {
+    tau <- check_tau(tau, upper = 1e75)
+    auto_bound_unused(dots$auto)
+  }
   if (is.null(kernel)) kernel <- default_mech_kernel(src$domain)
   check_kernel(kernel)
   centered <- check_flag(centered, "centered")
@@ -117,10 +133,44 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   cen <- center_values(center, src$grid)
   basis <- kl_basis(kernel, src$grid, J = J)
   cov_check_size(m, basis$J)
+  eps_rel <- epsilon
+  if (auto) {
+    # a share of epsilon buys tau from the histogram of the norms (the dp_mean() rule); the rest is the release's
+    ch <- cov_auto_bound(src, dots$auto, basis, cen, epsilon, budget)
+    tau <- ch$tau
+    eps_rel <- epsilon - ch$epsilon
+  }
   s <- cov_summary(src, basis, tau, cen)
   warn_privacy(epsilon, 0, s$n)
-  cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, epsilon, tau, kernel, centered, eta, psi,
-              h, noise, budget, call, src$domain, privacy_unit_of(s))
+  rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
+                     psi, h, noise, if (auto) NULL else budget, call, src$domain, privacy_unit_of(s))
+  if (auto) {   # one charge for the bound and the release: epsilon in all
+    rel$epsilon <- epsilon
+    rel$epsilon_release <- eps_rel
+    rel$tau_auto <- ch[c("epsilon", "share", "quantile", "range")]
+    charge_budget(budget, epsilon, 0, "dp_cov (tau = \"auto\")")
+  }
+  rel
+}
+
+# dp_cov(tau = "auto"): the histogram of the curves' norms (after the public
+# centre, in the basis's weights, as dp_cov() clips) from the binned summary
+# of dp_mean(tau = "auto"), and the private choice. Chunks are read once, so
+# they cannot give the histogram and then the covariance summary.
+cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
+  if (inherits(src$data, "dpfda_chunks")) {
+    dpfda_abort(paste("dp_cov(tau = \"auto\") reads the data twice (the bound, then the covariance), which",
+                      "chunks do not allow; give curves, a data frame or a table, or give `tau`."), arg = "tau")
+  }
+  ab <- auto_bound_options(opts, "l2", sum(basis$weights), max_tau = 1e75)
+  bsrc <- if (!is.null(src$curves)) {
+    cu <- src$curves
+    if (!is.null(cen)) cu$values <- cu$values - rep(cen, each = nrow(cu$values))
+    list(curves = cu, grid = src$grid, unit = src$unit)   # (per unit: a unit's bin is its largest curve's)
+  } else list(data = src$data, cols = src$cols, grid = src$grid)
+  sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, "error")
+  refuse_missing_cells(sb, drop_hint = FALSE)
+  auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
 }
 
 # The release step of dp_cov(), shared by the in-memory and the engine path
@@ -183,5 +233,6 @@ print.dpfda_iclp_cov_release <- function(x, ...) {
               if (x$centered) "covariance" else "second moment", format(x$n),
               if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
+  print_tau_auto(x)
   invisible(x)
 }

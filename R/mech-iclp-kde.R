@@ -82,7 +82,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     n <- s$n
     pu <- privacy_unit_points(n, s$unit, s$rows - s$dropped)
   } else {
-    pts <- clamp_to_domain(as_points(x, "x", d = d), dom)
+    pts <- clamp_to_domain(kde_input_points(x, d), dom)
     counts <- iclp_kde_counts(opts$counts, nrow(pts))
     n <- if (is.null(counts)) nrow(pts) else sum(counts)
     p <- iclp_kde_bin(pts, axes, counts)
@@ -134,7 +134,10 @@ iclp_kde_kernel <- function(kernel, bw, d) {
   }
   if (type == "gaussian") return(bw$kernel)
   if (!bw$isotropic) {
-    dpfda_abort(sprintf("The %s kernel needs an isotropic (scalar) bandwidth.", type), arg = "bandwidth")
+    dpfda_abort(sprintf(paste("The %s kernel of mechanism \"iclp\" needs an isotropic (scalar) bandwidth, not",
+                              "one per axis. Rescale the columns so that one bandwidth suits all of them (e.g.",
+                              "divide each by its public scale), or use mechanism = \"gp\", which takes a",
+                              "bandwidth per axis or a matrix."), type), arg = "bandwidth")
   }
   ls <- sqrt(bw$H[1L, 1L])
   switch(type,

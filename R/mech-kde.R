@@ -191,7 +191,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   opts$id <- NULL
   if (engine && d == 1L) grid <- sort(grid)
   if (mechanism == "sobolev" && !bw$isotropic) {
-    dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
+    dpfda_abort(paste("The Sobolev mechanism needs an isotropic (scalar) bandwidth, not one per axis.",
+                        "Rescale the columns so that one bandwidth suits all of them, or use mechanism = \"gp\",",
+                        "which takes a bandwidth per axis or a matrix."), arg = "bandwidth")
   }
   dom <- as_domain(domain, grid)
   est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) else
@@ -212,10 +214,25 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   rel
 }
 
+# The points of a density estimate in memory (n x d), with advice for a
+# data frame that has other columns than the d of the points.
+kde_input_points <- function(x, d) {
+  if (is.data.frame(x) && ncol(x) != d && all(vapply(x, is.numeric, NA))) {   # which columns to take
+    dpfda_abort(sprintf(paste("`x` is a data frame with %d columns (%s) for a %d-dimensional grid; choose the",
+                              "column%s of the points with `columns`, e.g. columns = %s."),
+                        ncol(x), paste0("\"", utils::head(names(x), 5L), "\"", collapse = ", "), d,
+                        if (d == 1L) "" else "s",
+                        if (d == 1L) sprintf("\"%s\"", names(x)[1L]) else
+                          sprintf("c(%s)", paste0("\"", utils::head(names(x), d), "\"", collapse = ", "))),
+                arg = "x")
+  }
+  as_points(x, "x", d = d)
+}
+
 # The kernel density estimate from points in memory: a function evaluating
 # it at any points (the grid, or the Bernstein lattice), and n.
 kde_points_estimate <- function(x, bandwidth, dom, binned, bins, d) {
-  pts <- as_points(x, "x", d = d)
+  pts <- kde_input_points(x, d)
   list(at = function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
                                                bins = bins)$values),
        n = nrow(pts), privacy_unit = privacy_unit_points(nrow(pts)))

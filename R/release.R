@@ -121,17 +121,23 @@ print.dpfda_release <- function(x, ...) {
 #' @rdname new_dpfda_release
 #' @export
 summary.dpfda_release <- function(object, ...) {
+  law <- tryCatch(noise_law(object), error = function(e) NULL)
   structure(list(mechanism = object$mechanism, epsilon = object$epsilon, delta = object$delta,
                  sensitivity = object$sensitivity, noise_scale = object$noise_scale,
-                 rng = object$rng, values = summary(object$values)),
+                 n = object$n, tau = object$tau,
+                 privacy_unit = object$privacy_unit,
+                 noise_sd = if (!is.null(law)) range(sqrt(law$var)),
+                 expected_l2_noise = if (!is.null(law)) sqrt(sum(law$weights * law$var)),
+                 rng = object$rng, values = summary(object$values),
+                 # everything print() says, so that summary() never says less
+                 printed = utils::capture.output(print(object))),
             class = "summary.dpfda_release")
 }
 
 #' @export
 print.summary.dpfda_release <- function(x, ...) {
-  cat(sprintf("%s release, epsilon = %s, delta = %s, sensitivity = %s, noise scale = %s, rng = %s\n",
-              x$mechanism, format(x$epsilon, digits = 4), format(x$delta, digits = 4),
-              format(x$sensitivity, digits = 4), format(x$noise_scale, digits = 4), x$rng))
+  cat(x$printed, sep = "\n")
+  cat("summary of the released values:\n")
   print(x$values)
   invisible(x)
 }
@@ -145,15 +151,55 @@ print.summary.dpfda_release <- function(x, ...) {
 #' released path, evaluating a Bernstein polynomial, ...); they never draw
 #' fresh noise. The base method answers only at grid points.
 #'
+#' With `interval = "confidence"` the result is a matrix with columns `fit`,
+#' `lwr` and `upr`, as [stats::predict.lm()] gives: the pointwise band of
+#' the **privacy noise** of [confint()] (the non-private summary lies in it
+#' with probability `level`; sampling variability and clipping or smoothing
+#' bias are not included). It is available at the release's grid points
+#' (`newdata = NULL` or points of the grid); elsewhere the prediction
+#' transforms the noise, and asking for an interval there is a classed
+#' error (`dpfda_error_unsupported`) rather than a silent `fit`.
+#'
 #' @param object A `dpfda_release`.
 #' @param newdata Points (vector or matrix), or `NULL`.
+#' @param interval `"none"` (default) or `"confidence"` (see above).
+#' @param level Coverage probability of the interval.
 #' @param ... Passed to the mechanism's method.
-#' @return Released values at the requested points.
+#' @return Released values at the requested points; with `interval =
+#'   "confidence"`, a matrix with columns `fit`, `lwr`, `upr` (one-curve
+#'   releases).
 #' @export
-predict.dpfda_release <- function(object, newdata = NULL, ...) {
+predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "confidence"), level = 0.95, ...) {
+  interval <- check_choice(interval, c("none", "confidence"), "interval")
+  if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
   if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)
   release_predict(object, newdata, ...)
+}
+
+# predict(interval = "confidence"): the pointwise noise band of confint() at
+# grid points, as fit / lwr / upr.
+release_predict_band <- function(object, newdata, level) {
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
+  if (nrow(object$values$values) != 1L) {
+    dpfda_abort("interval = \"confidence\" is for a release of one curve; use confint() for several.",
+                class = "dpfda_error_unsupported", arg = "interval")
+  }
+  ci <- confint(object, level = level, type = "pointwise")
+  g <- as_points(object$values$grid, "grid")
+  idx <- seq_len(nrow(g))
+  if (!is.null(newdata)) {
+    p <- as_points(newdata, "newdata", d = ncol(g))
+    key <- function(a) apply(a, 1L, function(r) paste(format(r, digits = 15), collapse = ","))
+    idx <- match(key(p), key(g))
+    if (anyNA(idx)) {
+      dpfda_abort(paste("interval = \"confidence\" is available at the release's grid points only (newdata =",
+                        "NULL or points of the grid): elsewhere the prediction transforms the noise. Predict",
+                        "without `interval`, or take confint(object) on the grid."),
+                  class = "dpfda_error_unsupported", arg = "newdata")
+    }
+  }
+  cbind(fit = ci$estimate[idx], lwr = ci$lower[idx], upr = ci$upper[idx])
 }
 
 release_predict <- function(object, newdata, ...) UseMethod("release_predict")

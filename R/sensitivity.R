@@ -51,7 +51,9 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
     exp(0.5 * log(2) - log(n) - 0.5 * d * log(2 * pi) - 0.5 * bw$logdet)
   } else {
     if (!bw$isotropic) {
-      dpfda_abort("The Sobolev mechanism needs an isotropic (scalar) bandwidth.", arg = "bandwidth")
+      dpfda_abort(paste("The Sobolev mechanism needs an isotropic (scalar) bandwidth, not one per axis.",
+                        "Rescale the columns so that one bandwidth suits all of them, or use mechanism = \"gp\",",
+                        "which takes a bandwidth per axis or a matrix."), arg = "bandwidth")
     }
     exp(log(2) - 0.25 * d * log(2 * pi) - log(n) - d * log(sqrt(bw$H[1, 1])))
   }

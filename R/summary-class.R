@@ -16,7 +16,8 @@ summary_kinds <- c(kde = "binned 1-D KDE (bin weights)", mean = "clipped curve s
                    mortality = "deaths by group and age", kme_kernel = "kernel sums at public points",
                    kme_features = "random-feature sums",
                    cov = "clipped basis coefficients: sums and sums of outer products",
-                   binreg = "bin counts and clamped output sums")
+                   binreg = "bin counts and clamped output sums",
+                   mean_bins = "curve sums per bin of their norms, with the norms' histogram (tau = \"auto\")")
 summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (linear binning)",
                    kde_kernel = "Gaussian kernel sums at public points (KDE)")
 
@@ -98,7 +99,8 @@ NULL
     dpfda_abort("The summaries were computed with different privacy units (`unit`); compute every part with the same.",
                 arg = "e2")
   }
-  if (!is.null(e1$curves)) out$curves <- e1$curves + e2$curves   # curves (or points) behind the units
+  if (!is.null(e1$norm_counts)) out$norm_counts <- e1$norm_counts + e2$norm_counts   # (tau = "auto")
+  if (!is.null(e1$curves) && !is.null(e2$curves)) out$curves <- e1$curves + e2$curves   # curves behind the units
   out
 }
 

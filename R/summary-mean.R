@@ -229,7 +229,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     contrib <- pmin(pmax(v, -tau), tau)
   }
   out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
-              incomplete_n = n_inc)
+              incomplete_n = n_inc, v = unname(v))
   if (!is.null(unit)) {   # weight 1 / (complete curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
     cu <- ukey[match(uid, d[[id]])]
@@ -244,6 +244,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     out$weight <- (1 / nc)[ui][ci + 1L]
     out$n_units <- nu
     out$incomplete_units <- sum(nc == 0)   # units without a complete curve: no contribution
+    out$unit_of <- ui   # (the unit of each individual, for tau = "auto")
   }
   out
 }

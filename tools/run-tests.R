@@ -9,6 +9,10 @@ res <- test_dir("tests/testthat", package = "dpfda", load_package = "installed",
                 reporter = ProgressReporter$new(show_praise = FALSE),
                 stop_on_failure = FALSE, stop_on_warning = FALSE)
 df <- as.data.frame(res)
+# seconds per test file, slowest first (where the suite's time goes)
+secs <- sort(tapply(df$real, df$file, sum), decreasing = TRUE)
+cat("\nseconds per test file:\n")
+cat(sprintf("  %7.1f  %s\n", secs, names(secs)), sep = "")
 passed <- sum(df$passed)
 failed <- sum(df$failed) + sum(df$error)
 skipped <- sum(df$skipped)

@@ -177,12 +177,12 @@ bad_arg_table_core <- function() {
     dp_gp_regression = list(
       cloaking = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
-                      delta = 1e-5, method = "cloaking", calibration = "analytic", bound = "rkhs",
-                      tol = 1e-8, noise = "float", budget = NULL, data = NULL),
+                      delta = 1e-5, mechanism = "cloaking", calibration = "analytic", bound = "rkhs",
+                      tol = 1e-8, noise = "float", budget = NULL, data = NULL, method = NULL),
       standard = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
-                      delta = 1e-5, method = "standard", calibration = "hall", bound = "paper_b",
-                      tol = 1e-8, noise = "float", budget = NULL, data = NULL)
+                      delta = 1e-5, mechanism = "standard", calibration = "hall", bound = "paper_b",
+                      tol = 1e-8, noise = "float", budget = NULL, data = NULL, method = NULL)
     ),
     kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
                              binned = TRUE, bins = 64)),

@@ -281,3 +281,24 @@ test_that("dp_kme() releases: as.data.frame and tidy carry the band; no band wit
   expect_error(confint(re), class = "dpfda_error_unsupported", regexp = "exponential")
   expect_error(confint(r, level = 2), class = "dpfda_error_argument")
 })
+
+test_that("predict(interval = \"confidence\") returns fit/lwr/upr from the noise band, never a silent fit (issue 32)", {
+  dp_reproducible(1)
+  x <- sort(runif(40))
+  y <- sin(6 * x) + rnorm(40, 0, 0.2)
+  g <- seq(0, 1, length.out = 30)
+  r <- dp_gp_regression(x, y, g, kernel_gaussian(0.2), noise_variance = 0.04, y_bound = c(-2, 2),
+                        epsilon = 1, delta = 0.01)
+  p <- predict(r, interval = "confidence", level = 0.9)
+  ci <- confint(r, level = 0.9, type = "pointwise")
+  expect_identical(colnames(p), c("fit", "lwr", "upr"))
+  expect_equal(unname(p[, "fit"]), predict(r))
+  expect_equal(unname(p[, "lwr"]), ci$lower)
+  expect_equal(unname(p[, "upr"]), ci$upper)
+  expect_equal(unname(predict(r, g[c(5, 2)], interval = "confidence", level = 0.9)), unname(p[c(5, 2), ]))
+  expect_error(predict(r, 0.123, interval = "confidence"), class = "dpfda_error_unsupported")
+  expect_error(predict(r, interval = "prediction"), class = "dpfda_error_argument")
+  expect_error(predict(r, interval = "confidence", level = 1.5), class = "dpfda_error_argument")
+  # the default is unchanged
+  expect_equal(predict(r, g[3]), predict(r)[3])
+})

@@ -349,3 +349,18 @@ test_that("bad inputs give classed errors", {
   expect_error(call(epsilon = 2, calibration = "hall"), class = "dpfda_error_privacy")
   expect_error(call(x = c(tg$x[-1], NA)), class = "dpfda_error")
 })
+
+test_that("`mechanism` selects the method as in every other function; `method` stays an alias (issue 32)", {
+  x <- c(0.1, 0.4, 0.6, 0.9)
+  y <- c(0.5, -0.2, 0.3, 1)
+  run <- function(...) with_seed_mode(4, dp_gp_regression(x, y, seq(0, 1, length.out = 5), kernel_gaussian(0.3),
+                                                          0.1, c(-1, 1), epsilon = 1, delta = 1e-5, ...))
+  a <- run(mechanism = "standard")
+  expect_identical(a$mechanism, run(method = "standard")$mechanism)
+  expect_equal(a$values$values, run(method = "standard")$values$values)
+  expect_false(identical(a$mechanism, run()$mechanism))
+  expect_equal(run(mechanism = "standard", method = "standard")$values$values, a$values$values)
+  e <- expect_error(run(mechanism = "standard", method = "cloaking"), class = "dpfda_error_argument")
+  expect_identical(e$arg, "method")
+  expect_error(run(mechanism = "nope"), class = "dpfda_error_argument")
+})

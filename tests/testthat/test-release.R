@@ -32,7 +32,7 @@ test_that("predict returns the released values and refuses off-grid points", {
   expect_invisible(plot(r, band = TRUE))
   expect_invisible(plot(r))
   s <- summary(r)
-  expect_output(print(s), "example release")
+  expect_output(print(s), "example mechanism")
 })
 
 test_that("the stored call never carries data values", {
@@ -44,4 +44,26 @@ test_that("the stored call never carries data values", {
   expect_false(any(vapply(as.list(r2$call), function(a) identical(a, x), NA)))
   r3 <- dp_kde(c(0.2, 0.4, 0.9), seq(0, 1, length.out = 10), 0.1, 1, 1e-5)
   expect_identical(r3$call$x, as.name("<private>"))
+})
+
+test_that("summary(release) says at least what print() says (n, tau, noise, privacy unit) (issue 32)", {
+  t <- seq(0, 1, length.out = 21)
+  set.seed(5)
+  x <- curves(outer(rnorm(60, 1, 0.2), sin(2 * pi * t)), t)
+  rels <- list(with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 2)),
+               with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 2, unit = rep(1:30, 2))),
+               with_seed_mode(1, dp_kde(runif(50), t, 0.1, 1, 1e-5)),
+               with_seed_mode(1, dp_cov(x, epsilon = 1, tau = 2)))
+  for (r in rels) {
+    printed <- utils::capture.output(print(r))
+    s <- summary(r)
+    out <- utils::capture.output(print(s))
+    expect_true(all(printed %in% out))
+    expect_identical(s$n, r$n)
+    expect_identical(s$tau, r$tau)
+    expect_true(any(grepl("summary of the released values", out)))
+  }
+  s <- summary(rels[[2]])
+  expect_match(s$privacy_unit, "30 units")
+  expect_equal(s$expected_l2_noise, sqrt(sum(noise_law(rels[[2]])$weights * noise_law(rels[[2]])$var)))
 })

@@ -1,0 +1,51 @@
+# The texts of the main errors, reviewed as snapshots (tests/testthat/_snaps/conditions.md):
+# any change of wording shows in review. Classes are checked by the other files.
+
+test_that("errors seen by new users say what is wrong and how to fix it (issue 32)", {
+  cw <- as.data.frame(ChickWeight)
+  gk <- seq(1, 6, length.out = 30)
+  reg <- function(f, ...) dp_gp_regression(f, data = cw, newdata = data.frame(Time = 1:3), kernel = kernel_gaussian(3),
+                                           noise_variance = 100, y_bound = c(0, 400), epsilon = 1, delta = 1e-4, ...)
+  expect_snapshot(error = TRUE, reg(weight ~ Time + Diet))
+  expect_snapshot(error = TRUE, reg(weight ~ Tme))
+  expect_snapshot(error = TRUE, reg(weight ~ Time, mechanism = "standard", method = "cloaking"))
+  expect_snapshot(error = TRUE, dp_kde(faithful$eruptions, grid = gk, bandwidth = 0.3, epsilon = 1, domain = c(6, 1)))
+  expect_snapshot(error = TRUE, dp_kde(faithful$eruptions, grid = gk, bandwidth = 0.3, epsilon = 1, domain = c(2, 6)))
+  expect_snapshot(error = TRUE, dp_kde(faithful, grid = gk, bandwidth = 0.3, epsilon = 1, domain = c(1, 6)))
+  g2 <- as.matrix(expand.grid(seq(1.5, 5.5, length.out = 5), seq(40, 100, length.out = 5)))
+  expect_snapshot(error = TRUE, dp_kde(as.matrix(faithful), grid = g2, epsilon = 1, bandwidth = c(0.3, 5),
+                                       mechanism = "iclp"))
+})
+
+test_that("the main errors of the mechanisms (missing epsilon, bad delta, unknown option, shape)", {
+  t <- seq(0, 1, length.out = 11)
+  x <- curves(outer(c(-1, 0.5, 1), sin(2 * pi * t)), t)
+  expect_snapshot(error = TRUE, dp_mean(x, tau = 1))
+  expect_snapshot(error = TRUE, dp_mean(x, epsilon = 1, tau = 1, mechanism = "gp", delta = 2))
+  expect_snapshot(error = TRUE, dp_mean(x, epsilon = 1, tau = 1, nope = 3))
+  expect_snapshot(error = TRUE, dp_mean(x, epsilon = 1, tau = 1, mechanism = "nope"))
+  expect_snapshot(error = TRUE, dp_cov(x, tau = 1))
+  expect_snapshot(error = TRUE, dp_cov(x, epsilon = 1, tau = 1, nope = 3))
+  expect_snapshot(error = TRUE, dp_kde(c(0.2, 0.5), grid = t, bandwidth = 0.1, epsilon = 1))
+  expect_snapshot(error = TRUE, dp_kde(c(0.2, 0.5), grid = t, bandwidth = 0.1, epsilon = 1, delta = -1))
+  expect_snapshot(error = TRUE, dp_gp_release(function(a) a, t, kernel_gaussian(0.2), sensitivity = 1, epsilon = 1))
+  expect_snapshot(error = TRUE, dp_bernstein(function(a) a, epsilon = 1))
+  expect_snapshot(error = TRUE, dp_kme(matrix(1:4, 2), epsilon = 1))
+})
+
+test_that("errors and warnings name the exported function the user called, without its data", {
+  t <- seq(0, 1, length.out = 5)
+  x <- curves(matrix(1:10, 2), t)
+  call_of <- function(expr) conditionCall(tryCatch(expr, error = identity))
+  expect_identical(call_of(dp_mean(x, tau = 1)), quote(dp_mean()))
+  expect_identical(call_of(dpfda::dp_cov(x, epsilon = 1, tau = 1, nope = 1)), quote(dp_cov()))
+  expect_identical(call_of(do.call(dp_mean, list(x, tau = 1))), quote(dp_mean()))
+  wrap <- function(...) dp_kde(...)
+  expect_identical(call_of(wrap(1:3)), quote(dp_kde()))
+  # an export that calls another export: the outer one, which the user called
+  expect_identical(call_of(dp_fpca(x, npc = 0)), quote(dp_fpca()))
+  local_privacy_warnings()
+  w <- tryCatch(dp_kde(c(0.2, 0.5, 0.7), t, 0.2, epsilon = 1, delta = 0.5), warning = identity)
+  expect_s3_class(w, "dpfda_warning_delta")
+  expect_identical(conditionCall(w), quote(dp_kde()))
+})
