@@ -441,3 +441,14 @@ test_that("unit = costs little time (a small bench/bench-unit.R): within 2x of t
   expect_lte(m1, 2 * m0 + 0.05)
   expect_lte(k1, 2 * k0 + 0.05)
 })
+
+test_that("dp_cov(tau = \"auto\", unit =): the bound's histogram counts units, as dp_mean()'s", {
+  d <- unit_data()
+  r <- with_seed_mode(1, suppressWarnings(dp_cov(curves(d$X, d$t), epsilon = 1, tau = "auto", center = 0.5, J = 6,
+                                                 unit = d$id)))
+  expect_equal(r$n, length(unique(d$id)))
+  expect_equal(r$epsilon, 1)
+  sb <- dpfda:::summarise_mean_bins(list(curves = curves(d$X - 0.5, d$t), grid = d$t, unit = d$id),
+                                    c(0.05, 0.1, 0.2, 0.4), "l2", dpfda:::quadrature_weights(d$t), NULL, "error")
+  expect_equal(sum(sb$norm_counts), length(unique(d$id)))   # one count per person, not per scan
+})
