@@ -156,6 +156,28 @@ test_that("testServer: the epsilon slider narrows the band, releases overlay, th
   })
 })
 
+test_that("the notes describe the release on screen, not the error panel's epsilon-0.1 release (issue 32)", {
+  B <- ex("explore_builtin")()
+  set <- B$mean[[1L]]
+  p <- ex("explore_defaults")(set, "mean")
+  p$epsilon <- 8
+  run <- function() {   # privacy and utility warnings on, in a function frame (on.exit restores them)
+    local_privacy_warnings()
+    op <- options(dpfda.utility_warning = TRUE)
+    on.exit(options(op), add = TRUE)
+    e <- ex("explore_errors")("mean", set, p, seed = 1)
+    # the panel's smallest epsilon does warn ("mostly noise"), so the test can fail
+    en <- new.env()
+    en$text <- character()
+    ex("explore_quietly")(ex("explore_release")("mean", set, ex("explore_subsample")(set, "mean", p), p,
+                                                epsilon = min(ex("explore_eps_grid"))), en)
+    list(notes = e$notes, panel = en$text)
+  }
+  out <- run()
+  expect_length(out$notes, 0L)
+  expect_match(out$panel, "mostly noise", all = FALSE)
+})
+
 test_that("each view recomputes in under 0.3 s of CPU at the default sizes", {
   skip_if(nzchar(Sys.getenv("DPFDA_NO_TIMING")), "timing disabled (e.g. under valgrind)")
   B <- ex("explore_builtin")()
