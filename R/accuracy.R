@@ -25,15 +25,15 @@
 #' smoothing (the shrinkage of ICLP-QR and GP, the thresholds of ICLP-AR, the
 #' truncation of FRL, the Bernstein polynomial) moves the mean by an amount
 #' that depends on the mean; over every mean bounded by `tau` it can be all
-#' of `tau` (reported as `bias_worst_l2`, e.g. \eqn{	au \max_j (1 - s_j)} for
+#' of `tau` (reported as `bias_worst_l2`, e.g. \eqn{\tau \max_j (1 - s_j)} for
 #' QR). The public bound reported as `bias_l2` (and `bias_sup`, pointwise
 #' `bias_pointwise`) is the exact worst case (QR, GP, FRL; an upper bound for
 #' AR's sup and Bernstein) over the means of the class
-#' \eqn{\{\mu = \sum_j a_j v_j : \sum_j a_j^2 / \lambda_j \le 	au^2 /
+#' \eqn{\{\mu = \sum_j a_j v_j : \sum_j a_j^2 / \lambda_j \le \tau^2 /
 #' \lambda_1\}}, the ball of the kernel's reproducing-kernel Hilbert space
 #' (eigenpairs \eqn{(\lambda_j, v_j)} of [kl_basis()] on the grid) that
 #' allows the full norm `tau` along the first eigenfunction: e.g. for QR
-#' \eqn{	au \max_j (1 - s_j) (\lambda_j / \lambda_1)^{1/2}}. It depends on
+#' \eqn{\tau \max_j (1 - s_j) (\lambda_j / \lambda_1)^{1/2}}. It depends on
 #' `kernel`, `grid`, `tau` and the tuning only. Bernstein uses [dp_mean()]'s
 #' default kernel as its reference (`kernel` if given). Clipping adds no bias
 #' when every curve is within `tau`; otherwise its bias depends on the data

@@ -135,7 +135,7 @@ summarise_mean_bins <- function(src, cand, clip, w, center, incomplete) {
     b <- auto_bins_from_cells(ci, ck, as.vector(X), wt, w, m, cand, clip, unit_of, n_hist)
     return(new_dpfda_summary("mean_bins", rbind(b$A, b$B), n_hist, n * m, 0, settings, norm_counts = b$counts,
                              missing_cells = 0, incomplete_n = if (is.null(src$unit)) k_drop else 0,
-                             unit = if (!is.null(src$unit)) attr(src$unit, "name") %||% "unit",
+                             unit = if (!is.null(src$unit)) attr(src$unit, "name", exact = TRUE) %||% "unit",
                              curves = if (!is.null(src$unit)) n))
   }
   cols <- src$cols

@@ -43,9 +43,11 @@
 #' The rows are **scans, not people**: subjects have 1 to 8 visits. A
 #' mechanism that protects one row (one scan) protects a subject with `k`
 #' scans only at `k` times the budget (group privacy). For person-level
-#' privacy keep one scan per subject, e.g. `dti_cca[dti_cca$visit == 1, ]`
-#' (142 curves). Six scans have missing values; the paper's analysis uses the
-#' 376 complete ones.
+#' privacy give the subject as the privacy unit, `unit = id`, to [dp_mean()],
+#' [dp_cov()], [dp_fpca()] or [pcv_select()]: each subject then contributes
+#' the mean of their scans and `n` counts the 142 subjects (the print says
+#' "privacy unit: unit (142 units, 376 curves)"). Six scans have missing
+#' values; the paper's analysis uses the 376 complete ones.
 #'
 #' @format A data frame with 382 rows and columns `id` (subject), `visit`
 #'   (1-8), `case` (1 = multiple sclerosis, 0 = control), `sex` (factor) and
@@ -59,6 +61,10 @@
 #' x <- curves(dti_cca$cca[ok, ], seq(0, 1, length.out = 93))
 #' x
 #' length(unique(dti_cca$id))
+#' # person-level privacy: one subject is the unit, n = 142 subjects
+#' r <- dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, unit = dti_cca$id[ok])
+#' r$n
+#' r$privacy_unit
 "dti_cca"
 
 #' Electricity demand in Adelaide on Mondays

@@ -188,6 +188,8 @@ engine_names <- function(x) if (is.data.frame(x)) names(x) else colnames(x)
 # rows with a missing value. Returns the kept data frame and the count.
 frame_clean <- function(d, numeric_cols, other_cols = character()) {
   if (!nrow(d)) engine_no_rows("data frame")
+  # points that dpfda itself checked and framed (point_units()): finite, no missing value
+  if (isTRUE(attr(d, "dpfda_clean", exact = TRUE))) return(list(data = d, dropped = 0, rows = nrow(d)))
   for (cl in numeric_cols) {
     if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
@@ -197,7 +199,8 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
   cols <- c(numeric_cols, other_cols)
   bad <- Reduce(`|`, lapply(cols, function(cl) is.na(d[[cl]])), FALSE)
   for (cl in numeric_cols) bad <- bad | (is.numeric(d[[cl]]) & !is.na(d[[cl]]) & !is.finite(d[[cl]]))
-  list(data = d[!bad, , drop = FALSE], dropped = sum(bad), rows = nrow(d))
+  nb <- sum(bad)
+  list(data = if (nb) d[!bad, , drop = FALSE] else d, dropped = nb, rows = nrow(d))   # (no copy when clean)
 }
 
 # The last step of every summary outside memory: the numbers of the summary

@@ -352,6 +352,14 @@ column_arg <- function(expr, value, arg) {
   structure(list(expr = expr, value = value), class = "dpfda_column_ref")
 }
 
+# The `unit =` argument (the privacy unit): a column argument, except that a
+# variable holding NULL is NULL (no unit), as in a function that passes its
+# own `unit` on.
+unit_arg <- function(expr, value) {
+  out <- column_arg(expr, value, "unit")
+  if (inherits(out, "dpfda_column_ref") && is.null(out$value)) NULL else out
+}
+
 # The names in a bare name or in c() of bare names and strings; NULL otherwise.
 column_expr_names <- function(expr) {
   if (is.symbol(expr)) return(if (nzchar(as.character(expr))) as.character(expr) else NULL)

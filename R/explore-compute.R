@@ -42,13 +42,19 @@ explore_local_draw <- function(seed, code) {
 # convenience for the data holder exploring them: a real release must take
 # its bounds from public knowledge (see ?dp_explore).
 
-explore_mean_set <- function(values, grid, label, tau, tau_range, ls = 0.1, user = FALSE, units = "") {
+# `unit` (mean): the person of each curve, for person-level privacy; n then
+# counts persons, the subsample takes whole persons, and the releases use
+# dp_mean(unit =).
+explore_mean_set <- function(values, grid, label, tau, tau_range, ls = 0.1, user = FALSE, units = "",
+                             unit = NULL) {
   ok <- stats::complete.cases(values)
   values <- values[ok, , drop = FALSE]
-  list(label = label, values = values, grid = grid, n_max = nrow(values),
-       n = nrow(values), perm = explore_permutation(nrow(values)), tau = tau, tau_range = tau_range,
+  if (!is.null(unit)) unit <- unit[ok]
+  n <- if (is.null(unit)) nrow(values) else length(unique(unit))
+  list(label = label, values = values, grid = grid, n_max = n,
+       n = n, perm = explore_permutation(n), tau = tau, tau_range = tau_range,
        lengthscale = ls, ls_range = signif(c(0.02, 0.5) * diff(range(grid)), 2), user = user,
-       units = units)
+       units = units, unit = unit)
 }
 
 explore_density_set <- function(x, label, bounds, bandwidth, bw_range, n = 1000L, truth = NULL,
@@ -94,9 +100,11 @@ explore_builtin <- function() {
   day <- as.numeric(format(as.Date("1997-07-07") + 7 * (seq_len(nrow(ad)) - 1L), "%j"))
   list(
     mean = list(
+      # person-level privacy: 142 subjects with 1 to 7 complete scans each
       dti = explore_mean_set(fa, seq(0, 1, length.out = ncol(fa)),
-                             "DTI: fractional anisotropy along the corpus callosum (376 scans)",
-                             tau = 0.6, tau_range = c(0.1, 1.5), units = "FA"),
+                             "DTI: fractional anisotropy along the corpus callosum (142 persons, 376 scans)",
+                             tau = 0.6, tau_range = c(0.1, 1.5), units = "FA",
+                             unit = data_set("dti_cca")$id),
       adelaide = explore_mean_set(ad, seq(0, 1, length.out = ncol(ad)),
                                   "Adelaide: electricity demand on Mondays, GW (508 days)",
                                   tau = 2.5, tau_range = c(0.2, 4), units = "GW")),
@@ -210,6 +218,15 @@ explore_subsample <- function(set, tab, p) {
   idx <- set$perm[seq_len(n)]
   switch(tab,
     mean = {
+      if (!is.null(set$unit)) {   # the first n persons of the permutation, with all their curves
+        persons <- unique(set$unit)[idx]
+        keep <- set$unit %in% persons
+        x <- curves(set$values[keep, , drop = FALSE], set$grid)
+        u <- structure(set$unit[keep], name = "person")   # (the name the prints give the unit)
+        # the estimand of a person-level release: the mean over persons of each person's mean curve
+        pm <- rowsum(x$values, u, reorder = FALSE) / as.vector(table(u)[as.character(unique(u))])
+        return(list(x = x, unit = u, grid = set$grid, nonprivate = colMeans(pm), n = n))
+      }
       x <- curves(set$values[idx, , drop = FALSE], set$grid)
       list(x = x, grid = set$grid, nonprivate = colMeans(x$values), n = n)
     },
@@ -241,10 +258,13 @@ explore_release <- function(tab, set, sub, p, epsilon = p$epsilon, budget = NULL
       if (m == "iclp_qr" && identical(p$tuning, "fixed") && !isTRUE(p$tau_auto)) {
         # psi of PSS at epsilon = 1 for every epsilon: the noise then scales as 1 / epsilon
         psi <- pss_params("iclp_qr", sub$n, 1, kernel_edr(k), p$tau)$psi
-        return(dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, psi = psi, budget = budget))
+        return(dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, psi = psi, budget = budget,
+                       unit = sub$unit))
       }
-      if (m == "gp") dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, delta = p$delta, budget = budget)
-      else dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, budget = budget)
+      if (m == "gp") {
+        dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, delta = p$delta, budget = budget,
+                unit = sub$unit)
+      } else dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, budget = budget, unit = sub$unit)
     },
     density = {
       if (m == "gp") {

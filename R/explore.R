@@ -14,7 +14,10 @@
 #'   (GP), the subsample size \eqn{n}, the clipping bound \eqn{\tau} (or
 #'   `tau = "auto"`, chosen privately within the same epsilon: the notes give
 #'   the chosen bound, and the error panel leaves out the epsilons too small
-#'   for it) and the lengthscale of the Matern 3/2 kernel.
+#'   for it) and the lengthscale of the Matern 3/2 kernel. DTI is released
+#'   with the person as the privacy unit (`unit =` of [dp_mean()]): \eqn{n}
+#'   counts persons (142, with 376 scans), the subsample takes whole persons,
+#'   and the black curve is the mean of the persons' mean scans.
 #' * **Density**: [dp_kde()] with the GP, ICLP or Bernstein mechanism on a
 #'   beta mixture (true density known) or ages at death ([un_mortality]);
 #'   the bounds are the domain the data are clamped to, the lengthscale is
@@ -419,7 +422,8 @@ explore_numbers_html <- function(v, er) {
   explore_table_html(c(list(
     list("mechanism", r$mechanism, "mechanism"),
     list("epsilon, delta", sprintf("%s, %s", f(r$epsilon), f(r$delta)), "privacy"),
-    list("n (records)", v$n, "n"),
+    list(if (is.null(r$privacy_unit) || startsWith(r$privacy_unit, "one ")) "n (records)" else
+      sprintf("n (privacy units: %s)", r$privacy_unit), v$n, "n"),
     list("sensitivity", paste(f(r$sensitivity), collapse = ", "), "sensitivity"),
     list("noise scale", f(r$noise_scale), "noise_scale"),
     list(sprintf("expected RMS noise (%s)", v$accuracy$source), f(v$expected), "expected")), bias_rows, list(

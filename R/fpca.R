@@ -38,7 +38,8 @@
 #'   (anything [dp_cov()] accepts) to release a covariance first. For
 #'   `plot()`: a `dp_fpca()` result.
 #' @param npc Number of components to keep.
-#' @param ... With curves as `x`: arguments of [dp_cov()]; for `plot()`:
+#' @param ... With curves as `x`: arguments of [dp_cov()] (`unit = id` for
+#'   person-level privacy when a person has several curves); for `plot()`:
 #'   graphical parameters passed to [graphics::matplot()].
 #' @return An object of class `dpfda_fpca`: `values` (eigenvalues, all
 #'   `npc`), `varprop` (fractions of the positive variance), `harmonics`
@@ -95,7 +96,8 @@ dp_fpca <- function(x, npc = 3, ...) {
                  eigenfunction_bound = pmin(2 * sqrt(2) * hs / gaps, sqrt(2)),
                  all_values = lam,
                  release = list(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta, n = x$n,
-                                tau = x$tau, rng = x$rng, tau_auto = x$tau_auto)),
+                                tau = x$tau, rng = x$rng, tau_auto = x$tau_auto,
+                                privacy_unit = x$privacy_unit)),
             class = "dpfda_fpca")
 }
 
@@ -108,6 +110,7 @@ print.dpfda_fpca <- function(x, ...) {
   tab <- data.frame(component = paste0("PC", seq_along(x$values)), eigenvalue = signif(x$values, 4),
                     varprop = signif(x$varprop, 3), eigenfunction_bound = signif(x$eigenfunction_bound, 3))
   print(tab, row.names = FALSE)
+  if (!is.null(r$privacy_unit)) cat(sprintf("  privacy unit: %s\n", r$privacy_unit))
   cat(sprintf(paste("  covariance noise: expected Hilbert-Schmidt norm %s; eigenfunction_bound is the",
                     "Davis-Kahan bound 2 sqrt(2) |E| / gap (sqrt(2) = no information)\n"),
               format(x$noise_hs, digits = 3)))

@@ -80,6 +80,16 @@
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
 #'   names `id`, `arg`, `value` (see [summarise_cov()]); with `tau = "auto"`,
 #'   `bound_share`, `bound_range`, `bound_quantile`.
+#' @param unit The privacy unit when one person has several curves (as in
+#'   [dp_mean()]): a column (string or bare name) of a data frame, table or
+#'   chunks (chunks sorted by it), or a vector with one entry per curve.
+#'   Each unit contributes the mean of its curves' clipped coefficient
+#'   vectors and the mean of their outer products, whose norms are bounded
+#'   as one curve's, so changing everything about one unit moves the summary
+#'   by at most the sensitivity the release is calibrated for, with `n` the
+#'   number of units. `NULL` (default): every curve is its own unit. The print
+#'   says which ("privacy unit: one curve (376)" / "privacy unit: id (142
+#'   units, 376 curves)").
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -96,14 +106,16 @@
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
-                   center = NULL, ...) {
+                   center = NULL, ..., unit = NULL) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
   budget <- check_budget(budget)
   noise <- check_noise(noise)
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
+  # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- split_bound_options(capture_dots(..., .cols = c("id", "arg", "value")))
-  src <- cov_source(x, dots$rest, grid)
+  src <- cov_source(x, dots$rest, grid, unit)
   epsilon <- check_epsilon(epsilon)
   auto <- identical(tau, "auto")   # a private bound (R/auto-bound.R)
   if (!auto) {
@@ -131,7 +143,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   s <- cov_summary(src, basis, tau, cen)
   warn_privacy(epsilon, 0, s$n)
   rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
-                     psi, h, noise, if (auto) NULL else budget, call, src$domain)
+                     psi, h, noise, if (auto) NULL else budget, call, src$domain, privacy_unit_of(s))
   if (auto) {   # one charge for the bound and the release: epsilon in all
     rel$epsilon <- epsilon
     rel$epsilon_release <- eps_rel
@@ -154,7 +166,7 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
   bsrc <- if (!is.null(src$curves)) {
     cu <- src$curves
     if (!is.null(cen)) cu$values <- cu$values - rep(cen, each = nrow(cu$values))
-    list(curves = cu, grid = src$grid)
+    list(curves = cu, grid = src$grid, unit = src$unit)   # (per unit: a unit's bin is its largest curve's)
   } else list(data = src$data, cols = src$cols, grid = src$grid)
   sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, "error")
   refuse_missing_cells(sb, drop_hint = FALSE)
@@ -166,7 +178,7 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
 # coefficient vectors (S1 = sum a_i) and of their outer products
 # (S2 = sum a_i a_i^T), the public basis and n.
 cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, budget, call,
-                        domain) {
+                        domain, privacy_unit = NULL) {
   m <- length(basis$grid)
   Jb <- basis$J
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
@@ -199,7 +211,8 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
                            call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,
                            params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
                            centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
-                           noise_inflation = out$noise_inflation, class = "dpfda_iclp_cov_release")
+                           noise_inflation = out$noise_inflation, privacy_unit = privacy_unit,
+                           class = "dpfda_iclp_cov_release")
   charge_release(budget, rel, "dp_cov")
   rel
 }
@@ -215,8 +228,10 @@ release_predict.dpfda_iclp_cov_release <- function(object, newdata, ...) {
 #' @export
 print.dpfda_iclp_cov_release <- function(x, ...) {
   NextMethod()
-  cat(sprintf("  %s of %d curves clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
-              if (x$centered) "covariance" else "second moment", x$n, format(x$tau),
+  per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
+  cat(sprintf("  %s of %s %s clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
+              if (x$centered) "covariance" else "second moment", format(x$n),
+              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
   print_tau_auto(x)
   invisible(x)

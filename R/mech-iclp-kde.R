@@ -80,11 +80,13 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     }
     p <- s$sums
     n <- s$n
+    pu <- privacy_unit_points(n, s$unit, s$rows - s$dropped)
   } else {
     pts <- clamp_to_domain(kde_input_points(x, d), dom)
     counts <- iclp_kde_counts(opts$counts, nrow(pts))
     n <- if (is.null(counts)) nrow(pts) else sum(counts)
     p <- iclp_kde_bin(pts, axes, counts)
+    pu <- if (is.null(counts)) privacy_unit_points(n) else sprintf("one record (%s)", format(n, big.mark = ","))
   }
 
   basis <- kl_basis(kernel, grid, J = J, tol = tol)
@@ -119,7 +121,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
                     params = list(eta = eta, M = M, J = basis$J, normaliser = nz,
                                   sensitivity_method = method),
                     n = n, bandwidth = bw$H, bandwidth_budget = bw_budget, noise_exact = out$noise_exact,
-                    grid_step = out$grid_step, noise_inflation = out$noise_inflation,
+                    grid_step = out$grid_step, noise_inflation = out$noise_inflation, privacy_unit = pu,
                     class = c("dpfda_iclp_kde_release", "dpfda_kde_release"))
 }
 
@@ -246,7 +248,8 @@ release_predict.dpfda_iclp_kde_release <- function(object, newdata, ...) {
 print.dpfda_iclp_kde_release <- function(x, ...) {
   NextMethod()
   p <- x$params
-  cat(sprintf("  KDE of %d points; kernel %s, eta = %s, J = %d%s; sensitivity: %s\n", x$n,
+  cat(sprintf("  KDE of %s %s; kernel %s, eta = %s, J = %d%s; sensitivity: %s\n", format(x$n),
+              if (is.null(x$privacy_unit) || startsWith(x$privacy_unit, "one ")) "points" else "units",
               format(x$basis$kernel), format(p$eta, digits = 4), p$J,
               if (is.null(p$M)) "" else sprintf(", M = %d", p$M), p$sensitivity_method))
   invisible(x)

@@ -213,7 +213,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   scales its bands by the factor. The count's relative error is about
 #'   \eqn{1.4 / (\epsilon\,\mathrm{count\_share}\, n_{complete})}: dropping
 #'   pays off with many individuals (3 percent at 500, epsilon 1), less with
-#'   few (30 percent at 50), where a grid the data cover is better.
+#'   few (30 percent at 50), where a grid the data cover is better. With
+#'   `unit`, incomplete curves are dropped first and the units counted
+#'   after: each unit contributes the mean of its complete curves, a unit
+#'   with no complete curve counts as 0, \eqn{N} is the number of units and
+#'   the noisy count is of the units with at least one complete curve (one
+#'   unit changes it by at most 1, so its scale is the same).
 #' @param inference `TRUE` to make a band for the **population** mean
 #'   possible ([confint()] with `type = "population"`): a share
 #'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is
@@ -222,9 +227,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `epsilon`-DP. The spread is the matrix of second moments of the shrunk
 #'   basis coefficients on the first \eqn{K \le 6} components (about the
 #'   released mean, with exact discrete Laplace noise calibrated to its L1
-#'   sensitivity \eqn{(\|s_K\|^2 + s_1^2)(	au + \|p\|)^2 / n}) and the trace
+#'   sensitivity \eqn{(\|s_K\|^2 + s_1^2)(\tau + \|p\|)^2 / n}) and the trace
 #'   of the components the shrinkage keeps at least 1\% of beyond them
-#'   (sensitivity \eqn{s_{K+1}^2 	au^2 / n}); 4/5 and 1/5 of the share.
+#'   (sensitivity \eqn{s_{K+1}^2 \tau^2 / n}); 4/5 and 1/5 of the share.
 #'   Every source gives the same release (chunks are read once). Available for
 #'   `mechanism = "iclp_qr"` with `select = "pss"` or `"manual"`, without
 #'   `unit` or `incomplete = "drop"`, and not from a mean summary (which
@@ -278,7 +283,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # one path for every source: settings -> summary (R/summary-mean.R) -> one release
   # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
   # entry per curve for curves and matrices
-  unit <- column_arg(substitute(unit), tryCatch(unit, error = function(e) e), "unit")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   select <- check_choice(select, c("pss", "pcv", "manual"), "select")
   src <- mean_source(x, opts, grid, incomplete, unit, select)
   epsilon <- check_epsilon(epsilon)
@@ -397,7 +402,7 @@ mean_rescale_complete <- function(rel, s, eps_count) {
 mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select, o, noise, call, src) {
   n <- s$n
   h <- if (is.null(o$h)) kernel_edr(kernel, src$dim) else o$h
-  par <- iclp_params(mechanism, select, o, n, epsilon, tau, h, basis, src$curves, kernel)
+  par <- iclp_params(mechanism, select, o, n, epsilon, tau, h, basis, src$curves, kernel, src$unit)
   a <- as.vector(kl_coef(basis, matrix(s$sums / n, nrow = 1L)))
   out <- iclp_release_core(mechanism, a, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- mean_release_curves(out$values, basis$grid, src)
@@ -512,7 +517,7 @@ clip_curves_l2 <- function(X, w, tau) {
 }
 
 # Parameters of the summary from select = "pss" / "manual" / "pcv".
-iclp_params <- function(mechanism, select, o, n, epsilon, tau, h, basis, x, kernel) {
+iclp_params <- function(mechanism, select, o, n, epsilon, tau, h, basis, x, kernel, unit = NULL) {
   out <- list(epsilon_select = 0, pcv = NULL)
   # PSS defaults on the unit-measure domain, where the L2 bound is tau / sqrt(S)
   tau_u <- tau / sqrt(basis_measure(basis))
@@ -522,7 +527,7 @@ iclp_params <- function(mechanism, select, o, n, epsilon, tau, h, basis, x, kern
     s <- pcv_select(x, epsilon, tau, mechanism, basis, epsilon_select = o$epsilon_select,
                     candidates = o$candidates, folds = if (is.null(o$folds)) 10 else o$folds,
                     eta = eta, h = h, frl_bound = o$frl_bound, ar_bound = o$ar_bound,
-                    threshold_scale = o$threshold_scale)
+                    threshold_scale = o$threshold_scale, unit = unit)   # (whole units in the folds)
     out$epsilon_select <- s$epsilon
     out$pcv <- s
     out$params <- if (mechanism == "frl") list(M = as.integer(s$value)) else list(eta = eta, psi = s$value)
@@ -746,14 +751,15 @@ center_at <- function(center, newdata) {
 print.dpfda_iclp_release <- function(x, ...) {
   NextMethod()
   p <- x$params[!vapply(x$params, function(v) is.null(v) || all(is.na(v)), NA)]
-  cat(sprintf("  mean of %d curves clipped to tau = %s; parameters (%s): %s\n", x$n, format(x$tau),
+  per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
+  cat(sprintf("  mean of %d %s clipped to tau = %s; parameters (%s): %s\n", x$n,
+              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               x$selection, paste(names(p), vapply(p, function(v) format(v, digits = 4), ""), sep = " = ",
                                  collapse = ", ")))
   if (!is.null(x$center)) {
     cat("  curves centred on a public reference before clipping; the reference is added back\n")
   }
   print_tau_auto(x)
-  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   if (!is.null(x$scale_factor)) {
     cat(sprintf(paste("  incomplete curves dropped: the mean is over a noisy count of %s complete individuals",
                       "(epsilon %s of the total)\n"), format(x$n_complete, digits = 6),
@@ -903,6 +909,12 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' @param grid,... For data that are not curves yet: the public grid and the
 #'   options of [as_curves()] (`id`, `arg`, `value` as strings or bare names,
 #'   `method`, `na.rm`, ...; not `restrict`), as in [dp_mean()].
+#' @param unit The privacy unit when one person has several curves (as in
+#'   [dp_mean()]): a column of a long data frame, or a vector with one entry
+#'   per curve. The folds then hold whole units, each unit enters the
+#'   criterion as one individual (the mean of its clipped curves in the
+#'   training means, the mean of its curves' losses in the test folds), and
+#'   `n` in the sensitivity counts units. `NULL`: every curve is its own unit.
 #' @return An object of class `dpfda_pcv_selection`: `mechanism`,
 #'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
 #'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`.
@@ -915,12 +927,25 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis,
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
-                       budget = NULL, grid = NULL, ...) {
+                       budget = NULL, grid = NULL, ..., unit = NULL) {
   require_args(c("x", "epsilon", "tau", "basis", "epsilon_select"), "pcv_select",
                advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
                              epsilon_select = "the budget spent by the selection, e.g. 0.5"))
   budget <- check_budget(budget)
-  x <- mech_curves_with_options(x, grid, capture_dots(..., .cols = c("id", "arg", "value")), "pcv_select")
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  dots <- capture_dots(..., .cols = c("id", "arg", "value"))
+  frame <- if (is.data.frame(x)) as.data.frame(x)
+  if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
+  if (!is.null(unit) && long_frame_on_grid(x, dots, grid)) {   # long data: the rule of tables, with the units
+    x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), dots$id %||% "id", dots$arg %||% "arg",
+                           dots$value %||% "value", unit)
+    units <- attr(x, "units")
+    x <- check_curves_data(x)
+  } else {
+    x <- mech_curves_with_options(x, grid, dots, "pcv_select")
+    units <- memory_units(unit, x, frame, dots)
+  }
+  units <- if (!is.null(units)) curve_units(units, nrow(x$values))
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, c("iclp_qr", "iclp_ar", "frl"), "pcv_select")
@@ -931,8 +956,11 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     dpfda_abort("`basis` must be computed on the grid of `x`.", arg = "basis")
   }
   epsilon_select <- check_epsilon(epsilon_select, "epsilon_select")
-  n <- nrow(x$values)
-  if (n < 2L) dpfda_abort("`x` must hold at least 2 curves for cross-validation.", arg = "x")
+  n <- if (is.null(units)) nrow(x$values) else units$n
+  if (n < 2L) {
+    dpfda_abort(sprintf("`x` must hold at least 2 %s for cross-validation.", if (is.null(units)) "curves" else
+      "units"), arg = "x")
+  }
   folds <- check_count(folds, "folds", min = 2, max = n)
   if (is.null(h)) h <- kernel_edr(basis$kernel, x$dim)
   h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
@@ -967,6 +995,13 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   lam <- basis$values
   A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))   # n x J coefficients
   X2 <- as.vector((clip_curves_l2(x$values, basis$weights, tau)^2) %*% basis$weights)
+  if (!is.null(units)) {
+    # one row per unit: the mean of its curves' coefficients (norm <= tau) and of their squared norms
+    # (the mean of the units' curves' losses ||mu - X_i||^2 = mean ||X_i||^2 - 2 <mu, abar> + ||mu||^2)
+    k <- tabulate(units$index, units$n)
+    A <- rowsum(A, units$index, reorder = TRUE) / k
+    X2 <- as.vector(rowsum(X2, units$index, reorder = TRUE)) / k
+  }
   fold <- integer(n)
   fold[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
   loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)

@@ -95,6 +95,18 @@
 #'   [dp_mean()]).
 #' @param budget `NULL`, or a [privacy_budget()] to charge. A
 #'   `dpfda_bandwidth` passed as `bandwidth` is charged too (once per budget).
+#' @param unit The privacy unit when one person has several points: a column
+#'   (string or bare name) of a data frame, table or chunks (chunks sorted by
+#'   it; `id` in `...` is its older name), or a vector with one entry per
+#'   point for a vector or matrix. A unit with \eqn{r} points adds each with
+#'   weight \eqn{1/r}: its contribution is a convex combination of kernels,
+#'   which moves the estimate by at most what one point does, so the
+#'   sensitivity is that of one point with `n` the number of units. Points in
+#'   memory with a unit are summarised as a table is (in one dimension the
+#'   binned estimate; `binned = FALSE` is refused), so the release is the
+#'   table's. `NULL` (default): every point is its own unit. The print says
+#'   which ("privacy unit: one point (500)" / "privacy unit: person (142
+#'   units, 900 points)").
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
 #'   `dpfda_gp_release`) with the released curve, sensitivity, noise scale and
 #'   noise kernel.
@@ -115,7 +127,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"),
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
-                   budget = NULL) {
+                   budget = NULL, unit = NULL) {
   require_args(c("x", "epsilon"), "dp_kde")
   call <- match.call()
   # one path for every source: the estimate from the points in memory or from the summary of a
@@ -124,12 +136,27 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # `columns` (and `id` for tables and chunks): strings or bare names (R/entry.R)
   opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
   if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
-  if (!engine) {
-    if (!is.null(opts$id)) dpfda_abort("`id` is used only with a database table or chunks.", arg = "id")
+  # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  units <- NULL   # points in memory with a unit: their summary, computed below as a table's
+  if (engine && !is.null(unit)) {
+    opts$id <- point_units(x, unit, NULL, opts$id)$id
+  } else if (!engine) {
+    if (!is.null(opts$id)) {
+      dpfda_abort("`id` is used only with a database table or chunks; give `unit` for points in memory.",
+                  arg = "id")
+    }
+    if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
+      ucol <- column_names(unit, names(x), "unit")
+      unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
+      if (is.null(opts$columns)) opts$columns <- setdiff(names(x), ucol)
+    }
     x <- select_point_columns(x, opts$columns)
     opts$columns <- NULL
+    if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
-  warn_privacy(epsilon, if (missing(delta)) 0 else delta, if (!engine) NROW(x))
+  warn_privacy(epsilon, if (missing(delta)) 0 else delta,
+               if (!is.null(units)) units$n_units else if (!engine) NROW(x))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
   st <- kde_settings(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget)
@@ -141,6 +168,16 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   grid <- st$grid
   d <- st$d
   bw <- st$bw
+  if (!is.null(units)) {   # points in memory with a unit: the summary a table would give, then its release
+    if (!is.null(binned)) binned <- check_flag(binned, "binned")
+    if (d == 1L && isFALSE(binned) && !mechanism %in% c("iclp", "frl")) {
+      dpfda_abort(paste("`unit` with points in memory uses the binned estimate in one dimension, as a table does;",
+                        "leave `binned` NULL or TRUE."), arg = "binned")
+    }
+    x <- summarise_kde_impl(units$x, grid, bandwidth, domain, bins, units$columns, "unit", mechanism, k)
+    x$unit <- units$label
+    engine <- TRUE
+  }
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R: any source
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
                                        mechanism, domain, if (!engine) binned, bins, call, noise = noise), opts),
@@ -164,6 +201,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   if (mechanism == "bernstein") {
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
+    rel$privacy_unit <- est$privacy_unit
     charge_release(budget, rel$lattice, "dp_kde")
     return(rel)
   }
@@ -171,6 +209,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   delta <- check_delta(delta)
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
+  rel$privacy_unit <- est$privacy_unit
   charge_release(budget, rel, "dp_kde")
   rel
 }
@@ -196,7 +235,7 @@ kde_points_estimate <- function(x, bandwidth, dom, binned, bins, d) {
   pts <- kde_input_points(x, d)
   list(at = function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
                                                bins = bins)$values),
-       n = nrow(pts))
+       n = nrow(pts), privacy_unit = privacy_unit_points(nrow(pts)))
 }
 
 # The release step of the Bernstein KDE, shared with data outside memory

@@ -207,7 +207,7 @@ kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
 
 #' Evaluate random Fourier features
 #'
-#' The feature matrix \eqn{\Phi} (one row \eqn{\phi(x_i)^	op} per point) or,
+#' The feature matrix \eqn{\Phi} (one row \eqn{\phi(x_i)^\top} per point) or,
 #' with `mean = TRUE`, the mean feature vector \eqn{N^{-1}\sum_i \phi(x_i)}
 #' (computed in chunks of rows). Non-private: for private data use
 #' [dp_kme()].
@@ -525,6 +525,15 @@ kme_check_options <- function(kernel, epsilon, delta, calibration, tol, pivot, l
 #'   (`columns = c(eruptions, waiting)`; the rule is in [as_curves()]); for
 #'   a database table or chunks also `id` (an individual's rows are weighted
 #'   by one over their number, see [summarise_kme()]).
+#' @param unit The privacy unit when one person has several points: a column
+#'   (string or bare name) of a data frame, table or chunks (chunks sorted by
+#'   it; `id` in `...` is its older name), or a vector with one entry per
+#'   point for a vector or matrix. A unit with \eqn{r} points adds each with
+#'   weight \eqn{1/r}, so its embedding is a convex combination of kernel
+#'   features with norm at most one and the sensitivity is that of one point
+#'   with `N` the number of units (methods `"subspace"` and
+#'   `"random_features"`). `NULL` (default): every point is its own unit.
+#'   The print says which.
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
 #'   composition).
@@ -553,22 +562,34 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    synthetic = NULL, M = NULL, J = 1000, calibration = c("analytic", "classical"),
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
-                   tight = FALSE, noise = c("float", "exact"), budget = NULL, ...) {
+                   tight = FALSE, noise = c("float", "exact"), budget = NULL, ..., unit = NULL) {
   require_args(c("x", "kernel", "epsilon", "delta"), "dp_kme",
                advice = list(delta = "delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0 for pure DP (Laplace noise)"))
   eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
   }
+  # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, NULL, eng$id)$id
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
     return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, match.call(),
                          columns = eng$columns, id = eng$id))
   }
+  if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
+    ucol <- column_names(unit, names(x), "unit")
+    unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
+    if (is.null(eng$columns)) eng$columns <- setdiff(names(x), ucol)
+  }
   x <- select_point_columns(x, eng$columns)   # in memory: the named columns of a data frame
   eng$columns <- NULL
-  if (length(eng)) dpfda_abort("`...` (columns, id) is used only with a database table or chunks.", arg = "...")
-  warn_privacy(epsilon, delta, NROW(x))
+  if (length(eng)) {
+    dpfda_abort("`...` (columns, id) is used only with a database table or chunks; give `unit` for points in memory.",
+                arg = "...")
+  }
+  units <- if (!is.null(unit)) point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
+  warn_privacy(epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
   call <- match.call()
   budget <- check_budget(budget)
   noise <- check_noise(noise)
@@ -595,11 +616,16 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "synthetic")
   }
   if (method == "exponential") {
+    if (!is.null(units)) {
+      dpfda_abort(paste("`unit` is available for method = \"subspace\" and \"random_features\": the exponential",
+                        "method's utility involves all pairs of points, not a sum over units."), arg = "unit")
+    }
     if (noise == "exact") {
       dpfda_abort("`noise = \"exact\"` applies to noisy coordinates; the exponential method has none.",
                   arg = "noise")
     }
     rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens)
+    rel$privacy_unit <- privacy_unit_points(N)
     charge_budget(budget, epsilon, delta, "dp_kme")
     return(rel)
   }
@@ -610,7 +636,13 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   rff <- if (method == "random_features") kme_rff(kernel, J, D)   # public, data-independent
   # one path for every source: the summary (kernel sums at z, or mean features; the only touch of
   # the data, in chunks of rows), then the release step shared with tables and chunks
-  s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain)
+  s <- if (is.null(units)) {
+    summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain)
+  } else {   # a unit with r points adds each with weight 1/r (its embedding has norm <= 1); N counts units
+    summarise_kme_impl(units$x, kernel, method, synthetic = if (method == "subspace") z, rff = rff,
+                       domain = domain, columns = units$columns, id = "unit")
+  }
+  if (!is.null(units)) s$unit <- units$label
   kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
               lasso_lambda, tight, noise, box, call, budget)
 }
@@ -781,6 +813,7 @@ print.dpfda_kme <- function(x, ...) {
               ncol(x$points), if (ncol(x$points) == 1L) "" else "s", format(sum(x$weights), digits = 4),
               format(sum(abs(x$weights)), digits = 4)))
   cat("  kernel: ", format(x$kernel), "\n", sep = "")
+  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
   invisible(x)
 }

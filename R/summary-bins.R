@@ -62,7 +62,11 @@
 #' @param columns Names of the data columns, one per dimension of the grid
 #'   (tables, data frames, chunks; strings or bare names, as in [as_curves()]).
 #' @param id `NULL` or the name of an id column (see Individuals; a string or
-#'   a bare name).
+#'   a bare name); `unit` is its newer name.
+#' @param unit The privacy unit when one person has several points: a column
+#'   (as `id`) of a data frame, table or chunks (chunks sorted by it), or a
+#'   vector with one entry per point for points in memory. A unit with
+#'   \eqn{r} points adds each with weight \eqn{1/r}, and `n` counts units.
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
 #' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
 #' @param age,deaths,group Column names for `summarise_mortality()` (strings or bare names, as in [as_curves()]);
@@ -84,15 +88,76 @@
 #' }
 #' @export
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
-                          mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE) {
+                          mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE,
+                          unit = NULL) {
   require_args(c("x", "grid"), "summarise_kde")
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
-  summarise_kde_impl(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query)
+  pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
+  summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)
 }
 
-# summarise_kde() with column names (strings).
+# summarise_kde() with column names (strings); a summary with an `id` records it as its privacy unit.
 summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
+                               mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
+                               .query = FALSE) {
+  s <- summarise_kde_sums(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query)
+  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  s
+}
+
+# The privacy unit of point data (dp_kde(), dp_kme() and their summaries): a
+# column name for data frames, tables and chunks (the `id` of the summaries),
+# or a vector with one entry per point for points in memory, which then
+# become a data frame with columns .x1, ..., .xd and `unit`. Returns the data,
+# the point columns and the id column.
+point_units <- function(x, unit, columns, id) {
+  if (is.null(unit)) return(list(x = x, columns = columns, id = id))
+  if (!is.null(id)) {
+    dpfda_abort("Give the privacy unit once: `unit` (or its older name `id`), not both.", arg = "unit")
+  }
+  if (inherits(x, "dpfda_summary")) {
+    dpfda_abort("`unit` is for data; a summary has its unit already (give `unit` to the summarise_*() function).",
+                arg = "unit")
+  }
+  if (is.data.frame(x) || is_engine_input(x)) {
+    return(list(x = x, columns = columns, id = column_names(unit, engine_names_or(x), "unit")))
+  }
+  u <- if (inherits(unit, "dpfda_column_ref")) unit$value else unit
+  # a plain vector of finite numbers is one column already (as_points() would copy it into a matrix)
+  pts <- if (is.numeric(x) && is.null(dim(x)) && length(x) && all(is.finite(x))) list(as.double(x)) else {
+    p <- as_points(x, "x")
+    lapply(seq_len(ncol(p)), function(j) p[, j])
+  }
+  np <- length(pts[[1L]])
+  if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == np && !anyNA(u))) {
+    arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per point (%d), without missing values",
+                              np), u)
+  }
+  # the unit as integer codes (one hash here; the summary's weights then hash small integers)
+  codes <- unit_codes(u)
+  df <- stats::setNames(c(pts, list(codes)), c(paste0(".x", seq_along(pts)), "unit"))
+  df <- structure(df, class = "data.frame", row.names = .set_row_names(np), dpfda_clean = TRUE)
+  list(x = df, columns = names(df)[seq_along(pts)], id = "unit",
+       label = attr(u, "name", exact = TRUE) %||% "unit", n_units = max(0L, codes))
+}
+
+# Integer codes 1..K of the units (in order of appearance): a run count for
+# sorted units (data grouped by person: linear, no hashing), match() otherwise.
+unit_codes <- function(u) {
+  key <- if (is.factor(u)) as.integer(u) else as.vector(u)
+  n <- length(key)
+  if (n > 1L && !is.unsorted(key)) return(cumsum(c(TRUE, key[-1L] != key[-n])))
+  match(key, unique(key))
+}
+
+# "one point (n)" or "<unit> (n units, r points)": the privacy unit of a KDE or KME release.
+privacy_unit_points <- function(n, unit = NULL, points = NULL) {
+  f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  if (is.null(unit)) sprintf("one point (%s)", f(n)) else sprintf("%s (%s units, %s points)", unit, f(n), f(points))
+}
+
+summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                                mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
                                .query = FALSE) {
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "summarise_kde",
@@ -137,7 +202,7 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     b <- as.integer(res$b)
     w[b + 1L] <- w[b + 1L] + res$a0
     w[b + 2L] <- w[b + 2L] + res$a1
-    n <- if (is.null(id)) sum(res$cnt) else lazy_n_ids(nn$q)
+    n <- if (is.null(id)) sum(res$cnt) else round(sum(res$cnt))   # (an id's weights add to one: no 2nd scan)
     return(warn_dropped(new_dpfda_summary("kde", w, n, nn$rows, nn$dropped, settings)))
   }
   # in memory: a vector / one-column matrix, or a data frame with `columns`
@@ -156,12 +221,9 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     rows <- length(v)
   }
   v <- pmin(pmax(as.double(v), dom[1]), dom[2])
-  wt <- if (is.null(ids)) numeric(0) else {
-    r <- table(ids)
-    as.double(1 / r[match(as.character(ids), names(r))])
-  }
-  w <- .Call(C_dpfda_summary_bin, v, wt, dom[1], delta, as.integer(B))
-  n <- if (is.null(ids)) length(v) else length(unique(ids))
+  wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
+  w <- .Call(C_dpfda_summary_bin, v, as.vector(wt), dom[1], delta, as.integer(B))
+  n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
   new_dpfda_summary("kde", w, n, rows, dropped, settings)
 }
 
@@ -180,7 +242,8 @@ kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id,
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
-  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n)
+  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n,
+       privacy_unit = privacy_unit_points(s$n, s$unit, s$rows - s$dropped))
 }
 
 # The binned estimate at any 1-D points from a "kde" summary.
@@ -311,8 +374,8 @@ summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
   }
   fp <- kde_frame_points(x, d, columns, id)
   wt <- if (is.null(fp$ids)) NULL else id_weights(fp$ids)
-  p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, wt)
-  n <- if (is.null(fp$ids)) nrow(fp$pts) else length(unique(fp$ids))
+  p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, as.vector(wt))
+  n <- if (is.null(fp$ids)) nrow(fp$pts) else attr(wt, "n_ids")
   new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings)
 }
 
@@ -391,7 +454,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     keep <- w != 0
     p[pos[keep]] <- p[pos[keep]] + w[keep]
   }
-  n <- if (is.null(id)) sum(res$cnt) else lazy_n_ids(nn$q)
+  n <- if (is.null(id)) sum(res$cnt) else round(sum(res$cnt))   # (an id's weights add to one: no 2nd scan)
   warn_dropped(new_dpfda_summary("kde_grid", p, n, nn$rows, nn$dropped, settings))
 }
 
@@ -475,8 +538,14 @@ kde_frame_points <- function(x, d, columns, id) {
   list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped)
 }
 
-# Row weights 1/r for an individual with r rows.
+# Row weights 1/r for an individual with r rows (ids compared by value, as an
+# engine's GROUP BY does; match() and tabulate() are linear, table() is not).
 id_weights <- function(ids) {
-  r <- table(ids)
-  as.double(1 / r[match(as.character(ids), names(r))])
+  # small positive integer ids (the codes of point_units()) index the counts directly
+  i <- if (is.integer(ids) && length(ids) && min(ids) >= 1L && max(ids) <= 2 * length(ids)) ids else
+    match(ids, unique(ids))
+  cnt <- tabulate(i)
+  i <- cumsum(cnt > 0)[i]   # (the ids present, numbered 1..n)
+  cnt <- cnt[cnt > 0]
+  structure((1 / cnt)[i], n_ids = length(cnt))   # (the number of individuals, without another unique())
 }

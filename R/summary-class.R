@@ -95,8 +95,12 @@ NULL
   if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells
   if (!is.null(e1$incomplete_n)) out$incomplete_n <- e1$incomplete_n + e2$incomplete_n
   if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y
+  if (!identical(e1$unit, e2$unit)) {   # n counts units in one part and curves in the other
+    dpfda_abort("The summaries were computed with different privacy units (`unit`); compute every part with the same.",
+                arg = "e2")
+  }
   if (!is.null(e1$norm_counts)) out$norm_counts <- e1$norm_counts + e2$norm_counts   # (tau = "auto")
-  if (!is.null(e1$curves) && !is.null(e2$curves)) out$curves <- e1$curves + e2$curves
+  if (!is.null(e1$curves) && !is.null(e2$curves)) out$curves <- e1$curves + e2$curves   # curves behind the units
   out
 }
 

@@ -39,6 +39,12 @@
 #' @param .query Internal: return the lazy query instead of running it.
 #' @param center A public reference curve subtracted before clipping (see
 #'   [summarise_mean()]); [dp_cov()] checks it against its own `center`.
+#' @param unit The privacy unit when one person has several curves (see
+#'   [dp_mean()]): a column of a data frame, table or chunks (chunks sorted
+#'   by it), or one entry per curve for curves. Each unit contributes the
+#'   mean of its curves' clipped coefficients and the mean of their outer
+#'   products (norms at most \eqn{\tau} and \eqn{\tau^2}, as one curve's),
+#'   and `n` counts units. `NULL`: every curve is its own unit.
 #' @return A [dpfda_summary] (kind `"cov"`): `sums` is the `J x (J + 1)`
 #'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
 #' @examples
@@ -50,7 +56,7 @@
 #' dp_cov(s, epsilon = 1, tau = 1, kernel = k, J = 5)
 #' @export
 summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id", arg = "arg", value = "value",
-                          .query = FALSE, center = NULL) {
+                          .query = FALSE, center = NULL, unit = NULL) {
   require_args(c("x", "tau"), "summarise_cov")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
   grid <- cov_summary_grid(x, grid)
@@ -62,7 +68,8 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  summarise_cov_basis(x, basis, tau, id, arg, value, .query, center)
+  if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
+  summarise_cov_basis(x, basis, tau, id, arg, value, .query, center, unit)
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.
@@ -74,17 +81,26 @@ cov_summary_grid <- function(x, grid) {
 }
 
 # The summary on a given basis (shared by summarise_cov() and dp_cov()).
-summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, center = NULL) {
+summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, center = NULL, unit = NULL) {
   grid <- as.double(basis$grid)
   m <- length(grid)
   P <- basis$weights * basis$vectors              # a_i = X_i %*% P (kl_coef())
   settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = "l2", projection = P)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
-  cov_sums <- function(A) cbind(colSums(A), crossprod(A))
+  # each curve's coefficients a_i with weight wt_i (1, or 1 / the curves of its unit, so that a unit adds
+  # the mean of its a_i and the mean of its a_i a_i^T)
+  cov_sums <- function(A, wt = NULL) if (is.null(wt)) cbind(colSums(A), crossprod(A)) else
+    cbind(as.vector(crossprod(A, wt)), crossprod(A * wt, A))
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
     A <- kl_coef(basis, clip_curves_l2(V, basis$weights, tau))
+    if (!is.null(unit)) {
+      u <- curve_units(unit, nrow(A))
+      return(new_dpfda_summary("cov", cov_sums(A, 1 / tabulate(u$index)[u$index]), u$n, nrow(A) * m, 0,
+                               settings, missing_cells = 0, unit = attr(unit, "name", exact = TRUE) %||% "unit",
+                               curves = nrow(A)))
+    }
     return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))
   }
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
@@ -93,42 +109,61 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value,
-                                                                         center = settings$center),
-                                      id = id)))
+                                                                         center = settings$center, unit = unit),
+                                      id = if (is.null(unit)) id else unit)))
   }
-  if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query))
+  if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value, settings$center)
+  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value, settings$center, unit = unit)
   A <- rowsum(cells$contrib * P[cells$k + 1L, , drop = FALSE], cells$i, reorder = TRUE)
+  if (!is.null(unit)) {   # the weight of each curve (row of A, sorted by curve index)
+    wt <- cells$weight[match(as.double(rownames(A)), cells$i)]
+    return(new_dpfda_summary("cov", cov_sums(A, wt), cells$n_units %||% 0, cells$rows, cells$dropped, settings,
+                             missing_cells = cells$n * m - length(cells$contrib), unit = unit,
+                             curves = as.double(cells$n)))
+  }
   new_dpfda_summary("cov", cov_sums(A), cells$n, cells$rows, cells$dropped, settings,
                     missing_cells = cells$n * m - length(cells$contrib))
 }
 
-summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) {
+summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, unit = NULL) {
   grid <- settings$grid
   m <- length(grid)
   P <- settings$projection
   Jb <- ncol(P)
-  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query, settings$center)
+  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query, settings$center,
+                              unit = unit)
   q <- cells$q
   # the public projection matrix joined to every cell by its grid index
   pub <- data.frame(k = as.double(seq_len(m) - 1L), P)
   names(pub) <- c("k", paste0("p", seq_len(Jb)))
   q <- dplyr::inner_join(q, lazy_inline(q, pub), by = "k")
-  q <- dplyr::group_by(q, !!as.name("id"))
+  q <- if (is.null(unit)) dplyr::group_by(q, !!as.name("id")) else
+    dplyr::group_by(q, !!as.name("id"), !!as.name("u"))   # (one unit per curve: checked below)
   coefs <- stats::setNames(lapply(seq_len(Jb), function(j) call("sum", call("*", as.name("c"), as.name(paste0("p", j))),
                                                                na.rm = TRUE)),
                            paste0("a", seq_len(Jb)))
   q <- dplyr::summarise(q, !!!coefs, cells = dplyr::n())
   q <- dplyr::ungroup(q)
+  # the weight of each curve: 1, or 1 / the curves of its unit (a unit adds the mean of its a_i and of
+  # its a_i a_i^T)
+  wt <- if (is.null(unit)) NULL else as.name("wt")
+  if (!is.null(unit)) {   # a window over the per-curve rows (no second pass over the cells, no join)
+    q <- dplyr::group_by(q, !!as.name("u"))
+    q <- dplyr::mutate(q, wt = 1 / dplyr::n())
+    q <- dplyr::ungroup(q)
+  }
+  wtd <- function(e) if (is.null(wt)) e else call("*", e, wt)
   # per-individual coefficient vectors -> their sums and sums of products
   pairs <- which(upper.tri(diag(Jb), diag = TRUE), arr.ind = TRUE)
   prods <- lapply(seq_len(nrow(pairs)), function(r) {
-    call("sum", call("*", as.name(paste0("a", pairs[r, 1L])), as.name(paste0("a", pairs[r, 2L]))), na.rm = TRUE)
+    call("sum", wtd(call("*", as.name(paste0("a", pairs[r, 1L])), as.name(paste0("a", pairs[r, 2L])))),
+         na.rm = TRUE)
   })
   names(prods) <- sprintf("q%d_%d", pairs[, 1L], pairs[, 2L])
   first <- c(list(n = quote(dplyr::n()), cells = quote(sum(cells, na.rm = TRUE))),
-             stats::setNames(lapply(seq_len(Jb), function(j) call("sum", as.name(paste0("a", j)), na.rm = TRUE)),
+             if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE)), nid = quote(dplyr::n_distinct(id))),
+             stats::setNames(lapply(seq_len(Jb), function(j) call("sum", wtd(as.name(paste0("a", j))), na.rm = TRUE)),
                              paste0("s", seq_len(Jb))))
   block <- 500L
   blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
@@ -137,6 +172,10 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) 
   for (b in blocks[-1L]) res <- c(res, as.list(engine_collect(dplyr::summarise(q, !!!prods[b]))))
   n <- as.double(res$n)
   nn <- cells$nn
+  if (!is.null(unit) && n > 0 && as.double(res$nid) != n) {   # a curve (id) in two units: two rows
+    dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
+                class = "dpfda_error_data", arg = "unit")
+  }
   if (!(n > 0)) {
     return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), 0, nn$rows, nn$dropped, settings,
                                           missing_cells = 0)))
@@ -145,6 +184,11 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query) 
   S2 <- matrix(0, Jb, Jb)
   S2[pairs] <- vapply(names(prods), function(nm) as.double(res[[nm]]), 1)
   S2[pairs[, 2:1, drop = FALSE]] <- S2[pairs]
+  if (!is.null(unit)) {   # n counts units: the weights of a unit's curves add to one
+    return(warn_dropped(new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), round(as.double(res$nu)),
+                                          nn$rows, nn$dropped, settings, missing_cells = n * m - as.double(res$cells),
+                                          unit = unit, curves = n)))
+  }
   warn_dropped(new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), n, nn$rows, nn$dropped, settings,
                                  missing_cells = n * m - as.double(res$cells)))
 }
@@ -168,16 +212,20 @@ cov_check_size <- function(m, Jb) {
 # The data of dp_cov(), from any source: curves in memory (with the options
 # of as_curves() from `...`), or a long table, chunks or a covariance summary
 # (column names from `...`). As mean_source().
-cov_source <- function(x, dots, grid) {
+cov_source <- function(x, dots, grid, unit = NULL) {
+  if (is.data.frame(x)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
   if (long_frame_on_grid(x, dots, grid)) {   # the rule of tables (see mean_source())
     x <- structure(list(frame = x), class = "dpfda_long_frame")
     dots$na.rm <- NULL
     dots$restrict <- NULL
   }
   if (!is_engine_input(x) && !inherits(x, "dpfda_long_frame")) {
+    frame <- if (is.data.frame(x)) as.data.frame(x)
+    if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
     x <- mech_curves_with_options(x, grid, dots, "dp_cov")
     if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
-    return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain))
+    return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain,
+                unit = memory_units(unit, x, frame, dots)))
   }
   if (inherits(x, "dpfda_long_frame")) x <- x$frame
   eng <- resolve_column_opts(dots, x, c("id", "arg", "value"))
@@ -198,6 +246,13 @@ cov_source <- function(x, dots, grid) {
   } else {
     if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
     grid <- cov_summary_grid(NULL, grid)
+  }
+  if (!is.null(unit)) {
+    if (inherits(x, "dpfda_summary")) {
+      dpfda_abort("`unit` is for data; a summary has its unit already (give `unit` to summarise_cov()).",
+                  arg = "unit")
+    }
+    eng$unit <- column_names(unit, engine_names_or(x), "unit")
   }
   list(curves = NULL, data = x, cols = eng, grid = grid, domain = range(grid))
 }
@@ -224,7 +279,7 @@ cov_summary <- function(src, basis, tau, center) {
   } else {
     data <- if (!is.null(src$curves)) src$curves else src$data
     s <- summarise_cov_basis(data, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
-                             src$cols$value %||% "value", center = center)
+                             src$cols$value %||% "value", center = center, unit = src$unit %||% src$cols$unit)
   }
   refuse_missing_cells(check_summary(s, "cov"), drop_hint = FALSE)
 }

@@ -25,7 +25,11 @@
 #' @param rff A [kme_rff()] object, for `"random_features"`.
 #' @param domain `NULL` or a public box (`c(lower, upper)` or `2 x D`).
 #' @param columns Names of the `D` point columns (strings or bare names, as in [as_curves()]).
-#' @param id `NULL` or an id column (a string or a bare name).
+#' @param id `NULL` or an id column (a string or a bare name); `unit` is its
+#'   newer name.
+#' @param unit The privacy unit when one person has several points: a column
+#'   (as `id`), or a vector with one entry per point for points in memory
+#'   (see [dp_kme()]).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @return A [dpfda_summary] (kind `"kme_kernel"` or `"kme_features"`).
 #' @examples
@@ -35,15 +39,23 @@
 #' s$sums / s$n
 #' @export
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
-                          domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
+                          domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL) {
   require_args(c("x", "kernel"), "summarise_kme")
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
-  summarise_kme_impl(x, kernel, method, synthetic, rff, domain, columns, id, .query)
+  pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
+  summarise_kme_impl(pu$x, kernel, method, synthetic, rff, domain, pu$columns, pu$id, .query)
 }
 
-# summarise_kme() with column names (strings).
+# summarise_kme() with column names (strings); a summary with an `id` records it as its privacy unit.
 summarise_kme_impl <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
+                               domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
+  s <- summarise_kme_sums(x, kernel, method, synthetic, rff, domain, columns, id, .query)
+  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  s
+}
+
+summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
                                domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
   method <- check_choice(method, c("subspace", "random_features"), "method")
   kme_check_kernel(kernel)
@@ -84,10 +96,7 @@ summarise_kme_impl <- function(x, kernel, method = c("subspace", "random_feature
   x <- as_points(x, "x", d = D)
   if (is.null(ids)) rows <- nrow(x)
   x <- kme_clamp(x, box)
-  wt <- if (is.null(ids)) NULL else {
-    r <- table(ids)
-    as.double(1 / r[match(as.character(ids), names(r))])
-  }
+  wt <- if (is.null(ids)) NULL else id_weights(ids)
   n <- if (is.null(ids)) nrow(x) else length(unique(ids))
   sums <- if (method == "subspace") {
     if (is.null(wt)) kme_rowmeans(kernel, z, x) * nrow(x) else
@@ -178,7 +187,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   if (.query) return(res)
   out <- plain_double(unname(res$sums))
   if (method == "random_features") out <- rff$scale * out
-  n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else lazy_n_ids(nn$q)
+  n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else round(plain_number(res$extra[["cnt"]], 0))
   warn_dropped(new_dpfda_summary(kind, out, n, nn$rows, nn$dropped, settings))
 }
 
@@ -286,6 +295,8 @@ kme_release <- function(s, z, rff, kernel, method, epsilon, delta, calibration, 
     extra <- list(kept = NULL, tol = NULL, pivot = NULL, l1_bound = l1_bound, rff = rff,
                   lasso_lambda = lasso_lambda, iters = iters)
   }
-  kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
-                     calibration, box, call, sens, budget)
+  rel <- kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
+                            calibration, box, call, sens, budget)
+  rel$privacy_unit <- privacy_unit_points(N, s$unit, s$rows - s$dropped)
+  rel
 }

@@ -45,7 +45,9 @@
 #'   column (string or bare name) of a long data frame, table or chunks
 #'   (chunks sorted by it), or one entry per curve for a curves object. Each
 #'   unit contributes the mean of its clipped curves; `n` counts units and
-#'   `curves` the curves (see [dp_mean()]).
+#'   `curves` the curves (see [dp_mean()]). With `incomplete = "drop"` the
+#'   incomplete curves are dropped first: a unit is the mean of its complete
+#'   curves, and `incomplete_n` counts the units left with none.
 #' @param incomplete `"zero"` (default): a grid point without any row of an
 #'   individual counts as 0 (reported in `missing_cells`); `"drop"`: an
 #'   individual without a row at every grid point contributes nothing (its
@@ -81,10 +83,6 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
                                 unit = NULL) {
   clip <- check_choice(clip, c("l2", "sup"), "clip")
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
-  if (!is.null(unit) && incomplete == "drop") {
-    dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
-                arg = "incomplete")
-  }
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
@@ -117,8 +115,13 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     if (!is.null(unit)) {   # each unit contributes the mean of its clipped curves (norm <= tau)
       u <- curve_units(unit, nrow(X))
       wt <- 1 / tabulate(u$index)[u$index]
-      return(new_dpfda_summary("mean", colSums(X * wt), u$n, nrow(X) * m, 0, settings, missing_cells = 0,
-                               incomplete_n = 0, unit = unit_name, curves = nrow(X)))
+      # incomplete = "drop": the units of the curves left out that have no complete curve count as units
+      # with no contribution (each remaining unit is the mean of its complete curves)
+      du <- attr(unit, "dropped_units", exact = TRUE)
+      k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(unit))) else 0
+      return(new_dpfda_summary("mean", as.vector(crossprod(X, wt)), u$n + k_u, nrow(X) * m, 0, settings,
+                               missing_cells = 0, incomplete_n = k_u, unit = unit_name,
+                               curves = nrow(X) + length(du)))
     }
     return(new_dpfda_summary("mean", colSums(X), nrow(X) + k, nrow(X) * m, 0, settings, missing_cells = 0,
                              incomplete_n = k))
@@ -142,8 +145,9 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
   out <- new_dpfda_summary("mean", sums, cells$n, cells$rows, cells$dropped, settings,
                            missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$contrib),
                            incomplete_n = cells$incomplete_n)
-  if (!is.null(unit)) {   # the privacy unit: n counts units, each the mean of its curves
-    out$missing_cells <- cells$n * m - length(cells$contrib)
+  if (!is.null(unit)) {   # the privacy unit: n counts units, each the mean of its (complete) curves
+    out$missing_cells <- (cells$n - cells$incomplete_n) * m - length(cells$contrib)
+    out$incomplete_n <- as.double(cells$incomplete_units %||% 0)
     out$n <- as.double(cells$n_units %||% 0)
     out$unit <- unit_name
     out$curves <- as.double(cells$n)
@@ -154,9 +158,9 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
 # The unit of each curve (a vector with one entry per curve): index and count.
 curve_units <- function(unit, n) {
   if (is.null(dim(unit)) && length(unit) == n && !anyNA(unit) && (is.atomic(unit) || is.factor(unit))) {
-    key <- as.character(unit)
-    lev <- unique(key)
-    return(list(index = match(key, lev), n = length(lev)))
+    # (codes of the values themselves: as.character() of numbers is not cheap)
+    index <- unit_codes(unit)
+    return(list(index = index, n = max(0L, index)))
   }
   arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per curve (%d), without missing values",
                             n), unit)
@@ -207,6 +211,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   ck <- as.integer(cell_u %% m)
   ci <- cell_u %/% m
   n_inc <- 0
+  full <- rep(TRUE, n)
   if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
     full <- tabulate(ci + 1L, n) == m
     n_inc <- sum(!full)
@@ -225,7 +230,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   }
   out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
               incomplete_n = n_inc, v = unname(v))
-  if (!is.null(unit)) {   # weight 1 / (curves of the unit) per curve; a curve belongs to one unit
+  if (!is.null(unit)) {   # weight 1 / (complete curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
     cu <- ukey[match(uid, d[[id]])]
     if (any(ukey != cu[match(d[[id]], uid)])) {
@@ -234,8 +239,11 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
                   class = "dpfda_error_data", arg = "unit")
     }
     ui <- match(cu, unique(cu))
-    out$weight <- (1 / tabulate(ui))[ui][ci + 1L]
-    out$n_units <- length(unique(cu))
+    nu <- max(0L, ui)
+    nc <- tabulate(ui[full], nu)   # (incomplete = "drop": the complete curves only)
+    out$weight <- (1 / nc)[ui][ci + 1L]
+    out$n_units <- nu
+    out$incomplete_units <- sum(nc == 0)   # units without a complete curve: no contribution
     out$unit_of <- ui   # (the unit of each individual, for tau = "auto")
   }
   out
@@ -279,12 +287,18 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   q <- cells$q
   if (!is.null(unit)) {   # each unit: the mean of its clipped curves (weight 1 / its number of curves)
     cu <- dplyr::distinct(dplyr::select(nn$q, "id", "u"))
-    if (!.query) {
-      if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
+    if (!.query) {   # one pass: (curve, unit) pairs, curves and units
+      cnt <- lapply(as.list(engine_collect(dplyr::summarise(cu, pairs = dplyr::n(),
+                                                            ids = dplyr::n_distinct(!!as.name("id")),
+                                                            units = dplyr::n_distinct(!!as.name("u"))))),
+                    plain_double)
+      if (cnt$pairs != cnt$ids) {
         dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
                     class = "dpfda_error_data", arg = "unit")
       }
     }
+    # incomplete = "drop": a unit's complete curves only (those left in the cells)
+    if (identical(settings$incomplete, "drop")) cu <- dplyr::distinct(dplyr::select(cells$q, "id", "u"))
     nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
     q <- dplyr::inner_join(q, nc, by = "u")
     q <- dplyr::mutate(q, c = !!as.name("c") / !!as.name("nc"))
@@ -295,13 +309,17 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   res <- engine_collect(q)
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s
-  n <- lazy_n_ids(nn$q)
+  n <- if (!is.null(unit)) plain_double(cnt$ids) else lazy_n_ids(nn$q)
   n_full <- if (identical(settings$incomplete, "drop")) sum(res$cells) / m else n   # (drop: whole curves only)
   out <- new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
                            missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full)
   if (!is.null(unit)) {
-    out$n <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")),
-                                                       n = dplyr::n()))$n)
+    out$n <- plain_double(cnt$units)
+    if (identical(settings$incomplete, "drop")) {   # units without a complete curve: no contribution
+      n_complete <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")),
+                                                              n = dplyr::n()))$n)
+      out$incomplete_n <- out$n - n_complete
+    }
     out$unit <- unit
     out$curves <- n
   }
@@ -388,22 +406,7 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
     frame <- if (is.data.frame(x)) as.data.frame(x)
     x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv],
                                    if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
-    units <- NULL
-    if (!is.null(unit)) {
-      units <- if (!is.null(frame) && !is.null(frame[["value"]] %||% opts$value)) {
-        # a long data frame: the unit of each curve from its rows (one unit per curve)
-        ucol <- column_names(unit, names(frame), "unit")
-        idcol <- opts$id %||% "id"
-        u <- frame[[ucol]][match(as.character(x$ids), as.character(frame[[idcol]]))]
-        if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
-        per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
-        if (any(per > 1L)) {
-          dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
-                              names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
-        }
-        structure(u, name = ucol)
-      } else if (inherits(unit, "dpfda_column_ref")) unit$value else unit
-    }
+    units <- memory_units(unit, x, frame, opts)
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
                 n = nrow(x$values), opts = opts[!conv], unit = units))
   }
@@ -466,7 +469,11 @@ frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete =
   out$arg_name <- arg
   out$value_name <- value
   if (incomplete == "drop") out$dropped <- as.character(ids[!full])
-  if (!is.null(ucol)) attr(out, "units") <- structure(cl[[ucol]][match(ids, cl[[id]])], name = ucol)
+  if (!is.null(ucol)) {   # the unit of each curve kept, and (incomplete = "drop") those of the curves left out
+    u_all <- cl[[ucol]][match(ids, cl[[id]])]
+    attr(out, "units") <- structure(u_all[full | incomplete != "drop"], name = ucol,
+                                    dropped_units = if (incomplete == "drop" && any(!full)) u_all[!full])
+  }
   out
 }
 
@@ -498,16 +505,42 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
                                              center = if (is.null(src$curves)) center,
                                              incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols,
                                         if (!is.null(src$unit)) list(unit = src$unit)))
-    if (!is.null(attr(src$unit, "name"))) s$unit <- attr(src$unit, "name")
+    if (!is.null(attr(src$unit, "name", exact = TRUE))) s$unit <- attr(src$unit, "name", exact = TRUE)
   }
   s <- check_summary(s, "mean")
   if (incomplete == "error") refuse_missing_cells(s) else s
 }
 
+# The privacy unit of each in-memory curve of `x` (NULL without `unit`): the
+# vector given (one entry per curve), or, when the curves were built from the
+# long data frame `frame`, the `unit` column of each curve's rows (one unit
+# per curve: checked), named after the column. `opts` holds the column names.
+memory_units <- function(unit, x, frame, opts) {
+  if (is.null(unit)) return(NULL)
+  if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
+    return(if (inherits(unit, "dpfda_column_ref")) unit$value else unit)
+  }
+  ucol <- column_names(unit, names(frame), "unit")
+  idcol <- opts$id %||% "id"
+  ids <- x$ids %||% rownames(x$values)   # (curves snapped by frame_snap_curves() carry them as row names)
+  u <- frame[[ucol]][match(as.character(ids), as.character(frame[[idcol]]))]
+  if (length(u) != nrow(x$values)) arg_error("unit", "a column of the long data frame `x`", unit)
+  if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
+  per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
+  if (any(per > 1L)) {
+    dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
+                        names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
+  }
+  # incomplete = "drop": the units of the curves left out (a unit with no complete curve still counts)
+  du <- if (length(x$dropped)) frame[[ucol]][match(as.character(x$dropped), as.character(frame[[idcol]]))]
+  structure(u, name = ucol, dropped_units = du)
+}
+
 # "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.
 privacy_unit_of <- function(s) {
-  if (is.null(s$unit)) sprintf("one curve (%s)", format(s$n, big.mark = ",")) else
-    sprintf("%s (%s units, %s curves)", s$unit, format(s$n, big.mark = ","), format(s$curves, big.mark = ","))
+  f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  if (is.null(s$unit)) sprintf("one curve (%s)", f(s$n)) else
+    sprintf("%s (%s units, %s curves)", s$unit, f(s$n), f(s$curves))
 }
 
 # One rule on every source: a curve that does not cover the grid is refused

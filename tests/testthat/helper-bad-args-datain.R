@@ -17,6 +17,10 @@ bad_arg_allowed_datain <- function() {
     allow("dp_cov", "center", c("NULL", nums, "a function")),
     # unit = NULL: every curve is its own privacy unit (the default)
     allow("dp_mean", "unit", "NULL"),
+    allow("dp_cov", "unit", "NULL"),
+    allow("pcv_select", "unit", "NULL"),
+    allow("dp_kde", "unit", "NULL"),
+    allow("dp_kme", "unit", "NULL"),
     # grid = NULL: x is already curves (any other grid with curves is an error)
     allow("dp_mean", "grid", "NULL"),
     allow("dp_cov", "grid", "NULL"),

@@ -154,20 +154,21 @@ bad_arg_table_core <- function() {
     dp_kde = list(
       d1 = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 1e-5,
                 mechanism = "sobolev", domain = c(0, 1), calibration = "hall", binned = FALSE,
-                bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
+                bins = 100, k = 5, h = 2, noise = "float", budget = NULL, unit = NULL),
       d2 = list(x = g2, grid = list(t5, t5), bandwidth = diag(c(0.04, 0.09)), epsilon = 1,
                 delta = 1e-5, mechanism = "gp", domain = rbind(c(0, 0), c(1, 1)),
-                calibration = "analytic", binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
+                calibration = "analytic", binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL,
+                unit = NULL),
       bern = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
-                  mechanism = "bernstein", domain = c(0, 1), calibration = "analytic", binned = FALSE,
-                  bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
+                  mechanism = "bernstein", domain = c(0, 1), calibration = "analytic", binned = NULL,
+                  bins = 100, k = 5, h = 2, noise = "float", budget = NULL, unit = c(1, 1, 2, 3)),
       # pure-DP ICLP / FRL KDE (R/mech-iclp-kde.R): 1-D, and 2-D on a tensor grid
       iclp = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
                   mechanism = "iclp", domain = c(0, 1), calibration = "analytic", binned = FALSE,
-                  bins = 100, k = 5, h = 2, noise = "float", budget = NULL),
+                  bins = 100, k = 5, h = 2, noise = "float", budget = NULL, unit = c("a", "b", "b", "c")),
       frl2 = list(x = g2, grid = list(t5, t5), bandwidth = 0.3, epsilon = 1, delta = 0,
                   mechanism = "frl", domain = rbind(c(0, 0), c(1, 1)), calibration = "analytic",
-                  binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL)
+                  binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL, unit = NULL)
     ),
     # age-at-death distributions (R/mortality.R): two groups on a common age grid
     mortality_distribution = list(list(data = NULL, age = rep(c(0, 1, 5, 10), 2), deaths = c(3, 1, 2, 4, 1, 1, 2, 6),
@@ -289,14 +290,16 @@ bad_arg_table_core <- function() {
     dp_cov = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                                   seq(0, 1, length.out = 6)),
                        epsilon = 1, tau = 1, kernel = kernel_matern(1.5, 0.2), centered = FALSE, eta = 1.25,
-                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL, grid = NULL, center = NULL)),
+                       psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL, grid = NULL, center = NULL,
+                       unit = c(1, 1, 2, 3, 4, 5, 6, 7))),
     pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
                            const = 1)),
     pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),
                                       seq(0, 1, length.out = 6)),
                            epsilon = 1, tau = 1, mechanism = "frl", basis = kernel_matern(1.5, 0.2),
                            epsilon_select = 0.5, candidates = c(1, 2), folds = 2, eta = NULL, h = 2,
-                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL, grid = NULL)),
+                           frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL, grid = NULL,
+                           unit = c(1, 1, 2, 3, 4, 5, 6, 7))),
     validate_dpfda_release = list(list(x = rel))
   )
 }

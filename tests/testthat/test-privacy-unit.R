@@ -102,3 +102,353 @@ test_that("whole-person swaps: audited below epsilon with unit =, above it witho
   b <- audit(NULL)                                      # curves as units: the person costs about 3 epsilon
   expect_gt(b$epsilon_lower, 1)                         # (1.90 measured)
 })
+
+# ---- dp_cov(), dp_fpca(), pcv_select() (issue 31, second part) ----------------------------------
+
+# Persons 35 to 74 of dti_cca: a mix of one to seven scans each, in long form.
+unit_long <- function(d = unit_data()) {
+  sel <- d$id %in% unique(d$id)[35:74]
+  X <- d$X[sel, ]
+  ids <- d$id[sel]
+  long <- data.frame(curve = rep(seq_len(nrow(X)), times = ncol(X)), person = rep(ids, times = ncol(X)),
+                     t = rep(d$t, each = nrow(X)), y = as.vector(X))
+  list(X = X, ids = ids, t = d$t, long = long[order(long$person, long$curve, long$t), ])
+}
+
+# The J x J matrix that the covariance release perturbs: S2 / n - abar abar^T.
+cov_matrix <- function(s) {
+  S1 <- s$sums[, 1L]
+  S2 <- s$sums[, -1L, drop = FALSE]
+  S2 / s$n - tcrossprod(S1 / s$n)
+}
+
+test_that("dp_cov(unit =): a whole-person swap moves the summary and the release by at most 6 tau^2 / n_persons", {
+  d <- unit_data()
+  tau <- 0.2
+  cen <- 0.5
+  k <- kernel_matern(3/2, 0.2)
+  n_units <- length(unique(d$id))
+  big <- names(which.max(table(d$id)))
+  X2 <- d$X
+  X2[d$id == big, ] <- 10                                       # extreme curves (clipped to norm tau)
+  rel <- function(X, ...) with_seed_mode(31, suppressWarnings(dp_cov(curves(X, d$t), epsilon = 1, tau = tau,
+                                                                    center = cen, kernel = k, J = 8, ...)))
+  r1 <- rel(d$X, unit = d$id)
+  r2 <- rel(X2, unit = d$id)
+  expect_equal(r1$n, n_units)
+  bound <- 6 * tau^2 / n_units
+  expect_equal(r1$sensitivity, rel(d$X[!duplicated(d$id), ])$sensitivity)   # calibrated as for n_units curves
+  expect_lte(sqrt(sum((r2$coefficients - r1$coefficients)^2)), bound * (1 + 1e-9))
+  expect_gt(sqrt(sum((r2$coefficients - r1$coefficients)^2)), 0)
+  expect_output(print(r1), sprintf("privacy unit: unit \\(%d units, %d curves\\)", n_units, nrow(d$X)))
+  expect_output(print(r1), sprintf("covariance of %d units", n_units))
+  expect_output(print(rel(d$X)), sprintf("privacy unit: one curve \\(%d\\)", nrow(d$X)))
+  # the summaries: with unit = within the person-level bound; without, the curve-level summary moves
+  # by more than its bound 6 tau^2 / n_curves (the feature is needed)
+  sc <- function(X, ...) summarise_cov(curves(X - cen, d$t), tau = tau, kernel = k, J = 8, ...)
+  u1 <- sc(d$X, unit = d$id)
+  u2 <- sc(X2, unit = d$id)
+  expect_lte(sqrt(sum((cov_matrix(u2) - cov_matrix(u1))^2)), bound * (1 + 1e-9))
+  c1 <- sc(d$X)
+  c2 <- sc(X2)
+  expect_gt(sqrt(sum((cov_matrix(c2) - cov_matrix(c1))^2)), 6 * tau^2 / nrow(d$X))
+  # fpca: post-processing of the person-level covariance; it says so
+  p <- with_seed_mode(31, suppressWarnings(dp_fpca(curves(d$X, d$t), npc = 2, epsilon = 1, tau = tau, center = cen,
+                                                   kernel = k, J = 8, unit = d$id)))
+  expect_equal(p$release$n, n_units)
+  expect_equal(p$values, dp_fpca(r1, npc = 2)$values)
+  expect_output(print(p), "privacy unit: unit \\(")
+  expect_error(dp_cov(curves(d$X, d$t), epsilon = 1, tau = tau, J = 8, unit = d$id[-1]),
+               class = "dpfda_error_argument")
+})
+
+test_that("dp_cov(unit =) and dp_fpca(unit =): memory, data frames and chunks give the same release", {
+  u <- unit_long()
+  expect_gt(max(table(u$ids)), 3)
+  k <- kernel_matern(3/2, 0.2)
+  rel <- function(x, ...) with_seed_mode(7, suppressWarnings(dp_cov(x, epsilon = 1, tau = 0.2, center = 0.5,
+                                                                   kernel = k, J = 6, ...)))
+  r_mem <- rel(curves(u$X, u$t), unit = u$ids)
+  r_df <- rel(u$long, id = curve, arg = t, value = y, grid = u$t, unit = person)
+  r_ch <- rel(dp_chunks(split(u$long, ceiling(seq_len(nrow(u$long)) / 500))), id = "curve", arg = "t",
+              value = "y", grid = u$t, unit = "person")
+  s <- summarise_cov(u$long, grid = u$t, tau = 0.2, kernel = k, J = 6, center = 0.5, unit = person,
+                     id = curve, arg = t, value = y)
+  r_s <- rel(s, grid = u$t)
+  expect_equal(r_df$n, length(unique(u$ids)))
+  for (r in list(r_df, r_ch, r_s)) expect_equal(r$values$values, r_mem$values$values, tolerance = 1e-10)
+  expect_equal(r_ch$privacy_unit, sprintf("person (%d units, %d curves)", length(unique(u$ids)), nrow(u$X)))
+  # chunks not sorted by the unit are refused; a curve of two units too
+  shuffled <- u$long[order(u$long$t, u$long$curve), ]
+  expect_error(rel(dp_chunks(split(shuffled, ceiling(seq_len(nrow(shuffled)) / 500))), id = "curve",
+                   arg = "t", value = "y", grid = u$t, unit = "person"), class = "dpfda_error_data")
+  bad <- u$long
+  bad$person[1] <- bad$person[1] + 1e6
+  expect_error(rel(bad, id = curve, arg = t, value = y, grid = u$t, unit = person), class = "dpfda_error_data")
+  # summaries of different units do not add
+  s0 <- summarise_cov(u$long, grid = u$t, tau = 0.2, kernel = k, J = 6, center = 0.5, id = curve, arg = t,
+                      value = y)
+  expect_error(s + s0, class = "dpfda_error")
+})
+
+test_engines("dp_cov(unit =): a table gives the release of memory", function(con) {
+  u <- unit_long()
+  k <- kernel_matern(3/2, 0.2)
+  rel <- function(x, ...) with_seed_mode(7, suppressWarnings(dp_cov(x, epsilon = 1, tau = 0.2, center = 0.5,
+                                                                   kernel = k, J = 6, ...)))
+  r_mem <- rel(curves(u$X, u$t), unit = u$ids)
+  DBI::dbWriteTable(con, "dti_cov", u$long)
+  r_sql <- rel(dplyr::tbl(con, "dti_cov"), id = "curve", arg = "t", value = "y", grid = u$t, unit = "person")
+  expect_equal(r_sql$values$values, r_mem$values$values, tolerance = 1e-8)
+  expect_equal(r_sql$n, length(unique(u$ids)))
+  expect_match(r_sql$privacy_unit, sprintf("^person \\(%d units, %d curves\\)", length(unique(u$ids)), nrow(u$X)))
+  bad <- u$long
+  bad$person[1] <- bad$person[1] + 1e6
+  DBI::dbWriteTable(con, "dti_cov_bad", bad)
+  expect_error(rel(dplyr::tbl(con, "dti_cov_bad"), id = "curve", arg = "t", value = "y", grid = u$t,
+                   unit = "person"), class = "dpfda_error_data")
+})
+
+test_that("pcv_select(unit =): folds of whole units, n counts units; the same from a data frame", {
+  u <- unit_long()
+  b <- kl_basis(kernel_matern(3/2, 0.1), u$t)
+  n_units <- length(unique(u$ids))
+  sel <- function(x, ...) with_seed_mode(3, pcv_select(x, epsilon = 1, tau = 0.2, mechanism = "iclp_qr", basis = b,
+                                                       epsilon_select = 0.5, folds = 5, ...))
+  s1 <- sel(curves(u$X - 0.5, u$t), unit = u$ids)
+  long <- u$long
+  long$y <- long$y - 0.5
+  s2 <- sel(long, id = curve, arg = t, value = y, grid = u$t, unit = person)
+  expect_identical(s1$index, s2$index)
+  # the replace-one-unit sensitivity with n = units (about 12 tau^2 / n_units), not n = curves
+  fold <- integer(n_units)
+  fold[order(with_seed_mode(3, dpfda:::noise_draw(n_units, "uniform")))] <- rep_len(1:5, n_units)
+  expect_equal(s1$sensitivity, dpfda:::pcv_sensitivity(fold, 0.2))
+  expect_gt(s1$sensitivity, sel(curves(u$X - 0.5, u$t))$sensitivity * nrow(u$X) / n_units * 0.9)
+  expect_error(sel(curves(u$X[1:3, ], u$t), unit = rep(1, 3)), class = "dpfda_error_argument")
+  # dp_mean(select = "pcv", unit =): the selection runs over units too
+  r <- with_seed_mode(3, suppressWarnings(dp_mean(curves(u$X, u$t), epsilon = 1, tau = 0.2, center = 0.5,
+                                                  select = "pcv", epsilon_select = 0.3, unit = u$ids)))
+  expect_equal(r$n, n_units)
+  expect_output(print(r), sprintf("mean of %d units", n_units))
+})
+
+# ---- dp_kde(), dp_kme() (points with a person column) ---------------------------------------------
+
+# 60 persons with 1, 2, 5 or 10 points each on [0, 1].
+unit_points <- function() {
+  set.seed(3101)
+  person <- rep(1:60, times = rep(c(1, 2, 5, 10), 15))
+  x <- stats::plogis(stats::rnorm(length(person), stats::qlogis(stats::runif(60, 0.2, 0.8))[person], 0.3))
+  list(x = x, person = person, df = data.frame(person = person, v = x))
+}
+
+test_that("dp_kde(unit =): a whole-person swap moves the release by at most the person-level sensitivity", {
+  p <- unit_points()
+  g <- seq(0, 1, length.out = 201)
+  n_units <- 60
+  big <- as.integer(names(which.max(table(p$person))))
+  x2 <- p$x
+  x2[p$person == big] <- 1                                   # all the person's points at the edge
+  for (mech in c("gp", "bernstein")) {
+    rel <- function(x, ...) with_seed_mode(9, suppressWarnings(
+      dp_kde(x, g, bandwidth = 0.05, epsilon = 1, delta = if (mech == "gp") 1e-3 else 0, mechanism = mech, ...)))
+    a <- rel(p$x, unit = p$person)
+    b <- rel(x2, unit = p$person)
+    expect_equal(a$n, n_units)
+    expect_equal(a$sensitivity, rel(p$x[!duplicated(p$person)])$sensitivity)   # one point of n_units
+    # the same noise: the difference is the estimate's, in sup norm at most the sensitivity (gp: RKHS norm
+    # with k(x, x) = 1 bounds the sup norm; bernstein: sup-norm sensitivity on the lattice, then a convex
+    # combination)
+    expect_lte(max(abs(predict(b) - predict(a))), a$sensitivity * (1 + 1e-9))
+    expect_gt(max(abs(predict(b) - predict(a))), 0.3 * a$sensitivity)
+    # without unit =, the same swap moves the point-level release by more than its sensitivity
+    a0 <- rel(p$x, binned = TRUE)
+    b0 <- rel(x2, binned = TRUE)
+    expect_gt(max(abs(predict(b0) - predict(a0))), a0$sensitivity)
+    expect_output(print(a), sprintf("privacy unit: unit \\(60 units, %d points\\)", length(p$x)))
+    expect_output(print(a0), sprintf("privacy unit: one point \\(%d\\)", length(p$x)))
+  }
+  expect_error(dp_kde(p$x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, unit = p$person[-1]),
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(p$x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, binned = FALSE, unit = p$person),
+               class = "dpfda_error")
+})
+
+test_that("dp_kde(unit =) and dp_kme(unit =): memory, data frames, chunks and summaries give the same release", {
+  p <- unit_points()
+  g <- seq(0, 1, length.out = 101)
+  chunks <- function() dp_chunks(split(p$df, ceiling(seq_len(nrow(p$df)) / 50)))
+  for (mech in c("gp", "bernstein", "iclp", "frl")) {
+    rel <- function(x, ...) with_seed_mode(5, suppressWarnings(
+      dp_kde(x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, mechanism = mech, ...)))
+    a <- rel(p$x, unit = p$person)
+    for (r in list(rel(p$df, unit = person), rel(p$df, columns = v, unit = "person"),
+                   rel(chunks(), columns = "v", unit = "person"),
+                   rel(summarise_kde(p$df, grid = g, bandwidth = 0.05, columns = v, unit = person,
+                                     mechanism = mech)))) {
+      expect_equal(predict(r), predict(a), tolerance = 1e-12)
+      expect_equal(r$n, 60)
+    }
+    expect_match(rel(p$df, unit = person)$privacy_unit, "^person \\(60 units, 270 points\\)")
+  }
+  k <- kernel_gaussian(0.2)
+  z <- matrix(seq(0, 1, length.out = 20))
+  for (m in c("subspace", "random_features")) {
+    rk <- function(x, ...) with_seed_mode(5, dp_kme(x, k, epsilon = 1, delta = 1e-5, method = m, synthetic = z,
+                                                    J = 50, iters = 5, ...))
+    a <- rk(p$x, unit = p$person)
+    expect_equal(a$n, 60)
+    expect_equal(a$sensitivity, 2 / 60)
+    for (r in list(rk(p$df, unit = person), rk(chunks(), columns = "v", unit = "person"))) {
+      expect_equal(r$weights, a$weights, tolerance = 1e-7)   # (ill-conditioned subspace weights)
+    }
+    expect_output(print(rk(p$df, unit = person)), "privacy unit: person \\(60 units, 270 points\\)")
+    expect_output(print(rk(p$x)), "privacy unit: one point \\(270\\)")
+  }
+  expect_error(dp_kme(p$x, k, epsilon = 1, delta = 0, method = "exponential", candidates = list(z), unit = p$person),
+               class = "dpfda_error")
+})
+
+test_that("summarise_kme(unit =): a whole-person swap moves the mean features by at most 2 / n_persons", {
+  p <- unit_points()
+  rff <- with_seed_mode(1, kme_rff(kernel_gaussian(0.2), J = 200, dim = 1))
+  big <- as.integer(names(which.max(table(p$person))))
+  x2 <- p$x
+  x2[p$person == big] <- 1
+  mu <- function(x, ...) {
+    s <- summarise_kme(x, kernel_gaussian(0.2), method = "random_features", rff = rff, ...)
+    s$sums / s$n
+  }
+  expect_lte(sqrt(sum((mu(x2, unit = p$person) - mu(p$x, unit = p$person))^2)), 2 / 60 * (1 + 1e-9))
+  expect_gt(sqrt(sum((mu(x2) - mu(p$x))^2)), 2 / length(p$x))   # points as units: beyond their bound
+})
+
+test_engines("dp_kde(unit =) and dp_kme(unit =): a table gives the release of memory", function(con) {
+  p <- unit_points()
+  g <- seq(0, 1, length.out = 101)
+  DBI::dbWriteTable(con, "pts_unit", p$df)
+  tb <- dplyr::tbl(con, "pts_unit")
+  for (mech in c("gp", "iclp")) {
+    rel <- function(x, ...) with_seed_mode(5, suppressWarnings(
+      dp_kde(x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, mechanism = mech, ...)))
+    a <- rel(p$x, unit = p$person)
+    r <- rel(tb, columns = "v", unit = "person")
+    expect_equal(predict(r), predict(a), tolerance = 1e-9)
+    expect_equal(r$n, 60)
+    expect_match(r$privacy_unit, "^person \\(60 units, 270 points\\)")
+  }
+  rk <- function(x, ...) with_seed_mode(5, dp_kme(x, kernel_gaussian(0.2), epsilon = 1, delta = 1e-5,
+                                                  method = "random_features", synthetic = matrix(1:5 / 6),
+                                                  J = 50, iters = 5, ...))
+  expect_equal(rk(tb, columns = "v", unit = "person")$weights, rk(p$x, unit = p$person)$weights, tolerance = 1e-8)
+})
+
+test_that("whole-person swaps in dp_kde: audited below epsilon with unit =, above it without (issue 31)", {
+  g <- seq(0, 1, length.out = 5)
+  ids <- c(1, 1, 1, 2, 3, 4)                           # person 1 has three points
+  person1 <- function(a) c(rep(a, 3), 0.25, 0.25, 0.75)
+  audit <- function(unit) {
+    # FRL with one coefficient: its sensitivity (the exact maximum over pairs of grid points) is attained
+    # by a unit moved from the end of the grid to its centre (the first eigenfunction is symmetric), so
+    # the audit can come close to epsilon
+    mech <- function(x) predict(suppressWarnings(dp_kde(x, g, bandwidth = 0.2, epsilon = 1, mechanism = "frl",
+                                                        M = 1, unit = unit)))
+    dp_audit(mech, person1(0), person1(0.5), n = 1500, epsilon = 1, projection = "lda", seed = 3102, digits = 10,
+             confidence = 0.99)
+  }
+  a <- audit(ids)
+  expect_lte(a$epsilon_lower, 1)
+  expect_gt(a$epsilon_lower, 0.5)                      # the audit has power (0.74 measured)
+  b <- audit(NULL)                                      # points as units: the person costs about 3 epsilon
+  expect_gt(b$epsilon_lower, 1.5)                       # (2.65 measured)
+})
+
+# ---- unit = with incomplete = "drop" --------------------------------------------------------------
+
+# 30 persons with 1 to 3 curves on 10 points; curves 1 (person 1's only one), 2 (one of person 2's
+# two) and 5 lack their last three points.
+unit_incomplete <- function() {
+  set.seed(2)
+  g <- seq(0, 1, length.out = 10)
+  person <- rep(1:30, times = rep(1:3, 10))
+  nc <- length(person)
+  X <- outer(stats::rnorm(30, 0.5, 0.1)[person], sin(pi * g)) + matrix(stats::rnorm(nc * 10, 0, 0.05), nc)
+  long <- data.frame(curve = rep(seq_len(nc), times = 10), person = rep(person, times = 10),
+                     t = rep(g, each = nc), y = as.vector(X))
+  inc <- c(1, 2, 5)
+  long <- long[!(long$curve %in% inc & long$t > 0.7), ]
+  list(g = g, X = X, person = person, inc = inc, long = long[order(long$person, long$curve, long$t), ])
+}
+
+test_that("unit = with incomplete = \"drop\": curves dropped, then units counted; the same from every source", {
+  d <- unit_incomplete()
+  s <- summarise_mean(d$long, grid = d$g, tau = 1, id = curve, arg = t, value = y, unit = person,
+                      incomplete = "drop")
+  expect_equal(s$n, 30)                 # every person is a unit
+  expect_equal(s$incomplete_n, 1)       # person 1 has no complete curve: no contribution
+  expect_equal(s$missing_cells, 0)
+  cc <- setdiff(seq_len(nrow(d$X)), d$inc)   # each other person: the mean of their complete curves
+  V <- dpfda:::clip_curves_l2(d$X[cc, ], dpfda:::quadrature_weights(d$g), 1)
+  expect_equal(s$sums, colSums(rowsum(V, d$person[cc]) / as.vector(table(d$person[cc]))), tolerance = 1e-12)
+  rel <- function(x, ...) with_seed_mode(4, suppressWarnings(dp_mean(x, epsilon = 1, tau = 1, incomplete = "drop",
+                                                                    ...)))
+  a <- rel(d$long, id = curve, arg = t, value = y, grid = d$g, unit = person)
+  b <- rel(dp_chunks(split(d$long, ceiling(seq_len(nrow(d$long)) / 40))), id = "curve", arg = "t", value = "y",
+           grid = d$g, unit = "person")
+  expect_equal(predict(b), predict(a), tolerance = 1e-12)
+  expect_equal(a$n, 30)
+  expect_equal(a$epsilon, 1)            # the count of complete units is inside the budget
+  expect_true(a$epsilon_count > 0)
+  # without drop, the incomplete curves are refused as before
+  expect_error(dp_mean(d$long, epsilon = 1, tau = 1, id = curve, arg = t, value = y, grid = d$g, unit = person),
+               class = "dpfda_error")
+})
+
+test_engines("unit = with incomplete = \"drop\": a table gives the release of memory", function(con) {
+  d <- unit_incomplete()
+  DBI::dbWriteTable(con, "unit_inc", d$long)
+  rel <- function(x, ...) with_seed_mode(4, suppressWarnings(dp_mean(x, epsilon = 1, tau = 1, incomplete = "drop",
+                                                                    ...)))
+  a <- rel(d$long, id = curve, arg = t, value = y, grid = d$g, unit = person)
+  r <- rel(dplyr::tbl(con, "unit_inc"), id = "curve", arg = "t", value = "y", grid = d$g, unit = "person")
+  expect_equal(predict(r), predict(a), tolerance = 1e-10)
+  expect_equal(r$n_complete, a$n_complete)
+  s <- summarise_mean(dplyr::tbl(con, "unit_inc"), grid = d$g, tau = 1, id = "curve", arg = "t", value = "y",
+                      unit = "person", incomplete = "drop")
+  expect_equal(c(s$n, s$incomplete_n), c(30, 1))
+})
+
+test_that("unit = costs little time (a small bench/bench-unit.R): within 2x of the row-level release", {
+  skip_on_cran()
+  set.seed(31)
+  person <- rep(1:600, times = rep(1:8, 75))[1:2000]
+  g <- seq(0, 1, length.out = 50)
+  X <- outer(stats::rnorm(600, 0.5, 0.1)[person], sin(pi * g)) + matrix(stats::rnorm(2000 * 50, 0, 0.05), 2000)
+  v <- stats::plogis(stats::rnorm(1e5))
+  pv <- rep(seq_len(25000), each = 4)
+  cpu <- function(f) min(replicate(3, {
+    t <- proc.time()
+    f()
+    t <- proc.time() - t
+    t[["user.self"]] + t[["sys.self"]]
+  }))
+  q <- function(e) suppressWarnings(e)
+  m0 <- cpu(function() q(dp_mean(curves(X, g), epsilon = 1, tau = 1)))
+  m1 <- cpu(function() q(dp_mean(curves(X, g), epsilon = 1, tau = 1, unit = person)))
+  k0 <- cpu(function() q(dp_kde(v, seq(0, 1, length.out = 101), 0.05, epsilon = 1, delta = 1e-5, binned = TRUE)))
+  k1 <- cpu(function() q(dp_kde(v, seq(0, 1, length.out = 101), 0.05, epsilon = 1, delta = 1e-5, unit = pv)))
+  expect_lte(m1, 2 * m0 + 0.05)
+  expect_lte(k1, 2 * k0 + 0.05)
+})
+
+test_that("dp_cov(tau = \"auto\", unit =): the bound's histogram counts units, as dp_mean()'s", {
+  d <- unit_data()
+  r <- with_seed_mode(1, suppressWarnings(dp_cov(curves(d$X, d$t), epsilon = 1, tau = "auto", center = 0.5, J = 6,
+                                                 unit = d$id)))
+  expect_equal(r$n, length(unique(d$id)))
+  expect_equal(r$epsilon, 1)
+  sb <- dpfda:::summarise_mean_bins(list(curves = curves(d$X - 0.5, d$t), grid = d$t, unit = d$id),
+                                    c(0.05, 0.1, 0.2, 0.4), "l2", dpfda:::quadrature_weights(d$t), NULL, "error")
+  expect_equal(sum(sb$norm_counts), length(unique(d$id)))   # one count per person, not per scan
+})

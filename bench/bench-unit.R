@@ -1,0 +1,102 @@
+# bench/bench-unit.R -- person-level privacy (`unit =`, issue 31): the time of a
+# release with a privacy unit against the same release with every row as its
+# own unit, on N rows (default 1e6; DPFDA_BENCH_ROWS), in memory and from
+# SQLite. Target: the unit release within 1.2 times the row-level one.
+#
+#   mean   dp_mean() of N / 50 curves on 50 grid points (persons with 1 to 8
+#          curves each): curves in memory (a matrix, `unit` a vector), an
+#          SQLite table of N rows, and with DPFDA_BENCH_FRAME=1 a long data
+#          frame of N rows (`unit` a column)
+#   cov    dp_cov() (J = 8) of the same curves, in memory and from SQLite
+#   kde    dp_kde() of N points (persons with 1 to 8 points), in memory
+#          (binned) and from SQLite
+#
+# Each time is the median CPU time (user + system, this process; SQLite runs
+# inside it) of DPFDA_BENCH_REPS (default 5) runs of the whole call, after
+# one warm-up call, the row-level and unit releases alternating: wall-clock
+# times on a shared machine vary by a factor 2 between identical calls. Run from the repository root: Rscript bench/bench-unit.R
+suppressPackageStartupMessages(library(dpfda))
+source("bench/timing.R")   # fmt_s(), bench_ratio()
+
+N <- as.numeric(Sys.getenv("DPFDA_BENCH_ROWS", "1e6"))
+reps <- as.integer(Sys.getenv("DPFDA_BENCH_REPS", "5"))
+m <- 50L
+n_curves <- as.integer(N / m)
+set.seed(31)
+k_per <- sample(1:8, n_curves, replace = TRUE)
+person <- rep(seq_along(k_per), k_per)[seq_len(n_curves)]   # 1 to 8 curves per person, sorted
+g <- seq(0, 1, length.out = m)
+X <- outer(stats::rnorm(n_curves, 0.5, 0.1)[person], sin(pi * g)) + matrix(stats::rnorm(n_curves * m, 0, 0.05),
+                                                                              n_curves)
+long <- data.frame(curve = rep(seq_len(n_curves), times = m), person = rep(person, times = m),
+                   t = rep(g, each = n_curves), y = as.vector(X))
+long <- long[order(long$person, long$curve, long$t), ]
+pts_person <- rep(seq_len(ceiling(N / 4)), sample(1:8, ceiling(N / 4), replace = TRUE))[seq_len(N)]
+pts <- data.frame(person = pts_person, v = stats::plogis(stats::rnorm(N, stats::qlogis(stats::runif(
+  max(pts_person), 0.2, 0.8))[pts_person], 0.3)))
+cat(sprintf("N = %s rows: %s curves of %d points (%s persons); %s points (%s persons)\n",
+            format(N, big.mark = ","), format(n_curves, big.mark = ","), m,
+            format(max(person), big.mark = ","), format(N, big.mark = ","), format(max(pts_person), big.mark = ",")))
+
+con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+DBI::dbWriteTable(con, "curves", long)
+DBI::dbWriteTable(con, "pts", pts)
+tb <- dplyr::tbl(con, "curves")
+tp <- dplyr::tbl(con, "pts")
+old <- dp_reproducible(1)
+kc <- kernel_matern(3 / 2, 0.1)
+# the long data frame in memory goes through as_curves() (per-curve interpolation), slow at 1e6 rows for
+# both releases alike: only with DPFDA_BENCH_FRAME=1
+frame <- identical(Sys.getenv("DPFDA_BENCH_FRAME"), "1")
+q <- function(f) suppressWarnings(f)
+cases <- list(
+  "mean, curves in memory" = list(
+    row = function() q(dp_mean(curves(X, g), epsilon = 1, tau = 1)),
+    unit = function() q(dp_mean(curves(X, g), epsilon = 1, tau = 1, unit = person))),
+  "mean, long data frame" = if (frame) list(
+    row = function() q(dp_mean(long, epsilon = 1, tau = 1, id = curve, arg = t, value = y, grid = g)),
+    unit = function() q(dp_mean(long, epsilon = 1, tau = 1, id = curve, arg = t, value = y, grid = g,
+                                unit = person))),
+  "mean, SQLite" = list(
+    row = function() q(dp_mean(tb, epsilon = 1, tau = 1, id = "curve", arg = "t", value = "y", grid = g)),
+    unit = function() q(dp_mean(tb, epsilon = 1, tau = 1, id = "curve", arg = "t", value = "y", grid = g,
+                                unit = "person"))),
+  "cov, curves in memory" = list(
+    row = function() q(dp_cov(curves(X, g), epsilon = 1, tau = 1, kernel = kc, J = 8)),
+    unit = function() q(dp_cov(curves(X, g), epsilon = 1, tau = 1, kernel = kc, J = 8, unit = person))),
+  "cov, SQLite" = list(
+    row = function() q(dp_cov(tb, epsilon = 1, tau = 1, kernel = kc, J = 8, id = "curve", arg = "t", value = "y",
+                              grid = g)),
+    unit = function() q(dp_cov(tb, epsilon = 1, tau = 1, kernel = kc, J = 8, id = "curve", arg = "t",
+                               value = "y", grid = g, unit = "person"))),
+  "kde, points in memory" = list(
+    row = function() q(dp_kde(pts$v, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6,
+                              binned = TRUE)),
+    unit = function() q(dp_kde(pts$v, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6,
+                               unit = pts$person))),
+  "kde, SQLite" = list(
+    row = function() q(dp_kde(tp, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6, columns = "v")),
+    unit = function() q(dp_kde(tp, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6, columns = "v",
+                               unit = "person"))))
+cases <- cases[!vapply(cases, is.null, NA)]
+res <- data.frame(case = names(cases), row_s = NA_real_, unit_s = NA_real_, ratio = NA_real_)
+# one warm-up call of each, then the two releases alternately (a busy machine slows both alike)
+elapsed <- function(f) {   # CPU time of this process (SQLite runs inside it): fairer on a busy machine
+  t <- system.time(f())
+  t[["user.self"]] + t[["sys.self"]]
+}
+for (i in seq_along(cases)) {
+  invisible(cases[[i]]$row())
+  invisible(cases[[i]]$unit())
+  tt <- vapply(seq_len(reps), function(r) c(elapsed(cases[[i]]$row), elapsed(cases[[i]]$unit)), numeric(2))
+  res$row_s[i] <- stats::median(tt[1L, ])
+  res$unit_s[i] <- stats::median(tt[2L, ])
+  res$ratio[i] <- res$unit_s[i] / res$row_s[i]
+  cat(sprintf("%-24s row-level %9s  unit %9s  ratio %.2f\n", names(cases)[i], fmt_s(res$row_s[i]),
+              fmt_s(res$unit_s[i]), res$ratio[i]))
+}
+dp_rng(old)
+DBI::dbDisconnect(con)
+for (i in seq_len(nrow(res))) {
+  bench_ratio(paste("unit =", res$case[i]), res$unit_s[i], res$row_s[i], "row-level", 1.2)
+}
