@@ -176,5 +176,5 @@ test_that("inference = TRUE with tau = \"auto\" is refused before any budget is 
   x <- curves(outer(rnorm(400, 1, 0.2), sin(2 * pi * t)), t)
   b <- privacy_budget(epsilon = 2)
   expect_error(dp_mean(x, epsilon = 1, tau = "auto", inference = TRUE, budget = b), class = "dpfda_error_unsupported")
-  expect_equal(b$spent$epsilon, 0)
+  expect_equal(budget_spent(b)$epsilon, 0)
 })
