@@ -102,7 +102,8 @@
 #' r <- dp_cov(x, epsilon = 1, tau = 1, kernel = kernel_matern(3/2, 0.2))
 #' r
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
-#' dp_cov(x, epsilon = 1, tau = "auto", kernel = kernel_matern(3/2, 0.2))$tau   # (share 0.43 at n = 100)
+#' # (a share of 0.43 of epsilon at n = 100)
+#' dp_cov(x, epsilon = 1, tau = "auto", kernel = kernel_matern(3/2, 0.2))$tau
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,

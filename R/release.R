@@ -190,7 +190,7 @@ release_predict_band <- function(object, newdata, level) {
     dpfda_abort("interval = \"confidence\" is for a release of one curve; use confint() for several.",
                 class = "dpfda_error_unsupported", arg = "interval")
   }
-  ci <- confint(object, level = level, type = "pointwise")
+  ci <- stats::confint(object, level = level, type = "pointwise")
   g <- as_points(object$values$grid, "grid")
   idx <- seq_len(nrow(g))
   if (!is.null(newdata)) {
