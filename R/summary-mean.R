@@ -339,7 +339,10 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   nn <- lazy_drop_null(q, new, check = !.query)
   q <- nn$q
   g1 <- sql_lit(grid[1L])      # literals exact to the last bit, as R's snap_to_grid()
-  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!sql_lit(grid[m]), na.rm = TRUE))
+  B <- value_clamp_bound(tau, w, clip)   # (as in memory: finite data never overflow)
+  # the clamps of argument and value in one SELECT (a third nested one cost SQLite about 25 %)
+  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!sql_lit(grid[m]), na.rm = TRUE),
+                     value = pmin(pmax(!!as.name("value"), !!sql_lit(-B), na.rm = TRUE), !!sql_lit(B), na.rm = TRUE))
   step <- grid_uniform_step(grid)
   q <- if (m == 1L) dplyr::mutate(q, k = 0L) else if (!is.na(step)) {
     dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!sql_lit(step) + 0.5), 0, na.rm = TRUE),
@@ -347,9 +350,6 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
-  B <- value_clamp_bound(tau, w, clip)   # (as in memory: finite data never overflow)
-  q <- dplyr::mutate(q, value = pmin(pmax(!!as.name("value"), !!sql_lit(-B), na.rm = TRUE), !!sql_lit(B),
-                                     na.rm = TRUE))
   q <- if (is.null(unit)) dplyr::group_by(q, !!as.name("id"), !!as.name("k")) else
     dplyr::group_by(q, !!as.name("id"), !!as.name("u"), !!as.name("k"))   # (one unit per curve: checked)
   q <- dplyr::summarise(q, v = mean(!!as.name("value"), na.rm = TRUE))
