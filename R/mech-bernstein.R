@@ -405,6 +405,7 @@ bernstein_coef <- function(values, k, h, method = c("auto", "form", "columns")) 
 #' @export
 predict.dpfda_bernstein_release <- function(object, newdata = NULL, h = object$h,
                                             type = c("bernstein", "nearest"), ...) {
+  refuse_interval(list(...), "a Bernstein release")
   if (is.null(newdata)) {
     if (!missing(h) || !missing(type)) {
       dpfda_abort("`newdata` is needed to evaluate the release (pass the lattice, `object$values$grid`, to evaluate there).",

@@ -254,6 +254,7 @@ print.dpfda_bin_release <- function(x, ...) {
 #' predict(r, c(0.1, 0.5, 0.9))
 #' @export
 predict.dpfda_bin_release <- function(object, newdata = NULL, method = object$method, ...) {
+  refuse_interval(list(...), "a binned regression release")
   if (is.null(newdata)) return(as.vector(object$values$values))
   release_predict(object, newdata, method = method)
 }

@@ -867,6 +867,7 @@ as.data.frame.dpfda_kme <- function(x, row.names = NULL, optional = FALSE, level
 #' dp_rng(old)
 #' @export
 predict.dpfda_kme <- function(object, newdata = NULL, ...) {
+  refuse_interval(list(...), "a kernel mean embedding")
   if (is.null(newdata)) newdata <- object$points
   release_predict(object, newdata, ...)
 }

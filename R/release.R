@@ -182,6 +182,15 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
   release_predict(object, newdata, ...)
 }
 
+# predict() methods that have no interval refuse `interval` (in their `...`)
+# instead of ignoring it.
+refuse_interval <- function(dots, what) {
+  if (!is.null(dots$interval) && !identical(dots$interval, "none")) {
+    dpfda_abort(sprintf("`interval` is not available for predict() on %s; confint() gives its noise band.", what),
+                class = "dpfda_error_unsupported", arg = "interval")
+  }
+}
+
 # predict(interval = "confidence"): the pointwise noise band of confint() at
 # grid points, as fit / lwr / upr.
 release_predict_band <- function(object, newdata, level) {

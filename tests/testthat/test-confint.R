@@ -302,3 +302,16 @@ test_that("predict(interval = \"confidence\") returns fit/lwr/upr from the noise
   # the default is unchanged
   expect_equal(predict(r, g[3]), predict(r)[3])
 })
+
+test_that("predict() methods without an interval refuse `interval` instead of ignoring it (issue 32)", {
+  dp_reproducible(2)
+  b <- dp_bernstein(function(a) sin(a), sensitivity = 0.1, epsilon = 1, k = 5)
+  expect_error(predict(b, 0.3, interval = "confidence"), class = "dpfda_error_unsupported")
+  expect_equal(predict(b, 0.3, interval = "none"), predict(b, 0.3))
+  x <- runif(60)
+  r <- dp_bin_regression(x, sin(3 * x), bins = 5, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1))
+  expect_error(predict(r, interval = "confidence"), class = "dpfda_error_unsupported")
+  k <- dp_kme(matrix(runif(40), 20), kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, M = 5,
+              domain = rbind(c(0, 0), c(1, 1)))
+  expect_error(predict(k, interval = "confidence"), class = "dpfda_error_unsupported")
+})
