@@ -200,12 +200,9 @@ release_predict_band <- function(object, newdata, level) {
                 class = "dpfda_error_unsupported", arg = "interval")
   }
   ci <- stats::confint(object, level = level, type = "pointwise")
-  g <- as_points(object$values$grid, "grid")
-  idx <- seq_len(nrow(g))
+  idx <- seq_len(grid_size(object$values$grid))
   if (!is.null(newdata)) {
-    p <- as_points(newdata, "newdata", d = ncol(g))
-    key <- function(a) apply(a, 1L, function(r) paste(format(r, digits = 15), collapse = ","))
-    idx <- match(key(p), key(g))
+    idx <- release_grid_index(object, newdata)
     if (anyNA(idx)) {
       dpfda_abort(paste("interval = \"confidence\" is available at the release's grid points only (newdata =",
                         "NULL or points of the grid): elsewhere the prediction transforms the noise. Predict",
@@ -218,12 +215,18 @@ release_predict_band <- function(object, newdata, level) {
 
 release_predict <- function(object, newdata, ...) UseMethod("release_predict")
 
-#' @export
-release_predict.default <- function(object, newdata, ...) {
+# The grid index of each point of `newdata` (NA off the release's grid),
+# points compared exactly.
+release_grid_index <- function(object, newdata) {
   g <- as_points(object$values$grid, "grid")
   p <- as_points(newdata, "newdata", d = ncol(g))
   key <- function(a) apply(a, 1L, function(r) paste(format(r, digits = 17), collapse = ","))
-  idx <- match(key(p), key(g))
+  match(key(p), key(g))
+}
+
+#' @export
+release_predict.default <- function(object, newdata, ...) {
+  idx <- release_grid_index(object, newdata)
   if (anyNA(idx)) {
     dpfda_abort(sprintf(paste("`newdata` contains points off the release grid; the %s",
                               "mechanism can only be evaluated at grid points."), object$mechanism),

@@ -186,7 +186,7 @@ summary_grid_1d <- function(x, grid, what) {
 # with a missing value dropped and counted, arguments snapped to the grid,
 # rows of one (individual, grid point) averaged, the curve clipped. Returns
 # the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
-# value `contrib`, with `n`, `rows`, `dropped`.
+# value `contrib`, with `n`, `rows`, `dropped`, the individuals `ids` and the rows kept (`data`).
 frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL, incomplete = "zero",
                                 unit = NULL) {
   m <- length(grid)
@@ -198,7 +198,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   d <- cl$data
   if (!nrow(d)) {                        # every row dropped: no cells
     return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped,
-                incomplete_n = 0))
+                incomplete_n = 0, ids = d[[id]], data = d))
   }
   uid <- unique(d[[id]])
   n <- length(uid)
@@ -229,7 +229,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     contrib <- pmin(pmax(v, -tau), tau)
   }
   out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
-              incomplete_n = n_inc, v = unname(v))
+              incomplete_n = n_inc, v = unname(v), ids = uid, data = d)
   if (!is.null(unit)) {   # weight 1 / (complete curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
     cu <- ukey[match(uid, d[[id]])]
@@ -453,8 +453,8 @@ frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete =
   cells <- frame_clipped_cells(x, grid, Inf, rep(1, length(grid)), "sup", id, arg, value, unit = ucol)
   vals <- matrix(NA_real_, cells$n, length(grid))
   vals[cbind(cells$i + 1, cells$k + 1L)] <- cells$contrib
-  cl <- frame_clean(x, c(arg, value), c(id, ucol))$data
-  ids <- unique(cl[[id]])
+  cl <- cells$data   # (the rows kept, as frame_clipped_cells() cleaned them)
+  ids <- cells$ids
   rownames(vals) <- as.character(ids)
   full <- rowSums(is.na(vals)) == 0L
   if (incomplete == "error") refuse_missing_cells(list(missing_cells = sum(is.na(vals))), drop_hint)
