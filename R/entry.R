@@ -374,7 +374,7 @@ column_expr_names <- function(expr) {
 # Curves for a mechanism whose `...` holds only as_curves() options, captured
 # by capture_dots() (column names as strings or bare names); `fun` names the
 # mechanism in the error for anything else.
-mech_curves_with_options <- function(x, grid, conv, fun) {
+mech_curves_with_options <- function(x, grid, conv, fun, incomplete = "error") {
   nms <- names(conv) %||% rep("", length(conv))
   bad <- nms[!nms %in% as_curves_options]
   if (length(bad)) {
@@ -385,10 +385,12 @@ mech_curves_with_options <- function(x, grid, conv, fun) {
   if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
   if (long_frame_on_grid(x, conv, grid)) {   # long data: the rule of tables (see mean_source())
     x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), conv$id %||% "id", conv$arg %||% "arg",
-                           conv$value %||% "value")
+                           conv$value %||% "value", incomplete = incomplete, drop_hint = identical(fun, "dp_cov"))
     return(check_curves_data(x))
   }
-  do.call(as_mech_curves, c(list(x, grid = grid), conv))
+  curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
+  do.call(as_mech_curves, c(list(x, grid = grid), conv,
+                            if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
 }
 
 # The column argument `name` (a string or a bare name) of the function whose

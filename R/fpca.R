@@ -39,7 +39,7 @@
 #'   `plot()`: a `dp_fpca()` result.
 #' @param npc Number of components to keep.
 #' @param ... With curves as `x`: arguments of [dp_cov()] (`unit = id` for
-#'   person-level privacy when a person has several curves); for `plot()`:
+#'   person-level privacy when a person has several curves, `incomplete = "drop"`); for `plot()`:
 #'   graphical parameters passed to [graphics::matplot()].
 #' @return An object of class `dpfda_fpca`: `values` (eigenvalues, all
 #'   `npc`), `varprop` (fractions of the positive variance), `harmonics`

@@ -79,7 +79,8 @@
 #'   (`id`, `arg`, `value` as strings or bare names, `method`, `na.rm`, `df`,
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
 #'   names `id`, `arg`, `value` (see [summarise_cov()]); with `tau = "auto"`,
-#'   `bound_share`, `bound_range`, `bound_quantile`.
+#'   `bound_share`, `bound_range`, `bound_quantile`; with `incomplete =
+#'   "drop"`, `count_share` and `mean_share`.
 #' @param unit The privacy unit when one person has several curves (as in
 #'   [dp_mean()]): a column (string or bare name) of a data frame, table or
 #'   chunks (chunks sorted by it), or a vector with one entry per curve.
@@ -90,6 +91,24 @@
 #'   number of units. `NULL` (default): every curve is its own unit. The print
 #'   says which ("privacy unit: one curve (376)" / "privacy unit: id (142
 #'   units, 376 curves)").
+#' @param incomplete What to do with individuals whose curves do not cover
+#'   the grid (long data without a row at some grid point; the same rule on
+#'   every source, as in [dp_mean()]): `"error"` (default) refuses them and
+#'   says how many cells are empty; `"drop"` leaves them out of the
+#'   covariance. Dropping is a data-dependent choice of n, so the release is
+#'   calibrated for all `N` individuals (the incomplete ones contributing 0)
+#'   and three private releases make it: the second moment
+#'   \eqn{\sum_i a_i a_i^\top / N} (uncentred, sensitivity
+#'   \eqn{2\tau^2/N}), with `centered = TRUE` the mean coefficients
+#'   \eqn{\sum_i a_i / N} (ICLP-QR, `mean_share` of the epsilon left after the
+#'   count, default 0.25), and a count of the complete individuals (exact
+#'   discrete Laplace, `count_share` of epsilon, default 0.1, clamped to
+#'   \eqn{[1, N]}). With \eqn{f = N / \tilde n_c} the release is
+#'   \eqn{f M - f^2 m m^\top} (post-processing; epsilon in all). The release
+#'   records `n_complete`, `incomplete_n`, `scale_factor`, `epsilon_count`,
+#'   `epsilon_mean` and the mean release (`mean_release`); [confint()] uses
+#'   the noise law of all three parts (the mean's quadratic term with a
+#'   Gaussian fourth moment).
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -107,16 +126,19 @@
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
-                   center = NULL, ..., unit = NULL) {
+                   center = NULL, ..., unit = NULL, incomplete = c("error", "drop")) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
   budget <- check_budget(budget)
   noise <- check_noise(noise)
+  incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
   # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- split_bound_options(capture_dots(..., .cols = c("id", "arg", "value")))
-  src <- cov_source(x, dots$rest, grid, unit)
+  shares <- cov_drop_shares(dots$rest, incomplete)
+  dots$rest <- shares$rest
+  src <- cov_source(x, dots$rest, grid, unit, incomplete)
   epsilon <- check_epsilon(epsilon)
   auto <- identical(tau, "auto")   # a private bound (R/auto-bound.R)
   if (!auto) {
@@ -137,28 +159,105 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   eps_rel <- epsilon
   if (auto) {
     # a share of epsilon buys tau from the histogram of the norms (the dp_mean() rule); the rest is the release's
-    ch <- cov_auto_bound(src, dots$auto, basis, cen, epsilon, budget)
+    ch <- cov_auto_bound(src, dots$auto, basis, cen, epsilon, budget, incomplete)
     tau <- ch$tau
     eps_rel <- epsilon - ch$epsilon
   }
-  s <- cov_summary(src, basis, tau, cen)
+  s <- cov_summary(src, basis, tau, cen, incomplete)
   warn_privacy(epsilon, 0, s$n)
-  rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
-                     psi, h, noise, if (auto) NULL else budget, call, src$domain, privacy_unit_of(s))
-  if (auto) {   # one charge for the bound and the release: epsilon in all
+  drop <- incomplete == "drop"
+  rel <- if (drop) {
+    cov_release_drop(s, basis, eps_rel, tau, kernel, centered, eta, psi, h, noise, call, src$domain, shares)
+  } else {
+    cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
+                psi, h, noise, NULL, call, src$domain)
+  }
+  rel$privacy_unit <- privacy_unit_of(s)
+  if (auto) {
     rel$epsilon <- epsilon
     rel$epsilon_release <- eps_rel
     rel$tau_auto <- ch[c("epsilon", "share", "quantile", "range")]
-    charge_budget(budget, epsilon, 0, "dp_cov (tau = \"auto\")")
   }
+  # one charge for every part (bound, count, mean, covariance): epsilon in all
+  if (auto || drop) charge_budget(budget, epsilon, 0, if (auto) "dp_cov (tau = \"auto\")" else "dp_cov") else
+    charge_release(budget, rel, "dp_cov")
   rel
+}
+
+# incomplete = "drop" in dp_cov(): `count_share` (default 0.1) of epsilon buys
+# the noisy count of the complete individuals, and with `centered = TRUE`
+# `mean_share` (default 0.25) of the rest the mean coefficients (both in `...`).
+cov_drop_shares <- function(dots, incomplete) {
+  nm <- names(dots) %||% rep("", length(dots))
+  is_s <- nm %in% c("count_share", "mean_share")
+  o <- dots[is_s]
+  if (incomplete != "drop" && length(o)) {
+    dpfda_abort(sprintf("`%s` is an option of incomplete = \"drop\"; give incomplete = \"drop\" or leave it out.",
+                        names(o)[1L]), arg = names(o)[1L])
+  }
+  list(rest = dots[!is_s],
+       count = if (is.null(o$count_share)) 0.1 else
+         check_number(o$count_share, "count_share", lower = 0, lower_open = TRUE, upper = 0.5),
+       mean = if (is.null(o$mean_share)) 0.25 else
+         check_number(o$mean_share, "mean_share", lower = 0, lower_open = TRUE, upper = 0.9))
+}
+
+# dp_cov(incomplete = "drop"): the summary holds N individuals (units), the
+# incomplete ones with a_i = 0, so the releases below are calibrated for N,
+# which the data do not choose. Three releases, epsilon in all:
+# * the second moment M = sum a_i a_i' / N (uncentred: sensitivity 2 tau^2 / N),
+# * with centered = TRUE, the mean m = sum a_i / N (ICLP-QR on the same basis),
+# * the count n_c of complete individuals (exact discrete Laplace, scale
+#   1 / eps_count, clamped to [1, N]).
+# With f = N / n_c the covariance of the complete individuals is
+# f M - f^2 m m' (second moment: f M), post-processing of the three.
+cov_release_drop <- function(s, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, call, domain, shares) {
+  N <- s$n
+  eps_count <- shares$count * epsilon
+  eps_mean <- if (centered) shares$mean * (epsilon - eps_count) else 0
+  eps_cov <- epsilon - eps_count - eps_mean
+  rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], N, basis, eps_cov, tau, kernel, FALSE, eta,
+                     psi, h, noise, NULL, call, domain)
+  count <- min(max(exact_laplace_noise(N - (s$incomplete_n %||% 0), 1 / eps_count, 0L), 1), N)
+  f <- N / count
+  m <- length(basis$grid)
+  M <- f * matrix(rel$values$values[1L, ], m, m)
+  if (centered) {
+    mr <- cov_mean_part(s$sums[, 1L], N, basis, eps_mean, tau, kernel, h, noise)
+    mv <- f * as.vector(mr$values$values)
+    M <- M - tcrossprod(mv)
+    rel$mean_release <- mr
+  }
+  rel$values$values <- matrix(as.vector(M), nrow = 1L)
+  Cm <- crossprod(basis$vectors, basis$weights * M) %*% (basis$weights * basis$vectors)
+  rel$coefficients <- (Cm + t(Cm)) / 2
+  rel$centered <- centered
+  rel$scale_factor <- f
+  rel$n_complete <- count
+  rel$incomplete_n <- s$incomplete_n %||% 0
+  rel$epsilon_count <- eps_count
+  rel$epsilon_mean <- eps_mean
+  rel$epsilon_release <- eps_cov
+  rel$epsilon <- epsilon
+  rel
+}
+
+# The mean coefficients for dp_cov(incomplete = "drop", centered = TRUE): the
+# ICLP-QR release of dp_mean() (PSS tuning) on the covariance's basis.
+cov_mean_part <- function(S1, n, basis, epsilon, tau, kernel, h, noise) {
+  if (is.null(h)) h <- kernel_edr(kernel, 1L)
+  o <- iclp_check_options(list(), "iclp_qr", "pss")
+  par <- iclp_params("iclp_qr", "pss", o, n, epsilon, tau, h, basis, NULL, kernel)
+  out <- iclp_release_core("iclp_qr", S1 / n, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
+  iclp_mean_release(out, new_dpfda_curves(out$values, basis$grid, range(basis$grid)), basis, "iclp_qr", epsilon,
+                    par, kernel, NULL, h, tau, n, "pss")
 }
 
 # dp_cov(tau = "auto"): the histogram of the curves' norms (after the public
 # centre, in the basis's weights, as dp_cov() clips) from the binned summary
 # of dp_mean(tau = "auto"), and the private choice. Chunks are read once, so
 # they cannot give the histogram and then the covariance summary.
-cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
+cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = "error") {
   if (inherits(src$data, "dpfda_chunks")) {
     dpfda_abort(paste("dp_cov(tau = \"auto\") reads the data twice (the bound, then the covariance), which",
                       "chunks do not allow; give curves, a data frame or a table, or give `tau`."), arg = "tau")
@@ -169,8 +268,8 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
     if (!is.null(cen)) cu$values <- cu$values - rep(cen, each = nrow(cu$values))
     list(curves = cu, grid = src$grid, unit = src$unit)   # (per unit: a unit's bin is its largest curve's)
   } else list(data = src$data, cols = src$cols, grid = src$grid)
-  sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, "error")
-  refuse_missing_cells(sb, drop_hint = FALSE)
+  sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, incomplete)
+  if (incomplete == "error") refuse_missing_cells(sb)
   auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
 }
 
@@ -235,5 +334,11 @@ print.dpfda_iclp_cov_release <- function(x, ...) {
               if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
   print_tau_auto(x)
+  if (!is.null(x$scale_factor)) {
+    cat(sprintf(paste("  incomplete curves dropped: over a noisy count of %s complete individuals (epsilon %s",
+                      "of the total)%s\n"), format(x$n_complete, digits = 6), format(x$epsilon_count, digits = 4),
+                if (x$epsilon_mean > 0) sprintf(", centred on a private mean (epsilon %s)",
+                                                format(x$epsilon_mean, digits = 4)) else ""))
+  }
   invisible(x)
 }
