@@ -129,7 +129,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    center = NULL, ..., unit = NULL, incomplete = c("error", "drop")) {
   call <- match.call()
   require_args(c("x", "epsilon", "tau"), "dp_cov")
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   noise <- check_noise(noise)
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
@@ -170,7 +170,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
     cov_release_drop(s, basis, eps_rel, tau, kernel, centered, eta, psi, h, noise, call, src$domain, shares)
   } else {
     cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
-                psi, h, noise, NULL, call, src$domain)
+                psi, h, noise, call, src$domain)
   }
   rel$privacy_unit <- privacy_unit_of(s)
   if (auto) {
@@ -179,9 +179,8 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
     rel$tau_auto <- ch[c("epsilon", "share", "quantile", "range")]
   }
   # one charge for every part (bound, count, mean, covariance): epsilon in all
-  if (auto || drop) charge_budget(budget, epsilon, 0, if (auto) "dp_cov (tau = \"auto\")" else "dp_cov") else
-    charge_release(budget, rel, "dp_cov")
-  rel
+  parts <- if (auto || drop) list(privacy_part(epsilon)) else list(release_part(rel))
+  release_close(rel, budget, if (auto) "dp_cov (tau = \"auto\")" else "dp_cov", parts)
 }
 
 # incomplete = "drop" in dp_cov(): `count_share` (default 0.1) of epsilon buys
@@ -217,7 +216,7 @@ cov_release_drop <- function(s, basis, epsilon, tau, kernel, centered, eta, psi,
   eps_mean <- if (centered) shares$mean * (epsilon - eps_count) else 0
   eps_cov <- epsilon - eps_count - eps_mean
   rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], N, basis, eps_cov, tau, kernel, FALSE, eta,
-                     psi, h, noise, NULL, call, domain)
+                     psi, h, noise, call, domain)
   count <- min(max(exact_laplace_noise(N - (s$incomplete_n %||% 0), 1 / eps_count, 0L), 1), N)
   f <- N / count
   m <- length(basis$grid)
@@ -277,7 +276,7 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = 
 # (R/summary-cov.R): from the sums over individuals of the clipped
 # coefficient vectors (S1 = sum a_i) and of their outer products
 # (S2 = sum a_i a_i^T), the public basis and n.
-cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, budget, call,
+cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, call,
                         domain, privacy_unit = NULL) {
   m <- length(basis$grid)
   Jb <- basis$J
@@ -313,7 +312,6 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
                            centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
                            noise_inflation = out$noise_inflation, privacy_unit = privacy_unit,
                            class = "dpfda_iclp_cov_release")
-  charge_release(budget, rel, "dp_cov")
   rel
 }
 

@@ -273,7 +273,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     incomplete = c("error", "drop"), unit = NULL, inference = FALSE) {
   require_args(c("x", "epsilon", "tau"), "dp_mean")
   call <- match.call()
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   noise <- check_noise(noise)
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   opts <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
@@ -351,11 +351,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     s <- mean_summary(src, tau, clip, basis, cen, incomplete)
   }
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
-  rel <- centre_later(mean_rescale_complete(if (mechanism == "bernstein") {
+  rel <- if (mechanism == "bernstein") {
     quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src))
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
-  }, s, eps_count), cen)
+  }
+  # the release proper (and a private selection) as privacy parts, before the other parts join it
+  parts <- if (mechanism == "bernstein") list(release_part(rel)) else
+    list(iclp_mean_part(rel$charge, mechanism, eps_rel), privacy_part(rel$charge$par$epsilon_select))
+  rel$charge <- NULL
+  rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
     sh <- qr_shrink(basis$values, rel$params$eta, rel$params$psi, basis_measure(basis))$s
@@ -366,14 +371,14 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     rel$epsilon_inference <- eps_inf
   }
   rel <- add_center(rel, cen, center, src$grid)
-  if (auto) {   # one charge for the bound and the release: epsilon in all (delta: the release's)
+  if (auto) {
     rel$epsilon <- rel$epsilon + ab$epsilon
     rel$tau_auto <- ab[c("epsilon", "share", "quantile", "range")]
-    charge_budget(budget, rel$epsilon, rel$delta, "dp_mean (tau = \"auto\")")
-  } else if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
-    charge_release(budget, rel, "dp_mean") else iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
-  rel$charge <- NULL
-  rel
+  }
+  # one charge for every part: the release, a selection, the bound, the count and the spread
+  parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0), privacy_part(eps_count), privacy_part(eps_inf)))
+  release_close(rel, budget, if (auto) "dp_mean (tau = \"auto\")" else if (select == "pcv") "dp_mean + pcv_select"
+                else "dp_mean", parts)
 }
 
 # incomplete = "drop": the release above is the mean over all N individuals,
@@ -438,17 +443,12 @@ iclp_mean_release <- function(out, vals, basis, mechanism, epsilon, par, kernel,
                     zcdp_rho = out$zcdp_rho, class = "dpfda_iclp_release")
 }
 
-# One charge for the selection (if any) and the release together, made after
-# the release succeeded (a refused release leaves the budget untouched):
-# Gaussian float noise as mu-GDP, exact (discrete Gaussian) noise as zCDP rho.
-iclp_mean_charge <- function(budget, out, mechanism, epsilon, par) {
-  if (!is.null(par$pcv)) {
-    charge_budget(budget, epsilon + par$epsilon_select, 0, "dp_mean + pcv_select")
-  } else {
-    charge_budget(budget, epsilon, out$delta, "dp_mean",
-                  mu = if (mechanism == "gp" && !isTRUE(out$noise_exact)) out$sensitivity / out$noise_scale,
-                  rho = out$zcdp_rho)
-  }
+# The release proper of an ICLP / FRL / GP mean as a privacy part: Gaussian
+# float noise as mu-GDP, exact (discrete Gaussian) noise as zCDP rho.
+iclp_mean_part <- function(out, mechanism, epsilon) {
+  privacy_part(epsilon, out$delta,
+               mu = if (mechanism == "gp" && !isTRUE(out$noise_exact)) out$sensitivity / out$noise_scale,
+               rho = out$zcdp_rho)
 }
 
 iclp_check_options <- function(o, mechanism, select) {
@@ -931,7 +931,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   require_args(c("x", "epsilon", "tau", "basis", "epsilon_select"), "pcv_select",
                advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
                              epsilon_select = "the budget spent by the selection, e.g. 0.5"))
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- capture_dots(..., .cols = c("id", "arg", "value"))
   frame <- if (is.data.frame(x)) as.data.frame(x)

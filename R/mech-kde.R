@@ -182,8 +182,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
                                        mechanism, domain, if (!engine) binned, bins, call, noise = noise), opts),
                    quote = TRUE)
-    charge_release(budget, rel, "dp_kde")
-    return(rel)
+    return(release_close(rel, budget, "dp_kde"))
   }
   columns <- opts$columns
   id <- opts$id
@@ -202,16 +201,14 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
     rel$privacy_unit <- est$privacy_unit
-    charge_release(budget, rel$lattice, "dp_kde")
-    return(rel)
+    return(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
   delta <- check_delta(delta)
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit
-  charge_release(budget, rel, "dp_kde")
-  rel
+  release_close(rel, budget, "dp_kde")
 }
 
 # The points of a density estimate in memory (n x d), with advice for a

@@ -589,9 +589,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "...")
   }
   units <- if (!is.null(unit)) point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
-  warn_privacy(epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
+  budget <- release_open(budget, epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
   call <- match.call()
-  budget <- check_budget(budget)
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   x <- as_points(x, "x")
@@ -626,8 +625,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     }
     rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens)
     rel$privacy_unit <- privacy_unit_points(N)
-    charge_budget(budget, epsilon, delta, "dp_kme")
-    return(rel)
+    return(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
   M <- nrow(z)
@@ -660,9 +658,8 @@ kme_finish_release <- function(z, w, sigma, ex, extra, kernel, method, epsilon, 
   if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
   rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
                        if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
-  charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
-                rho = ex$rho)
-  rel
+  release_close(rel, budget, "dp_kme",
+                list(privacy_part(epsilon, delta, mu = if (!laplace && is.null(ex)) sens / sigma, rho = ex$rho)))
 }
 
 # Float noise only inside its regime (?float_tails): Laplace on m coordinates

@@ -244,10 +244,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       budget = NULL) {
   require_args(c("f", "kernel", "sensitivity", "epsilon", "delta"), "dp_online",
                advice = list(f = "the private function: an R function of the points"))
-  warn_privacy(epsilon, delta)
+  budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise <- check_choice(noise, c("exact", "float"), "noise")
-  budget <- check_budget(budget)
   if (!is.function(f)) arg_error("f", "an R function of the points", f)
   check_kernel(kernel)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
@@ -291,9 +290,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       calibration = calibration)
   }
   # one noise path answers every later query: the whole session is one release
-  charge_budget(budget, epsilon, delta, "dp_online",
-                mu = if (is.null(ex) && sigma > 0) as.double(sensitivity) / sigma else NULL,
-                rho = ex$rho)
+  release_close(NULL, budget, "dp_online", total = NULL,
+                list(privacy_part(epsilon, delta, mu = if (is.null(ex) && sigma > 0) as.double(sensitivity) / sigma,
+                                  rho = ex$rho)))
   st <- new.env(parent = emptyenv())
   st$f <- f
   st$kernel <- kernel

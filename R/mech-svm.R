@@ -160,10 +160,9 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
                    budget = NULL) {
   require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_svm")
-  warn_privacy(epsilon, delta, NROW(x))
+  budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -193,8 +192,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
                     class = "dpfda_svm_release", noise_mode = noise)
-  charge_release(budget, rel, "dp_svm")
-  rel
+  release_close(rel, budget, "dp_svm")
 }
 
 #' @rdname dp_svm
@@ -315,10 +313,9 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
   require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_krr")
-  warn_privacy(epsilon, delta, NROW(x))
+  budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
   if (missing(grid)) {
     dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
                 arg = "grid")
@@ -349,8 +346,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "squared",
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
                     class = "dpfda_krr_release", noise_mode = noise)
-  charge_release(budget, rel, "dp_krr")
-  rel
+  release_close(rel, budget, "dp_krr")
 }
 
 #' @export

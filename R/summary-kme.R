@@ -201,7 +201,7 @@ kme_kernel_sql_ok <- function(kernel) {
 # as in memory, so dp_reproducible() gives the same release.
 dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                           l1_bound, iters, lr, lasso_lambda, tight, noise, budget, call, columns, id) {
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   if (method == "exponential") {

@@ -37,7 +37,7 @@ test_that("dp_cov(incomplete = \"drop\"): three releases, epsilon in all, calibr
   expect_equal(s$n, 120)
   expect_equal(s$incomplete_n, 3)
   ref <- dpfda:::cov_release(s$sums[, 1L], s$sums[, -1L], 120, r$basis, 0.675, 2, r$noise, FALSE, NULL, NULL,
-                             NULL, "float", NULL, NULL, c(0, 1))
+                             NULL, "float", NULL, c(0, 1))
   expect_equal(r$sensitivity, ref$sensitivity)
   expect_equal(r$noise_scale, ref$noise_scale)
   expect_equal(r$noise_scale, sqrt(2) * r$sensitivity / 0.675)   # Laplace sd; fails with a smaller noise
