@@ -89,7 +89,7 @@
 #' try(spend(b, epsilon = 0.9, label = "one too many"))
 #' @export
 privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "advanced", "zcdp")) {
-  require_formals()
+  check_required()
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
@@ -120,7 +120,7 @@ check_budget <- function(budget, arg = "budget") {
 #' @rdname privacy_budget
 #' @export
 spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
-  require_formals()
+  check_required()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
   epsilon <- check_epsilon(epsilon)
@@ -162,7 +162,7 @@ gdp_mu_for <- function(epsilon, delta) {
 #' @rdname privacy_budget
 #' @export
 budget_spent <- function(budget) {
-  require_formals()
+  check_required()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
   tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
@@ -182,8 +182,11 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
-  stopifnot(is.numeric(epsilon), length(epsilon) == 1L, epsilon > 0,
-            is.numeric(delta), length(delta) == 1L, delta >= 0, delta < 1)
+  if (!(is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(epsilon > 0) && is.numeric(delta) &&
+        length(delta) == 1L && isTRUE(delta >= 0) && isTRUE(delta < 1))) {
+    dpfda_abort(sprintf("Internal accounting error: \"%s\" charges (epsilon = %s, delta = %s); nothing was charged.",
+                        label, format(epsilon), format(delta)), class = "dpfda_error_internal")
+  }
   # mu only when the Gaussian profile is consistent with the claimed (eps, delta)
   m <- NA_real_
   if (!is.null(mu) && is.finite(mu) && mu > 0 &&
@@ -368,7 +371,7 @@ print.summary.dpfda_budget <- function(x, ...) {
 #' zcdp_epsilon(rho = 1 / 32, delta = 1e-3)         # Gaussian sigma = 4, sensitivity 1
 #' @export
 compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"), delta_slack = NULL) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && is.null(dim(epsilon)) && length(epsilon) >= 1L &&
     all(is.finite(epsilon)) && all(epsilon > 0)
   if (!isTRUE(ok)) arg_error("epsilon", "a vector of positive numbers", epsilon, "dpfda_error_privacy")
@@ -399,7 +402,7 @@ compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"),
 #' @rdname compose_epsilon
 #' @export
 gdp_delta <- function(epsilon, mu) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
@@ -409,7 +412,7 @@ gdp_delta <- function(epsilon, mu) {
 #' @rdname compose_epsilon
 #' @export
 gdp_epsilon <- function(mu, delta) {
-  require_formals()
+  check_required()
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
   finite_epsilon(gdp_epsilon_unit(mu, delta))
@@ -418,7 +421,7 @@ gdp_epsilon <- function(mu, delta) {
 #' @rdname compose_epsilon
 #' @export
 zcdp_delta <- function(epsilon, rho) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
@@ -428,7 +431,7 @@ zcdp_delta <- function(epsilon, rho) {
 #' @rdname compose_epsilon
 #' @export
 zcdp_epsilon <- function(rho, delta) {
-  require_formals()
+  check_required()
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
   finite_epsilon(zcdp_epsilon_unit(rho, delta))

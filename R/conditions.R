@@ -42,6 +42,28 @@ user_call <- function() {
   NULL
 }
 
+# The one check of required arguments: a classed error naming the first of
+# `args` (default: every formal of the calling function without a default,
+# in order) that the caller did not give, with advice on what to give
+# (`advice`, else the package's advice for that argument name).
+check_required <- function(args = NULL, advice = list()) {
+  env <- parent.frame()
+  fm <- formals(sys.function(sys.parent()))
+  if (is.null(args)) {
+    s <- vapply(fm, is.symbol, NA)
+    args <- setdiff(names(fm)[s][!nzchar(as.character(fm[s]))], "...")
+  }
+  for (a in args) {
+    if (eval(call("missing", as.name(a)), env)) {
+      head <- sys.call(sys.parent())[[1L]]
+      fname <- if (is.name(head)) as.character(head) else
+        if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NULL
+      require_arg_error(a, fname, advice[[a]])
+    }
+  }
+  invisible(TRUE)
+}
+
 # A short, printable description of what the user gave.
 describe_value <- function(x) {
   if (is.null(x)) return("NULL")

@@ -163,14 +163,6 @@ require_arg_error <- function(arg, fun = NULL, advice = NULL) {
               class = "dpfda_error_argument", arg = arg)
 }
 
-# Raise a classed error for the first of `args` that is missing in the caller.
-require_args <- function(args, fun = NULL, advice = list(), env = parent.frame()) {
-  for (a in args) {
-    if (eval(call("missing", as.name(a)), env)) require_arg_error(a, fun, advice[[a]])
-  }
-  invisible(TRUE)
-}
-
 delta_advice <- function(mechanism, pure = "iclp") {
   sprintf("delta = 1e-5 (well below 1/n): mechanism \"%s\" is (epsilon, delta)-DP; or use mechanism = \"%s\" for pure DP",
           mechanism, pure)
@@ -300,27 +292,6 @@ center_values <- function(center, grid) {
     arg_error("center", sprintf("a public function, number, or %d finite values (one per grid point)", m), v)
   }
   as.double(v)
-}
-
-# Classed errors for the caller's formal arguments that have no default and
-# were not given (one line at the top of an exported function). It runs on
-# every call of every export, so the cheap part comes first: the required
-# formals are the empty-symbol defaults (is.symbol is a primitive), and the
-# caller's name is looked up only for an error message.
-require_formals <- function(advice = list()) {
-  fm <- formals(sys.function(sys.parent()))
-  s <- vapply(fm, is.symbol, NA)
-  req <- names(fm)[s][!nzchar(as.character(fm[s]))]
-  env <- parent.frame()
-  for (a in req) {
-    if (a != "..." && eval(call("missing", as.name(a)), env)) {
-      cl <- sys.call(sys.parent())
-      fname <- if (is.name(cl[[1L]])) as.character(cl[[1L]]) else
-        if (is.call(cl[[1L]]) && identical(cl[[1L]][[1L]], as.name("::"))) as.character(cl[[1L]][[3L]]) else NULL
-      require_arg_error(a, fname, advice[[a]])
-    }
-  }
-  invisible(TRUE)
 }
 
 # ---- column names: strings or bare names -----------------------------------

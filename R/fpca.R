@@ -54,7 +54,7 @@
 #' plot(p)
 #' @export
 dp_fpca <- function(x, npc = 3, ...) {
-  require_args("x", "dp_fpca")
+  check_required("x")
   npc <- check_count(npc, "npc", min = 1, max = 1e4)
   if (!inherits(x, "dpfda_iclp_cov_release")) {
     if (inherits(x, "dpfda_release")) {

@@ -117,7 +117,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                          include_dp_noise = TRUE, epsilon_regression = NULL, delta = NULL,
                          sensitivity_rule = c("corrected", "paper"),
                          calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL) {
-  require_args(c("x", "y", "candidates", "y_bound", "epsilon"), "dp_gp_select")
+  check_required(c("x", "y", "candidates", "y_bound", "epsilon"))
   budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, NROW(x))
   call <- match.call()
   pts <- as_points(x, "x")

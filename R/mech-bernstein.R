@@ -115,8 +115,8 @@
 dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, domain = NULL,
                          calibration = c("analytic", "hall", "classical", "composition"),
                          noise = c("float", "exact"), budget = NULL) {
-  require_args(c("f", "sensitivity", "epsilon", "k"), "dp_bernstein",
-               advice = list(f = "the private function: an R function, or its values on the lattice"))
+  check_required(c("f", "sensitivity", "epsilon", "k"),
+                 advice = list(f = "the private function: an R function, or its values on the lattice"))
   budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise_mode <- check_noise(noise)
@@ -326,7 +326,7 @@ bernstein_noise <- function(sensitivity, epsilon, delta, m, calibration) {
 #' bernstein_basis(y, 4, h = 3) %*% ((0:4) / 4)^2 - (y^2 + y * (1 - y) / 4^3)
 #' @export
 bernstein_basis <- function(y, k, h = 1) {
-  require_formals()
+  check_required()
   ok <- is.numeric(y) && is.null(dim(y)) && length(y) >= 1L && all(is.finite(y)) &&
     all(y >= 0 & y <= 1)
   if (!isTRUE(ok)) arg_error("y", "a numeric vector of points in [0, 1]", y)

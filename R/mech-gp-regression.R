@@ -113,8 +113,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   } else if (!is.null(data)) {
     dpfda_abort("`data` is used with a formula: dp_gp_regression(y ~ x, data = , newdata = , ...).", arg = "data")
   }
-  require_args(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
-               "dp_gp_regression", advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
+  check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
+                 advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
   # `mechanism` as in every other function; `method` (its former name) stays an alias

@@ -71,7 +71,7 @@
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
-  require_args(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"), "dp_sparse_gp_regression")
+  check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)

@@ -61,7 +61,7 @@
 dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                           calibration = c("analytic", "hall", "classical"),
                           method = "auto", ..., noise = c("float", "exact"), budget = NULL) {
-  require_args(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"), "dp_gp_release")
+  check_required(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise <- check_noise(noise)

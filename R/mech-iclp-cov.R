@@ -128,7 +128,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
                    center = NULL, ..., unit = NULL, incomplete = c("error", "drop")) {
   call <- match.call()
-  require_args(c("x", "epsilon", "tau"), "dp_cov")
+  check_required(c("x", "epsilon", "tau"))
   budget <- release_open(budget)
   noise <- check_noise(noise)
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")

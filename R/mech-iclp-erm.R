@@ -94,7 +94,7 @@
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
                    noise = c("float", "exact"), budget = NULL) {
-  require_args(c("x", "y", "epsilon", "psi", "grid"), "dp_erm")
+  check_required(c("x", "y", "epsilon", "psi", "grid"))
   budget <- release_open(budget, epsilon)
   call <- match.call()
   noise <- check_noise(noise)

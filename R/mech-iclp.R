@@ -271,7 +271,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL,
                     incomplete = c("error", "drop"), unit = NULL, inference = FALSE) {
-  require_args(c("x", "epsilon", "tau"), "dp_mean")
+  check_required(c("x", "epsilon", "tau"))
   call <- match.call()
   budget <- release_open(budget)
   noise <- check_noise(noise)
@@ -825,7 +825,7 @@ print.dpfda_iclp_release <- function(x, ...) {
 #' @export
 pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"), n, epsilon, h,
                        tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1) {
-  require_formals()
+  check_required()
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "pss_params")
   n <- check_count(n, "n", max = 1e15)
   epsilon <- check_epsilon(epsilon)
@@ -928,9 +928,9 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
                        budget = NULL, grid = NULL, ..., unit = NULL) {
-  require_args(c("x", "epsilon", "tau", "basis", "epsilon_select"), "pcv_select",
-               advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
-                             epsilon_select = "the budget spent by the selection, e.g. 0.5"))
+  check_required(c("x", "epsilon", "tau", "basis", "epsilon_select"),
+                 advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
+                               epsilon_select = "the budget spent by the selection, e.g. 0.5"))
   budget <- release_open(budget)
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- capture_dots(..., .cols = c("id", "arg", "value"))

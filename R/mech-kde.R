@@ -128,7 +128,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
                    budget = NULL, unit = NULL) {
-  require_args(c("x", "epsilon"), "dp_kde")
+  check_required(c("x", "epsilon"))
   call <- match.call()
   # one path for every source: the estimate from the points in memory or from the summary of a
   # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism

@@ -41,7 +41,7 @@
 #' sensitivity_erm(1, lambda = 0.01, n = 1000) # 0.1: SVM of the paper's Figure 3
 #' @export
 sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
-  require_formals()
+  check_required()
   lipschitz <- check_number(lipschitz, "lipschitz", lower = 0, lower_open = TRUE)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   n <- check_count(n, "n")
@@ -159,7 +159,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
                    budget = NULL) {
-  require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_svm")
+  check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
@@ -245,7 +245,7 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' mean(predict(fit, x, type = "class") == y) # training accuracy
 #' @export
 svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL) {
-  require_formals()
+  check_required()
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
@@ -312,7 +312,7 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
-  require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_krr")
+  check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
@@ -374,7 +374,7 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' predict(fit, c(0.25, 0.75))
 #' @export
 krr_fit <- function(x, y, lambda, kernel, y_bound, centre = TRUE, domain = NULL) {
-  require_formals()
+  check_required()
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   centre <- check_flag(centre, "centre")

@@ -62,7 +62,7 @@
 #' @export
 summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id", arg = "arg", value = "value",
                           .query = FALSE, center = NULL, unit = NULL, incomplete = c("zero", "drop")) {
-  require_args(c("x", "tau"), "summarise_cov")
+  check_required(c("x", "tau"))
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
   grid <- cov_summary_grid(x, grid)

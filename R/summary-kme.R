@@ -40,7 +40,7 @@
 #' @export
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
                           domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL) {
-  require_args(c("x", "kernel"), "summarise_kme")
+  check_required(c("x", "kernel"))
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)

@@ -69,7 +69,7 @@
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
                            value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
                            unit = NULL) {
-  require_args(c("x", "tau"), "summarise_mean")
+  check_required(c("x", "tau"))
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
