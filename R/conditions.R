@@ -64,6 +64,35 @@ check_required <- function(args = NULL, advice = list()) {
   invisible(TRUE)
 }
 
+# ---- named constructors for messages that recur ------------------------------
+# One wording per situation, whichever function meets it.
+
+abort_unnamed_dots <- function() dpfda_abort("All arguments in `...` must be named.", arg = "...")
+
+abort_unknown_option <- function(name, fun) {
+  dpfda_abort(sprintf("`%s` is not an option of %s(); see ?%s.", name, fun, fun), arg = name)
+}
+
+# `grid` missing where it must be public: `why` says what the grid is.
+abort_grid_required <- function(why = "evaluation points must be public and chosen without looking at the data") {
+  dpfda_abort(sprintf("`grid` is required: %s.", why), arg = "grid")
+}
+
+# A curve whose rows carry two privacy units (`curve`: its id, when known).
+abort_curve_in_two_units <- function(curve = NULL) {
+  dpfda_abort(if (is.null(curve)) "A curve (`id`) must belong to one `unit`; some curves have rows of two units." else
+    sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.", curve),
+    class = "dpfda_error_data", arg = "unit")
+}
+
+abort_no_rows <- function() dpfda_abort("The chunks hold no rows.", class = "dpfda_error_data", arg = "x")
+
+# A summary given to a release computed with another public centre (`fun`: its summarise_*()).
+abort_summary_center <- function(fun) {
+  dpfda_abort(sprintf(paste("The summary was computed with another `center` than this release's; give %s()",
+                            "the same public centre."), fun), arg = "center")
+}
+
 # A short, printable description of what the user gave.
 describe_value <- function(x) {
   if (is.null(x)) return("NULL")

@@ -160,7 +160,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
     if (end) break
   }
   if (is.null(total)) {
-    dpfda_abort("The chunks hold no rows.", class = "dpfda_error_data", arg = "x")
+    abort_no_rows()
   }
   total
 }

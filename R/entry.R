@@ -349,7 +349,7 @@ mech_curves_with_options <- function(x, grid, conv, fun, incomplete = "error") {
   nms <- names(conv) %||% rep("", length(conv))
   bad <- nms[!nms %in% as_curves_options]
   if (length(bad)) {
-    if (!nzchar(bad[1L])) dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    if (!nzchar(bad[1L])) abort_unnamed_dots()
     dpfda_abort(sprintf("`%s` is not an argument of %s() or an option of as_curves(); see ?%s.",
                         bad[1L], fun, fun), arg = bad[1L])
   }

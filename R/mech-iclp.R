@@ -278,7 +278,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   opts <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    abort_unnamed_dots()
   }
   # one path for every source: settings -> summary (R/summary-mean.R) -> one release
   # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
@@ -294,7 +294,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   check_kernel(kernel)
   bad <- setdiff(names(src$opts), dp_mean_options)
   if (length(bad)) {
-    dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
+    abort_unknown_option(bad[1L], "dp_mean")
   }
   o <- iclp_check_options(src$opts, mechanism, select)
   # incomplete = "drop": a share of epsilon buys a noisy count of the complete individuals

@@ -265,8 +265,7 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
 # `bandwidth` may be the caller's missing arguments (missing() sees through).
 kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget) {
   if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
+    abort_grid_required()
   }
   if (missing(bandwidth)) {
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",

@@ -164,8 +164,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
+    abort_grid_required()
   }
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
@@ -317,8 +316,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
+    abort_grid_required()
   }
   if (missing(y_bound)) {
     dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",

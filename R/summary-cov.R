@@ -192,8 +192,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   n <- as.double(res$n)
   nn <- cells$nn
   if (!is.null(unit) && n > 0 && as.double(res$nid) != n) {   # a curve (id) in two units: two rows
-    dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
-                class = "dpfda_error_data", arg = "unit")
+    abort_curve_in_two_units()
   }
   if (drop) {   # the incomplete individuals (units) count, with no contribution
     all <- if (is.null(unit)) lazy_n_ids(nn$q) else
@@ -270,7 +269,7 @@ cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
   if (inherits(x, "dpfda_long_frame")) x <- x$frame
   eng <- resolve_column_opts(dots, x, c("id", "arg", "value"))
   if (length(eng) && (is.null(names(eng)) || any(!nzchar(names(eng))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    abort_unnamed_dots()
   }
   bad <- setdiff(names(eng), c("id", "arg", "value"))
   if (length(bad)) {
@@ -284,7 +283,7 @@ cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
     }
     grid <- s$settings$grid
   } else {
-    if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
+    if (is.null(grid)) abort_grid_required("the public grid of the curves")
     grid <- cov_summary_grid(NULL, grid)
   }
   if (!is.null(unit)) {
@@ -313,8 +312,7 @@ cov_summary <- function(src, basis, tau, center, incomplete = "error") {
                         "give dp_cov() the `kernel` and `J` of summarise_cov()."), arg = "x")
     }
     if (!isTRUE(all.equal(s$settings$center, center))) {
-      dpfda_abort(paste("The summary was computed with another `center` than this release's; give",
-                        "summarise_cov() the same public centre."), arg = "center")
+      abort_summary_center("summarise_cov")
     }
     if (incomplete == "drop" && !identical(s$settings$incomplete, "drop")) {
       dpfda_abort("incomplete = \"drop\" needs a summary computed with summarise_cov(incomplete = \"drop\").",
