@@ -748,8 +748,7 @@ center_at <- function(center, newdata) {
 }
 
 #' @export
-print.dpfda_iclp_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_iclp_release <- function(x) {
   p <- x$params[!vapply(x$params, function(v) is.null(v) || all(is.na(v)), NA)]
   per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
   cat(sprintf("  mean of %d %s clipped to tau = %s; parameters (%s): %s\n", x$n,
@@ -774,7 +773,6 @@ print.dpfda_iclp_release <- function(x, ...) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",
                 format(x$epsilon_release, digits = 4), format(x$epsilon_select, digits = 4)))
   }
-  invisible(x)
 }
 
 #' Privacy-safe selection (PSS) of the ICLP tuning parameters
@@ -1055,6 +1053,6 @@ print.dpfda_pcv_selection <- function(x, ...) {
   cat(sprintf("<dpfda_pcv_selection> %s = %s (candidate %d of %d) for %s, epsilon spent %s\n",
               x$parameter, format(x$value, digits = 4), x$index, length(x$candidates), x$mechanism,
               format(x$epsilon, digits = 4)))
-  if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  print_noise_source(x$rng)
   invisible(x)
 }
