@@ -126,7 +126,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
 }
 
 # The covariance kernel C with the bandwidth as its lengthscale. Default:
-# Gaussian in one dimension, exponential (l1) in more (spec section 7.2).
+# Gaussian in one dimension, exponential (l1) in more (as in Lin and Reimherr's density examples).
 iclp_kde_kernel <- function(kernel, bw, d) {
   type <- if (is.null(kernel)) (if (d == 1L) "gaussian" else "exponential") else {
     check_kernel(kernel)

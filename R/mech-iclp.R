@@ -27,7 +27,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'
 #' With \eqn{(\lambda_j, v_j)} the [kl_basis()] of `kernel` on the grid
 #' (all positive eigenvalues unless `J` is given) and \eqn{a_j = \langle
-#' \bar X, v_j \rangle_W}, the mechanisms are (spec section 3, 4.3):
+#' \bar X, v_j \rangle_W}, the mechanisms are (Lin and Reimherr, Sections 3 and 4):
 #'
 #' * `"iclp_qr"` (default): spectral shrinkage \eqn{\hat\mu = \sum_j s_j a_j
 #'   v_j}, \eqn{s_j = \lambda_j^\eta / (\lambda_j^\eta + \psi)}, plus
@@ -777,7 +777,7 @@ release_details.dpfda_iclp_release <- function(x) {
 
 #' Privacy-safe selection (PSS) of the ICLP tuning parameters
 #'
-#' The tuning-free choices of Lin and Reimherr (Section 4.4; spec section 5.1):
+#' The tuning-free choices of Lin and Reimherr (Section 4.4):
 #' the rate-optimal orders of Corollary 15 with constant `const` (1 by
 #' default). They depend only on public quantities (`n`, `epsilon`, `h`,
 #' `tau`), so they cost no privacy budget. \eqn{h} is the eigenvalue decay
