@@ -358,7 +358,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }
   # the release proper (and a private selection) as privacy parts, before the other parts join it
   parts <- if (mechanism == "bernstein") list(release_part(rel)) else
-    list(iclp_mean_part(rel$charge, mechanism, eps_rel), privacy_part(rel$charge$par$epsilon_select))
+    list(iclp_mean_part(rel$charge, mechanism, eps_rel),
+         privacy_part(rel$charge$par$epsilon_select, name = "selection"))
   rel$charge <- NULL
   rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
@@ -376,7 +377,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     rel$tau_auto <- ab[c("epsilon", "share", "quantile", "range")]
   }
   # one charge for every part: the release, a selection, the bound, the count and the spread
-  parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0), privacy_part(eps_count), privacy_part(eps_inf)))
+  parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0, name = "bound"),
+                         privacy_part(eps_count, name = "count"), privacy_part(eps_inf, name = "spread")))
   release_close(rel, budget, if (auto) "dp_mean (tau = \"auto\")" else if (select == "pcv") "dp_mean + pcv_select"
                 else "dp_mean", parts)
 }
