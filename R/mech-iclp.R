@@ -351,11 +351,12 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     s <- mean_summary(src, tau, clip, basis, cen, incomplete)
   }
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
-  rel <- if (mechanism == "bernstein") {
+  # (with a centre, the utility check waits for the centre to be added back: centre_later())
+  rel <- centre_later(if (mechanism == "bernstein") {
     quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src))
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
-  }
+  }, cen)
   # the release proper (and a private selection) as privacy parts, before the other parts join it
   parts <- if (mechanism == "bernstein") list(release_part(rel)) else
     list(iclp_mean_part(rel$charge, mechanism, eps_rel),
