@@ -94,6 +94,20 @@ int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
 int dpfda_gp_standard(double *K, int n, double *Kfs, int P, const double *kss, double *y,
                       double *var, double *stats);
 
+/* ---- cloak.c: the optimal cloaking covariance (Smith et al. 2018) -------- */
+typedef struct {
+  /* buffers of the caller, zeroed and filled by dpfda_cloak() */
+  double *M;               /* P x P noise covariance */
+  double *lambda, *q;      /* n: weights and constraint values */
+  double *sv;              /* min(P, n) singular values of C */
+  /* set by dpfda_cloak() (R_alloc, P x rank) when info == 0 and rank > 0 */
+  const double *basis, *factor;
+  int rank, iterations, converged, info;   /* info: 0, or 1 SVD, 2 solver, 3 scaling failed */
+  double max_constraint, objective, gap, scale, residual, margin;
+} dpfda_cloak_out;
+void dpfda_cloak(const double *C, int P, int n, double tol, int maxit, double rank_tol,
+                 dpfda_cloak_out *o);
+
 /* ---- .Call entry points ------------------------------------------------- */
 SEXP dpfda_rng_mode_get(void);
 SEXP dpfda_rng_mode_set(SEXP mode);
