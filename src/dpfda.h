@@ -108,6 +108,23 @@ typedef struct {
 void dpfda_cloak(const double *C, int P, int n, double tol, int maxit, double rank_tol,
                  dpfda_cloak_out *o);
 
+/* ---- kme.c: kernel mean embeddings (Balog et al. 2018) ------------------ */
+void   kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N, int D,
+                    double nu, double variance, int chunk, double *out);
+double kme_mean_gram(int type, const double *X, R_xlen_t N, int D, double nu, double variance);
+int    kme_seqchol(double *A, int M, double tol, int *kept, double *d);
+int    kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, double *d);
+int    kme_seqchol_pivoted(const double *K, int M, double tol, double *L, int *kept, double *d);
+void   kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp, double scale,
+               int mean, int chunk, double *out);
+double kme_pre_objective(const double *Psi, const double *W, int Jp, int D, double scale,
+                         const double *z, double *theta, double *grad);
+void   kme_greedy(const double *target, const double *W, int D, int Jp, double sc,
+                  const double *Zinit, int M, int iters, const double *adam, const double *lo,
+                  const double *hi, double *Zout, double *beta, double *rnorm);
+int    kme_lasso(const double *G, const double *c, int M, double yy, double lambda, int maxit,
+                 double tol, double *w, double *gap);
+
 /* ---- .Call entry points ------------------------------------------------- */
 SEXP dpfda_rng_mode_get(void);
 SEXP dpfda_rng_mode_set(SEXP mode);
