@@ -2,7 +2,11 @@
  *
  * Pure C kernels work on plain double* arrays (column-major, as R stores
  * matrices).  Each .Call entry point is a thin SEXP wrapper named
- * dpfda_<noun>_<verb>; validation happens in R, C only asserts cheaply.
+ * dpfda_<noun>_<verb>; validation happens in R, C only asserts cheaply
+ * (asserts.h).  The larger modules keep their kernels and their glue in
+ * two files: cloak.c / cloak-call.c, online.c (+ online.h) / online-call.c,
+ * kme.c / kme-call.c.  In R, each C file is reached only through the thin
+ * c_*() wrappers of one file R/c-<file>.R.
  */
 #ifndef DPFDA_H
 #define DPFDA_H
@@ -182,7 +186,7 @@ void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v)
 SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos);
 SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 
-/* kme.c */
+/* kme-call.c */
 SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP chunk);
 SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block);
 SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk);
