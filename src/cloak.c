@@ -20,7 +20,7 @@
  * fast the singular values of C decay.  The parts of the c_i outside
  * range(U_r) (norm at most about rank_tol * s_1) are not covered by any
  * noise; their largest norm is returned as `residual` and a release must
- * project its mean onto range(U_r) (spec section 2.3.2).  The computed w_i
+ * project its mean onto range(U_r) (R/mech-gp-regression.R does).  The computed w_i
  * agree with S_r^{-1} U_r' c_i only to about eps s_1 / s_r (relative), so
  * rank_tol also bounds how accurately q can be certified from C; the final
  * scaling below includes a margin for it.

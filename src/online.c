@@ -1,12 +1,10 @@
 /* online.c -- online release of ONE Gaussian-process path, one query at a
- * time (Hall, Rinaldo & Wasserman 2013, Section 5, with the errata of the
- * spec corrected: we condition on the noise values, not on the released
- * values, and the conditional variance is scaled by sigma^2).
+ * time (Hall, Rinaldo & Wasserman 2013, Section 5, corrected: we condition
+ * on the noise values, not on the released values, and the conditional
+ * variance is scaled by sigma^2).
  *
- * The state lives in malloc'd memory behind an external pointer (tag
- * "dpfda_online_state") that is freed by a finalizer.  A saved and reloaded
- * object has a NULL address: every entry point reports that (NULL / -1 /
- * FALSE) and R raises a classed error; nothing here dereferences it.
+ * Plain C on the state (online.h) in malloc'd memory; the .Call glue
+ * (online-call.c) keeps it behind an external pointer.
  *
  * Two algorithms, chosen by R at the first query:
  *
@@ -23,9 +21,9 @@
  *  MARKOV (Algorithm E): exponential kernel exp(-gamma |x - y|) in 1-D.  The
  *    path is Markov, so a new point conditions only on its two neighbours.
  *    Points are kept in an AVL tree (array of nodes, int links): O(log k)
- *    neighbour search and insertion, worst case.  The conditional law uses
- *    the expm1 forms of the spec (section 2.5), which neither overflow nor
- *    cancel: for a < x < b, t1 = gamma (x - a), t2 = gamma (b - x),
+ *    neighbour search and insertion, worst case.  The conditional law is
+ *    written with expm1, so that it neither overflows nor cancels: for
+ *    a < x < b, t1 = gamma (x - a), t2 = gamma (b - x),
  *    q = 1 - exp(-2 t) = -expm1(-2 t),
  *      mean = [e^{-t1} q2 g(a) + e^{-t2} q1 g(b)] / q12,  var = q1 q2 / q12,
  *    with q12 = -expm1(-2 (t1 + t2)); one-sided: mean = e^{-t} g, var = q.
