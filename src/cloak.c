@@ -579,12 +579,10 @@ static int cloak_iterate(cloak_state *st, double tol, int maxit, int *iters, dou
       if (since_refresh > 0) {   /* decide on exact values */
         if (cloak_refresh(st) != 0) return -1;
         since_refresh = 0;
-        if (gap <= tol) continue;
+        if (gap <= tol) continue;   /* test again */
         gap = cloak_gap(st, &jp, &jm, &ep, &em);
-        *converged = gap <= tol;
-      } else {
-        *converged = gap <= tol;
       }
+      *converged = gap <= tol;
       break;
     }
     /* Newton phases cost O(m^2 r + m^3) for a support of size m, a
