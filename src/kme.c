@@ -133,9 +133,29 @@ static long double *alloc_long_double(size_t n)
   return (long double *) a;
 }
 
+/* sum of k(z, x_i) over the cnt rows x_i of xr (row-major, D columns); the
+ * Gaussian kernel by its own loop, where the time goes. */
+static double kme_kernel_sum(int type, const double *z, const double *xr, R_xlen_t cnt, int D,
+                             double nu, double variance, double *bk)
+{
+  double s = 0.0;
+  if (type == DPFDA_K_GAUSSIAN) {
+    for (R_xlen_t i = 0; i < cnt; i++) {
+      const double *x = xr + (size_t) i * D;
+      double r2 = 0.0;
+      for (int k = 0; k < D; k++) { double u = z[k] - x[k]; r2 += u * u; }
+      s += exp(-0.5 * r2);
+    }
+    return s * variance;
+  }
+  for (R_xlen_t i = 0; i < cnt; i++)
+    s += dpfda_kernel_eval(type, z, 1, xr + (size_t) i * D, 1, D, nu, variance, bk);
+  return s;
+}
+
 /* Z: M x D (column-major, pre-scaled), X: N x D (column-major, pre-scaled). */
-void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N,
-                         int D, double nu, double variance, int chunk, double *out)
+void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N, int D,
+                  double nu, double variance, int chunk, double *out)
 {
   double *bk = (double *) R_alloc(dpfda_bessel_work_len(nu), sizeof(double));
   double *zr = (double *) R_alloc((size_t) M * D, sizeof(double));   /* row-major Z */
@@ -150,20 +170,7 @@ void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N,
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = X[n0 + i + (R_xlen_t) k * N];
     for (int m = 0; m < M; m++) {
-      const double *z = zr + (size_t) m * D;
-      double s = 0.0;
-      if (type == DPFDA_K_GAUSSIAN) {
-        for (int i = 0; i < nb; i++) {
-          const double *x = xr + (size_t) i * D;
-          double r2 = 0.0;
-          for (int k = 0; k < D; k++) { double u = z[k] - x[k]; r2 += u * u; }
-          s += exp(-0.5 * r2);
-        }
-        s *= variance;
-      } else {
-        for (int i = 0; i < nb; i++)
-          s += dpfda_kernel_eval(type, z, 1, xr + (size_t) i * D, 1, D, nu, variance, bk);
-      }
+      double s = kme_kernel_sum(type, zr + (size_t) m * D, xr, nb, D, nu, variance, bk);
       acc[m] += (long double) s;
     }
     R_CheckUserInterrupt();
@@ -181,20 +188,8 @@ double kme_mean_gram(int type, const double *X, R_xlen_t N, int D, double nu, do
     for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = X[i + (R_xlen_t) k * N];
   long double tot = 0.0L;
   for (R_xlen_t i = 0; i < N; i++) {
-    const double *xi = xr + (size_t) i * D;
-    double s = 0.0;
-    if (type == DPFDA_K_GAUSSIAN) {
-      for (R_xlen_t j = i + 1; j < N; j++) {
-        const double *xj = xr + (size_t) j * D;
-        double r2 = 0.0;
-        for (int k = 0; k < D; k++) { double u = xi[k] - xj[k]; r2 += u * u; }
-        s += exp(-0.5 * r2);
-      }
-      s *= variance;
-    } else {
-      for (R_xlen_t j = i + 1; j < N; j++)
-        s += dpfda_kernel_eval(type, xi, 1, xr + (size_t) j * D, 1, D, nu, variance, bk);
-    }
+    double s = kme_kernel_sum(type, xr + (size_t) i * D, xr + (size_t) (i + 1) * D, N - i - 1, D, nu,
+                              variance, bk);
     tot += 2.0L * (long double) s + (long double) variance;
     if ((i & 255) == 255) R_CheckUserInterrupt();
   }
