@@ -666,7 +666,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
     matrix(as.vector(V %*% ex$coef), nrow = 1L)
   } else {
     check_float_tails("laplace", epsilon, m = length(pl$idx), what = mechanism)
-    .Call(C_dpfda_iclp_draw, V, as.double(pl$sd), 1L, as.double(pl$center))
+    c_iclp_draw(V, as.double(pl$sd), 1L, as.double(pl$center))
   }
   if (!all(is.finite(vals))) {
     dpfda_abort("The released values overflow; rescale the data (tau) or the kernel.",

@@ -26,21 +26,21 @@ kme_nu <- function(kernel) as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu)
 kme_rowmeans <- function(kernel, z, x, chunk = 2048L) {
   zs <- kernel_scale_points(kernel, z, "synthetic")
   xs <- kernel_scale_points(kernel, x, "x")
-  .Call(C_dpfda_kme_rowmeans, zs, xs, kernel_code(kernel), kme_nu(kernel), kernel$variance,
-        as.integer(chunk))
+  c_kme_rowmeans(zs, xs, kernel_code(kernel), kme_nu(kernel), kernel$variance,
+                 as.integer(chunk))
 }
 
 # mean(K_xx) over all N^2 pairs (evaluation / oracle only).
 kme_mean_gram <- function(kernel, x) {
   xs <- kernel_scale_points(kernel, x, "x")
-  .Call(C_dpfda_kme_mean_gram, xs, kernel_code(kernel), kme_nu(kernel), kernel$variance)
+  c_kme_mean_gram(xs, kernel_code(kernel), kme_nu(kernel), kernel$variance)
 }
 
 # Basis of span{k(z_m, .)}: sequential skip-threshold incomplete Cholesky
 # (the authors' modified Gram-Schmidt with drop threshold tol), or the pivoted
 # variant. Depends on K_zz only.
 kme_basis <- function(K, tol = 1e-5, pivot = FALSE, block = 64L) {
-  b <- .Call(C_dpfda_kme_seqchol, K, as.double(tol), as.logical(pivot), as.integer(block))
+  b <- c_kme_seqchol(K, as.double(tol), as.logical(pivot), as.integer(block))
   b$F <- length(b$kept)
   b$Ls <- b$L[b$kept, , drop = FALSE]   # F x F lower triangular (in kept order)
   b
@@ -202,7 +202,7 @@ kme_check_rff <- function(rff, arg = "rff") {
 
 # Feature matrix (n x J) or mean feature vector (J) of points (no checks).
 kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
-  .Call(C_dpfda_kme_rff, x, rff$W, rff$scale, as.logical(mean), as.integer(chunk))
+  c_kme_rff(x, rff$W, rff$scale, as.logical(mean), as.integer(chunk))
 }
 
 #' Evaluate random Fourier features
@@ -308,9 +308,9 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   box <- kme_domain(domain, rff$dim)
   M <- nrow(start)
   check_alloc(as.double(M) * rff$J + as.double(M)^2, "reduced-set feature matrices")
-  g <- .Call(C_dpfda_kme_greedy, target, rff$W, rff$scale, start + 0, as.integer(iters),
-             c(lr, 0.9, 0.999, 1e-8), if (is.null(box)) numeric(0) else box[1L, ],
-             if (is.null(box)) numeric(0) else box[2L, ])
+  g <- c_kme_greedy(target, rff$W, rff$scale, start + 0, as.integer(iters),
+                    c(lr, 0.9, 0.999, 1e-8), if (is.null(box)) numeric(0) else box[1L, ],
+                    if (is.null(box)) numeric(0) else box[2L, ])
   z <- g[[1L]]
   if (!all(is.finite(z))) dpfda_abort("The pre-image search diverged; use a smaller `lr`.",
                                       class = "dpfda_error_numeric", arg = "lr")
@@ -319,7 +319,7 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   if (weights == "lasso") {
     G <- tcrossprod(Phi)
     cc <- as.vector(Phi %*% target)
-    fit <- .Call(C_dpfda_kme_lasso, G, cc, sum(target^2), lasso_lambda, numeric(M), 10000L, 1e-10)
+    fit <- c_kme_lasso(G, cc, sum(target^2), lasso_lambda, numeric(M), 10000L, 1e-10)
     w <- fit[[1L]]
   } else if (weights == "l1ball") {
     w <- kme_l1_quadratic(tcrossprod(Phi), as.vector(Phi %*% target), l1_bound, w)

@@ -312,9 +312,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
   st$noise <- noise
   st$exact <- ex      # NULL: float noise (or no noise at sensitivity 0)
   st$fast <- FALSE    # TRUE once the first query chose the Markov path (query1 in C)
-  st$ptr <- .Call(C_dpfda_online_create, amp, tau, kernel_code(kernel),
-                  as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
-                  if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
+  st$ptr <- c_online_create(amp, tau, kernel_code(kernel),
+                            as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
+                            if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
   class(st) <- "dpfda_online"
   st
 }
@@ -328,7 +328,7 @@ query <- function(object, x, ...) {
   # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online
   # object is answered by one C call that checks everything itself (search, f, draw, insertion);
   # integer 0 means "not handled": dispatch as usual, the method checks and reports
-  out <- .Call(C_dpfda_online_query1, object, x)
+  out <- c_online_query1(object, x)
   if (is.double(out)) return(out)
   if (is.null(out)) online_unavailable(object)
   if (out) online_failure(out, NA_real_, NULL, 1L, object)   # a status after the draw
@@ -366,7 +366,7 @@ query.dpfda_online <- function(object, x, ...) {
     if (is.null(dim(x))) x <- matrix(x, ncol = 1L)
     xs <- kernel_scale_points(.subset2(object, "kernel"), x, "x")
   }
-  need <- .Call(C_dpfda_online_plan, ptr, x)
+  need <- c_online_plan(ptr, x)
   if (is.null(need)) online_unavailable(object)
   v <- NULL
   if (nn <- length(need)) {
@@ -376,7 +376,7 @@ query.dpfda_online <- function(object, x, ...) {
     if (!is.double(v) && is.numeric(v)) v <- as.double(v)
   }
   # C checks the values of f (number, finiteness) and the memory before any draw
-  out <- .Call(C_dpfda_online_answer, ptr, x, xs, need, v, .subset2(object, "max_doubles"))
+  out <- c_online_answer(ptr, x, xs, need, v, .subset2(object, "max_doubles"))
   if (is.null(out)) online_unavailable(object)
   status <- attr(out, "status")
   if (!is.null(status)) online_failure(status, out, v, nn, object)
@@ -399,7 +399,7 @@ released.default <- function(object, ...) {
 #' @export
 released.dpfda_online <- function(object, ...) {
   online_check(object)
-  res <- .Call(C_dpfda_online_collect, object$ptr)
+  res <- c_online_collect(object$ptr)
   if (is.null(res)) online_unavailable(object)
   n <- length(res$values)
   if (n == 0L) {
@@ -433,7 +433,7 @@ released.dpfda_online <- function(object, ...) {
 #' @rdname dp_online
 #' @export
 print.dpfda_online <- function(x, ...) {
-  n <- if (is.environment(x) && typeof(x$ptr) == "externalptr") .Call(C_dpfda_online_count, x$ptr) else -1L
+  n <- if (is.environment(x) && typeof(x$ptr) == "externalptr") c_online_count(x$ptr) else -1L
   cat("<dpfda_online> CURATOR-SIDE online release: it holds the data.\n")
   cat("  Do not share, save or serialise it; only its answers are public.\n")
   if (!is.environment(x) || is.null(x$kernel)) return(invisible(x))
@@ -466,7 +466,7 @@ print.dpfda_online <- function(x, ...) {
 #' @export
 length.dpfda_online <- function(x) {
   if (!is.environment(x) || typeof(x$ptr) != "externalptr") return(0L)
-  max(0L, .Call(C_dpfda_online_count, x$ptr))
+  max(0L, c_online_count(x$ptr))
 }
 
 # ---- internals -------------------------------------------------------------------
@@ -597,7 +597,7 @@ online_setup <- function(object, d) {
     dpfda_abort(sprintf("`x` must be one-dimensional for `method = \"markov\"`, not %d columns.", d),
                 arg = "x")
   }
-  ok <- .Call(C_dpfda_online_setup, object$ptr, if (markov) 2L else 1L, d)
+  ok <- c_online_setup(object$ptr, if (markov) 2L else 1L, d)
   if (!isTRUE(ok)) online_unavailable(object)
   object$kind <- if (markov) "markov" else "cholesky"
   object$general <- !markov
@@ -612,7 +612,7 @@ online_condition <- function(object, x) {
   online_check(object)
   x <- as_points(x, "x", d = object$d)
   xs <- if (object$kind == "cholesky") kernel_scale_points(object$kernel, x, "x") else NULL
-  r <- .Call(C_dpfda_online_condition, object$ptr, x, xs)
+  r <- c_online_condition(object$ptr, x, xs)
   if (is.null(r)) online_unavailable(object)
   list(mean = r[, 1L], var = r[, 2L])
 }
