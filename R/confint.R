@@ -280,7 +280,7 @@ glance.dpfda_release <- function(x, ...) {
 # With noise = "exact" the coordinates are discrete (a 2^-k grid) with the
 # recorded scale; their law is taken as the continuous one of that scale.
 #' @export
-noise_law.dpfda_kme <- function(x, ...) {
+noise_law.dpfda_kme_release <- function(x, ...) {
   z <- x$points
   grid <- if (ncol(z) == 1L) as.vector(z) else z
   fam <- if (isTRUE(x$delta == 0)) "laplace" else "gaussian"
@@ -313,7 +313,7 @@ noise_law.dpfda_kme <- function(x, ...) {
 
 #' @rdname confint.dpfda_release
 #' @export
-confint.dpfda_kme <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
+confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
                               nsim = 10000, seed = 1, ...) {
   b <- confint_band(object, level, type, nsim, seed)
   level <- b$level

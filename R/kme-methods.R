@@ -5,16 +5,16 @@
 # ---- methods and uses of a release --------------------------------------------
 
 check_kme <- function(release, arg = "release") {
-  if (!inherits(release, "dpfda_kme")) arg_error(arg, "a dp_kme() release", release)
+  if (!inherits(release, "dpfda_kme_release")) arg_error(arg, "a dp_kme() release", release)
   release
 }
 
 #' @export
-print.dpfda_kme <- function(x, ...) {
+print.dpfda_kme_release <- function(x, ...) {
   lab <- c(subspace = "Algorithm 1 (synthetic-data subspace)",
            random_features = "Algorithm 2 (random features + reduced set)",
            exponential = "exponential mechanism")[[x$method]]
-  cat(sprintf("<dpfda_kme> private kernel mean embedding, %s\n", lab))
+  cat(sprintf("<dpfda_kme_release> private kernel mean embedding, %s\n", lab))
   if (x$method == "exponential") {
     cat(sprintf("  epsilon = %s-DP, N = %d, utility sensitivity %s, candidate %d of %d chosen\n",
                 format(x$epsilon, digits = 4), x$n, format(x$sensitivity, digits = 4), x$selected, x$noise_dim))
@@ -33,18 +33,18 @@ print.dpfda_kme <- function(x, ...) {
 }
 
 #' @export
-summary.dpfda_kme <- function(object, ...) {
+summary.dpfda_kme_release <- function(object, ...) {
   structure(list(method = object$method, epsilon = object$epsilon, delta = object$delta,
                  sensitivity = object$sensitivity, noise_scale = object$noise_scale,
                  noise_dim = object$noise_dim, M = nrow(object$points), mass = sum(object$weights),
                  l1 = sum(abs(object$weights)), nonzero = sum(object$weights != 0), rng = object$rng,
                  # everything print() says, so that summary() never says less
                  printed = utils::capture.output(print(object))),
-            class = "summary.dpfda_kme")
+            class = "summary.dpfda_kme_release")
 }
 
 #' @export
-print.summary.dpfda_kme <- function(x, ...) {
+print.summary.dpfda_kme_release <- function(x, ...) {
   cat(x$printed, sep = "\n")
   cat(sprintf("summary: kme release (%s): epsilon = %s, delta = %s, noise scale %s on %d coordinates\n", x$method,
               format(x$epsilon, digits = 4), format(x$delta, digits = 4), format(x$noise_scale, digits = 4),
@@ -55,11 +55,11 @@ print.summary.dpfda_kme <- function(x, ...) {
 }
 
 #' @export
-as.data.frame.dpfda_kme <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
+as.data.frame.dpfda_kme_release <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
   p <- x$points
   colnames(p) <- paste0("z", seq_len(ncol(p)))
   # the embedding at the points with its noise band (R/confint.R), NA without a noise law
-  ci <- tryCatch(confint.dpfda_kme(x, level = level, ...), dpfda_error_unsupported = function(e) NULL)
+  ci <- tryCatch(confint.dpfda_kme_release(x, level = level, ...), dpfda_error_unsupported = function(e) NULL)
   d <- data.frame(p, weight = x$weights, value = stats::predict(x))
   d$se <- if (is.null(ci)) NA_real_ else ci$se
   d$lower <- if (is.null(ci)) NA_real_ else ci$lower
@@ -83,14 +83,14 @@ as.data.frame.dpfda_kme <- function(x, row.names = NULL, optional = FALSE, level
 #' predict(r, c(-1, 0, 1))
 #' dp_rng(old)
 #' @export
-predict.dpfda_kme <- function(object, newdata = NULL, ...) {
+predict.dpfda_kme_release <- function(object, newdata = NULL, ...) {
   refuse_interval(list(...), "a kernel mean embedding")
   if (is.null(newdata)) newdata <- object$points
   release_predict(object, newdata, ...)
 }
 
 #' @export
-release_predict.dpfda_kme <- function(object, newdata, ...) {
+release_predict.dpfda_kme_release <- function(object, newdata, ...) {
   y <- as_points(newdata, "newdata", d = ncol(object$points))
   nz <- object$weights != 0
   if (!any(nz)) return(numeric(nrow(y)))
@@ -98,7 +98,7 @@ release_predict.dpfda_kme <- function(object, newdata, ...) {
 }
 
 #' @export
-plot.dpfda_kme <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, ...) {
+plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, ...) {
   p <- x$points
   w <- x$weights
   if (is.null(main)) main <- sprintf("dp_kme (%s), epsilon = %s", x$method, format(x$epsilon, digits = 3))
@@ -160,7 +160,7 @@ kme_expectation <- function(release, h, normalise = FALSE) {
 
 # Weighted sample (points, weights) from a release or points.
 kme_as_weighted <- function(y, d, arg, weights = NULL) {
-  if (inherits(y, "dpfda_kme")) return(list(points = y$points, weights = y$weights))
+  if (inherits(y, "dpfda_kme_release")) return(list(points = y$points, weights = y$weights))
   p <- as_points(y, arg, d = d)
   if (is.null(weights)) return(list(points = p, weights = rep(1 / nrow(p), nrow(p))))
   weights <- check_numeric_vector(weights, "weights_y")
@@ -200,7 +200,7 @@ kme_mmd <- function(release, y, weights_y = NULL) {
   check_required()
   check_kme(release)
   a <- list(points = release$points, weights = release$weights)
-  if (!inherits(y, "dpfda_kme") && is.null(weights_y)) {
+  if (!inherits(y, "dpfda_kme_release") && is.null(weights_y)) {
     # a plain sample: row means and the mean Gram matrix in C, no L x L matrix
     y <- as_points(y, "y", d = ncol(a$points))
     check_alloc(as.double(nrow(a$points))^2, "kernel matrix of the release")

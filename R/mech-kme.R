@@ -154,7 +154,7 @@
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
 #'   composition).
-#' @return An object of class `dpfda_kme` (a `dpfda_release`): `points`
+#' @return An object of class `dpfda_kme_release` (a `dpfda_release`): `points`
 #'   (`M x D`), `weights`, `method`, `epsilon`, `delta`, the L2 `sensitivity`
 #'   used (\eqn{2/N} for unit-variance kernels), `noise_scale`, `noise_dim` (\eqn{F} or \eqn{J}), the kernel,
 #'   `n`, the random features (Algorithm 2), the rng mode and the call. It
@@ -274,7 +274,7 @@ kme_finish_release <- function(z, w, sigma, ex, extra, kernel, method, epsilon, 
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
   if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
-  rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
+  rel <- new_dpfda_kme_release(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
                        if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
   release_close(rel, budget, "dp_kme",
                 list(privacy_part(epsilon, delta, mu = if (!laplace && is.null(ex)) sens / sigma, rho = ex$rho)))
@@ -308,7 +308,7 @@ kme_exact <- function(F, sens, epsilon, delta, laplace) {
        rho = s2^2 / (2 * sigma^2))
 }
 
-new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,
+new_dpfda_kme_release <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,
                           call, extra = list(), sensitivity = 2 / N) {
   vals <- new_dpfda_curves(matrix(as.double(w), nrow = 1L), as.double(seq_along(w)), c(1, max(1, length(w))))
   kind <- if (method != "exponential" && delta == 0) "Laplace" else "Gaussian"
@@ -320,7 +320,7 @@ new_dpfda_kme <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_
                          sensitivity = sensitivity, noise_scale = sigma, noise = noise, call = call,
                          points = z, weights = as.double(w), method = method, kernel = kernel, n = N,
                          noise_dim = noise_dim, calibration = calibration, domain = box,
-                         class = "dpfda_kme")
+                         class = "dpfda_kme_release")
   for (nm in names(extra)) r[nm] <- list(extra[[nm]])
   r
 }
@@ -399,6 +399,6 @@ kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens
   }, 0)
   sel <- quiet_privacy(dp_select(util, sensitivity = sens, epsilon = epsilon))
   ch <- cand[[sel$index]]
-  new_dpfda_kme(ch$points, ch$weights, kernel, "exponential", epsilon, delta, N, 0, length(cand),
+  new_dpfda_kme_release(ch$points, ch$weights, kernel, "exponential", epsilon, delta, N, 0, length(cand),
                 "exponential", NULL, call, list(selected = sel$index), sensitivity = sens)
 }

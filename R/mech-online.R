@@ -3,7 +3,7 @@
 # noise path, sampled conditionally on every earlier answer (src/online.c).
 #
 # The object is curator-side: it holds `f` (hence the data) and the raw
-# noise. It is an environment of class `dpfda_online` whose C state lives
+# noise. It is an environment of class `dpfda_online_session` whose C state lives
 # behind an external pointer, which does not survive serialisation: a saved
 # and reloaded copy cannot answer (it could otherwise fork the noise path and
 # give two independent answers at a new point, doubling the privacy cost).
@@ -206,7 +206,7 @@
 #'   (a numeric vector of one-dimensional points, or a matrix with one point
 #'   per row), answered one after the other in the given order. For
 #'   `print()` and `length()`: an online release.
-#' @return `dp_online()`: a curator-side object of class `dpfda_online` (an
+#' @return `dp_online()`: a curator-side object of class `dpfda_online_session` (an
 #'   environment). `query()`: the answers, one per row of `x`, in order.
 #'   `released()`: a `dpfda_release` (subclasses `dpfda_online_release`,
 #'   `dpfda_gp_release`) with the answered points (sorted in one dimension,
@@ -315,7 +315,7 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
   st$ptr <- c_online_create(amp, tau, kernel_code(kernel),
                             as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
                             if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
-  class(st) <- "dpfda_online"
+  class(st) <- "dpfda_online_session"
   st
 }
 
@@ -325,7 +325,7 @@ query <- function(object, x, ...) {
   # explicit checks, not check_required(): query() is called once per point
   if (missing(object)) require_arg_error("object", "query", "a dp_online() release")
   if (missing(x)) require_arg_error("x", "query", "the public points at which to answer (a number or vector)")
-  # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online
+  # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online_session
   # object is answered by one C call that checks everything itself (search, f, draw, insertion);
   # integer 0 means "not handled": dispatch as usual, the method checks and reports
   out <- c_online_query1(object, x)
@@ -342,7 +342,7 @@ query.default <- function(object, x, ...) {
 
 #' @rdname dp_online
 #' @export
-query.dpfda_online <- function(object, x, ...) {
+query.dpfda_online_session <- function(object, x, ...) {
   # .subset2() skips `$` dispatch on the classed environment
   # (the C entry points also refuse to answer in a process other than the creator's)
   ptr <- if (is.environment(object)) .subset2(object, "ptr")
@@ -397,7 +397,7 @@ released.default <- function(object, ...) {
 
 #' @rdname dp_online
 #' @export
-released.dpfda_online <- function(object, ...) {
+released.dpfda_online_session <- function(object, ...) {
   online_check(object)
   res <- c_online_collect(object$ptr)
   if (is.null(res)) online_unavailable(object)
@@ -432,9 +432,9 @@ released.dpfda_online <- function(object, ...) {
 
 #' @rdname dp_online
 #' @export
-print.dpfda_online <- function(x, ...) {
+print.dpfda_online_session <- function(x, ...) {
   n <- if (is.environment(x) && typeof(x$ptr) == "externalptr") c_online_count(x$ptr) else -1L
-  cat("<dpfda_online> CURATOR-SIDE online release: it holds the data.\n")
+  cat("<dpfda_online_session> CURATOR-SIDE online session: it holds the data.\n")
   cat("  Do not share, save or serialise it; only its answers are public.\n")
   if (!is.environment(x) || is.null(x$kernel)) return(invisible(x))
   cat(sprintf("  Gaussian-process noise, (epsilon = %s, delta = %s)-DP for any number of adaptive queries\n",
@@ -464,7 +464,7 @@ print.dpfda_online <- function(x, ...) {
 
 #' @rdname dp_online
 #' @export
-length.dpfda_online <- function(x) {
+length.dpfda_online_session <- function(x) {
   if (!is.environment(x) || typeof(x$ptr) != "externalptr") return(0L)
   max(0L, c_online_count(x$ptr))
 }

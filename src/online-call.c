@@ -143,7 +143,7 @@ static SEXP frame_get(SEXP env, SEXP sym)
   return v == R_UnboundValue ? NULL : v;
 }
 
-/* The state of object when it is a "dpfda_online" environment whose first
+/* The state of object when it is a "dpfda_online_session" environment whose first
  * query chose the Markov path (object$fast) and has f and max_doubles:
  * sets *f and *limit.  NULL otherwise (the caller dispatches as usual). */
 static SEXP query1_ptr(SEXP object, SEXP *f, double *limit)
@@ -152,7 +152,7 @@ static SEXP query1_ptr(SEXP object, SEXP *f, double *limit)
   if (s_fast == NULL) {
     s_fast = Rf_install("fast"); s_ptr = Rf_install("ptr"); s_f = Rf_install("f");
     s_lim = Rf_install("max_doubles");
-    s_cls = Rf_mkChar("dpfda_online");
+    s_cls = Rf_mkChar("dpfda_online_session");
     R_PreserveObject(s_cls);
   }
   if (TYPEOF(object) != ENVSXP) return NULL;
@@ -171,7 +171,7 @@ static SEXP query1_ptr(SEXP object, SEXP *f, double *limit)
 
 /* Fast path of query(object, x), called by the generic before any dispatch:
  * one point x (a finite double without attributes) on the Markov (1-D OU)
- * path of an object of class exactly "dpfda_online" whose first query chose
+ * path of an object of class exactly "dpfda_online_session" whose first query chose
  * that path (object$fast): the checks, the search, f(x) when x is new, the
  * draw and the insertion in one call, O(log n), with no R-level work.  Same
  * algorithm and draws as plan() + answer() for a single point.  Returns the
