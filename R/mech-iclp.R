@@ -358,7 +358,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
-    sh <- qr_shrink(basis$values, rel$params$eta, rel$params$psi, basis_measure(basis))$s
+    sh <- inference_keep(mechanism, basis, rel$params)
     kk <- inference_components(sh)
     cs <- population_summary(src, basis, kk[["Jt"]], tau, cen)
     rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf)
