@@ -364,13 +364,18 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf)
     rel$epsilon <- rel$epsilon + eps_inf
     rel$epsilon_inference <- eps_inf
+    rel$zcdp_rho <- NULL   # (GP, exact noise: the release with the spread part is not rho-zCDP)
   }
   rel <- add_center(rel, cen, center, src$grid)
   if (auto) {   # one charge for the bound and the release: epsilon in all (delta: the release's)
     rel$epsilon <- rel$epsilon + ab$epsilon
     rel$tau_auto <- ab[c("epsilon", "share", "quantile", "range")]
     charge_budget(budget, rel$epsilon, rel$delta, "dp_mean (tau = \"auto\")")
-  } else if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
+  } else if (eps_count > 0 || (inference && mechanism == "gp")) {
+    # (GP with inference: the Gaussian release composed with the pure-DP spread release is charged as
+    # (epsilon, delta), not as a Gaussian profile, which would leave the spread release out)
+    charge_budget(budget, rel$epsilon, rel$delta, "dp_mean")
+  } else if (mechanism == "bernstein")
     charge_release(budget, rel, "dp_mean") else iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
   rel$charge <- NULL
   rel

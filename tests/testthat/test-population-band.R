@@ -65,15 +65,15 @@ test_that("the second-moment release is calibrated: L1 sensitivity on worst-case
   expect_lte(worst_C, sensC * (1 + 1e-9))
   expect_gt(worst_C, 0.2 * sensC)                      # the bound is not wildly loose
   expect_lte(worst_T, sensT * (1 + 1e-9) + 1e-15)
-  # the released matrix's noise: Laplace of scale sensitivity / (0.8 epsilon) (inflated <= 1%)
+  # the released matrix's noise: Laplace of scale sensitivity / (0.5 epsilon) (inflated <= 1%)
   x <- curves(pb_draw(200), pb_grid)
   draws <- with_seed_mode(5, t(vapply(1:300, function(i) {
     r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
     c(r$inference$second_moment[1, 1], r$inference$second_moment[1, 2], r$inference$laplace_scale,
       r$inference$sensitivity)
   }, numeric(4))))
-  expect_equal(draws[1, 3], draws[1, 4] / (0.8 * 0.2), tolerance = 0.011)
-  expect_gte(draws[1, 3], draws[1, 4] / (0.8 * 0.2))
+  expect_equal(draws[1, 3], draws[1, 4] / (0.5 * 0.2), tolerance = 0.011)
+  expect_gte(draws[1, 3], draws[1, 4] / (0.5 * 0.2))
   # empirical sd of an entry: sqrt(2) times the scale (300 draws: about 6% standard error)
   for (k in 1:2) expect_lt(abs(sd(draws[, k]) / (sqrt(2) * draws[1, 3]) - 1), 0.2)
 })
@@ -107,8 +107,6 @@ test_that("the population band covers the population mean (small simulation) and
 test_that("inference = TRUE: refused where not available; confint(population) needs it", {
   x <- curves(pb_draw(50), pb_grid)
   expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "iclp_ar", inference = TRUE),
-               class = "dpfda_error_unsupported")
-  expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "gp", delta = 1e-5, inference = TRUE),
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "bernstein", inference = TRUE),
                class = "dpfda_error_unsupported")
@@ -187,7 +185,7 @@ test_that("inference = TRUE with tau = \"auto\" is refused before any budget is 
 # worst-case neighbours: the privacy losses sum |d C| / b and |d T| / b_t of
 # its two Laplace releases (the K x K second moments about the public point
 # p, the trace of the other kept components) must stay within their shares
-# of epsilon (0.8 and 0.2), and come close enough to them that half the
+# of epsilon (half each), and come close enough to them that half the
 # noise would exceed them. The neighbours: a curve at p + R s / ||s|| (R =
 # tau + ||p||, p chosen along -s so that this curve has norm tau) against
 # one at p; a curve along component K + 1 against the zero curve; spikes.
@@ -236,11 +234,11 @@ test_that("spread release: the privacy loss on worst-case neighbours is within e
     eps <- 0.5
     r <- pb_spread_loss(keep, tau = 1, n = 25, eps = eps)
     expect_gt(r$Jt, r$K)
-    expect_lte(r$C, 0.8 * eps * (1 + 1e-9))
-    expect_lte(r$T, 0.2 * eps * (1 + 1e-9))
+    expect_lte(r$C, 0.5 * eps * (1 + 1e-9))
+    expect_lte(r$T, 0.5 * eps * (1 + 1e-9))
     # close to the shares: with half of either noise these neighbours would exceed epsilon
-    expect_gt(2 * r$C, 0.8 * eps * 1.02)
-    expect_gt(2 * r$T, 0.2 * eps * 1.02)
+    expect_gt(2 * r$C, 0.5 * eps * 1.02)
+    expect_gt(2 * r$T, 0.5 * eps * 1.02)
   }
 })
 
@@ -254,9 +252,9 @@ test_that("spread release: the trace noise has the stated scale (empirical sprea
     c(r$inference$tail_trace, r$inference$tail_scale)
   }, numeric(2))))
   n <- 200; tau <- 1.5
-  # scale: tau^2 / n / (0.2 * epsilon_inference), inflated at most 1% for the exact sampler
-  expect_gte(draws[1, 2], tau^2 / n / (0.2 * 0.2))
-  expect_lte(draws[1, 2], 1.011 * tau^2 / n / (0.2 * 0.2))
+  # scale: tau^2 / n / (0.5 * epsilon_inference), inflated at most 1% for the exact sampler
+  expect_gte(draws[1, 2], tau^2 / n / (0.5 * 0.2))
+  expect_lte(draws[1, 2], 1.011 * tau^2 / n / (0.5 * 0.2))
   # a Laplace of that scale has sd sqrt(2) b (300 draws: about 6% standard error)
   expect_lt(abs(sd(draws[, 1]) / (sqrt(2) * draws[1, 2]) - 1), 0.2)
 })
@@ -285,4 +283,26 @@ test_that("inference = TRUE with FRL on every component: exact epsilon, no smoot
     all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
   }, NA)
   expect_gte(mean(hits), 0.9)
+})
+
+test_that("inference = TRUE with mechanism \"gp\": charged as (epsilon, delta) in all, no zCDP claim", {
+  set.seed(31)
+  x <- curves(pb_draw(200), pb_grid)
+  for (noise in c("float", "exact")) {
+    b <- privacy_budget(3, delta = 1e-4, composition = "basic")
+    r <- dp_mean(x, epsilon = 2, tau = 1.5, mechanism = "gp", delta = 1e-5, inference = TRUE, noise = noise,
+                 budget = b)
+    expect_equal(r$epsilon, 2)
+    expect_equal(r$epsilon_inference, 0.4)
+    expect_equal(r$delta, 1e-5)
+    expect_null(r$zcdp_rho)
+    sp <- budget_spent(b)
+    expect_equal(sp$epsilon, 2, tolerance = 1e-12)
+    expect_equal(sp$delta, 1e-5)
+    # the Gaussian part alone would be charged as a Gaussian profile; with the spread part it is not
+    expect_true(is.na(b$ledger$mu[1]) && is.na(b$ledger$rho[1]))
+    ci <- confint(r, type = "population", nsim = 1000)
+    expect_true(all(ci$upper > ci$lower))
+    expect_match(attr(ci, "method"), "population band")
+  }
 })
