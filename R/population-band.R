@@ -223,11 +223,12 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
                               "of %d components and the trace of %d more, epsilon %s, held with probability %s; the other",
                               "components bounded), privacy",
-                              "noise of the mean (public law), Monte Carlo multiplier (%d draws); smoothing",
-                              "bias bounded (worst case for a mean in the kernel's RKHS ball of radius",
-                              "tau / sqrt(lambda_1)); clipping bias not included (none when the curves are",
-                              "within tau)"),
-                        K, Jt - K, format(inf$epsilon, digits = 3), format(1 - gamma, digits = 4), nsim))
+                              "noise of the mean (public law), Monte Carlo multiplier (%d draws); %s;",
+                              "clipping bias not included (none when the curves are within tau)"),
+                        K, Jt - K, format(inf$epsilon, digits = 3), format(1 - gamma, digits = 4), nsim,
+                        if (all(bias == 0)) "no smoothing bias (every basis component kept)" else
+                          paste("smoothing bias bounded (worst case for a mean in the kernel's RKHS ball",
+                                "of radius tau / sqrt(lambda_1))")))
 }
 
 # dp_mean(inference = TRUE) is available for the default mechanism on curves,

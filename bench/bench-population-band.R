@@ -9,7 +9,7 @@
 #
 #   Rscript bench/bench-population-band.R [reps] [grid points] [nsim] [design]
 # (reps: replications per cell, default 1000; nsim: Monte Carlo draws per band, default 2000;
-# design: "iclp_qr" or "frl_full", default both.)
+# design: "iclp_qr", "frl_full" or "gp", default all.)
 
 suppressPackageStartupMessages(library(dpfda))
 args <- commandArgs(trailingOnly = TRUE)
@@ -58,7 +58,9 @@ nonprivate_band <- function(X, level = 0.95, nsim = 2000) {
 # two designs of the release: the default ICLP-QR (PSS smoothing, worst-case smoothing-bias bound)
 # and the unsmoothed FRL on every basis component (M = J, L1 bound sqrt(M)), which has no smoothing
 # bias (the basis spans the grid) and needs no smoothness class
-designs <- list(iclp_qr = list(), frl_full = list(mechanism = "frl", M = m, frl_bound = "sqrtM"))
+# (and the GP release, (epsilon, delta = 1e-5)-DP, QR smoothing with Gaussian noise)
+designs <- list(iclp_qr = list(), frl_full = list(mechanism = "frl", M = m, frl_bound = "sqrtM"),
+                gp = list(mechanism = "gp", delta = 1e-5))
 cells <- expand.grid(epsilon = c(0.25, 1, 4), n = c(200, 1000), tails = c("light", "heavy"),
                      shape = c("smooth", "rough"), design = names(designs), stringsAsFactors = FALSE)
 if (!is.na(only)) cells <- cells[cells$design == only, ]

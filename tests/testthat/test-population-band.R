@@ -272,6 +272,7 @@ test_that("inference = TRUE with FRL on every component: exact epsilon, no smoot
   ci <- confint(r, type = "population", nsim = 1000)
   pb <- dpfda:::population_band(r, 0.95, 1000, 1)
   expect_equal(max(pb$bias), 0)
+  expect_match(attr(ci, "method"), "no smoothing bias")
   expect_equal(ci$upper - ci$estimate, pb$half)
   # small coverage simulation (nominal 0.95; the bench reports every cell)
   set.seed(22)
