@@ -137,6 +137,12 @@ test_that("inference = TRUE: the same release from curves, a data frame and chun
     expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper,
                  tolerance = 1e-10)
   }
+  # FRL on every component: the same from every source too
+  f_mem <- rel(curves(X, pb_grid), mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM")
+  f_ch <- rel(dp_chunks(unname(split(long, ceiling(seq_len(nrow(long)) / 200)))), grid = pb_grid,
+              mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM")
+  expect_equal(predict(f_ch), predict(f_mem), tolerance = 1e-10)
+  expect_equal(f_ch$inference$tail_trace, f_mem$inference$tail_trace, tolerance = 1e-10)
   rc_mem <- rel(curves(X, pb_grid), center = pb_mu)
   rc_df <- rel(long, grid = pb_grid, center = pb_mu)
   expect_equal(rc_df$inference$second_moment, rc_mem$inference$second_moment, tolerance = 1e-10)
