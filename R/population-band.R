@@ -243,7 +243,7 @@ check_inference <- function(mechanism, select, incomplete, unit, src) {
     # the band needs a release linear in the mean with noise of a public law: ICLP-AR soft-thresholds
     # the coefficients (its error depends on the unknown coefficients, not only on their mean), and
     # the Bernstein release interpolates a pointwise-clipped mean (no basis to carry the spread)
-    no(sprintf(paste("for mechanism \"%s\": the band needs a release linear in the mean (\"iclp_qr\",",
+    no(sprintf(paste("for mechanism \"%s\" (the band needs a release linear in the mean: use \"iclp_qr\",",
                      "\"frl\" or \"gp\")"), mechanism), "mechanism")
   }
   if (select == "pcv") no("with select = \"pcv\" (use \"pss\" or \"manual\")", "select")
