@@ -15,20 +15,27 @@
 #' * `type = "population"` (a [dp_mean()] release made with `inference =
 #'   TRUE`): a simultaneous band for the **population mean function** (of
 #'   the curves, centred on the public `center` and added back). Its `se`
-#'   combines the sampling variability (from the release's private upper
-#'   bound of the spread of the curves, which holds with probability at least
-#'   \eqn{1 - (1 - level)/10}; the components beyond it bounded by
-#'   Cauchy--Schwarz) and the privacy noise of the mean (its public law);
-#'   the multiplier is the Monte Carlo quantile of the maximum of the
-#'   standardised sum (Gaussian sampling part, the exact noise law), at level
-#'   `level` plus the share left to the bound; the half-width adds the bound
+#'   combines the sampling variability and the privacy noise of the mean
+#'   (its public law). The sampling variance at each grid point is bounded
+#'   from the release's private second moments: on the first \eqn{K}
+#'   components by the noisy moments (projected on the positive
+#'   semidefinite cone) plus a simultaneous quantile of their known Laplace
+#'   noise at the point; on the other kept components by the noisy trace
+#'   plus its noise quantile, times the squared basis functions
+#'   (Cauchy--Schwarz); together holding with probability at least
+#'   \eqn{1 - (1 - level)/10}. The multiplier is the Monte Carlo quantile of
+#'   the maximum of the standardised sum (Gaussian sampling part with the
+#'   correlation of the noisy moments, the exact noise law), at level
+#'   `level` plus the share left to the bounds; the half-width adds the bound
 #'   on the smoothing bias of [dp_accuracy()] at each grid point (the worst
 #'   case for a mean in the kernel's RKHS ball that allows norm `tau` along
-#'   the first eigenfunction). Clipping bias is not included: there is none
-#'   when every curve is within `tau`. The result's `method` says all this.
-#'   Coverage and width are measured in `bench/bench-population-band.R`: the
-#'   band is conservative, and much wider than a non-private band wherever
-#'   the privacy noise of the mean exceeds the sampling error.
+#'   the first eigenfunction; zero for FRL on every component). Clipping
+#'   bias is not included: there is none when every curve is within `tau`.
+#'   The result's `method` says all this. Coverage and width are measured in
+#'   `bench/bench-population-band.R` (where each part of the width comes
+#'   from: `bench/bench-population-band-decompose.R`): the band is
+#'   conservative, and much wider than a non-private band wherever the
+#'   privacy noise of the mean exceeds the sampling error.
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
