@@ -275,7 +275,7 @@ glance.dpfda_release <- function(x, ...) {
 # ---- kernel mean embeddings (dp_kme) ------------------------------------------
 #
 # A dp_kme() release is a weighted set of points; its embedding at the points
-# is mu(z) = K(z, Z) w. The noise law is public (spec balog_kme_release.md):
+# is mu(z) = K(z, Z) w. The noise law is public (Balog et al., Algorithms 1 and 2):
 # * subspace (Algorithm 1): beta = alpha + s g on the F kept coordinates, and
 #   w_S = L_S^{-T} beta, so the noise of the embedding at the points is
 #   A (s g) with A = K(z, Z_S) L_S^{-T} (L_S L_S' = K_SS; A = L at the kept

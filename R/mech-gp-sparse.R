@@ -103,7 +103,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   release_close(rel, budget, "dp_sparse_gp_regression")
 }
 
-# The FITC cloaking matrix C_FITC (P x n) on its own (internal; spec 2.8).
+# The FITC cloaking matrix C_FITC (P x n) on its own (internal; see the header).
 fitc_cloaking_matrix <- function(x, newdata, inducing, kernel, noise_variance) {
   check_kernel(kernel)
   pts <- as_points(x, "x")

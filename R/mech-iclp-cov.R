@@ -1,5 +1,5 @@
 # Pure-DP covariance function release with the ICLP on the tensor basis
-# (Lin and Reimherr, Appendix C.1; spec lin_iclp.md section 4.6, 9.15).
+# (Lin and Reimherr, Appendix C.1).
 
 #' Differentially private covariance function (ICLP)
 #'

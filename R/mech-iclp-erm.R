@@ -1,5 +1,4 @@
-# Lin and Reimherr, Section 4.4 (eq. (13), Theorem 18, Remark 19; spec
-# lin_iclp.md section 4.5): pure-DP release of a regularised empirical risk
+# Lin and Reimherr, Section 4.4 (eq. (13), Theorem 18, Remark 19): pure-DP release of a regularised empirical risk
 # minimiser with ICLP noise.
 #
 # Setting. On the public grid t_1..t_m, (lambda_j, v_j) is the kl_basis() of

@@ -1,6 +1,5 @@
 # Pure-DP kernel density estimation with the ICLP and FRL mechanisms
-# (Lin and Reimherr, Section 4.3, Theorem 16, Remark 17; spec lin_iclp.md
-# section 4.4). Called by dp_kde(mechanism = "iclp" / "frl").
+# (Lin and Reimherr, Section 4.3, Theorem 16, Remark 17). Called by dp_kde(mechanism = "iclp" / "frl").
 #
 # Summary. With (lambda_j, v_j) the kl_basis() of the covariance kernel C
 # (lengthscale = bandwidth) on the public grid and K = C^eta the power kernel

@@ -1,5 +1,4 @@
-# Age-at-death distributions by group (Lin and Reimherr, Section 7.2; spec
-# lin_iclp.md section 7.4): one density per region on a common age grid.
+# Age-at-death distributions by group (Lin and Reimherr, Section 7.2): one density per region on a common age grid.
 
 #' Mortality (age-at-death) distributions
 #'
