@@ -320,7 +320,8 @@ new_dpfda_kme_release <- function(z, w, kernel, method, epsilon, delta, N, sigma
                          sensitivity = sensitivity, noise_scale = sigma, noise = noise, call = call,
                          points = z, weights = as.double(w), method = method, kernel = kernel, n = N,
                          noise_dim = noise_dim, calibration = calibration, domain = box,
-                         class = "dpfda_kme_release")
+                         # (dpfda_kme: the class DESIGN.md names, kept for code that tests it)
+                         class = c("dpfda_kme_release", "dpfda_kme"))
   for (nm in names(extra)) r[nm] <- list(extra[[nm]])
   r
 }
