@@ -123,6 +123,19 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   if (engine) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
   columns <- opts$columns
   opts$columns <- NULL
+  # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...`
+  bo <- split_ybound_options(opts)
+  opts <- bo$rest
+  auto <- !missing(y_bound) && identical(y_bound, "auto")
+  if (!missing(y_bound) && !auto && (is.character(y_bound) || is.factor(y_bound))) {
+    arg_error("y_bound", "c(lower, upper) with lower < upper, or \"auto\" (a private bound)", y_bound)
+  }
+  if (!auto) auto_bound_unused(bo$auto, "y_bound", ybound_option_names)
+  ab <- NULL
+  if (auto && inherits(x, "dpfda_summary")) {
+    dpfda_abort(paste("y_bound = \"auto\" needs the data (points and outputs, a data frame, a table or chunks),",
+                      "not a summary clamped to a fixed y_bound; give y_bound."), arg = "y_bound")
+  }
   if (inherits(x, "dpfda_summary")) {
     s <- check_summary(x, "binreg")
     st <- s$settings
@@ -149,7 +162,12 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
     if (!engine && !is.null(columns)) {
       dpfda_abort("`columns` is for a database table or chunks; `x` holds the inputs themselves.", arg = "columns")
     }
-    s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
+    if (auto) {   # a share of epsilon buys y_bound; the rest goes to the release
+      ab <- binreg_auto_bound(x, y, bins, domain, bo$auto, columns, check_epsilon(epsilon), budget)
+      s <- ab$summary
+    } else {
+      s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
+    }
     st <- s$settings
   }
   epsilon <- check_epsilon(epsilon)
@@ -159,8 +177,18 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   newpts <- if (is.null(newdata)) NULL else as_points(newdata, "newdata", d = D)
   counts <- s$sums[, 1L]
   if (max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))   # counts as integers
-  bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts, noise,
-              budget, call)
+  if (is.null(ab)) {
+    return(bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts,
+                       noise, budget, call))
+  }
+  rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
+                     opts, newpts, noise, NULL, call)
+  # one charge for the bound and the release: epsilon in all
+  rel$epsilon_release <- rel$epsilon
+  rel$epsilon <- epsilon
+  rel$y_bound_auto <- ybound_record(ab)
+  charge_budget(budget, epsilon, 0, "dp_bin_regression (y_bound = \"auto\")")
+  rel
 }
 
 # The release step of dp_bin_regression(), shared by the in-memory and the
@@ -231,6 +259,7 @@ print.dpfda_bin_release <- function(x, ...) {
                 format(x$fit$variance, digits = 4), paste(format(x$fit$lengthscale, digits = 4), collapse = ", "),
                 format(x$fit$noise_variance, digits = 4)))
   }
+  print_ybound_auto(x)
   invisible(x)
 }
 

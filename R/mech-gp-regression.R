@@ -136,27 +136,58 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   warn_privacy(epsilon, delta, length(y))
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")   # also when unused (standard)
+  # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...` (the rest goes to dp_noise_scale())
+  dots <- split_ybound_options(list(...))
+  ch <- NULL
+  eps_rel <- epsilon
+  if (identical(y_bound, "auto")) {
+    # the public inputs and outputs checked before any budget is spent
+    n <- nrow(as_points(x, "x"))
+    if (!is.numeric(y) || length(y) != n || !all(is.finite(y))) {
+      arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
+    }
+    check_kernel(kernel)
+    noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
+    # the default range follows the prior sd of the outputs, sqrt(v + noise_variance) (public)
+    ab <- ybound_auto_options(dots$auto, sqrt(kernel$variance + noise_variance))
+    ch <- ybound_choose(ybound_hist(y, ab$center, ab$candidates), n, ab, epsilon, budget, "dp_gp_regression")
+    y_bound <- ch$y_bound
+    eps_rel <- epsilon - ch$epsilon
+  } else {
+    auto_bound_unused(dots$auto, "y_bound", ybound_option_names)
+  }
+  # the charge: the release's (epsilon, delta) with its Gaussian profile, or with y_bound = "auto" one
+  # (epsilon, delta) for the bound and the release together
+  finish <- function(rel, label) {
+    if (is.null(ch)) {
+      charge_release(budget, rel, label)
+      return(rel)
+    }
+    rel$epsilon_release <- rel$epsilon
+    rel$epsilon <- epsilon
+    rel$y_bound_auto <- ybound_record(ch)
+    charge_budget(budget, epsilon, delta, paste(label, "y_bound = \"auto\""))
+    rel
+  }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
-                               inverse = if (method == "standard") "stats" else FALSE)
+                               inverse = if (method == "standard") "stats" else FALSE, auto_ok = TRUE)
   d <- parts$d
   if (method == "standard") {
     sens <- d * standard_gp_bound(parts, kernel, noise_variance, bound)
-    sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+    sigma <- do.call(dp_noise_scale, c(list(sens, eps_rel, delta, calibration = calibration), dots$rest))
     rel <- gp_release(parts$mean, parts$grid, kernel, sigma, mechanism = "gp-regression-standard",
-                      epsilon = epsilon, delta = delta, sensitivity = sens, call = call,
+                      epsilon = eps_rel, delta = delta, sensitivity = sens, call = call,
                       calibration = calibration, regression = "standard", bound = bound,
                       y_bound = parts$y_bound, posterior_variance = parts$variance,
                       class = "dpfda_gpreg_release", noise_mode = noise)
     rel$noise_covariance <- rel$noise_scale^2 * (kernel_matrix(kernel, parts$points) +
                                                    rel$jitter * diag(nrow(parts$points)))
-    charge_release(budget, rel, "dp_gp_regression (standard)")
-    return(rel)
+    return(finish(rel, "dp_gp_regression (standard)"))
   }
   cl <- cloaking_covariance(parts$C, tol = tol)
-  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
+  rel <- cloaking_release(parts, cl, eps_rel, delta, calibration, call, noise_args = dots$rest,
                           noise_mode = noise)
-  charge_release(budget, rel, "dp_gp_regression (cloaking)")
-  rel
+  finish(rel, "dp_gp_regression (cloaking)")
 }
 
 # The cloaking mechanism for any mean that is linear in the clipped outputs,
@@ -213,7 +244,7 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
 # inverse = "stats" (the standard mechanism): no cloaking matrix C (NULL), the
 # mean from alpha = K^{-1} y, and only the row functionals of K^{-1} that
 # standard_gp_bound() reads (src/gpreg.c, dpfda_gp_standard).
-gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, inverse = FALSE) {
+gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, inverse = FALSE, auto_ok = FALSE) {
   check_kernel(kernel)
   x <- as_points(x, "x")
   n <- nrow(x)
@@ -221,7 +252,10 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
   ok <- is.numeric(y_bound) && length(y_bound) == 2L && all(is.finite(y_bound)) && y_bound[1] < y_bound[2]
-  if (!isTRUE(ok)) arg_error("y_bound", "c(lower, upper) with lower < upper", y_bound)
+  if (!isTRUE(ok)) {
+    arg_error("y_bound", if (auto_ok) "c(lower, upper) with lower < upper, or \"auto\" (a private bound)" else
+      "c(lower, upper) with lower < upper", y_bound)
+  }
   noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
   grid <- as_grid(newdata, "newdata")
   if (is.null(dim(grid))) grid <- sort(grid)
@@ -271,6 +305,7 @@ print.dpfda_gpreg_release <- function(x, ...) {
               x$regression, format(x$y_bound[1], digits = 4), format(x$y_bound[2], digits = 4),
               format(sqrt(min(x$posterior_variance)), digits = 3),
               format(sqrt(max(x$posterior_variance)), digits = 3)))
+  print_ybound_auto(x)
   invisible(x)
 }
 
