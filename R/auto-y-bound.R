@@ -61,7 +61,7 @@ ybound_choose <- function(counts, n, ab, epsilon, budget, label) {
 }
 
 # The record of the choice kept in the release (public once privatised).
-ybound_record <- function(ch) ch[c("epsilon", "share", "quantile", "range", "center")]
+ybound_record <- function(ch) c(list(bound = ch$tau), ch[c("epsilon", "share", "quantile", "range", "center")])
 
 # A line of the print of a release whose y_bound was chosen privately.
 print_ybound_auto <- function(x) {

@@ -125,6 +125,7 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
                    check = !.query)
   nn <- lazy_drop_null(q, xn, check = !.query)
   q <- nn$q
+  bins <- settings$bins
   yb <- settings$y_bound
   idx <- binreg_lazy_index(xn, settings)
   yc <- call("pmin", call("pmax", call("coalesce", as.name("y"), sql_lit(mean(yb))), sql_lit(yb[1L]), na.rm = TRUE),
