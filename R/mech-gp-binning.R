@@ -30,6 +30,21 @@
 #' noise). Inputs outside `domain` are clamped into it, i.e. counted in the
 #' nearest boundary bin (documented clamping, DESIGN.md rule 2).
 #'
+#' **Automatic bound** (`y_bound = "auto"`): chosen privately with a share
+#' `bound_share` of `epsilon`, by the rule of [dp_gp_regression()] (section
+#' Automatic bound: a high quantile of \eqn{|y_i - c|}, \eqn{c} =
+#' `bound_center`, default 0, among public candidates over `bound_range`,
+#' default \eqn{[10^{-4}, 10^4]}), giving `y_bound = c + c(-B, B)`; the rest
+#' of `epsilon` goes to the Laplace release, so the call charges exactly
+#' `epsilon`, and the release records `y_bound_auto` and `epsilon_release`.
+#' Tables and chunks give the same release as points in memory: the engine
+#' computes, per bin of the domain and per bin of \eqn{|y - c|} among the
+#' candidates, the count and the sums of \eqn{y - c} and of its sign (a
+#' missing output counts at \eqn{c}), from which the histogram and the
+#' clamped bin sums at any candidate follow exactly, in one pass. A
+#' [summarise_bin_regression()] summary (clamped to a fixed `y_bound`)
+#' cannot choose a bound.
+#'
 #' **Predictions** at `newdata` (post-processing of the released bin means,
 #' no further privacy cost, see [predict.dpfda_bin_release()]):
 #' * `method = "simple"`: the released mean of the bin containing the point;
@@ -62,7 +77,8 @@
 #'   or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
 #'   dimension.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`
+#'   (chosen privately with a share of `epsilon`, see Automatic bound).
 #' @param epsilon Privacy parameter (\eqn{\delta = 0}).
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
@@ -80,15 +96,20 @@
 #' @param ... Options of the integral fit: `lengthscale` (one or one per
 #'   dimension), `variance`, `noise_variance` (starting values, or fixed
 #'   values with `optimise = FALSE`) and `optimise` (default `TRUE`); for a
-#'   table or chunks, `columns` (the names of the input columns).
+#'   table or chunks, `columns` (the names of the input columns); with
+#'   `y_bound = "auto"`, `bound_share`, `bound_range`, `bound_quantile` and
+#'   `bound_center` (see [dp_gp_regression()]).
 #' @return A `dpfda_release` of subclass `dpfda_bin_release`. Its `values`
 #'   are the released bin means on the grid of bin centres (empty bins hold
 #'   the midpoint of `y_bound`); `sensitivity` is \eqn{d} (the \eqn{L_1}
 #'   sensitivity of the bin sums) and `noise_scale` \eqn{d / \epsilon} (the
-#'   Laplace scale on the sums). Further fields: `counts`, `laplace_scale`
+#'   Laplace scale on the sums; with `y_bound = "auto"`, \eqn{\epsilon} is
+#'   `epsilon_release`). Further fields: `counts`, `laplace_scale`
 #'   (per bin, 0 for empty bins), `bins`, `domain`, `y_bound`, `method`,
 #'   `fit` (the integral GP's fitted hyperparameters, or `NULL`), and
-#'   `predictions` at `newdata` (or `NULL`).
+#'   `predictions` at `newdata` (or `NULL`); with `y_bound = "auto"`,
+#'   `y_bound_auto` (`bound`, `epsilon`, `share`, `quantile`, `range`,
+#'   `center`) and `epsilon_release` (`epsilon` is the whole call's).
 #' @seealso [dp_gp_regression()] (cloaking), [integral_kernel()].
 #' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence, N. D.
 #'   (2018). Differentially private regression with Gaussian processes.
@@ -103,6 +124,10 @@
 #' ri <- dp_bin_regression(x, y, bins = 10, y_bound = c(-2, 2), epsilon = 1,
 #'                         domain = c(0, 1), method = "integral")
 #' predict(ri, seq(0, 1, 0.1))
+#' # y_bound chosen privately with a share of epsilon (0.1 here)
+#' ra <- dp_bin_regression(x, y, bins = 10, y_bound = "auto", epsilon = 3, domain = c(0, 1))
+#' ra$y_bound
+#' ra
 #' dp_rng(old)
 #' @export
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,

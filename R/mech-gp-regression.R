@@ -40,6 +40,35 @@
 #'   handled: the noise lives in the range of \eqn{C}, as does every
 #'   neighbour's shift.
 #'
+#' **Automatic bound** (`y_bound = "auto"`). A share `bound_share` of
+#' `epsilon` buys the bound privately, by the rule of `tau = "auto"` in
+#' [dp_mean()] applied to the outputs' distances \eqn{|y_i - c|} to a public
+#' centre \eqn{c} = `bound_center` (default 0): the exponential mechanism
+#' over public candidates, five per decade on a log scale over `bound_range`
+#' (default \eqn{[10^{-4}, 10^4] \sqrt{v + \sigma_n^2}}, the prior sd of the
+#' outputs from the public kernel variance \eqn{v} and `noise_variance`, so
+#' the default follows the units of the model), targets a high quantile of
+#' the distances (`bound_quantile`, default 0.9, lowered by the same public
+#' rule at small \eqn{n}), and the chosen candidate \eqn{B} gives `y_bound =
+#' c + c(-B, B)`. Replacing one output moves every rank of the histogram by
+#' at most 1 (sensitivity 1). The rest of `epsilon` and all of `delta` go to
+#' the release, calibrated to that `y_bound`, so the whole call is
+#' \eqn{(\epsilon, \delta)}-DP and charges exactly `epsilon` and `delta`
+#' (one ledger entry without a Gaussian profile: under a `"gdp"` or
+#' `"zcdp"` [privacy_budget()] it composes with the other entries by the
+#' rule for non-Gaussian \eqn{(\epsilon, \delta)} releases, basic
+#' composition, a valid and slightly conservative account). The default share
+#' is 0.1, raised up to 0.5 when \eqn{n\,\epsilon} is small; too few outputs
+#' for the share is an error of class `dpfda_error_privacy`, and a choice
+#' outside `bound_range` (the outputs lie outside it) one of class
+#' `dpfda_error_data`, after the bound's budget is charged; each says what
+#' to do (give `y_bound`, a larger share, another range). The release
+#' records `y_bound`, `y_bound_auto` (`bound` \eqn{B}, `epsilon`, `share`,
+#' `quantile`, `range`, `center`) and `epsilon_release`; the print says
+#' "y_bound chosen privately (share ... of epsilon)". The private quantile
+#' needs a few hundred outputs at \eqn{\epsilon = 1} (\eqn{n \epsilon}
+#' `bound_share` at least about 43 with the default range).
+#'
 #' The posterior variance depends on public quantities only and is returned as
 #' it is. The paper calibrates with \eqn{c(\delta)\Delta/\epsilon}
 #' (`calibration = "hall"`), proven only for \eqn{\epsilon \le 1}; its
@@ -57,7 +86,8 @@
 #' @param data With a formula: the data frame holding its variables.
 #' @param kernel The GP prior kernel (see [kernels]).
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`:
+#'   chosen privately with a share of `epsilon` (see Automatic bound).
 #' @param epsilon,delta Privacy parameters.
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
@@ -68,14 +98,18 @@
 #' @param calibration See [dp_noise_scale()].
 #' @param bound Sensitivity bound of the standard method (see Details).
 #' @param tol Solver tolerance passed to [cloaking_covariance()].
-#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); with
+#'   `y_bound = "auto"`, its options `bound_share`, `bound_range`,
+#'   `bound_quantile` (as for `tau = "auto"` in [dp_mean()]) and
+#'   `bound_center` (the public centre of the outputs, default 0).
 #' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
 #'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
 #'   (see [exact_noise]).
 #' @return A `dpfda_release` (subclass `dpfda_gpreg_release`) with the released
 #'   mean at `newdata` in `values`, plus `posterior_variance`,
 #'   `noise_covariance` (covariance of the added noise at `newdata`),
-#'   `regression` (the method), and for cloaking `lambda` and `max_constraint`.
+#'   `regression` (the method), and for cloaking `lambda` and `max_constraint`
+#'   (with `y_bound = "auto"`: `y_bound_auto`, `epsilon_release`).
 #' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence, N. D.
 #'   (2018). Differentially private regression with Gaussian processes.
 #'   *AISTATS*, PMLR 84, 1195--1203.
@@ -94,6 +128,13 @@
 #'                          kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500,
 #'                          y_bound = c(-150, 100), epsilon = 1, delta = 1e-5)
 #' }
+#' # y_bound chosen privately (a share of epsilon) around a public centre
+#' x3 <- runif(400)
+#' y3 <- 10 + sin(6 * x3) + rnorm(400, 0, 0.3)
+#' r3 <- dp_gp_regression(x3, y3, seq(0, 1, length.out = 30), kernel_gaussian(0.2),
+#'                        noise_variance = 0.09, y_bound = "auto", epsilon = 1, delta = 1e-5,
+#'                        bound_center = 10)
+#' r3$y_bound
 #' dp_rng(old)
 #' @export
 dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, epsilon, delta,
