@@ -60,6 +60,25 @@ ybound_choose <- function(counts, n, ab, epsilon, budget, label) {
   ch
 }
 
+# The charge of a call with y_bound = "auto": two ledger entries, made together
+# or not at all (the first is taken back when the second is refused): the
+# bound (its epsilon, pure DP) and the release (its own epsilon and delta,
+# with its Gaussian mu or zCDP rho, which depend on epsilon and delta only, not
+# on the chosen bound). Under "basic" composition they add to exactly epsilon;
+# under "gdp" and "zcdp" the release composes with the other Gaussian releases
+# and the bound as a pure epsilon-DP step, which is never worse than one entry.
+charge_auto_pair <- function(budget, eps_b, rel, label) {
+  if (is.null(budget)) return(invisible(NULL))
+  budget <- check_budget(budget)
+  before <- budget$ledger
+  charge_budget(budget, eps_b, 0, paste0(label, ": the bound"))
+  tryCatch(charge_release(budget, rel, paste0(label, ": the release")), error = function(e) {
+    budget$ledger <- before
+    stop(e)
+  })
+  invisible(budget)
+}
+
 # The record of the choice kept in the release (public once privatised).
 ybound_record <- function(ch) c(list(bound = ch$tau), ch[c("epsilon", "share", "quantile", "range", "center")])
 

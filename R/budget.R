@@ -42,6 +42,23 @@
 #' (its exact privacy profile at \eqn{\epsilon} is at most \eqn{\delta});
 #' otherwise the release counts with its \eqn{(\epsilon, \delta)}.
 #'
+#' **Automatic bounds.** `tau = "auto"` ([dp_mean()], [dp_cov()],
+#' [dp_fpca()]) charges one entry, \eqn{(\epsilon, \delta)} of the whole
+#' call (the private bound and the release together, by basic composition),
+#' without a Gaussian \eqn{\mu}: under `"gdp"` it is added to the other
+#' releases by basic composition, and under `"zcdp"` it counts as
+#' \eqn{\epsilon^2/2}-zCDP when \eqn{\delta = 0} (the whole call is pure
+#' \eqn{\epsilon}-DP) and by basic composition otherwise: valid, and never
+#' worse than `"basic"`. `y_bound = "auto"` ([dp_gp_regression()],
+#' [dp_bin_regression()]) charges two entries at once (both or neither): the
+#' bound, pure \eqn{\epsilon_b}-DP, and the release with its own
+#' \eqn{(\epsilon - \epsilon_b, \delta)} and Gaussian \eqn{\mu} (which
+#' depends on \eqn{\epsilon - \epsilon_b} and \eqn{\delta} only, not on the
+#' chosen bound, so adaptive composition applies); under `"zcdp"` the two
+#' pure steps of a binned regression count as
+#' \eqn{(\epsilon_b^2 + (\epsilon - \epsilon_b)^2)/2}. Under `"basic"`
+#' both ways add to exactly \eqn{\epsilon}.
+#'
 #' Multi-step procedures charge every step: a [dp_bandwidth()] result passed
 #' to [dp_kde()] is charged (once, under the label `"dp_bandwidth"`) if it
 #' was not charged to this budget yet; [dp_gp_select()] charges the

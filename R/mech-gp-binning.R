@@ -208,11 +208,11 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   }
   rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
                      opts, newpts, noise, NULL, call)
-  # one charge for the bound and the release: epsilon in all
+  # the bound and the release charged together: epsilon in all
+  charge_auto_pair(budget, ab$epsilon, rel, "dp_bin_regression (y_bound = \"auto\")")
   rel$epsilon_release <- rel$epsilon
   rel$epsilon <- epsilon
   rel$y_bound_auto <- ybound_record(ab)
-  charge_budget(budget, epsilon, 0, "dp_bin_regression (y_bound = \"auto\")")
   rel
 }
 

@@ -53,11 +53,13 @@
 #' c + c(-B, B)`. Replacing one output moves every rank of the histogram by
 #' at most 1 (sensitivity 1). The rest of `epsilon` and all of `delta` go to
 #' the release, calibrated to that `y_bound`, so the whole call is
-#' \eqn{(\epsilon, \delta)}-DP and charges exactly `epsilon` and `delta`
-#' (one ledger entry without a Gaussian profile: under a `"gdp"` or
-#' `"zcdp"` [privacy_budget()] it composes with the other entries by the
-#' rule for non-Gaussian \eqn{(\epsilon, \delta)} releases, basic
-#' composition, a valid and slightly conservative account). The default share
+#' \eqn{(\epsilon, \delta)}-DP and charges exactly `epsilon` and `delta`:
+#' two ledger entries made together, the bound (pure
+#' \eqn{\epsilon_b}-DP) and the release (its \eqn{(\epsilon - \epsilon_b,
+#' \delta)} with its Gaussian \eqn{\mu}, which does not depend on the
+#' chosen bound), so that under a `"gdp"` or `"zcdp"` [privacy_budget()]
+#' the release composes with other Gaussian releases (see Composition
+#' there). The default share
 #' is 0.1, raised up to 0.5 when \eqn{n\,\epsilon} is small; too few outputs
 #' for the share is an error of class `dpfda_error_privacy`, and a choice
 #' outside `bound_range` (the outputs lie outside it) one of class
@@ -197,17 +199,17 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   } else {
     auto_bound_unused(dots$auto, "y_bound", ybound_option_names)
   }
-  # the charge: the release's (epsilon, delta) with its Gaussian profile, or with y_bound = "auto" one
-  # (epsilon, delta) for the bound and the release together
+  # the charge: the release's (epsilon, delta) with its Gaussian profile; with y_bound = "auto" also
+  # the bound's epsilon, in the same step (R/auto-y-bound.R)
   finish <- function(rel, label) {
     if (is.null(ch)) {
       charge_release(budget, rel, label)
       return(rel)
     }
+    charge_auto_pair(budget, ch$epsilon, rel, paste(label, "y_bound = \"auto\""))
     rel$epsilon_release <- rel$epsilon
     rel$epsilon <- epsilon
     rel$y_bound_auto <- ybound_record(ch)
-    charge_budget(budget, epsilon, delta, paste(label, "y_bound = \"auto\""))
     rel
   }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
