@@ -377,7 +377,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   }
   if (mechanism == "cov") return(accuracy_settings_cov(n, epsilon, tau, kernel, grid, opts))
   bad <- setdiff(names(opts), dp_mean_options)
-  if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
+  if (length(bad)) abort_unknown_option(bad[1L], "dp_mean")
   o <- iclp_check_options(opts, mechanism, "pss")
   if (mechanism == "bernstein") {
     if (!is.null(dim(grid))) dpfda_abort("mechanism = \"bernstein\" needs a one-dimensional grid.", arg = "grid")

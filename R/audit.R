@@ -113,7 +113,7 @@
 dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
                      projection = c("lda", "laplace", "identity"), confidence = 0.95, seed = 1,
                      thresholds = 64, digits = NULL, genuine = 0.1) {
-  require_formals()
+  check_required()
   if (!is.function(mechanism)) arg_error("mechanism", "a function of one data set", mechanism)
   if (missing(data)) arg_error("data", "a data set", NULL)
   if (missing(neighbour)) arg_error("neighbour", "a neighbouring data set", NULL)

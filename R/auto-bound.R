@@ -197,8 +197,7 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   if (!is.null(unit)) {   # each unit: the mean of its curves (weight 1 / its number of curves)
     cu <- dplyr::distinct(dplyr::select(nn$q, "id", "u"))
     if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
-      dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
-                  class = "dpfda_error_data", arg = "unit")
+      abort_curve_in_two_units()
     }
     nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
     q <- dplyr::inner_join(q, nc, by = "u")

@@ -60,23 +60,17 @@ ybound_choose <- function(counts, n, ab, epsilon, budget, label) {
   ch
 }
 
-# The charge of a call with y_bound = "auto": two ledger entries, made together
-# or not at all (the first is taken back when the second is refused): the
-# bound (its epsilon, pure DP) and the release (its own epsilon and delta,
-# with its Gaussian mu or zCDP rho, which depend on epsilon and delta only, not
-# on the chosen bound). Under "basic" composition they add to exactly epsilon;
-# under "gdp" and "zcdp" the release composes with the other Gaussian releases
-# and the bound as a pure epsilon-DP step, which is never worse than one entry.
-charge_auto_pair <- function(budget, eps_b, rel, label) {
-  if (is.null(budget)) return(invisible(NULL))
-  budget <- check_budget(budget)
-  before <- budget$ledger
-  charge_budget(budget, eps_b, 0, paste0(label, ": the bound"))
-  tryCatch(charge_release(budget, rel, paste0(label, ": the release")), error = function(e) {
-    budget$ledger <- before
-    stop(e)
-  })
-  invisible(budget)
+# The charge of a call with y_bound = "auto" (R/release-driver.R): the bound
+# (pure epsilon_b-DP) and the release (its own epsilon and delta) as one
+# ledger entry of their sum, after the release succeeded; `rel` still holds
+# the release's own epsilon. Returns the release with the call's epsilon and
+# the record of the choice.
+ybound_close <- function(rel, budget, label, ch, epsilon) {
+  parts <- list(privacy_part(ch$epsilon), release_part(rel))
+  rel$epsilon_release <- rel$epsilon
+  rel$epsilon <- epsilon
+  rel$y_bound_auto <- ybound_record(ch)
+  release_close(rel, budget, label, parts)
 }
 
 # The record of the choice kept in the release (public once privatised).

@@ -70,9 +70,8 @@
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
                          offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL) {
-  require_args(c("x", "epsilon", "delta"), "dp_bandwidth")
-  warn_privacy(epsilon, delta, NROW(x))
-  budget <- check_budget(budget)
+  check_required(c("x", "epsilon", "delta"))
+  budget <- release_open(budget, epsilon, delta, NROW(x))
   noise <- check_choice(noise, c("exact", "float"), "noise")
   x <- as_points(x, "x")
   if (!is.null(domain)) {

@@ -147,7 +147,7 @@ NULL
 #' @rdname sensitivity_bernstein
 #' @export
 sensitivity_bernstein_kde <- function(n, bandwidth, dim = 1L) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", max = 1e15)
   dim <- bern_dim_from_bandwidth(bandwidth, dim)
   bw <- as_bandwidth(bandwidth, dim)
@@ -157,7 +157,7 @@ sensitivity_bernstein_kde <- function(n, bandwidth, dim = 1L) {
 #' @rdname sensitivity_bernstein
 #' @export
 sensitivity_bernstein_priestley_chao <- function(n, bandwidth, bound, gap) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", max = 1e15)
   bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
   bound <- check_number(bound, "bound", lower = 0, lower_open = TRUE)
@@ -176,7 +176,7 @@ sensitivity_bernstein_priestley_chao <- function(n, bandwidth, bound, gap) {
 #' @export
 sensitivity_bernstein_naive_bayes <- function(n, bandwidth, dim = 1L,
                                               method = c("corrected", "conservative", "paper")) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", max = 1e15)
   method <- check_choice(method, c("corrected", "conservative", "paper"), "method")
   b <- bern_nb_bandwidth(bandwidth, dim)
@@ -203,7 +203,7 @@ sensitivity_bernstein_naive_bayes <- function(n, bandwidth, dim = 1L,
 #' @export
 sensitivity_bernstein_erm <- function(n, C = 1, lipschitz = 1, sup_kxx = 1, gap_tol = 0,
                                       method = c("corrected", "paper")) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", max = 1e15)
   C <- check_number(C, "C", lower = 0, lower_open = TRUE)
   lipschitz <- check_number(lipschitz, "lipschitz", lower = 0, lower_open = TRUE)
@@ -226,7 +226,7 @@ sensitivity_bernstein_erm <- function(n, C = 1, lipschitz = 1, sup_kxx = 1, gap_
 #' @export
 sensitivity_bernstein_logistic <- function(n, C = 1, dim = 1L, output = c("linear", "sigmoid"),
                                            tol = 0) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", max = 1e15)
   C <- check_number(C, "C", lower = 0, lower_open = TRUE)
   dim <- check_count(dim, "dim", max = 1e6)
@@ -281,7 +281,7 @@ sensitivity_bernstein_logistic <- function(n, C = 1, dim = 1L, output = c("linea
 #' priestley_chao(x, y, t, bandwidth = 0.05, bound = 2, gap = 1.5)
 #' @export
 priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
-  require_formals()
+  check_required()
   x <- check_numeric_vector(x, "x")
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != length(x) || !all(is.finite(y))) {
     arg_error("y", sprintf("a numeric vector of %d finite responses (one per `x`)", length(x)), y)
@@ -332,7 +332,7 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
 #' naive_bayes_kde(x, y, rbind(c(0.3, 0.3), c(0.7, 0.7)), bandwidth = 0.1)
 #' @export
 naive_bayes_kde <- function(x, y, newdata, bandwidth) {
-  require_formals()
+  check_required()
   x <- as_points(x, "x")
   d <- ncol(x)
   y <- svm_labels(y, nrow(x))
@@ -388,7 +388,7 @@ naive_bayes_kde <- function(x, y, newdata, bandwidth) {
 #' predict(fit, rbind(c(0.4, 0.1), c(0.1, 0.4)), type = "response")
 #' @export
 logistic_fit <- function(x, y, C = 1, tol = 1e-10, maxit = 100L) {
-  require_formals()
+  check_required()
   x <- as_points(x, "x")
   y <- svm_labels(y, nrow(x))
   C <- check_number(C, "C", lower = 0, lower_open = TRUE, upper = 1e12)
@@ -493,7 +493,7 @@ print.dpfda_logistic_fit <- function(x, ...) {
 #' @export
 bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified", "paper"),
                                ngrid = 2001L, tol = 1e-4) {
-  require_formals()
+  check_required()
   k <- check_count(k, "k", max = 1000)
   h <- check_count(h, "h", max = 1000)
   dim <- check_count(dim, "dim", max = 1e3)
@@ -600,7 +600,7 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
                                   class = c("none", "smooth", "holder", "linear"), derivative_bound = NULL,
                                   holder_constant = NULL, holder_exponent = 1,
                                   micchelli_constant = NULL, noise = c("uniform", "paper")) {
-  require_formals()
+  check_required()
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE)
   epsilon <- check_epsilon(epsilon)
   k <- bern_count_vector(k, "k", max = 1000)
@@ -673,7 +673,7 @@ bernstein_choose_k <- function(sensitivity, epsilon, h = 1L, dim = 1L, beta = 0.
                                class = c("smooth", "holder", "linear"), method = c("rate", "bound"),
                                derivative_bound = NULL, holder_constant = NULL, holder_exponent = 1,
                                micchelli_constant = NULL, k_max = 200L) {
-  require_formals()
+  check_required()
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE)
   epsilon <- check_epsilon(epsilon)
   h <- bern_count_vector(h, "h", max = 1000)

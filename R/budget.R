@@ -43,21 +43,18 @@
 #' otherwise the release counts with its \eqn{(\epsilon, \delta)}.
 #'
 #' **Automatic bounds.** `tau = "auto"` ([dp_mean()], [dp_cov()],
-#' [dp_fpca()]) charges one entry, \eqn{(\epsilon, \delta)} of the whole
-#' call (the private bound and the release together, by basic composition),
-#' without a Gaussian \eqn{\mu}: under `"gdp"` it is added to the other
-#' releases by basic composition, and under `"zcdp"` it counts as
-#' \eqn{\epsilon^2/2}-zCDP when \eqn{\delta = 0} (the whole call is pure
-#' \eqn{\epsilon}-DP) and by basic composition otherwise: valid, and never
-#' worse than `"basic"`. `y_bound = "auto"` ([dp_gp_regression()],
-#' [dp_bin_regression()]) charges two entries at once (both or neither): the
-#' bound, pure \eqn{\epsilon_b}-DP, and the release with its own
-#' \eqn{(\epsilon - \epsilon_b, \delta)} and Gaussian \eqn{\mu} (which
-#' depends on \eqn{\epsilon - \epsilon_b} and \eqn{\delta} only, not on the
-#' chosen bound, so adaptive composition applies); under `"zcdp"` the two
-#' pure steps of a binned regression count as
-#' \eqn{(\epsilon_b^2 + (\epsilon - \epsilon_b)^2)/2}. Under `"basic"`
-#' both ways add to exactly \eqn{\epsilon}.
+#' [dp_fpca()]) and `y_bound = "auto"` ([dp_gp_regression()],
+#' [dp_bin_regression()]) charge one entry per call: the private bound (pure
+#' \eqn{\epsilon_b}-DP) and the release together, \eqn{(\epsilon, \delta)}
+#' by basic composition, without a Gaussian \eqn{\mu} or a \eqn{\rho}
+#' (a composite release has no single Gaussian profile). Under `"gdp"` the
+#' entry is therefore added to the other releases by basic composition, and
+#' under `"zcdp"` it counts as \eqn{\epsilon^2/2}-zCDP when \eqn{\delta =
+#' 0} (the whole call is pure \eqn{\epsilon}-DP) and by basic composition
+#' when \eqn{\delta > 0} (`mechanism = "gp"`, GP regression): valid, never
+#' worse than `"basic"`, and conservative by at most the gain the release's
+#' own \eqn{\mu} would bring. Under `"basic"` the entry is exactly
+#' `epsilon`.
 #'
 #' Multi-step procedures charge every step: a [dp_bandwidth()] result passed
 #' to [dp_kde()] is charged (once, under the label `"dp_bandwidth"`) if it
@@ -106,7 +103,7 @@
 #' try(spend(b, epsilon = 0.9, label = "one too many"))
 #' @export
 privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "advanced", "zcdp")) {
-  require_formals()
+  check_required()
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
@@ -137,7 +134,7 @@ check_budget <- function(budget, arg = "budget") {
 #' @rdname privacy_budget
 #' @export
 spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
-  require_formals()
+  check_required()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
   epsilon <- check_epsilon(epsilon)
@@ -179,7 +176,7 @@ gdp_mu_for <- function(epsilon, delta) {
 #' @rdname privacy_budget
 #' @export
 budget_spent <- function(budget) {
-  require_formals()
+  check_required()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
   tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
@@ -199,8 +196,11 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
-  stopifnot(is.numeric(epsilon), length(epsilon) == 1L, epsilon > 0,
-            is.numeric(delta), length(delta) == 1L, delta >= 0, delta < 1)
+  if (!(is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(epsilon > 0) && is.numeric(delta) &&
+        length(delta) == 1L && isTRUE(delta >= 0) && isTRUE(delta < 1))) {
+    dpfda_abort(sprintf("Internal accounting error: \"%s\" charges (epsilon = %s, delta = %s); nothing was charged.",
+                        label, format(epsilon), format(delta)), class = "dpfda_error_internal")
+  }
   # mu only when the Gaussian profile is consistent with the claimed (eps, delta)
   m <- NA_real_
   if (!is.null(mu) && is.finite(mu) && mu > 0 &&
@@ -385,7 +385,7 @@ print.summary.dpfda_budget <- function(x, ...) {
 #' zcdp_epsilon(rho = 1 / 32, delta = 1e-3)         # Gaussian sigma = 4, sensitivity 1
 #' @export
 compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"), delta_slack = NULL) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && is.null(dim(epsilon)) && length(epsilon) >= 1L &&
     all(is.finite(epsilon)) && all(epsilon > 0)
   if (!isTRUE(ok)) arg_error("epsilon", "a vector of positive numbers", epsilon, "dpfda_error_privacy")
@@ -416,7 +416,7 @@ compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"),
 #' @rdname compose_epsilon
 #' @export
 gdp_delta <- function(epsilon, mu) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
@@ -426,7 +426,7 @@ gdp_delta <- function(epsilon, mu) {
 #' @rdname compose_epsilon
 #' @export
 gdp_epsilon <- function(mu, delta) {
-  require_formals()
+  check_required()
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
   finite_epsilon(gdp_epsilon_unit(mu, delta))
@@ -435,7 +435,7 @@ gdp_epsilon <- function(mu, delta) {
 #' @rdname compose_epsilon
 #' @export
 zcdp_delta <- function(epsilon, rho) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
@@ -445,7 +445,7 @@ zcdp_delta <- function(epsilon, rho) {
 #' @rdname compose_epsilon
 #' @export
 zcdp_epsilon <- function(rho, delta) {
-  require_formals()
+  check_required()
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
   finite_epsilon(zcdp_epsilon_unit(rho, delta))

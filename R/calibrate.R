@@ -13,7 +13,7 @@
 #' dp_cdelta(0.1) # 2.447746831
 #' @export
 dp_cdelta <- function(delta) {
-  require_formals()
+  check_required()
   delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE, what = "a number in (0, 1)",
                         class = "dpfda_error_privacy")
@@ -63,7 +63,7 @@ dp_cdelta <- function(delta) {
 dp_noise_scale <- function(sensitivity, epsilon, delta,
                            calibration = c("analytic", "hall", "classical"),
                            allow_large_epsilon = FALSE) {
-  require_formals()
+  check_required()
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
@@ -125,7 +125,7 @@ check_delta <- function(delta, arg = "delta") {
 #' gaussian_delta(1, sigma = dp_noise_scale(1, 1, 1e-5), sensitivity = 1) # <= 1e-5
 #' @export
 gaussian_delta <- function(epsilon, sigma, sensitivity = 1) {
-  require_formals()
+  check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
   sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)

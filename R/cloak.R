@@ -120,7 +120,7 @@
 #' all.equal(cloaking_covariance(C2)$M, tcrossprod(C2))
 #' @export
 cloaking_covariance <- function(C, tol = 1e-8, maxit = 10000, rank_tol = 1e-8) {
-  require_formals()
+  check_required()
   ok <- is.numeric(C) && is.matrix(C) && nrow(C) >= 1L && ncol(C) >= 1L && all(is.finite(C))
   if (!isTRUE(ok)) {
     arg_error("C", "a numeric matrix of finite values with at least one row and one column", C)

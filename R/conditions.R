@@ -42,6 +42,57 @@ user_call <- function() {
   NULL
 }
 
+# The one check of required arguments: a classed error naming the first of
+# `args` (default: every formal of the calling function without a default,
+# in order) that the caller did not give, with advice on what to give
+# (`advice`, else the package's advice for that argument name).
+check_required <- function(args = NULL, advice = list()) {
+  env <- parent.frame()
+  fm <- formals(sys.function(sys.parent()))
+  if (is.null(args)) {
+    s <- vapply(fm, is.symbol, NA)
+    args <- setdiff(names(fm)[s][!nzchar(as.character(fm[s]))], "...")
+  }
+  for (a in args) {
+    if (eval(call("missing", as.name(a)), env)) {
+      head <- sys.call(sys.parent())[[1L]]
+      fname <- if (is.name(head)) as.character(head) else
+        if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NULL
+      require_arg_error(a, fname, advice[[a]])
+    }
+  }
+  invisible(TRUE)
+}
+
+# ---- named constructors for messages that recur ------------------------------
+# One wording per situation, whichever function meets it.
+
+abort_unnamed_dots <- function() dpfda_abort("All arguments in `...` must be named.", arg = "...")
+
+abort_unknown_option <- function(name, fun) {
+  dpfda_abort(sprintf("`%s` is not an option of %s(); see ?%s.", name, fun, fun), arg = name)
+}
+
+# `grid` missing where it must be public: `why` says what the grid is.
+abort_grid_required <- function(why = "evaluation points must be public and chosen without looking at the data") {
+  dpfda_abort(sprintf("`grid` is required: %s.", why), arg = "grid")
+}
+
+# A curve whose rows carry two privacy units (`curve`: its id, when known).
+abort_curve_in_two_units <- function(curve = NULL) {
+  dpfda_abort(if (is.null(curve)) "A curve (`id`) must belong to one `unit`; some curves have rows of two units." else
+    sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.", curve),
+    class = "dpfda_error_data", arg = "unit")
+}
+
+abort_no_rows <- function() dpfda_abort("The chunks hold no rows.", class = "dpfda_error_data", arg = "x")
+
+# A summary given to a release computed with another public centre (`fun`: its summarise_*()).
+abort_summary_center <- function(fun) {
+  dpfda_abort(sprintf(paste("The summary was computed with another `center` than this release's; give %s()",
+                            "the same public centre."), fun), arg = "center")
+}
+
 # A short, printable description of what the user gave.
 describe_value <- function(x) {
   if (is.null(x)) return("NULL")

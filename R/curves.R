@@ -31,7 +31,7 @@
 #' as.data.frame(x)[1:3, ]
 #' @export
 curves <- function(values, grid = NULL, domain = NULL) {
-  require_formals()
+  check_required()
   if (is.data.frame(values)) values <- as.matrix(values)
   if (!is.numeric(values) || length(values) == 0L ||
       (!is.null(dim(values)) && length(dim(values)) != 2L)) {
@@ -81,15 +81,24 @@ keep_curve_names <- function(to, from) {
   to
 }
 
-validate_dpfda_curves <- function(x) {
-  stopifnot(inherits(x, "dpfda_curves"), is.matrix(x$values), is.double(x$values),
-            all(is.finite(x$values)), ncol(x$values) == grid_size(x$grid),
-            x$dim == (if (is.null(dim(x$grid))) 1L else ncol(x$grid)))
+# The invariants of a curves object; a classed error naming the first that fails.
+validate_dpfda_curves <- function(x, arg = "x") {
+  fail <- function(what) {
+    dpfda_abort(sprintf("`%s` is not a valid dpfda_curves object: %s.", arg, what), class = "dpfda_error_data",
+                arg = arg)
+  }
+  if (!inherits(x, "dpfda_curves")) fail("it does not have class dpfda_curves")
+  if (!(is.matrix(x$values) && is.double(x$values))) fail("`values` must be a numeric matrix")
+  if (!all(is.finite(x$values))) fail("`values` must be finite")
+  if (!isTRUE(ncol(x$values) == grid_size(x$grid))) fail("`values` must have one column per grid point")
+  if (!isTRUE(x$dim == (if (is.null(dim(x$grid))) 1L else ncol(x$grid)))) fail("`dim` must match the grid")
   if (x$dim == 1L) {
-    stopifnot(!is.unsorted(x$grid, strictly = TRUE), length(x$domain) == 2L,
-              x$domain[1] <= min(x$grid), x$domain[2] >= max(x$grid))
-  } else {
-    stopifnot(!anyDuplicated(x$grid), identical(dim(x$domain), c(2L, x$dim)))
+    if (is.unsorted(x$grid, strictly = TRUE)) fail("the grid must be strictly increasing")
+    if (!(length(x$domain) == 2L && x$domain[1] <= min(x$grid) && x$domain[2] >= max(x$grid))) {
+      fail("the domain must contain the grid")
+    }
+  } else if (anyDuplicated(x$grid) || !identical(dim(x$domain), c(2L, x$dim))) {
+    fail("the grid points must be distinct and the domain a 2 x d matrix")
   }
   invisible(x)
 }
@@ -309,7 +318,7 @@ mean.dpfda_curves <- function(x, ...) {
 #' sum(integrate_curves(d))
 #' @export
 as_density <- function(x, ...) {
-  require_formals()
+  check_required()
   if (inherits(x, "dpfda_release")) x <- x$values
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   x <- check_curves_data(x, "x")
@@ -339,7 +348,7 @@ as_density <- function(x, ...) {
 #' integrate_curves(curves(rbind(t, t^2), t)) # 0.5, 0.335
 #' @export
 integrate_curves <- function(x) {
-  require_formals()
+  check_required()
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   x <- check_curves_data(x, "x")
   as.vector(x$values %*% quadrature_weights(x$grid))

@@ -63,7 +63,7 @@ engine_need <- function() {
 #' unlink(f)
 #' @export
 dp_chunks <- function(source) {
-  require_args("source", "dp_chunks")
+  check_required("source")
   if (is.list(source) && !is.data.frame(source)) {
     parts <- source
     i <- 0L
@@ -80,7 +80,7 @@ dp_chunks <- function(source) {
 #' @rdname dp_chunks
 #' @export
 csv_chunks <- function(file, rows = 1e6, ...) {
-  require_args("file", "csv_chunks")
+  check_required("file")
   rows <- check_count(rows, "rows", min = 1, max = 1e9)
   if (!is.character(file) || length(file) != 1L || !file.exists(file)) {
     arg_error("file", "the path of an existing CSV file", file)
@@ -160,7 +160,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
     if (end) break
   }
   if (is.null(total)) {
-    dpfda_abort("The chunks hold no rows.", class = "dpfda_error_data", arg = "x")
+    abort_no_rows()
   }
   total
 }
@@ -466,7 +466,7 @@ sql_interval <- function(q, col, breaks) {
 #' @export
 engine_sql <- function(x, summary = c("kde", "mean", "mortality", "kme_kernel", "kme_features", "cov",
                                       "bin_regression"), ...) {
-  require_args("x", "engine_sql")
+  check_required("x")
   engine_need()
   if (!is_lazy_table(x)) arg_error("x", "a lazy table (dbplyr)", x)
   summary <- check_choice(summary, c("kde", "mean", "mortality", "kme_kernel", "kme_features", "cov",

@@ -163,14 +163,6 @@ require_arg_error <- function(arg, fun = NULL, advice = NULL) {
               class = "dpfda_error_argument", arg = arg)
 }
 
-# Raise a classed error for the first of `args` that is missing in the caller.
-require_args <- function(args, fun = NULL, advice = list(), env = parent.frame()) {
-  for (a in args) {
-    if (eval(call("missing", as.name(a)), env)) require_arg_error(a, fun, advice[[a]])
-  }
-  invisible(TRUE)
-}
-
 delta_advice <- function(mechanism, pure = "iclp") {
   sprintf("delta = 1e-5 (well below 1/n): mechanism \"%s\" is (epsilon, delta)-DP; or use mechanism = \"%s\" for pure DP",
           mechanism, pure)
@@ -302,27 +294,6 @@ center_values <- function(center, grid) {
   as.double(v)
 }
 
-# Classed errors for the caller's formal arguments that have no default and
-# were not given (one line at the top of an exported function). It runs on
-# every call of every export, so the cheap part comes first: the required
-# formals are the empty-symbol defaults (is.symbol is a primitive), and the
-# caller's name is looked up only for an error message.
-require_formals <- function(advice = list()) {
-  fm <- formals(sys.function(sys.parent()))
-  s <- vapply(fm, is.symbol, NA)
-  req <- names(fm)[s][!nzchar(as.character(fm[s]))]
-  env <- parent.frame()
-  for (a in req) {
-    if (a != "..." && eval(call("missing", as.name(a)), env)) {
-      cl <- sys.call(sys.parent())
-      fname <- if (is.name(cl[[1L]])) as.character(cl[[1L]]) else
-        if (is.call(cl[[1L]]) && identical(cl[[1L]][[1L]], as.name("::"))) as.character(cl[[1L]][[3L]]) else NULL
-      require_arg_error(a, fname, advice[[a]])
-    }
-  }
-  invisible(TRUE)
-}
-
 # ---- column names: strings or bare names -----------------------------------
 #
 # The rule (tidyselect's): a bare name that is a column of the data means that
@@ -374,21 +345,23 @@ column_expr_names <- function(expr) {
 # Curves for a mechanism whose `...` holds only as_curves() options, captured
 # by capture_dots() (column names as strings or bare names); `fun` names the
 # mechanism in the error for anything else.
-mech_curves_with_options <- function(x, grid, conv, fun) {
+mech_curves_with_options <- function(x, grid, conv, fun, incomplete = "error") {
   nms <- names(conv) %||% rep("", length(conv))
   bad <- nms[!nms %in% as_curves_options]
   if (length(bad)) {
-    if (!nzchar(bad[1L])) dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    if (!nzchar(bad[1L])) abort_unnamed_dots()
     dpfda_abort(sprintf("`%s` is not an argument of %s() or an option of as_curves(); see ?%s.",
                         bad[1L], fun, fun), arg = bad[1L])
   }
   if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
   if (long_frame_on_grid(x, conv, grid)) {   # long data: the rule of tables (see mean_source())
     x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), conv$id %||% "id", conv$arg %||% "arg",
-                           conv$value %||% "value")
+                           conv$value %||% "value", incomplete = incomplete, drop_hint = identical(fun, "dp_cov"))
     return(check_curves_data(x))
   }
-  do.call(as_mech_curves, c(list(x, grid = grid), conv))
+  curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
+  do.call(as_mech_curves, c(list(x, grid = grid), conv,
+                            if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
 }
 
 # The column argument `name` (a string or a bare name) of the function whose

@@ -39,7 +39,7 @@
 #'   `plot()`: a `dp_fpca()` result.
 #' @param npc Number of components to keep.
 #' @param ... With curves as `x`: arguments of [dp_cov()] (`unit = id` for
-#'   person-level privacy when a person has several curves); for `plot()`:
+#'   person-level privacy when a person has several curves, `incomplete = "drop"`); for `plot()`:
 #'   graphical parameters passed to [graphics::matplot()].
 #' @return An object of class `dpfda_fpca`: `values` (eigenvalues, all
 #'   `npc`), `varprop` (fractions of the positive variance), `harmonics`
@@ -54,7 +54,7 @@
 #' plot(p)
 #' @export
 dp_fpca <- function(x, npc = 3, ...) {
-  require_args("x", "dp_fpca")
+  check_required("x")
   npc <- check_count(npc, "npc", min = 1, max = 1e4)
   if (!inherits(x, "dpfda_iclp_cov_release")) {
     if (inherits(x, "dpfda_release")) {

@@ -117,10 +117,9 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                          include_dp_noise = TRUE, epsilon_regression = NULL, delta = NULL,
                          sensitivity_rule = c("corrected", "paper"),
                          calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL) {
-  require_args(c("x", "y", "candidates", "y_bound", "epsilon"), "dp_gp_select")
-  warn_privacy(epsilon, if (is.null(delta)) 0 else delta, NROW(x))
+  check_required(c("x", "y", "candidates", "y_bound", "epsilon"))
+  budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, NROW(x))
   call <- match.call()
-  budget <- check_budget(budget)
   pts <- as_points(x, "x")
   n <- nrow(pts)
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {

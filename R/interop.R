@@ -534,7 +534,7 @@ as_curves.tfd <- function(x, grid = NULL, ..., arg_name = "t", value_name = "val
 #' @rdname as_curves
 #' @export
 as_tfd <- function(x, ...) {
-  require_formals()
+  check_required()
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
@@ -546,7 +546,7 @@ as_tfd <- function(x, ...) {
 #' @rdname as_curves
 #' @export
 as_fd <- function(x, basis = NULL, ...) {
-  require_formals()
+  check_required()
   need_package("fda", "as_fd()")
   cv <- as_curves(x)
   if (cv$dim != 1L) arg_error("x", "one-dimensional curves", x)

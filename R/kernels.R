@@ -136,7 +136,7 @@ kernel_scale_points <- function(kernel, x, arg = "x") {
 #' kernel_matrix(kernel_matern(5/2), matrix(runif(6), 3), matrix(runif(4), 2))
 #' @export
 kernel_matrix <- function(kernel, x, y = x) {
-  require_formals()
+  check_required()
   check_kernel(kernel)
   sym <- missing(y) || identical(x, y)
   x <- as_points(x, "x")

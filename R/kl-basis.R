@@ -79,7 +79,7 @@
 #' v <- predict(b, c(0.005, 0.5))
 #' @export
 kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
-  require_formals()
+  check_required()
   check_kernel(kernel)
   grid <- as_grid(grid, "grid")
   m <- grid_size(grid)
@@ -239,9 +239,9 @@ kl_coef <- function(basis, values) values %*% (basis$weights * basis$vectors)
 #' riclp(2, kernel_gaussian(0.2), t, J = 10)
 #' @export
 riclp <- function(n, kernel, grid, J = NULL) {
-  require_args(c("n", "kernel"), "riclp")   # `grid` only with a kernel: a kl_basis() carries its grid
+  check_required(c("n", "kernel"))   # `grid` only with a kernel: a kl_basis() carries its grid
   n <- check_count(n, "n", max = 2^31 - 1)
-  if (!inherits(kernel, "dpfda_kl_basis")) require_args("grid", "riclp")
+  if (!inherits(kernel, "dpfda_kl_basis")) check_required("grid")
   if (inherits(kernel, "dpfda_kl_basis")) {
     basis <- kernel
     if (!is.null(J)) {

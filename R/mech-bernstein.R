@@ -115,12 +115,11 @@
 dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, domain = NULL,
                          calibration = c("analytic", "hall", "classical", "composition"),
                          noise = c("float", "exact"), budget = NULL) {
-  require_args(c("f", "sensitivity", "epsilon", "k"), "dp_bernstein",
-               advice = list(f = "the private function: an R function, or its values on the lattice"))
-  warn_privacy(epsilon, delta)
+  check_required(c("f", "sensitivity", "epsilon", "k"),
+                 advice = list(f = "the private function: an R function, or its values on the lattice"))
+  budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise_mode <- check_noise(noise)
-  budget <- check_budget(budget)
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
@@ -185,8 +184,7 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
     rel$grid_step <- grid_step
     if (noise$type == "gaussian") rel$zcdp_rho <- noise$lattice_sensitivity^2 / (2 * noise$scale^2)
   }
-  charge_release(budget, rel, "dp_bernstein")
-  rel
+  release_close(rel, budget, "dp_bernstein")
 }
 
 # k: one whole number >= 1, or one per dimension.
@@ -328,7 +326,7 @@ bernstein_noise <- function(sensitivity, epsilon, delta, m, calibration) {
 #' bernstein_basis(y, 4, h = 3) %*% ((0:4) / 4)^2 - (y^2 + y * (1 - y) / 4^3)
 #' @export
 bernstein_basis <- function(y, k, h = 1) {
-  require_formals()
+  check_required()
   ok <- is.numeric(y) && is.null(dim(y)) && length(y) >= 1L && all(is.finite(y)) &&
     all(y >= 0 & y <= 1)
   if (!isTRUE(ok)) arg_error("y", "a numeric vector of points in [0, 1]", y)

@@ -49,10 +49,9 @@
 #' s$index
 #' @export
 dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("exact", "float")) {
-  require_args(c("utility", "sensitivity", "epsilon"), "dp_select",
-               advice = list(utility = "the private utility of each candidate (a numeric vector)"))
-  warn_privacy(epsilon)
-  budget <- check_budget(budget)
+  check_required(c("utility", "sensitivity", "epsilon"),
+                 advice = list(utility = "the private utility of each candidate (a numeric vector)"))
+  budget <- release_open(budget, epsilon)
   noise <- check_choice(noise, c("exact", "float"), "noise")
   utility <- check_numeric_vector(utility, "utility")
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE,

@@ -133,7 +133,7 @@
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
                               budget = NULL) {
-  require_args(c("x", "epsilon"), "dp_bin_regression")
+  check_required(c("x", "epsilon"))
   call <- match.call()
   # one path for every source: the bin summary (R/summary-binreg.R) of points in memory, a table or
   # chunks (or a given summary), then bin_release()
@@ -175,7 +175,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
       dpfda_abort("`domain` differs from the domain of the summary `x` (or omit it).", arg = "domain")
     }
   } else {
-    require_args(c("y", "bins", "y_bound"), "dp_bin_regression")
+    check_required(c("y", "bins", "y_bound"))
     if (missing(domain)) {
       dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
                   arg = "domain")
@@ -208,12 +208,8 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   }
   rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
                      opts, newpts, noise, NULL, call)
-  # the bound and the release charged together: epsilon in all
-  charge_auto_pair(budget, ab$epsilon, rel, "dp_bin_regression (y_bound = \"auto\")")
-  rel$epsilon_release <- rel$epsilon
-  rel$epsilon <- epsilon
-  rel$y_bound_auto <- ybound_record(ab)
-  rel
+  # one charge for the bound and the release: epsilon in all
+  ybound_close(rel, budget, "dp_bin_regression (y_bound = \"auto\")", ab, epsilon)
 }
 
 # The release step of dp_bin_regression(), shared by the in-memory and the
@@ -475,7 +471,7 @@ bin_centres <- function(bins, domain) {
 #' @export
 integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, lengthscale = 1,
                             variance = 1, average = FALSE) {
-  require_formals()
+  check_required()
   b1 <- check_boxes(lower, upper, "lower", "upper")
   b2 <- check_boxes(lower2, upper2, "lower2", "upper2", d = ncol(b1$lower))
   ls <- check_lengthscales(lengthscale, ncol(b1$lower))
@@ -495,7 +491,7 @@ integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, length
 #' @export
 integral_cross_kernel <- function(points, lower, upper, lengthscale = 1, variance = 1,
                                   average = FALSE) {
-  require_formals()
+  check_required()
   b <- check_boxes(lower, upper, "lower", "upper")
   pts <- as_points(points, "points", d = ncol(b$lower))
   ls <- check_lengthscales(lengthscale, ncol(b$lower))

@@ -53,13 +53,10 @@
 #' c + c(-B, B)`. Replacing one output moves every rank of the histogram by
 #' at most 1 (sensitivity 1). The rest of `epsilon` and all of `delta` go to
 #' the release, calibrated to that `y_bound`, so the whole call is
-#' \eqn{(\epsilon, \delta)}-DP and charges exactly `epsilon` and `delta`:
-#' two ledger entries made together, the bound (pure
-#' \eqn{\epsilon_b}-DP) and the release (its \eqn{(\epsilon - \epsilon_b,
-#' \delta)} with its Gaussian \eqn{\mu}, which does not depend on the
-#' chosen bound), so that under a `"gdp"` or `"zcdp"` [privacy_budget()]
-#' the release composes with other Gaussian releases (see Composition
-#' there). The default share
+#' \eqn{(\epsilon, \delta)}-DP and charges exactly `epsilon` and `delta`,
+#' one ledger entry for the bound and the release (see Automatic bounds in
+#' [privacy_budget()] for how it composes under `"gdp"` and `"zcdp"`). The
+#' default share
 #' is 0.1, raised up to 0.5 when \eqn{n\,\epsilon} is small; too few outputs
 #' for the share is an error of class `dpfda_error_privacy`, and a choice
 #' outside `bound_range` (the outputs lie outside it) one of class
@@ -156,8 +153,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   } else if (!is.null(data)) {
     dpfda_abort("`data` is used with a formula: dp_gp_regression(y ~ x, data = , newdata = , ...).", arg = "data")
   }
-  require_args(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
-               "dp_gp_regression", advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
+  check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
+                 advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
   # `mechanism` as in every other function; `method` (its former name) stays an alias
@@ -199,18 +196,14 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   } else {
     auto_bound_unused(dots$auto, "y_bound", ybound_option_names)
   }
-  # the charge: the release's (epsilon, delta) with its Gaussian profile; with y_bound = "auto" also
-  # the bound's epsilon, in the same step (R/auto-y-bound.R)
+  # the charge: the release's (epsilon, delta) with its Gaussian profile; with y_bound = "auto" one
+  # entry for the bound and the release together (R/auto-y-bound.R)
   finish <- function(rel, label) {
     if (is.null(ch)) {
       charge_release(budget, rel, label)
       return(rel)
     }
-    charge_auto_pair(budget, ch$epsilon, rel, paste(label, "y_bound = \"auto\""))
-    rel$epsilon_release <- rel$epsilon
-    rel$epsilon <- epsilon
-    rel$y_bound_auto <- ybound_record(ch)
-    rel
+    ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
                                inverse = if (method == "standard") "stats" else FALSE, auto_ok = TRUE)

@@ -72,11 +72,10 @@
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
-  require_args(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"), "dp_sparse_gp_regression")
-  warn_privacy(epsilon, delta, NROW(x))
+  check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))
+  budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta)
@@ -102,8 +101,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
                           mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
                           inducing = Z, noise_mode = noise)
-  charge_release(budget, rel, "dp_sparse_gp_regression")
-  rel
+  release_close(rel, budget, "dp_sparse_gp_regression")
 }
 
 # The FITC cloaking matrix C_FITC (P x n) on its own (internal; spec 2.8).

@@ -61,11 +61,10 @@
 dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                           calibration = c("analytic", "hall", "classical"),
                           method = "auto", ..., noise = c("float", "exact"), budget = NULL) {
-  require_args(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"), "dp_gp_release")
-  warn_privacy(epsilon, delta)
+  check_required(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"))
+  budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
   check_kernel(kernel)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
@@ -75,8 +74,7 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                     sensitivity = sensitivity,
                     calibration = check_choice(calibration, c("analytic", "hall", "classical"), "calibration"),
                     method = method, call = call, noise_mode = noise)
-  charge_release(budget, rel, "dp_gp_release")
-  rel
+  release_close(rel, budget, "dp_gp_release")
 }
 
 # Values of the target on the grid: an R function, a vector, or a curve.

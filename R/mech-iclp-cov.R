@@ -86,7 +86,8 @@
 #'   (`id`, `arg`, `value` as strings or bare names, `method`, `na.rm`, `df`,
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
 #'   names `id`, `arg`, `value` (see [summarise_cov()]); with `tau = "auto"`,
-#'   `bound_share`, `bound_range`, `bound_quantile`.
+#'   `bound_share`, `bound_range`, `bound_quantile`; with `incomplete =
+#'   "drop"`, `count_share` and `mean_share`.
 #' @param unit The privacy unit when one person has several curves (as in
 #'   [dp_mean()]): a column (string or bare name) of a data frame, table or
 #'   chunks (chunks sorted by it), or a vector with one entry per curve.
@@ -97,6 +98,24 @@
 #'   number of units. `NULL` (default): every curve is its own unit. The print
 #'   says which ("privacy unit: one curve (376)" / "privacy unit: id (142
 #'   units, 376 curves)").
+#' @param incomplete What to do with individuals whose curves do not cover
+#'   the grid (long data without a row at some grid point; the same rule on
+#'   every source, as in [dp_mean()]): `"error"` (default) refuses them and
+#'   says how many cells are empty; `"drop"` leaves them out of the
+#'   covariance. Dropping is a data-dependent choice of n, so the release is
+#'   calibrated for all `N` individuals (the incomplete ones contributing 0)
+#'   and three private releases make it: the second moment
+#'   \eqn{\sum_i a_i a_i^\top / N} (uncentred, sensitivity
+#'   \eqn{2\tau^2/N}), with `centered = TRUE` the mean coefficients
+#'   \eqn{\sum_i a_i / N} (ICLP-QR, `mean_share` of the epsilon left after the
+#'   count, default 0.25), and a count of the complete individuals (exact
+#'   discrete Laplace, `count_share` of epsilon, default 0.1, clamped to
+#'   \eqn{[1, N]}). With \eqn{f = N / \tilde n_c} the release is
+#'   \eqn{f M - f^2 m m^\top} (post-processing; epsilon in all). The release
+#'   records `n_complete`, `incomplete_n`, `scale_factor`, `epsilon_count`,
+#'   `epsilon_mean` and the mean release (`mean_release`); [confint()] uses
+#'   the noise law of all three parts (the mean's quadratic term with a
+#'   Gaussian fourth moment).
 #' @return A `dpfda_release` of class `dpfda_iclp_cov_release`: the released
 #'   surface on the tensor grid `expand.grid(t, t)` (`values`), its symmetric
 #'   `J x J` coefficient matrix (`coefficients`), `basis`, `params`, `tau`,
@@ -114,16 +133,19 @@
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
-                   center = NULL, ..., unit = NULL) {
+                   center = NULL, ..., unit = NULL, incomplete = c("error", "drop")) {
   call <- match.call()
-  require_args(c("x", "epsilon", "tau"), "dp_cov")
-  budget <- check_budget(budget)
+  check_required(c("x", "epsilon", "tau"))
+  budget <- release_open(budget)
   noise <- check_noise(noise)
+  incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
   # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- split_bound_options(capture_dots(..., .cols = c("id", "arg", "value")))
-  src <- cov_source(x, dots$rest, grid, unit)
+  shares <- cov_drop_shares(dots$rest, incomplete)
+  dots$rest <- shares$rest
+  src <- cov_source(x, dots$rest, grid, unit, incomplete)
   epsilon <- check_epsilon(epsilon)
   auto <- identical(tau, "auto")   # a private bound (R/auto-bound.R)
   if (!auto) {
@@ -144,21 +166,97 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   eps_rel <- epsilon
   if (auto) {
     # a share of epsilon buys tau from the histogram of the norms (the dp_mean() rule); the rest is the release's
-    ch <- cov_auto_bound(src, dots$auto, basis, cen, epsilon, budget)
+    ch <- cov_auto_bound(src, dots$auto, basis, cen, epsilon, budget, incomplete)
     tau <- ch$tau
     eps_rel <- epsilon - ch$epsilon
   }
-  s <- if (auto && !is.null(ch$summary)) ch$summary else cov_summary(src, basis, tau, cen)
+  s <- if (auto && !is.null(ch$summary)) ch$summary else cov_summary(src, basis, tau, cen, incomplete)
   warn_privacy(epsilon, 0, s$n)
-  rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
-                     psi, h, noise, if (auto) NULL else budget, call, src$domain, privacy_unit_of(s))
-  if (auto) {   # one charge for the bound and the release: epsilon in all
+  drop <- incomplete == "drop"
+  rel <- if (drop) {
+    cov_release_drop(s, basis, eps_rel, tau, kernel, centered, eta, psi, h, noise, call, src$domain, shares)
+  } else {
+    cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
+                psi, h, noise, call, src$domain)
+  }
+  rel$privacy_unit <- privacy_unit_of(s)
+  if (auto) {
     rel$epsilon <- epsilon
     rel$epsilon_release <- eps_rel
     rel$tau_auto <- ch[c("epsilon", "share", "quantile", "range")]
-    charge_budget(budget, epsilon, 0, "dp_cov (tau = \"auto\")")
   }
+  # one charge for every part (bound, count, mean, covariance): epsilon in all
+  parts <- if (auto || drop) list(privacy_part(epsilon)) else list(release_part(rel))
+  release_close(rel, budget, if (auto) "dp_cov (tau = \"auto\")" else "dp_cov", parts)
+}
+
+# incomplete = "drop" in dp_cov(): `count_share` (default 0.1) of epsilon buys
+# the noisy count of the complete individuals, and with `centered = TRUE`
+# `mean_share` (default 0.25) of the rest the mean coefficients (both in `...`).
+cov_drop_shares <- function(dots, incomplete) {
+  nm <- names(dots) %||% rep("", length(dots))
+  is_s <- nm %in% c("count_share", "mean_share")
+  o <- dots[is_s]
+  if (incomplete != "drop" && length(o)) {
+    dpfda_abort(sprintf("`%s` is an option of incomplete = \"drop\"; give incomplete = \"drop\" or leave it out.",
+                        names(o)[1L]), arg = names(o)[1L])
+  }
+  list(rest = dots[!is_s],
+       count = if (is.null(o$count_share)) 0.1 else
+         check_number(o$count_share, "count_share", lower = 0, lower_open = TRUE, upper = 0.5),
+       mean = if (is.null(o$mean_share)) 0.25 else
+         check_number(o$mean_share, "mean_share", lower = 0, lower_open = TRUE, upper = 0.9))
+}
+
+# dp_cov(incomplete = "drop"): the summary holds N individuals (units), the
+# incomplete ones with a_i = 0, so the releases below are calibrated for N,
+# which the data do not choose. Three releases, epsilon in all:
+# * the second moment M = sum a_i a_i' / N (uncentred: sensitivity 2 tau^2 / N),
+# * with centered = TRUE, the mean m = sum a_i / N (ICLP-QR on the same basis),
+# * the count n_c of complete individuals (exact discrete Laplace, scale
+#   1 / eps_count, clamped to [1, N]).
+# With f = N / n_c the covariance of the complete individuals is
+# f M - f^2 m m' (second moment: f M), post-processing of the three.
+cov_release_drop <- function(s, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, call, domain, shares) {
+  N <- s$n
+  eps_count <- shares$count * epsilon
+  eps_mean <- if (centered) shares$mean * (epsilon - eps_count) else 0
+  eps_cov <- epsilon - eps_count - eps_mean
+  rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], N, basis, eps_cov, tau, kernel, FALSE, eta,
+                     psi, h, noise, call, domain)
+  count <- min(max(exact_laplace_noise(N - (s$incomplete_n %||% 0), 1 / eps_count, 0L), 1), N)
+  f <- N / count
+  m <- length(basis$grid)
+  M <- f * matrix(rel$values$values[1L, ], m, m)
+  if (centered) {
+    mr <- cov_mean_part(s$sums[, 1L], N, basis, eps_mean, tau, kernel, h, noise)
+    mv <- f * as.vector(mr$values$values)
+    M <- M - tcrossprod(mv)
+    rel$mean_release <- mr
+  }
+  rel$values$values <- matrix(as.vector(M), nrow = 1L)
+  Cm <- crossprod(basis$vectors, basis$weights * M) %*% (basis$weights * basis$vectors)
+  rel$coefficients <- (Cm + t(Cm)) / 2
+  rel$centered <- centered
+  rel$scale_factor <- f
+  rel$n_complete <- count
+  rel$incomplete_n <- s$incomplete_n %||% 0
+  rel$epsilon_count <- eps_count
+  rel$epsilon_mean <- eps_mean
+  rel$epsilon_release <- eps_cov
+  rel$epsilon <- epsilon
   rel
+}
+
+# The mean coefficients for dp_cov(incomplete = "drop", centered = TRUE): the
+# ICLP-QR release of dp_mean() (PSS tuning) on the covariance's basis.
+cov_mean_part <- function(S1, n, basis, epsilon, tau, kernel, h, noise) {
+  if (is.null(h)) h <- kernel_edr(kernel, 1L)
+  o <- iclp_check_options(list(), "iclp_qr", "pss")
+  par <- iclp_params("iclp_qr", "pss", o, n, epsilon, tau, h, basis, NULL, kernel)
+  out <- iclp_release_core("iclp_qr", S1 / n, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
+  iclp_mean_release(out, new_dpfda_curves(out$values, basis$grid, range(basis$grid)), basis, "iclp_qr", epsilon,
+                    par, kernel, NULL, h, tau, n, "pss")
 }
 
 # dp_cov(tau = "auto"): the histogram of the curves' norms (after the public
@@ -167,19 +265,24 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
 # pass gives the binned covariance summary (cov_bins_frame()), from which the
 # histogram and the covariance summary at the chosen bound follow; the
 # choice then carries that summary (`summary`).
-cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
+cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = "error") {
   ab <- auto_bound_options(opts, "l2", sum(basis$weights), max_tau = 1e75)
   if (inherits(src$data, "dpfda_chunks")) {
     cols <- src$cols
     unit <- cols$unit
+    if (!is.null(unit) && incomplete == "drop") {   # (the rule of every source, summarise_mean_bins())
+      dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
+                  arg = "incomplete")
+    }
     settings <- list(grid = as.double(basis$grid), weights = as.double(basis$weights), candidates = ab$candidates,
                      clip = "l2", projection = basis$weights * basis$vectors)
     if (!is.null(cen)) settings$center <- cen
+    if (incomplete == "drop") settings$incomplete <- "drop"
     sb <- warn_dropped(chunks_reduce(src$data, function(d) {
       cov_bins_frame(d, basis, ab$candidates, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
                      cen, unit, settings)
     }, id = if (is.null(unit)) cols$id %||% "id" else unit))
-    refuse_missing_cells(sb, drop_hint = FALSE)
+    if (incomplete == "error") refuse_missing_cells(sb)
     ch <- auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
     ch$summary <- cov_bins_at(sb, ch$index)
     return(ch)
@@ -189,8 +292,8 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
     if (!is.null(cen)) cu$values <- cu$values - rep(cen, each = nrow(cu$values))
     list(curves = cu, grid = src$grid, unit = src$unit)   # (per unit: a unit's bin is its largest curve's)
   } else list(data = src$data, cols = src$cols, grid = src$grid)
-  sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, "error")
-  refuse_missing_cells(sb, drop_hint = FALSE)
+  sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, incomplete)
+  if (incomplete == "error") refuse_missing_cells(sb)
   auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
 }
 
@@ -198,7 +301,8 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget) {
 # candidates (rows), the sums of the coefficient vectors a_i and of a_i / |X_i|
 # and of the outer products a_i a_i' and a_i a_i' / |X_i|^2 (columns: A1, B1,
 # A2, B2; weighted 1 / the unit's curves with `unit`), with the histogram of
-# the norms (per unit its largest curve's). Clipping at c_k scales a_i by
+# the norms (per unit its largest curve's; an individual left out by
+# incomplete = "drop" counts as norm 0, as in dp_mean()). Clipping at c_k scales a_i by
 # min(1, c_k / |X_i|), so the covariance summary at candidate k is exactly
 #   S1 = sum_{b <= k} A1_b + c_k sum_{b > k} B1_b,
 #   S2 = sum_{b <= k} A2_b + c_k^2 sum_{b > k} B2_b.
@@ -209,7 +313,9 @@ cov_bins_frame <- function(d, basis, cand, id, arg, value, cen, unit, settings) 
   P <- settings$projection
   J <- ncol(P)
   K2 <- length(cand) + 1L
-  cells <- frame_clipped_cells(d, grid, cand[length(cand)], w, "l2", id, arg, value, cen, unit = unit)
+  drop <- identical(settings$incomplete, "drop")
+  cells <- frame_clipped_cells(d, grid, cand[length(cand)], w, "l2", id, arg, value, cen,
+                               if (drop) "drop" else "zero", unit = unit)
   sums <- matrix(0, K2, 2L * J + 2L * J * J)
   counts <- numeric(K2)
   n_hist <- if (is.null(unit)) cells$n else cells$n_units %||% 0
@@ -235,7 +341,9 @@ cov_bins_frame <- function(d, basis, cand, id, arg, value, cen, unit, settings) 
   }
   counts[1L] <- counts[1L] + (n_hist - sum(counts))   # individuals without a cell: norm 0
   out <- new_dpfda_summary("cov_bins", sums, n_hist, cells$rows, cells$dropped, settings, norm_counts = counts,
-                           missing_cells = cells$n * m - length(cells$v))
+                           missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$v),
+                           incomplete_n = as.double(if (is.null(unit)) cells$incomplete_n else
+                             cells$incomplete_units %||% 0))
   if (!is.null(unit)) {
     out$unit <- unit
     out$curves <- as.double(cells$n)
@@ -252,10 +360,11 @@ cov_bins_at <- function(sb, k) {
     cand[k] * colSums(sb$sums[-seq_len(k), J + seq_len(J), drop = FALSE])
   S2 <- colSums(sb$sums[seq_len(k), 2L * J + seq_len(J * J), drop = FALSE]) +
     cand[k]^2 * colSums(sb$sums[-seq_len(k), 2L * J + J * J + seq_len(J * J), drop = FALSE])
-  settings <- st[c("grid", "weights", "clip", "projection", if (!is.null(st$center)) "center")]
-  settings$tau <- cand[k]
+  settings <- list(grid = st$grid, weights = st$weights, tau = cand[k], clip = st$clip, projection = st$projection)
+  if (!is.null(st$center)) settings$center <- st$center
+  if (!is.null(st$incomplete)) settings$incomplete <- st$incomplete
   out <- new_dpfda_summary("cov", unname(cbind(S1, matrix(S2, J, J))), sb$n, sb$rows, sb$dropped, settings,
-                           missing_cells = sb$missing_cells)
+                           missing_cells = sb$missing_cells, incomplete_n = sb$incomplete_n)
   if (!is.null(sb$unit)) {
     out$unit <- sb$unit
     out$curves <- sb$curves
@@ -267,7 +376,7 @@ cov_bins_at <- function(sb, k) {
 # (R/summary-cov.R): from the sums over individuals of the clipped
 # coefficient vectors (S1 = sum a_i) and of their outer products
 # (S2 = sum a_i a_i^T), the public basis and n.
-cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, budget, call,
+cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, call,
                         domain, privacy_unit = NULL) {
   m <- length(basis$grid)
   Jb <- basis$J
@@ -303,7 +412,6 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
                            centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
                            noise_inflation = out$noise_inflation, privacy_unit = privacy_unit,
                            class = "dpfda_iclp_cov_release")
-  charge_release(budget, rel, "dp_cov")
   rel
 }
 
@@ -324,5 +432,11 @@ print.dpfda_iclp_cov_release <- function(x, ...) {
               if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
   print_tau_auto(x)
+  if (!is.null(x$scale_factor)) {
+    cat(sprintf(paste("  incomplete curves dropped: over a noisy count of %s complete individuals (epsilon %s",
+                      "of the total)%s\n"), format(x$n_complete, digits = 6), format(x$epsilon_count, digits = 4),
+                if (x$epsilon_mean > 0) sprintf(", centred on a private mean (epsilon %s)",
+                                                format(x$epsilon_mean, digits = 4)) else ""))
+  }
   invisible(x)
 }

@@ -94,10 +94,9 @@
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
                    noise = c("float", "exact"), budget = NULL) {
-  require_args(c("x", "y", "epsilon", "psi", "grid"), "dp_erm")
-  warn_privacy(epsilon)
+  check_required(c("x", "y", "epsilon", "psi", "grid"))
+  budget <- release_open(budget, epsilon)
   call <- match.call()
-  budget <- check_budget(budget)
   noise <- check_noise(noise)
   epsilon <- check_epsilon(epsilon)
   psi <- check_number(psi, "psi", lower = 0, lower_open = TRUE, upper = 1e10)
@@ -154,8 +153,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                            params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
                            n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
                            noise_inflation = out$noise_inflation, class = "dpfda_iclp_erm_release")
-  charge_release(budget, rel, "dp_erm")
-  rel
+  release_close(rel, budget, "dp_erm")
 }
 
 #' @export

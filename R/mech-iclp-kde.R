@@ -43,7 +43,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   if (!is.null(bins)) check_count(bins, "bins", min = 2, max = 1e8)
   opts <- list(...)
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    abort_unnamed_dots()
   }
   engine <- is_engine_input(x)   # a table, chunks or summary: the weights p come from summarise_kde()
   bad <- setdiff(names(opts), c(iclp_kde_options, if (engine) c("columns", "id")))

@@ -271,14 +271,14 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL,
                     incomplete = c("error", "drop"), unit = NULL, inference = FALSE) {
-  require_args(c("x", "epsilon", "tau"), "dp_mean")
+  check_required(c("x", "epsilon", "tau"))
   call <- match.call()
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   noise <- check_noise(noise)
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   opts <- capture_dots(..., .cols = c("id", "arg", "value"))   # column names: strings or bare names
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    abort_unnamed_dots()
   }
   # one path for every source: settings -> summary (R/summary-mean.R) -> one release
   # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
@@ -294,7 +294,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   check_kernel(kernel)
   bad <- setdiff(names(src$opts), dp_mean_options)
   if (length(bad)) {
-    dpfda_abort(sprintf("`%s` is not an option of dp_mean(); see ?dp_mean.", bad[1L]), arg = bad[1L])
+    abort_unknown_option(bad[1L], "dp_mean")
   }
   o <- iclp_check_options(src$opts, mechanism, select)
   # incomplete = "drop": a share of epsilon buys a noisy count of the complete individuals
@@ -351,11 +351,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     s <- mean_summary(src, tau, clip, basis, cen, incomplete)
   }
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
-  rel <- centre_later(mean_rescale_complete(if (mechanism == "bernstein") {
+  rel <- if (mechanism == "bernstein") {
     quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src))
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
-  }, s, eps_count), cen)
+  }
+  # the release proper (and a private selection) as privacy parts, before the other parts join it
+  parts <- if (mechanism == "bernstein") list(release_part(rel)) else
+    list(iclp_mean_part(rel$charge, mechanism, eps_rel), privacy_part(rel$charge$par$epsilon_select))
+  rel$charge <- NULL
+  rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
     sh <- qr_shrink(basis$values, rel$params$eta, rel$params$psi, basis_measure(basis))$s
@@ -366,14 +371,14 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     rel$epsilon_inference <- eps_inf
   }
   rel <- add_center(rel, cen, center, src$grid)
-  if (auto) {   # one charge for the bound and the release: epsilon in all (delta: the release's)
+  if (auto) {
     rel$epsilon <- rel$epsilon + ab$epsilon
     rel$tau_auto <- ab[c("epsilon", "share", "quantile", "range")]
-    charge_budget(budget, rel$epsilon, rel$delta, "dp_mean (tau = \"auto\")")
-  } else if (eps_count > 0) charge_budget(budget, rel$epsilon, rel$delta, "dp_mean") else if (mechanism == "bernstein")
-    charge_release(budget, rel, "dp_mean") else iclp_mean_charge(budget, rel$charge, mechanism, epsilon, rel$charge$par)
-  rel$charge <- NULL
-  rel
+  }
+  # one charge for every part: the release, a selection, the bound, the count and the spread
+  parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0), privacy_part(eps_count), privacy_part(eps_inf)))
+  release_close(rel, budget, if (auto) "dp_mean (tau = \"auto\")" else if (select == "pcv") "dp_mean + pcv_select"
+                else "dp_mean", parts)
 }
 
 # incomplete = "drop": the release above is the mean over all N individuals,
@@ -438,17 +443,12 @@ iclp_mean_release <- function(out, vals, basis, mechanism, epsilon, par, kernel,
                     zcdp_rho = out$zcdp_rho, class = "dpfda_iclp_release")
 }
 
-# One charge for the selection (if any) and the release together, made after
-# the release succeeded (a refused release leaves the budget untouched):
-# Gaussian float noise as mu-GDP, exact (discrete Gaussian) noise as zCDP rho.
-iclp_mean_charge <- function(budget, out, mechanism, epsilon, par) {
-  if (!is.null(par$pcv)) {
-    charge_budget(budget, epsilon + par$epsilon_select, 0, "dp_mean + pcv_select")
-  } else {
-    charge_budget(budget, epsilon, out$delta, "dp_mean",
-                  mu = if (mechanism == "gp" && !isTRUE(out$noise_exact)) out$sensitivity / out$noise_scale,
-                  rho = out$zcdp_rho)
-  }
+# The release proper of an ICLP / FRL / GP mean as a privacy part: Gaussian
+# float noise as mu-GDP, exact (discrete Gaussian) noise as zCDP rho.
+iclp_mean_part <- function(out, mechanism, epsilon) {
+  privacy_part(epsilon, out$delta,
+               mu = if (mechanism == "gp" && !isTRUE(out$noise_exact)) out$sensitivity / out$noise_scale,
+               rho = out$zcdp_rho)
 }
 
 iclp_check_options <- function(o, mechanism, select) {
@@ -825,7 +825,7 @@ print.dpfda_iclp_release <- function(x, ...) {
 #' @export
 pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"), n, epsilon, h,
                        tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1) {
-  require_formals()
+  check_required()
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "pss_params")
   n <- check_count(n, "n", max = 1e15)
   epsilon <- check_epsilon(epsilon)
@@ -928,10 +928,10 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
                        budget = NULL, grid = NULL, ..., unit = NULL) {
-  require_args(c("x", "epsilon", "tau", "basis", "epsilon_select"), "pcv_select",
-               advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
-                             epsilon_select = "the budget spent by the selection, e.g. 0.5"))
-  budget <- check_budget(budget)
+  check_required(c("x", "epsilon", "tau", "basis", "epsilon_select"),
+                 advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
+                               epsilon_select = "the budget spent by the selection, e.g. 0.5"))
+  budget <- release_open(budget)
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- capture_dots(..., .cols = c("id", "arg", "value"))
   frame <- if (is.data.frame(x)) as.data.frame(x)

@@ -128,7 +128,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    domain = NULL, calibration = c("analytic", "hall", "classical"),
                    binned = NULL, bins = NULL, k = 20L, h = 3L, ..., noise = c("float", "exact"),
                    budget = NULL, unit = NULL) {
-  require_args(c("x", "epsilon"), "dp_kde")
+  check_required(c("x", "epsilon"))
   call <- match.call()
   # one path for every source: the estimate from the points in memory or from the summary of a
   # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism
@@ -182,8 +182,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
                                        mechanism, domain, if (!engine) binned, bins, call, noise = noise), opts),
                    quote = TRUE)
-    charge_release(budget, rel, "dp_kde")
-    return(rel)
+    return(release_close(rel, budget, "dp_kde"))
   }
   columns <- opts$columns
   id <- opts$id
@@ -202,16 +201,14 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
     rel$privacy_unit <- est$privacy_unit
-    charge_release(budget, rel$lattice, "dp_kde")
-    return(rel)
+    return(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
   delta <- check_delta(delta)
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit
-  charge_release(budget, rel, "dp_kde")
-  rel
+  release_close(rel, budget, "dp_kde")
 }
 
 # The points of a density estimate in memory (n x d), with advice for a
@@ -268,8 +265,7 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
 # `bandwidth` may be the caller's missing arguments (missing() sees through).
 kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget) {
   if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
+    abort_grid_required()
   }
   if (missing(bandwidth)) {
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",

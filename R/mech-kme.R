@@ -170,7 +170,7 @@ kme_spectral_draw <- function(kernel, Jp, D) {
 #' rff
 #' @export
 kme_rff <- function(kernel, J, dim) {
-  require_formals()
+  check_required()
   kme_check_kernel(kernel)
   J <- check_count(J, "J", min = 2, max = 1e7)
   if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)
@@ -223,7 +223,7 @@ kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
 #' rowSums(phi^2)   # exactly 1
 #' @export
 kme_features <- function(rff, x, mean = FALSE) {
-  require_formals()
+  check_required()
   rff <- kme_check_rff(rff)
   x <- as_points(x, "x", d = rff$dim)
   mean <- check_flag(mean, "mean")
@@ -291,7 +291,7 @@ kme_default_lr <- function(kernel) {
 kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
                             weights = c("lasso", "greedy", "l1ball"), lasso_lambda = 0, domain = NULL,
                             l1_bound = 1) {
-  require_formals()
+  check_required()
   rff <- kme_check_rff(rff)
   target <- check_numeric_vector(target, "target")
   if (length(target) != rff$J) {
@@ -563,8 +563,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                    domain = NULL, public = FALSE, tol = 1e-5, pivot = FALSE, l1_bound = NULL,
                    iters = 100, lr = NULL, lasso_lambda = NULL, candidates = NULL, chunk = 2048,
                    tight = FALSE, noise = c("float", "exact"), budget = NULL, ..., unit = NULL) {
-  require_args(c("x", "kernel", "epsilon", "delta"), "dp_kme",
-               advice = list(delta = "delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0 for pure DP (Laplace noise)"))
+  check_required(c("x", "kernel", "epsilon", "delta"),
+                 advice = list(delta = paste("delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0",
+                                             "for pure DP (Laplace noise)")))
   eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
@@ -589,9 +590,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "...")
   }
   units <- if (!is.null(unit)) point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
-  warn_privacy(epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
+  budget <- release_open(budget, epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
   call <- match.call()
-  budget <- check_budget(budget)
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   x <- as_points(x, "x")
@@ -626,8 +626,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     }
     rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens)
     rel$privacy_unit <- privacy_unit_points(N)
-    charge_budget(budget, epsilon, delta, "dp_kme")
-    return(rel)
+    return(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
   M <- nrow(z)
@@ -660,9 +659,8 @@ kme_finish_release <- function(z, w, sigma, ex, extra, kernel, method, epsilon, 
   if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
   rel <- new_dpfda_kme(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
                        if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
-  charge_budget(budget, epsilon, delta, "dp_kme", mu = if (!laplace && is.null(ex)) sens / sigma else NULL,
-                rho = ex$rho)
-  rel
+  release_close(rel, budget, "dp_kme",
+                list(privacy_part(epsilon, delta, mu = if (!laplace && is.null(ex)) sens / sigma, rho = ex$rho)))
 }
 
 # Float noise only inside its regime (?float_tails): Laplace on m coordinates
@@ -919,7 +917,7 @@ plot.dpfda_kme <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, ...) {
 #' dp_rng(old)
 #' @export
 kme_expectation <- function(release, h, normalise = FALSE) {
-  require_formals()
+  check_required()
   check_kme(release)
   if (!is.function(h)) arg_error("h", "a function of the points", h)
   normalise <- check_flag(normalise, "normalise")
@@ -980,7 +978,7 @@ kme_sq_dist <- function(kernel, a, b) {
 #' dp_rng(old)
 #' @export
 kme_mmd <- function(release, y, weights_y = NULL) {
-  require_formals()
+  check_required()
   check_kme(release)
   a <- list(points = release$points, weights = release$weights)
   if (!inherits(y, "dpfda_kme") && is.null(weights_y)) {
@@ -1023,7 +1021,7 @@ kme_mmd <- function(release, y, weights_y = NULL) {
 #' dp_rng(old)
 #' @export
 kme_mmd_test <- function(release, y, B = 999) {
-  require_formals()
+  check_required()
   check_kme(release)
   y <- as_points(y, "y", d = ncol(release$points))
   B <- check_count(B, "B", min = 1, max = 1e6)

@@ -242,12 +242,11 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       calibration = c("analytic", "hall", "classical"), tau = 1e-10,
                       method = c("auto", "cholesky", "markov"), ..., noise = c("exact", "float"),
                       budget = NULL) {
-  require_args(c("f", "kernel", "sensitivity", "epsilon", "delta"), "dp_online",
-               advice = list(f = "the private function: an R function of the points"))
-  warn_privacy(epsilon, delta)
+  check_required(c("f", "kernel", "sensitivity", "epsilon", "delta"),
+                 advice = list(f = "the private function: an R function of the points"))
+  budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise <- check_choice(noise, c("exact", "float"), "noise")
-  budget <- check_budget(budget)
   if (!is.function(f)) arg_error("f", "an R function of the points", f)
   check_kernel(kernel)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
@@ -291,9 +290,9 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                       calibration = calibration)
   }
   # one noise path answers every later query: the whole session is one release
-  charge_budget(budget, epsilon, delta, "dp_online",
-                mu = if (is.null(ex) && sigma > 0) as.double(sensitivity) / sigma else NULL,
-                rho = ex$rho)
+  release_close(NULL, budget, "dp_online", total = NULL,
+                list(privacy_part(epsilon, delta, mu = if (is.null(ex) && sigma > 0) as.double(sensitivity) / sigma,
+                                  rho = ex$rho)))
   st <- new.env(parent = emptyenv())
   st$f <- f
   st$kernel <- kernel
@@ -323,7 +322,7 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
 #' @rdname dp_online
 #' @export
 query <- function(object, x, ...) {
-  # explicit checks, not require_formals(): query() is called once per point
+  # explicit checks, not check_required(): query() is called once per point
   if (missing(object)) require_arg_error("object", "query", "a dp_online() release")
   if (missing(x)) require_arg_error("x", "query", "the public points at which to answer (a number or vector)")
   # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online
@@ -387,7 +386,7 @@ query.dpfda_online <- function(object, x, ...) {
 #' @rdname dp_online
 #' @export
 released <- function(object, ...) {
-  require_formals()
+  check_required()
   UseMethod("released")
 }
 
@@ -481,19 +480,20 @@ length.dpfda_online <- function(x) {
 # then lowered until the claim holds. Falls back to exact_gaussian_sigma() at
 # the extremes.
 online_zcdp_sd <- function(S, epsilon, delta) {
-  fast <- tryCatch({
+  fast <- tryCatch(local({
     L <- -log(delta)
     lo <- (sqrt(L + epsilon) - sqrt(L))^2
     g <- function(lr) log(zcdp_delta_unit(exp(lr), epsilon)) - log(delta)
     hi <- 2 * lo
     for (i in 1:60) if (g(log(hi)) > 0) break else hi <- 2 * hi
     glo <- g(log(lo))
-    if (!(is.finite(lo) && lo > 0 && is.finite(hi) && is.finite(glo) && glo <= 0 && g(log(hi)) > 0)) stop()
+    # (NULL: outside the bracket's regime, the bisection below decides)
+    if (!(is.finite(lo) && lo > 0 && is.finite(hi) && is.finite(glo) && glo <= 0 && g(log(hi)) > 0)) return(NULL)
     rho <- exp(stats::uniroot(g, log(c(lo, hi)), f.lower = glo, tol = 1e-13)$root)
     for (i in 1:100) if (zcdp_delta_unit(rho, epsilon) <= delta) break else rho <- rho * (1 - 1e-9)
-    if (!(zcdp_delta_unit(rho, epsilon) <= delta)) stop()
+    if (!(zcdp_delta_unit(rho, epsilon) <= delta)) return(NULL)
     S / sqrt(2 * rho)
-  }, error = function(e) NULL, warning = function(w) NULL)
+  }), error = function(e) NULL, warning = function(w) NULL)
   if (is.null(fast)) exact_gaussian_sigma(S, epsilon, delta) else fast
 }
 

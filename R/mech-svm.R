@@ -41,7 +41,7 @@
 #' sensitivity_erm(1, lambda = 0.01, n = 1000) # 0.1: SVM of the paper's Figure 3
 #' @export
 sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
-  require_formals()
+  check_required()
   lipschitz <- check_number(lipschitz, "lipschitz", lower = 0, lower_open = TRUE)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   n <- check_count(n, "n")
@@ -159,14 +159,12 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
                    budget = NULL) {
-  require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_svm")
-  warn_privacy(epsilon, delta, NROW(x))
+  check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
+  budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
   if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
+    abort_grid_required()
   }
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
@@ -193,8 +191,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
                     class = "dpfda_svm_release", noise_mode = noise)
-  charge_release(budget, rel, "dp_svm")
-  rel
+  release_close(rel, budget, "dp_svm")
 }
 
 #' @rdname dp_svm
@@ -247,7 +244,7 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' mean(predict(fit, x, type = "class") == y) # training accuracy
 #' @export
 svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL) {
-  require_formals()
+  check_required()
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
@@ -314,14 +311,12 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), centre = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
-  require_args(c("x", "y", "lambda", "kernel", "epsilon", "delta"), "dp_krr")
-  warn_privacy(epsilon, delta, NROW(x))
+  check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
+  budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
   if (missing(grid)) {
-    dpfda_abort("`grid` is required: evaluation points must be public and chosen without looking at the data.",
-                arg = "grid")
+    abort_grid_required()
   }
   if (missing(y_bound)) {
     dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",
@@ -349,8 +344,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "squared",
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
                     class = "dpfda_krr_release", noise_mode = noise)
-  charge_release(budget, rel, "dp_krr")
-  rel
+  release_close(rel, budget, "dp_krr")
 }
 
 #' @export
@@ -378,7 +372,7 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' predict(fit, c(0.25, 0.75))
 #' @export
 krr_fit <- function(x, y, lambda, kernel, y_bound, centre = TRUE, domain = NULL) {
-  require_formals()
+  check_required()
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   centre <- check_flag(centre, "centre")

@@ -107,7 +107,7 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
     deaths <- age
     age <- data
   }
-  require_args(c("age", "deaths"), "mortality_distribution")
+  check_required(c("age", "deaths"))
   if (!(is.numeric(age) && is.null(dim(age)) && length(age) >= 2L && all(is.finite(age)) && all(age >= 0))) {
     arg_error("age", "a numeric vector of at least 2 finite non-negative ages", age)
   }

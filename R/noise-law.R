@@ -215,7 +215,43 @@ noise_law.dpfda_iclp_cov_release <- function(x, ...) {
     out$A <- A
     out$zdraw <- zdraw
   }
-  out
+  if (is.null(x$scale_factor)) return(out)
+  cov_law_drop(out, x)
+}
+
+# dp_cov(incomplete = "drop"): the release is f (M + E) - f^2 (m + e)(m + e)'
+# with E the second moment's noise and e the mean's (given the noisy share,
+# f public). Its noise about f M - f^2 m m' is f E - f^2 (m e' + e m' + e e').
+# The variance: f^2 var(E) + f^4 (m_s^2 v_t + m_t^2 v_s + 2 m_s m_t c_st) +
+# f^4 var(e_s e_t), the last with the Gaussian fourth moment (v_s v_t + c_st^2);
+# E, e independent and symmetric, so the cross terms vanish.
+cov_law_drop <- function(law, x) {
+  f <- x$scale_factor
+  law <- law_scale(law, f)
+  mr <- x$mean_release
+  if (is.null(mr)) return(law)
+  ml <- noise_law(mr)
+  m <- length(ml$var)
+  mv <- as.vector(mr$values$values)   # the released mean stands in for m (public, post-processing)
+  C <- ml$cov()
+  v <- ml$var
+  lin <- outer(mv^2, v) + outer(v, mv^2) + 2 * outer(mv, mv) * C
+  law$var <- law$var + f^4 * as.vector(lin + outer(v, v) + C^2)
+  d2 <- law$draw
+  law$draw <- function(nsim) {
+    e <- ml$draw(nsim)
+    out <- d2(nsim)
+    for (i in seq_len(nsim)) {
+      ei <- e[i, ]
+      out[i, ] <- out[i, ] - f^2 * as.vector(outer(mv, ei) + outer(ei, mv) + outer(ei, ei))
+    }
+    out
+  }
+  law$cov <- function() NULL
+  law$A <- NULL
+  law$zdraw <- NULL
+  law$note <- paste0(law$note, "; minus f^2 times the outer products of the private mean's noise")
+  law
 }
 
 # Simulate with a fixed public seed, leaving the user's RNG state untouched.

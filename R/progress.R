@@ -23,7 +23,7 @@
 #' dp_progress_enabled()
 #' @export
 dp_progress <- function(total, label = "dpfda") {
-  require_formals()
+  check_required()
   total <- check_count(total, "total", min = 0, max = 2^31 - 1)
   if (!is.character(label) || length(label) != 1L || is.na(label)) arg_error("label", "a string", label)
   if (!dp_progress_enabled() || total < 1) {

@@ -70,7 +70,7 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
 #' @rdname new_dpfda_release
 #' @export
 validate_dpfda_release <- function(x) {
-  require_formals()
+  check_required()
   if (!inherits(x, "dpfda_release")) arg_error("x", "a dpfda_release", x)
   need <- c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale", "noise",
             "rng", "call")
@@ -81,17 +81,16 @@ validate_dpfda_release <- function(x) {
     dpfda_abort(sprintf("The release stores non-private field(s) %s.", paste(bad, collapse = ", ")),
                 class = "dpfda_error_privacy")
   }
-  # the invariants below fail with plain stopifnot() errors: re-raise them classed
-  tryCatch({
-    validate_dpfda_curves(x$values)
-    stopifnot(is.character(x$mechanism), length(x$mechanism) == 1L,
-              is.numeric(x$epsilon), x$epsilon > 0, is.numeric(x$delta), x$delta >= 0, x$delta < 1,
-              is.numeric(x$sensitivity), all(x$sensitivity >= 0),
-              is.numeric(x$noise_scale), all(x$noise_scale >= 0),
-              x$rng %in% c("secure", "seeded"))
-  }, error = function(e) {
-    dpfda_abort(sprintf("`x` is not a valid dpfda_release: %s", conditionMessage(e)), arg = "x")
-  })
+  fail <- function(what) dpfda_abort(sprintf("`x` is not a valid dpfda_release: %s.", what), arg = "x")
+  tryCatch(validate_dpfda_curves(x$values, "values"), dpfda_error = function(e) fail(conditionMessage(e)))
+  if (!(is.character(x$mechanism) && length(x$mechanism) == 1L)) fail("`mechanism` must be a string")
+  if (!(is.numeric(x$epsilon) && length(x$epsilon) == 1L && isTRUE(x$epsilon > 0))) fail("`epsilon` must be > 0")
+  if (!(is.numeric(x$delta) && length(x$delta) == 1L && isTRUE(x$delta >= 0 && x$delta < 1))) {
+    fail("`delta` must be in [0, 1)")
+  }
+  if (!(is.numeric(x$sensitivity) && isTRUE(all(x$sensitivity >= 0)))) fail("`sensitivity` must be >= 0")
+  if (!(is.numeric(x$noise_scale) && isTRUE(all(x$noise_scale >= 0)))) fail("`noise_scale` must be >= 0")
+  if (!isTRUE(x$rng %in% c("secure", "seeded"))) fail("`rng` must be \"secure\" or \"seeded\"")
   invisible(x)
 }
 

@@ -53,7 +53,7 @@ dp_rng <- function(mode = NULL) {
 #' dp_rng(old)
 #' @export
 dp_reproducible <- function(seed) {
-  require_formals()
+  check_required()
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
   old <- dp_rng("seeded")
   set.seed(seed)
@@ -75,7 +75,7 @@ dp_reproducible <- function(seed) {
 #' mean(abs(x)) # close to 2
 #' @export
 rlaplace <- function(n, scale = 1) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", min = 0, max = 2^31 - 1)
   # draws are scale * E with E below about 40: the bound keeps them finite
   scale <- check_number(scale, "scale", lower = 0, lower_open = TRUE, upper = 1e300)

@@ -54,7 +54,7 @@
 rgp <- function(n, kernel, grid,
                 method = c("auto", "cholesky", "markov", "kronecker", "circulant"),
                 jitter = 1e-10) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n")
   check_kernel(kernel)
   method <- check_choice(method, c("auto", "cholesky", "markov", "kronecker", "circulant"), "method")
@@ -191,7 +191,7 @@ is_regular_grid <- function(grid, tol = 1e-9) {
 #' chol_jitter(K)$jitter
 #' @export
 chol_jitter <- function(A, jitter = 1e-10, max_jitter = 1e-2) {
-  require_formals()
+  check_required()
   ok <- is.numeric(A) && is.matrix(A) && nrow(A) == ncol(A) && nrow(A) >= 1L && all(is.finite(A))
   if (!isTRUE(ok)) arg_error("A", "a square numeric matrix of finite values", A)
   if (!isSymmetric(unname(A), tol = 1e-10 * max(1, max(abs(A))))) {

@@ -39,7 +39,7 @@
 #' sensitivity_kde(100, diag(c(0.01, 0.04)))
 #' @export
 sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")) {
-  require_formals()
+  check_required()
   n <- check_count(n, "n", max = 1e15)
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev"), "sensitivity_kde")
   if (is.matrix(bandwidth)) d <- nrow(bandwidth) else {
@@ -85,7 +85,7 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
 #' sobolev_norm_1d(k, dk, g) # 1: the norm of a kernel section
 #' @export
 sobolev_norm_1d <- function(f, fprime, gamma, lower = 0, upper = 1) {
-  require_formals()
+  check_required()
   if (!is.function(f)) arg_error("f", "a function", f)
   if (!is.function(fprime)) arg_error("fprime", "a function", fprime)
   gamma <- check_number(gamma, "gamma", lower = 0, lower_open = TRUE)

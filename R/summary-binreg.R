@@ -45,7 +45,7 @@
 #' dp_bin_regression(s, epsilon = 1)
 #' @export
 summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
-  require_args(c("x", "bins", "y_bound", "domain"), "summarise_bin_regression")
+  check_required(c("x", "bins", "y_bound", "domain"))
   # (in memory `y` is a vector of responses, not a column name)
   y <- if (is.data.frame(x) || is_lazy_table(x) || inherits(x, "dpfda_chunks")) column_arg_names("y", x) else y
   columns <- column_arg_names("columns", x, NULL)

@@ -90,7 +90,7 @@
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                           mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE,
                           unit = NULL) {
-  require_args(c("x", "grid"), "summarise_kde")
+  check_required(c("x", "grid"))
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
@@ -164,7 +164,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
                                local = c(iclp_qr = "iclp"))
   grid <- as_grid(grid, "grid")
   if (mechanism %in% c("iclp", "frl")) return(summarise_kde_grid(x, grid, domain, columns, id, .query))
-  require_args("bandwidth", "summarise_kde")
+  check_required("bandwidth")
   if (!is.null(dim(grid))) {
     return(summarise_kde_kernel(x, grid, bandwidth, domain, columns, id, mechanism, k, .query))
   }
@@ -281,7 +281,7 @@ kde_kernel_at <- function(s, bw) {
 #' @rdname summarise_kde
 #' @export
 summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE) {
-  require_args("x", "summarise_mortality")
+  check_required("x")
   age <- column_arg_names("age", x)
   deaths <- column_arg_names("deaths", x)
   group <- column_arg_names("group", x)

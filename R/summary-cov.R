@@ -45,6 +45,11 @@
 #'   mean of its curves' clipped coefficients and the mean of their outer
 #'   products (norms at most \eqn{\tau} and \eqn{\tau^2}, as one curve's),
 #'   and `n` counts units. `NULL`: every curve is its own unit.
+#' @param incomplete `"zero"` (default): a grid point without any row of an
+#'   individual counts as 0 (reported in `missing_cells`, which [dp_cov()]
+#'   refuses); `"drop"`: an individual (unit) without a row at every grid point
+#'   contributes nothing and is counted in `incomplete_n`, `n` still counting
+#'   it, as in [summarise_mean()] (for [dp_cov()] with `incomplete = "drop"`).
 #' @return A [dpfda_summary] (kind `"cov"`): `sums` is the `J x (J + 1)`
 #'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
 #' @examples
@@ -56,8 +61,9 @@
 #' dp_cov(s, epsilon = 1, tau = 1, kernel = k, J = 5)
 #' @export
 summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id", arg = "arg", value = "value",
-                          .query = FALSE, center = NULL, unit = NULL) {
-  require_args(c("x", "tau"), "summarise_cov")
+                          .query = FALSE, center = NULL, unit = NULL, incomplete = c("zero", "drop")) {
+  check_required(c("x", "tau"))
+  incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
   grid <- cov_summary_grid(x, grid)
   if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))
@@ -69,7 +75,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
   if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
-  summarise_cov_basis(x, basis, tau, id, arg, value, .query, center, unit)
+  summarise_cov_basis(x, basis, tau, id, arg, value, .query, center, unit, incomplete)
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.
@@ -81,12 +87,16 @@ cov_summary_grid <- function(x, grid) {
 }
 
 # The summary on a given basis (shared by summarise_cov() and dp_cov()).
-summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, center = NULL, unit = NULL) {
+summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, center = NULL, unit = NULL,
+                                incomplete = "zero") {
   grid <- as.double(basis$grid)
   m <- length(grid)
   P <- basis$weights * basis$vectors              # a_i = X_i %*% P (kl_coef())
   settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = "l2", projection = P)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
+  # incomplete = "drop": an individual without a row at every grid point contributes a_i = 0 and is
+  # counted in `incomplete_n` (the rule of summarise_mean())
+  if (incomplete == "drop") settings$incomplete <- "drop"
   # each curve's coefficients a_i with weight wt_i (1, or 1 / the curves of its unit, so that a unit adds
   # the mean of its a_i and the mean of its a_i a_i^T)
   cov_sums <- function(A, wt = NULL) if (is.null(wt)) cbind(colSums(A), crossprod(A)) else
@@ -95,13 +105,17 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
     A <- kl_coef(basis, clip_curves_l2(V, basis$weights, tau))
+    k <- if (incomplete == "drop") length(x$dropped) else 0   # curves as_curves(incomplete = "drop") left out
     if (!is.null(unit)) {
       u <- curve_units(unit, nrow(A))
-      return(new_dpfda_summary("cov", cov_sums(A, 1 / tabulate(u$index)[u$index]), u$n, nrow(A) * m, 0,
+      du <- if (incomplete == "drop") attr(unit, "dropped_units", exact = TRUE)
+      k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(unit))) else 0
+      return(new_dpfda_summary("cov", cov_sums(A, 1 / tabulate(u$index)[u$index]), u$n + k_u, nrow(A) * m, 0,
                                settings, missing_cells = 0, unit = attr(unit, "name", exact = TRUE) %||% "unit",
-                               curves = nrow(A)))
+                               curves = nrow(A) + length(du), incomplete_n = k_u))
     }
-    return(new_dpfda_summary("cov", cov_sums(A), nrow(A), nrow(A) * m, 0, settings, missing_cells = 0))
+    return(new_dpfda_summary("cov", cov_sums(A), nrow(A) + k, nrow(A) * m, 0, settings, missing_cells = 0,
+                             incomplete_n = k))
   }
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
   id <- engine_columns(id, have, "id", 1L)
@@ -109,21 +123,25 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   value <- engine_columns(value, have, "value", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value,
-                                                                         center = settings$center, unit = unit),
+                                                                         center = settings$center, unit = unit,
+                                                                         incomplete = incomplete),
                                       id = if (is.null(unit)) id else unit)))
   }
   if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value, settings$center, unit = unit)
+  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value, settings$center, incomplete,
+                               unit = unit)
   A <- rowsum(cells$contrib * P[cells$k + 1L, , drop = FALSE], cells$i, reorder = TRUE)
+  if (!nrow(A)) A <- matrix(0, 0L, ncol(P))
+  missing <- (cells$n - cells$incomplete_n) * m - length(cells$contrib)
   if (!is.null(unit)) {   # the weight of each curve (row of A, sorted by curve index)
     wt <- cells$weight[match(as.double(rownames(A)), cells$i)]
     return(new_dpfda_summary("cov", cov_sums(A, wt), cells$n_units %||% 0, cells$rows, cells$dropped, settings,
-                             missing_cells = cells$n * m - length(cells$contrib), unit = unit,
-                             curves = as.double(cells$n)))
+                             missing_cells = missing, unit = unit, curves = as.double(cells$n),
+                             incomplete_n = as.double(cells$incomplete_units %||% 0)))
   }
   new_dpfda_summary("cov", cov_sums(A), cells$n, cells$rows, cells$dropped, settings,
-                    missing_cells = cells$n * m - length(cells$contrib))
+                    missing_cells = missing, incomplete_n = cells$incomplete_n)
 }
 
 summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, unit = NULL) {
@@ -131,8 +149,9 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   m <- length(grid)
   P <- settings$projection
   Jb <- ncol(P)
+  drop <- identical(settings$incomplete, "drop")
   cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query, settings$center,
-                              unit = unit)
+                              if (drop) "drop" else "zero", unit = unit)
   q <- cells$q
   # the public projection matrix joined to every cell by its grid index
   pub <- data.frame(k = as.double(seq_len(m) - 1L), P)
@@ -173,8 +192,17 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   n <- as.double(res$n)
   nn <- cells$nn
   if (!is.null(unit) && n > 0 && as.double(res$nid) != n) {   # a curve (id) in two units: two rows
-    dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
-                class = "dpfda_error_data", arg = "unit")
+    abort_curve_in_two_units()
+  }
+  if (drop) {   # the incomplete individuals (units) count, with no contribution
+    all <- if (is.null(unit)) lazy_n_ids(nn$q) else
+      plain_double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")), n = dplyr::n()))$n)
+    done <- if (is.null(unit)) n else
+      plain_double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")), n = dplyr::n()))$n)
+    if (!(n > 0)) {
+      return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), all, nn$rows, nn$dropped, settings,
+                                            missing_cells = 0, incomplete_n = all)))
+    }
   }
   if (!(n > 0)) {
     return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), 0, nn$rows, nn$dropped, settings,
@@ -185,12 +213,23 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   S2[pairs] <- vapply(names(prods), function(nm) as.double(res[[nm]]), 1)
   S2[pairs[, 2:1, drop = FALSE]] <- S2[pairs]
   if (!is.null(unit)) {   # n counts units: the weights of a unit's curves add to one
-    return(warn_dropped(new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), round(as.double(res$nu)),
-                                          nn$rows, nn$dropped, settings, missing_cells = n * m - as.double(res$cells),
-                                          unit = unit, curves = n)))
+    out <- new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), round(as.double(res$nu)),
+                             nn$rows, nn$dropped, settings, missing_cells = n * m - as.double(res$cells),
+                             unit = unit, curves = n)
+    if (drop) {
+      out$n <- all
+      out$incomplete_n <- all - done
+      out$curves <- lazy_n_ids(nn$q)
+    }
+    return(warn_dropped(out))
   }
-  warn_dropped(new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), n, nn$rows, nn$dropped, settings,
-                                 missing_cells = n * m - as.double(res$cells)))
+  out <- new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), n, nn$rows, nn$dropped, settings,
+                           missing_cells = n * m - as.double(res$cells))
+  if (drop) {
+    out$n <- all
+    out$incomplete_n <- all - n
+  }
+  warn_dropped(out)
 }
 
 # The tensor basis holds m^2 J^2 doubles: refuse sizes dpfda does not allow
@@ -212,7 +251,7 @@ cov_check_size <- function(m, Jb) {
 # The data of dp_cov(), from any source: curves in memory (with the options
 # of as_curves() from `...`), or a long table, chunks or a covariance summary
 # (column names from `...`). As mean_source().
-cov_source <- function(x, dots, grid, unit = NULL) {
+cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
   if (is.data.frame(x)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
   if (long_frame_on_grid(x, dots, grid)) {   # the rule of tables (see mean_source())
     x <- structure(list(frame = x), class = "dpfda_long_frame")
@@ -222,7 +261,7 @@ cov_source <- function(x, dots, grid, unit = NULL) {
   if (!is_engine_input(x) && !inherits(x, "dpfda_long_frame")) {
     frame <- if (is.data.frame(x)) as.data.frame(x)
     if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
-    x <- mech_curves_with_options(x, grid, dots, "dp_cov")
+    x <- mech_curves_with_options(x, grid, dots, "dp_cov", incomplete)
     if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain,
                 unit = memory_units(unit, x, frame, dots)))
@@ -230,7 +269,7 @@ cov_source <- function(x, dots, grid, unit = NULL) {
   if (inherits(x, "dpfda_long_frame")) x <- x$frame
   eng <- resolve_column_opts(dots, x, c("id", "arg", "value"))
   if (length(eng) && (is.null(names(eng)) || any(!nzchar(names(eng))))) {
-    dpfda_abort("All arguments in `...` must be named.", arg = "...")
+    abort_unnamed_dots()
   }
   bad <- setdiff(names(eng), c("id", "arg", "value"))
   if (length(bad)) {
@@ -244,7 +283,7 @@ cov_source <- function(x, dots, grid, unit = NULL) {
     }
     grid <- s$settings$grid
   } else {
-    if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
+    if (is.null(grid)) abort_grid_required("the public grid of the curves")
     grid <- cov_summary_grid(NULL, grid)
   }
   if (!is.null(unit)) {
@@ -259,7 +298,7 @@ cov_source <- function(x, dots, grid, unit = NULL) {
 
 # The covariance summary of dp_cov()'s source on the release's basis:
 # computed, or given and checked against the settings of this release.
-cov_summary <- function(src, basis, tau, center) {
+cov_summary <- function(src, basis, tau, center, incomplete = "error") {
   if (inherits(src$data, "dpfda_summary")) {
     s <- check_summary(src$data, "cov")
     if (!isTRUE(all.equal(s$settings$tau, tau))) {
@@ -273,13 +312,18 @@ cov_summary <- function(src, basis, tau, center) {
                         "give dp_cov() the `kernel` and `J` of summarise_cov()."), arg = "x")
     }
     if (!isTRUE(all.equal(s$settings$center, center))) {
-      dpfda_abort(paste("The summary was computed with another `center` than this release's; give",
-                        "summarise_cov() the same public centre."), arg = "center")
+      abort_summary_center("summarise_cov")
+    }
+    if (incomplete == "drop" && !identical(s$settings$incomplete, "drop")) {
+      dpfda_abort("incomplete = \"drop\" needs a summary computed with summarise_cov(incomplete = \"drop\").",
+                  arg = "incomplete")
     }
   } else {
     data <- if (!is.null(src$curves)) src$curves else src$data
     s <- summarise_cov_basis(data, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
-                             src$cols$value %||% "value", center = center, unit = src$unit %||% src$cols$unit)
+                             src$cols$value %||% "value", center = center, unit = src$unit %||% src$cols$unit,
+                             incomplete = if (incomplete == "drop") "drop" else "zero")
   }
-  refuse_missing_cells(check_summary(s, "cov"), drop_hint = FALSE)
+  s <- check_summary(s, "cov")
+  if (incomplete == "error") refuse_missing_cells(s) else s
 }

@@ -40,7 +40,7 @@
 #' plot(f)
 #' @export
 kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins = NULL) {
-  require_formals()
+  check_required()
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   d <- if (is.null(dim(grid))) 1L else ncol(grid)

@@ -40,7 +40,7 @@
 #' @export
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
                           domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL) {
-  require_args(c("x", "kernel"), "summarise_kme")
+  check_required(c("x", "kernel"))
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
@@ -201,7 +201,7 @@ kme_kernel_sql_ok <- function(kernel) {
 # as in memory, so dp_reproducible() gives the same release.
 dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                           l1_bound, iters, lr, lasso_lambda, tight, noise, budget, call, columns, id) {
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   if (method == "exponential") {

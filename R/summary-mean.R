@@ -69,7 +69,7 @@
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
                            value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
                            unit = NULL) {
-  require_args(c("x", "tau"), "summarise_mean")
+  check_required(c("x", "tau"))
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
@@ -175,7 +175,7 @@ summary_grid_1d <- function(x, grid, what) {
       dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
     }
   }
-  if (is.null(grid)) dpfda_abort("`grid` is required: the public grid of the curves.", arg = "grid")
+  if (is.null(grid)) abort_grid_required("the public grid of the curves")
   grid <- as_grid(grid, "grid")
   if (!is.null(dim(grid))) dpfda_abort(sprintf("%s are summarised on a one-dimensional grid.", what), arg = "grid")
   sort(as.double(grid))
@@ -234,9 +234,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     ukey <- as.character(d[[unit]])
     cu <- ukey[match(uid, d[[id]])]
     if (any(ukey != cu[match(d[[id]], uid)])) {
-      dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
-                          as.character(d[[id]][which(ukey != cu[match(d[[id]], uid)])[1L]])),
-                  class = "dpfda_error_data", arg = "unit")
+      abort_curve_in_two_units(as.character(d[[id]][which(ukey != cu[match(d[[id]], uid)])[1L]]))
     }
     ui <- match(cu, unique(cu))
     nu <- max(0L, ui)
@@ -293,8 +291,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
                                                             units = dplyr::n_distinct(!!as.name("u"))))),
                     plain_double)
       if (cnt$pairs != cnt$ids) {
-        dpfda_abort("A curve (`id`) must belong to one `unit`; some curves have rows of two units.",
-                    class = "dpfda_error_data", arg = "unit")
+        abort_curve_in_two_units()
       }
     }
     # incomplete = "drop": a unit's complete curves only (those left in the cells)
@@ -421,7 +418,7 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
   if (inherits(x, "dpfda_summary")) {
     grid <- check_summary(x, "mean")$settings$grid
   } else if (is.null(grid)) {
-    dpfda_abort("`grid` is required: the public grid of the curves in the table or chunks.", arg = "grid")
+    abort_grid_required("the public grid of the curves in the table or chunks")
   }
   grid <- sort(as_grid(grid, "grid"))
   list(curves = NULL, data = x, cols = cols, grid = grid, domain = as_domain(NULL, grid), dim = 1L, n = NA,
@@ -492,8 +489,7 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
       dpfda_abort("The summary was computed with other quadrature `weights` than the basis.", arg = "weights")
     }
     if (!isTRUE(all.equal(s$settings$center, center))) {
-      dpfda_abort(paste("The summary was computed with another `center` than this release's; give",
-                        "summarise_mean() the same public centre."), arg = "center")
+      abort_summary_center("summarise_mean")
     }
     if (incomplete == "drop" && !identical(s$settings$incomplete, "drop")) {
       dpfda_abort("incomplete = \"drop\" needs a summary computed with summarise_mean(incomplete = \"drop\").",
@@ -528,8 +524,7 @@ memory_units <- function(unit, x, frame, opts) {
   if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
   per <- tapply(as.character(frame[[ucol]]), as.character(frame[[idcol]]), function(v) length(unique(v)))
   if (any(per > 1L)) {
-    dpfda_abort(sprintf("A curve (`id`) must belong to one `unit`; curve %s has rows of two units.",
-                        names(per)[per > 1L][1L]), class = "dpfda_error_data", arg = "unit")
+    abort_curve_in_two_units(names(per)[per > 1L][1L])
   }
   # incomplete = "drop": the units of the curves left out (a unit with no complete curve still counts)
   du <- if (length(x$dropped)) frame[[ucol]][match(as.character(x$dropped), as.character(frame[[idcol]]))]

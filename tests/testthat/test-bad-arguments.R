@@ -298,7 +298,7 @@ bad_arg_table_core <- function() {
                                   seq(0, 1, length.out = 6)),
                        epsilon = 1, tau = 1, kernel = kernel_matern(1.5, 0.2), centered = FALSE, eta = 1.25,
                        psi = 0.01, J = 3, h = 2, noise = "float", budget = NULL, grid = NULL, center = NULL,
-                       unit = c(1, 1, 2, 3, 4, 5, 6, 7))),
+                       unit = c(1, 1, 2, 3, 4, 5, 6, 7), incomplete = "error")),
     pss_params = list(list(mechanism = "iclp_qr", n = 100, epsilon = 1, h = 2, tau = 1, rule = "theory",
                            const = 1)),
     pcv_select = list(list(x = curves(outer(seq(0.1, 0.8, length.out = 8), sin(2 * pi * seq(0, 1, length.out = 6))),

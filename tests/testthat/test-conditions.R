@@ -49,3 +49,33 @@ test_that("errors and warnings name the exported function the user called, witho
   expect_s3_class(w, "dpfda_warning_delta")
   expect_identical(conditionCall(w), quote(dp_kde()))
 })
+
+test_that("required arguments are checked one way, and no plain stop() is left in the package", {
+  ns <- asNamespace("dpfda")
+  fns <- Filter(function(f) is.function(get(f, envir = ns)), ls(ns, all.names = TRUE))
+  src <- vapply(fns, function(f) paste(deparse(body(get(f, envir = ns))), collapse = "\n"), "")
+  # stop() only re-raises a classed condition object; never stopifnot()
+  plain <- grepl("stopifnot\\(|(^|[^_.a-zA-Z])stop\\((?!cnd\\)|e\\))", src, perl = TRUE)
+  expect_identical(fns[plain], character(0))
+  expect_false(any(c("require_args", "require_formals") %in% fns))
+  # every exported function with required formals checks them through check_required()
+  ex <- intersect(getNamespaceExports(ns), fns)
+  req <- Filter(function(f) {
+    fm <- formals(get(f, envir = ns))
+    is.function(get(f, envir = ns)) && !is.null(fm) &&
+      any(vapply(fm, is.symbol, NA) & names(fm) != "..." & !nzchar(vapply(fm, function(a) if (is.symbol(a))
+        as.character(a) else "x", "")))
+  }, ex)
+  uses <- vapply(req, function(f) grepl("check_required(", src[[f]], fixed = TRUE) ||
+                   !grepl("missing(", src[[f]], fixed = TRUE), NA)
+  # (query() checks its two arguments by hand: it runs once per point, on the fast path)
+  expect_identical(setdiff(req[!uses], "query"), character(0))
+  # the message and class of a missing argument, with the function named
+  e <- tryCatch(dp_mean(tau = 1, epsilon = 1), error = identity)
+  expect_s3_class(e, "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`x` is missing in dp_mean()", fixed = TRUE)
+  # a hand-edited curves object fails its invariants with a classed error
+  x <- curves(matrix(1:10, 2), seq(0, 1, length.out = 5))
+  x$values[1, 1] <- NaN
+  expect_error(dpfda:::validate_dpfda_curves(x), class = "dpfda_error_data")
+})

@@ -261,6 +261,23 @@ test_that("dp_cov(tau = \"auto\") and dp_fpca(): exact charge, calibration, clas
     expect_identical(a$privacy_unit, b$privacy_unit)
     expect_equal(budget_spent(b2)$epsilon, 1, tolerance = 1e-15)
   }
+  # incomplete = "drop" on chunks: the individuals left out count as norm 0, as in memory
+  part <- long[!(long$id %in% ids[c(3, 50, 51)] & long$arg > 0.5), ]
+  dp_reproducible(7)
+  a <- suppressWarnings(dp_cov(part, epsilon = 1, tau = "auto", grid = d$t, incomplete = "drop"))
+  dp_reproducible(7)
+  b <- suppressWarnings(dp_cov(dp_chunks(split(part, (match(part$id, ids) - 1L) %/% 41L)), epsilon = 1,
+                               tau = "auto", grid = d$t, incomplete = "drop"))
+  expect_identical(a$tau, b$tau)
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
+  expect_equal(a$incomplete_n, b$incomplete_n)
+  expect_equal(a$n_complete, b$n_complete)
+  for (src in list(part, dp_chunks(list(part)))) {   # units with incomplete = "drop": refused on every source
+    expect_error(dp_cov(src, epsilon = 1, tau = "auto", grid = d$t, incomplete = "drop", unit = "person"),
+                 class = "dpfda_error_argument", regexp = "not available yet")
+  }
+  expect_error(dp_cov(dp_chunks(list(part)), epsilon = 1, tau = "auto", grid = d$t), class = "dpfda_error_data",
+               regexp = "incomplete = \"drop\"")
   # the binned summary gives exactly the covariance summary at every candidate above 2^-10 times the
   # largest values (below, the fixed-tau summary also clamps single values at 2^10 tau / sqrt(min w),
   # which the one-pass summary does at the top of the range; either keeps every norm within tau)

@@ -80,24 +80,22 @@ test_that("both functions charge exactly epsilon: the share for the bound, the r
   expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-15)
 })
 
-test_that("under GDP and zCDP budgets the bound and the release are two entries made together", {
+test_that("under GDP and zCDP budgets the bound and the release are one entry of their sum", {
   d <- yb_data(400)
   g <- seq(0, 1, length.out = 10)
   b <- privacy_budget(3, delta = 1e-3, composition = "gdp")
   r <- dp_gp_regression(d$x, d$y, g, kernel_gaussian(0.2), 0.09, "auto", 1, 1e-4, budget = b, bound_share = 0.2)
   l <- summary(b)
-  expect_equal(nrow(l), 2L)
-  expect_equal(l$epsilon, c(0.2, 0.8), tolerance = 1e-15)
-  expect_equal(l$delta, c(0, 1e-4))
-  expect_true(is.na(l$mu[1]))
-  expect_equal(l$mu[2], r$sensitivity / r$noise_scale, tolerance = 1e-12)   # the release's Gaussian profile
-  expect_match(l$label[1], "the bound")
-  # zCDP: two pure steps of a binned regression count as (eps_b^2 + eps_r^2) / 2
+  expect_equal(nrow(l), 1L)
+  expect_equal(c(l$epsilon, l$delta), c(1, 1e-4), tolerance = 1e-15)
+  expect_true(is.na(l$mu))   # a composite release has no single Gaussian profile: basic composition
+  expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-15)
+  # zCDP: a pure binned regression counts as epsilon^2 / 2
   bz <- privacy_budget(5, delta = 1e-6, composition = "zcdp")
   r <- dp_bin_regression(d$x, d$y, 8, "auto", 1, c(0, 1), budget = bz, bound_share = 0.3)
-  expect_equal(summary(bz)$epsilon, c(0.3, 0.7), tolerance = 1e-15)
-  expect_equal(budget_spent(bz)$epsilon, min(1, dpfda:::zcdp_epsilon_unit((0.3^2 + 0.7^2) / 2, 1e-6)))
-  # both or neither: a release the budget refuses takes the bound's entry back
+  r2 <- dp_bin_regression(d$x, d$y, 8, "auto", 1, c(0, 1), budget = bz, bound_share = 0.3)
+  expect_equal(budget_spent(bz)$epsilon, min(2, dpfda:::zcdp_epsilon_unit(2 * 1^2 / 2, 1e-6)))
+  # a release the budget refuses charges nothing
   bs <- privacy_budget(1.5, composition = "basic")
   spend(bs, 0.9, label = "before")
   expect_error(dp_bin_regression(d$x, d$y, 8, "auto", 1, c(0, 1), budget = bs, bound_share = 0.3),

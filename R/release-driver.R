@@ -1,0 +1,66 @@
+# The preamble and epilogue shared by every mechanism (issue 28): what each
+# exported release function does before it reads data and after its noise is
+# drawn, in one place.
+#
+#   budget <- release_open(budget, epsilon, delta, n)   # budget checked, privacy warnings
+#   ... settings -> summary -> the mechanism's own release step ...
+#   release_close(rel, budget, "dp_xxx", parts)          # one charge, checked against the release
+#
+# A release may be made of several private parts (a noisy count, a private
+# bound, a private selection, the release proper). release_close() charges
+# them as one ledger entry: a single part keeps its Gaussian (mu) or zCDP
+# (rho) profile for tight composition; several parts are charged as the sum
+# of their (epsilon, delta), which basic composition always allows. Before
+# charging it checks that the parts add up to the (epsilon, delta) the
+# release object reports, so a release never claims a guarantee other than
+# the one the budget paid for.
+
+# One private part of a release. `mu`: the part is a Gaussian mechanism with
+# this mu (sensitivity / sigma); `rho`: zCDP (the discrete Gaussian).
+privacy_part <- function(epsilon, delta = 0, mu = NULL, rho = NULL) {
+  list(epsilon = as.double(epsilon), delta = as.double(delta), mu = mu, rho = rho)
+}
+
+# The part that a release object (or a sub-release, e.g. a KDE lattice)
+# describes by its own fields.
+release_part <- function(x, sensitivity = NULL) {
+  rho <- if (isTRUE(x$noise_exact) && isTRUE(x$delta > 0)) x$zcdp_rho
+  privacy_part(x$epsilon, x$delta, mu = release_mu(x, sensitivity), rho = rho)
+}
+
+# Preamble: the budget is checked before any data are read; with `epsilon`,
+# the privacy warnings for weak settings (n, when known, sharpens them).
+release_open <- function(budget, epsilon = NULL, delta = 0, n = NULL) {
+  budget <- check_budget(budget)
+  if (!is.null(epsilon)) warn_privacy(epsilon, if (is.null(delta)) 0 else delta, n)
+  budget
+}
+
+# Epilogue: one charge for all `parts` (default: the release's own fields),
+# made only after the release succeeded (a refused or failed release leaves
+# the budget untouched). `total`: the object whose epsilon and delta must
+# equal the parts' sum (default `rel`; NULL skips the check, for objects such
+# as the live online session whose fields are set later). `id`: as in
+# charge_budget() (a sub-step charged once however often it is reused).
+release_close <- function(rel, budget, label, parts = list(release_part(rel)), total = rel, id = NULL) {
+  parts <- Filter(function(p) p$epsilon > 0 || p$delta > 0, parts)
+  eps <- sum(vapply(parts, function(p) p$epsilon, 0))
+  del <- sum(vapply(parts, function(p) p$delta, 0))
+  if (!is.null(total)) {
+    te <- as.double(total$epsilon)
+    td <- as.double(total$delta %||% 0)
+    if (!isTRUE(abs(te - eps) <= 1e-9 * max(1, te)) || !isTRUE(abs(td - del) <= 1e-12 + 1e-9 * td)) {
+      dpfda_abort(sprintf(paste("Internal accounting error in %s: the release reports (epsilon = %s, delta = %s)",
+                                "but its parts add up to (%s, %s). Nothing was charged; please report this."),
+                          label, format(te), format(td), format(eps), format(del)),
+                  class = "dpfda_error_internal")
+    }
+  }
+  if (length(parts) == 1L) {
+    p <- parts[[1L]]
+    charge_budget(budget, p$epsilon, p$delta, label, mu = p$mu, id = id, rho = p$rho)
+  } else if (length(parts)) {
+    charge_budget(budget, eps, del, label, id = id)
+  }
+  rel
+}

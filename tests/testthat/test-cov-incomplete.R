@@ -1,0 +1,132 @@
+# dp_cov(incomplete = "drop") and dp_fpca(): the rule of dp_mean() for
+# individuals whose curves do not cover the grid, on every source.
+
+cov_drop_data <- function(n = 120, seed = 11) {
+  set.seed(seed)
+  t <- seq(0, 1, length.out = 9)
+  x <- curves(outer(rnorm(n), sin(pi * t)) + outer(rnorm(n), cos(pi * t)) / 2, t)
+  d <- as.data.frame(x)
+  list(t = t, d = d[!(d$id %in% c(3, 7, 20) & d$arg > 0.6), ], full = d)
+}
+
+test_that("dp_cov() refuses incomplete curves by default and names the fix", {
+  cd <- cov_drop_data()
+  expect_error(dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t), class = "dpfda_error_data")
+  expect_error(dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t), "incomplete = \"drop\"")
+  expect_error(dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t, count_share = 0.2), class = "dpfda_error_argument")
+  expect_error(dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t, incomplete = "drop", mean_share = 2),
+               class = "dpfda_error_argument")
+  expect_error(dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t, incomplete = "nope"), class = "dpfda_error_argument")
+})
+
+test_that("dp_cov(incomplete = \"drop\"): three releases, epsilon in all, calibrated for every individual", {
+  cd <- cov_drop_data()
+  bud <- privacy_budget(1, composition = "basic")
+  r <- with_seed_mode(3, dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t, incomplete = "drop", budget = bud))
+  expect_equal(budget_spent(bud)$epsilon, 1)
+  expect_equal(nrow(bud$ledger), 1L)
+  expect_equal(r$n, 120)                       # N, not the data-chosen count of complete individuals
+  expect_equal(r$incomplete_n, 3)
+  expect_equal(r$epsilon_count, 0.1)
+  expect_equal(r$epsilon_mean, 0.225)          # mean_share 0.25 of the rest
+  expect_equal(r$epsilon_release, 0.675)
+  expect_equal(r$epsilon_count + r$epsilon_mean + r$epsilon_release, r$epsilon)
+  expect_equal(r$scale_factor, r$n / r$n_complete)
+  # the second moment is calibrated as the uncentred release at N (2 tau^2 / N in the tensor norm)
+  s <- summarise_cov(cd$d, grid = cd$t, tau = 2, incomplete = "drop")
+  expect_equal(s$n, 120)
+  expect_equal(s$incomplete_n, 3)
+  ref <- dpfda:::cov_release(s$sums[, 1L], s$sums[, -1L], 120, r$basis, 0.675, 2, r$noise, FALSE, NULL, NULL,
+                             NULL, "float", NULL, c(0, 1))
+  expect_equal(r$sensitivity, ref$sensitivity)
+  expect_equal(r$noise_scale, ref$noise_scale)
+  expect_equal(r$noise_scale, sqrt(2) * r$sensitivity / 0.675)   # Laplace sd; fails with a smaller noise
+  # the private mean: ICLP-QR at N with its own share
+  expect_equal(r$mean_release$n, 120)
+  expect_equal(r$mean_release$epsilon, 0.225)
+  expect_equal(r$mean_release$noise_scale, sqrt(2) * r$mean_release$sensitivity / 0.225)
+  # centered = FALSE: no mean part, the whole rest for the second moment
+  r2 <- with_seed_mode(3, dp_cov(cd$d, epsilon = 1, tau = 2, grid = cd$t, incomplete = "drop", centered = FALSE,
+                                 count_share = 0.2))
+  expect_null(r2$mean_release)
+  expect_equal(r2$epsilon_release, 0.8)
+  expect_output(print(r), "noisy count of")
+})
+
+test_that("dp_cov(incomplete = \"drop\") is the same release from curves, a data frame and chunks", {
+  cd <- cov_drop_data()
+  rel <- function(x, ...) with_seed_mode(5, dp_cov(x, epsilon = 2, tau = 2, incomplete = "drop", ...))
+  a <- rel(cd$d, grid = cd$t)
+  b <- rel(dp_chunks(split(cd$d, ceiling(seq_len(nrow(cd$d)) / 100))), grid = cd$t)
+  cu <- suppressWarnings(as_curves(cd$d, grid = cd$t, incomplete = "drop"))
+  c <- rel(cu)
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-10)
+  expect_equal(a$values$values, c$values$values, tolerance = 1e-10)
+  expect_equal(c$n, 120)
+  # complete data: "drop" changes nothing in the summary
+  s1 <- summarise_cov(cd$full, grid = cd$t, tau = 2, incomplete = "drop")
+  s0 <- summarise_cov(cd$full, grid = cd$t, tau = 2)
+  expect_equal(s1$sums, s0$sums)
+  expect_equal(s1$incomplete_n, 0)
+})
+
+test_engines("dp_cov(incomplete = \"drop\") on a table equals the data frame", function(con) {
+  cd <- cov_drop_data()
+  DBI::dbWriteTable(con, "cvd", cd$d)
+  tb <- dplyr::tbl(con, "cvd")
+  expect_error(dp_cov(tb, epsilon = 1, tau = 2, grid = cd$t), class = "dpfda_error_data")
+  a <- with_seed_mode(5, dp_cov(cd$d, epsilon = 2, tau = 2, grid = cd$t, incomplete = "drop"))
+  b <- with_seed_mode(5, dp_cov(tb, epsilon = 2, tau = 2, grid = cd$t, incomplete = "drop"))
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
+  expect_equal(b$n, 120)
+  expect_equal(b$incomplete_n, 3)
+  # per person: a unit without a complete curve still counts
+  du <- cd$d
+  du$person <- (du$id - 1) %/% 2
+  DBI::dbWriteTable(con, "cvu", du)
+  su <- summarise_cov(dplyr::tbl(con, "cvu"), grid = cd$t, tau = 2, unit = "person", incomplete = "drop")
+  sf <- summarise_cov(du, grid = cd$t, tau = 2, unit = "person", incomplete = "drop")
+  expect_equal(su$sums, sf$sums, tolerance = 1e-9)
+  expect_equal(su$n, 60)
+  expect_equal(sf$n, 60)
+  expect_equal(su$incomplete_n, sf$incomplete_n)
+})
+
+test_that("the noise law of a dropped covariance matches its draws, and the release is accurate", {
+  cd <- cov_drop_data(n = 2000)
+  r <- with_seed_mode(7, dp_cov(cd$d, epsilon = 4, tau = 2, grid = cd$t, incomplete = "drop"))
+  law <- dpfda:::noise_law(r)
+  set.seed(1)
+  v <- apply(law$draw(3000), 2, var)
+  expect_lt(max(abs(v / law$var - 1)), 0.15)
+  # the complete individuals' covariance (the truth: sin sin' + cos cos' / 4), within the noise
+  t <- cd$t
+  truth <- outer(sin(pi * t), sin(pi * t)) + outer(cos(pi * t), cos(pi * t)) / 4
+  err <- matrix(r$values$values, length(t)) - truth
+  expect_lt(sqrt(mean(err^2)), 4 * sqrt(mean(law$var)) + 0.1)
+  # dp_fpca() passes the option on
+  f <- with_seed_mode(7, dp_fpca(cd$d, epsilon = 4, tau = 2, grid = cd$t, incomplete = "drop"))
+  expect_s3_class(f, "dpfda_fpca")
+})
+
+test_that("dp_cov(incomplete = \"drop\") stays epsilon-DP when a person's curve turns incomplete (audit)", {
+  g <- seq(0, 1, length.out = 4)
+  long <- function(vals, covered) {
+    do.call(rbind, lapply(seq_along(vals), function(i) {
+      a <- if (covered[i]) g else g[1:2]
+      data.frame(id = i, arg = a, value = vals[i])
+    }))
+  }
+  d1 <- long(c(1, rep(0, 4)), rep(TRUE, 5))
+  d2 <- long(c(-1, rep(0, 4)), c(FALSE, rep(TRUE, 4)))
+  k <- kernel_matern(3 / 2, 0.3)
+  mech <- function(d) {
+    r <- suppressWarnings(dp_cov(d, epsilon = 2, tau = 1, grid = g, kernel = k, J = 1, incomplete = "drop",
+                                 count_share = 0.4))
+    c(r$values$values[1L, 1L], r$n_complete, r$mean_release$values$values[1L, 1L])
+  }
+  a <- dp_audit(mech, d1, d2, n = 1500, epsilon = 2, projection = "lda", seed = 2802, digits = 10,
+                confidence = 0.99)
+  expect_lte(a$epsilon_lower, 2)
+  expect_gt(a$epsilon_lower, 0.2)   # the audit has power
+})

@@ -1,0 +1,59 @@
+# The shared preamble and epilogue (R/release-driver.R): one charge per
+# release, equal to the (epsilon, delta) the release reports, whatever parts
+# make it.
+
+test_that("release_close() composes parts and refuses a release whose parts do not add up", {
+  b <- privacy_budget(10, 1e-3, composition = "gdp")
+  rel <- list(epsilon = 1, delta = 1e-5)
+  # one Gaussian part keeps its mu (tight GDP composition)
+  dpfda:::release_close(rel, b, "one", list(dpfda:::privacy_part(1, 1e-5, mu = 0.2)))
+  expect_equal(b$ledger$mu, 0.2)
+  # several parts: the sum of (epsilon, delta), no profile (basic composition always holds)
+  dpfda:::release_close(rel, b, "two", list(dpfda:::privacy_part(0.4), dpfda:::privacy_part(0.6, 1e-5, mu = 0.2)))
+  expect_equal(b$ledger$epsilon[2], 1)
+  expect_equal(b$ledger$delta[2], 1e-5)
+  expect_true(is.na(b$ledger$mu[2]))
+  # parts that do not add up to the release's claim: an internal error, nothing charged
+  expect_error(dpfda:::release_close(rel, b, "bad", list(dpfda:::privacy_part(0.5))),
+               class = "dpfda_error_internal")
+  expect_error(dpfda:::release_close(list(epsilon = 1, delta = 0), b, "bad", list(dpfda:::privacy_part(1, 1e-6))),
+               class = "dpfda_error_internal")
+  expect_equal(nrow(b$ledger), 2L)
+  # zero parts (an unused share) are left out
+  dpfda:::release_close(list(epsilon = 1, delta = 0), b, "zero",
+                        list(dpfda:::privacy_part(0), dpfda:::privacy_part(1, mu = 0.3, rho = NULL)))
+  expect_equal(nrow(b$ledger), 3L)
+})
+
+test_that("every composite release charges exactly what it reports, once", {
+  set.seed(4)
+  t <- seq(0, 1, length.out = 9)
+  x <- curves(outer(rnorm(150), sin(pi * t)) / 2 + 0.1 * matrix(rnorm(150 * 9), 150), t)
+  d <- as.data.frame(x)
+  inc <- d[!(d$id %in% c(2, 5) & d$arg > 0.6), ]
+  one <- function(expr, eps) {
+    b <- privacy_budget(50, 1e-3, composition = "basic")
+    r <- suppressWarnings(with_seed_mode(9, expr(b)))   # (ICLP-AR warns that J_tau = J here)
+    expect_equal(nrow(b$ledger), 1L)
+    expect_equal(budget_spent(b)$epsilon, r$epsilon)
+    expect_equal(r$epsilon, eps)
+    r
+  }
+  for (m in c("iclp_qr", "iclp_ar", "frl", "bernstein")) {
+    one(function(b) dp_mean(x, epsilon = 1, tau = 2, mechanism = m, budget = b), 1)
+    one(function(b) dp_mean(inc, epsilon = 1, tau = 2, grid = t, mechanism = m, incomplete = "drop", budget = b), 1)
+    one(function(b) dp_mean(x, epsilon = 1, tau = "auto", mechanism = m, budget = b), 1)
+  }
+  r <- one(function(b) dp_mean(x, epsilon = 1, tau = 2, mechanism = "gp", delta = 1e-5, budget = b), 1)
+  expect_equal(r$delta, 1e-5)
+  one(function(b) dp_mean(x, epsilon = 1, tau = 2, select = "pcv", epsilon_select = 0.5, budget = b), 1.5)
+  one(function(b) dp_mean(x, epsilon = 1, tau = 2, inference = TRUE, budget = b), 1)
+  one(function(b) dp_mean(inc, epsilon = 1, tau = "auto", grid = t, incomplete = "drop", budget = b), 1)
+  one(function(b) dp_cov(x, epsilon = 1, tau = 2, budget = b), 1)
+  one(function(b) dp_cov(x, epsilon = 1, tau = "auto", budget = b), 1)
+  one(function(b) dp_cov(inc, epsilon = 1, tau = 2, grid = t, incomplete = "drop", budget = b), 1)
+  one(function(b) dp_kde(runif(200), t, 0.2, epsilon = 0.5, mechanism = "bernstein", k = 5, budget = b), 0.5)
+  one(function(b) dp_kde(runif(200), t, 0.2, epsilon = 0.5, mechanism = "iclp", budget = b), 0.5)
+  one(function(b) dp_kme(matrix(runif(100), 50), kernel_gaussian(0.3), epsilon = 0.7, delta = 1e-5,
+                         domain = rbind(c(0, 0), c(1, 1)), M = 20, budget = b), 0.7)
+})
