@@ -61,12 +61,12 @@ ybound_choose <- function(counts, n, ab, epsilon, budget, label) {
 }
 
 # The charge of a call with y_bound = "auto" (R/release-driver.R): the bound
-# (pure epsilon_b-DP) and the release (its own epsilon and delta) as one
-# ledger entry of their sum, after the release succeeded; `rel` still holds
-# the release's own epsilon. Returns the release with the call's epsilon and
-# the record of the choice.
+# (pure epsilon_b-DP) and the release (its own epsilon and delta, with its
+# Gaussian mu for GP regression) as parts of one charge, after the release
+# succeeded; `rel` still holds the release's own epsilon. Returns the release
+# with the call's epsilon and the record of the choice.
 ybound_close <- function(rel, budget, label, ch, epsilon) {
-  parts <- list(privacy_part(ch$epsilon), release_part(rel))
+  parts <- list(privacy_part(ch$epsilon, name = "bound"), release_part(rel))
   rel$epsilon_release <- rel$epsilon
   rel$epsilon <- epsilon
   rel$y_bound_auto <- ybound_record(ch)

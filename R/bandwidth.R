@@ -224,6 +224,6 @@ print.dpfda_bandwidth <- function(x, ...) {
     cat(sprintf("  the private test needs about n >= %s at this epsilon (Gaussian-shaped data; n = %s)\n",
                 format(x$n_needed, big.mark = ","), format(x$n, big.mark = ",")))
   }
-  if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  print_noise_source(x$rng)
   invisible(x)
 }

@@ -44,17 +44,21 @@
 #'
 #' **Automatic bounds.** `tau = "auto"` ([dp_mean()], [dp_cov()],
 #' [dp_fpca()]) and `y_bound = "auto"` ([dp_gp_regression()],
-#' [dp_bin_regression()]) charge one entry per call: the private bound (pure
-#' \eqn{\epsilon_b}-DP) and the release together, \eqn{(\epsilon, \delta)}
-#' by basic composition, without a Gaussian \eqn{\mu} or a \eqn{\rho}
-#' (a composite release has no single Gaussian profile). Under `"gdp"` the
-#' entry is therefore added to the other releases by basic composition, and
-#' under `"zcdp"` it counts as \eqn{\epsilon^2/2}-zCDP when \eqn{\delta =
-#' 0} (the whole call is pure \eqn{\epsilon}-DP) and by basic composition
-#' when \eqn{\delta > 0} (`mechanism = "gp"`, GP regression): valid, never
-#' worse than `"basic"`, and conservative by at most the gain the release's
-#' own \eqn{\mu} would bring. Under `"basic"` the entry is exactly
-#' `epsilon`.
+#' [dp_bin_regression()]) spend a share \eqn{\epsilon_b} on a private bound
+#' (pure \eqn{\epsilon_b}-DP, the exponential mechanism) and the rest on the
+#' release, charged together after the release succeeded (or not at all).
+#' When no part has a Gaussian or zCDP profile (every pure-DP mechanism:
+#' ICLP, FRL, Bernstein, [dp_cov()], [dp_bin_regression()]) that is one
+#' entry of \eqn{\epsilon}; under `"zcdp"` it counts as
+#' \eqn{\epsilon^2/2}-zCDP. When the release is Gaussian (`mechanism =
+#' "gp"` of [dp_mean()], [dp_gp_regression()]) the parts are one entry each,
+#' labelled `"... [bound]"` and `"... [release]"`: the bound with its
+#' \eqn{\epsilon_b} (added by basic composition under `"gdp"`,
+#' \eqn{\epsilon_b^2/2}-zCDP under `"zcdp"`) and the release with its own
+#' \eqn{(\epsilon - \epsilon_b, \delta)} and \eqn{\mu}, which depends on
+#' \eqn{\epsilon - \epsilon_b} and \eqn{\delta} only, not on the chosen
+#' bound, so it composes with the other Gaussian releases exactly. Under
+#' `"basic"` either way adds to exactly `epsilon`.
 #'
 #' Multi-step procedures charge every step: a [dp_bandwidth()] result passed
 #' to [dp_kde()] is charged (once, under the label `"dp_bandwidth"`) if it
@@ -196,31 +200,43 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
+  ledger_commit(budget, ledger_row(label, epsilon, delta, mu, rho, id))
+}
+
+# One ledger row. mu (a Gaussian mechanism's profile) and rho (zCDP, e.g. the
+# discrete Gaussian) are kept only when they imply the claimed (epsilon,
+# delta): the accountant never trusts a profile looser than the claim.
+ledger_row <- function(label, epsilon, delta = 0, mu = NULL, rho = NULL, id = NULL) {
   if (!(is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(epsilon > 0) && is.numeric(delta) &&
         length(delta) == 1L && isTRUE(delta >= 0) && isTRUE(delta < 1))) {
     dpfda_abort(sprintf("Internal accounting error: \"%s\" charges (epsilon = %s, delta = %s); nothing was charged.",
                         label, format(epsilon), format(delta)), class = "dpfda_error_internal")
   }
-  # mu only when the Gaussian profile is consistent with the claimed (eps, delta)
   m <- NA_real_
   if (!is.null(mu) && is.finite(mu) && mu > 0 &&
       gaussian_delta_unit(epsilon, mu) <= delta * (1 + 1e-9)) m <- mu
-  # rho (zCDP, e.g. the discrete Gaussian) likewise only when it implies the claim
   r <- NA_real_
   if (!is.null(rho) && is.finite(rho) && rho > 0 &&
       zcdp_delta_unit(rho, epsilon) <= delta * (1 + 1e-9)) r <- rho
-  row <- data.frame(label = label, epsilon = epsilon, delta = delta, mu = m, rho = r,
-                    id = if (is.null(id)) NA_character_ else id, stringsAsFactors = FALSE)
-  new <- rbind(budget$ledger, row)
+  data.frame(label = label, epsilon = epsilon, delta = delta, mu = m, rho = r,
+             id = if (is.null(id)) NA_character_ else id, stringsAsFactors = FALSE)
+}
+
+# Add `rows` to the ledger all together or not at all: refused (class
+# dpfda_error_budget, saying what remains) when the composed total would
+# exceed the budget.
+ledger_commit <- function(budget, rows) {
+  new <- rbind(budget$ledger, rows)
   tot <- ledger_total(new, budget$delta, budget$composition)
   tol <- 1 + 1e-9
   if (!(tot$epsilon <= budget$epsilon * tol && tot$delta <= budget$delta * tol)) {
     before <- ledger_total(budget$ledger, budget$delta, budget$composition)
+    label <- sub(" \\[[^]]*\\]$", "", rows$label[1L])   # (the parts of one release: "label [part]")
     dpfda_abort(sprintf(paste0("The privacy budget would be exceeded: \"%s\" asks for (epsilon = %s, ",
                                "delta = %s) but (epsilon = %s, delta = %s) of the budget ",
                                "(epsilon = %s, delta = %s, %s composition) is already spent, so %s ",
                                "remains; the release is refused and nothing is returned."),
-                        label, format(epsilon, digits = 4), format(delta, digits = 4),
+                        label, format(sum(rows$epsilon), digits = 4), format(sum(rows$delta), digits = 4),
                         format(before$epsilon, digits = 4), format(before$delta, digits = 4),
                         format(budget$epsilon, digits = 4), format(budget$delta, digits = 4),
                         budget$composition, budget_remaining_text(budget, before)),

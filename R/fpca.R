@@ -115,7 +115,7 @@ print.dpfda_fpca <- function(x, ...) {
                     "Davis-Kahan bound 2 sqrt(2) |E| / gap (sqrt(2) = no information)\n"),
               format(x$noise_hs, digits = 3)))
   print_tau_auto(r)
-  if (identical(r$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  print_noise_source(r$rng)
   invisible(x)
 }
 

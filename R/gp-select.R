@@ -187,8 +187,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
 }
 
 #' @export
-print.dpfda_gp_selection <- function(x, ...) {
-  NextMethod()
+selection_details.dpfda_gp_selection <- function(x) {
   k <- x$kernel
   cat(sprintf("  chosen: %s kernel, lengthscale %s, variance %s; noise variance %s\n", k$type,
               if (is.null(k$lengthscale)) "(H)" else paste(format(k$lengthscale, digits = 4), collapse = ", "),
@@ -197,7 +196,6 @@ print.dpfda_gp_selection <- function(x, ...) {
               length(unique(x$folds)), format(x$error_limit), format(x$sensitivity, digits = 4),
               x$sensitivity_rule))
   cat("  the regression with these hyper-parameters spends its own budget (sequential composition)\n")
-  invisible(x)
 }
 
 # ---- internals ----------------------------------------------------------------

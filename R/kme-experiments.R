@@ -3,7 +3,7 @@
 # ORACLE code: it reads the private data to evaluate distances, so its output
 # is not private; used by tools/reproduce/balog.R and the vignette. Internal.
 
-# The paper's M grid (spec section 4.4): 84 values from 1 to Mmax.
+# The paper's grid of M (its Figures 1-2): 84 values from 1 to Mmax.
 kme_paper_grid_M <- function(Mmax = 1e4) {
   Ms <- floor(exp(seq(0, log(1e4), length.out = 100)))
   Ms <- unique(c(Ms, 1e4))
@@ -12,7 +12,7 @@ kme_paper_grid_M <- function(Mmax = 1e4) {
   as.integer(Ms)
 }
 
-# Report points of the Algorithm 2 experiment (spec section 4.5).
+# Report points of the paper's Algorithm 2 experiment.
 kme_paper_report_M <- function(M = 1e4) as.integer(unique(floor(10^seq(0, log10(M + 1) - 1e-12, by = 0.25))))
 
 # Algorithm 1 along a grid of M (one factorisation; prefix property).
@@ -88,7 +88,7 @@ kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters =
   do.call(rbind, out)
 }
 
-# Base-graphics figure in the style of the paper (spec section 4.7).
+# Base-graphics figure in the style of the paper's Figures 1-2.
 kme_plot_paper <- function(path1, path2 = NULL, epsilons, D, leak = TRUE, N = NULL,
                            ylim = c(5e-5, 4)) {
   cols <- c("#1F77B4", "#FF7F0E", "#2CA02C")

@@ -480,9 +480,7 @@ bernstein_predict <- function(object, newdata, h = object$h, type = c("bernstein
 nearest_index <- function(u, k) pmin(pmax(floor(u * k + 0.5), 0), k)
 
 #' @export
-print.dpfda_bernstein_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_bernstein_release <- function(x) {
   cat(sprintf("  Bernstein lattice k = %s, dim = %d; default order h = %d (any h via predict(x, newdata, h = ))\n",
               paste(x$k, collapse = ", "), x$dim, x$h))
-  invisible(x)
 }

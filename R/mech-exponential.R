@@ -121,6 +121,13 @@ select_probabilities <- function(utility, sensitivity, epsilon) {
 print.dpfda_selection <- function(x, ...) {
   cat(sprintf("<dpfda_selection> candidate %d of %d, epsilon = %s (exponential mechanism)\n",
               x$index, x$n_candidates, format(x$epsilon, digits = 4)))
-  if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  selection_details(x)
+  print_noise_source(x$rng)
   invisible(x)
 }
+
+# The lines a kind of selection adds before the footer (as release_details()).
+selection_details <- function(x) UseMethod("selection_details")
+
+#' @export
+selection_details.default <- function(x) invisible(NULL)

@@ -269,8 +269,7 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
 }
 
 #' @export
-print.dpfda_bin_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_bin_release <- function(x) {
   cat(sprintf("  %s bins (%s per dimension), %d occupied; outputs clipped to [%s, %s]; predictions: %s\n",
               format(length(x$counts), big.mark = ","), paste(x$bins, collapse = " x "),
               sum(x$counts > 0), format(x$y_bound[1], digits = 4), format(x$y_bound[2], digits = 4),
@@ -281,7 +280,6 @@ print.dpfda_bin_release <- function(x, ...) {
                 format(x$fit$noise_variance, digits = 4)))
   }
   print_ybound_auto(x)
-  invisible(x)
 }
 
 #' Predictions from a binned release

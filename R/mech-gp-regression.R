@@ -335,14 +335,12 @@ standard_gp_bound <- function(parts, kernel, noise_variance, bound) {
 }
 
 #' @export
-print.dpfda_gpreg_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_gpreg_release <- function(x) {
   cat(sprintf("  GP regression (%s), outputs clipped to [%s, %s]; posterior sd in [%s, %s]\n",
               x$regression, format(x$y_bound[1], digits = 4), format(x$y_bound[2], digits = 4),
               format(sqrt(min(x$posterior_variance)), digits = 3),
               format(sqrt(max(x$posterior_variance)), digits = 3)))
   print_ybound_auto(x)
-  invisible(x)
 }
 
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no

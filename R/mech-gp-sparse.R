@@ -1,5 +1,5 @@
 # Inducing-point (FITC) cloaking for large n. Not in Smith et al. (2018),
-# which only mentions inducing inputs as future work (spec section 2.8); the
+# which only mentions inducing inputs as future work (its conclusion); the
 # FITC cloaking matrix follows the authors' later code.
 
 #' Differentially private sparse (inducing-point) Gaussian-process regression

@@ -424,8 +424,7 @@ release_predict.dpfda_iclp_cov_release <- function(object, newdata, ...) {
 }
 
 #' @export
-print.dpfda_iclp_cov_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_iclp_cov_release <- function(x) {
   per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
   cat(sprintf("  %s of %s %s clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
               if (x$centered) "covariance" else "second moment", format(x$n),
@@ -438,5 +437,4 @@ print.dpfda_iclp_cov_release <- function(x, ...) {
                 if (x$epsilon_mean > 0) sprintf(", centred on a private mean (epsilon %s)",
                                                 format(x$epsilon_mean, digits = 4)) else ""))
   }
-  invisible(x)
 }

@@ -162,13 +162,11 @@ release_predict.dpfda_iclp_erm_release <- function(object, newdata, ...) {
 }
 
 #' @export
-print.dpfda_iclp_erm_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_iclp_erm_release <- function(x) {
   p <- x$params
   cat(sprintf("  %s-loss ERM of %d points: psi = %s, eta = %s, J = %d, kappa = %s, M = %s\n", p$loss, x$n,
               format(p$psi, digits = 4), format(p$eta, digits = 4), p$J, format(p$kappa, digits = 4),
               format(p$M, digits = 4)))
-  invisible(x)
 }
 
 # Index of the nearest grid point of each row of pts (Euclidean), in chunks.

@@ -126,7 +126,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
 }
 
 # The covariance kernel C with the bandwidth as its lengthscale. Default:
-# Gaussian in one dimension, exponential (l1) in more (spec section 7.2).
+# Gaussian in one dimension, exponential (l1) in more (as in Lin and Reimherr's density examples).
 iclp_kde_kernel <- function(kernel, bw, d) {
   type <- if (is.null(kernel)) (if (d == 1L) "gaussian" else "exponential") else {
     check_kernel(kernel)
@@ -245,12 +245,10 @@ release_predict.dpfda_iclp_kde_release <- function(object, newdata, ...) {
 }
 
 #' @export
-print.dpfda_iclp_kde_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_iclp_kde_release <- function(x) {
   p <- x$params
   cat(sprintf("  KDE of %s %s; kernel %s, eta = %s, J = %d%s; sensitivity: %s\n", format(x$n),
               if (is.null(x$privacy_unit) || startsWith(x$privacy_unit, "one ")) "points" else "units",
               format(x$basis$kernel), format(p$eta, digits = 4), p$J,
               if (is.null(p$M)) "" else sprintf(", M = %d", p$M), p$sensitivity_method))
-  invisible(x)
 }

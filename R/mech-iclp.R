@@ -27,7 +27,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'
 #' With \eqn{(\lambda_j, v_j)} the [kl_basis()] of `kernel` on the grid
 #' (all positive eigenvalues unless `J` is given) and \eqn{a_j = \langle
-#' \bar X, v_j \rangle_W}, the mechanisms are (spec section 3, 4.3):
+#' \bar X, v_j \rangle_W}, the mechanisms are (Lin and Reimherr, Sections 3 and 4):
 #'
 #' * `"iclp_qr"` (default): spectral shrinkage \eqn{\hat\mu = \sum_j s_j a_j
 #'   v_j}, \eqn{s_j = \lambda_j^\eta / (\lambda_j^\eta + \psi)}, plus
@@ -358,7 +358,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }
   # the release proper (and a private selection) as privacy parts, before the other parts join it
   parts <- if (mechanism == "bernstein") list(release_part(rel)) else
-    list(iclp_mean_part(rel$charge, mechanism, eps_rel), privacy_part(rel$charge$par$epsilon_select))
+    list(iclp_mean_part(rel$charge, mechanism, eps_rel),
+         privacy_part(rel$charge$par$epsilon_select, name = "selection"))
   rel$charge <- NULL
   rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
@@ -376,7 +377,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     rel$tau_auto <- ab[c("epsilon", "share", "quantile", "range")]
   }
   # one charge for every part: the release, a selection, the bound, the count and the spread
-  parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0), privacy_part(eps_count), privacy_part(eps_inf)))
+  parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0, name = "bound"),
+                         privacy_part(eps_count, name = "count"), privacy_part(eps_inf, name = "spread")))
   release_close(rel, budget, if (auto) "dp_mean (tau = \"auto\")" else if (select == "pcv") "dp_mean + pcv_select"
                 else "dp_mean", parts)
 }
@@ -748,8 +750,7 @@ center_at <- function(center, newdata) {
 }
 
 #' @export
-print.dpfda_iclp_release <- function(x, ...) {
-  NextMethod()
+release_details.dpfda_iclp_release <- function(x) {
   p <- x$params[!vapply(x$params, function(v) is.null(v) || all(is.na(v)), NA)]
   per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
   cat(sprintf("  mean of %d %s clipped to tau = %s; parameters (%s): %s\n", x$n,
@@ -774,12 +775,11 @@ print.dpfda_iclp_release <- function(x, ...) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",
                 format(x$epsilon_release, digits = 4), format(x$epsilon_select, digits = 4)))
   }
-  invisible(x)
 }
 
 #' Privacy-safe selection (PSS) of the ICLP tuning parameters
 #'
-#' The tuning-free choices of Lin and Reimherr (Section 4.4; spec section 5.1):
+#' The tuning-free choices of Lin and Reimherr (Section 4.4):
 #' the rate-optimal orders of Corollary 15 with constant `const` (1 by
 #' default). They depend only on public quantities (`n`, `epsilon`, `h`,
 #' `tau`), so they cost no privacy budget. \eqn{h} is the eigenvalue decay
@@ -1055,6 +1055,6 @@ print.dpfda_pcv_selection <- function(x, ...) {
   cat(sprintf("<dpfda_pcv_selection> %s = %s (candidate %d of %d) for %s, epsilon spent %s\n",
               x$parameter, format(x$value, digits = 4), x$index, length(x$candidates), x$mechanism,
               format(x$epsilon, digits = 4)))
-  if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  print_noise_source(x$rng)
   invisible(x)
 }

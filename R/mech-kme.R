@@ -812,7 +812,7 @@ print.dpfda_kme <- function(x, ...) {
               format(sum(abs(x$weights)), digits = 4)))
   cat("  kernel: ", format(x$kernel), "\n", sep = "")
   if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
-  if (identical(x$rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
+  print_noise_source(x$rng)
   invisible(x)
 }
 
@@ -821,13 +821,16 @@ summary.dpfda_kme <- function(object, ...) {
   structure(list(method = object$method, epsilon = object$epsilon, delta = object$delta,
                  sensitivity = object$sensitivity, noise_scale = object$noise_scale,
                  noise_dim = object$noise_dim, M = nrow(object$points), mass = sum(object$weights),
-                 l1 = sum(abs(object$weights)), nonzero = sum(object$weights != 0), rng = object$rng),
+                 l1 = sum(abs(object$weights)), nonzero = sum(object$weights != 0), rng = object$rng,
+                 # everything print() says, so that summary() never says less
+                 printed = utils::capture.output(print(object))),
             class = "summary.dpfda_kme")
 }
 
 #' @export
 print.summary.dpfda_kme <- function(x, ...) {
-  cat(sprintf("kme release (%s): epsilon = %s, delta = %s, noise scale %s on %d coordinates\n", x$method,
+  cat(x$printed, sep = "\n")
+  cat(sprintf("summary: kme release (%s): epsilon = %s, delta = %s, noise scale %s on %d coordinates\n", x$method,
               format(x$epsilon, digits = 4), format(x$delta, digits = 4), format(x$noise_scale, digits = 4),
               x$noise_dim))
   cat(sprintf("%d points (%d nonzero weights), total mass %s, ||w||_1 = %s, rng %s\n", x$M, x$nonzero,

@@ -458,9 +458,7 @@ print.dpfda_online <- function(x, ...) {
     cat(sprintf("  answered %d distinct point%s; released() gives the public answers\n", n,
                 if (n == 1L) "" else "s"))
   }
-  if (identical(dp_rng(), "seeded")) {
-    cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
-  }
+  print_noise_source(dp_rng())
   invisible(x)
 }
 

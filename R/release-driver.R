@@ -8,17 +8,19 @@
 #
 # A release may be made of several private parts (a noisy count, a private
 # bound, a private selection, the release proper). release_close() charges
-# them as one ledger entry: a single part keeps its Gaussian (mu) or zCDP
-# (rho) profile for tight composition; several parts are charged as the sum
-# of their (epsilon, delta), which basic composition always allows. Before
-# charging it checks that the parts add up to the (epsilon, delta) the
-# release object reports, so a release never claims a guarantee other than
-# the one the budget paid for.
+# them all or none. Parts without a Gaussian (mu) or zCDP (rho) profile are
+# one ledger entry, the sum of their (epsilon, delta) (exact under basic
+# composition, valid under every accountant). When a part has such a profile
+# and there are others, each part gets its own entry ("label [part]"), so the
+# GDP and zCDP accountants compose the Gaussian part tightly. Before charging
+# it checks that the parts add up to the (epsilon, delta) the release object
+# reports, so a release never claims a guarantee other than the one the
+# budget paid for.
 
 # One private part of a release. `mu`: the part is a Gaussian mechanism with
 # this mu (sensitivity / sigma); `rho`: zCDP (the discrete Gaussian).
-privacy_part <- function(epsilon, delta = 0, mu = NULL, rho = NULL) {
-  list(epsilon = as.double(epsilon), delta = as.double(delta), mu = mu, rho = rho)
+privacy_part <- function(epsilon, delta = 0, mu = NULL, rho = NULL, name = "release") {
+  list(epsilon = as.double(epsilon), delta = as.double(delta), mu = mu, rho = rho, name = name)
 }
 
 # The part that a release object (or a sub-release, e.g. a KDE lattice)
@@ -56,11 +58,19 @@ release_close <- function(rel, budget, label, parts = list(release_part(rel)), t
                   class = "dpfda_error_internal")
     }
   }
+  profiled <- any(vapply(parts, function(p) !is.null(p$mu) || !is.null(p$rho), NA))
   if (length(parts) == 1L) {
     p <- parts[[1L]]
     charge_budget(budget, p$epsilon, p$delta, label, mu = p$mu, id = id, rho = p$rho)
-  } else if (length(parts)) {
+  } else if (length(parts) && !profiled) {
     charge_budget(budget, eps, del, label, id = id)
+  } else if (length(parts) && !is.null(budget)) {
+    budget <- check_budget(budget)
+    if (is.null(id) || !id %in% budget$ledger$id) {
+      ledger_commit(budget, do.call(rbind, lapply(parts, function(p) {
+        ledger_row(sprintf("%s [%s]", label, p$name), p$epsilon, p$delta, p$mu, p$rho, id)
+      })))
+    }
   }
   rel
 }

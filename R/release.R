@@ -116,10 +116,23 @@ print.dpfda_release <- function(x, ...) {
     cat(sprintf("  smoothing bias at most %s in L2 for a mean as smooth as the kernel allows (%s for any mean within tau)\n",
                 format(b$l2, digits = 4), format(b$worst_l2, digits = 4)))
   }
-  if (identical(x$rng, "seeded")) {
-    cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
-  }
+  release_details(x)
+  print_noise_source(x$rng)
   invisible(x)
+}
+
+# The lines a kind of release adds to the shared print, between the common
+# fields above and the footer (in the manner of print.htest: one printer,
+# each mechanism its own details). Default: none.
+release_details <- function(x) UseMethod("release_details")
+
+#' @export
+release_details.default <- function(x) invisible(NULL)
+
+# The footer of every print of a private output: seeded noise is reproducible
+# from its seed, so whatever it protects is not private.
+print_noise_source <- function(rng) {
+  if (identical(rng, "seeded")) cat("  noise source: seeded (reproducible from the seed, NOT private)\n")
 }
 
 #' @rdname new_dpfda_release

@@ -18,3 +18,21 @@ cpu_seconds <- function(expr) {
   t <- system.time(expr)
   t[["user.self"]] + t[["sys.self"]]
 }
+
+# A release as every dpfda release must be: the documented common fields, a
+# valid guarantee, no data in its call, a print that ends with the noise
+# source for seeded noise, and a summary that says at least what print says.
+expect_valid_release <- function(r) {
+  testthat::expect_s3_class(r, "dpfda_release")
+  testthat::expect_silent(validate_dpfda_release(r))
+  testthat::expect_true(all(c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale", "rng",
+                              "call") %in% names(r)))
+  args <- if (is.call(r$call)) as.list(r$call)[-1L] else list()
+  testthat::expect_false(any(vapply(args, function(a) is.numeric(a) && length(a) > 10L, NA)))
+  out <- utils::capture.output(print(r))
+  testthat::expect_match(out[1L], "^<dpfda_(release|kme)> ")
+  if (identical(r$rng, "seeded")) testthat::expect_match(out[length(out)], "NOT private", fixed = TRUE)
+  s <- utils::capture.output(print(summary(r)))
+  testthat::expect_true(all(out %in% s))
+  invisible(r)
+}

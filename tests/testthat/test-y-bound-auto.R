@@ -80,16 +80,23 @@ test_that("both functions charge exactly epsilon: the share for the bound, the r
   expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-15)
 })
 
-test_that("under GDP and zCDP budgets the bound and the release are one entry of their sum", {
+test_that("under GDP and zCDP budgets the Gaussian release keeps its mu; the parts are charged together", {
   d <- yb_data(400)
   g <- seq(0, 1, length.out = 10)
   b <- privacy_budget(3, delta = 1e-3, composition = "gdp")
   r <- dp_gp_regression(d$x, d$y, g, kernel_gaussian(0.2), 0.09, "auto", 1, 1e-4, budget = b, bound_share = 0.2)
   l <- summary(b)
-  expect_equal(nrow(l), 1L)
-  expect_equal(c(l$epsilon, l$delta), c(1, 1e-4), tolerance = 1e-15)
-  expect_true(is.na(l$mu))   # a composite release has no single Gaussian profile: basic composition
-  expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-15)
+  expect_equal(nrow(l), 2L)   # the bound (pure DP) and the release (Gaussian): one entry each
+  expect_match(l$label, "\\[(bound|release)\\]$")
+  i <- grep("[bound]", l$label, fixed = TRUE)
+  expect_equal(l$epsilon[i], 0.2, tolerance = 1e-15)
+  expect_equal(l$epsilon[-i], 0.8, tolerance = 1e-15)
+  expect_equal(l$delta[-i], 1e-4)
+  expect_true(is.na(l$mu[i]))
+  expect_equal(l$mu[-i], r$sensitivity / r$noise_scale, tolerance = 1e-12)
+  bb <- privacy_budget(3, delta = 1e-3, composition = "basic")
+  r <- dp_gp_regression(d$x, d$y, g, kernel_gaussian(0.2), 0.09, "auto", 1, 1e-4, budget = bb, bound_share = 0.2)
+  expect_equal(budget_spent(bb)$epsilon, 1, tolerance = 1e-15)
   # zCDP: a pure binned regression counts as epsilon^2 / 2
   bz <- privacy_budget(5, delta = 1e-6, composition = "zcdp")
   r <- dp_bin_regression(d$x, d$y, 8, "auto", 1, c(0, 1), budget = bz, bound_share = 0.3)

@@ -1,0 +1,87 @@
+# Every print method of the package, as a reviewed snapshot (issue 32): a
+# change of wording, of a figure or of the fields a print shows appears in
+# review. Seeded noise, so the figures are reproducible (and every release
+# print ends with the "NOT private" footer).
+
+print_fixtures <- function() {
+  with_seed_mode(32, {
+    t <- seq(0, 1, length.out = 9)
+    x <- curves(outer(seq(-1, 1, length.out = 40), sin(pi * t)) / 2, t)
+    k <- kernel_matern(3 / 2, 0.2)
+    pts <- matrix(stats::rnorm(200), ncol = 2)
+    xr <- seq(0, 1, length.out = 30)
+    yr <- sin(2 * pi * xr)
+    b <- privacy_budget(10, 1e-4, composition = "basic")
+    rel_mean <- dp_mean(x, epsilon = 1, tau = 1, budget = b)
+    rel_cov <- dp_cov(x, epsilon = 1, tau = 1, kernel = k, J = 4)
+    kme <- dp_kme(pts, kernel_gaussian(1), epsilon = 0.5, delta = 1e-5, synthetic = matrix(seq(-2, 2, length.out = 20), 10))
+    list(
+      curves = x,
+      summary_curves = summary(x),
+      kernel = k,
+      kl_basis = kl_basis(k, t, J = 3),
+      budget = b,
+      summary_budget = summary(b),
+      chunks = dp_chunks(split(as.data.frame(x), rep(1:2, length.out = 360))),
+      summary = summarise_mean(as.data.frame(x), grid = t, tau = 1),
+      release_gp = dp_gp_release(sin(t), t, kernel_gaussian(0.3), 0.1, epsilon = 1, delta = 1e-5),
+      summary_release = summary(rel_mean),
+      iclp_mean = rel_mean,
+      iclp_mean_drop = dp_mean(as.data.frame(x)[-(1:3), ], epsilon = 1, tau = 1, grid = t, incomplete = "drop"),
+      iclp_mean_auto = dp_mean(x, epsilon = 4, tau = "auto"),
+      bernstein_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "bernstein"),
+      iclp_cov = rel_cov,
+      fpca = dp_fpca(rel_cov, npc = 2),
+      iclp_erm = dp_erm(xr, yr, epsilon = 1, psi = 0.01, grid = t, eta = 2, y_bound = 2),
+      iclp_kde = dp_kde(stats::runif(100), t, 0.2, epsilon = 1, mechanism = "iclp"),
+      kde_gp = dp_kde(stats::runif(100), t, 0.2, epsilon = 1, delta = 1e-5),
+      bernstein = dp_bernstein(function(a) a^2, sensitivity = 0.1, epsilon = 1, k = 4),
+      bin_regression = dp_bin_regression(xr, yr, 5, c(-1, 1), epsilon = 1, domain = c(0, 1)),
+      gp_regression = dp_gp_regression(xr, yr, t, kernel_gaussian(0.2), 0.1, c(-1, 1), epsilon = 1, delta = 1e-5),
+      krr_fit = krr_fit(xr, yr, lambda = 1e-3, kernel = kernel_gaussian(0.1), y_bound = c(-1, 1)),
+      svm_fit = svm_fit(pts, ifelse(pts[, 1] > 0, 1, -1), lambda = 0.01, kernel = kernel_gaussian(0.5)),
+      logistic_fit = logistic_fit(pts / 4, ifelse(pts[, 1] > 0, 1, -1), C = 10),
+      kme = kme,
+      summary_kme = summary(kme),
+      kme_rff = kme_rff(kernel_gaussian(1), 2, 8),
+      online = dp_online(function(a) sin(2 * pi * a), kernel_exponential(0.1), sensitivity = 0.1, epsilon = 1,
+                         delta = 1e-5),
+      selection = dp_select(c(1, 5, 2), sensitivity = 1, epsilon = 2),
+      pcv_selection = pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = kl_basis(k, t),
+                                 epsilon_select = 0.5),
+      bandwidth = dp_bandwidth(pts, epsilon = 1, delta = 1e-6, fallback = 0.3),
+      accuracy = dp_accuracy(rel_mean),
+      accuracy_bandwidth = dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6, d = 2),
+      confint = confint(rel_mean),
+      mortality = mortality_distribution(data.frame(age = rep(0:10, 2), deaths = rep(c(5, 3), each = 11),
+                                                    region = rep(c("a", "b"), each = 11)),
+                                         age = age, deaths = deaths, group = region),
+      gp_selection = dp_gp_select(xr, yr, expand.grid(lengthscale = c(0.1, 0.5), noise_variance = c(0.05, 0.5)),
+                                  y_bound = c(-2, 2), epsilon = 1, folds = 3, epsilon_regression = 1, delta = 0.01),
+      audit = dp_audit(function(d) sum(d) + rlaplace(1, 1), c(1, 0, 1), c(1, 0, 0), n = 500, epsilon = 1, seed = 3)
+    )
+  })
+}
+
+fx <- print_fixtures()
+for (nm in names(fx)) {
+  test_that(sprintf("print: %s", nm), {
+    obj <- fx[[nm]]
+    expect_snapshot(print(obj))
+  })
+}
+
+test_that("every release above is a valid release", {
+  for (r in Filter(function(o) inherits(o, "dpfda_release"), fx)) expect_valid_release(r)
+})
+
+test_that("every print method of the package has a fixture above", {
+  ns <- asNamespace("dpfda")
+  all <- ls(ns, all.names = TRUE)
+  # the print methods and the details each kind of release adds to the shared release print
+  methods <- c(sub("^print\\.", "", grep("^print\\.", all, value = TRUE)),
+               setdiff(sub("^(release|selection)_details\\.", "", grep("^(release|selection)_details\\.", all,
+                                                                          value = TRUE)), "default"))
+  covered <- unique(unlist(lapply(fx, class)))
+  expect_identical(setdiff(methods, covered), character(0))
+})
