@@ -305,10 +305,10 @@ audit_draw <- function(family, k) {
   k <- as.double(k)
   if (k == 0) return(numeric(0))
   switch(family,
-         normal = .Call(C_dpfda_rng_draw, k, 1L),
-         laplace = .Call(C_dpfda_laplace_draw, k, 1),
-         exponential = .Call(C_dpfda_rng_draw, k, 2L),
-         uniform = .Call(C_dpfda_rng_draw, k, 0L))
+         normal = c_rng_draw(k, 1L),
+         laplace = c_laplace_draw(k, 1),
+         exponential = c_rng_draw(k, 2L),
+         uniform = c_rng_draw(k, 0L))
 }
 
 # The samplers and counts p of variates that take the generator from state s0

@@ -18,7 +18,7 @@ register_s3_later <- function(pkg, generic, cls, method) {
   register_s3_later("ggplot2", "autoplot", "dpfda_curves", autoplot_dpfda_curves)
   register_s3_later("ggplot2", "autoplot", "dpfda_release", autoplot_dpfda_release)
   register_s3_later("ggplot2", "autoplot", "dpfda_mortality", autoplot_dpfda_mortality)
-  register_s3_later("ggplot2", "autoplot", "dpfda_kme", autoplot_dpfda_kme)
+  register_s3_later("ggplot2", "autoplot", "dpfda_kme_release", autoplot_dpfda_kme_release)
   register_s3_later("ggplot2", "autoplot", "dpfda_fpca", autoplot_dpfda_fpca)
   invisible(NULL)
 }
@@ -36,7 +36,7 @@ register_s3_later <- function(pkg, generic, cls, method) {
 #' The methods are registered when \pkg{ggplot2} is loaded.
 #'
 #' @param object A `dpfda_curves`, `dpfda_release`, `dpfda_mortality` or
-#'   `dpfda_kme`.
+#'   `dpfda_kme_release`.
 #' @param band For releases: `FALSE`, `TRUE` (pointwise), `"pointwise"`,
 #'   `"simultaneous"` or `"population"` (the band for the population mean of a
 #'   `dp_mean(..., inference = TRUE)` release): shade a band at level `level`
@@ -116,7 +116,7 @@ autoplot_dpfda_mortality <- function(object, ...) {
 }
 
 #' @rdname autoplot-dpfda
-autoplot_dpfda_kme <- function(object, ...) {
+autoplot_dpfda_kme_release <- function(object, ...) {
   need_package("ggplot2", "autoplot()")
   p <- object$points
   d <- data.frame(z1 = p[, 1L], z2 = if (ncol(p) > 1L) p[, 2L] else object$weights,

@@ -160,16 +160,15 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
                                   holder_constant = NULL, holder_exponent = 1,
                                   micchelli_constant = NULL, noise = c("uniform", "paper")) {
   check_required()
-  sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE)
-  epsilon <- check_epsilon(epsilon)
+  a <- bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration)
   k <- bern_count_vector(k, "k", max = 1000)
-  h <- bern_count_vector(h, "h", max = 1000)
-  dim <- check_count(dim, "dim", max = 1e3)
-  beta <- check_number(beta, "beta", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
-  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
-  calibration <- check_choice(calibration, c("analytic", "hall", "classical", "composition"),
-                              "calibration")
+  sensitivity <- a$sensitivity
+  epsilon <- a$epsilon
+  h <- a$h
+  dim <- a$dim
+  beta <- a$beta
+  delta <- a$delta
+  calibration <- a$calibration
   class <- check_choice(class, c("none", "smooth", "holder", "linear"), "class")
   noise <- check_choice(noise, c("uniform", "paper"), "noise")
   reg <- bern_check_regularity(class, derivative_bound, holder_constant, holder_exponent,
@@ -233,15 +232,14 @@ bernstein_choose_k <- function(sensitivity, epsilon, h = 1L, dim = 1L, beta = 0.
                                derivative_bound = NULL, holder_constant = NULL, holder_exponent = 1,
                                micchelli_constant = NULL, k_max = 200L) {
   check_required()
-  sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE)
-  epsilon <- check_epsilon(epsilon)
-  h <- bern_count_vector(h, "h", max = 1000)
-  dim <- check_count(dim, "dim", max = 1e3)
-  beta <- check_number(beta, "beta", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
-  delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
-                        what = "a number in [0, 1)", class = "dpfda_error_privacy")
-  calibration <- check_choice(calibration, c("analytic", "hall", "classical", "composition"),
-                              "calibration")
+  a <- bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration)
+  sensitivity <- a$sensitivity
+  epsilon <- a$epsilon
+  h <- a$h
+  dim <- a$dim
+  beta <- a$beta
+  delta <- a$delta
+  calibration <- a$calibration
   class <- check_choice(class, c("smooth", "holder", "linear"), "class")
   method <- check_choice(method, c("rate", "bound"), "method")
   k_max <- check_count(k_max, "k_max", max = 1000)
@@ -455,4 +453,15 @@ bern_variance_factor <- function(k, h) {
   G <- exp(outer(lchoose(k, j), lchoose(k, j), "+") - log(2 * k + 1) - lchoose(2 * k, outer(j, j, "+")))
   A <- if (h == 1L) diag(k + 1L) else bernstein_iter_matrix(k, h)
   sum(A * (G %*% A))
+}
+
+# The arguments bernstein_error_bound() and bernstein_choose_k() share, checked.
+bern_check_bound_args <- function(sensitivity, epsilon, h, dim, beta, delta, calibration) {
+  list(sensitivity = check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE),
+       epsilon = check_epsilon(epsilon), h = bern_count_vector(h, "h", max = 1000),
+       dim = check_count(dim, "dim", max = 1e3),
+       beta = check_number(beta, "beta", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE),
+       delta = check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE, what = "a number in [0, 1)",
+                            class = "dpfda_error_privacy"),
+       calibration = check_choice(calibration, c("analytic", "hall", "classical", "composition"), "calibration"))
 }

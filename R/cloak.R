@@ -141,7 +141,7 @@ cloaking_covariance <- function(C, tol = 1e-8, maxit = 10000, rank_tol = 1e-8) {
   cmax <- max(abs(C))
   Cs <- if (cmax > 0) C / cmax else C
   dimnames(Cs) <- NULL
-  res <- .Call(C_dpfda_cloak_solve, Cs, tol, maxit, rank_tol)
+  res <- c_cloak_solve(Cs, tol, maxit, rank_tol)
   if (res$info != 0L) {
     dpfda_abort(sprintf("The cloaking covariance could not be computed (%s).",
                         switch(res$info, "the SVD of `C` failed", "the solver failed",

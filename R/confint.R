@@ -15,20 +15,27 @@
 #' * `type = "population"` (a [dp_mean()] release made with `inference =
 #'   TRUE`): a simultaneous band for the **population mean function** (of
 #'   the curves, centred on the public `center` and added back). Its `se`
-#'   combines the sampling variability (from the release's private upper
-#'   bound of the spread of the curves, which holds with probability at least
-#'   \eqn{1 - (1 - level)/10}; the components beyond it bounded by
-#'   Cauchy--Schwarz) and the privacy noise of the mean (its public law);
-#'   the multiplier is the Monte Carlo quantile of the maximum of the
-#'   standardised sum (Gaussian sampling part, the exact noise law), at level
-#'   `level` plus the share left to the bound; the half-width adds the bound
+#'   combines the sampling variability and the privacy noise of the mean
+#'   (its public law). The sampling variance at each grid point is bounded
+#'   from the release's private second moments: on the first \eqn{K}
+#'   components by the noisy moments (projected on the positive
+#'   semidefinite cone) plus a simultaneous quantile of their known Laplace
+#'   noise at the point; on the other kept components by the noisy trace
+#'   plus its noise quantile, times the squared basis functions
+#'   (Cauchy--Schwarz); together holding with probability at least
+#'   \eqn{1 - (1 - level)/10}. The multiplier is the Monte Carlo quantile of
+#'   the maximum of the standardised sum (Gaussian sampling part with the
+#'   correlation of the noisy moments, the exact noise law), at level
+#'   `level` plus the share left to the bounds; the half-width adds the bound
 #'   on the smoothing bias of [dp_accuracy()] at each grid point (the worst
 #'   case for a mean in the kernel's RKHS ball that allows norm `tau` along
-#'   the first eigenfunction). Clipping bias is not included: there is none
-#'   when every curve is within `tau`. The result's `method` says all this.
-#'   Coverage and width are measured in `bench/bench-population-band.R`: the
-#'   band is conservative, and much wider than a non-private band wherever
-#'   the privacy noise of the mean exceeds the sampling error.
+#'   the first eigenfunction; zero for FRL on every component). Clipping
+#'   bias is not included: there is none when every curve is within `tau`.
+#'   The result's `method` says all this. Coverage and width are measured in
+#'   `bench/bench-population-band.R` (where each part of the width comes
+#'   from: `bench/bench-population-band-decompose.R`): the band is
+#'   conservative, and much wider than a non-private band wherever the
+#'   privacy noise of the mean exceeds the sampling error.
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
@@ -280,7 +287,7 @@ glance.dpfda_release <- function(x, ...) {
 # With noise = "exact" the coordinates are discrete (a 2^-k grid) with the
 # recorded scale; their law is taken as the continuous one of that scale.
 #' @export
-noise_law.dpfda_kme <- function(x, ...) {
+noise_law.dpfda_kme_release <- function(x, ...) {
   z <- x$points
   grid <- if (ncol(z) == 1L) as.vector(z) else z
   fam <- if (isTRUE(x$delta == 0)) "laplace" else "gaussian"
@@ -313,7 +320,7 @@ noise_law.dpfda_kme <- function(x, ...) {
 
 #' @rdname confint.dpfda_release
 #' @export
-confint.dpfda_kme <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
+confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous"),
                               nsim = 10000, seed = 1, ...) {
   b <- confint_band(object, level, type, nsim, seed)
   level <- b$level

@@ -255,16 +255,26 @@ explore_release <- function(tab, set, sub, p, epsilon = p$epsilon, budget = NULL
       k <- kernel_matern(3 / 2, p$lengthscale)
       # tau = "auto": the bound is bought privately inside the call (its psi is then the PSS one)
       tau <- if (isTRUE(p$tau_auto)) "auto" else p$tau
+      # the population band: inference = TRUE spends a share of epsilon on the spread of the curves;
+      # where a setting does not offer it, the release goes without and a note says why
+      mean_call <- function(...) {
+        if (!isTRUE(p$population)) return(dp_mean(...))
+        tryCatch(dp_mean(..., inference = TRUE), dpfda_error_unsupported = function(e) {
+          dpfda_warn(sprintf("No population band here (%s); the band is the noise band.", conditionMessage(e)),
+                     "dpfda_warning_explore")
+          dp_mean(...)
+        })
+      }
       if (m == "iclp_qr" && identical(p$tuning, "fixed") && !isTRUE(p$tau_auto)) {
         # psi of PSS at epsilon = 1 for every epsilon: the noise then scales as 1 / epsilon
         psi <- pss_params("iclp_qr", sub$n, 1, kernel_edr(k), p$tau)$psi
-        return(dp_mean(sub$x, epsilon, p$tau, mechanism = m, kernel = k, psi = psi, budget = budget,
-                       unit = sub$unit))
+        return(mean_call(sub$x, epsilon, p$tau, mechanism = m, kernel = k, psi = psi, budget = budget,
+                         unit = sub$unit))
       }
       if (m == "gp") {
-        dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, delta = p$delta, budget = budget,
-                unit = sub$unit)
-      } else dp_mean(sub$x, epsilon, tau, mechanism = m, kernel = k, budget = budget, unit = sub$unit)
+        mean_call(sub$x, epsilon, tau, mechanism = m, kernel = k, delta = p$delta, budget = budget,
+                  unit = sub$unit)
+      } else mean_call(sub$x, epsilon, tau, mechanism = m, kernel = k, budget = budget, unit = sub$unit)
     },
     density = {
       if (m == "gp") {
@@ -369,6 +379,11 @@ explore_expected_error <- function(rel) {
 # a method for releases, else the release +- z sd (normal approximation).
 explore_band <- function(rel, level = 0.95, sd = NULL) {
   v <- rel$values$values[1L, ]
+  if (!is.null(rel$inference)) {   # dp_mean(inference = TRUE): the band for the population mean
+    ci <- tryCatch(stats::confint(rel, type = "population", level = level), error = function(e) NULL)
+    b <- explore_band_columns(ci, length(v))
+    if (!is.null(b)) return(c(b, source = "confint(type = \"population\")", population = TRUE))
+  }
   if (explore_has("confint.dpfda_release")) {
     ci <- tryCatch(stats::confint(rel, level = level, nsim = 1000), error = function(e) NULL)
     b <- explore_band_columns(ci, length(v))

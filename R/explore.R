@@ -33,7 +33,10 @@
 #' number to overlay is a control), the pointwise 95% noise band of the first
 #' release (from `confint()` when the package provides it for releases,
 #' otherwise the release plus or minus 1.96 pointwise noise standard
-#' deviations) and, beside it, the root mean square error against
+#' deviations; on the mean tab, with "population band" ticked, the release
+#' spends a share of epsilon on the spread of the curves (`dp_mean(inference =
+#' TRUE)`) and the band is the simultaneous 95% band for the population mean,
+#' `confint(type = "population")`) and, beside it, the root mean square error against
 #' \eqn{\epsilon} on a log scale: the expected error of the noise (from
 #' `dp_accuracy()` when available, otherwise computed from the release's noise
 #' scale and noise kernel or basis) and the measured error of releases against
@@ -143,7 +146,10 @@ explore_tab_ui <- function(tab, sets) {
     mean = shiny::tagList(
       shiny::sliderInput(ns("tau"), "tau (clipping bound, L2 norm)", min = s$tau_range[1],
                          max = s$tau_range[2], value = s$tau, step = explore_step(s$tau_range)),
-      shiny::checkboxInput(ns("tau_auto"), "tau = \"auto\": choose it privately (a share of epsilon)", FALSE)),
+      shiny::checkboxInput(ns("tau_auto"), "tau = \"auto\": choose it privately (a share of epsilon)", FALSE),
+      shiny::checkboxInput(ns("population"),
+                           "population band (inference = TRUE: a share of epsilon buys the spread of the curves)",
+                           FALSE)),
     density = shiny::sliderInput(ns("bounds"), "bounds (public domain)", min = s$bounds_range[1],
                                  max = s$bounds_range[2], value = s$bounds,
                                  step = explore_step(s$bounds_range)),
@@ -270,6 +276,7 @@ explore_server <- function(sets, mode, seed) {
         cp <- core[[tab]]()
         cp$p$epsilon <- val(paste0(tab, "_epsilon"), 1)
         cp$p$releases <- val(paste0(tab, "_releases"), 5L)
+        if (tab == "mean") cp$p$population <- isTRUE(val("mean_population", FALSE))
         cp
       })
     })
@@ -467,7 +474,8 @@ explore_plot_view <- function(v, set, label, mode) {
   if (!is.null(v$truth)) graphics::lines(g, v$truth, lty = 2, lwd = 2, col = "darkgreen")
   graphics::lines(g, v$nonprivate, lwd = 3)
   leg <- c("non-private", sprintf("%d private release%s", nrow(v$releases), if (nrow(v$releases) > 1) "s" else ""),
-           "95% noise band (1st release)", if (!is.null(v$truth)) "truth")
+           if (isTRUE(v$band$population)) "95% population band (1st release)" else "95% noise band (1st release)",
+           if (!is.null(v$truth)) "truth")
   graphics::legend("topright", leg, lwd = c(3, 1.2, 8, 2)[seq_along(leg)],
                    lty = c(1, 1, 1, 2)[seq_along(leg)],
                    col = c("black", "darkorange3", grDevices::adjustcolor("steelblue", 0.25), "darkgreen")[seq_along(leg)],

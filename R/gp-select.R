@@ -250,7 +250,7 @@ gp_cloaking_matrix <- function(x_train, x_test, kernel, noise_variance) {
   K <- kernel_matrix(kernel, x_train)
   diag(K) <- diag(K) + noise_variance
   Kfs <- kernel_matrix(kernel, x_train, x_test)
-  r <- .Call(C_dpfda_gp_posterior_parts, K, Kfs, rep(kernel$variance, nrow(x_test)), FALSE)
+  r <- c_gp_posterior_parts(K, Kfs, rep(kernel$variance, nrow(x_test)), FALSE)
   if (r$info != 0L) {
     dpfda_abort("A training covariance K + noise_variance I is not positive definite.",
                 class = "dpfda_error_numeric", arg = "candidates")

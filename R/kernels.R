@@ -148,8 +148,8 @@ kernel_matrix <- function(kernel, x, y = x) {
     ys <- kernel_scale_points(kernel, y, "y")
   }
   check_alloc(as.double(nrow(x)) * (if (sym) nrow(x) else nrow(y)), "kernel matrix")
-  .Call(C_dpfda_kernel_gram, xs, ys, kernel_code(kernel),
-        as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), kernel$variance)
+  c_kernel_gram(xs, ys, kernel_code(kernel),
+                as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), kernel$variance)
 }
 
 # k(r) for a one-dimensional stationary use: distances r >= 0.

@@ -115,7 +115,7 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
   # exponential kernel on a 1-D grid: from the tridiagonal inverse of the Gram
   # matrix, O(m^2) (src/kl-markov.c); NULL when ill-conditioned or not applicable
   r <- if (is.null(dim(grid)) && m >= 3L && kernel_is_markov_1d(kernel) && length(kernel$lengthscale) == 1L) {
-    .Call(C_dpfda_kl_markov_basis, as.double(grid), w, 1 / kernel$lengthscale, kernel$variance, tol, Jc)
+    c_kl_markov_basis(as.double(grid), w, 1 / kernel$lengthscale, kernel$variance, tol, Jc)
   }
   trace_total <- kernel$variance * sum(w)   # (a stationary kernel: k(t, t) = variance)
   if (is.null(r)) {
@@ -124,7 +124,7 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
       dpfda_abort("The weighted Gram matrix overflows; rescale the kernel variance or the weights.",
                   class = "dpfda_error_numeric")
     }
-    r <- .Call(C_dpfda_iclp_basis, G, w, tol, Jc)
+    r <- c_iclp_basis(G, w, tol, Jc)
     trace_total <- sum(w * diag(G))
   }
   if (length(r$values) == 0L) {
@@ -255,7 +255,7 @@ riclp <- function(n, kernel, grid, J = NULL) {
   }
   m <- nrow(basis$vectors)
   check_alloc(as.double(n) * m, "matrix of sample paths")
-  paths <- .Call(C_dpfda_iclp_draw, basis$vectors, sqrt(basis$values), n, NULL)
+  paths <- c_iclp_draw(basis$vectors, sqrt(basis$values), n, NULL)
   if (!all(is.finite(paths))) {
     dpfda_abort("The sample paths overflowed; rescale the kernel variance.", class = "dpfda_error_numeric")
   }

@@ -66,8 +66,8 @@ kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters =
   for (e in epsilons) {
     s <- if (identical(sigma, "paper")) kme_sigma_paper(N, e, delta) else kme_sigma(N, e, delta, sigma)
     noisy <- mu + s * noise_draw(J, "normal")
-    g <- .Call(C_dpfda_kme_greedy, noisy, rff$W, rff$scale, z_init[seq_len(Mmax), , drop = FALSE] + 0,
-               as.integer(iters), c(lr, 0.9, 0.999, 1e-8), numeric(0), numeric(0))
+    g <- c_kme_greedy(noisy, rff$W, rff$scale, z_init[seq_len(Mmax), , drop = FALSE] + 0,
+                      as.integer(iters), c(lr, 0.9, 0.999, 1e-8), numeric(0), numeric(0))
     Z <- g[[1L]]
     Phi <- kme_features_raw(rff, Z)
     G <- tcrossprod(Phi)
@@ -78,8 +78,8 @@ kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters =
     for (m in report) {
       idx <- seq_len(m)
       w0 <- c(w, numeric(m - length(w)))         # warm start along the path
-      fit <- .Call(C_dpfda_kme_lasso, G[idx, idx, drop = FALSE], cc[idx], sum(noisy^2), lasso_alpha / N,
-                   w0, 10000L, 1e-10)
+      fit <- c_kme_lasso(G[idx, idx, drop = FALSE], cc[idx], sum(noisy^2), lasso_alpha / N,
+                         w0, 10000L, 1e-10)
       w <- fit[[1L]]
       d2 <- kxx - 2 * sum(w * kb[idx]) + sum(w * (K[idx, idx, drop = FALSE] %*% w))
       out[[length(out) + 1L]] <- data.frame(M = m, eps = e, dist = sqrt(max(0, d2)))

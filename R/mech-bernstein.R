@@ -159,8 +159,8 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
                         shift = if (noise$scale > 0) noise$lattice_sensitivity / noise$scale else 0,
                         what = "dp_bernstein()", calibration = calibration)
     }
-    released <- .Call(C_dpfda_bernstein_perturb, target, noise$scale,
-                      if (noise$type == "laplace") 0L else 1L)
+    released <- c_bernstein_perturb(target, noise$scale,
+                                    if (noise$type == "laplace") 0L else 1L)
   }
   rm(target)
   if (!all(is.finite(released))) {
@@ -335,7 +335,7 @@ bernstein_basis <- function(y, k, h = 1) {
   n <- length(y)
   check_alloc(as.double(n) * (k + 1) * (if (h > 1) 4 else 2) + if (h > 1) 4 * (k + 1)^2 else 0,
               sprintf("Bernstein basis (%s points, k = %d) in memory", format(n, big.mark = ","), k))
-  .Call(C_dpfda_bernstein_basis, as.double(y), k, h, 0L)
+  c_bernstein_basis(as.double(y), k, h, 0L)
 }
 
 # A_h = sum_{j < h} (I - M)^j. method: "auto", "horner", "doubling".
@@ -344,7 +344,7 @@ bernstein_iter_matrix <- function(k, h, method = c("auto", "horner", "doubling")
   k <- check_count(k, "k", max = .Machine$integer.max - 1)
   h <- check_count(h, "h")
   check_alloc(4 * (k + 1)^2, sprintf("iterated Bernstein matrix (k = %d) in memory", k))
-  .Call(C_dpfda_bernstein_iterate, k, h, match(method, c("auto", "horner", "doubling")) - 1L)
+  c_bernstein_iterate(k, h, match(method, c("auto", "horner", "doubling")) - 1L)
 }
 
 # Coefficient tensor c = v x_1 A_h ... x_d A_h of lattice values v (lattice
@@ -357,8 +357,8 @@ bernstein_coef <- function(values, k, h, method = c("auto", "form", "columns")) 
     # two tensors, a work block of m, the node matrix M and, when A_h is formed, 3 more (k+1)^2
     check_alloc(3 * m + 4 * max(k + 1)^2, "iterated Bernstein coefficients in memory")
   }
-  .Call(C_dpfda_bernstein_coef, as.double(values), as.double(k + 1), as.integer(h),
-        match(method, c("auto", "form", "columns")) - 1L)
+  c_bernstein_coef(as.double(values), as.double(k + 1), as.integer(h),
+                   match(method, c("auto", "form", "columns")) - 1L)
 }
 
 #' Evaluate a Bernstein release
@@ -459,7 +459,7 @@ bernstein_predict <- function(object, newdata, h = object$h, type = c("bernstein
       inter <- vapply(seq_len(d), function(j) prod(sizes[seq_len(j)]) * prod((k + 1)[-seq_len(j)]), 1)
       check_alloc(2 * max(inter, prod(k + 1)) + sum(sizes * (k + 1)), "Bernstein grid evaluation in memory")
       cf <- bernstein_coef(v, k, h)
-      .Call(C_dpfda_bernstein_eval_grid, cf, as.double(k + 1), u)
+      c_bernstein_eval_grid(cf, as.double(k + 1), u)
     }
     if (is.list(newdata) && !is.data.frame(newdata) && d > 1L) return(array(out, dim = sizes))
     return(as.vector(out))
@@ -473,7 +473,7 @@ bernstein_predict <- function(object, newdata, h = object$h, type = c("bernstein
     return(as.vector(v)[lin + 1])
   }
   cf <- bernstein_coef(v, k, h)
-  .Call(C_dpfda_bernstein_eval, cf, as.double(k + 1), u)
+  c_bernstein_eval(cf, as.double(k + 1), u)
 }
 
 # floor(u k + 1/2) (not round(): that rounds half to even), within 0..k.

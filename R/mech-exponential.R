@@ -82,7 +82,7 @@ dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("e
 # on the grid 2^-j, exact rejection sampling in C (src/discrete.c).
 select_exact <- function(utility, sensitivity, epsilon) {
   g <- select_exact_gaps(utility, sensitivity, epsilon)
-  .Call(C_dpfda_exp_mech_exact, g$num, g$den)
+  c_exp_mech_exact(g$num, g$den)
 }
 
 # The integer gaps num / den of select_exact(). The gaps are formed from the

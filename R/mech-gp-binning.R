@@ -530,13 +530,13 @@ check_lengthscales <- function(lengthscale, D) {
 # (src/binning.c); optionally of the averages (divided by the widths), and
 # with deriv = TRUE also l_j dK/dl_j (a B1 x B2 x D array, attribute "dK").
 integral_gram <- function(lo1, hi1, lo2, hi2, ls, average = FALSE, deriv = FALSE) {
-  r <- .Call(C_dpfda_integral_gram, lo1, hi1, lo2, hi2, as.double(ls), average, deriv)
+  r <- c_integral_gram(lo1, hi1, lo2, hi2, as.double(ls), average, deriv)
   if (deriv) structure(r$K, dK = r$dK) else r$K
 }
 
 # k_fF (unit variance): P points x B boxes.
 integral_cross <- function(pts, lo, hi, ls, average = TRUE) {
-  .Call(C_dpfda_integral_cross, pts, lo, hi, as.double(ls), average)
+  c_integral_cross(pts, lo, hi, as.double(ls), average)
 }
 
 # ---- integral GP fit (post-processing of the released bin means) -------------

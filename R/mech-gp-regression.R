@@ -304,8 +304,8 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
   Kfs <- kernel_matrix(kernel, x, pts)
   kss <- rep(kernel$variance, nrow(pts))
   stats <- identical(inverse, "stats")
-  r <- if (stats) .Call(C_dpfda_gp_standard_parts, K, Kfs, kss, yc)
-       else .Call(C_dpfda_gp_posterior_parts, K, Kfs, kss, as.integer(isTRUE(inverse)))
+  r <- if (stats) c_gp_standard_parts(K, Kfs, kss, yc)
+       else c_gp_posterior_parts(K, Kfs, kss, as.integer(isTRUE(inverse)))
   if (r$info != 0L) {
     dpfda_abort("The training covariance K + noise_variance I is not positive definite.",
                 class = "dpfda_error_numeric", arg = "noise_variance")

@@ -224,17 +224,25 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is
 #'   spent on a private upper bound of the spread of the clipped curves, and
 #'   the mean is released with the rest, so the whole call is still
-#'   `epsilon`-DP. The spread is the matrix of second moments of the shrunk
-#'   basis coefficients on the first \eqn{K \le 6} components (about the
-#'   released mean, with exact discrete Laplace noise calibrated to its L1
-#'   sensitivity \eqn{(\|s_K\|^2 + s_1^2)(\tau + \|p\|)^2 / n}) and the trace
-#'   of the components the shrinkage keeps at least 1\% of beyond them
-#'   (sensitivity \eqn{s_{K+1}^2 \tau^2 / n}); 4/5 and 1/5 of the share.
-#'   Every source gives the same release (chunks are read once). Available for
-#'   `mechanism = "iclp_qr"` with `select = "pss"` or `"manual"`, without
-#'   `unit` or `incomplete = "drop"`, and not from a mean summary (which
-#'   lacks the second moments); other uses are refused with
-#'   `dpfda_error_unsupported`.
+#'   `epsilon`-DP (for `"gp"`: `(epsilon, delta)`-DP, charged as such). The
+#'   spread is the matrix of second moments of the kept basis coefficients
+#'   (shrunk by \eqn{s_j}; FRL: \eqn{s_j = 1} on the first `M`) on the first
+#'   \eqn{K \le 4} components (about the released mean, with exact discrete
+#'   Laplace noise calibrated to its L1 sensitivity \eqn{(\|s_K\|^2 +
+#'   s_1^2)(\tau + \|p\|)^2 / n}) and the trace of the components kept at
+#'   least 1\% beyond them (sensitivity \eqn{s_{K+1}^2 \tau^2 / n}); half of
+#'   the share each. Every source gives the same release (chunks are read
+#'   once). Available for `mechanism = "iclp_qr"`, `"frl"` and `"gp"` (linear
+#'   in the mean) with `select = "pss"` or `"manual"`, without `unit` or
+#'   `incomplete = "drop"`, and not from a mean summary (which lacks the
+#'   second moments); other uses (`"iclp_ar"`, whose thresholding is not
+#'   linear, and `"bernstein"`) are refused with `dpfda_error_unsupported`.
+#'   The smoothing of `"iclp_qr"` and `"gp"` enters the band as a worst-case
+#'   bias bound, which dominates it at large `n * epsilon`; `mechanism =
+#'   "frl", M = <number of grid points>, frl_bound = "sqrtM"` keeps every
+#'   component (no smoothing bias) and gives the narrowest band there (about
+#'   half as wide at `epsilon = 4`, `n = 1000`), but a far wider one at small
+#'   `n * epsilon` (see `bench/bench-population-band.R`).
 #' @return A `dpfda_release` of class `dpfda_iclp_release` with the released
 #'   mean on the grid (`values`), `coefficients` (released coefficients in the
 #'   basis), `basis`, `params`, `tau`, `n`, `selection`, `epsilon_release`,
@@ -351,11 +359,12 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     s <- mean_summary(src, tau, clip, basis, cen, incomplete)
   }
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
-  rel <- if (mechanism == "bernstein") {
+  # (with a centre, the utility check waits for the centre to be added back: centre_later())
+  rel <- centre_later(if (mechanism == "bernstein") {
     quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src))
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
-  }
+  }, cen)
   # the release proper (and a private selection) as privacy parts, before the other parts join it
   parts <- if (mechanism == "bernstein") list(release_part(rel)) else
     list(iclp_mean_part(rel$charge, mechanism, eps_rel),
@@ -364,12 +373,13 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
-    sh <- qr_shrink(basis$values, rel$params$eta, rel$params$psi, basis_measure(basis))$s
+    sh <- inference_keep(mechanism, basis, rel$params)
     kk <- inference_components(sh)
     cs <- population_summary(src, basis, kk[["Jt"]], tau, cen)
     rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf)
     rel$epsilon <- rel$epsilon + eps_inf
     rel$epsilon_inference <- eps_inf
+    rel$zcdp_rho <- NULL   # (GP, exact noise: the release with the spread part is not rho-zCDP)
   }
   rel <- add_center(rel, cen, center, src$grid)
   if (auto) {
@@ -665,7 +675,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
     matrix(as.vector(V %*% ex$coef), nrow = 1L)
   } else {
     check_float_tails("laplace", epsilon, m = length(pl$idx), what = mechanism)
-    .Call(C_dpfda_iclp_draw, V, as.double(pl$sd), 1L, as.double(pl$center))
+    c_iclp_draw(V, as.double(pl$sd), 1L, as.double(pl$center))
   }
   if (!all(is.finite(vals))) {
     dpfda_abort("The released values overflow; rescale the data (tau) or the kernel.",

@@ -3,7 +3,7 @@
 # noise path, sampled conditionally on every earlier answer (src/online.c).
 #
 # The object is curator-side: it holds `f` (hence the data) and the raw
-# noise. It is an environment of class `dpfda_online` whose C state lives
+# noise. It is an environment of class `dpfda_online_session` whose C state lives
 # behind an external pointer, which does not survive serialisation: a saved
 # and reloaded copy cannot answer (it could otherwise fork the noise path and
 # give two independent answers at a new point, doubling the privacy cost).
@@ -206,7 +206,7 @@
 #'   (a numeric vector of one-dimensional points, or a matrix with one point
 #'   per row), answered one after the other in the given order. For
 #'   `print()` and `length()`: an online release.
-#' @return `dp_online()`: a curator-side object of class `dpfda_online` (an
+#' @return `dp_online()`: a curator-side object of class `dpfda_online_session` (an
 #'   environment). `query()`: the answers, one per row of `x`, in order.
 #'   `released()`: a `dpfda_release` (subclasses `dpfda_online_release`,
 #'   `dpfda_gp_release`) with the answered points (sorted in one dimension,
@@ -312,10 +312,10 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
   st$noise <- noise
   st$exact <- ex      # NULL: float noise (or no noise at sensitivity 0)
   st$fast <- FALSE    # TRUE once the first query chose the Markov path (query1 in C)
-  st$ptr <- .Call(C_dpfda_online_create, amp, tau, kernel_code(kernel),
-                  as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
-                  if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
-  class(st) <- "dpfda_online"
+  st$ptr <- c_online_create(amp, tau, kernel_code(kernel),
+                            as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
+                            if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
+  class(st) <- "dpfda_online_session"
   st
 }
 
@@ -325,10 +325,10 @@ query <- function(object, x, ...) {
   # explicit checks, not check_required(): query() is called once per point
   if (missing(object)) require_arg_error("object", "query", "a dp_online() release")
   if (missing(x)) require_arg_error("x", "query", "the public points at which to answer (a number or vector)")
-  # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online
+  # fast path, before dispatch: one finite double on the Markov (OU) path of a dpfda_online_session
   # object is answered by one C call that checks everything itself (search, f, draw, insertion);
   # integer 0 means "not handled": dispatch as usual, the method checks and reports
-  out <- .Call(C_dpfda_online_query1, object, x)
+  out <- c_online_query1(object, x)
   if (is.double(out)) return(out)
   if (is.null(out)) online_unavailable(object)
   if (out) online_failure(out, NA_real_, NULL, 1L, object)   # a status after the draw
@@ -342,7 +342,7 @@ query.default <- function(object, x, ...) {
 
 #' @rdname dp_online
 #' @export
-query.dpfda_online <- function(object, x, ...) {
+query.dpfda_online_session <- function(object, x, ...) {
   # .subset2() skips `$` dispatch on the classed environment
   # (the C entry points also refuse to answer in a process other than the creator's)
   ptr <- if (is.environment(object)) .subset2(object, "ptr")
@@ -366,7 +366,7 @@ query.dpfda_online <- function(object, x, ...) {
     if (is.null(dim(x))) x <- matrix(x, ncol = 1L)
     xs <- kernel_scale_points(.subset2(object, "kernel"), x, "x")
   }
-  need <- .Call(C_dpfda_online_plan, ptr, x)
+  need <- c_online_plan(ptr, x)
   if (is.null(need)) online_unavailable(object)
   v <- NULL
   if (nn <- length(need)) {
@@ -376,7 +376,7 @@ query.dpfda_online <- function(object, x, ...) {
     if (!is.double(v) && is.numeric(v)) v <- as.double(v)
   }
   # C checks the values of f (number, finiteness) and the memory before any draw
-  out <- .Call(C_dpfda_online_answer, ptr, x, xs, need, v, .subset2(object, "max_doubles"))
+  out <- c_online_answer(ptr, x, xs, need, v, .subset2(object, "max_doubles"))
   if (is.null(out)) online_unavailable(object)
   status <- attr(out, "status")
   if (!is.null(status)) online_failure(status, out, v, nn, object)
@@ -397,9 +397,9 @@ released.default <- function(object, ...) {
 
 #' @rdname dp_online
 #' @export
-released.dpfda_online <- function(object, ...) {
+released.dpfda_online_session <- function(object, ...) {
   online_check(object)
-  res <- .Call(C_dpfda_online_collect, object$ptr)
+  res <- c_online_collect(object$ptr)
   if (is.null(res)) online_unavailable(object)
   n <- length(res$values)
   if (n == 0L) {
@@ -432,9 +432,9 @@ released.dpfda_online <- function(object, ...) {
 
 #' @rdname dp_online
 #' @export
-print.dpfda_online <- function(x, ...) {
-  n <- if (is.environment(x) && typeof(x$ptr) == "externalptr") .Call(C_dpfda_online_count, x$ptr) else -1L
-  cat("<dpfda_online> CURATOR-SIDE online release: it holds the data.\n")
+print.dpfda_online_session <- function(x, ...) {
+  n <- if (is.environment(x) && typeof(x$ptr) == "externalptr") c_online_count(x$ptr) else -1L
+  cat("<dpfda_online_session> CURATOR-SIDE online session: it holds the data.\n")
   cat("  Do not share, save or serialise it; only its answers are public.\n")
   if (!is.environment(x) || is.null(x$kernel)) return(invisible(x))
   cat(sprintf("  Gaussian-process noise, (epsilon = %s, delta = %s)-DP for any number of adaptive queries\n",
@@ -464,9 +464,9 @@ print.dpfda_online <- function(x, ...) {
 
 #' @rdname dp_online
 #' @export
-length.dpfda_online <- function(x) {
+length.dpfda_online_session <- function(x) {
   if (!is.environment(x) || typeof(x$ptr) != "externalptr") return(0L)
-  max(0L, .Call(C_dpfda_online_count, x$ptr))
+  max(0L, c_online_count(x$ptr))
 }
 
 # ---- internals -------------------------------------------------------------------
@@ -597,7 +597,7 @@ online_setup <- function(object, d) {
     dpfda_abort(sprintf("`x` must be one-dimensional for `method = \"markov\"`, not %d columns.", d),
                 arg = "x")
   }
-  ok <- .Call(C_dpfda_online_setup, object$ptr, if (markov) 2L else 1L, d)
+  ok <- c_online_setup(object$ptr, if (markov) 2L else 1L, d)
   if (!isTRUE(ok)) online_unavailable(object)
   object$kind <- if (markov) "markov" else "cholesky"
   object$general <- !markov
@@ -612,7 +612,7 @@ online_condition <- function(object, x) {
   online_check(object)
   x <- as_points(x, "x", d = object$d)
   xs <- if (object$kind == "cholesky") kernel_scale_points(object$kernel, x, "x") else NULL
-  r <- .Call(C_dpfda_online_condition, object$ptr, x, xs)
+  r <- c_online_condition(object$ptr, x, xs)
   if (is.null(r)) online_unavailable(object)
   list(mean = r[, 1L], var = r[, 2L])
 }

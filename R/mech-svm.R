@@ -464,7 +464,7 @@ svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE) {
   if (!all(is.finite(K))) {
     dpfda_abort("The kernel matrix of `x` is not finite.", class = "dpfda_error_numeric", arg = "x")
   }
-  fit <- .Call(C_dpfda_svm_fit, K, y, lambda, gap_tol, maxit)
+  fit <- c_svm_fit(K, y, lambda, gap_tol, maxit)
   if (!isTRUE(fit$converged)) {
     dpfda_abort(sprintf(paste("The SVM solver did not reach the duality gap `gap_tol` = %s within",
                               "`maxit` = %d sweeps (gap %s); raise `maxit` or `gap_tol`."),

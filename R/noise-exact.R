@@ -97,7 +97,7 @@
 #' all(v / r$grid_step == round(v / r$grid_step))   # on the grid
 NULL
 
-exact_noise_bits <- function() .Call(C_dpfda_discrete_bits)
+exact_noise_bits <- function() c_discrete_bits()
 
 # Grid exponent k (grid step 2^-k) for noise of scale `scale` (Laplace scale
 # or Gaussian standard deviation): about 2^20 (Laplace) or 2^24 (Gaussian;
@@ -153,7 +153,7 @@ exact_laplace_noise <- function(values, scale, k) {
     dpfda_abort("The Laplace scale is too large or too small for the grid of exact noise.",
                 class = "dpfda_error_numeric")
   }
-  z <- .Call(C_dpfda_discrete_laplace_draw, as.double(length(u)), t)
+  z <- c_discrete_laplace_draw(as.double(length(u)), t)
   exact_add(u, z, k)
 }
 
@@ -165,7 +165,7 @@ exact_gaussian_noise <- function(values, sigma, k) {
     dpfda_abort("The Gaussian scale is too large or too small for the grid of exact noise.",
                 class = "dpfda_error_numeric")
   }
-  z <- .Call(C_dpfda_discrete_gaussian_draw, as.double(length(u)), as.double(p))
+  z <- c_discrete_gaussian_draw(as.double(length(u)), as.double(p))
   exact_add(u, z, k)
 }
 

@@ -31,10 +31,10 @@
 #' dp_rng(old)
 #' @export
 dp_rng <- function(mode = NULL) {
-  old <- .Call(C_dpfda_rng_mode_get)
+  old <- c_rng_mode_get()
   if (is.null(mode)) return(old)
   mode <- check_choice(mode, c("secure", "seeded"), "mode")
-  .Call(C_dpfda_rng_mode_set, if (mode == "seeded") 1L else 0L)
+  c_rng_mode_set(if (mode == "seeded") 1L else 0L)
   invisible(old)
 }
 
@@ -80,11 +80,11 @@ rlaplace <- function(n, scale = 1) {
   # draws are scale * E with E below about 40: the bound keeps them finite
   scale <- check_number(scale, "scale", lower = 0, lower_open = TRUE, upper = 1e300)
   check_alloc(n, "vector of Laplace draws")
-  .Call(C_dpfda_laplace_draw, as.double(n), scale)
+  c_laplace_draw(as.double(n), scale)
 }
 
 # Internal draws through the same source (uniform, normal, exponential).
 noise_draw <- function(n, what = c("uniform", "normal", "exponential")) {
   what <- match.arg(what)
-  .Call(C_dpfda_rng_draw, as.double(n), match(what, c("uniform", "normal", "exponential")) - 1L)
+  c_rng_draw(as.double(n), match(what, c("uniform", "normal", "exponential")) - 1L)
 }

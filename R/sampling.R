@@ -82,8 +82,8 @@ rgp <- function(n, kernel, grid,
         dpfda_abort("`method = \"markov\"` needs the exponential kernel on one-dimensional points.",
                     arg = "method")
       }
-      list(paths = .Call(C_dpfda_gp_markov_path, grid, 1 / kernel$lengthscale,
-                         sqrt(kernel$variance), n), jitter = 0)
+      list(paths = c_gp_markov_path(grid, 1 / kernel$lengthscale,
+                                    sqrt(kernel$variance), n), jitter = 0)
     },
     kronecker = {
       if (is.null(factors)) {
@@ -97,7 +97,7 @@ rgp <- function(n, kernel, grid,
         tau <<- max(tau, f$jitter)
         f$L
       })
-      list(paths = sqrt(kernel$variance) * .Call(C_dpfda_gp_kronecker, Ls, n),
+      list(paths = sqrt(kernel$variance) * c_gp_kronecker(Ls, n),
            jitter = kernel$variance * tau)
     },
     circulant = {
@@ -139,7 +139,7 @@ sample_cholesky <- function(n, kernel, pts, jitter) {
     check_alloc(as.double(nrow(pts))^2, "kernel matrix")
     K <- kernel_matrix(kernel, pts)
     v <- max(diag(K))
-    f <- .Call(C_dpfda_chol_factor, K, jitter * v, 1e-2 * v)
+    f <- c_chol_factor(K, jitter * v, 1e-2 * v)
     rm(K)
     if (f$info != 0L) {
       dpfda_abort(sprintf("the kernel matrix is not positive definite even with jitter %g (LAPACK info %d)",
@@ -148,7 +148,7 @@ sample_cholesky <- function(n, kernel, pts, jitter) {
     f <- list(vectors = f$L, jitter = f$jitter)   # `vectors`: sized like a basis by kl_cache_put()
     if (!is.null(key)) kl_cache_put(key, f)
   }
-  list(paths = .Call(C_dpfda_gp_chol_draw, f$vectors, n), jitter = f$jitter)
+  list(paths = c_gp_chol_draw(f$vectors, n), jitter = f$jitter)
 }
 
 # Circulant embedding on a sorted regular grid; NULL when no embedding of up to 8 times the minimal
@@ -162,7 +162,7 @@ sample_circulant <- function(n, kernel, grid) {
     check_alloc(4 * Mp, "circulant embedding")
     k <- 0:(Mp - 1)
     cov <- kernel_profile_1d(kernel, pmin(k, Mp - k) * h)
-    r <- .Call(C_dpfda_gp_circulant, cov, m, n, 1e-10)
+    r <- c_gp_circulant(cov, m, n, 1e-10)
     if (!is.null(r$paths)) return(list(paths = r$paths, jitter = 0, embedding = Mp))
   }
   NULL
@@ -201,7 +201,7 @@ chol_jitter <- function(A, jitter = 1e-10, max_jitter = 1e-2) {
   max_jitter <- check_number(max_jitter, "max_jitter", lower = 0, lower_open = TRUE)
   storage.mode(A) <- "double"
   v <- max(abs(diag(A)), .Machine$double.xmin)
-  f <- .Call(C_dpfda_chol_factor, A, jitter * v, max_jitter * v)
+  f <- c_chol_factor(A, jitter * v, max_jitter * v)
   if (f$info != 0L) {
     dpfda_abort(sprintf("`A` is not positive semi-definite: the Cholesky factorisation failed even with jitter %s.",
                         format(f$jitter, digits = 3)), class = "dpfda_error_numeric", arg = "A")

@@ -222,7 +222,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   }
   v <- pmin(pmax(as.double(v), dom[1]), dom[2])
   wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
-  w <- .Call(C_dpfda_summary_bin, v, as.vector(wt), dom[1], delta, as.integer(B))
+  w <- c_summary_bin(v, as.vector(wt), dom[1], delta, as.integer(B))
   n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
   new_dpfda_summary("kde", w, n, rows, dropped, settings)
 }
@@ -255,7 +255,7 @@ kde_bins_at <- function(s, bw, dom) {
                 arg = "bandwidth")
   }
   function(p) {
-    sums <- .Call(C_dpfda_summary_kde, s$sums, as.double(p) / hh, dom[1] / hh, delta_b / hh)
+    sums <- c_summary_kde(s$sums, as.double(p) / hh, dom[1] / hh, delta_b / hh)
     exp(bw$log_norm - log(s$n) + log(sums))
   }
 }
@@ -504,7 +504,7 @@ summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechan
   }
   fp <- kde_frame_points(x, d, columns, id)
   xs <- clamp_to_domain(fp$pts, dom)
-  sums <- if (is.null(fp$ids)) .Call(C_dpfda_kde_sum, bw$scale(xs), bw$scale(pts)) else
+  sums <- if (is.null(fp$ids)) c_kde_sum(bw$scale(xs), bw$scale(pts)) else
     as.vector(kernel_matrix(bw$kernel, pts, xs) %*% id_weights(fp$ids))
   n <- if (is.null(fp$ids)) nrow(xs) else length(unique(fp$ids))
   new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings)

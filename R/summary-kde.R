@@ -65,11 +65,11 @@ kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins 
       dpfda_abort("`bandwidth` is out of range for binning on this domain; use binned = FALSE.",
                   class = "dpfda_error_numeric", arg = "bandwidth")
     }
-    s <- .Call(C_dpfda_kde_binned_sum, as.double(x) / h, as.double(pts) / h,
-               domain[1] / h, delta / h, bins)
+    s <- c_kde_binned_sum(as.double(x) / h, as.double(pts) / h,
+                          domain[1] / h, delta / h, bins)
   } else {
     check_alloc(as.double(n) * m / 64, "kernel sum (n x m / 64)")
-    s <- .Call(C_dpfda_kde_sum, bw$scale(x), bw$scale(pts))
+    s <- c_kde_sum(bw$scale(x), bw$scale(pts))
   }
   vals <- exp(bw$log_norm - log(n) + log(s))
   new_dpfda_curves(matrix(vals, nrow = 1L), grid, domain)

@@ -7,13 +7,16 @@
 # sample covariance). Then the time of the band for n = 1e4 curves on 100
 # grid points.
 #
-#   Rscript bench/bench-population-band.R [reps] [grid points]
-# (reps: replications per cell, default 1000.)
+#   Rscript bench/bench-population-band.R [reps] [grid points] [nsim] [design]
+# (reps: replications per cell, default 1000; nsim: Monte Carlo draws per band, default 2000;
+# design: "iclp_qr", "frl_full" or "gp", default all.)
 
 suppressPackageStartupMessages(library(dpfda))
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1L) as.integer(args[1L]) else 1000L
 m <- if (length(args) >= 2L) as.integer(args[2L]) else 50L
+nsim <- if (length(args) >= 3L) as.integer(args[3L]) else 2000L      # Monte Carlo draws of each band
+only <- if (length(args) >= 4L) args[4L] else NA                      # one design only
 g <- seq(0, 1, length.out = m)
 mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t          # the population mean
 phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g), sqrt(2) * sin(3 * pi * g))
@@ -52,8 +55,15 @@ nonprivate_band <- function(X, level = 0.95, nsim = 2000) {
   list(centre = colMeans(X), half = q * sd0)
 }
 
+# two designs of the release: the default ICLP-QR (PSS smoothing, worst-case smoothing-bias bound)
+# and the unsmoothed FRL on every basis component (M = J, L1 bound sqrt(M)), which has no smoothing
+# bias (the basis spans the grid) and needs no smoothness class
+# (and the GP release, (epsilon, delta = 1e-5)-DP, QR smoothing with Gaussian noise)
+designs <- list(iclp_qr = list(), frl_full = list(mechanism = "frl", M = m, frl_bound = "sqrtM"),
+                gp = list(mechanism = "gp", delta = 1e-5))
 cells <- expand.grid(epsilon = c(0.25, 1, 4), n = c(200, 1000), tails = c("light", "heavy"),
-                     shape = c("smooth", "rough"), stringsAsFactors = FALSE)
+                     shape = c("smooth", "rough"), design = names(designs), stringsAsFactors = FALSE)
+if (!is.na(only)) cells <- cells[cells$design == only, ]
 set.seed(2929)
 out <- NULL
 t_all <- Sys.time()
@@ -66,8 +76,9 @@ for (i in seq_len(nrow(cells))) {
   for (r in seq_len(reps)) {
     X <- draw(cl$n, cl$shape, cl$tails)
     clipped[r] <- mean(sqrt(as.vector(X^2 %*% w)) > tau)
-    rel <- suppressWarnings(dp_mean(curves(X, g), epsilon = cl$epsilon, tau = tau, inference = TRUE))
-    ci <- confint(rel, type = "population", nsim = 2000)
+    rel <- suppressWarnings(do.call(dp_mean, c(list(curves(X, g), epsilon = cl$epsilon, tau = tau,
+                                                     inference = TRUE), designs[[cl$design]])))
+    ci <- confint(rel, type = "population", nsim = nsim)
     cov_hit[r] <- all(ci$lower <= truth & truth <= ci$upper)
     half[r] <- mean(ci$upper - ci$lower) / 2
     npb <- nonprivate_band(X)
@@ -99,3 +110,10 @@ t_band <- best(function() confint(rel, type = "population"))
 cat(sprintf(paste("\nspeed (n = 1e4, 100 grid points, best of 3): release %.3f s; release with inference %.3f s",
                   "(+%.3f s); confint(type = \"population\") %.3f s; band on top of the release %.3f s (target <= 1 s)\n"),
             t_rel, t_inf, t_inf - t_rel, t_band, t_inf - t_rel + t_band))
+frl <- list(mechanism = "frl", M = 100, frl_bound = "sqrtM")
+t_rel <- best(function() do.call(dp_mean, c(list(x, epsilon = 1, tau = tau), frl)))
+t_inf <- best(function() do.call(dp_mean, c(list(x, epsilon = 1, tau = tau, inference = TRUE), frl)))
+rel <- do.call(dp_mean, c(list(x, epsilon = 1, tau = tau, inference = TRUE), frl))
+t_band <- best(function() confint(rel, type = "population"))
+cat(sprintf(paste("FRL on every component: release %.3f s; with inference %.3f s (+%.3f s); confint %.3f s;",
+                  "band on top of the release %.3f s\n"), t_rel, t_inf, t_inf - t_rel, t_band, t_inf - t_rel + t_band))

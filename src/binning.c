@@ -9,7 +9,7 @@
  * l d/dl of one term a^2/2 h(x/a) is a^2 h(x/a) - a x sqrt(pi)/2 erf(x/a).
  */
 #include <math.h>
-#include "dpfda.h"
+#include "asserts.h"
 
 #define SQRT_PI 1.772453850905516027298
 
@@ -53,8 +53,14 @@ static void integral_1d(const double *s1, const double *t1, int B1,
 SEXP dpfda_integral_gram(SEXP lo1, SEXP hi1, SEXP lo2, SEXP hi2, SEXP ls, SEXP average,
                          SEXP deriv)
 {
+  static const char *fn = "dpfda_integral_gram";
   int B1 = Rf_nrows(lo1), B2 = Rf_nrows(lo2), D = Rf_length(ls);
-  int avg = Rf_asLogical(average), der = Rf_asLogical(deriv);
+  dpfda_arg_real(ls, fn, "ls");
+  dpfda_arg_real_n(lo1, (R_xlen_t) B1 * D, fn, "lo1");
+  dpfda_arg_real_n(hi1, (R_xlen_t) B1 * D, fn, "hi1");
+  dpfda_arg_real_n(lo2, (R_xlen_t) B2 * D, fn, "lo2");
+  dpfda_arg_real_n(hi2, (R_xlen_t) B2 * D, fn, "hi2");
+  int avg = dpfda_arg_flag(average, fn, "average"), der = dpfda_arg_flag(deriv, fn, "deriv");
   size_t nn = (size_t) B1 * B2;
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, B1, B2));
   SEXP dK = R_NilValue;
@@ -103,8 +109,13 @@ SEXP dpfda_integral_gram(SEXP lo1, SEXP hi1, SEXP lo2, SEXP hi2, SEXP ls, SEXP a
  * k_fF, P x B (unit variance). */
 SEXP dpfda_integral_cross(SEXP pts, SEXP lo, SEXP hi, SEXP ls, SEXP average)
 {
+  static const char *fn = "dpfda_integral_cross";
   int P = Rf_nrows(pts), B = Rf_nrows(lo), D = Rf_length(ls);
-  int avg = Rf_asLogical(average);
+  dpfda_arg_real(ls, fn, "ls");
+  dpfda_arg_real_n(pts, (R_xlen_t) P * D, fn, "pts");
+  dpfda_arg_real_n(lo, (R_xlen_t) B * D, fn, "lo");
+  dpfda_arg_real_n(hi, (R_xlen_t) B * D, fn, "hi");
+  int avg = dpfda_arg_flag(average, fn, "average");
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, P, B));
   double *k = REAL(K);
   size_t nn = (size_t) P * B;

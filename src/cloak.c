@@ -20,7 +20,7 @@
  * fast the singular values of C decay.  The parts of the c_i outside
  * range(U_r) (norm at most about rank_tol * s_1) are not covered by any
  * noise; their largest norm is returned as `residual` and a release must
- * project its mean onto range(U_r) (spec section 2.3.2).  The computed w_i
+ * project its mean onto range(U_r) (R/mech-gp-regression.R does).  The computed w_i
  * agree with S_r^{-1} U_r' c_i only to about eps s_1 / s_r (relative), so
  * rank_tol also bounds how accurately q can be certified from C; the final
  * scaling below includes a margin for it.
@@ -255,25 +255,27 @@ static int cloak_compact(cloak_state *st, double *Wsup, double *lam,
   return m2;
 }
 
-/* Active-set Newton on the dual g(lam) = -log det(W_S Lam W_S') + sum lam,
- * lam >= 0, over the working set S = the current support plus the (at most
- * CLOAK_NEWTON_MAX_ADD) largest violators of the constraint (q_i > 1, added
- * at lam_i = 0).  Gradient 1 - q, Hessian G o G with G = W_S' Mt^{-1} W_S,
- * shifted by a Levenberg-Marquardt term proportional to the gradient (the
- * Hessian is singular when the optimal lambda is not unique, and nearly so
- * for nearly collinear columns).  Coordinates at 0 that do not want to grow
- * leave S; a ratio test stops at the first coordinate reaching 0; Armijo
- * backtracking.  Updates st->u (renormalised to the simplex).  Returns the
- * number of Newton steps taken (0: no progress was possible). */
-static int cloak_newton(cloak_state *st, double gtol)
+/* The Newton working set: support columns of W, their weights, workspaces. */
+typedef struct {
+  int r, m;
+  double *Wsup;        /* r x m: the columns of W in the working set */
+  double *Ws, *Y;      /* r x m */
+  double *G, *H;       /* m x m */
+  double *lam, *lnew, *grad, *d;   /* m */
+  double *L, *Lt;      /* r x r: Cholesky factors (current, trial) */
+  char *drop;          /* m */
+} cloak_nt;
+
+/* The working set S into st->idx: the current support plus (at most
+ * CLOAK_NEWTON_MAX_ADD) largest violators (q_i > r), largest first.
+ * Returns |S|, or 0 when the support is empty or too large to polish. */
+static int cloak_nt_select(cloak_state *st)
 {
-  const int r = st->r, n = st->n;
+  const int n = st->n;
+  const double rr = (double) st->r;
   int m = 0;
   for (int i = 0; i < n; i++) if (st->u[i] > 0.0) st->idx[m++] = i;
   if (m == 0 || m > CLOAK_NEWTON_MAX_SUPPORT) return 0;
-  const void *vmax = vmaxget();   /* workspaces released on return */
-  /* add violators, largest q first */
-  const double rr = (double) r;
   char *flag = (char *) R_alloc((size_t) n, sizeof(char));
   memset(flag, 0, (size_t) n);
   for (int a = 0; a < CLOAK_NEWTON_MAX_ADD && m < CLOAK_NEWTON_MAX_SUPPORT; a++) {
@@ -288,143 +290,330 @@ static int cloak_newton(cloak_state *st, double gtol)
     flag[best] = 1;
     st->idx[m++] = best;
   }
+  return m;
+}
 
+/* Workspaces of the working set of size m (R_alloc), with Wsup and lam
+ * (= r u on S) filled in. */
+static void cloak_nt_alloc(cloak_nt *w, const cloak_state *st, int m)
+{
+  const int r = st->r;
   const size_t mm = (size_t) m;
-  double *Wsup = (double *) R_alloc((size_t) r * mm, sizeof(double));
-  double *Ws = (double *) R_alloc((size_t) r * mm, sizeof(double));
-  double *Y = (double *) R_alloc((size_t) r * mm, sizeof(double));
-  double *G = (double *) R_alloc(mm * mm, sizeof(double));
-  double *H = (double *) R_alloc(mm * mm, sizeof(double));
-  double *lam = (double *) R_alloc(mm, sizeof(double));
-  double *lnew = (double *) R_alloc(mm, sizeof(double));
-  double *grad = (double *) R_alloc(mm, sizeof(double));
-  double *d = (double *) R_alloc(mm, sizeof(double));
-  char *drop = (char *) R_alloc(mm, sizeof(char));
-  double *L = (double *) R_alloc((size_t) r * r, sizeof(double));
-  double *Lt = (double *) R_alloc((size_t) r * r, sizeof(double));
+  w->r = r;
+  w->m = m;
+  w->Wsup = (double *) R_alloc((size_t) r * mm, sizeof(double));
+  w->Ws = (double *) R_alloc((size_t) r * mm, sizeof(double));
+  w->Y = (double *) R_alloc((size_t) r * mm, sizeof(double));
+  w->G = (double *) R_alloc(mm * mm, sizeof(double));
+  w->H = (double *) R_alloc(mm * mm, sizeof(double));
+  w->lam = (double *) R_alloc(mm, sizeof(double));
+  w->lnew = (double *) R_alloc(mm, sizeof(double));
+  w->grad = (double *) R_alloc(mm, sizeof(double));
+  w->d = (double *) R_alloc(mm, sizeof(double));
+  w->drop = (char *) R_alloc(mm, sizeof(char));
+  w->L = (double *) R_alloc((size_t) r * r, sizeof(double));
+  w->Lt = (double *) R_alloc((size_t) r * r, sizeof(double));
   for (int k = 0; k < m; k++) {
-    memcpy(Wsup + (size_t) k * r, st->W + (size_t) st->idx[k] * r, (size_t) r * sizeof(double));
-    lam[k] = rr * st->u[st->idx[k]];
+    memcpy(w->Wsup + (size_t) k * r, st->W + (size_t) st->idx[k] * r, (size_t) r * sizeof(double));
+    w->lam[k] = (double) r * st->u[st->idx[k]];
   }
+}
+
+/* G = Y'Y with Y = L^{-1} W_S, the gradient 1 - diag(G), and the coordinates
+ * at 0 that do not want to grow (drop).  *gmax: the largest violation of
+ * optimality among the others.  Returns the number to drop. */
+static int cloak_nt_gradient(cloak_nt *w, double *gmax)
+{
+  const int r = w->r, m = w->m;
   const double one = 1.0, zero = 0.0;
-  const int inc = 1;
+  memcpy(w->Y, w->Wsup, (size_t) r * m * sizeof(double));
+  F77_CALL(dtrsm)("L", "L", "N", "N", &r, &m, &one, w->L, &r, w->Y, &r
+                  FCONE FCONE FCONE FCONE);
+  F77_CALL(dsyrk)("L", "T", &m, &r, &one, w->Y, &r, &zero, w->G, &m FCONE FCONE);
+  int ndrop = 0;
+  double gm = 0.0;
+  for (int k = 0; k < m; k++) {
+    w->grad[k] = 1.0 - w->G[k + (size_t) k * m];
+    w->drop[k] = w->lam[k] == 0.0 && w->grad[k] >= 0.0;
+    ndrop += w->drop[k];
+    double viol = w->lam[k] > 0.0 ? fabs(w->grad[k]) : -w->grad[k];
+    if (!w->drop[k] && viol > gm) gm = viol;
+  }
+  *gmax = gm;
+  return ndrop;
+}
+
+/* The Newton direction d: (H + mu I) d = -grad with H = G o G, mu growing
+ * until the factorisation works.  Returns the LAPACK info (0: success). */
+static int cloak_nt_direction(cloak_nt *w, double gmax)
+{
+  const int m = w->m, inc = 1;
+  const double *G = w->G;
+  double *H = w->H;
+  double hmax = 0.0;
+  for (int k = 0; k < m; k++) {
+    double gkk = G[k + (size_t) k * m];
+    if (gkk * gkk > hmax) hmax = gkk * gkk;
+  }
+  int info = 1;
+  double mu = hmax * (1e-12 + (gmax < 1.0 ? gmax : 1.0) * CLOAK_LM);
+  for (int tries = 0; tries < 10 && info != 0; tries++, mu *= 100.0) {
+    for (int b = 0; b < m; b++) {
+      for (int a = b; a < m; a++) {
+        double gab = G[a + (size_t) b * m];
+        H[a + (size_t) b * m] = gab * gab;
+      }
+      H[b + (size_t) b * m] += mu;
+    }
+    F77_CALL(dpotrf)("L", &m, H, &m, &info FCONE);
+  }
+  if (info != 0) return info;
+  for (int k = 0; k < m; k++) w->d[k] = -w->grad[k];
+  F77_CALL(dpotrs)("L", &m, &inc, H, &m, w->d, &m, &info FCONE);
+  return info;
+}
+
+/* The projected arc max(0, lam + t d), t = 1, 1/2, ..., which can drop many
+ * coordinates at once (Bertsekas 1982), with the Armijo test on the
+ * predicted decrease grad'(lam - lam(t)).  1 if a point was accepted (in
+ * lnew, its factor in Lt, its value in *fnew). */
+static int cloak_nt_arc(cloak_nt *w, double f, double *fnew)
+{
+  const int m = w->m;
+  double t = 1.0;
+  for (int bt = 0; bt < CLOAK_ARC_TRIES; bt++, t *= 0.5) {
+    double pred = 0.0;
+    for (int k = 0; k < m; k++) {
+      double v = w->lam[k] + t * w->d[k];
+      w->lnew[k] = v > 0.0 ? v : 0.0;
+      pred += w->grad[k] * (w->lam[k] - w->lnew[k]);
+    }
+    if (!(pred > 0.0)) break;
+    *fnew = cloak_dual(w->Wsup, w->r, m, w->lnew, w->Ws, w->Lt);
+    if (R_FINITE(*fnew) && *fnew <= f - 1e-4 * pred) return 1;
+  }
+  return 0;
+}
+
+/* The ratio test (stop at the first coordinate reaching 0, `block`, at
+ * tmax) and Armijo backtracking along the straight segment.  1 if a point
+ * was accepted (as cloak_nt_arc); *t: the step taken. */
+static int cloak_nt_backtrack(cloak_nt *w, double f, double tmax, int block, double slope,
+                              double *fnew, double *t)
+{
+  const int m = w->m;
+  *t = tmax;
+  for (int bt = 0; bt < 60; bt++) {
+    for (int k = 0; k < m; k++) {
+      w->lnew[k] = w->lam[k] + *t * w->d[k];
+      if (w->lnew[k] < 0.0) w->lnew[k] = 0.0;
+    }
+    if (block >= 0 && *t == tmax) w->lnew[block] = 0.0;
+    *fnew = cloak_dual(w->Wsup, w->r, m, w->lnew, w->Ws, w->Lt);
+    if (R_FINITE(*fnew) && *fnew <= f + 1e-4 * *t * slope) return 1;
+    *t *= 0.5;
+  }
+  return 0;
+}
+
+/* A step along d from lam (value f): the projected arc first, else the
+ * ratio test and backtracking.  Returns -1 if d is not a descent direction,
+ * 0 if no point was accepted, 1 if one was (lnew, Lt, *fnew), with *exempt
+ * set when a small decrease is no sign of a stall (a coordinate reached 0). */
+static int cloak_nt_step(cloak_nt *w, double f, double *fnew, int *exempt)
+{
+  const int m = w->m;
+  double tmax = 1.0, slope = 0.0;
+  int block = -1;
+  for (int k = 0; k < m; k++) {
+    slope += w->grad[k] * w->d[k];
+    if (w->d[k] < 0.0 && w->lam[k] + tmax * w->d[k] < 0.0) {
+      tmax = -w->lam[k] / w->d[k];
+      block = k;
+    }
+  }
+  if (!(slope < 0.0)) return -1;
+  *fnew = R_PosInf;
+  if (block >= 0 && cloak_nt_arc(w, f, fnew)) {
+    *exempt = 1;
+    return 1;
+  }
+  double t;
+  int accepted = cloak_nt_backtrack(w, f, tmax, block, slope, fnew, &t);
+  *exempt = block >= 0 && t == tmax;
+  return accepted;
+}
+
+/* Remove the working-set entries marked in w->drop (their weight is 0). */
+static void cloak_nt_compact(cloak_state *st, cloak_nt *w)
+{
+  w->m = cloak_compact(st, w->Wsup, w->lam, w->drop, w->m);
+}
+
+/* Newton iterations on the working set w from the value f; returns the
+ * number of steps taken.  w->lam holds the last accepted point. */
+static int cloak_nt_iterate(cloak_state *st, cloak_nt *w, double f, double gtol)
+{
   int steps = 0, loops = 0;
-  double f = cloak_dual(Wsup, r, m, lam, Ws, L);
+  while (loops++ < 4 * CLOAK_NEWTON_STEPS && steps < CLOAK_NEWTON_STEPS) {
+    double gmax;
+    if (cloak_nt_gradient(w, &gmax) > 0) {   /* coordinates at 0 that do not want to grow */
+      cloak_nt_compact(st, w);
+      continue;
+    }
+    if (gmax <= gtol) break;
+    if (cloak_nt_direction(w, gmax) != 0) break;
+    /* coordinates at 0 that the step would push below 0 leave S */
+    int ndrop = 0;
+    for (int k = 0; k < w->m; k++) {
+      w->drop[k] = w->lam[k] == 0.0 && w->d[k] < 0.0;
+      ndrop += w->drop[k];
+    }
+    if (ndrop > 0) {
+      cloak_nt_compact(st, w);
+      continue;
+    }
+    steps++;
+    double fnew;
+    int exempt = 0;
+    if (cloak_nt_step(w, f, &fnew, &exempt) <= 0) break;
+    memcpy(w->lam, w->lnew, (size_t) w->m * sizeof(double));
+    memcpy(w->L, w->Lt, (size_t) w->r * w->r * sizeof(double));
+    const double fold = f;
+    f = fnew;
+    if (fold - f <= 1e-15 * fabs(f) && !exempt) break;   /* stalled */
+  }
+  return steps;
+}
+
+/* Active-set Newton on the dual g(lam) = -log det(W_S Lam W_S') + sum lam,
+ * lam >= 0, over the working set S = the current support plus the (at most
+ * CLOAK_NEWTON_MAX_ADD) largest violators of the constraint (q_i > 1, added
+ * at lam_i = 0).  Gradient 1 - q, Hessian G o G with G = W_S' Mt^{-1} W_S,
+ * shifted by a Levenberg-Marquardt term proportional to the gradient (the
+ * Hessian is singular when the optimal lambda is not unique, and nearly so
+ * for nearly collinear columns).  Coordinates at 0 that do not want to grow
+ * leave S; a ratio test stops at the first coordinate reaching 0; Armijo
+ * backtracking.  Updates st->u (renormalised to the simplex).  Returns the
+ * number of Newton steps taken (0: no progress was possible). */
+static int cloak_newton(cloak_state *st, double gtol)
+{
+  const void *vmax = vmaxget();   /* workspaces released on return */
+  int m = cloak_nt_select(st);
+  if (m == 0) {
+    vmaxset(vmax);
+    return 0;
+  }
+  cloak_nt w;
+  cloak_nt_alloc(&w, st, m);
+  double f = cloak_dual(w.Wsup, w.r, m, w.lam, w.Ws, w.L);
   if (!R_FINITE(f)) {
     vmaxset(vmax);
     return 0;
   }
-
-  while (loops++ < 4 * CLOAK_NEWTON_STEPS && steps < CLOAK_NEWTON_STEPS) {
-    /* Y = L^{-1} W_S, G = Y'Y, q = diag(G) */
-    memcpy(Y, Wsup, (size_t) r * m * sizeof(double));
-    F77_CALL(dtrsm)("L", "L", "N", "N", &r, &m, &one, L, &r, Y, &r
-                    FCONE FCONE FCONE FCONE);
-    F77_CALL(dsyrk)("L", "T", &m, &r, &one, Y, &r, &zero, G, &m FCONE FCONE);
-    /* coordinates at 0 that do not want to grow leave the working set */
-    int ndrop = 0;
-    double gmax = 0.0;
-    for (int k = 0; k < m; k++) {
-      grad[k] = 1.0 - G[k + (size_t) k * m];
-      drop[k] = lam[k] == 0.0 && grad[k] >= 0.0;
-      ndrop += drop[k];
-      double viol = lam[k] > 0.0 ? fabs(grad[k]) : -grad[k];
-      if (!drop[k] && viol > gmax) gmax = viol;
-    }
-    if (ndrop > 0) {
-      m = cloak_compact(st, Wsup, lam, drop, m);
-      continue;
-    }
-    if (gmax <= gtol) break;
-    /* (H + mu I) d = -grad, mu growing until the factorisation works */
-    double hmax = 0.0;
-    for (int k = 0; k < m; k++) {
-      double gkk = G[k + (size_t) k * m];
-      if (gkk * gkk > hmax) hmax = gkk * gkk;
-    }
-    int info = 1;
-    double mu = hmax * (1e-12 + (gmax < 1.0 ? gmax : 1.0) * CLOAK_LM);
-    for (int tries = 0; tries < 10 && info != 0; tries++, mu *= 100.0) {
-      for (int b = 0; b < m; b++) {
-        for (int a = b; a < m; a++) {
-          double gab = G[a + (size_t) b * m];
-          H[a + (size_t) b * m] = gab * gab;
-        }
-        H[b + (size_t) b * m] += mu;
-      }
-      F77_CALL(dpotrf)("L", &m, H, &m, &info FCONE);
-    }
-    if (info != 0) break;
-    for (int k = 0; k < m; k++) d[k] = -grad[k];
-    F77_CALL(dpotrs)("L", &m, &inc, H, &m, d, &m, &info FCONE);
-    if (info != 0) break;
-    /* coordinates at 0 that the step would push below 0 leave S */
-    ndrop = 0;
-    for (int k = 0; k < m; k++) {
-      drop[k] = lam[k] == 0.0 && d[k] < 0.0;
-      ndrop += drop[k];
-    }
-    if (ndrop > 0) {
-      m = cloak_compact(st, Wsup, lam, drop, m);
-      continue;
-    }
-    /* First the projected arc max(0, lam + t d), t = 1, 1/2, ..., which can
-     * drop many coordinates at once (Bertsekas 1982), with the Armijo test
-     * on the predicted decrease grad'(lam - lam(t)); if that fails, the
-     * ratio test (stop at the first coordinate reaching 0) and Armijo
-     * backtracking along the straight segment. */
-    double tmax = 1.0, slope = 0.0;
-    int block = -1;
-    for (int k = 0; k < m; k++) {
-      slope += grad[k] * d[k];
-      if (d[k] < 0.0 && lam[k] + tmax * d[k] < 0.0) {
-        tmax = -lam[k] / d[k];
-        block = k;
-      }
-    }
-    steps++;
-    if (!(slope < 0.0)) break;
-    double t = 1.0, fnew = R_PosInf;
-    int accepted = 0, arc = 0;
-    if (block >= 0) {
-      for (int bt = 0; bt < CLOAK_ARC_TRIES; bt++, t *= 0.5) {
-        double pred = 0.0;
-        for (int k = 0; k < m; k++) {
-          double v = lam[k] + t * d[k];
-          lnew[k] = v > 0.0 ? v : 0.0;
-          pred += grad[k] * (lam[k] - lnew[k]);
-        }
-        if (!(pred > 0.0)) break;
-        fnew = cloak_dual(Wsup, r, m, lnew, Ws, Lt);
-        if (R_FINITE(fnew) && fnew <= f - 1e-4 * pred) { accepted = arc = 1; break; }
-      }
-    }
-    t = tmax;
-    for (int bt = 0; !accepted && bt < 60; bt++) {
-      for (int k = 0; k < m; k++) {
-        lnew[k] = lam[k] + t * d[k];
-        if (lnew[k] < 0.0) lnew[k] = 0.0;
-      }
-      if (block >= 0 && t == tmax) lnew[block] = 0.0;
-      fnew = cloak_dual(Wsup, r, m, lnew, Ws, Lt);
-      if (R_FINITE(fnew) && fnew <= f + 1e-4 * t * slope) { accepted = 1; break; }
-      t *= 0.5;
-    }
-    if (!accepted) break;
-    memcpy(lam, lnew, (size_t) m * sizeof(double));
-    memcpy(L, Lt, (size_t) r * r * sizeof(double));
-    const double fold = f;
-    f = fnew;
-    if (fold - f <= 1e-15 * fabs(f) && !arc && !(block >= 0 && t == tmax)) break;   /* stalled */
-  }
+  int steps = cloak_nt_iterate(st, &w, f, gtol);
   /* write back, renormalised to the simplex */
   double sl = 0.0;
-  for (int k = 0; k < m; k++) sl += lam[k];
+  for (int k = 0; k < w.m; k++) sl += w.lam[k];
   if (sl > 0.0) {
-    for (int k = 0; k < m; k++) st->u[st->idx[k]] = lam[k] / sl;
+    for (int k = 0; k < w.m; k++) st->u[st->idx[k]] = w.lam[k] / sl;
   }
   vmaxset(vmax);
   return steps;
+}
+
+/* The solver's state for W (r x n) with weights u, workspaces from R_alloc. */
+static void cloak_state_init(cloak_state *st, const double *W, int r, int n, const int *elig,
+                             double *u)
+{
+  st->r = r;
+  st->n = n;
+  st->W = W;
+  st->elig = elig;
+  st->u = u;
+  st->Minv = (double *) R_alloc((size_t) r * r, sizeof(double));
+  st->qt = (double *) R_alloc((size_t) n, sizeof(double));
+  st->work_rn = (double *) R_alloc((size_t) r * n, sizeof(double));
+  st->work_rr = (double *) R_alloc((size_t) r * r, sizeof(double));
+  st->v = (double *) R_alloc((size_t) r, sizeof(double));
+  st->g = (double *) R_alloc((size_t) n, sizeof(double));
+  st->idx = (int *) R_alloc((size_t) n, sizeof(int));
+}
+
+/* Start: uniform weight on the r pivots of QR with column pivoting of W.
+ * Returns the dgeqp3 info. */
+static int cloak_start(cloak_state *st)
+{
+  int r = st->r, n = st->n;
+  double *A = st->work_rn, *u = st->u;
+  memcpy(A, st->W, (size_t) r * n * sizeof(double));
+  int *jpvt = st->idx, info = 0, lwork = -1;
+  for (int i = 0; i < n; i++) jpvt[i] = 0;
+  double *tau = (double *) R_alloc((size_t) r, sizeof(double)), wq;
+  F77_CALL(dgeqp3)(&r, &n, A, &r, jpvt, tau, &wq, &lwork, &info);
+  if (info != 0) return info;
+  lwork = (int) wq;
+  double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+  F77_CALL(dgeqp3)(&r, &n, A, &r, jpvt, tau, work, &lwork, &info);
+  if (info != 0) return info;
+  for (int i = 0; i < n; i++) u[i] = 0.0;
+  for (int k = 0; k < r; k++) u[jpvt[k] - 1] = 1.0 / r;
+  return 0;
+}
+
+/* Frank-Wolfe with away steps and Newton phases from the start in st, until
+ * the gap is at most tol (from exact values) or maxit steps.  Returns 0, or
+ * -1 when a refresh failed. */
+static int cloak_iterate(cloak_state *st, double tol, int maxit, int *iters, double *gap_out,
+                         int *converged)
+{
+  int it = 0, since_refresh = 0, since_newton = 0;
+  double gap = 0.0;
+  *converged = 0;
+  for (unsigned int pass = 1;; pass++) {
+    if ((pass & 255U) == 0) R_CheckUserInterrupt();
+    int jp, jm;
+    double ep, em;
+    gap = cloak_gap(st, &jp, &jm, &ep, &em);
+    if (gap <= tol || it >= maxit) {
+      if (since_refresh > 0) {   /* decide on exact values */
+        if (cloak_refresh(st) != 0) return -1;
+        since_refresh = 0;
+        if (gap <= tol) continue;   /* test again */
+        gap = cloak_gap(st, &jp, &jm, &ep, &em);
+      }
+      *converged = gap <= tol;
+      break;
+    }
+    /* Newton phases cost O(m^2 r + m^3) for a support of size m, a
+     * Frank-Wolfe step O(n r): let Frank-Wolfe grow the support between them */
+    int msupp = 0;
+    for (int i = 0; i < st->n; i++) msupp += st->u[i] > 0.0;
+    if (since_newton >= CLOAK_POLISH + msupp / 2) {
+      int ns = cloak_newton(st, 0.1 * tol);
+      since_newton = 0;
+      if (ns > 0) {
+        it += ns;
+        if (cloak_refresh(st) != 0) return -1;
+        since_refresh = 0;
+        continue;
+      }
+    }
+    const int away = em > ep;
+    int degenerate = cloak_fw_step(st, away ? jm : jp, away) != 0;
+    if (degenerate && since_refresh == 0) break;   /* stalled on exact values */
+    if (!degenerate) {
+      it++;
+      since_newton++;
+    }
+    if (degenerate || ++since_refresh >= CLOAK_REFRESH) {
+      if (cloak_refresh(st) != 0) return -1;
+      since_refresh = 0;
+    }
+  }
+  *iters = it;
+  *gap_out = gap;
+  return 0;
 }
 
 /* Solve the reduced problem on W (r x n).  Returns 0, or a LAPACK info code
@@ -434,96 +623,11 @@ static int cloak_solve_reduced(const double *W, int r, int n, const int *elig,
                                double *gap_out, int *converged)
 {
   cloak_state st;
-  st.r = r;
-  st.n = n;
-  st.W = W;
-  st.elig = elig;
-  st.u = u;
-  st.Minv = (double *) R_alloc((size_t) r * r, sizeof(double));
-  st.qt = (double *) R_alloc((size_t) n, sizeof(double));
-  st.work_rn = (double *) R_alloc((size_t) r * n, sizeof(double));
-  st.work_rr = (double *) R_alloc((size_t) r * r, sizeof(double));
-  st.v = (double *) R_alloc((size_t) r, sizeof(double));
-  st.g = (double *) R_alloc((size_t) n, sizeof(double));
-  st.idx = (int *) R_alloc((size_t) n, sizeof(int));
-
-  /* start: the r pivots of QR with column pivoting of W */
-  {
-    double *A = st.work_rn;
-    memcpy(A, W, (size_t) r * n * sizeof(double));
-    int *jpvt = st.idx, info = 0, lwork = -1;
-    for (int i = 0; i < n; i++) jpvt[i] = 0;
-    double *tau = (double *) R_alloc((size_t) r, sizeof(double)), wq;
-    F77_CALL(dgeqp3)(&r, &n, A, &r, jpvt, tau, &wq, &lwork, &info);
-    if (info != 0) return info;
-    lwork = (int) wq;
-    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-    F77_CALL(dgeqp3)(&r, &n, A, &r, jpvt, tau, work, &lwork, &info);
-    if (info != 0) return info;
-    for (int i = 0; i < n; i++) u[i] = 0.0;
-    for (int k = 0; k < r; k++) u[jpvt[k] - 1] = 1.0 / r;
-  }
-  int info = cloak_refresh(&st);
-  if (info != 0) return -1;
-
-  int it = 0, since_refresh = 0, since_newton = 0;
-  const int polish_every = CLOAK_POLISH;
-  double gap = 0.0;
-  *converged = 0;
-  for (unsigned int pass = 1;; pass++) {
-    if ((pass & 255U) == 0) R_CheckUserInterrupt();
-    int jp, jm;
-    double ep, em;
-    gap = cloak_gap(&st, &jp, &jm, &ep, &em);
-    if (gap <= tol) {
-      if (since_refresh > 0) {
-        if (cloak_refresh(&st) != 0) return -1;
-        since_refresh = 0;
-        continue;
-      }
-      *converged = 1;
-      break;
-    }
-    if (it >= maxit) {
-      if (since_refresh > 0) {
-        if (cloak_refresh(&st) != 0) return -1;
-        since_refresh = 0;
-        gap = cloak_gap(&st, &jp, &jm, &ep, &em);
-        *converged = gap <= tol;
-      }
-      break;
-    }
-    /* Newton phases cost O(m^2 r + m^3) for a support of size m, a
-     * Frank-Wolfe step O(n r): let Frank-Wolfe grow the support between them */
-    int msupp = 0;
-    for (int i = 0; i < n; i++) msupp += u[i] > 0.0;
-    if (since_newton >= polish_every + msupp / 2) {
-      int ns = cloak_newton(&st, 0.1 * tol);
-      since_newton = 0;
-      if (ns > 0) {
-        it += ns;
-        if (cloak_refresh(&st) != 0) return -1;
-        since_refresh = 0;
-        continue;
-      }
-    }
-    const int away = em > ep;
-    if (cloak_fw_step(&st, away ? jm : jp, away) != 0) {
-      if (since_refresh == 0) break;   /* stalled on exact values */
-      if (cloak_refresh(&st) != 0) return -1;
-      since_refresh = 0;
-      continue;
-    }
-    it++;
-    since_newton++;
-    if (++since_refresh >= CLOAK_REFRESH) {
-      if (cloak_refresh(&st) != 0) return -1;
-      since_refresh = 0;
-    }
-  }
-  *iters = it;
-  *gap_out = gap;
-  return 0;
+  cloak_state_init(&st, W, r, n, elig, u);
+  int info = cloak_start(&st);
+  if (info != 0) return info;
+  if (cloak_refresh(&st) != 0) return -1;
+  return cloak_iterate(&st, tol, maxit, iters, gap_out, converged);
 }
 
 /* Final q_i = ||L^{-1} w_i||^2 for M~ = W diag(lam) W' (lower Cholesky L
@@ -548,164 +652,145 @@ static int cloak_final_q(const double *W, int r, int n, const double *lam,
   return 0;
 }
 
-/* .Call entry point.  C: double P x n matrix of finite values (validated in
- * R).  Returns a list; `info` is 0 on success, 1 if the SVD failed, 2 if
- * the reduced solver failed, 3 if the final factorisation failed. */
-SEXP dpfda_cloak_solve(SEXP C, SEXP tol_, SEXP maxit_, SEXP rank_tol_)
+/* The columns of C (P x n) that are not zero; returns how many. */
+static int cloak_eligible(const double *C, int P, int n, int *elig)
 {
-  if (!Rf_isReal(C) || !Rf_isMatrix(C))
-    Rf_error("dpfda_cloak_solve: C must be a double matrix");
-  const int P = Rf_nrows(C), n = Rf_ncols(C);
-  const double tol = Rf_asReal(tol_), rank_tol = Rf_asReal(rank_tol_);
-  const int maxit = Rf_asInteger(maxit_);
-  if (P < 1 || n < 1 || !(tol > 0.0) || !(rank_tol > 0.0) ||
-      maxit == NA_INTEGER || maxit < 0)
-    Rf_error("dpfda_cloak_solve: invalid arguments");
-  const double *Cx = REAL(C);
-  const int k = P < n ? P : n;
-
-  const char *names[] = {"M", "lambda", "q", "max_constraint", "objective",
-                         "rank", "iterations", "converged", "gap", "scale",
-                         "basis", "factor", "singular_values", "residual",
-                         "margin", "info"};
-  const int nout = 16;
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, nout));
-  dpfda_set_names(out, nout, names);
-  SEXP Ms = PROTECT(Rf_allocMatrix(REALSXP, P, P));
-  SEXP lams = PROTECT(Rf_allocVector(REALSXP, n));
-  SEXP qs = PROTECT(Rf_allocVector(REALSXP, n));
-  SEXP svs = PROTECT(Rf_allocVector(REALSXP, k));
-  double *M = REAL(Ms), *lam = REAL(lams), *q = REAL(qs), *s = REAL(svs);
-  memset(M, 0, (size_t) P * P * sizeof(double));
-  memset(lam, 0, (size_t) n * sizeof(double));
-  memset(q, 0, (size_t) n * sizeof(double));
-  memset(s, 0, (size_t) k * sizeof(double));
-  SET_VECTOR_ELT(out, 0, Ms);
-  SET_VECTOR_ELT(out, 1, lams);
-  SET_VECTOR_ELT(out, 2, qs);
-  SET_VECTOR_ELT(out, 12, svs);
-  int info_out = 0, r = 0, iters = 0, conv = 1;
-  double gap = 0.0, scale = 1.0, objective = 0.0, maxq = 0.0, resid = 0.0,
-         margin = 0.0;
-  SEXP basis = R_NilValue, factor = R_NilValue;
-
-  /* nonzero columns */
-  int *elig = (int *) R_alloc((size_t) n, sizeof(int));
   int nelig = 0;
   for (int i = 0; i < n; i++) {
-    const double *ci = Cx + (size_t) i * P;
+    const double *ci = C + (size_t) i * P;
     int nz = 0;
     for (int p = 0; p < P; p++) if (ci[p] != 0.0) { nz = 1; break; }
     elig[i] = nz;
     nelig += nz;
   }
+  return nelig;
+}
 
-  double *U = NULL, *VT = NULL;
-  if (nelig > 0) {
-    /* thin SVD by dgesdd */
-    double *A = (double *) R_alloc((size_t) P * n, sizeof(double));
-    memcpy(A, Cx, (size_t) P * n * sizeof(double));
-    U = (double *) R_alloc((size_t) P * k, sizeof(double));
-    VT = (double *) R_alloc((size_t) k * n, sizeof(double));
-    int *iwork = (int *) R_alloc(8 * (size_t) k, sizeof(int));
-    int lwork = -1, info = 0;
-    double wq;
-    F77_CALL(dgesdd)("S", &P, &n, A, &P, s, U, &P, VT, &k, &wq, &lwork, iwork,
+/* Thin SVD C = U diag(s) VT by dgesdd (U: P x k, VT: k x n, k = min(P, n),
+ * R_alloc).  Returns the LAPACK info. */
+static int cloak_svd(const double *C, int P, int n, double *s, double **U, double **VT)
+{
+  int k = P < n ? P : n;
+  double *A = (double *) R_alloc((size_t) P * n, sizeof(double));
+  memcpy(A, C, (size_t) P * n * sizeof(double));
+  *U = (double *) R_alloc((size_t) P * k, sizeof(double));
+  *VT = (double *) R_alloc((size_t) k * n, sizeof(double));
+  int *iwork = (int *) R_alloc(8 * (size_t) k, sizeof(int));
+  int lwork = -1, info = 0;
+  double wq;
+  F77_CALL(dgesdd)("S", &P, &n, A, &P, s, *U, &P, *VT, &k, &wq, &lwork, iwork,
+                   &info FCONE);
+  if (info == 0) {
+    lwork = (int) wq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dgesdd)("S", &P, &n, A, &P, s, *U, &P, *VT, &k, work, &lwork, iwork,
                      &info FCONE);
-    if (info == 0) {
-      lwork = (int) wq;
-      double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-      F77_CALL(dgesdd)("S", &P, &n, A, &P, s, U, &P, VT, &k, work, &lwork, iwork,
-                       &info FCONE);
-    }
-    if (info != 0) {
-      info_out = 1;
-    } else {
-      for (int j = 0; j < k; j++) if (s[j] > rank_tol * s[0]) r = j + 1;
-    }
   }
+  return info;
+}
 
-  if (info_out == 0 && r > 0) {
-    /* W = first r rows of VT */
-    double *W = (double *) R_alloc((size_t) r * n, sizeof(double));
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < r; j++) W[j + (size_t) i * r] = VT[j + (size_t) i * k];
-    double *u = (double *) R_alloc((size_t) n, sizeof(double));
-    int info = cloak_solve_reduced(W, r, n, elig, tol, maxit, u, &iters, &gap, &conv);
-    if (info != 0) info_out = 2;
-    if (info_out == 0) {
-      double *L = (double *) R_alloc((size_t) r * r, sizeof(double));
-      double *Ws = (double *) R_alloc((size_t) r * n, sizeof(double));
-      for (int i = 0; i < n; i++) lam[i] = elig[i] ? (double) r * u[i] : 0.0;
-      /* Final scaling by s = max_i q_i (1 + margin).  The rounding margin
-       * covers the error of the reduction: the computed w_i differ from
-       * S_r^{-1} U_r' c_i by about eps s_1 / s_r, so q_i recomputed from C
-       * by any other route agrees only to that relative accuracy.  Later
-       * passes only repair rounding: they rescale (by a hair more) while
-       * the recomputed maximum is above 1. */
-      margin = 8.0 * DBL_EPSILON * (s[0] / s[r - 1]);
-      int done = 0;
-      for (int pass = 0; pass < 6 && info_out == 0; pass++) {
-        if (cloak_final_q(W, r, n, lam, L, Ws, q) != 0) { info_out = 3; break; }
-        double mq = 0.0;
-        for (int i = 0; i < n; i++) if (q[i] > mq) mq = q[i];
-        maxq = mq;
-        if (pass > 0 && mq <= 1.0) { done = 1; break; }
-        if (!(mq > 0.0) || !R_FINITE(mq)) { info_out = 3; break; }
-        mq *= pass == 0 ? 1.0 + margin : 1.0 + 8.0 * DBL_EPSILON;
-        for (int i = 0; i < n; i++) lam[i] *= mq;
-        scale *= mq;
-      }
-      if (info_out == 0 && !done) info_out = 3;
-      if (info_out == 0) {
-        double ld = 0.0;
-        for (int j = 0; j < r; j++) ld += log(L[j + (size_t) j * r]) + log(s[j]);
-        objective = -2.0 * ld;
-        basis = PROTECT(Rf_allocMatrix(REALSXP, P, r));
-        factor = PROTECT(Rf_allocMatrix(REALSXP, P, r));
-        double *Bx = REAL(basis), *Fx = REAL(factor);
-        memcpy(Bx, U, (size_t) P * r * sizeof(double));
-        /* T = diag(s_r) L (lower), F = U_r T */
-        for (int j = 0; j < r; j++)
-          for (int i = 0; i < r; i++)
-            L[i + (size_t) j * r] = i >= j ? s[i] * L[i + (size_t) j * r] : 0.0;
-        const double one = 1.0, zero = 0.0;
-        F77_CALL(dgemm)("N", "N", &P, &r, &r, &one, Bx, &P, L, &r, &zero, Fx, &P
-                        FCONE FCONE);
-        F77_CALL(dsyrk)("L", "N", &P, &r, &one, Fx, &P, &zero, M, &P FCONE FCONE);
-        for (int j = 0; j < P; j++)
-          for (int i = j + 1; i < P; i++) M[j + (size_t) i * P] = M[i + (size_t) j * P];
-        /* uncovered parts of the columns: sum_{j >= r} s_j^2 VT[j, i]^2 */
-        for (int i = 0; i < n; i++) {
-          double e = 0.0;
-          for (int j = r; j < k; j++) {
-            double t = s[j] * VT[j + (size_t) i * k];
-            e += t * t;
-          }
-          if (e > resid) resid = e;
-        }
-        resid = sqrt(resid);
-        SET_VECTOR_ELT(out, 10, basis);
-        SET_VECTOR_ELT(out, 11, factor);
-        UNPROTECT(2);
-      }
-    }
-  } else if (info_out == 0) {
-    /* rank 0: C = 0, nothing to cover */
-    SET_VECTOR_ELT(out, 10, Rf_allocMatrix(REALSXP, P, 0));
-    SET_VECTOR_ELT(out, 11, Rf_allocMatrix(REALSXP, P, 0));
+/* Final scaling of lam = r u by s = max_i q_i (1 + margin).  The rounding
+ * margin covers the error of the reduction: the computed w_i differ from
+ * S_r^{-1} U_r' c_i by about eps s_1 / s_r, so q_i recomputed from C by any
+ * other route agrees only to that relative accuracy.  Later passes only
+ * repair rounding: they rescale (by a hair more) while the recomputed
+ * maximum is above 1.  L (r x r) gets the final Cholesky factor.  Returns 0,
+ * or 3 when the factorisation failed or the scaling did not settle. */
+static int cloak_scale(const double *W, int r, int n, double *L, dpfda_cloak_out *o)
+{
+  double *Ws = (double *) R_alloc((size_t) r * n, sizeof(double));
+  o->margin = 8.0 * DBL_EPSILON * (o->sv[0] / o->sv[r - 1]);
+  for (int pass = 0; pass < 6; pass++) {
+    if (cloak_final_q(W, r, n, o->lambda, L, Ws, o->q) != 0) return 3;
+    double mq = 0.0;
+    for (int i = 0; i < n; i++) if (o->q[i] > mq) mq = o->q[i];
+    o->max_constraint = mq;
+    if (pass > 0 && mq <= 1.0) return 0;
+    if (!(mq > 0.0) || !R_FINITE(mq)) return 3;
+    mq *= pass == 0 ? 1.0 + o->margin : 1.0 + 8.0 * DBL_EPSILON;
+    for (int i = 0; i < n; i++) o->lambda[i] *= mq;
+    o->scale *= mq;
   }
-  if (info_out != 0) conv = 0;
-  SET_VECTOR_ELT(out, 3, Rf_ScalarReal(maxq));
-  SET_VECTOR_ELT(out, 4, Rf_ScalarReal(objective));
-  SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(r));
-  SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(iters));
-  SET_VECTOR_ELT(out, 7, Rf_ScalarLogical(conv));
-  SET_VECTOR_ELT(out, 8, Rf_ScalarReal(gap));
-  SET_VECTOR_ELT(out, 9, Rf_ScalarReal(scale));
-  SET_VECTOR_ELT(out, 13, Rf_ScalarReal(resid));
-  SET_VECTOR_ELT(out, 14, Rf_ScalarReal(margin));
-  SET_VECTOR_ELT(out, 15, Rf_ScalarInteger(info_out));
-  UNPROTECT(5);
-  return out;
+  return 3;
+}
+
+/* The outputs of a solved problem from the final factor L of M~: objective,
+ * factor F = U_r diag(s_r) L (P x r, R_alloc), M = F F' and the largest
+ * norm of the parts of the columns outside range(U_r). */
+static void cloak_outputs(int P, int n, int k, int r, const double *U, const double *VT,
+                          double *L, dpfda_cloak_out *o)
+{
+  const double *s = o->sv;
+  double ld = 0.0;
+  for (int j = 0; j < r; j++) ld += log(L[j + (size_t) j * r]) + log(s[j]);
+  o->objective = -2.0 * ld;
+  double *F = (double *) R_alloc((size_t) P * r, sizeof(double));
+  o->basis = U;
+  o->factor = F;
+  /* T = diag(s_r) L (lower), F = U_r T */
+  for (int j = 0; j < r; j++)
+    for (int i = 0; i < r; i++)
+      L[i + (size_t) j * r] = i >= j ? s[i] * L[i + (size_t) j * r] : 0.0;
+  const double one = 1.0, zero = 0.0;
+  F77_CALL(dgemm)("N", "N", &P, &r, &r, &one, U, &P, L, &r, &zero, F, &P
+                  FCONE FCONE);
+  F77_CALL(dsyrk)("L", "N", &P, &r, &one, F, &P, &zero, o->M, &P FCONE FCONE);
+  for (int j = 0; j < P; j++)
+    for (int i = j + 1; i < P; i++) o->M[j + (size_t) i * P] = o->M[i + (size_t) j * P];
+  /* uncovered parts of the columns: sum_{j >= r} s_j^2 VT[j, i]^2 */
+  double resid = 0.0;
+  for (int i = 0; i < n; i++) {
+    double e = 0.0;
+    for (int j = r; j < k; j++) {
+      double t = s[j] * VT[j + (size_t) i * k];
+      e += t * t;
+    }
+    if (e > resid) resid = e;
+  }
+  o->residual = sqrt(resid);
+}
+
+/* The reduced problem on W = the first r rows of VT, the final scaling and
+ * the outputs.  Returns the info code of dpfda_cloak(). */
+static int cloak_solve_rank(int P, int n, int k, const int *elig, double tol, int maxit,
+                            const double *U, const double *VT, dpfda_cloak_out *o)
+{
+  const int r = o->rank;
+  double *W = (double *) R_alloc((size_t) r * n, sizeof(double));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < r; j++) W[j + (size_t) i * r] = VT[j + (size_t) i * k];
+  double *u = (double *) R_alloc((size_t) n, sizeof(double));
+  if (cloak_solve_reduced(W, r, n, elig, tol, maxit, u, &o->iterations, &o->gap,
+                          &o->converged) != 0) return 2;
+  double *L = (double *) R_alloc((size_t) r * r, sizeof(double));
+  for (int i = 0; i < n; i++) o->lambda[i] = elig[i] ? (double) r * u[i] : 0.0;
+  int info = cloak_scale(W, r, n, L, o);
+  if (info != 0) return info;
+  cloak_outputs(P, n, k, r, U, VT, L, o);
+  return 0;
+}
+
+void dpfda_cloak(const double *C, int P, int n, double tol, int maxit, double rank_tol,
+                 dpfda_cloak_out *o)
+{
+  const int k = P < n ? P : n;
+  memset(o->M, 0, (size_t) P * P * sizeof(double));
+  memset(o->lambda, 0, (size_t) n * sizeof(double));
+  memset(o->q, 0, (size_t) n * sizeof(double));
+  memset(o->sv, 0, (size_t) k * sizeof(double));
+  o->basis = o->factor = NULL;
+  o->rank = o->iterations = 0;
+  o->converged = 1;
+  o->gap = o->objective = o->max_constraint = o->residual = o->margin = 0.0;
+  o->scale = 1.0;
+  o->info = 0;
+  int *elig = (int *) R_alloc((size_t) n, sizeof(int));
+  double *U = NULL, *VT = NULL;
+  if (cloak_eligible(C, P, n, elig) > 0) {
+    if (cloak_svd(C, P, n, o->sv, &U, &VT) != 0) o->info = 1;
+    else for (int j = 0; j < k; j++) if (o->sv[j] > rank_tol * o->sv[0]) o->rank = j + 1;
+  }
+  /* rank 0: C = 0, nothing to cover */
+  if (o->info == 0 && o->rank > 0) o->info = cloak_solve_rank(P, n, k, elig, tol, maxit, U, VT, o);
+  if (o->info != 0) o->converged = 0;
 }

@@ -2,7 +2,11 @@
  *
  * Pure C kernels work on plain double* arrays (column-major, as R stores
  * matrices).  Each .Call entry point is a thin SEXP wrapper named
- * dpfda_<noun>_<verb>; validation happens in R, C only asserts cheaply.
+ * dpfda_<noun>_<verb>; validation happens in R, C only asserts cheaply
+ * (asserts.h).  The larger modules keep their kernels and their glue in
+ * two files: cloak.c / cloak-call.c, online.c (+ online.h) / online-call.c,
+ * kme.c / kme-call.c.  In R, each C file is reached only through the thin
+ * c_*() wrappers of one file R/c-<file>.R.
  */
 #ifndef DPFDA_H
 #define DPFDA_H
@@ -94,6 +98,37 @@ int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
 int dpfda_gp_standard(double *K, int n, double *Kfs, int P, const double *kss, double *y,
                       double *var, double *stats);
 
+/* ---- cloak.c: the optimal cloaking covariance (Smith et al. 2018) -------- */
+typedef struct {
+  /* buffers of the caller, zeroed and filled by dpfda_cloak() */
+  double *M;               /* P x P noise covariance */
+  double *lambda, *q;      /* n: weights and constraint values */
+  double *sv;              /* min(P, n) singular values of C */
+  /* set by dpfda_cloak() (R_alloc, P x rank) when info == 0 and rank > 0 */
+  const double *basis, *factor;
+  int rank, iterations, converged, info;   /* info: 0, or 1 SVD, 2 solver, 3 scaling failed */
+  double max_constraint, objective, gap, scale, residual, margin;
+} dpfda_cloak_out;
+void dpfda_cloak(const double *C, int P, int n, double tol, int maxit, double rank_tol,
+                 dpfda_cloak_out *o);
+
+/* ---- kme.c: kernel mean embeddings (Balog et al. 2018) ------------------ */
+void   kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N, int D,
+                    double nu, double variance, int chunk, double *out);
+double kme_mean_gram(int type, const double *X, R_xlen_t N, int D, double nu, double variance);
+int    kme_seqchol(double *A, int M, double tol, int *kept, double *d);
+int    kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, double *d);
+int    kme_seqchol_pivoted(const double *K, int M, double tol, double *L, int *kept, double *d);
+void   kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp, double scale,
+               int mean, int chunk, double *out);
+double kme_pre_objective(const double *Psi, const double *W, int Jp, int D, double scale,
+                         const double *z, double *theta, double *grad);
+void   kme_greedy(const double *target, const double *W, int D, int Jp, double sc,
+                  const double *Zinit, int M, int iters, const double *adam, const double *lo,
+                  const double *hi, double *Zout, double *beta, double *rnorm);
+int    kme_lasso(const double *G, const double *c, int M, double yy, double lambda, int maxit,
+                 double tol, double *w, double *gap);
+
 /* ---- .Call entry points ------------------------------------------------- */
 SEXP dpfda_rng_mode_get(void);
 SEXP dpfda_rng_mode_set(SEXP mode);
@@ -151,7 +186,7 @@ void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v)
 SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos);
 SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 
-/* kme.c */
+/* kme-call.c */
 SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP chunk);
 SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block);
 SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk);

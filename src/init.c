@@ -41,7 +41,7 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_bernoulli_exp_draw, 3), CALLDEF(dpfda_discrete_bits, 0),
   CALLDEF(dpfda_exp_mech_exact, 2),
   CALLDEF(dpfda_iclp_basis, 4), CALLDEF(dpfda_iclp_draw, 4), CALLDEF(dpfda_kl_markov_basis, 6),
-  /* kme.c (Balog et al.) */
+  /* kme-call.c (Balog et al.) */
   CALLDEF(dpfda_kme_rowmeans, 6), CALLDEF(dpfda_kme_seqchol, 4), CALLDEF(dpfda_kme_rff, 5),
   CALLDEF(dpfda_kme_greedy, 8), CALLDEF(dpfda_kme_preimage_grad, 4), CALLDEF(dpfda_kme_lasso, 7),
   CALLDEF(dpfda_kme_mean_gram, 4),

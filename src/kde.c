@@ -7,7 +7,7 @@
  *          s_j = sum_b w_b exp(-(t_j - c_b)^2 / 2) over the bins within the
  *          kernel's numerical support, O(n + m B).
  */
-#include "dpfda.h"
+#include "asserts.h"
 
 void dpfda_kde_exact(const double *x, R_xlen_t n, const double *t, R_xlen_t m,
                      int d, double *out)
@@ -70,10 +70,12 @@ void dpfda_kde_binned(const double *w, int B, double c0, double delta,
 /* .Call: x (n x d scaled data), t (m x d scaled grid) -> kernel sums (m) */
 SEXP dpfda_kde_sum(SEXP x, SEXP t)
 {
+  const double *px = dpfda_arg_real(x, "dpfda_kde_sum", "x"), *pt = dpfda_arg_real(t, "dpfda_kde_sum", "t");
   R_xlen_t n = Rf_nrows(x), m = Rf_nrows(t);
   int d = Rf_ncols(x);
+  if (Rf_ncols(t) != d) Rf_error("dpfda internal: dpfda_kde_sum(): `t` must have the columns of `x`");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
-  dpfda_kde_exact(REAL(x), n, REAL(t), m, d, REAL(out));
+  dpfda_kde_exact(px, n, pt, m, d, REAL(out));
   UNPROTECT(1);
   return out;
 }
@@ -81,12 +83,16 @@ SEXP dpfda_kde_sum(SEXP x, SEXP t)
 /* .Call: 1-D binned kernel sums; x and t scaled, bins c0 + (0..B-1) delta */
 SEXP dpfda_kde_binned_sum(SEXP x, SEXP t, SEXP c0, SEXP delta, SEXP B)
 {
-  int nb = Rf_asInteger(B);
+  static const char *fn = "dpfda_kde_binned_sum";
+  const double *px = dpfda_arg_real(x, fn, "x"), *pt = dpfda_arg_real(t, fn, "t");
+  int nb = dpfda_arg_int1(B, fn, "B");
+  if (nb < 1) Rf_error("dpfda internal: %s(): `B` must be at least 1", fn);
+  double a = dpfda_arg_num(c0, fn, "c0"), dl = dpfda_arg_num(delta, fn, "delta");
   R_xlen_t m = XLENGTH(t);
   double *w = (double *) R_alloc(nb, sizeof(double));
-  dpfda_linear_bin(REAL(x), XLENGTH(x), Rf_asReal(c0), Rf_asReal(delta), nb, w);
+  dpfda_linear_bin(px, XLENGTH(x), a, dl, nb, w);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
-  dpfda_kde_binned(w, nb, Rf_asReal(c0), Rf_asReal(delta), REAL(t), m, REAL(out));
+  dpfda_kde_binned(w, nb, a, dl, pt, m, REAL(out));
   UNPROTECT(1);
   return out;
 }

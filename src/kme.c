@@ -1,16 +1,17 @@
 /* kme.c -- Balog, Tolstikhin & Schoelkopf (2018): private release of kernel
- * mean embeddings.  Pure C kernels plus thin .Call wrappers.
+ * mean embeddings.  Plain C kernels (no R objects); their .Call glue is
+ * kme-call.c.
  *
- *  - dpfda_kme_rowmeans:  kbar_m = (1/N) sum_n k(z_m, x_n), X processed in
- *    chunks of rows (memory O(M + chunk * D)), never an M x N matrix.
- *  - dpfda_kme_seqchol:   the authors' skip-threshold sequential incomplete
- *    Cholesky (= modified Gram-Schmidt in the RKHS), optionally pivoted; in
+ *  - kme_rowmeans:  kbar_m = (1/N) sum_n k(z_m, x_n), X processed in chunks
+ *    of rows (memory O(M + chunk * D)), never an M x N matrix.
+ *  - kme_seqchol:   the authors' skip-threshold sequential incomplete
+ *    Cholesky (= modified Gram-Schmidt in the RKHS), blocked or pivoted; in
  *    place over one M x M buffer.
- *  - dpfda_kme_rff:       cos/sin random Fourier features of points (map) or
- *    their mean over the rows (chunked, dgemm + sin/cos).
- *  - dpfda_kme_greedy:    greedy approximate pre-images by Adam from public
- *    start points; reads only the (noisy) target vector.
- *  - dpfda_kme_lasso:     cyclic coordinate descent for
+ *  - kme_rff:       cos/sin random Fourier features of points (map) or their
+ *    mean over the rows (chunked, dgemm + sin/cos).
+ *  - kme_greedy:    greedy approximate pre-images by Adam from public start
+ *    points; reads only the (noisy) target vector.
+ *  - kme_lasso:     cyclic coordinate descent for
  *    ||y - Phi' w||^2 + lambda ||w||_1 in Gram form with a duality-gap stop.
  */
 #include "dpfda.h"
@@ -132,9 +133,29 @@ static long double *alloc_long_double(size_t n)
   return (long double *) a;
 }
 
+/* sum of k(z, x_i) over the cnt rows x_i of xr (row-major, D columns); the
+ * Gaussian kernel by its own loop, where the time goes. */
+static double kme_kernel_sum(int type, const double *z, const double *xr, R_xlen_t cnt, int D,
+                             double nu, double variance, double *bk)
+{
+  double s = 0.0;
+  if (type == DPFDA_K_GAUSSIAN) {
+    for (R_xlen_t i = 0; i < cnt; i++) {
+      const double *x = xr + (size_t) i * D;
+      double r2 = 0.0;
+      for (int k = 0; k < D; k++) { double u = z[k] - x[k]; r2 += u * u; }
+      s += exp(-0.5 * r2);
+    }
+    return s * variance;
+  }
+  for (R_xlen_t i = 0; i < cnt; i++)
+    s += dpfda_kernel_eval(type, z, 1, xr + (size_t) i * D, 1, D, nu, variance, bk);
+  return s;
+}
+
 /* Z: M x D (column-major, pre-scaled), X: N x D (column-major, pre-scaled). */
-static void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N,
-                         int D, double nu, double variance, int chunk, double *out)
+void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xlen_t N, int D,
+                  double nu, double variance, int chunk, double *out)
 {
   double *bk = (double *) R_alloc(dpfda_bessel_work_len(nu), sizeof(double));
   double *zr = (double *) R_alloc((size_t) M * D, sizeof(double));   /* row-major Z */
@@ -149,20 +170,7 @@ static void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xl
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = X[n0 + i + (R_xlen_t) k * N];
     for (int m = 0; m < M; m++) {
-      const double *z = zr + (size_t) m * D;
-      double s = 0.0;
-      if (type == DPFDA_K_GAUSSIAN) {
-        for (int i = 0; i < nb; i++) {
-          const double *x = xr + (size_t) i * D;
-          double r2 = 0.0;
-          for (int k = 0; k < D; k++) { double u = z[k] - x[k]; r2 += u * u; }
-          s += exp(-0.5 * r2);
-        }
-        s *= variance;
-      } else {
-        for (int i = 0; i < nb; i++)
-          s += dpfda_kernel_eval(type, z, 1, xr + (size_t) i * D, 1, D, nu, variance, bk);
-      }
+      double s = kme_kernel_sum(type, zr + (size_t) m * D, xr, nb, D, nu, variance, bk);
       acc[m] += (long double) s;
     }
     R_CheckUserInterrupt();
@@ -170,53 +178,22 @@ static void kme_rowmeans(int type, const double *Z, int M, const double *X, R_xl
   for (int m = 0; m < M; m++) out[m] = (double) (acc[m] / (long double) N);
 }
 
-SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP chunk)
+/* mean(K_xx) over all N^2 pairs of the rows of X (N x D, pre-scaled), by the
+ * upper triangle (evaluation only). */
+double kme_mean_gram(int type, const double *X, R_xlen_t N, int D, double nu, double variance)
 {
-  int M = Rf_nrows(Z), D = Rf_ncols(Z);
-  R_xlen_t N = Rf_nrows(X);
-  if (Rf_ncols(X) != D || N < 1) Rf_error("kme_rowmeans: dimension mismatch");
-  int ch = Rf_asInteger(chunk);
-  if (ch < 1) ch = 1;
-  if (ch > N) ch = (int) N;
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, M));
-  kme_rowmeans(Rf_asInteger(type), REAL(Z), M, REAL(X), N, D, Rf_asReal(nu),
-               Rf_asReal(variance), ch, REAL(out));
-  UNPROTECT(1);
-  return out;
-}
-
-/* mean(K_xx) over all N^2 pairs, by the upper triangle (evaluation only). */
-SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance)
-{
-  R_xlen_t N = Rf_nrows(X);
-  int D = Rf_ncols(X), ty = Rf_asInteger(type);
-  double v = Rf_asReal(variance), nuv = Rf_asReal(nu);
-  if (N < 1) Rf_error("kme_mean_gram: no rows");
-  double *bk = (double *) R_alloc(dpfda_bessel_work_len(nuv), sizeof(double));
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(nu), sizeof(double));
   double *xr = (double *) R_alloc((size_t) N * D, sizeof(double));
-  const double *Xp = REAL(X);
   for (R_xlen_t i = 0; i < N; i++)
-    for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = Xp[i + (R_xlen_t) k * N];
+    for (int k = 0; k < D; k++) xr[(size_t) i * D + k] = X[i + (R_xlen_t) k * N];
   long double tot = 0.0L;
   for (R_xlen_t i = 0; i < N; i++) {
-    const double *xi = xr + (size_t) i * D;
-    double s = 0.0;
-    if (ty == DPFDA_K_GAUSSIAN) {
-      for (R_xlen_t j = i + 1; j < N; j++) {
-        const double *xj = xr + (size_t) j * D;
-        double r2 = 0.0;
-        for (int k = 0; k < D; k++) { double u = xi[k] - xj[k]; r2 += u * u; }
-        s += exp(-0.5 * r2);
-      }
-      s *= v;
-    } else {
-      for (R_xlen_t j = i + 1; j < N; j++)
-        s += dpfda_kernel_eval(ty, xi, 1, xr + (size_t) j * D, 1, D, nuv, v, bk);
-    }
-    tot += 2.0L * (long double) s + (long double) v;
+    double s = kme_kernel_sum(type, xr + (size_t) i * D, xr + (size_t) (i + 1) * D, N - i - 1, D, nu,
+                              variance, bk);
+    tot += 2.0L * (long double) s + (long double) variance;
     if ((i & 255) == 255) R_CheckUserInterrupt();
   }
-  return Rf_ScalarReal((double) (tot / ((long double) N * (long double) N)));
+  return (double) (tot / ((long double) N * (long double) N));
 }
 
 /* ---- sequential incomplete Cholesky with skip ---------------------------- */
@@ -226,9 +203,9 @@ SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance)
  * rows in the ORIGINAL point order).  kept[c] = index (0-based) of the point
  * that produced column c; d[i] = residual squared norm of point i when it was
  * visited.  Skips point i when d_i <= tol * K_ii (tol is absolute when
- * k(z, z) = 1, as in the authors' code).  The pivoted variant lives in the
- * wrapper below. */
-static int kme_seqchol(double *A, int M, double tol, int *kept, double *d)
+ * k(z, z) = 1, as in the authors' code).  The blocked and pivoted variants
+ * follow. */
+int kme_seqchol(double *A, int M, double tol, int *kept, double *d)
 {
   double *diag0 = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
   double *tmp = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
@@ -266,7 +243,7 @@ static int kme_seqchol(double *A, int M, double tol, int *kept, double *d)
  * of P consecutive points, the residual columns against all previous basis
  * columns come from one dgemm (BLAS-3), then the skip decisions and rank-1
  * updates run sequentially inside the panel.  R is an M x P workspace. */
-static int kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, double *d)
+int kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, double *d)
 {
   double *diag0 = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
   double *R = (double *) R_alloc((size_t) M * P, sizeof(double));
@@ -316,76 +293,48 @@ static int kme_seqchol_blocked(double *A, int M, double tol, int P, int *kept, d
   return F;
 }
 
-/* K is copied.  Sequential mode only reads the lower triangle column by
- * column in order, so it may be overwritten in place; pivoting reads
- * arbitrary columns, so the original K is kept aside in that case. */
-SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block)
+/* Pivoted variant: at each step the point of largest relative residual
+ * d_i / K_ii, while above tol.  K (M x M) is read, L (M x M) written apart
+ * (pivoting reads arbitrary columns of K).  kept, d as kme_seqchol(). */
+int kme_seqchol_pivoted(const double *K, int M, double tol, double *L, int *kept, double *d)
 {
-  int M = Rf_nrows(K);
-  if (Rf_ncols(K) != M) Rf_error("kme_seqchol: K must be square");
-  int piv = Rf_asLogical(pivot);
-  double t = Rf_asReal(tol);
-  SEXP L = PROTECT(Rf_allocMatrix(REALSXP, M, M));
-  SEXP kept = PROTECT(Rf_allocVector(INTSXP, M));
-  SEXP d = PROTECT(Rf_allocVector(REALSXP, M));
-  int F;
-  if (!piv) {
-    memcpy(REAL(L), REAL(K), (size_t) M * M * sizeof(double));
-    int P = Rf_asInteger(block);
-    F = (P > 1 && M > P) ? kme_seqchol_blocked(REAL(L), M, t, P, INTEGER(kept), REAL(d))
-                         : kme_seqchol(REAL(L), M, t, INTEGER(kept), REAL(d));
-  } else {
-    /* pivoted: L kept separately from K (both M x M) */
-    const double *Kp = REAL(K);
-    double *Lp = REAL(L);
-    double *diag0 = (double *) R_alloc(M, sizeof(double));
-    int *done = (int *) R_alloc(M, sizeof(int));
-    double *tmp = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
-    double *lrow = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
-    double one = 1.0, mone = -1.0;
-    int inc1 = 1;
-    for (int i = 0; i < M; i++) { diag0[i] = REAL(d)[i] = Kp[i + (R_xlen_t) i * M]; done[i] = 0; }
-    F = 0;
-    for (int step = 0; step < M; step++) {
-      int f = -1;
-      double best = 0.0;
-      for (int i = 0; i < M; i++) {
-        if (done[i]) continue;
-        double r = diag0[i] > 0 ? REAL(d)[i] / diag0[i] : 0.0;
-        if (f < 0 || r > best) { best = r; f = i; }
-      }
-      if (f < 0 || !(best > t)) break;
-      done[f] = 1;
-      double pv = sqrt(REAL(d)[f]);
-      memcpy(tmp, Kp + (R_xlen_t) f * M, (size_t) M * sizeof(double));
-      if (F > 0) {
-        for (int c = 0; c < F; c++) lrow[c] = Lp[f + (R_xlen_t) c * M];
-        F77_CALL(dgemv)("N", &M, &F, &mone, Lp, &M, lrow, &inc1, &one, tmp, &inc1 FCONE);
-      }
-      double *col = Lp + (R_xlen_t) F * M;
-      for (int i = 0; i < M; i++) {
-        if (i == f) col[i] = pv;
-        else if (!done[i]) { double v = tmp[i] / pv; col[i] = v; REAL(d)[i] -= v * v; }
-        else col[i] = 0.0;
-      }
-      INTEGER(kept)[F] = f;
-      F++;
-      if ((step & 31) == 31) R_CheckUserInterrupt();
+  double *diag0 = (double *) R_alloc(M, sizeof(double));
+  int *done = (int *) R_alloc(M, sizeof(int));
+  double *tmp = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double *lrow = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));
+  double one = 1.0, mone = -1.0;
+  int inc1 = 1;
+  for (int i = 0; i < M; i++) { diag0[i] = d[i] = K[i + (R_xlen_t) i * M]; done[i] = 0; }
+  int F = 0;
+  for (int step = 0; step < M; step++) {
+    int f = -1;
+    double best = 0.0;
+    for (int i = 0; i < M; i++) {
+      if (done[i]) continue;
+      double r = diag0[i] > 0 ? d[i] / diag0[i] : 0.0;
+      if (f < 0 || r > best) { best = r; f = i; }
     }
+    if (f < 0 || !(best > tol)) break;
+    done[f] = 1;
+    double pv = sqrt(d[f]);
+    memcpy(tmp, K + (R_xlen_t) f * M, (size_t) M * sizeof(double));
+    if (F > 0) {
+      for (int c = 0; c < F; c++) lrow[c] = L[f + (R_xlen_t) c * M];
+      F77_CALL(dgemv)("N", &M, &F, &mone, L, &M, lrow, &inc1, &one, tmp, &inc1 FCONE);
+    }
+    double *col = L + (R_xlen_t) F * M;
+    for (int i = 0; i < M; i++) {
+      if (i == f) col[i] = pv;
+      else if (!done[i]) { double v = tmp[i] / pv; col[i] = v; d[i] -= v * v; }
+      else col[i] = 0.0;
+    }
+    kept[F] = f;
+    F++;
+    if ((step & 31) == 31) R_CheckUserInterrupt();
   }
-  SEXP Lout = PROTECT(Rf_allocMatrix(REALSXP, M, F));
-  if (F > 0) memcpy(REAL(Lout), REAL(L), (size_t) M * F * sizeof(double));
-  SEXP keptout = PROTECT(Rf_allocVector(INTSXP, F));
-  for (int c = 0; c < F; c++) INTEGER(keptout)[c] = INTEGER(kept)[c] + 1;
-  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(res, 0, Lout);
-  SET_VECTOR_ELT(res, 1, keptout);
-  SET_VECTOR_ELT(res, 2, d);
-  static const char *const names[] = {"L", "kept", "d"};
-  dpfda_set_names(res, 3, names);
-  UNPROTECT(6);
-  return res;
+  return F;
 }
+
 
 /* ---- random Fourier features (cos/sin pairs) ----------------------------- */
 
@@ -393,7 +342,7 @@ SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block)
  * ||phi(x)||^2 = variance exactly (cos^2 + sin^2 = 1).  W: D x J'.
  * mean = 1: out is the 2J' vector of column means over the N rows of X;
  * mean = 0: out is the N x 2J' feature matrix. */
-static void kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp, double scale,
+void kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp, double scale,
                     int mean, int chunk, double *out)
 {
   /* per chunk of rows (column-major copy) and frequency: the angles by an
@@ -432,27 +381,15 @@ static void kme_rff(const double *X, R_xlen_t N, int D, const double *W, int Jp,
   if (mean) for (int j = 0; j < 2 * Jp; j++) out[j] = scale * (double) (acc[j] / (long double) N);
 }
 
-SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk)
-{
-  R_xlen_t N = Rf_nrows(X);
-  int D = Rf_ncols(X), Jp = Rf_ncols(W);
-  if (Rf_nrows(W) != D || N < 1 || Jp < 1) Rf_error("kme_rff: dimension mismatch");
-  int mn = Rf_asLogical(mean), ch = Rf_asInteger(chunk);
-  if (ch < 1) ch = 1;
-  if (ch > N) ch = (int) N;
-  SEXP out = PROTECT(mn ? Rf_allocVector(REALSXP, 2 * (R_xlen_t) Jp)
-                        : Rf_allocMatrix(REALSXP, (int) N, 2 * Jp));
-  kme_rff(REAL(X), N, D, REAL(W), Jp, Rf_asReal(scale), mn, ch, REAL(out));
-  UNPROTECT(1);
-  return out;
-}
+/* ---- greedy pre-images (Adam) -------------------------------------------- */
+
 
 /* ---- greedy pre-images (Adam) -------------------------------------------- */
 
 /* A(z) = Psi' phi(z) and its gradient for cos/sin features (||phi|| const).
  * theta: 3 Jp doubles of workspace (the angles, then their sines and
  * cosines, computed in one vectorised pass). */
-static double kme_pre_objective(const double *Psi, const double *W, int Jp, int D, double scale,
+double kme_pre_objective(const double *Psi, const double *W, int Jp, int D, double scale,
                                 const double *z, double *theta, double *grad)
 {
   double *sn = theta + Jp, *cs = theta + 2 * (size_t) Jp;
@@ -478,98 +415,102 @@ static double kme_pre_objective(const double *Psi, const double *W, int Jp, int 
   return scale * A;
 }
 
-SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, SEXP adam,
-                      SEXP lower, SEXP upper)
+/* One pre-image: iters Adam steps (adam = {lr, beta1, beta2, eps}) from z
+ * (D, updated in place) on the loss -A(z)^2 / ||phi||^2, clamped to the box
+ * [lo, hi] where given.  Work: theta (3 Jp), g, mv, vv (D). */
+static void kme_adam(const double *Psi, const double *W, int Jp, int D, double sc, int iters,
+                     const double *adam, const double *lo, const double *hi, double *z,
+                     double *theta, double *g, double *mv, double *vv)
 {
-  int D = Rf_nrows(W), Jp = Rf_ncols(W), M = Rf_nrows(Zinit);
-  if (Rf_ncols(Zinit) != D || XLENGTH(target) != 2 * (R_xlen_t) Jp)
-    Rf_error("kme_greedy: dimension mismatch");
-  int it = Rf_asInteger(iters);
-  double sc = Rf_asReal(scale), *ad = REAL(adam);
-  double lr = ad[0], b1 = ad[1], b2 = ad[2], eps = ad[3];
-  const double *lo = Rf_length(lower) == D ? REAL(lower) : NULL;
-  const double *hi = Rf_length(upper) == D ? REAL(upper) : NULL;
-  SEXP Zout = PROTECT(Rf_allocMatrix(REALSXP, M, D));
-  SEXP beta = PROTECT(Rf_allocVector(REALSXP, M));
-  SEXP rnorm_ = PROTECT(Rf_allocVector(REALSXP, M));
+  double lr = adam[0], b1 = adam[1], b2 = adam[2], eps = adam[3];
+  double phinorm2 = sc * sc * Jp;   /* ||phi(z)||^2 */
+  for (int k = 0; k < D; k++) mv[k] = vv[k] = 0.0;
+  double p1 = 1.0, p2 = 1.0;
+  for (int t = 1; t <= iters; t++) {
+    double A = kme_pre_objective(Psi, W, Jp, D, sc, z, theta, g);
+    /* loss L = -A^2 / ||phi||^2, gradient -2 A grad(A) / ||phi||^2 */
+    for (int k = 0; k < D; k++) g[k] = -2.0 * A * g[k] / phinorm2;
+    p1 *= b1; p2 *= b2;
+    double step = lr * sqrt(1.0 - p2) / (1.0 - p1);
+    for (int k = 0; k < D; k++) {
+      mv[k] = b1 * mv[k] + (1.0 - b1) * g[k];
+      vv[k] = b2 * vv[k] + (1.0 - b2) * g[k] * g[k];
+      z[k] -= step * mv[k] / (sqrt(vv[k]) + eps);
+      if (lo && z[k] < lo[k]) z[k] = lo[k];
+      if (hi && z[k] > hi[k]) z[k] = hi[k];
+    }
+    if ((t & 1023) == 0) R_CheckUserInterrupt();
+  }
+}
+
+/* Greedy pre-images of target (2 Jp) for the features of W (D x Jp, scale
+ * sc): for each of the M start points (Zinit, M x D) in turn, Adam on z,
+ * then the residual target loses its projection on phi(z).  Zout (M x D),
+ * beta (M: the weights) and rnorm (M: the residual norms after each). */
+void kme_greedy(const double *target, const double *W, int D, int Jp, double sc,
+                const double *Zinit, int M, int iters, const double *adam, const double *lo,
+                const double *hi, double *Zout, double *beta, double *rnorm)
+{
   double *Psi = (double *) R_alloc(2 * (size_t) Jp, sizeof(double));
-  memcpy(Psi, REAL(target), 2 * (size_t) Jp * sizeof(double));
-  double *Wt = REAL(W);   /* D x Jp: column j is omega_j */
+  memcpy(Psi, target, 2 * (size_t) Jp * sizeof(double));
   double *theta = (double *) R_alloc(3 * (size_t) Jp, sizeof(double));
   double *z = (double *) R_alloc(D, sizeof(double)), *g = (double *) R_alloc(D, sizeof(double));
   double *mv = (double *) R_alloc(D, sizeof(double)), *vv = (double *) R_alloc(D, sizeof(double));
   double phinorm2 = sc * sc * Jp;   /* ||phi(z)||^2 */
   for (int m = 0; m < M; m++) {
-    for (int k = 0; k < D; k++) { z[k] = REAL(Zinit)[m + (R_xlen_t) k * M]; mv[k] = vv[k] = 0.0; }
-    double p1 = 1.0, p2 = 1.0;
-    for (int t = 1; t <= it; t++) {
-      double A = kme_pre_objective(Psi, Wt, Jp, D, sc, z, theta, g);
-      /* loss L = -A^2 / ||phi||^2, gradient -2 A grad(A) / ||phi||^2 */
-      for (int k = 0; k < D; k++) g[k] = -2.0 * A * g[k] / phinorm2;
-      p1 *= b1; p2 *= b2;
-      double step = lr * sqrt(1.0 - p2) / (1.0 - p1);
-      for (int k = 0; k < D; k++) {
-        mv[k] = b1 * mv[k] + (1.0 - b1) * g[k];
-        vv[k] = b2 * vv[k] + (1.0 - b2) * g[k] * g[k];
-        z[k] -= step * mv[k] / (sqrt(vv[k]) + eps);
-        if (lo && z[k] < lo[k]) z[k] = lo[k];
-        if (hi && z[k] > hi[k]) z[k] = hi[k];
-      }
-      if ((t & 1023) == 0) R_CheckUserInterrupt();
-    }
-    double A = kme_pre_objective(Psi, Wt, Jp, D, sc, z, theta, NULL);
+    for (int k = 0; k < D; k++) z[k] = Zinit[m + (R_xlen_t) k * M];
+    kme_adam(Psi, W, Jp, D, sc, iters, adam, lo, hi, z, theta, g, mv, vv);
+    double A = kme_pre_objective(Psi, W, Jp, D, sc, z, theta, NULL);
     double b = A / phinorm2, r2 = 0.0;
     for (int j = 0; j < Jp; j++) {
       Psi[j] -= b * sc * cos(theta[j]);
       Psi[Jp + j] -= b * sc * sin(theta[j]);
     }
     for (int j = 0; j < 2 * Jp; j++) r2 += Psi[j] * Psi[j];
-    for (int k = 0; k < D; k++) REAL(Zout)[m + (R_xlen_t) k * M] = z[k];
-    REAL(beta)[m] = b;
-    REAL(rnorm_)[m] = sqrt(r2);
+    for (int k = 0; k < D; k++) Zout[m + (R_xlen_t) k * M] = z[k];
+    beta[m] = b;
+    rnorm[m] = sqrt(r2);
     R_CheckUserInterrupt();
   }
-  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(res, 0, Zout);
-  SET_VECTOR_ELT(res, 1, beta);
-  SET_VECTOR_ELT(res, 2, rnorm_);
-  UNPROTECT(4);
-  return res;
-}
-
-/* gradient of A(z) only, for finite-difference tests */
-SEXP dpfda_kme_preimage_grad(SEXP target, SEXP W, SEXP scale, SEXP z)
-{
-  int D = Rf_nrows(W), Jp = Rf_ncols(W);
-  if (Rf_length(z) != D || XLENGTH(target) != 2 * (R_xlen_t) Jp) Rf_error("dimension mismatch");
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, D + 1));
-  double *theta = (double *) R_alloc(3 * (size_t) Jp, sizeof(double));
-  REAL(out)[0] = kme_pre_objective(REAL(target), REAL(W), Jp, D, Rf_asReal(scale), REAL(z),
-                                   theta, REAL(out) + 1);
-  UNPROTECT(1);
-  return out;
 }
 
 /* ---- Lasso by coordinate descent (Gram form) ----------------------------- */
 
-/* minimise yy - 2 c'w + w'Gw + lambda ||w||_1 (= ||y - Phi'w||^2 + lambda||w||_1
- * with G = Phi Phi', c = Phi y, yy = ||y||^2).  Stops when the duality gap is
- * at most tol * yy. Returns w, the gap and the number of sweeps. */
-SEXP dpfda_kme_lasso(SEXP G, SEXP c, SEXP yy, SEXP lambda, SEXP w0, SEXP maxit, SEXP tol)
+/* The duality gap of w (r = c - G w): primal P = yy - 2c'w + w'Gw +
+ * lam|w|_1; the residual rho = y - Phi'w has ||rho||^2 = yy - 2c'w + w'Gw,
+ * rho'y = yy - c'w, Phi rho = r; dual point theta = s rho with
+ * s = min(1, lam / (2 max|r|)). */
+static double kme_lasso_gap(const double *cp, const double *wp, const double *r, int M, double y2,
+                            double lam)
 {
-  int M = Rf_nrows(G);
-  if (Rf_ncols(G) != M || Rf_length(c) != M || Rf_length(w0) != M) Rf_error("kme_lasso: dimension mismatch");
-  const double *Gp = REAL(G), *cp = REAL(c);
-  double lam = Rf_asReal(lambda), y2 = Rf_asReal(yy), tl = Rf_asReal(tol);
-  int mx = Rf_asInteger(maxit);
-  SEXP w = PROTECT(Rf_allocVector(REALSXP, M));
-  double *wp = REAL(w);
-  memcpy(wp, REAL(w0), (size_t) M * sizeof(double));
+  double cw = 0.0, wGw = 0.0, l1 = 0.0, rmax = 0.0;
+  for (int i = 0; i < M; i++) {
+    cw += cp[i] * wp[i];
+    wGw += wp[i] * (cp[i] - r[i]);   /* (G w)_i = c_i - r_i */
+    l1 += fabs(wp[i]);
+    if (fabs(r[i]) > rmax) rmax = fabs(r[i]);
+  }
+  double rr = y2 - 2.0 * cw + wGw;
+  if (rr < 0) rr = 0;
+  double P = rr + lam * l1;
+  double s = rmax > 0 ? lam / (2.0 * rmax) : 1.0;
+  if (s > 1.0) s = 1.0;
+  double Dual = 2.0 * s * (y2 - cw) - s * s * rr;
+  return P - Dual;
+}
+
+/* minimise yy - 2 c'w + w'Gw + lambda ||w||_1 (= ||y - Phi'w||^2 + lambda||w||_1
+ * with G = Phi Phi' (M x M), c = Phi y, yy = ||y||^2) from w (updated in
+ * place).  Stops when the duality gap (*gap) is at most tol * yy.  Returns
+ * the number of sweeps (at most maxit). */
+int kme_lasso(const double *Gp, const double *cp, int M, double y2, double lam, int mx, double tl,
+              double *wp, double *gap)
+{
   double *r = (double *) R_alloc(M > 0 ? M : 1, sizeof(double));   /* r = c - G w */
   for (int i = 0; i < M; i++) r[i] = cp[i];
   for (int j = 0; j < M; j++) if (wp[j] != 0.0)
     for (int i = 0; i < M; i++) r[i] -= Gp[i + (R_xlen_t) j * M] * wp[j];
-  double gap = R_PosInf;
+  *gap = R_PosInf;
   int sweep;
   for (sweep = 1; sweep <= mx; sweep++) {
     for (int j = 0; j < M; j++) {
@@ -585,30 +526,9 @@ SEXP dpfda_kme_lasso(SEXP G, SEXP c, SEXP yy, SEXP lambda, SEXP w0, SEXP maxit, 
         wp[j] = nw;
       }
     }
-    /* duality gap: primal P = yy - 2c'w + w'Gw + lam|w|_1 ; residual
-       rho = y - Phi'w has ||rho||^2 = yy - 2c'w + w'Gw, rho'y = yy - c'w,
-       Phi rho = r; theta = s rho with s = min(1, lam / (2 max|r|)). */
-    double cw = 0.0, wGw = 0.0, l1 = 0.0, rmax = 0.0;
-    for (int i = 0; i < M; i++) {
-      cw += cp[i] * wp[i];
-      wGw += wp[i] * (cp[i] - r[i]);   /* (G w)_i = c_i - r_i */
-      l1 += fabs(wp[i]);
-      if (fabs(r[i]) > rmax) rmax = fabs(r[i]);
-    }
-    double rr = y2 - 2.0 * cw + wGw;
-    if (rr < 0) rr = 0;
-    double P = rr + lam * l1;
-    double s = rmax > 0 ? lam / (2.0 * rmax) : 1.0;
-    if (s > 1.0) s = 1.0;
-    double Dual = 2.0 * s * (y2 - cw) - s * s * rr;
-    gap = P - Dual;
-    if (gap <= tl * y2) break;
+    *gap = kme_lasso_gap(cp, wp, r, M, y2, lam);
+    if (*gap <= tl * y2) break;
     if ((sweep & 15) == 0) R_CheckUserInterrupt();
   }
-  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(res, 0, w);
-  SET_VECTOR_ELT(res, 1, Rf_ScalarReal(gap));
-  SET_VECTOR_ELT(res, 2, Rf_ScalarInteger(sweep > mx ? mx : sweep));
-  UNPROTECT(2);
-  return res;
+  return sweep > mx ? mx : sweep;
 }

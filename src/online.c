@@ -1,12 +1,10 @@
 /* online.c -- online release of ONE Gaussian-process path, one query at a
- * time (Hall, Rinaldo & Wasserman 2013, Section 5, with the errata of the
- * spec corrected: we condition on the noise values, not on the released
- * values, and the conditional variance is scaled by sigma^2).
+ * time (Hall, Rinaldo & Wasserman 2013, Section 5, corrected: we condition
+ * on the noise values, not on the released values, and the conditional
+ * variance is scaled by sigma^2).
  *
- * The state lives in malloc'd memory behind an external pointer (tag
- * "dpfda_online_state") that is freed by a finalizer.  A saved and reloaded
- * object has a NULL address: every entry point reports that (NULL / -1 /
- * FALSE) and R raises a classed error; nothing here dereferences it.
+ * Plain C on the state (online.h) in malloc'd memory; the .Call glue
+ * (online-call.c) keeps it behind an external pointer.
  *
  * Two algorithms, chosen by R at the first query:
  *
@@ -23,9 +21,9 @@
  *  MARKOV (Algorithm E): exponential kernel exp(-gamma |x - y|) in 1-D.  The
  *    path is Markov, so a new point conditions only on its two neighbours.
  *    Points are kept in an AVL tree (array of nodes, int links): O(log k)
- *    neighbour search and insertion, worst case.  The conditional law uses
- *    the expm1 forms of the spec (section 2.5), which neither overflow nor
- *    cancel: for a < x < b, t1 = gamma (x - a), t2 = gamma (b - x),
+ *    neighbour search and insertion, worst case.  The conditional law is
+ *    written with expm1, so that it neither overflows nor cancels: for
+ *    a < x < b, t1 = gamma (x - a), t2 = gamma (b - x),
  *    q = 1 - exp(-2 t) = -expm1(-2 t),
  *      mean = [e^{-t1} q2 g(a) + e^{-t2} q1 g(b)] / q12,  var = q1 q2 / q12,
  *    with q12 = -expm1(-2 (t1 + t2)); one-sided: mean = e^{-t} g, var = q.
@@ -55,54 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
-#include "dpfda.h"
-
-enum { KIND_UNSET = 0, KIND_GENERAL = 1, KIND_MARKOV = 2 };
-enum { ST_OK = 0, ST_NONFINITE = 1, ST_NOMEM = 2, ST_FULL = 4, ST_BAD_F_LEN = 5,
-       ST_BAD_F_VAL = 6, ST_LIMIT = 7 };
-
-#define AVL_MAX_DEPTH 128   /* AVL height <= 1.44 log2(n + 2) < 48 for n < 2^31 */
-
-/* A tree node is split in two arrays: what a search and a rebalancing read
- * (24 bytes), and the values (16 bytes; 40 bytes in all). */
-typedef struct {
-  double key;     /* the point */
-  int child[2];   /* left (smaller keys), right; -1: none */
-  int height;
-} ou_node;
-
-typedef struct {
-  double g;       /* unit-variance noise value of the path at key (exact: f(key)) */
-  double ans;     /* released answer */
-} ou_val;
-
-/* the nodes a search passed, root first: where an insertion goes */
-typedef struct {
-  int n;
-  int node[AVL_MAX_DEPTH];
-} ou_path;
-
-typedef struct {
-  int kind, d, n, cap;
-  int ktype;          /* kernel code of kernels.c */
-  double nu;          /* Matern order */
-  double amp;         /* sigma * sqrt(kernel variance) */
-  double tau;         /* relative jitter (general) */
-  double gamma;       /* 1 / lengthscale (markov) */
-  int seeded;         /* some answer used the seeded (non-private) source */
-  int exact;          /* noise = "exact": discrete Gaussian whitened steps */
-  double gstep;       /* exact: lattice step of the whitened coordinates (2^-k) */
-  uint64_t dgp;       /* exact: variance of the discrete Gaussian, in steps^2 */
-  int nmax;           /* exact: most points the privacy accounting allows */
-  unsigned long gen;  /* fork generation of the creating process (rng.c): a fork must not answer */
-  /* general (u: normals; exact: the noisy whitened y; w: exact only, w = L^{-1} f) */
-  double *x, *xs, *ans, *u, *L, *w;
-  size_t capL;
-  /* markov */
-  ou_node *nodes;
-  ou_val *vals;
-  int root;
-} online_state;
+#include "online.h"
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -112,7 +63,7 @@ static void wipe(void *p, size_t bytes)
   while (bytes--) *v++ = 0;
 }
 
-static void state_free(online_state *s)
+void online_free(online_state *s)
 {
   if (s == NULL) return;
   size_t cap = (size_t) s->cap;
@@ -124,39 +75,6 @@ static void state_free(online_state *s)
   free(s->vals);
   wipe(s, sizeof *s);
   free(s);
-}
-
-static SEXP state_tag(void)
-{
-  static SEXP tag = NULL;   /* a symbol: never collected */
-  if (tag == NULL) tag = Rf_install("dpfda_online_state");
-  return tag;
-}
-
-static void state_finalize(SEXP ptr)
-{
-  online_state *s = (online_state *) R_ExternalPtrAddr(ptr);
-  if (s != NULL) {
-    state_free(s);
-    R_ClearExternalPtr(ptr);
-  }
-}
-
-/* The state behind ptr, or NULL when the object was serialised and reloaded. */
-static online_state *state_get(SEXP ptr)
-{
-  if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != state_tag())
-    Rf_error("dpfda internal: not an online state");
-  return (online_state *) R_ExternalPtrAddr(ptr);
-}
-
-/* As state_get, but also NULL in a process other than the creator (fork):
- * for the entry points that draw noise or decide what to draw. */
-static online_state *state_get_here(SEXP ptr)
-{
-  online_state *s = state_get(ptr);
-  if (s != NULL && s->gen != dpfda_fork_generation()) return NULL;
-  return s;
 }
 
 /* The noise bracket of rng.c, also dropping the buffered bits of the exact
@@ -507,80 +425,51 @@ static int cmp_rows(const void *pa, const void *pb)
   return (ia > ib) - (ia < ib);
 }
 
-/* ---- .Call entry points ------------------------------------------------------------ */
+/* ---- the kernel's entry points ------------------------------------------------------ */
 
-/* amp = sigma sqrt(variance); tau relative jitter; ktype, nu: kernel;
- * gamma = 1 / lengthscale for the Markov path (0 otherwise); exact: NULL
- * (float noise) or c(step, p, nmax): lattice step 2^-k of the whitened
- * coordinates, integer variance of the discrete Gaussian in steps^2, and
- * the most points to answer (validated in R). */
-SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma, SEXP exact)
+/* A new state (NULL when out of memory).  exact: NULL (float noise) or
+ * {step, p, nmax}, validated by the caller (see online_create in the glue). */
+online_state *online_new(double amp, double tau, int ktype, double nu, double gamma,
+                         const double *exact)
 {
-  double ex[3] = {0.0, 0.0, 0.0};
-  if (!Rf_isNull(exact)) {
-    if (TYPEOF(exact) != REALSXP || XLENGTH(exact) != 3) Rf_error("dpfda internal: bad exact parameters");
-    memcpy(ex, REAL(exact), sizeof ex);
-    double pmax = dpfda_discrete_gaussian_max();
-    if (!(ex[0] > 0.0 && R_FINITE(ex[0]) && ex[1] >= 1.0 && ex[1] <= pmax && ex[1] == floor(ex[1]) &&
-          ex[2] >= 1.0 && ex[2] <= (double) INT_MAX - 2.0))
-      Rf_error("dpfda internal: bad exact parameters");
-  }
   online_state *s = (online_state *) calloc(1, sizeof(online_state));
-  if (s == NULL) Rf_error("dpfda: cannot allocate the online state");
+  if (s == NULL) return NULL;
   s->kind = KIND_UNSET;
-  s->amp = Rf_asReal(amp);
-  s->tau = Rf_asReal(tau);
-  s->ktype = Rf_asInteger(ktype);
-  s->nu = Rf_asReal(nu);
-  s->gamma = Rf_asReal(gamma);
+  s->amp = amp;
+  s->tau = tau;
+  s->ktype = ktype;
+  s->nu = nu;
+  s->gamma = gamma;
   s->root = -1;
   s->gen = dpfda_fork_generation();
-  if (!Rf_isNull(exact)) {
+  if (exact != NULL) {
     s->exact = 1;
-    s->gstep = ex[0];
-    s->dgp = (uint64_t) ex[1];
-    s->nmax = (int) ex[2];
+    s->gstep = exact[0];
+    s->dgp = (uint64_t) exact[1];
+    s->nmax = (int) exact[2];
   }
-  SEXP ptr = PROTECT(R_MakeExternalPtr(s, state_tag(), R_NilValue));
-  R_RegisterCFinalizerEx(ptr, state_finalize, TRUE);
-  UNPROTECT(1);
-  return ptr;
+  return s;
 }
 
-/* Fix the algorithm and the dimension (first query). FALSE if the state is gone. */
-SEXP dpfda_online_setup(SEXP ptr, SEXP kind, SEXP d)
+/* Fix the algorithm and the dimension (first query): 0, 1 for a bad
+ * setup, 2 when it differs from the one fixed before. */
+int online_setup(online_state *s, int kind, int d)
 {
-  online_state *s = state_get_here(ptr);
-  if (s == NULL) return Rf_ScalarLogical(FALSE);
-  int kd = Rf_asInteger(kind), dd = Rf_asInteger(d);
   if (s->kind == KIND_UNSET) {
-    if ((kd != KIND_GENERAL && kd != KIND_MARKOV) || dd < 1 || (kd == KIND_MARKOV && dd != 1))
-      Rf_error("dpfda internal: bad online setup");
-    s->kind = kd;
-    s->d = dd;
-  } else if (s->kind != kd || s->d != dd) {
-    Rf_error("dpfda internal: online setup changed");
+    if ((kind != KIND_GENERAL && kind != KIND_MARKOV) || d < 1 || (kind == KIND_MARKOV && d != 1))
+      return 1;
+    s->kind = kind;
+    s->d = d;
+    return 0;
   }
-  return Rf_ScalarLogical(TRUE);
+  return s->kind != kind || s->d != d ? 2 : 0;
 }
 
-/* Number of points answered; -1 when the state is gone. */
-SEXP dpfda_online_count(SEXP ptr)
+/* 1-based rows of x (k x d, set up) that are neither stored nor a repeat of
+ * an earlier row of x, into rows: exactly the rows at which f must be
+ * evaluated.  Returns how many. */
+int online_plan(online_state *s, const double *px, int k, int d, int *rows)
 {
-  online_state *s = state_get(ptr);
-  return Rf_ScalarInteger(s == NULL ? -1 : s->n);
-}
-
-/* 1-based rows of x (k x d) that are neither stored nor a repeat of an
- * earlier row of x: exactly the rows at which f must be evaluated.  NULL
- * when the state is gone or this is not the process that created it. */
-SEXP dpfda_online_plan(SEXP ptr, SEXP x)
-{
-  online_state *s = state_get_here(ptr);
-  if (s == NULL) return R_NilValue;
-  int k = Rf_nrows(x), d = Rf_ncols(x);
-  if (s->kind == KIND_UNSET || d != s->d) Rf_error("dpfda internal: online plan before setup");
-  const double *px = REAL(x);
   int *cand = (int *) R_alloc(k > 0 ? k : 1, sizeof(int));
   int nc = 0;
   if (s->kind == KIND_MARKOV) {
@@ -611,12 +500,8 @@ SEXP dpfda_online_plan(SEXP ptr, SEXP x)
     }
   }
   int m = 0;
-  for (int i = 0; i < k; i++) m += keep[i];
-  SEXP out = PROTECT(Rf_allocVector(INTSXP, m));
-  int *o = INTEGER(out);
-  for (int i = 0, j = 0; i < k; i++) if (keep[i]) o[j++] = i + 1;
-  UNPROTECT(1);
-  return out;
+  for (int i = 0; i < k; i++) if (keep[i]) rows[m++] = i + 1;
+  return m;
 }
 
 /* Memory, in doubles, of a state with m points (checked before growing). */
@@ -626,223 +511,169 @@ static double state_doubles(const online_state *s, double m)
   return m * (m + 1.0) / 2.0 + (2.0 * s->d + 2.0 + (s->exact ? 1.0 : 0.0)) * m;
 }
 
-/* Answer the rows of x (k x d) in order.  xs: the rows scaled to unit
- * lengthscale (general path; NULL for the Markov path).  need: the rows that
- * plan() returned; fval: f at those rows (NULL when need is empty).  Nothing
- * is drawn unless fval is complete and finite and the state may grow to hold
- * every new point within `limit` doubles.  Returns the k answers; NULL if the
- * state is gone (or this is a forked process).  On failure the answers not
- * given are NA and the attribute "status" says why: 1 an answer is not
- * finite, 2 out of memory, 4 too many points, 5 f gave a wrong number of
- * values, 6 f gave a non-finite value, 7 over `limit`.  Statuses 4-7 are
- * raised before any draw; after 1 or 2 the points answered stay answered. */
-SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP limit)
+/* Everything that can be refused before the first draw: f values missing
+ * (fval NULL or nf != nn) or not finite, too many points, over `limit`,
+ * out of memory.  Reserves the room for nn new points. */
+static int answer_precheck(online_state *s, int nn, const double *pf, R_xlen_t nf, double limit)
 {
-  online_state *s = state_get_here(ptr);
-  if (s == NULL) return R_NilValue;
-  int k = Rf_nrows(x), d = Rf_ncols(x);
-  if (s->kind == KIND_UNSET || d != s->d || TYPEOF(x) != REALSXP || TYPEOF(need) != INTSXP)
-    Rf_error("dpfda internal: bad online answer call");
-  if (s->kind == KIND_GENERAL &&
-      (TYPEOF(xs) != REALSXP || Rf_nrows(xs) != k || Rf_ncols(xs) != d))
-    Rf_error("dpfda internal: bad scaled points");
-  int nn = LENGTH(need);
-  const int *pn = INTEGER(need);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, k));
-  double *o = REAL(out);
-  for (int i = 0; i < k; i++) o[i] = NA_REAL;
-  const double *px = REAL(x);
-  const double *pf = NULL;
-  int status = ST_OK;
-
-  /* everything that can be refused is refused before the first draw */
-  if (nn > 0) {
-    if (TYPEOF(fval) != REALSXP || XLENGTH(fval) != nn) status = ST_BAD_F_LEN;
-    else {
-      pf = REAL(fval);
-      for (int j = 0; j < nn; j++) if (!R_FINITE(pf[j])) { status = ST_BAD_F_VAL; break; }
-    }
-    if (status == ST_OK) {
-      double m = (double) s->n + nn;
-      if (m > (double) INT_MAX - 2.0) status = ST_FULL;
-      else if (state_doubles(s, m) > Rf_asReal(limit) || (s->exact && m > (double) s->nmax))
-        status = ST_LIMIT;
-      else if (!reserve_points(s, (int) m) ||
-               (s->kind == KIND_GENERAL && !reserve_factor(s, (int) m))) status = ST_NOMEM;
-    }
-  }
-  int seeded = dpfda_rng_mode() == DPFDA_RNG_SEEDED;
-  int j = 0;   /* next entry of need / fval */
-
-  if (status == ST_OK && s->kind == KIND_MARKOV) {
-    ou_path path;
-    rng_open();
-    for (int i = 0; i < k; i++) {
-      if ((i & 4095) == 4095) {        /* never longjmp inside the rng bracket */
-        rng_close();
-        R_CheckUserInterrupt();
-        rng_open();
-      }
-      int is_new = j < nn && pn[j] == i + 1;
-      int pr, su, hit = ou_search(s, px[i], &pr, &su, &path);
-      if (is_new) j++;
-      if (hit >= 0) { o[i] = s->vals[hit].ans; continue; }
-      if (!is_new) { status = ST_BAD_F_LEN; break; }   /* not planned: cannot happen */
-      if (!reserve_points(s, s->n + 1)) { status = ST_NOMEM; break; }
-      double a;
-      if ((status = ou_new(s, px[i], pf[j - 1], pr, su, &path, &a)) != ST_OK) break;
-      if (seeded) s->seeded = 1;
-      o[i] = a;
-    }
-    rng_close();
-  } else if (status == ST_OK) {
-    const double *pxs = REAL(xs);
-    double *r = (double *) R_alloc(d, sizeof(double));
-    double *rs = (double *) R_alloc(d, sizeof(double));
-    double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
-    rng_open();
-    for (int i = 0; i < k; i++) {
-      if (s->n >= 256 || (i & 255) == 255) {
-        rng_close();
-        R_CheckUserInterrupt();
-        rng_open();
-      }
-      int is_new = j < nn && pn[j] == i + 1;
-      if (is_new) j++;
-      get_row(px, k, d, i, r);
-      int hit = general_find(s, r);
-      if (hit >= 0) { o[i] = s->ans[hit]; continue; }
-      if (!is_new) { status = ST_BAD_F_LEN; break; }
-      if (!reserve_points(s, s->n + 1) || !reserve_factor(s, s->n + 1)) { status = ST_NOMEM; break; }
-      get_row(pxs, k, d, i, rs);
-      int n = s->n;
-      double *row = factor_row(s, n);          /* the new row of L, built in place */
-      double d2 = general_solve(s, rs, row, bk);
-      double sd = sqrt(d2), z, a, wn = 0.0;
-      if (!s->exact) {
-        z = dpfda_norm();
-        a = pf[j - 1] + s->amp * (dot(row, s->u, n) + sd * z);
-      } else {        /* z: the noisy whitened coordinate y (see the top) */
-        wn = (pf[j - 1] - dot(row, s->w, n)) / sd;
-        if (ISNAN(wn)) { status = ST_NONFINITE; break; }
-        z = exact_step(s, wn);
-        a = dot(row, s->u, n) + sd * z;
-      }
-      if (!R_FINITE(a)) { status = ST_NONFINITE; break; }
-      row[n] = sd;
-      memcpy(s->x + (size_t) n * d, r, d * sizeof(double));
-      memcpy(s->xs + (size_t) n * d, rs, d * sizeof(double));
-      s->ans[n] = a;
-      s->u[n] = z;
-      if (s->exact) s->w[n] = wn;
-      s->n = n + 1;
-      if (seeded) s->seeded = 1;
-      o[i] = a;
-    }
-    rng_close();
-  }
-  if (status != ST_OK) {
-    SEXP st = PROTECT(Rf_ScalarInteger(status));
-    Rf_setAttrib(out, Rf_install("status"), st);
-    UNPROTECT(1);
-  }
-  UNPROTECT(1);
-  return out;
+  if (nn <= 0) return ST_OK;
+  if (pf == NULL || nf != nn) return ST_BAD_F_LEN;
+  for (int j = 0; j < nn; j++) if (!R_FINITE(pf[j])) return ST_BAD_F_VAL;
+  double m = (double) s->n + nn;
+  if (m > (double) INT_MAX - 2.0) return ST_FULL;
+  if (state_doubles(s, m) > limit || (s->exact && m > (double) s->nmax)) return ST_LIMIT;
+  if (!reserve_points(s, (int) m) || (s->kind == KIND_GENERAL && !reserve_factor(s, (int) m)))
+    return ST_NOMEM;
+  return ST_OK;
 }
 
-/* The value bound to sym in the frame of env, or NULL if unbound. */
-static SEXP frame_get(SEXP env, SEXP sym)
+/* The Markov path: answer the k points px in order (out), drawing for the
+ * rows in need (f values pf).  Returns the status. */
+static int answer_markov(online_state *s, const double *px, int k, const int *pn, int nn,
+                         const double *pf, int seeded, double *o)
 {
-  SEXP v = Rf_findVarInFrame3(env, sym, TRUE);
-  return v == R_UnboundValue ? NULL : v;
-}
-
-/* Fast path of query(object, x), called by the generic before any dispatch:
- * one point x (a finite double without attributes) on the Markov (1-D OU)
- * path of an object of class exactly "dpfda_online" whose first query chose
- * that path (object$fast): the checks, the search, f(x) when x is new, the
- * draw and the insertion in one call, O(log n), with no R-level work.  Same
- * algorithm and draws as plan() + answer() for a single point.  Returns the
- * answer (a double without attributes), a positive integer status of
- * answer() on a failure after the draw (the point is not answered), NULL
- * when the state is gone or this is a forked process, or integer 0 when
- * nothing was done and the caller must dispatch as usual
- * (any other object or x, f failed or gave a bad value, or a limit would be
- * passed: the method checks again and reports it).  f is evaluated before
- * any change of the state or draw. */
-SEXP dpfda_online_query1(SEXP object, SEXP x)
-{
-  static SEXP s_fast = NULL, s_ptr, s_f, s_lim, s_cls;
-  if (s_fast == NULL) {
-    s_fast = Rf_install("fast"); s_ptr = Rf_install("ptr"); s_f = Rf_install("f");
-    s_lim = Rf_install("max_doubles");
-    s_cls = Rf_mkChar("dpfda_online");
-    R_PreserveObject(s_cls);
-  }
-  /* cheap checks first: anything unusual goes to the method */
-  if (TYPEOF(x) != REALSXP || XLENGTH(x) != 1 || ATTRIB(x) != R_NilValue || !R_FINITE(REAL(x)[0]) ||
-      TYPEOF(object) != ENVSXP)
-    return Rf_ScalarInteger(0);
-  SEXP cls = Rf_getAttrib(object, R_ClassSymbol);
-  if (TYPEOF(cls) != STRSXP || XLENGTH(cls) != 1 || STRING_ELT(cls, 0) != s_cls)
-    return Rf_ScalarInteger(0);
-  SEXP fast = frame_get(object, s_fast), ptr = frame_get(object, s_ptr), f = frame_get(object, s_f),
-    limit = frame_get(object, s_lim);
-  if (fast == NULL || TYPEOF(fast) != LGLSXP || XLENGTH(fast) != 1 || LOGICAL(fast)[0] != 1 ||
-      ptr == NULL || TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != state_tag() ||
-      f == NULL || !Rf_isFunction(f) || limit == NULL || TYPEOF(limit) != REALSXP || XLENGTH(limit) != 1)
-    return Rf_ScalarInteger(0);
-  online_state *s = state_get_here(ptr);
-  if (s == NULL) return R_NilValue;
-  if (s->kind != KIND_MARKOV) return Rf_ScalarInteger(0);
-  double xv = REAL(x)[0], lim = REAL(limit)[0];
+  int status = ST_OK, j = 0;   /* j: next entry of need / fval */
   ou_path path;
-  int n0 = s->n, pr, su, hit = ou_search(s, xv, &pr, &su, &path);
-  if (hit >= 0) return Rf_ScalarReal(s->vals[hit].ans);
-  /* f(x) before any change of the state or draw; ptr protected, as f may
-   * rebind object$ptr (whose finalizer would free s) */
-  PROTECT(ptr);
-  SEXP call = PROTECT(Rf_lang2(f, x));
-  int err = 0;
-  SEXP fv = PROTECT(R_tryEvalSilent(call, R_GlobalEnv, &err));   /* errors: the method reports */
-  if (err || TYPEOF(fv) != REALSXP || XLENGTH(fv) != 1 || !R_FINITE(REAL(fv)[0])) {
-    UNPROTECT(3);
-    return Rf_ScalarInteger(0);
-  }
-  double fx = REAL(fv)[0];
-  double m = (double) s->n + 1.0;   /* (a query by f counts) */
-  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > lim ||
-      (s->exact && m > (double) s->nmax) || !reserve_points(s, (int) m)) {
-    UNPROTECT(3);
-    return Rf_ScalarInteger(0);
-  }
-  /* f may have run R code, even a query of this object (points are never
-   * removed, so the same count means the same tree): search again */
-  if (s->n != n0) {
-    hit = ou_search(s, xv, &pr, &su, &path);
-    if (hit >= 0) { UNPROTECT(3); return Rf_ScalarReal(s->vals[hit].ans); }
-  }
-  double a = NA_REAL;
   rng_open();
-  int status = ou_new(s, xv, fx, pr, su, &path, &a);
+  for (int i = 0; i < k; i++) {
+    if ((i & 4095) == 4095) {        /* never longjmp inside the rng bracket */
+      rng_close();
+      R_CheckUserInterrupt();
+      rng_open();
+    }
+    int is_new = j < nn && pn[j] == i + 1;
+    int pr, su, hit = ou_search(s, px[i], &pr, &su, &path);
+    if (is_new) j++;
+    if (hit >= 0) { o[i] = s->vals[hit].ans; continue; }
+    if (!is_new) { status = ST_BAD_F_LEN; break; }   /* not planned: cannot happen */
+    if (!reserve_points(s, s->n + 1)) { status = ST_NOMEM; break; }
+    double a;
+    if ((status = ou_new(s, px[i], pf[j - 1], pr, su, &path, &a)) != ST_OK) break;
+    if (seeded) s->seeded = 1;
+    o[i] = a;
+  }
+  rng_close();
+  return status;
+}
+
+/* Answer a new point (row r, scaled rs, f value fx) on the general path and
+ * store it: ST_OK with the answer in *ans, or ST_NONFINITE (nothing
+ * stored).  Capacity reserved by the caller; inside an rng bracket. */
+static int general_new(online_state *s, const double *r, const double *rs, double fx, double *bk,
+                       double *ans)
+{
+  int n = s->n, d = s->d;
+  double *row = factor_row(s, n);          /* the new row of L, built in place */
+  double d2 = general_solve(s, rs, row, bk);
+  double sd = sqrt(d2), z, a, wn = 0.0;
+  if (!s->exact) {
+    z = dpfda_norm();
+    a = fx + s->amp * (dot(row, s->u, n) + sd * z);
+  } else {        /* z: the noisy whitened coordinate y (see the top) */
+    wn = (fx - dot(row, s->w, n)) / sd;
+    if (ISNAN(wn)) return ST_NONFINITE;
+    z = exact_step(s, wn);
+    a = dot(row, s->u, n) + sd * z;
+  }
+  if (!R_FINITE(a)) return ST_NONFINITE;
+  row[n] = sd;
+  memcpy(s->x + (size_t) n * d, r, d * sizeof(double));
+  memcpy(s->xs + (size_t) n * d, rs, d * sizeof(double));
+  s->ans[n] = a;
+  s->u[n] = z;
+  if (s->exact) s->w[n] = wn;
+  s->n = n + 1;
+  *ans = a;
+  return ST_OK;
+}
+
+/* The general path: as answer_markov, with the scaled points pxs. */
+static int answer_general(online_state *s, const double *px, const double *pxs, int k,
+                          const int *pn, int nn, const double *pf, int seeded, double *o)
+{
+  int status = ST_OK, j = 0, d = s->d;
+  double *r = (double *) R_alloc(d, sizeof(double));
+  double *rs = (double *) R_alloc(d, sizeof(double));
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
+  rng_open();
+  for (int i = 0; i < k; i++) {
+    if (s->n >= 256 || (i & 255) == 255) {
+      rng_close();
+      R_CheckUserInterrupt();
+      rng_open();
+    }
+    int is_new = j < nn && pn[j] == i + 1;
+    if (is_new) j++;
+    get_row(px, k, d, i, r);
+    int hit = general_find(s, r);
+    if (hit >= 0) { o[i] = s->ans[hit]; continue; }
+    if (!is_new) { status = ST_BAD_F_LEN; break; }
+    if (!reserve_points(s, s->n + 1) || !reserve_factor(s, s->n + 1)) { status = ST_NOMEM; break; }
+    get_row(pxs, k, d, i, rs);
+    double a;
+    if ((status = general_new(s, r, rs, pf[j - 1], bk, &a)) != ST_OK) break;
+    if (seeded) s->seeded = 1;
+    o[i] = a;
+  }
+  rng_close();
+  return status;
+}
+
+/* Answer the rows of x (k x d, set up) in order into out (NA where not
+ * answered).  xs: the rows scaled to unit lengthscale (general path).
+ * need: the nn rows that online_plan() returned; fval: f at those rows (nf
+ * values; NULL when f gave no double vector).  Nothing is drawn unless fval
+ * is complete and finite and the state may grow to hold every new point
+ * within `limit` doubles.  Returns the status (ST_OK: all answered). */
+int online_answer(online_state *s, const double *x, const double *xs, int k, const int *need,
+                  int nn, const double *fval, R_xlen_t nf, double limit, double *out)
+{
+  for (int i = 0; i < k; i++) out[i] = NA_REAL;
+  int status = answer_precheck(s, nn, fval, nf, limit);
+  if (status != ST_OK) return status;
+  int seeded = dpfda_rng_mode() == DPFDA_RNG_SEEDED;
+  if (s->kind == KIND_MARKOV) return answer_markov(s, x, k, need, nn, fval, seeded, out);
+  return answer_general(s, x, xs, k, need, nn, fval, seeded, out);
+}
+
+/* The stored answer at x on the Markov path: 1 (in *ans), or 0. */
+int online_markov_lookup(const online_state *s, double x, double *ans)
+{
+  int pr, su, hit = ou_search(s, x, &pr, &su, NULL);
+  if (hit < 0) return 0;
+  *ans = s->vals[hit].ans;
+  return 1;
+}
+
+/* Answer x (finite, f(x) = fx finite) on the Markov path, as online_answer()
+ * for one point: the status (ST_OK with the answer in *ans; a stored point
+ * is returned as is), or -1 when nothing was done because a limit would be
+ * passed or memory is short (the caller reports it). */
+int online_markov_add(online_state *s, double x, double fx, double limit, double *ans)
+{
+  double m = (double) s->n + 1.0;
+  if (m > (double) INT_MAX - 2.0 || state_doubles(s, m) > limit ||
+      (s->exact && m > (double) s->nmax) || !reserve_points(s, (int) m))
+    return -1;
+  ou_path path;
+  int pr, su, hit = ou_search(s, x, &pr, &su, &path);
+  if (hit >= 0) {
+    *ans = s->vals[hit].ans;
+    return ST_OK;
+  }
+  rng_open();
+  int status = ou_new(s, x, fx, pr, su, &path, ans);
   if (status == ST_OK && dpfda_rng_mode() == DPFDA_RNG_SEEDED) s->seeded = 1;
   rng_close();
-  UNPROTECT(3);
-  return status == ST_OK ? Rf_ScalarReal(a) : Rf_ScalarInteger(status);
+  return status;
 }
 
 /* Test hook: conditional mean and variance (unit variance, before the
- * amplitude) of the path at each row of x given the state, drawing nothing
- * and changing nothing.  A k x 2 matrix; NULL when the state is gone. */
-SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
+ * amplitude) of the path at each row of x (k x d, set up) given the state,
+ * into the k x 2 out; draws nothing and changes nothing. */
+void online_condition(const online_state *s, const double *px, const double *pxs, int k,
+                      double *o)
 {
-  online_state *s = state_get(ptr);
-  if (s == NULL) return R_NilValue;
-  int k = Rf_nrows(x), d = Rf_ncols(x);
-  if (s->kind == KIND_UNSET || d != s->d) Rf_error("dpfda internal: condition before setup");
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, k, 2));
-  double *o = REAL(out);
-  const double *px = REAL(x);
   if (s->kind == KIND_MARKOV) {
     for (int i = 0; i < k; i++) {
       int pr, su, hit = ou_search(s, px[i], &pr, &su, NULL);
@@ -854,30 +685,28 @@ SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs)
       }
       ou_condition(s, px[i], pr, su, o + i, o + i + k);
     }
-  } else {
-    const double *pxs = REAL(xs);
-    double *r = (double *) R_alloc(d, sizeof(double));
-    double *rs = (double *) R_alloc(d, sizeof(double));
-    double *l = (double *) R_alloc(s->n > 0 ? s->n : 1, sizeof(double));
-    double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
-    for (int i = 0; i < k; i++) {
-      get_row(px, k, d, i, r);
-      int hit = general_find(s, r);
-      if (hit >= 0) {
-        const double *Lh = factor_row(s, hit);
-        o[i] = s->exact ? (dot(Lh, s->u, hit + 1) - dot(Lh, s->w, hit + 1)) / s->amp
-                        : dot(Lh, s->u, hit + 1);
-        o[i + k] = 0.0;
-        continue;
-      }
-      get_row(pxs, k, d, i, rs);
-      double d2 = general_solve(s, rs, l, bk);
-      o[i] = s->exact ? (dot(l, s->u, s->n) - dot(l, s->w, s->n)) / s->amp : dot(l, s->u, s->n);
-      o[i + k] = d2;
-    }
+    return;
   }
-  UNPROTECT(1);
-  return out;
+  int d = s->d;
+  double *r = (double *) R_alloc(d, sizeof(double));
+  double *rs = (double *) R_alloc(d, sizeof(double));
+  double *l = (double *) R_alloc(s->n > 0 ? s->n : 1, sizeof(double));
+  double *bk = (double *) R_alloc(dpfda_bessel_work_len(s->nu), sizeof(double));
+  for (int i = 0; i < k; i++) {
+    get_row(px, k, d, i, r);
+    int hit = general_find(s, r);
+    if (hit >= 0) {
+      const double *Lh = factor_row(s, hit);
+      o[i] = s->exact ? (dot(Lh, s->u, hit + 1) - dot(Lh, s->w, hit + 1)) / s->amp
+                      : dot(Lh, s->u, hit + 1);
+      o[i + k] = 0.0;
+      continue;
+    }
+    get_row(pxs, k, d, i, rs);
+    double d2 = general_solve(s, rs, l, bk);
+    o[i] = s->exact ? (dot(l, s->u, s->n) - dot(l, s->w, s->n)) / s->amp : dot(l, s->u, s->n);
+    o[i + k] = d2;
+  }
 }
 
 static void ou_inorder(const ou_node *t, const ou_val *v, int root, int n, double *keys, double *vals)
@@ -893,30 +722,16 @@ static void ou_inorder(const ou_node *t, const ou_val *v, int root, int n, doubl
   }
 }
 
-/* The public part of the state: list(points = n x d matrix (sorted for the
- * Markov path, query order otherwise), values = answers, seeded = logical).
- * NULL when the state is gone. */
-SEXP dpfda_online_collect(SEXP ptr)
+/* The answered points (n x max(d, 1), sorted for the Markov path, query
+ * order otherwise) and their answers. */
+void online_collect(const online_state *s, double *points, double *values)
 {
-  online_state *s = state_get(ptr);
-  if (s == NULL) return R_NilValue;
   int n = s->n, d = s->d > 0 ? s->d : 1;
-  SEXP pts = PROTECT(Rf_allocMatrix(REALSXP, n, d));
-  SEXP vals = PROTECT(Rf_allocVector(REALSXP, n));
   if (s->kind == KIND_MARKOV) {
-    ou_inorder(s->nodes, s->vals, s->root, n, REAL(pts), REAL(vals));
+    ou_inorder(s->nodes, s->vals, s->root, n, points, values);
   } else if (n > 0) {
-    double *p = REAL(pts);
     for (int j = 0; j < n; j++)
-      for (int c = 0; c < d; c++) p[j + (size_t) c * n] = s->x[(size_t) j * d + c];
-    memcpy(REAL(vals), s->ans, n * sizeof(double));
+      for (int c = 0; c < d; c++) points[j + (size_t) c * n] = s->x[(size_t) j * d + c];
+    memcpy(values, s->ans, n * sizeof(double));
   }
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(out, 0, pts);
-  SET_VECTOR_ELT(out, 1, vals);
-  SET_VECTOR_ELT(out, 2, Rf_ScalarLogical(s->seeded));
-  static const char *const names[] = {"points", "values", "seeded"};
-  dpfda_set_names(out, 3, names);
-  UNPROTECT(3);
-  return out;
 }

@@ -7,20 +7,16 @@
  *    weights (the second half of dpfda_kde_binned_sum).
  * Inputs are pre-scaled by the bandwidth, as in kde.c.
  */
-#include "dpfda.h"
+#include "asserts.h"
 
-SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B)
+/* Weighted linear binning of x (n) onto nb >= 1 regular centres a + b d:
+ * weights pw (NULL: 1 each) into w (nb). */
+static void summary_bin(const double *px, R_xlen_t n, const double *pw, double a, double d, int nb,
+                        double *w)
 {
-  int nb = Rf_asInteger(B);
-  R_xlen_t n = XLENGTH(x);
-  int weighted = XLENGTH(wt) == n;
-  const double *px = REAL(x), *pw = weighted ? REAL(wt) : NULL;
-  double a = Rf_asReal(c0), d = Rf_asReal(delta);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, nb));
-  double *w = REAL(out);
   for (int b = 0; b < nb; b++) w[b] = 0.0;
   for (R_xlen_t i = 0; i < n; i++) {
-    double m = weighted ? pw[i] : 1.0;
+    double m = pw != NULL ? pw[i] : 1.0;
     double pos = (px[i] - a) / d;
     if (!(pos > 0.0)) { w[0] += m; continue; }
     if (pos >= (double) (nb - 1)) { w[nb - 1] += m; continue; }
@@ -29,15 +25,33 @@ SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B)
     w[lo] += m * (1.0 - f);
     w[lo + 1] += m * f;
   }
+}
+
+/* wt: a weight per point, or anything of another length for weight 1. */
+SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B)
+{
+  static const char *fn = "dpfda_summary_bin";
+  const double *px = dpfda_arg_real(x, fn, "x");
+  R_xlen_t n = XLENGTH(x);
+  const double *pw = XLENGTH(wt) == n ? dpfda_arg_real(wt, fn, "wt") : NULL;
+  int nb = dpfda_arg_int1(B, fn, "B");
+  if (nb < 1) Rf_error("dpfda internal: %s(): `B` must be at least 1", fn);
+  double a = dpfda_arg_num(c0, fn, "c0"), d = dpfda_arg_num(delta, fn, "delta");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, nb));
+  summary_bin(px, n, pw, a, d, nb, REAL(out));
   UNPROTECT(1);
   return out;
 }
 
 SEXP dpfda_summary_kde(SEXP w, SEXP t, SEXP c0, SEXP delta)
 {
+  static const char *fn = "dpfda_summary_kde";
+  const double *pw = dpfda_arg_real(w, fn, "w"), *pt = dpfda_arg_real(t, fn, "t");
+  if (XLENGTH(w) < 1) Rf_error("dpfda internal: %s(): `w` must not be empty", fn);
   R_xlen_t m = XLENGTH(t);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
-  dpfda_kde_binned(REAL(w), (int) XLENGTH(w), Rf_asReal(c0), Rf_asReal(delta), REAL(t), m, REAL(out));
+  dpfda_kde_binned(pw, (int) XLENGTH(w), dpfda_arg_num(c0, fn, "c0"), dpfda_arg_num(delta, fn, "delta"), pt, m,
+                   REAL(out));
   UNPROTECT(1);
   return out;
 }

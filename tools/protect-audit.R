@@ -65,11 +65,11 @@ body_of <- function(txt, start) {       # text from the first "{" after start to
 # every path balanced.
 reviewed <- c(
   dpfda_integral_gram = "der / else branches each leave dK protected once; 4 released at the end",
-  dpfda_cloak_solve = "the rank branch protects basis and factor and releases both (UNPROTECT(2))",
   dpfda_online_answer = "the status branch protects and releases one scalar; out released at the end",
   # reviewed 2026-11-25
   dpfda_gp_posterior_parts = "Kinv is protected once in either branch of the mode test; C, var, Kinv, out released by UNPROTECT(4)",
-  dpfda_online_query1 = "early returns release call and fv (UNPROTECT(2)); the status branch protects and releases one scalar"
+  # reviewed 2026-11-27 (glue split from online.c)
+  dpfda_online_query1 = "returns before f protect nothing; after it, every return releases ptr, call and fv (UNPROTECT(3))"
 )
 
 problems <- character()

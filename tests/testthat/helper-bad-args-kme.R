@@ -121,7 +121,7 @@ nasty_cases_kme <- function() {
     nasty(kme_reduced_set(1:3, kme_rff(kernel_gaussian(1), 4, 1), start = 0)),
     nasty(kme_reduced_set(rep(0.1, 4), kme_rff(kernel_gaussian(1), 4, 1), start = matrix(0, 1, 2))),
     nasty(kme_features(kme_rff(kernel_gaussian(1), 4, 2), 1:3)),
-    nasty(kme_mmd_test(structure(list(), class = "dpfda_kme"), 1)),
+    nasty(kme_mmd_test(structure(list(), class = "dpfda_kme_release"), 1)),
     nasty(kme_mmd(dp_kme(1:3, kernel_gaussian(1), 1, 1e-5, synthetic = 1:2), matrix(0, 2, 2)))
   )
 }

@@ -30,7 +30,7 @@ expect_valid_release <- function(r) {
   args <- if (is.call(r$call)) as.list(r$call)[-1L] else list()
   testthat::expect_false(any(vapply(args, function(a) is.numeric(a) && length(a) > 10L, NA)))
   out <- utils::capture.output(print(r))
-  testthat::expect_match(out[1L], "^<dpfda_(release|kme)> ")
+  testthat::expect_match(out[1L], "^<dpfda_(release|kme_release)> ")
   if (identical(r$rng, "seeded")) testthat::expect_match(out[length(out)], "NOT private", fixed = TRUE)
   s <- utils::capture.output(print(summary(r)))
   testthat::expect_true(all(out %in% s))

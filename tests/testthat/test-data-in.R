@@ -337,7 +337,7 @@ test_that("point data for dp_kde(), dp_kme() and dp_bandwidth() can be data-fram
                regexp = "`lab` is not numeric")
   dp_reproducible(13)
   k <- dp_kme(faithful, kernel_gaussian(1), epsilon = 1, delta = 1e-5, M = 20, domain = rbind(c(1, 40), c(6, 100)))
-  expect_s3_class(k, "dpfda_kme")
+  expect_s3_class(k, "dpfda_kme_release")
 })
 
 test_that("dp_bandwidth() takes the domain dp_kde() takes and clamps the data to it", {

@@ -239,3 +239,27 @@ test_that("in headless Chromium, dragging the epsilon slider narrows the band; t
   expect_identical(status(), "3")
   expect_true(explore_js(s, "document.getElementById('budget_message_box').classList.contains('dpx-refusal')"))
 })
+
+test_that("the mean view draws the population band when it is asked for, and says why not when it cannot", {
+  B <- ex("explore_builtin")()
+  view <- ex("explore_view")
+  set <- B$mean$adelaide
+  p <- ex("explore_defaults")(set, "mean")
+  p$releases <- 1L
+  p$epsilon <- 2
+  p$mechanism <- "iclp_qr"
+  v0 <- view("mean", set, p, seed = 5)
+  expect_null(v0$release$inference)
+  p$population <- TRUE
+  v1 <- view("mean", set, p, seed = 5)
+  expect_false(is.null(v1$release$inference))
+  expect_true(isTRUE(v1$band$population))
+  ci <- confint(v1$release, type = "population")
+  expect_equal(v1$band$lower, ci$lower)
+  expect_equal(v1$release$epsilon, 2)
+  # tau = "auto" has no population band: the noise band, and a note
+  p$tau_auto <- TRUE
+  v2 <- view("mean", set, p, seed = 5)
+  expect_null(v2$release$inference)
+  expect_true(any(grepl("No population band here", v2$notes)))
+})

@@ -42,7 +42,7 @@ test_that("noise off: weights solve the Galerkin system and reproduce the projec
   w <- f$weights
   direct <- mean(Kxx) - 2 * sum(w * kb) + sum(w * (K %*% w))
   expect_equal(mean(Kxx) - sum(f$alpha^2), direct, tolerance = 1e-9)
-  r <- structure(list(points = t$z, weights = w, kernel = t$k), class = "dpfda_kme")
+  r <- structure(list(points = t$z, weights = w, kernel = t$k), class = "dpfda_kme_release")
   expect_equal(kme_mmd(r, t$x)^2, direct, tolerance = 1e-9)
   # projection optimality: not worse than the uniform-weight baseline
   base <- mean(Kxx) - 2 * mean(kb) + mean(K)
@@ -385,7 +385,7 @@ test_that("exponential mechanism: exact probabilities within e^epsilon for neigh
   x <- matrix(rnorm(2 * N), N, 2)
   cands <- lapply(0:5, function(i) matrix(rnorm(6, mean = i / 2), 3, 2))
   util <- function(xx) vapply(cands, function(p) -kme_mmd(structure(list(points = p, weights = rep(1 / 3, 3),
-                                                                             kernel = k), class = "dpfda_kme"),
+                                                                             kernel = k), class = "dpfda_kme_release"),
                                                           xx), 0)
   eps <- 1
   p0 <- dpfda:::select_probabilities(util(x), 2 / N, eps)
@@ -483,7 +483,7 @@ test_that("experiment paths agree with direct releases (oracle code for the figu
   kxx <- mean(kernel_matrix(t$k, t$x))
   for (M in c(5, 40)) {
     f <- dpfda:::kme_fit_subspace(t$x, t$z[1:M, ], t$k, 1, noise = FALSE)
-    r <- structure(list(points = t$z[1:M, ], weights = f$weights, kernel = t$k), class = "dpfda_kme")
+    r <- structure(list(points = t$z[1:M, ], weights = f$weights, kernel = t$k), class = "dpfda_kme_release")
     expect_equal(p$proj[p$M == M], kme_mmd(r, t$x), tolerance = 1e-6)
     base <- sqrt(mean(kernel_matrix(t$k, t$z[1:M, ])) - 2 * mean(kernel_matrix(t$k, t$x, t$z[1:M, ])) + kxx)
     expect_equal(p$base[p$M == M], base, tolerance = 1e-8)

@@ -186,7 +186,7 @@ online_exact_copy <- function(o) {
                   c(ex$step, ex$p, ex$nmax))
   st$d <- st$kind <- st$general <- NULL
   st$fast <- FALSE
-  class(st) <- "dpfda_online"
+  class(st) <- "dpfda_online_session"
   st
 }
 
@@ -379,7 +379,7 @@ test_that("bad arguments give classed errors naming the argument", {
   err(mk(bogus = 1), "...")
   err(dp_online(f1, k, 0.1, 2, 1e-5, calibration = "hall"), "epsilon", "dpfda_error_privacy")
   expect_s3_class(dp_online(f1, k, 0.1, 2, 1e-5, calibration = "hall", allow_large_epsilon = TRUE),
-                  "dpfda_online")
+                  "dpfda_online_session")
   err(dp_online(f1, kernel_exponential(1e-320), 0.1, 1, 1e-5), NULL, "dpfda_error_numeric")
 
   o <- mk()

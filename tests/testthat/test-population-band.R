@@ -65,15 +65,15 @@ test_that("the second-moment release is calibrated: L1 sensitivity on worst-case
   expect_lte(worst_C, sensC * (1 + 1e-9))
   expect_gt(worst_C, 0.2 * sensC)                      # the bound is not wildly loose
   expect_lte(worst_T, sensT * (1 + 1e-9) + 1e-15)
-  # the released matrix's noise: Laplace of scale sensitivity / (0.8 epsilon) (inflated <= 1%)
+  # the released matrix's noise: Laplace of scale sensitivity / (0.5 epsilon) (inflated <= 1%)
   x <- curves(pb_draw(200), pb_grid)
   draws <- with_seed_mode(5, t(vapply(1:300, function(i) {
     r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
     c(r$inference$second_moment[1, 1], r$inference$second_moment[1, 2], r$inference$laplace_scale,
       r$inference$sensitivity)
   }, numeric(4))))
-  expect_equal(draws[1, 3], draws[1, 4] / (0.8 * 0.2), tolerance = 0.011)
-  expect_gte(draws[1, 3], draws[1, 4] / (0.8 * 0.2))
+  expect_equal(draws[1, 3], draws[1, 4] / (0.5 * 0.2), tolerance = 0.011)
+  expect_gte(draws[1, 3], draws[1, 4] / (0.5 * 0.2))
   # empirical sd of an entry: sqrt(2) times the scale (300 draws: about 6% standard error)
   for (k in 1:2) expect_lt(abs(sd(draws[, k]) / (sqrt(2) * draws[1, 3]) - 1), 0.2)
 })
@@ -106,7 +106,9 @@ test_that("the population band covers the population mean (small simulation) and
 
 test_that("inference = TRUE: refused where not available; confint(population) needs it", {
   x <- curves(pb_draw(50), pb_grid)
-  expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", inference = TRUE),
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "iclp_ar", inference = TRUE),
+               class = "dpfda_error_unsupported")
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "bernstein", inference = TRUE),
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, unit = rep(1:25, 2)),
                class = "dpfda_error_unsupported")
@@ -135,6 +137,12 @@ test_that("inference = TRUE: the same release from curves, a data frame and chun
     expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper,
                  tolerance = 1e-10)
   }
+  # FRL on every component: the same from every source too
+  f_mem <- rel(curves(X, pb_grid), mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM")
+  f_ch <- rel(dp_chunks(unname(split(long, ceiling(seq_len(nrow(long)) / 200)))), grid = pb_grid,
+              mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM")
+  expect_equal(predict(f_ch), predict(f_mem), tolerance = 1e-10)
+  expect_equal(f_ch$inference$tail_trace, f_mem$inference$tail_trace, tolerance = 1e-10)
   rc_mem <- rel(curves(X, pb_grid), center = pb_mu)
   rc_df <- rel(long, grid = pb_grid, center = pb_mu)
   expect_equal(rc_df$inference$second_moment, rc_mem$inference$second_moment, tolerance = 1e-10)
@@ -177,4 +185,135 @@ test_that("inference = TRUE with tau = \"auto\" is refused before any budget is 
   b <- privacy_budget(epsilon = 2)
   expect_error(dp_mean(x, epsilon = 1, tau = "auto", inference = TRUE, budget = b), class = "dpfda_error_unsupported")
   expect_equal(budget_spent(b)$epsilon, 0)
+})
+
+# The spread release of population_inference() at the scales it states, on
+# worst-case neighbours: the privacy losses sum |d C| / b and |d T| / b_t of
+# its two Laplace releases (the K x K second moments about the public point
+# p, the trace of the other kept components) must stay within their shares
+# of epsilon (half each), and come close enough to them that half the
+# noise would exceed them. The neighbours: a curve at p + R s / ||s|| (R =
+# tau + ||p||, p chosen along -s so that this curve has norm tau) against
+# one at p; a curve along component K + 1 against the zero curve; spikes.
+pb_spread_loss <- function(keep, tau, n, eps, seed = 1) {
+  g <- pb_grid
+  b <- kl_basis(dpfda:::default_mean_kernel(g), g)
+  kk <- dpfda:::inference_components(keep)
+  K <- kk[["K"]]; Jt <- kk[["Jt"]]
+  bK <- b; bK$vectors <- b$vectors[, 1:Jt, drop = FALSE]; bK$values <- b$values[1:Jt]; bK$J <- Jt
+  set.seed(seed)
+  sK <- keep[1:K]
+  coef <- rnorm(b$J, sd = 0.3)
+  coef[1:K] <- -0.3 * sK / sqrt(sum(sK^2))
+  X <- matrix(rnorm(n * length(g), sd = 0.5), n)
+  inf <- function(X) {
+    cs <- dpfda:::summarise_cov_basis(curves(X, g), bK, tau, "id", "arg", "value")
+    r <- with_seed_mode(1, dpfda:::population_inference(cs, coef, keep, K, Jt, n, tau, eps))
+    # the noise-free statistics: the same computation without the noise
+    A1 <- cs$sums[1:K, 1]; A2 <- cs$sums[1:K, 1 + 1:K, drop = FALSE]
+    C <- ((A2 - outer(r$point, A1) - outer(A1, r$point)) / n + outer(r$point, r$point)) * outer(sK, sK)
+    j <- if (Jt > K) (K + 1):Jt else integer()
+    list(C = C[upper.tri(C, diag = TRUE)], tr = sum(diag(cs$sums[j, 1 + j, drop = FALSE]) * keep[j]^2) / n,
+         b = r$laplace_scale, bt = r$tail_scale)
+  }
+  s0 <- inf(X)
+  R <- tau + 0.3
+  p_curve <- as.vector(b$vectors[, 1:K] %*% coef[1:K])
+  far <- as.vector(b$vectors[, 1:K] %*% (coef[1:K] + R * sK / sqrt(sum(sK^2)))) * (1 - 1e-12)
+  cand <- c(list(far, p_curve, rep(0, length(g))), lapply(1:10, function(i) rnorm(length(g)) * 50),
+            lapply(1:Jt, function(j) b$vectors[, j] * 10), lapply(1:Jt, function(j) -b$vectors[, j] * 10))
+  lossC <- lossT <- 0
+  for (y in cand) for (z in cand[1:4]) {
+    X1 <- X; X1[1, ] <- y
+    X2 <- X; X2[1, ] <- z
+    a <- inf(X1); d <- inf(X2)
+    lossC <- max(lossC, sum(abs(a$C - d$C)) / s0$b)
+    if (s0$bt > 0) lossT <- max(lossT, abs(a$tr - d$tr) / s0$bt)
+  }
+  list(C = lossC, T = lossT, scales = s0[c("b", "bt")], K = K, Jt = Jt)
+}
+
+test_that("spread release: the privacy loss on worst-case neighbours is within epsilon (QR and FRL keep)", {
+  b <- kl_basis(dpfda:::default_mean_kernel(pb_grid), pb_grid)
+  sh <- dpfda:::qr_shrink(b$values, 1.25, 1e-3)$s
+  for (keep in list(sh, rep(1, b$J))) {
+    eps <- 0.5
+    r <- pb_spread_loss(keep, tau = 1, n = 25, eps = eps)
+    expect_gt(r$Jt, r$K)
+    expect_lte(r$C, 0.5 * eps * (1 + 1e-9))
+    expect_lte(r$T, 0.5 * eps * (1 + 1e-9))
+    # close to the shares: with half of either noise these neighbours would exceed epsilon
+    expect_gt(2 * r$C, 0.5 * eps * 1.02)
+    expect_gt(2 * r$T, 0.5 * eps * 1.02)
+  }
+})
+
+test_that("spread release: the trace noise has the stated scale (empirical spread, seeded)", {
+  set.seed(11)
+  x <- curves(pb_draw(200), pb_grid)
+  rel <- function(i) dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, mechanism = "frl", M = length(pb_grid),
+                             frl_bound = "sqrtM")
+  draws <- with_seed_mode(12, t(vapply(1:300, function(i) {
+    r <- rel(i)
+    c(r$inference$tail_trace, r$inference$tail_scale)
+  }, numeric(2))))
+  n <- 200; tau <- 1.5
+  # scale: tau^2 / n / (0.5 * epsilon_inference), inflated at most 1% for the exact sampler
+  expect_gte(draws[1, 2], tau^2 / n / (0.5 * 0.2))
+  expect_lte(draws[1, 2], 1.011 * tau^2 / n / (0.5 * 0.2))
+  # a Laplace of that scale has sd sqrt(2) b (300 draws: about 6% standard error)
+  expect_lt(abs(sd(draws[, 1]) / (sqrt(2) * draws[1, 2]) - 1), 0.2)
+})
+
+test_that("inference = TRUE with FRL on every component: exact epsilon, no smoothing bias, covers", {
+  set.seed(21)
+  x <- curves(pb_draw(300), pb_grid)
+  b <- privacy_budget(5)
+  r <- dp_mean(x, epsilon = 4, tau = 1.5, mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM",
+               inference = TRUE, budget = b)
+  expect_equal(r$epsilon, 4)
+  expect_equal(r$epsilon_inference, 0.8)
+  expect_equal(budget_spent(b)$epsilon, 4, tolerance = 1e-12)
+  expect_equal(r$inference$Jt, length(pb_grid))
+  ci <- confint(r, type = "population", nsim = 1000)
+  pb <- dpfda:::population_band(r, 0.95, 1000, 1)
+  expect_equal(max(pb$bias), 0)
+  expect_match(attr(ci, "method"), "no smoothing bias")
+  expect_equal(ci$upper - ci$estimate, pb$half)
+  # small coverage simulation (nominal 0.95; the bench reports every cell)
+  set.seed(22)
+  hits <- vapply(1:60, function(i) {
+    x <- curves(pb_draw(300), pb_grid)
+    r <- dp_mean(x, epsilon = 4, tau = 1.5, mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM",
+                 inference = TRUE)
+    ci <- confint(r, type = "population", nsim = 1000)
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA)
+  expect_gte(mean(hits), 0.9)
+})
+
+test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread part never left out", {
+  set.seed(31)
+  x <- curves(pb_draw(200), pb_grid)
+  for (noise in c("float", "exact")) {
+    b <- privacy_budget(3, delta = 1e-4, composition = "basic")
+    r <- dp_mean(x, epsilon = 2, tau = 1.5, mechanism = "gp", delta = 1e-5, inference = TRUE, noise = noise,
+                 budget = b)
+    expect_equal(r$epsilon, 2)
+    expect_equal(r$epsilon_inference, 0.4)
+    expect_equal(r$delta, 1e-5)
+    expect_null(r$zcdp_rho)
+    sp <- budget_spent(b)
+    expect_equal(sp$epsilon, 2, tolerance = 1e-12)
+    expect_equal(sp$delta, 1e-5)
+    # two entries charged together (R/release-driver.R): the Gaussian release with its own profile
+    # (mu for float noise, rho for exact), and the pure-DP spread part, which no profile covers
+    expect_equal(b$ledger$label, c("dp_mean [release]", "dp_mean [spread]"))
+    expect_equal(b$ledger$epsilon, c(1.6, 0.4))
+    expect_true(is.na(b$ledger$mu[2]) && is.na(b$ledger$rho[2]))
+    expect_true(!is.na(b$ledger$mu[1]) || !is.na(b$ledger$rho[1]))
+    ci <- confint(r, type = "population", nsim = 1000)
+    expect_true(all(ci$upper > ci$lower))
+    expect_match(attr(ci, "method"), "population band")
+  }
 })

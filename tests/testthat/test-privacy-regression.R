@@ -128,7 +128,7 @@ test_that("float noise is refused where its truncated tails break the claim", {
   expect_error(dp_mean(X, 30, 1, mechanism = "gp", delta = 1e-5), class = "dpfda_error_tail")
   expect_error(dp_bin_regression(c(0.2, 0.7), c(0, 1), 2, c(0, 1), 16, c(0, 1)), class = "dpfda_error_tail")
   expect_error(dp_online(function(t) 0 * t, K, 0.1, 30, 1e-5, noise = "float"), class = "dpfda_error_tail")
-  expect_s3_class(dp_online(function(t) 0 * t, K, 0.1, 30, 1e-5), "dpfda_online")   # exact: the default
+  expect_s3_class(dp_online(function(t) 0 * t, K, 0.1, 30, 1e-5), "dpfda_online_session")   # exact: the default
   expect_error(dp_kme(matrix(0.5, 3), K, 30, 1e-5, synthetic = matrix(0.5), domain = c(0, 1), public = TRUE),
                class = "dpfda_error_tail")
   expect_error(dp_select(c(1, 2), 1, 16, noise = "float"), class = "dpfda_error_tail")

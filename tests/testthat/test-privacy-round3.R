@@ -190,7 +190,7 @@ test_that("float dp_online() checks its tails at the points the session can answ
   withr_opt <- options(dpfda.max_doubles = 5e7)
   on.exit(options(withr_opt), add = TRUE)
   r <- dp_online(function(t) t, k, 1, eps, 1e-8, noise = "float")
-  expect_s3_class(r, "dpfda_online")
+  expect_s3_class(r, "dpfda_online_session")
 })
 
 # Every function with noise = "exact", as a function of epsilon and the noise kind, returning the
