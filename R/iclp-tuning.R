@@ -1,0 +1,285 @@
+# Tuning of the ICLP mechanisms (Lin and Reimherr, Section 4.4): the
+# privacy-safe defaults of PSS (public, free) and the private cross-validation
+# of PCV (pcv_select(), which spends its own epsilon).
+
+#' Privacy-safe selection (PSS) of the ICLP tuning parameters
+#'
+#' The tuning-free choices of Lin and Reimherr (Section 4.4):
+#' the rate-optimal orders of Corollary 15 with constant `const` (1 by
+#' default). They depend only on public quantities (`n`, `epsilon`, `h`,
+#' `tau`), so they cost no privacy budget. \eqn{h} is the eigenvalue decay
+#' exponent, \eqn{\lambda_j \asymp j^{-2h}} (`Inf` allowed: limits are used).
+#'
+#' * `"iclp_qr"`: \eqn{\eta = 1 + 1/(2h)}; \eqn{\psi = c (n\epsilon^2)^{-2h\eta
+#'   / (2h+1)}} (`rule = "theory"`, the lower end of the Corollary 15 interval,
+#'   matching the Cauchy--Schwarz sensitivity), \eqn{c/n} (`"theory_upper"`)
+#'   or \eqn{(n\epsilon^2/\tau)^{-\eta}} (`"authors_code"`, matched to the
+#'   authors' "sup" bound; with the Cauchy--Schwarz bound its privacy error
+#'   is not \eqn{O(1/n)}).
+#' * `"iclp_ar"`: \eqn{\eta = 2(1 + 1/h)}, \eqn{\psi = c\tau/n}.
+#' * `"frl"`: the set of `M` in \eqn{[\lceil n^{1/(2h)} - 1\rceil, \lfloor
+#'   n^{1/3} \rfloor]}; `M` is its smallest element (the authors' real-data
+#'   choice; picking by error against the truth would be an oracle). With
+#'   `rule = "authors_code"` the literal floating-point expressions are used
+#'   (`floor(1000^(1/3))` is 9); otherwise a `1e-9` guard. An empty set
+#'   (\eqn{h < 3/2}) gives \eqn{M = \max(1, \lfloor n^{1/3} \rfloor)}.
+#' * `"gp"`: \eqn{\eta = 1}, \eqn{\psi = c/n} (the paper does not say; flagged).
+#' * `"bernstein"`: `k = 20`.
+#'
+#' @param mechanism One of `"iclp_qr"`, `"iclp_ar"`, `"frl"`, `"bernstein"`, `"gp"`.
+#' @param n Number of curves (public).
+#' @param epsilon Privacy budget of the release.
+#' @param h Eigenvalue decay exponent of the kernel.
+#' @param tau Public norm bound of the curves.
+#' @param rule `"theory"`, `"theory_upper"` or `"authors_code"`.
+#' @param const The constant \eqn{c}.
+#' @return A list with `mechanism`, `eta`, `psi`, `M`, `M_set`, `k`, `rule`, `h`.
+#'
+#' **Units.** \eqn{\psi} is the parameter on the domain rescaled to unit
+#' measure (see the Units section of [dp_mean()]), and `tau` the bound there:
+#' [dp_mean()] and [dp_accuracy()] pass \eqn{\tau / \sqrt S} for an
+#' \eqn{L^2} bound \eqn{\tau} on a domain of measure \eqn{S}, so the
+#' defaults do not depend on the units of the grid. The QR and GP defaults do
+#' not depend on the units of the values either; the AR \eqn{\psi} (a
+#' threshold) scales with them. `rule = "authors_code"` reproduces the
+#' authors' code, whose \eqn{\psi} involves `tau` and therefore the units of
+#' the values (the paper's curves are on \eqn{[0, 1]} with their own scale).
+#' @examples
+#' pss_params("iclp_qr", n = 1000, epsilon = 1, h = 2)
+#' pss_params("frl", n = 1000, epsilon = 1, h = 2, rule = "authors_code")$M_set
+#' @export
+pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"), n, epsilon, h,
+                       tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1) {
+  check_required()
+  mechanism <- check_mechanism(mechanism, iclp_mechanisms, "pss_params")
+  n <- check_count(n, "n", max = 1e15)
+  epsilon <- check_epsilon(epsilon)
+  h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
+  rule <- check_choice(rule, c("theory", "theory_upper", "authors_code"), "rule")
+  const <- check_number(const, "const", lower = 0, lower_open = TRUE, upper = 1e10)
+  out <- list(mechanism = mechanism, eta = NULL, psi = NULL, M = NULL, M_set = NULL, k = NULL,
+              rule = rule, h = h)
+  ih <- if (is.finite(h)) 1 / h else 0
+  switch(mechanism,
+    iclp_qr = {
+      eta <- 1 + ih / 2
+      ex <- if (is.finite(h)) 2 * h * eta / (2 * h + 1) else eta
+      out$eta <- eta
+      out$psi <- switch(rule, theory = const * (n * epsilon^2)^(-ex), theory_upper = const / n,
+                        authors_code = const * (n * epsilon^2 / tau)^(-eta))
+    },
+    iclp_ar = { out$eta <- 2 * (1 + ih); out$psi <- const * tau / n },
+    gp = { out$eta <- 1; out$psi <- const / n },
+    bernstein = { out$k <- 20L },
+    frl = {
+      g <- if (rule == "authors_code") 0 else 1e-9
+      lo <- max(1, ceiling(n^(ih / 2) - 1 - g))
+      hi <- floor(n^(1 / 3) + g)
+      out$M_set <- if (lo <= hi) seq(lo, hi) else integer()
+      out$M <- as.integer(if (length(out$M_set)) lo else max(1, hi))
+    })
+  if (!is.null(out$psi) && !(is.finite(out$psi) && out$psi > 0)) {
+    dpfda_abort("The PSS regularisation parameter under- or overflows for these inputs.",
+                class = "dpfda_error_numeric")
+  }
+  out
+}
+
+#' Private cross-validation of the ICLP tuning parameters
+#'
+#' The PCV of Lin and Reimherr (Section 4.4, after Mirshani et al.; spec
+#' section 5.2) made differentially private: `folds`-fold cross-validation over a
+#' grid of candidates (\eqn{\psi} for ICLP-QR / AR, `M` for FRL), with the
+#' candidate chosen by the exponential mechanism [dp_select()] at budget
+#' `epsilon_select`. The paper's criterion averages
+#' \eqn{\|\tilde\mu_r - X_i\|^2} over test curves and `R` noise draws; here
+#' its expectation over the noise is used exactly,
+#' \eqn{\|\hat\mu_{-k} - X_i\|_W^2 + E\|\text{noise}\|_W^2} (the second term
+#' is public: \eqn{\sigma^2 \sum \lambda_j} for the ICLP, \eqn{2 M b^2} for
+#' FRL, with the training-fold size in the sensitivity). The utility is
+#' minus its average over all curves; curves are clipped to `tau` and every
+#' summary map is 1-Lipschitz with norm at most `tau`, so one replaced curve
+#' changes the utility by at most \eqn{(4\tau^2 + \max_k \sum_{k' \ne k}
+#' n_{k'} 8\tau^2/(n - n_{k'}))/n} (about \eqn{12\tau^2/n}), the sensitivity
+#' given to [dp_select()]. The folds are a random partition drawn from the
+#' noise source, independent of the data. Only the chosen candidate leaves
+#' the function (the cross-validation scores are private).
+#'
+#' Default candidates (section 5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
+#' \eqn{\min(M_{max} + 5, 20)} around the PSS set; QR 20 log-spaced \eqn{\psi}
+#' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
+#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}. Candidates of \eqn{\psi} are
+#' on the unit-measure domain, as `psi` in [dp_mean()] (with \eqn{\tau / \sqrt S}
+#' in these formulas), so the selection does not depend on the units of the
+#' grid.
+#'
+#' @param x A [curves()] object, or anything [as_curves()] understands (a
+#'   long data frame with `id`, `arg`, `value` and `grid`, a matrix with
+#'   `grid`, an fda `fd`, a tf `tfd`).
+#' @param epsilon The budget of the release that will use the selection
+#'   (it sets the noise term of the criterion).
+#' @param tau Public bound on the weighted \eqn{L^2} norm of a curve.
+#' @param mechanism `"iclp_qr"`, `"iclp_ar"` or `"frl"`.
+#' @param basis A [kl_basis()] on the grid of `x` (or a kernel, from which the
+#'   basis is computed with default settings).
+#' @param epsilon_select Budget spent by the selection.
+#' @param candidates `NULL` (defaults above) or a vector of candidates.
+#' @param folds Number of folds (at least 2, at most `n`).
+#' @param eta \eqn{\eta} for QR / AR (default: PSS).
+#' @param h Eigenvalue decay exponent (default: from the kernel).
+#' @param frl_bound,ar_bound,threshold_scale See [dp_mean()].
+#' @param budget `NULL` or a [privacy_budget()], charged `epsilon_select`.
+#'   ([dp_mean()] with `select = "pcv"` charges the selection itself.)
+#' @param grid,... For data that are not curves yet: the public grid and the
+#'   options of [as_curves()] (`id`, `arg`, `value` as strings or bare names,
+#'   `method`, `na.rm`, ...; not `restrict`), as in [dp_mean()].
+#' @param unit The privacy unit when one person has several curves (as in
+#'   [dp_mean()]): a column of a long data frame, or a vector with one entry
+#'   per curve. The folds then hold whole units, each unit enters the
+#'   criterion as one individual (the mean of its clipped curves in the
+#'   training means, the mean of its curves' losses in the test folds), and
+#'   `n` in the sensitivity counts units. `NULL`: every curve is its own unit.
+#' @return An object of class `dpfda_pcv_selection`: `mechanism`,
+#'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
+#'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`.
+#' @examples
+#' t <- seq(0, 1, length.out = 50)
+#' x <- curves(outer(runif(300, 0.5, 1), sin(2 * pi * t)), t)
+#' b <- kl_basis(kernel_matern(3/2, 0.1), t)
+#' pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = b, epsilon_select = 0.5)
+#' @export
+pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis,
+                       epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
+                       frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
+                       budget = NULL, grid = NULL, ..., unit = NULL) {
+  check_required(c("x", "epsilon", "tau", "basis", "epsilon_select"),
+                 advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
+                               epsilon_select = "the budget spent by the selection, e.g. 0.5"))
+  budget <- release_open(budget)
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  dots <- capture_dots(..., .cols = c("id", "arg", "value"))
+  frame <- if (is.data.frame(x)) as.data.frame(x)
+  if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
+  if (!is.null(unit) && long_frame_on_grid(x, dots, grid)) {   # long data: the rule of tables, with the units
+    x <- frame_snap_curves(x, sort(as_grid(grid, "grid")), dots$id %||% "id", dots$arg %||% "arg",
+                           dots$value %||% "value", unit)
+    units <- attr(x, "units")
+    x <- check_curves_data(x)
+  } else {
+    x <- mech_curves_with_options(x, grid, dots, "pcv_select")
+    units <- memory_units(unit, x, frame, dots)
+  }
+  units <- if (!is.null(units)) curve_units(units, nrow(x$values))
+  epsilon <- check_epsilon(epsilon)
+  tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
+  mechanism <- check_mechanism(mechanism, c("iclp_qr", "iclp_ar", "frl"), "pcv_select")
+  if (inherits(basis, "dpfda_kernel")) basis <- kl_basis(basis, x$grid)
+  if (!inherits(basis, "dpfda_kl_basis")) arg_error("basis", "a kl_basis() or a kernel", basis)
+  if (nrow(basis$vectors) != ncol(x$values) ||
+      !isTRUE(all.equal(as_points(basis$grid, "basis"), as_points(x$grid, "x"), check.attributes = FALSE))) {
+    dpfda_abort("`basis` must be computed on the grid of `x`.", arg = "basis")
+  }
+  epsilon_select <- check_epsilon(epsilon_select, "epsilon_select")
+  n <- if (is.null(units)) nrow(x$values) else units$n
+  if (n < 2L) {
+    dpfda_abort(sprintf("`x` must hold at least 2 %s for cross-validation.", if (is.null(units)) "curves" else
+      "units"), arg = "x")
+  }
+  folds <- check_count(folds, "folds", min = 2, max = n)
+  if (is.null(h)) h <- kernel_edr(basis$kernel, x$dim)
+  h <- check_number(h, "h", lower = 0, lower_open = TRUE, upper = Inf)
+  o <- list(frl_bound = check_choice(frl_bound, c("M", "sqrtM"), "frl_bound"),
+            ar_bound = check_choice(ar_bound, c("sum", "cs"), "ar_bound"),
+            threshold_scale = check_number(threshold_scale, "threshold_scale", lower = 0,
+                                           lower_open = TRUE, upper = 1e10))
+  if (!is.null(eta)) eta <- check_number(eta, "eta", lower = 0, lower_open = TRUE, upper = 100)
+  # candidates of psi live on the unit-measure domain (L2 bound tau / sqrt(S)), as dp_mean()'s psi
+  o$measure <- basis_measure(basis)
+  tau_u <- tau / sqrt(o$measure)
+  if (mechanism != "frl" && is.null(eta)) eta <- pss_params(mechanism, n, epsilon, h, tau_u)$eta
+  if (is.null(candidates)) {
+    candidates <- switch(mechanism,
+      frl = {
+        p <- pss_params("frl", n, epsilon, h, tau_u, "authors_code")
+        rng <- if (length(p$M_set)) range(p$M_set) else c(p$M, p$M)
+        seq(max(rng[1] - 2, 1), min(rng[2] + 5, 20, basis$J))
+      },
+      iclp_qr = exp(seq(log(0.5 * (n * epsilon^2 / tau_u)^(-eta)), log(2 / n), length.out = 20)),
+      iclp_ar = exp(seq(log(0.5 * tau_u / n), log(1 / n), length.out = 20)))
+  } else {
+    ok <- is.numeric(candidates) && is.null(dim(candidates)) && length(candidates) >= 1L &&
+      all(is.finite(candidates)) && all(candidates > 0) &&
+      (mechanism != "frl" || all(candidates == round(candidates) & candidates <= basis$J))
+    if (!isTRUE(ok)) {
+      arg_error("candidates", if (mechanism == "frl") sprintf("whole numbers between 1 and %d", basis$J)
+                else "positive finite numbers", candidates)
+    }
+    candidates <- as.double(candidates)
+  }
+  lam <- basis$values
+  A <- kl_coef(basis, clip_curves_l2(x$values, basis$weights, tau))   # n x J coefficients
+  X2 <- as.vector((clip_curves_l2(x$values, basis$weights, tau)^2) %*% basis$weights)
+  if (!is.null(units)) {
+    # one row per unit: the mean of its curves' coefficients (norm <= tau) and of their squared norms
+    # (the mean of the units' curves' losses ||mu - X_i||^2 = mean ||X_i||^2 - 2 <mu, abar> + ||mu||^2)
+    k <- tabulate(units$index, units$n)
+    A <- rowsum(A, units$index, reorder = TRUE) / k
+    X2 <- as.vector(rowsum(X2, units$index, reorder = TRUE)) / k
+  }
+  fold <- integer(n)
+  fold[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
+  loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
+  sens <- pcv_sensitivity(fold, tau)
+  s <- quiet_privacy(dp_select(-loss, sensitivity = sens, epsilon = epsilon_select))
+  charge_budget(budget, epsilon_select, 0, "pcv_select")
+  structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
+                 candidates = candidates, index = s$index, value = candidates[s$index],
+                 eta = if (mechanism == "frl") NULL else eta,
+                 epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng()),
+            class = "dpfda_pcv_selection")
+}
+
+# Expected cross-validation loss of each candidate: A (n x J coefficients of
+# the clipped curves), X2 (their squared norms), fold (fold of each curve).
+pcv_losses <- function(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o) {
+  n <- nrow(A)
+  nk <- tabulate(fold, max(fold))
+  bar <- dp_progress(length(candidates), "pcv_select(): cross-validating the candidates")
+  on.exit(bar$done())
+  vapply(candidates, function(cand) {
+    bar$tick()
+    params <- if (mechanism == "frl") list(M = as.integer(cand)) else list(eta = eta, psi = cand)
+    tot <- 0
+    for (k in seq_along(nk)) {
+      te <- fold == k
+      ntr <- n - nk[k]
+      a <- colMeans(A[!te, , drop = FALSE])
+      pl <- iclp_plan(mechanism, a, lam, ntr, epsilon, tau, params, o)
+      cvec <- numeric(length(lam))
+      cvec[pl$idx] <- pl$center
+      # ||mu - X_i||^2 = ||X_i||^2 - 2 <mu, X_i> + ||mu||^2 (mu in span V)
+      tot <- tot + sum(X2[te] - 2 * as.vector(A[te, , drop = FALSE] %*% cvec) + sum(cvec^2)) +
+        nk[k] * sum(pl$sd^2)
+    }
+    tot / n
+  }, 0)
+}
+
+# Replace-one sensitivity of the PCV utility: the replaced curve's own term
+# (4 tau^2) plus its effect, through the training means, on the other folds.
+pcv_sensitivity <- function(fold, tau) {
+  n <- length(fold)
+  nk <- tabulate(fold, max(fold))
+  others <- vapply(seq_along(nk), function(k) sum((nk * 8 * tau^2 / (n - nk))[-k]), 0)
+  (4 * tau^2 + max(others)) / n
+}
+
+#' @export
+print.dpfda_pcv_selection <- function(x, ...) {
+  cat(sprintf("<dpfda_pcv_selection> %s = %s (candidate %d of %d) for %s, epsilon spent %s\n",
+              x$parameter, format(x$value, digits = 4), x$index, length(x$candidates), x$mechanism,
+              format(x$epsilon, digits = 4)))
+  print_noise_source(x$rng)
+  invisible(x)
+}
