@@ -267,7 +267,7 @@ auto_bound_min_share <- function(n, epsilon, K2) 4 * (log(K2) + auto_bound_tail)
 # The share of epsilon spent on the bound: the given one, or by default 0.1,
 # raised (up to 0.5) when n epsilon is too small for 0.1; refused (classed)
 # when n is too small for the quantile at that share.
-auto_bound_share <- function(ab, n, epsilon) {
+auto_bound_share <- function(ab, n, epsilon, bound = "tau") {
   K2 <- length(ab$candidates) + 1L
   need <- auto_bound_min_share(n, epsilon, K2)
   share <- if (is.null(ab$share)) min(max(0.1, need), 0.5) else ab$share
@@ -276,9 +276,9 @@ auto_bound_share <- function(ab, n, epsilon) {
       sprintf("a larger epsilon (at least %.3g with bound_share = 0.5)", 2 * need * epsilon)
     dpfda_abort(sprintf(paste("n = %s is too small for a private bound at bound_share = %s of epsilon = %s:",
                               "the private quantile needs n * epsilon * bound_share >= %.3g (%s candidate",
-                              "bounds). Give `tau`, or %s, or a narrower `bound_range`."),
+                              "bounds). Give `%s`, or %s, or a narrower `bound_range`."),
                         format(n), format(share, digits = 4), format(epsilon, digits = 4),
-                        4 * (log(K2) + auto_bound_tail), K2 - 1L, what),
+                        4 * (log(K2) + auto_bound_tail), K2 - 1L, bound, what),
                 class = "dpfda_error_privacy", arg = "bound_share")
   }
   share
@@ -309,21 +309,23 @@ mean_bins_at <- function(sb, k) {
 # below the lowest or above the highest candidate) is refused after the
 # budget of the bound is charged: the refusal is a function of the private
 # choice only. Returns the bin (1-based), the bound and the record.
-auto_bound_choose <- function(sb, ab, epsilon, budget, label, drop_hint = TRUE) {
+# `bound` and `values` name the bound and what it bounds in the messages.
+auto_bound_choose <- function(sb, ab, epsilon, budget, label, drop_hint = TRUE, bound = "tau",
+                              values = "the norms of the curves") {
   n <- sb$n
-  share <- auto_bound_share(ab, n, epsilon)
+  share <- auto_bound_share(ab, n, epsilon, bound)
   eps_b <- share * epsilon
   cand <- ab$candidates
   K2 <- length(cand) + 1L
   k0 <- auto_bound_k0(n, ab$quantile, eps_b, K2)
   b <- auto_bound_select(sb$norm_counts, n - k0, eps_b)
   if (b == 1L || b == K2) {
-    charge_budget(budget, eps_b, 0, sprintf("%s tau = \"auto\" (bound only, refused)", label))
-    dpfda_abort(sprintf(paste("The private bound fell %s `bound_range` = [%s, %s]: the norms of the curves",
-                              "seem to lie %s it. Give `tau`, or a `bound_range` %s (the budget of the bound,",
+    charge_budget(budget, eps_b, 0, sprintf("%s %s = \"auto\" (bound only, refused)", label, bound))
+    dpfda_abort(sprintf(paste("The private bound fell %s `bound_range` = [%s, %s]: %s",
+                              "seem to lie %s it. Give `%s`, or a `bound_range` %s (the budget of the bound,",
                               "epsilon %s, is spent)."),
-                        if (b == 1L) "below" else "above", format(ab$range[1L]), format(ab$range[2L]),
-                        if (b == 1L) "below" else "above",
+                        if (b == 1L) "below" else "above", format(ab$range[1L]), format(ab$range[2L]), values,
+                        if (b == 1L) "below" else "above", bound,
                         if (b == 1L) "with a smaller low end" else "with a larger high end",
                         format(eps_b, digits = 4)),
                 class = "dpfda_error_data", arg = "bound_range")
@@ -369,11 +371,11 @@ print_tau_auto <- function(x) {
 }
 
 # The options of tau = "auto" given with a numeric tau: an error (they would be ignored).
-auto_bound_unused <- function(opts) {
-  given <- intersect(c("bound_share", "bound_range", "bound_quantile"), names(opts))
+auto_bound_unused <- function(opts, bound = "tau", names = c("bound_share", "bound_range", "bound_quantile")) {
+  given <- intersect(names, names(opts))
   if (length(given)) {
-    dpfda_abort(sprintf("`%s` applies only with tau = \"auto\"; drop it or give tau = \"auto\".", given[1L]),
-                arg = given[1L])
+    dpfda_abort(sprintf("`%s` applies only with %s = \"auto\"; drop it or give %s = \"auto\".", given[1L],
+                        bound, bound), arg = given[1L])
   }
   invisible()
 }

@@ -42,6 +42,24 @@
 #' (its exact privacy profile at \eqn{\epsilon} is at most \eqn{\delta});
 #' otherwise the release counts with its \eqn{(\epsilon, \delta)}.
 #'
+#' **Automatic bounds.** `tau = "auto"` ([dp_mean()], [dp_cov()],
+#' [dp_fpca()]) and `y_bound = "auto"` ([dp_gp_regression()],
+#' [dp_bin_regression()]) spend a share \eqn{\epsilon_b} on a private bound
+#' (pure \eqn{\epsilon_b}-DP, the exponential mechanism) and the rest on the
+#' release, charged together after the release succeeded (or not at all).
+#' When no part has a Gaussian or zCDP profile (every pure-DP mechanism:
+#' ICLP, FRL, Bernstein, [dp_cov()], [dp_bin_regression()]) that is one
+#' entry of \eqn{\epsilon}; under `"zcdp"` it counts as
+#' \eqn{\epsilon^2/2}-zCDP. When the release is Gaussian (`mechanism =
+#' "gp"` of [dp_mean()], [dp_gp_regression()]) the parts are one entry each,
+#' labelled `"... [bound]"` and `"... [release]"`: the bound with its
+#' \eqn{\epsilon_b} (added by basic composition under `"gdp"`,
+#' \eqn{\epsilon_b^2/2}-zCDP under `"zcdp"`) and the release with its own
+#' \eqn{(\epsilon - \epsilon_b, \delta)} and \eqn{\mu}, which depends on
+#' \eqn{\epsilon - \epsilon_b} and \eqn{\delta} only, not on the chosen
+#' bound, so it composes with the other Gaussian releases exactly. Under
+#' `"basic"` either way adds to exactly `epsilon`.
+#'
 #' Multi-step procedures charge every step: a [dp_bandwidth()] result passed
 #' to [dp_kde()] is charged (once, under the label `"dp_bandwidth"`) if it
 #' was not charged to this budget yet; [dp_gp_select()] charges the

@@ -30,6 +30,21 @@
 #' noise). Inputs outside `domain` are clamped into it, i.e. counted in the
 #' nearest boundary bin (documented clamping, DESIGN.md rule 2).
 #'
+#' **Automatic bound** (`y_bound = "auto"`): chosen privately with a share
+#' `bound_share` of `epsilon`, by the rule of [dp_gp_regression()] (section
+#' Automatic bound: a high quantile of \eqn{|y_i - c|}, \eqn{c} =
+#' `bound_center`, default 0, among public candidates over `bound_range`,
+#' default \eqn{[10^{-4}, 10^4]}), giving `y_bound = c + c(-B, B)`; the rest
+#' of `epsilon` goes to the Laplace release, so the call charges exactly
+#' `epsilon`, and the release records `y_bound_auto` and `epsilon_release`.
+#' Tables and chunks give the same release as points in memory: the engine
+#' computes, per bin of the domain and per bin of \eqn{|y - c|} among the
+#' candidates, the count and the sums of \eqn{y - c} and of its sign (a
+#' missing output counts at \eqn{c}), from which the histogram and the
+#' clamped bin sums at any candidate follow exactly, in one pass. A
+#' [summarise_bin_regression()] summary (clamped to a fixed `y_bound`)
+#' cannot choose a bound.
+#'
 #' **Predictions** at `newdata` (post-processing of the released bin means,
 #' no further privacy cost, see [predict.dpfda_bin_release()]):
 #' * `method = "simple"`: the released mean of the bin containing the point;
@@ -62,7 +77,8 @@
 #'   or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
 #'   dimension.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`
+#'   (chosen privately with a share of `epsilon`, see Automatic bound).
 #' @param epsilon Privacy parameter (\eqn{\delta = 0}).
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
@@ -80,15 +96,20 @@
 #' @param ... Options of the integral fit: `lengthscale` (one or one per
 #'   dimension), `variance`, `noise_variance` (starting values, or fixed
 #'   values with `optimise = FALSE`) and `optimise` (default `TRUE`); for a
-#'   table or chunks, `columns` (the names of the input columns).
+#'   table or chunks, `columns` (the names of the input columns); with
+#'   `y_bound = "auto"`, `bound_share`, `bound_range`, `bound_quantile` and
+#'   `bound_center` (see [dp_gp_regression()]).
 #' @return A `dpfda_release` of subclass `dpfda_bin_release`. Its `values`
 #'   are the released bin means on the grid of bin centres (empty bins hold
 #'   the midpoint of `y_bound`); `sensitivity` is \eqn{d} (the \eqn{L_1}
 #'   sensitivity of the bin sums) and `noise_scale` \eqn{d / \epsilon} (the
-#'   Laplace scale on the sums). Further fields: `counts`, `laplace_scale`
+#'   Laplace scale on the sums; with `y_bound = "auto"`, \eqn{\epsilon} is
+#'   `epsilon_release`). Further fields: `counts`, `laplace_scale`
 #'   (per bin, 0 for empty bins), `bins`, `domain`, `y_bound`, `method`,
 #'   `fit` (the integral GP's fitted hyperparameters, or `NULL`), and
-#'   `predictions` at `newdata` (or `NULL`).
+#'   `predictions` at `newdata` (or `NULL`); with `y_bound = "auto"`,
+#'   `y_bound_auto` (`bound`, `epsilon`, `share`, `quantile`, `range`,
+#'   `center`) and `epsilon_release` (`epsilon` is the whole call's).
 #' @seealso [dp_gp_regression()] (cloaking), [integral_kernel()].
 #' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence, N. D.
 #'   (2018). Differentially private regression with Gaussian processes.
@@ -103,6 +124,10 @@
 #' ri <- dp_bin_regression(x, y, bins = 10, y_bound = c(-2, 2), epsilon = 1,
 #'                         domain = c(0, 1), method = "integral")
 #' predict(ri, seq(0, 1, 0.1))
+#' # y_bound chosen privately with a share of epsilon (0.1 here)
+#' ra <- dp_bin_regression(x, y, bins = 10, y_bound = "auto", epsilon = 3, domain = c(0, 1))
+#' ra$y_bound
+#' ra
 #' dp_rng(old)
 #' @export
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
@@ -123,6 +148,19 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   if (engine) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
   columns <- opts$columns
   opts$columns <- NULL
+  # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...`
+  bo <- split_ybound_options(opts)
+  opts <- bo$rest
+  auto <- !missing(y_bound) && identical(y_bound, "auto")
+  if (!missing(y_bound) && !auto && (is.character(y_bound) || is.factor(y_bound))) {
+    arg_error("y_bound", "c(lower, upper) with lower < upper, or \"auto\" (a private bound)", y_bound)
+  }
+  if (!auto) auto_bound_unused(bo$auto, "y_bound", ybound_option_names)
+  ab <- NULL
+  if (auto && inherits(x, "dpfda_summary")) {
+    dpfda_abort(paste("y_bound = \"auto\" needs the data (points and outputs, a data frame, a table or chunks),",
+                      "not a summary clamped to a fixed y_bound; give y_bound."), arg = "y_bound")
+  }
   if (inherits(x, "dpfda_summary")) {
     s <- check_summary(x, "binreg")
     st <- s$settings
@@ -149,7 +187,12 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
     if (!engine && !is.null(columns)) {
       dpfda_abort("`columns` is for a database table or chunks; `x` holds the inputs themselves.", arg = "columns")
     }
-    s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
+    if (auto) {   # a share of epsilon buys y_bound; the rest goes to the release
+      ab <- binreg_auto_bound(x, y, bins, domain, bo$auto, columns, check_epsilon(epsilon), budget)
+      s <- ab$summary
+    } else {
+      s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
+    }
     st <- s$settings
   }
   epsilon <- check_epsilon(epsilon)
@@ -159,8 +202,14 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   newpts <- if (is.null(newdata)) NULL else as_points(newdata, "newdata", d = D)
   counts <- s$sums[, 1L]
   if (max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))   # counts as integers
-  bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts, noise,
-              budget, call)
+  if (is.null(ab)) {
+    return(bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts,
+                       noise, budget, call))
+  }
+  rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
+                     opts, newpts, noise, NULL, call)
+  # one charge for the bound and the release: epsilon in all
+  ybound_close(rel, budget, "dp_bin_regression (y_bound = \"auto\")", ab, epsilon)
 }
 
 # The release step of dp_bin_regression(), shared by the in-memory and the
@@ -230,6 +279,7 @@ release_details.dpfda_bin_release <- function(x) {
                 format(x$fit$variance, digits = 4), paste(format(x$fit$lengthscale, digits = 4), collapse = ", "),
                 format(x$fit$noise_variance, digits = 4)))
   }
+  print_ybound_auto(x)
 }
 
 #' Predictions from a binned release

@@ -40,6 +40,34 @@
 #'   handled: the noise lives in the range of \eqn{C}, as does every
 #'   neighbour's shift.
 #'
+#' **Automatic bound** (`y_bound = "auto"`). A share `bound_share` of
+#' `epsilon` buys the bound privately, by the rule of `tau = "auto"` in
+#' [dp_mean()] applied to the outputs' distances \eqn{|y_i - c|} to a public
+#' centre \eqn{c} = `bound_center` (default 0): the exponential mechanism
+#' over public candidates, five per decade on a log scale over `bound_range`
+#' (default \eqn{[10^{-4}, 10^4] \sqrt{v + \sigma_n^2}}, the prior sd of the
+#' outputs from the public kernel variance \eqn{v} and `noise_variance`, so
+#' the default follows the units of the model), targets a high quantile of
+#' the distances (`bound_quantile`, default 0.9, lowered by the same public
+#' rule at small \eqn{n}), and the chosen candidate \eqn{B} gives `y_bound =
+#' c + c(-B, B)`. Replacing one output moves every rank of the histogram by
+#' at most 1 (sensitivity 1). The rest of `epsilon` and all of `delta` go to
+#' the release, calibrated to that `y_bound`, so the whole call is
+#' \eqn{(\epsilon, \delta)}-DP and charges exactly `epsilon` and `delta`,
+#' one ledger entry for the bound and the release (see Automatic bounds in
+#' [privacy_budget()] for how it composes under `"gdp"` and `"zcdp"`). The
+#' default share
+#' is 0.1, raised up to 0.5 when \eqn{n\,\epsilon} is small; too few outputs
+#' for the share is an error of class `dpfda_error_privacy`, and a choice
+#' outside `bound_range` (the outputs lie outside it) one of class
+#' `dpfda_error_data`, after the bound's budget is charged; each says what
+#' to do (give `y_bound`, a larger share, another range). The release
+#' records `y_bound`, `y_bound_auto` (`bound` \eqn{B}, `epsilon`, `share`,
+#' `quantile`, `range`, `center`) and `epsilon_release`; the print says
+#' "y_bound chosen privately (share ... of epsilon)". The private quantile
+#' needs a few hundred outputs at \eqn{\epsilon = 1} (\eqn{n \epsilon}
+#' `bound_share` at least about 43 with the default range).
+#'
 #' The posterior variance depends on public quantities only and is returned as
 #' it is. The paper calibrates with \eqn{c(\delta)\Delta/\epsilon}
 #' (`calibration = "hall"`), proven only for \eqn{\epsilon \le 1}; its
@@ -57,7 +85,8 @@
 #' @param data With a formula: the data frame holding its variables.
 #' @param kernel The GP prior kernel (see [kernels]).
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`:
+#'   chosen privately with a share of `epsilon` (see Automatic bound).
 #' @param epsilon,delta Privacy parameters.
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
@@ -68,14 +97,18 @@
 #' @param calibration See [dp_noise_scale()].
 #' @param bound Sensitivity bound of the standard method (see Details).
 #' @param tol Solver tolerance passed to [cloaking_covariance()].
-#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
+#' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); with
+#'   `y_bound = "auto"`, its options `bound_share`, `bound_range`,
+#'   `bound_quantile` (as for `tau = "auto"` in [dp_mean()]) and
+#'   `bound_center` (the public centre of the outputs, default 0).
 #' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
 #'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
 #'   (see [exact_noise]).
 #' @return A `dpfda_release` (subclass `dpfda_gpreg_release`) with the released
 #'   mean at `newdata` in `values`, plus `posterior_variance`,
 #'   `noise_covariance` (covariance of the added noise at `newdata`),
-#'   `regression` (the method), and for cloaking `lambda` and `max_constraint`.
+#'   `regression` (the method), and for cloaking `lambda` and `max_constraint`
+#'   (with `y_bound = "auto"`: `y_bound_auto`, `epsilon_release`).
 #' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence, N. D.
 #'   (2018). Differentially private regression with Gaussian processes.
 #'   *AISTATS*, PMLR 84, 1195--1203.
@@ -94,6 +127,13 @@
 #'                          kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500,
 #'                          y_bound = c(-150, 100), epsilon = 1, delta = 1e-5)
 #' }
+#' # y_bound chosen privately (a share of epsilon) around a public centre
+#' x3 <- runif(400)
+#' y3 <- 10 + sin(6 * x3) + rnorm(400, 0, 0.3)
+#' r3 <- dp_gp_regression(x3, y3, seq(0, 1, length.out = 30), kernel_gaussian(0.2),
+#'                        noise_variance = 0.09, y_bound = "auto", epsilon = 1, delta = 1e-5,
+#'                        bound_center = 10)
+#' r3$y_bound
 #' dp_rng(old)
 #' @export
 dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, epsilon, delta,
@@ -136,27 +176,54 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   warn_privacy(epsilon, delta, length(y))
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")   # also when unused (standard)
+  # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...` (the rest goes to dp_noise_scale())
+  dots <- split_ybound_options(list(...))
+  ch <- NULL
+  eps_rel <- epsilon
+  if (identical(y_bound, "auto")) {
+    # the public inputs and outputs checked before any budget is spent
+    n <- nrow(as_points(x, "x"))
+    if (!is.numeric(y) || length(y) != n || !all(is.finite(y))) {
+      arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
+    }
+    check_kernel(kernel)
+    noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
+    # the default range follows the prior sd of the outputs, sqrt(v + noise_variance) (public)
+    ab <- ybound_auto_options(dots$auto, sqrt(kernel$variance + noise_variance))
+    ch <- ybound_choose(ybound_hist(y, ab$center, ab$candidates), n, ab, epsilon, budget, "dp_gp_regression")
+    y_bound <- ch$y_bound
+    eps_rel <- epsilon - ch$epsilon
+  } else {
+    auto_bound_unused(dots$auto, "y_bound", ybound_option_names)
+  }
+  # the charge: the release's (epsilon, delta) with its Gaussian profile; with y_bound = "auto" one
+  # entry for the bound and the release together (R/auto-y-bound.R)
+  finish <- function(rel, label) {
+    if (is.null(ch)) {
+      charge_release(budget, rel, label)
+      return(rel)
+    }
+    ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
+  }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
-                               inverse = if (method == "standard") "stats" else FALSE)
+                               inverse = if (method == "standard") "stats" else FALSE, auto_ok = TRUE)
   d <- parts$d
   if (method == "standard") {
     sens <- d * standard_gp_bound(parts, kernel, noise_variance, bound)
-    sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+    sigma <- do.call(dp_noise_scale, c(list(sens, eps_rel, delta, calibration = calibration), dots$rest))
     rel <- gp_release(parts$mean, parts$grid, kernel, sigma, mechanism = "gp-regression-standard",
-                      epsilon = epsilon, delta = delta, sensitivity = sens, call = call,
+                      epsilon = eps_rel, delta = delta, sensitivity = sens, call = call,
                       calibration = calibration, regression = "standard", bound = bound,
                       y_bound = parts$y_bound, posterior_variance = parts$variance,
                       class = "dpfda_gpreg_release", noise_mode = noise)
     rel$noise_covariance <- rel$noise_scale^2 * (kernel_matrix(kernel, parts$points) +
                                                    rel$jitter * diag(nrow(parts$points)))
-    charge_release(budget, rel, "dp_gp_regression (standard)")
-    return(rel)
+    return(finish(rel, "dp_gp_regression (standard)"))
   }
   cl <- cloaking_covariance(parts$C, tol = tol)
-  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
+  rel <- cloaking_release(parts, cl, eps_rel, delta, calibration, call, noise_args = dots$rest,
                           noise_mode = noise)
-  charge_release(budget, rel, "dp_gp_regression (cloaking)")
-  rel
+  finish(rel, "dp_gp_regression (cloaking)")
 }
 
 # The cloaking mechanism for any mean that is linear in the clipped outputs,
@@ -213,7 +280,7 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
 # inverse = "stats" (the standard mechanism): no cloaking matrix C (NULL), the
 # mean from alpha = K^{-1} y, and only the row functionals of K^{-1} that
 # standard_gp_bound() reads (src/gpreg.c, dpfda_gp_standard).
-gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, inverse = FALSE) {
+gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, inverse = FALSE, auto_ok = FALSE) {
   check_kernel(kernel)
   x <- as_points(x, "x")
   n <- nrow(x)
@@ -221,7 +288,10 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
   ok <- is.numeric(y_bound) && length(y_bound) == 2L && all(is.finite(y_bound)) && y_bound[1] < y_bound[2]
-  if (!isTRUE(ok)) arg_error("y_bound", "c(lower, upper) with lower < upper", y_bound)
+  if (!isTRUE(ok)) {
+    arg_error("y_bound", if (auto_ok) "c(lower, upper) with lower < upper, or \"auto\" (a private bound)" else
+      "c(lower, upper) with lower < upper", y_bound)
+  }
   noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
   grid <- as_grid(newdata, "newdata")
   if (is.null(dim(grid))) grid <- sort(grid)
@@ -270,6 +340,7 @@ release_details.dpfda_gpreg_release <- function(x) {
               x$regression, format(x$y_bound[1], digits = 4), format(x$y_bound[2], digits = 4),
               format(sqrt(min(x$posterior_variance)), digits = 3),
               format(sqrt(max(x$posterior_variance)), digits = 3)))
+  print_ybound_auto(x)
 }
 
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no

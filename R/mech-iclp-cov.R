@@ -55,7 +55,14 @@
 #'   the release, so the call charges exactly `epsilon`, and the release
 #'   records `tau` and `tau_auto`. The norms are histogrammed in a first pass
 #'   (by the engine for a table) and the covariance summary is computed at
-#'   the chosen bound in a second, so chunks (read once) need a numeric `tau`.
+#'   the chosen bound in a second; chunks, read once, give in one pass the
+#'   sums of the coefficient vectors and of their outer products per bin of
+#'   the norms (unscaled and divided by the norm, or its square), from which
+#'   the covariance summary at any candidate follows exactly: the same
+#'   release as in memory (but for single values beyond \eqn{2^{10}} times
+#'   the chosen `tau` over the square root of the smallest quadrature weight,
+#'   which memory clamps at that point and chunks at the top of the range;
+#'   every curve is clipped to norm `tau` either way).
 #'   [dp_fpca()] passes it on.
 #' @param kernel The ICLP covariance kernel of one argument (default Matern
 #'   3/2 with lengthscale 0.1 times the width of the domain).
@@ -163,7 +170,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
     tau <- ch$tau
     eps_rel <- epsilon - ch$epsilon
   }
-  s <- cov_summary(src, basis, tau, cen, incomplete)
+  s <- if (auto && !is.null(ch$summary)) ch$summary else cov_summary(src, basis, tau, cen, incomplete)
   warn_privacy(epsilon, 0, s$n)
   drop <- incomplete == "drop"
   rel <- if (drop) {
@@ -254,14 +261,32 @@ cov_mean_part <- function(S1, n, basis, epsilon, tau, kernel, h, noise) {
 
 # dp_cov(tau = "auto"): the histogram of the curves' norms (after the public
 # centre, in the basis's weights, as dp_cov() clips) from the binned summary
-# of dp_mean(tau = "auto"), and the private choice. Chunks are read once, so
-# they cannot give the histogram and then the covariance summary.
+# of dp_mean(tau = "auto"), and the private choice. Chunks are read once: one
+# pass gives the binned covariance summary (cov_bins_frame()), from which the
+# histogram and the covariance summary at the chosen bound follow; the
+# choice then carries that summary (`summary`).
 cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = "error") {
-  if (inherits(src$data, "dpfda_chunks")) {
-    dpfda_abort(paste("dp_cov(tau = \"auto\") reads the data twice (the bound, then the covariance), which",
-                      "chunks do not allow; give curves, a data frame or a table, or give `tau`."), arg = "tau")
-  }
   ab <- auto_bound_options(opts, "l2", sum(basis$weights), max_tau = 1e75)
+  if (inherits(src$data, "dpfda_chunks")) {
+    cols <- src$cols
+    unit <- cols$unit
+    if (!is.null(unit) && incomplete == "drop") {   # (the rule of every source, summarise_mean_bins())
+      dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
+                  arg = "incomplete")
+    }
+    settings <- list(grid = as.double(basis$grid), weights = as.double(basis$weights), candidates = ab$candidates,
+                     clip = "l2", projection = basis$weights * basis$vectors)
+    if (!is.null(cen)) settings$center <- cen
+    if (incomplete == "drop") settings$incomplete <- "drop"
+    sb <- warn_dropped(chunks_reduce(src$data, function(d) {
+      cov_bins_frame(d, basis, ab$candidates, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
+                     cen, unit, settings)
+    }, id = if (is.null(unit)) cols$id %||% "id" else unit))
+    if (incomplete == "error") refuse_missing_cells(sb)
+    ch <- auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
+    ch$summary <- cov_bins_at(sb, ch$index)
+    return(ch)
+  }
   bsrc <- if (!is.null(src$curves)) {
     cu <- src$curves
     if (!is.null(cen)) cu$values <- cu$values - rep(cen, each = nrow(cu$values))
@@ -270,6 +295,81 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = 
   sb <- summarise_mean_bins(bsrc, ab$candidates, "l2", basis$weights, cen, incomplete)
   if (incomplete == "error") refuse_missing_cells(sb)
   auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
+}
+
+# One data frame (a chunk) of long data: per bin of the curves' norms among the
+# candidates (rows), the sums of the coefficient vectors a_i and of a_i / |X_i|
+# and of the outer products a_i a_i' and a_i a_i' / |X_i|^2 (columns: A1, B1,
+# A2, B2; weighted 1 / the unit's curves with `unit`), with the histogram of
+# the norms (per unit its largest curve's; an individual left out by
+# incomplete = "drop" counts as norm 0, as in dp_mean()). Clipping at c_k scales a_i by
+# min(1, c_k / |X_i|), so the covariance summary at candidate k is exactly
+#   S1 = sum_{b <= k} A1_b + c_k sum_{b > k} B1_b,
+#   S2 = sum_{b <= k} A2_b + c_k^2 sum_{b > k} B2_b.
+cov_bins_frame <- function(d, basis, cand, id, arg, value, cen, unit, settings) {
+  grid <- as.double(basis$grid)
+  m <- length(grid)
+  w <- basis$weights
+  P <- settings$projection
+  J <- ncol(P)
+  K2 <- length(cand) + 1L
+  drop <- identical(settings$incomplete, "drop")
+  cells <- frame_clipped_cells(d, grid, cand[length(cand)], w, "l2", id, arg, value, cen,
+                               if (drop) "drop" else "zero", unit = unit)
+  sums <- matrix(0, K2, 2L * J + 2L * J * J)
+  counts <- numeric(K2)
+  n_hist <- if (is.null(unit)) cells$n else cells$n_units %||% 0
+  if (length(cells$v)) {
+    ci <- cells$i
+    nrm2 <- rowsum(w[cells$k + 1L] * cells$v^2, ci, reorder = TRUE)
+    A <- rowsum(cells$v * P[cells$k + 1L, , drop = FALSE], ci, reorder = TRUE)   # a_i, rows as nrm2
+    ids <- as.double(rownames(nrm2))
+    ibin <- auto_bin_index(nrm2[, 1L], cand^2)
+    nr <- sqrt(nrm2[, 1L])
+    inv <- ifelse(nr > 0, 1 / nr, 0)
+    wt <- if (is.null(unit)) rep(1, length(ids)) else cells$weight[match(ids, ci)]
+    for (b in unique(ibin)) {
+      sel <- ibin == b
+      Ab <- A[sel, , drop = FALSE]
+      wb <- wt[sel]
+      ib <- inv[sel]
+      sums[b + 1L, ] <- c(colSums(wb * Ab), colSums(wb * ib * Ab), as.vector(crossprod(wb * Ab, Ab)),
+                          as.vector(crossprod(wb * ib^2 * Ab, Ab)))
+    }
+    if (!is.null(unit)) ibin <- as.integer(tapply(ibin, cells$unit_of[ids + 1], max))   # a unit: its largest
+    counts <- as.double(tabulate(ibin + 1L, K2))
+  }
+  counts[1L] <- counts[1L] + (n_hist - sum(counts))   # individuals without a cell: norm 0
+  out <- new_dpfda_summary("cov_bins", sums, n_hist, cells$rows, cells$dropped, settings, norm_counts = counts,
+                           missing_cells = (cells$n - cells$incomplete_n) * m - length(cells$v),
+                           incomplete_n = as.double(if (is.null(unit)) cells$incomplete_n else
+                             cells$incomplete_units %||% 0))
+  if (!is.null(unit)) {
+    out$unit <- unit
+    out$curves <- as.double(cells$n)
+  }
+  out
+}
+
+# The covariance summary (kind "cov") at candidate k (1-based) from the binned one.
+cov_bins_at <- function(sb, k) {
+  st <- sb$settings
+  cand <- st$candidates
+  J <- ncol(st$projection)
+  S1 <- colSums(sb$sums[seq_len(k), seq_len(J), drop = FALSE]) +
+    cand[k] * colSums(sb$sums[-seq_len(k), J + seq_len(J), drop = FALSE])
+  S2 <- colSums(sb$sums[seq_len(k), 2L * J + seq_len(J * J), drop = FALSE]) +
+    cand[k]^2 * colSums(sb$sums[-seq_len(k), 2L * J + J * J + seq_len(J * J), drop = FALSE])
+  settings <- list(grid = st$grid, weights = st$weights, tau = cand[k], clip = st$clip, projection = st$projection)
+  if (!is.null(st$center)) settings$center <- st$center
+  if (!is.null(st$incomplete)) settings$incomplete <- st$incomplete
+  out <- new_dpfda_summary("cov", unname(cbind(S1, matrix(S2, J, J))), sb$n, sb$rows, sb$dropped, settings,
+                           missing_cells = sb$missing_cells, incomplete_n = sb$incomplete_n)
+  if (!is.null(sb$unit)) {
+    out$unit <- sb$unit
+    out$curves <- sb$curves
+  }
+  out
 }
 
 # The release step of dp_cov(), shared by the in-memory and the engine path

@@ -89,7 +89,10 @@ binreg_summary <- function(pts, y, settings, rows, dropped) {
 }
 
 # A data frame (a chunk): numeric columns, rows with a missing input dropped.
-binreg_frame <- function(d, y, columns, settings) {
+# `summarise` makes the summary of the kept points and outputs (by default
+# the "binreg" one; y_bound = "auto" gives its binned one, R/auto-y-bound.R).
+binreg_frame <- function(d, y, columns, settings,
+                         summarise = function(p, yy, rows, dropped) binreg_summary(p, yy, settings, rows, dropped)) {
   if (!nrow(d)) engine_no_rows("data frame")
   for (cl in columns) if (!cl %in% names(d)) engine_missing_column(cl, names(d), "columns")
   if (!y %in% names(d)) engine_missing_column(y, names(d), "y")
@@ -101,8 +104,7 @@ binreg_frame <- function(d, y, columns, settings) {
   }
   pts <- matrix(as.double(unlist(d[columns], use.names = FALSE)), nrow(d))
   bad <- rowSums(is.na(pts)) > 0
-  binreg_summary(pts[!bad, , drop = FALSE], as.double(d[[y]])[!bad], settings, rows = nrow(d),
-                 dropped = sum(bad))
+  summarise(pts[!bad, , drop = FALSE], as.double(d[[y]])[!bad], rows = nrow(d), dropped = sum(bad))
 }
 
 warn_binreg <- function(s) {
@@ -123,20 +125,9 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
                    check = !.query)
   nn <- lazy_drop_null(q, xn, check = !.query)
   q <- nn$q
-  dom <- settings$domain
   bins <- settings$bins
   yb <- settings$y_bound
-  # bin index as bin_index(): floor((u - lower) / width), clamped to the bins (exact literals)
-  idx <- NULL
-  mult <- 1
-  for (j in seq_len(D)) {
-    w <- (dom[2, j] - dom[1, j]) / bins[j]
-    kj <- call("pmin", call("pmax", call("floor", call("/", call("-", as.name(xn[j]), sql_lit(dom[1, j])),
-                                                        sql_lit(w))), 0, na.rm = TRUE), bins[j] - 1, na.rm = TRUE)
-    term <- if (mult == 1) kj else call("*", kj, mult)
-    idx <- if (is.null(idx)) term else call("+", idx, term)
-    mult <- mult * bins[j]
-  }
+  idx <- binreg_lazy_index(xn, settings)
   yc <- call("pmin", call("pmax", call("coalesce", as.name("y"), sql_lit(mean(yb))), sql_lit(yb[1L]), na.rm = TRUE),
              sql_lit(yb[2L]), na.rm = TRUE)
   q <- dplyr::mutate(q, b = !!idx, yc = !!yc, ym = dplyr::if_else(is.na(!!as.name("y")), 1, 0))
@@ -152,4 +143,22 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   sums[b, 2L] <- as.double(res$s)
   warn_binreg(new_dpfda_summary("binreg", sums, sum(sums[, 1L]), nn$rows, nn$dropped, settings,
                                 missing_y = sum(as.double(res$my))))
+}
+
+# The SQL expression of the (0-based) bin of the inputs `xn`, as bin_index():
+# floor((u - lower) / width), clamped to the bins (exact literals).
+binreg_lazy_index <- function(xn, settings) {
+  dom <- settings$domain
+  bins <- settings$bins
+  idx <- NULL
+  mult <- 1
+  for (j in seq_along(xn)) {
+    w <- (dom[2, j] - dom[1, j]) / bins[j]
+    kj <- call("pmin", call("pmax", call("floor", call("/", call("-", as.name(xn[j]), sql_lit(dom[1, j])),
+                                                        sql_lit(w))), 0, na.rm = TRUE), bins[j] - 1, na.rm = TRUE)
+    term <- if (mult == 1) kj else call("*", kj, mult)
+    idx <- if (is.null(idx)) term else call("+", idx, term)
+    mult <- mult * bins[j]
+  }
+  idx
 }

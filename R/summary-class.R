@@ -19,7 +19,9 @@ summary_kinds <- c(kde = "binned 1-D KDE (bin weights)", mean = "clipped curve s
                    binreg = "bin counts and clamped output sums",
                    mean_bins = "curve sums per bin of their norms, with the norms' histogram (tau = \"auto\")")
 summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (linear binning)",
-                   kde_kernel = "Gaussian kernel sums at public points (KDE)")
+                   kde_kernel = "Gaussian kernel sums at public points (KDE)",
+                   cov_bins = "basis coefficient sums and outer products per bin of the norms (tau = \"auto\" on chunks)",
+                   binreg_bins = "bin counts and output sums per bin of |y - centre|, with its histogram (y_bound = \"auto\")")
 
 #' Sufficient summaries for data outside memory
 #'

@@ -57,6 +57,7 @@ nasty_cases <- function() c(nasty_cases_core(), unlist(unname(bad_arg_extensions
 
 bad_arg_table_core <- function() {
   t5 <- seq(0, 1, length.out = 5)
+  x250 <- seq(0.002, 0.998, length.out = 250)
   v5 <- rbind(sin(2 * pi * t5), cos(2 * pi * t5))
   cv <- curves(v5, t5)
   g2 <- cbind(c(0, 1, 0, 1), c(0, 0, 1, 1))
@@ -182,7 +183,11 @@ bad_arg_table_core <- function() {
       standard = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5,
                       kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
                       delta = 1e-5, mechanism = "standard", calibration = "hall", bound = "paper_b",
-                      tol = 1e-8, noise = "float", budget = NULL, data = NULL, method = NULL)
+                      tol = 1e-8, noise = "float", budget = NULL, data = NULL, method = NULL),
+      # y_bound = "auto" (a private bound): enough outputs for the private quantile at epsilon = 1
+      auto = list(x = x250, y = sin(6 * x250), newdata = t5, kernel = kernel_gaussian(0.3), noise_variance = 0.1,
+                  y_bound = "auto", epsilon = 1, delta = 1e-5, mechanism = "cloaking", calibration = "analytic",
+                  bound = "rkhs", tol = 1e-8, noise = "float", budget = NULL, data = NULL, method = NULL)
     ),
     kde_gaussian = list(list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, domain = c(0, 1),
                              binned = TRUE, bins = 64)),
@@ -195,7 +200,9 @@ bad_arg_table_core <- function() {
       simple = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), bins = 3, y_bound = c(-1, 1),
                     epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", noise = "float", budget = NULL),
       integral = list(x = g2, y = c(0.5, -0.2, 0.3, 1), bins = c(2, 2), y_bound = c(-1, 1), epsilon = 1,
-                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL)
+                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL),
+      auto = list(x = x250, y = sin(6 * x250), bins = 3, y_bound = "auto", epsilon = 1, domain = c(0, 1),
+                  newdata = t5, method = "simple", noise = "float", budget = NULL)
     ),
     integral_kernel = list(list(lower = c(0, 0.5), upper = c(0.4, 1), lower2 = 0.1, upper2 = 0.3,
                                 lengthscale = 0.3, variance = 2, average = TRUE)),

@@ -244,8 +244,52 @@ test_that("dp_cov(tau = \"auto\") and dp_fpca(): exact charge, calibration, clas
   expect_output(print(r), "tau chosen privately \\(share 0.25")
   p <- suppressWarnings(dp_fpca(d$cu, npc = 2, epsilon = 1, tau = "auto"))
   expect_true(p$release$tau %in% dpfda:::auto_bound_candidates(p$release$tau_auto$range))
-  expect_error(dp_cov(dp_chunks(list(as.data.frame(d$cu))), epsilon = 1, tau = "auto", grid = d$t),
-               class = "dpfda_error_argument", regexp = "give `tau`")
+  # chunks (read once): one pass gives the binned covariance summary, the same release as memory
+  long <- as.data.frame(d$cu)
+  long$person <- (as.integer(factor(long$id)) + 1L) %/% 2L
+  ids <- unique(long$id)
+  cen <- function(t) 0.1 * t
+  for (u in list(NULL, "person")) {
+    dp_reproducible(6)
+    a <- suppressWarnings(dp_cov(long, epsilon = 1, tau = "auto", grid = d$t, center = cen, unit = u))
+    dp_reproducible(6)
+    b2 <- privacy_budget(5, composition = "basic")
+    b <- suppressWarnings(dp_cov(dp_chunks(split(long, (match(long$id, ids) - 1L) %/% 37L)), epsilon = 1,
+                                 tau = "auto", grid = d$t, center = cen, unit = u, budget = b2))
+    expect_identical(a$tau, b$tau)
+    expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
+    expect_identical(a$privacy_unit, b$privacy_unit)
+    expect_equal(budget_spent(b2)$epsilon, 1, tolerance = 1e-15)
+  }
+  # incomplete = "drop" on chunks: the individuals left out count as norm 0, as in memory
+  part <- long[!(long$id %in% ids[c(3, 50, 51)] & long$arg > 0.5), ]
+  dp_reproducible(7)
+  a <- suppressWarnings(dp_cov(part, epsilon = 1, tau = "auto", grid = d$t, incomplete = "drop"))
+  dp_reproducible(7)
+  b <- suppressWarnings(dp_cov(dp_chunks(split(part, (match(part$id, ids) - 1L) %/% 41L)), epsilon = 1,
+                               tau = "auto", grid = d$t, incomplete = "drop"))
+  expect_identical(a$tau, b$tau)
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
+  expect_equal(a$incomplete_n, b$incomplete_n)
+  expect_equal(a$n_complete, b$n_complete)
+  for (src in list(part, dp_chunks(list(part)))) {   # units with incomplete = "drop": refused on every source
+    expect_error(dp_cov(src, epsilon = 1, tau = "auto", grid = d$t, incomplete = "drop", unit = "person"),
+                 class = "dpfda_error_argument", regexp = "not available yet")
+  }
+  expect_error(dp_cov(dp_chunks(list(part)), epsilon = 1, tau = "auto", grid = d$t), class = "dpfda_error_data",
+               regexp = "incomplete = \"drop\"")
+  # the binned summary gives exactly the covariance summary at every candidate above 2^-10 times the
+  # largest values (below, the fixed-tau summary also clamps single values at 2^10 tau / sqrt(min w),
+  # which the one-pass summary does at the top of the range; either keeps every norm within tau)
+  ab <- dpfda:::auto_bound_options(list(), "l2", 1)
+  basis <- dpfda:::kl_basis(dpfda:::default_mech_kernel(range(d$t)), d$t)
+  st <- list(grid = d$t, weights = basis$weights, candidates = ab$candidates, clip = "l2",
+             projection = basis$weights * basis$vectors)
+  sb <- dpfda:::cov_bins_frame(long, basis, ab$candidates, "id", "arg", "value", NULL, NULL, st)
+  for (k in c(12, 15, 20, 30)) {
+    ref <- dpfda:::summarise_cov_basis(d$cu, basis, ab$candidates[k], "id", "arg", "value")
+    expect_equal(dpfda:::cov_bins_at(sb, k)$sums, ref$sums, tolerance = 1e-10)
+  }
   expect_error(dp_cov(d$cu, epsilon = 1, tau = 1, bound_share = 0.2), class = "dpfda_error_argument")
   expect_error(dp_cov(d$cu, epsilon = 1, tau = "auto", bound_range = c(1, 1e80)), class = "dpfda_error_argument")
   expect_error(dp_cov(d$cu[1:50], epsilon = 1, tau = "auto"), class = "dpfda_error_privacy")
