@@ -142,7 +142,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   if (engine && !missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
                                                engine_names_or(x), "y")
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   method <- check_choice(method, c("simple", "integral"), "method")
   opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
   if (engine) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))

@@ -156,7 +156,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
                  advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
   noise <- check_noise(noise)
-  budget <- check_budget(budget)
+  budget <- release_open(budget)
   # `mechanism` as in every other function; `method` (its former name) stays an alias
   mechanism_given <- !missing(mechanism)
   mechanism <- check_choice(mechanism, c("cloaking", "standard"), "mechanism")
@@ -199,10 +199,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   # the charge: the release's (epsilon, delta) with its Gaussian profile; with y_bound = "auto" one
   # entry for the bound and the release together (R/auto-y-bound.R)
   finish <- function(rel, label) {
-    if (is.null(ch)) {
-      charge_release(budget, rel, label)
-      return(rel)
-    }
+    if (is.null(ch)) return(release_close(rel, budget, label))
     ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
