@@ -144,18 +144,11 @@ summarise_binreg_bins <- function(x, y, bins, domain, ab, columns) {
     dpfda_abort(paste("y_bound = \"auto\" needs the data (points and outputs, a data frame, a table or chunks),",
                       "not a summary clamped to a fixed y_bound; give y_bound."), arg = "y_bound")
   }
-  if (inherits(x, "dpfda_chunks") || is.data.frame(x) || is_lazy_table(x)) {
-    have <- engine_names_or(x)
-    columns <- engine_columns(columns, have, "columns")
-    y <- engine_columns(y, have, "y", 1L)
-    D <- length(columns)
-  } else {
-    pts <- as_points(x, "x")
-    D <- ncol(pts)
-    if (!is.numeric(y) || !is.null(dim(y)) || length(y) != nrow(pts)) {
-      arg_error("y", sprintf("a numeric vector of %d values (one per row of `x`)", nrow(pts)), y)
-    }
-  }
+  src <- binreg_source(x, y, columns)
+  y <- src$y
+  columns <- src$columns
+  D <- src$D
+  pts <- src$pts   # (points in memory; NULL for a data frame, a table or chunks)
   bins <- check_bins(bins, D)
   dom <- check_bin_domain(domain, D)
   K2 <- length(ab$candidates) + 1L

@@ -160,15 +160,9 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
                                   holder_constant = NULL, holder_exponent = 1,
                                   micchelli_constant = NULL, noise = c("uniform", "paper")) {
   check_required()
-  a <- bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration)
+  # sensitivity, epsilon, h, dim, beta, delta and calibration, checked, in place
+  list2env(bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration), environment())
   k <- bern_count_vector(k, "k", max = 1000)
-  sensitivity <- a$sensitivity
-  epsilon <- a$epsilon
-  h <- a$h
-  dim <- a$dim
-  beta <- a$beta
-  delta <- a$delta
-  calibration <- a$calibration
   class <- check_choice(class, c("none", "smooth", "holder", "linear"), "class")
   noise <- check_choice(noise, c("uniform", "paper"), "noise")
   reg <- bern_check_regularity(class, derivative_bound, holder_constant, holder_exponent,
@@ -232,14 +226,8 @@ bernstein_choose_k <- function(sensitivity, epsilon, h = 1L, dim = 1L, beta = 0.
                                derivative_bound = NULL, holder_constant = NULL, holder_exponent = 1,
                                micchelli_constant = NULL, k_max = 200L) {
   check_required()
-  a <- bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration)
-  sensitivity <- a$sensitivity
-  epsilon <- a$epsilon
-  h <- a$h
-  dim <- a$dim
-  beta <- a$beta
-  delta <- a$delta
-  calibration <- a$calibration
+  # sensitivity, epsilon, h, dim, beta, delta and calibration, checked, in place
+  list2env(bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration), environment())
   class <- check_choice(class, c("smooth", "holder", "linear"), "class")
   method <- check_choice(method, c("rate", "bound"), "method")
   k_max <- check_count(k_max, "k_max", max = 1000)

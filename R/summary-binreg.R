@@ -55,18 +55,11 @@ summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns 
 # summarise_bin_regression() with column names (strings).
 summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
   y_bound <- check_y_bound(y_bound)
-  if (inherits(x, "dpfda_chunks") || is.data.frame(x) || is_lazy_table(x)) {
-    have <- engine_names_or(x)
-    columns <- engine_columns(columns, have, "columns")
-    y <- engine_columns(y, have, "y", 1L)
-    D <- length(columns)
-  } else {
-    pts <- as_points(x, "x")
-    D <- ncol(pts)
-    if (!is.numeric(y) || !is.null(dim(y)) || length(y) != nrow(pts)) {
-      arg_error("y", sprintf("a numeric vector of %d values (one per row of `x`)", nrow(pts)), y)
-    }
-  }
+  src <- binreg_source(x, y, columns)
+  y <- src$y
+  columns <- src$columns
+  D <- src$D
+  pts <- src$pts   # (points in memory; NULL for a data frame, a table or chunks)
   bins <- check_bins(bins, D)
   dom <- check_bin_domain(domain, D)
   settings <- list(bins = bins, domain = dom, y_bound = y_bound)
@@ -161,4 +154,19 @@ binreg_lazy_index <- function(xn, settings) {
     mult <- mult * bins[j]
   }
   idx
+}
+
+# The outputs and the point columns of bin regression's data (names for a data
+# frame, a table or chunks; checked values in memory), and their dimension.
+binreg_source <- function(x, y, columns) {
+  if (inherits(x, "dpfda_chunks") || is.data.frame(x) || is_lazy_table(x)) {
+    have <- engine_names_or(x)
+    columns <- engine_columns(columns, have, "columns")
+    return(list(y = engine_columns(y, have, "y", 1L), columns = columns, D = length(columns)))
+  }
+  pts <- as_points(x, "x")
+  if (!is.numeric(y) || !is.null(dim(y)) || length(y) != nrow(pts)) {
+    arg_error("y", sprintf("a numeric vector of %d values (one per row of `x`)", nrow(pts)), y)
+  }
+  list(y = y, columns = columns, D = ncol(pts), pts = pts)
 }
