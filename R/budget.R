@@ -87,10 +87,14 @@
 #' @param ... Unused.
 #' @return `privacy_budget()`: a `dpfda_budget`. `spend()`: the budget,
 #'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
-#'   composed total), `remaining_epsilon`, `releases` and `composition`.
+#'   composed total), `remaining_epsilon`, `releases` (the number of
+#'   releases charged) and `composition`.
 #'   `summary()`: the ledger, a data frame with one row per charge
 #'   (`label`, `epsilon`, `delta`, `mu`, `rho`) and the composed running total
-#'   `total_epsilon`.
+#'   `total_epsilon`. A release made of several private parts, one of them
+#'   Gaussian, has one row per part (`"dp_mean (tau = \"auto\") [bound]"`,
+#'   `"... [release]"`), charged together, so that the Gaussian part composes
+#'   as such.
 #' @references Dwork, C., Rothblum, G. N. and Vadhan, S. (2010). Boosting and
 #'   differential privacy. *FOCS*. Dong, J., Roth, A. and Su, W. J. (2022).
 #'   Gaussian differential privacy. *JRSS B*. Bun, M. and Steinke, T. (2016).
@@ -123,7 +127,7 @@ privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "
 
 empty_ledger <- function() {
   data.frame(label = character(), epsilon = numeric(), delta = numeric(), mu = numeric(),
-             rho = numeric(), id = character(), stringsAsFactors = FALSE)
+             rho = numeric(), id = character(), charge = numeric(), stringsAsFactors = FALSE)
 }
 
 check_budget <- function(budget, arg = "budget") {
@@ -186,7 +190,7 @@ budget_spent <- function(budget) {
   tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
   list(epsilon = tot$epsilon, delta = tot$delta,
        remaining_epsilon = max(0, budget$epsilon - tot$epsilon),
-       releases = nrow(budget$ledger), composition = budget$composition)
+       releases = length(unique(budget$ledger$charge)), composition = budget$composition)
 }
 
 # The one place where mechanisms charge a budget (internal API). Charges
@@ -226,6 +230,8 @@ ledger_row <- function(label, epsilon, delta = 0, mu = NULL, rho = NULL, id = NU
 # dpfda_error_budget, saying what remains) when the composed total would
 # exceed the budget.
 ledger_commit <- function(budget, rows) {
+  # `charge`: the entries of one release share a number (a release may charge several parts)
+  rows$charge <- if (nrow(budget$ledger)) max(budget$ledger$charge) + 1 else 1
   new <- rbind(budget$ledger, rows)
   tot <- ledger_total(new, budget$delta, budget$composition)
   tol <- 1 + 1e-9

@@ -77,3 +77,13 @@ test_that("every composite release charges exactly what it reports, once", {
   one(function(b) dp_kme(matrix(runif(100), 50), kernel_gaussian(0.3), epsilon = 0.7, delta = 1e-5,
                          domain = rbind(c(0, 0), c(1, 1)), M = 20, budget = b), 0.7)
 })
+
+test_that("a release charged in several parts counts as one release", {
+  b <- privacy_budget(5, 1e-3, composition = "gdp")
+  dpfda:::release_close(list(epsilon = 1, delta = 1e-5), b, "two",
+                        list(dpfda:::privacy_part(0.4, name = "bound"), dpfda:::privacy_part(0.6, 1e-5, mu = 0.1)))
+  dpfda:::release_close(list(epsilon = 1, delta = 0), b, "one", list(dpfda:::privacy_part(1)))
+  expect_equal(nrow(b$ledger), 3L)
+  expect_equal(budget_spent(b)$releases, 2L)
+  expect_output(print(b), "over 2 releases")
+})
