@@ -99,8 +99,9 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   if (incomplete == "drop") settings$incomplete <- "drop"
   # each curve's coefficients a_i with weight wt_i (1, or 1 / the curves of its unit, so that a unit adds
   # the mean of its a_i and the mean of its a_i a_i^T)
+  # (sum_i w_i a_i a_i' as crossprod(sqrt(w) A): the symmetric product, half the work of crossprod(A * w, A))
   cov_sums <- function(A, wt = NULL) if (is.null(wt)) cbind(colSums(A), crossprod(A)) else
-    cbind(as.vector(crossprod(A, wt)), crossprod(A * wt, A))
+    cbind(as.vector(crossprod(A, wt)), crossprod(A * sqrt(wt)))
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
