@@ -264,15 +264,6 @@ budget_remaining_text <- function(budget, spent) {
   }
 }
 
-# Charge a release object (its epsilon, delta and, for Gaussian noise, mu).
-charge_release <- function(budget, release, label, sensitivity = NULL) {
-  if (is.null(budget)) return(invisible(NULL))
-  rho <- NULL
-  if (isTRUE(release$noise_exact) && release$delta > 0 && !is.null(release$zcdp_rho)) rho <- release$zcdp_rho
-  charge_budget(budget, release$epsilon, release$delta, label, mu = release_mu(release, sensitivity),
-                rho = rho)
-}
-
 # mu = (L2 sensitivity) / sigma for releases with Gaussian noise, else NULL.
 release_mu <- function(release, sensitivity = NULL) {
   if (!is.numeric(release$delta) || !(release$delta > 0)) return(NULL)

@@ -377,7 +377,7 @@ cov_bins_at <- function(sb, k) {
 # coefficient vectors (S1 = sum a_i) and of their outer products
 # (S2 = sum a_i a_i^T), the public basis and n.
 cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, psi, h, noise, call,
-                        domain, privacy_unit = NULL) {
+                        domain) {
   m <- length(basis$grid)
   Jb <- basis$J
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
@@ -410,7 +410,7 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
                            call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,
                            params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
                            centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
-                           noise_inflation = out$noise_inflation, privacy_unit = privacy_unit,
+                           noise_inflation = out$noise_inflation,
                            class = "dpfda_iclp_cov_release")
   rel
 }

@@ -196,13 +196,13 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     abort_curve_in_two_units()
   }
   if (drop) {   # the incomplete individuals (units) count, with no contribution
-    all <- if (is.null(unit)) lazy_n_ids(nn$q) else
+    n_all <- if (is.null(unit)) lazy_n_ids(nn$q) else
       plain_double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")), n = dplyr::n()))$n)
-    done <- if (is.null(unit)) n else
+    n_done <- if (is.null(unit)) n else
       plain_double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")), n = dplyr::n()))$n)
     if (!(n > 0)) {
-      return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), all, nn$rows, nn$dropped, settings,
-                                            missing_cells = 0, incomplete_n = all)))
+      return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), n_all, nn$rows, nn$dropped, settings,
+                                            missing_cells = 0, incomplete_n = n_all)))
     }
   }
   if (!(n > 0)) {
@@ -218,8 +218,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
                              nn$rows, nn$dropped, settings, missing_cells = n * m - as.double(res$cells),
                              unit = unit, curves = n)
     if (drop) {
-      out$n <- all
-      out$incomplete_n <- all - done
+      out$n <- n_all
+      out$incomplete_n <- n_all - n_done
       out$curves <- lazy_n_ids(nn$q)
     }
     return(warn_dropped(out))
@@ -227,8 +227,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   out <- new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), n, nn$rows, nn$dropped, settings,
                            missing_cells = n * m - as.double(res$cells))
   if (drop) {
-    out$n <- all
-    out$incomplete_n <- all - n
+    out$n <- n_all
+    out$incomplete_n <- n_all - n
   }
   warn_dropped(out)
 }
