@@ -148,8 +148,11 @@
 #'   point for a vector or matrix. A unit with \eqn{r} points adds each with
 #'   weight \eqn{1/r}, so its embedding is a convex combination of kernel
 #'   features with norm at most one and the sensitivity is that of one point
-#'   with `N` the number of units (methods `"subspace"` and
-#'   `"random_features"`). `NULL` (default): every point is its own unit.
+#'   with `N` the number of units. Every method; the exponential method
+#'   weighs the rows the same way in its utility
+#'   \eqn{-\|\hat\mu_X - \mu_R\|_H}, which therefore moves by at most
+#'   \eqn{2\sqrt{v}/N} when all points of one unit change (points in memory
+#'   only, as without a unit). `NULL` (default): every point is its own unit.
 #'   The print says which.
 #' @param budget `NULL` or a [privacy_budget()] to charge (Gaussian
 #'   releases are recorded with \eqn{\mu = \Delta/\sigma} for exact
@@ -233,16 +236,21 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                 arg = "synthetic")
   }
   if (method == "exponential") {
-    if (!is.null(units)) {
-      dpfda_abort(paste("`unit` is available for method = \"subspace\" and \"random_features\": the exponential",
-                        "method's utility involves all pairs of points, not a sum over units."), arg = "unit")
-    }
     if (noise == "exact") {
       dpfda_abort("`noise = \"exact\"` applies to noisy coordinates; the exponential method has none.",
                   arg = "noise")
     }
-    rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens)
-    rel$privacy_unit <- privacy_unit_points(N)
+    # with a unit: a unit of r points weighs 1/r, so its part of the embedding has norm <= sqrt(v)
+    # and the utility moves by at most the sensitivity for n_units when one unit changes
+    w <- if (!is.null(units)) {
+      r <- tabulate(units$x$unit, units$n_units)
+      1 / (units$n_units * r[units$x$unit])
+    }
+    if (!is.null(units)) sens <- kme_sensitivity(kernel, units$n_units, tight)
+    rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens, w,
+                       if (is.null(units)) N else units$n_units)
+    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else
+      privacy_unit_points(units$n_units, units$label, N)
     return(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
@@ -367,7 +375,9 @@ kme_synthetic <- function(synthetic, M, D, box, x, public) {
 }
 
 # Exponential mechanism over public candidate data sets (utility -||mu_X - mu_R||_H).
-kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens) {
+# `w`: weights of the rows of `x` (NULL: 1/N each; with a privacy unit 1/(n r)
+# for a unit of r points), `n` the number of individuals the release reports.
+kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens, w = NULL, n = nrow(x)) {
   ok <- is.list(candidates) && !is.data.frame(candidates) && length(candidates) >= 1L &&
     length(candidates) <= 1e4
   if (!isTRUE(ok)) arg_error("candidates", "a list of 1 to 10000 public candidate data sets", candidates)
@@ -392,14 +402,33 @@ kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens
     dpfda_abort("The exponential mechanism needs N^2 kernel values; N is too large (at most 2e5).",
                 class = "dpfda_error_numeric", arg = "x")
   }
-  kxx <- kme_mean_gram(kernel, x)
-  util <- vapply(cand, function(cc) {
-    kb <- kme_rowmeans(kernel, cc$points, x, chunk)
-    K <- kernel_matrix(kernel, cc$points)
-    -sqrt(max(0, kxx - 2 * sum(cc$weights * kb) + sum(cc$weights * (K %*% cc$weights))))
-  }, 0)
+  util <- kme_exp_utility(x, kernel, cand, chunk, w)
   sel <- quiet_privacy(dp_select(util, sensitivity = sens, epsilon = epsilon))
   ch <- cand[[sel$index]]
-  new_dpfda_kme_release(ch$points, ch$weights, kernel, "exponential", epsilon, delta, N, 0, length(cand),
+  new_dpfda_kme_release(ch$points, ch$weights, kernel, "exponential", epsilon, delta, n, 0, length(cand),
                 "exponential", NULL, call, list(selected = sel$index), sensitivity = sens)
+}
+
+# The utilities -||mu_X - mu_R||_H of the candidates R (lists of points and
+# weights). Unweighted rows: the C kernel means. Weighted rows (a privacy
+# unit): w' K_xx w and K_rx w by blocks of rows, so that no N x N matrix is
+# held (the N^2 kernel values are evaluated once, as in the unweighted case).
+kme_exp_utility <- function(x, kernel, cand, chunk, w = NULL) {
+  if (is.null(w)) {
+    kxx <- kme_mean_gram(kernel, x)
+    kbar <- function(p) kme_rowmeans(kernel, p, x, chunk)
+  } else {
+    N <- nrow(x)
+    step <- max(1L, min(N, floor(1e7 / N)))
+    kxx <- 0
+    for (a in seq(1L, N, by = step)) {
+      b <- seq.int(a, min(N, a + step - 1L))
+      kxx <- kxx + sum(w[b] * (kernel_matrix(kernel, x[b, , drop = FALSE], x) %*% w))
+    }
+    kbar <- function(p) drop(kernel_matrix(kernel, p, x) %*% w)
+  }
+  vapply(cand, function(cc) {
+    K <- kernel_matrix(kernel, cc$points)
+    -sqrt(max(0, kxx - 2 * sum(cc$weights * kbar(cc$points)) + sum(cc$weights * (K %*% cc$weights))))
+  }, 0)
 }

@@ -306,8 +306,53 @@ test_that("dp_kde(unit =) and dp_kme(unit =): memory, data frames, chunks and su
     expect_output(print(rk(p$df, unit = person)), "privacy unit: person \\(60 units, 270 points\\)")
     expect_output(print(rk(p$x)), "privacy unit: one point \\(270\\)")
   }
-  expect_error(dp_kme(p$x, k, epsilon = 1, delta = 0, method = "exponential", candidates = list(z), unit = p$person),
-               class = "dpfda_error")
+  # the exponential method with a unit in memory (tables and chunks refuse it: its utility needs all pairs)
+  expect_error(dp_kme(chunks(), k, epsilon = 1, delta = 0, method = "exponential", candidates = list(z),
+                      columns = "v", unit = "person"), class = "dpfda_error")
+})
+
+test_that("dp_kme(method = \"exponential\", unit =): person-level utilities, exact law within epsilon", {
+  p <- unit_points()
+  k <- kernel_gaussian(0.2)
+  cand <- lapply(c(0.2, 0.35, 0.5, 0.65, 0.8, 1), function(m) matrix(pmin(1, m + seq(-0.1, 0.1, length.out = 9))))
+  cl <- lapply(cand, function(cc) list(points = cc, weights = rep(1 / nrow(cc), nrow(cc))))
+  big <- as.integer(names(which.max(table(p$person))))       # 10 points
+  x2 <- p$x
+  x2[p$person == big] <- 1
+  w <- function(person) { r <- tabulate(person); 1 / (max(person) * r[person]) }
+  u1 <- dpfda:::kme_exp_utility(matrix(p$x), k, cl, 64L, w(p$person))
+  u2 <- dpfda:::kme_exp_utility(matrix(x2), k, cl, 64L, w(p$person))
+  sens <- 2 / 60                                           # v = 1, 60 persons
+  expect_lte(max(abs(u1 - u2)), sens + 1e-12)
+  expect_gt(max(abs(u1 - u2)), 0.3 * sens)                 # the swap is a strong one
+  # one unit per point: the weighted utilities are the C kernel means'
+  u0 <- dpfda:::kme_exp_utility(matrix(p$x), k, cl, 64L)
+  expect_equal(dpfda:::kme_exp_utility(matrix(p$x), k, cl, 64L, rep(1 / length(p$x), length(p$x))), u0,
+               tolerance = 1e-12)
+  # the exact selection law of the two neighbours: log ratio <= epsilon, and without the unit (row-level
+  # sensitivity 2 / 270) the same swap of 10 points exceeds it
+  law <- function(u, s, eps) { a <- eps * u / (2 * s); exp(a - max(a)) / sum(exp(a - max(a))) }
+  eps <- 1
+  expect_lte(max(abs(log(law(u1, sens, eps)) - log(law(u2, sens, eps)))), eps + 1e-12)
+  r1 <- dpfda:::kme_exp_utility(matrix(p$x), k, cl, 64L)
+  r2 <- dpfda:::kme_exp_utility(matrix(x2), k, cl, 64L)
+  expect_gt(max(abs(log(law(r1, 2 / 270, eps)) - log(law(r2, 2 / 270, eps)))), eps)
+  # the release: n counts persons, sensitivity 2 / 60, the same from a vector and a data frame
+  rk <- function(x, ...) with_seed_mode(9, dp_kme(x, k, epsilon = eps, delta = 0, method = "exponential",
+                                                  candidates = cand, ...))
+  a <- rk(p$x, unit = p$person)
+  b <- rk(p$df, unit = person)
+  expect_equal(a$n, 60)
+  expect_equal(a$sensitivity, sens)
+  expect_identical(a$selected, b$selected)
+  expect_equal(b$privacy_unit, "person (60 units, 270 points)")
+  expect_valid_release(a)
+  # the sampled choice follows the law (seeded draws, chi-square at a fixed seed)
+  draws <- with_seed_mode(11, vapply(1:2000, function(i) {
+    dp_kme(p$x, k, epsilon = eps, delta = 0, method = "exponential", candidates = cand, unit = p$person)$selected
+  }, 0L))
+  pr <- law(u1, sens, eps)
+  expect_gt(suppressWarnings(stats::chisq.test(tabulate(draws, length(cand)), p = pr))$p.value, 0.001)
 })
 
 test_that("summarise_kme(unit =): a whole-person swap moves the mean features by at most 2 / n_persons", {
