@@ -183,7 +183,8 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   m <- length(grid)
   K2 <- length(cand) + 1L
   top <- cand[length(cand)]
-  cells <- lazy_clipped_cells(x, grid, top, w, clip, id, arg, value, FALSE, center, incomplete, unit)
+  cells <- lazy_clipped_cells(x, grid, top, w, clip, id, arg, value, FALSE, center, incomplete, unit,
+                              unit_checked = TRUE)   # (checked below, before any query of the cells)
   nn <- cells$nn
   q <- cells$q
   if (clip == "l2") {

@@ -233,9 +233,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   least 1\% beyond them (sensitivity \eqn{s_{K+1}^2 \tau^2 / n}); half of
 #'   the share each. Every source gives the same release (chunks are read
 #'   once). Available for `mechanism = "iclp_qr"`, `"frl"` and `"gp"` (linear
-#'   in the mean) with `select = "pss"` or `"manual"`, without `unit` or
+#'   in the mean) with `select = "pss"` or `"manual"`, without
 #'   `incomplete = "drop"`, and not from a mean summary (which lacks the
-#'   second moments); other uses (`"iclp_ar"`, whose thresholding is not
+#'   second moments). With `unit`, \eqn{n} counts units and the band is for
+#'   the population mean of the units' mean curves; each unit adds the mean
+#'   of its curves' second moments, an upper bound on those of its mean
+#'   curve, so the band is conservative when a unit's curves differ. Other uses (`"iclp_ar"`, whose thresholding is not
 #'   linear, and `"bernstein"`) are refused with `dpfda_error_unsupported`.
 #'   The smoothing of `"iclp_qr"` and `"gp"` enters the band as a worst-case
 #'   bias bound, which dominates it at large `n * epsilon`; `mechanism =
@@ -334,10 +337,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   if (inference && inherits(src$data, "dpfda_chunks")) {
     # chunks are read once: the second moments are summed as the mean summary reads them, on
     # the components the shrinkage keeps (public: n is not known yet, so all of them)
+    # (with a unit the chunks are sorted by it, and a unit is never split)
     tee <- chunks_tee(src$data, function(d) {
       summarise_cov_basis(d, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
-                          src$cols$value %||% "value", center = cen)
-    }, src$cols$id %||% "id")
+                          src$cols$value %||% "value", center = cen, unit = src$cols$unit)
+    }, src$cols$unit %||% src$cols$id %||% "id")
     src$data <- tee$chunks
     src$tee <- tee
   }

@@ -102,8 +102,10 @@ population_summary <- function(src, basis, Jt, tau, cen) {
   if (!is.null(src$tee)) return(src$tee$summary())     # chunks: computed while the mean read them
   data <- if (!is.null(src$curves)) src$curves else src$data
   cols <- src$cols
+  # with a privacy unit each unit adds the mean of its curves' a_i a_i' (an upper bound, in the
+  # positive semidefinite order, on the outer product of its mean curve: the band stays conservative)
   summarise_cov_basis(data, bK, tau, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
-                      center = if (is.null(src$curves)) cen)
+                      center = if (is.null(src$curves)) cen, unit = if (!is.null(src$curves)) src$unit else cols$unit)
 }
 
 # Chunks are read once: the cov summary is computed from the same chunks as
@@ -231,9 +233,9 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                                 "of radius tau / sqrt(lambda_1))")))
 }
 
-# dp_mean(inference = TRUE) is available for the default mechanism on curves,
-# data frames, tables and chunks (not from a mean summary, which lacks the
-# second moments, nor with `unit` or incomplete = "drop" yet).
+# dp_mean(inference = TRUE) is available for the linear mechanisms on curves,
+# data frames, tables and chunks, with or without `unit` (not from a mean
+# summary, which lacks the second moments, nor with incomplete = "drop" yet).
 check_inference <- function(mechanism, select, incomplete, unit, src) {
   no <- function(what, arg) {
     dpfda_abort(sprintf("inference = TRUE is not available %s yet.", what),
@@ -247,8 +249,8 @@ check_inference <- function(mechanism, select, incomplete, unit, src) {
                      "\"frl\" or \"gp\")"), mechanism), "mechanism")
   }
   if (select == "pcv") no("with select = \"pcv\" (use \"pss\" or \"manual\")", "select")
+  # (the release is then a ratio with a noisy count: its sampling law is not the mean's)
   if (incomplete == "drop") no("with incomplete = \"drop\"", "incomplete")
-  if (!is.null(unit)) no("with `unit`", "unit")
   if (inherits(src$data, "dpfda_summary")) {
     no("from a mean summary (it lacks the second moments; give the data, a table or chunks)", "x")
   }

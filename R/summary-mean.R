@@ -279,8 +279,9 @@ snap_to_grid <- function(a, grid) {
 
 summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings, .query, unit = NULL) {
   m <- length(grid)
+  # (the unit rides along the cells: one unit per curve is checked below, before any cell is summed)
   cells <- lazy_clipped_cells(x, grid, tau, w, clip, id, arg, value, .query, settings$center,
-                              settings$incomplete %||% "zero", unit)
+                              settings$incomplete %||% "zero", unit, unit_checked = TRUE)
   nn <- cells$nn
   q <- cells$q
   if (!is.null(unit)) {   # each unit: the mean of its clipped curves (weight 1 / its number of curves)
@@ -297,11 +298,16 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     # incomplete = "drop": a unit's complete curves only (those left in the cells)
     if (identical(settings$incomplete, "drop")) cu <- dplyr::distinct(dplyr::select(cells$q, "id", "u"))
     nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
-    q <- dplyr::inner_join(q, nc, by = "u")
+    # the unit's sums per cell first, then one division per (unit, cell): a join of units x cells rows,
+    # not of every curve's cells (SQLite at 1e6 rows: 1.31 -> about 1 of the row-level query)
+    q <- dplyr::summarise(dplyr::group_by(q, !!as.name("u"), !!as.name("k")),
+                          c = sum(!!as.name("c"), na.rm = TRUE), cl = dplyr::n())
+    q <- dplyr::inner_join(dplyr::ungroup(q), nc, by = "u")
     q <- dplyr::mutate(q, c = !!as.name("c") / !!as.name("nc"))
   }
   q <- dplyr::group_by(q, !!as.name("k"))
-  q <- dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n())
+  q <- if (is.null(unit)) dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n()) else
+    dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = sum(!!as.name("cl"), na.rm = TRUE))
   if (.query) return(q)
   res <- engine_collect(q)
   sums <- numeric(m)
@@ -326,9 +332,10 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
 # Each individual's clipped curve, cell by cell, as a lazy query with columns
 # id, k (0-based grid index) and c (clipped value): the engine half of
 # summarise_mean(), shared with summarise_cov(). Also returns the row and
-# missing-value counts (`nn`).
+# missing-value counts (`nn`). `unit_checked`: the caller has checked that
+# every curve has one unit (the cells then carry it without grouping by it).
 lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL, incomplete = "zero",
-                               unit = NULL) {
+                               unit = NULL, unit_checked = FALSE) {
   m <- length(grid)
   cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
@@ -347,9 +354,15 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
-  q <- if (is.null(unit)) dplyr::group_by(q, !!as.name("id"), !!as.name("k")) else
-    dplyr::group_by(q, !!as.name("id"), !!as.name("u"), !!as.name("k"))   # (one unit per curve: checked)
-  q <- dplyr::summarise(q, v = mean(!!as.name("value"), na.rm = TRUE))
+  q <- if (is.null(unit)) {
+    dplyr::summarise(dplyr::group_by(q, !!as.name("id"), !!as.name("k")), v = mean(!!as.name("value"), na.rm = TRUE))
+  } else if (unit_checked) {   # one unit per curve was checked: the unit rides along (a shorter sort key)
+    dplyr::summarise(dplyr::group_by(q, !!as.name("id"), !!as.name("k")), u = min(!!as.name("u"), na.rm = TRUE),
+                     v = mean(!!as.name("value"), na.rm = TRUE))
+  } else {   # (one unit per curve: the caller checks from these groups)
+    dplyr::summarise(dplyr::group_by(q, !!as.name("id"), !!as.name("u"), !!as.name("k")),
+                     v = mean(!!as.name("value"), na.rm = TRUE))
+  }
   q <- dplyr::ungroup(q)
   if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
     q <- dplyr::group_by(q, !!as.name("id"))

@@ -110,7 +110,7 @@ test_that("inference = TRUE: refused where not available; confint(population) ne
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "bernstein", inference = TRUE),
                class = "dpfda_error_unsupported")
-  expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, unit = rep(1:25, 2)),
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, incomplete = "drop"),
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(summarise_mean(x, tau = 1), epsilon = 1, tau = 1, inference = TRUE),
                class = "dpfda_error_unsupported")
