@@ -143,11 +143,17 @@ point_units <- function(x, unit, columns, id) {
 }
 
 # Integer codes 1..K of the units (in order of appearance): a run count for
-# sorted units (data grouped by person: linear, no hashing), match() otherwise.
+# sorted units (data grouped by person: one pass in C, no hashing), match()
+# otherwise.
 unit_codes <- function(u) {
-  key <- if (is.factor(u)) as.integer(u) else as.vector(u)
-  n <- length(key)
-  if (n > 1L && !is.unsorted(key)) return(cumsum(c(TRUE, key[-1L] != key[-n])))
+  key <- if (is.factor(u) || is.logical(u)) as.integer(u) else as.vector(u)
+  if (is.integer(key) || is.double(key)) {
+    runs <- c_unit_runs(key)   # (NULL when the keys are not sorted)
+    if (!is.null(runs)) return(runs)
+  } else if (length(key) > 1L && !is.unsorted(key)) {
+    n <- length(key)
+    return(cumsum(c(TRUE, key[-1L] != key[-n])))
+  }
   match(key, unique(key))
 }
 
@@ -545,7 +551,9 @@ id_weights <- function(ids) {
   i <- if (is.integer(ids) && length(ids) && min(ids) >= 1L && max(ids) <= 2 * length(ids)) ids else
     match(ids, unique(ids))
   cnt <- tabulate(i)
-  i <- cumsum(cnt > 0)[i]   # (the ids present, numbered 1..n)
-  cnt <- cnt[cnt > 0]
+  if (!all(cnt > 0)) {   # (codes with gaps: the ids present, numbered 1..n)
+    i <- cumsum(cnt > 0)[i]
+    cnt <- cnt[cnt > 0]
+  }
   structure((1 / cnt)[i], n_ids = length(cnt))   # (the number of individuals, without another unique())
 }

@@ -10,6 +10,8 @@
 #   cov    dp_cov() (J = 8) of the same curves, in memory and from SQLite
 #   kde    dp_kde() of N points (persons with 1 to 8 points), in memory
 #          (binned) and from SQLite
+#   and mean and kde from PostgreSQL (when DPFDA_PG_HOST is set, e.g. run under
+#   tools/pg-test.sh) and DuckDB (when installed), timed by the wall clock
 #
 # Each time is the median CPU time (user + system, this process; SQLite runs
 # inside it) of DPFDA_BENCH_REPS (default 5) runs of the whole call, after
@@ -78,17 +80,49 @@ cases <- list(
     row = function() q(dp_kde(tp, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6, columns = "v")),
     unit = function() q(dp_kde(tp, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6, columns = "v",
                                unit = "person"))))
+# the engines with hash aggregation, where installed: PostgreSQL (a server: start one with
+# `bash tools/pg-test.sh Rscript bench/bench-unit.R`) and DuckDB (in process, several threads); their
+# times are wall-clock (the server's CPU is not this process's)
+engine_cons <- list()
+if (nzchar(Sys.getenv("DPFDA_PG_HOST")) && requireNamespace("RPostgres", quietly = TRUE)) {
+  engine_cons$PostgreSQL <- DBI::dbConnect(RPostgres::Postgres(), host = Sys.getenv("DPFDA_PG_HOST"),
+                                           port = as.integer(Sys.getenv("DPFDA_PG_PORT", "5432")),
+                                           user = Sys.getenv("DPFDA_PG_USER"), dbname = Sys.getenv("DPFDA_PG_DBNAME"))
+}
+duck <- "duckdb"   # (through a variable: not a declared dependency)
+if (requireNamespace(duck, quietly = TRUE)) engine_cons$DuckDB <- DBI::dbConnect(getExportedValue(duck, "duckdb")())
+wall <- character()
+for (en in names(engine_cons)) {
+  ec <- engine_cons[[en]]
+  DBI::dbWriteTable(ec, "curves", long, overwrite = TRUE)
+  DBI::dbWriteTable(ec, "pts", pts, overwrite = TRUE)
+  local({
+    etb <- dplyr::tbl(ec, "curves")
+    etp <- dplyr::tbl(ec, "pts")
+    cases[[paste("mean,", en)]] <<- list(
+      row = function() q(dp_mean(etb, epsilon = 1, tau = 1, id = "curve", arg = "t", value = "y", grid = g)),
+      unit = function() q(dp_mean(etb, epsilon = 1, tau = 1, id = "curve", arg = "t", value = "y", grid = g,
+                                  unit = "person")))
+    cases[[paste("kde,", en)]] <<- list(
+      row = function() q(dp_kde(etp, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6, columns = "v")),
+      unit = function() q(dp_kde(etp, seq(0, 1, length.out = 201), 0.02, epsilon = 1, delta = 1e-6,
+                                 columns = "v", unit = "person")))
+  })
+  wall <- c(wall, paste(c("mean,", "kde,"), en))
+}
 cases <- cases[!vapply(cases, is.null, NA)]
 res <- data.frame(case = names(cases), row_s = NA_real_, unit_s = NA_real_, ratio = NA_real_)
 # one warm-up call of each, then the two releases alternately (a busy machine slows both alike)
-elapsed <- function(f) {   # CPU time of this process (SQLite runs inside it): fairer on a busy machine
+elapsed <- function(f, clock = "cpu") {   # CPU time of this process (SQLite runs inside it): fairer on a busy machine
   t <- system.time(f())
-  t[["user.self"]] + t[["sys.self"]]
+  if (clock == "wall") t[["elapsed"]] else t[["user.self"]] + t[["sys.self"]]
 }
 for (i in seq_along(cases)) {
   invisible(cases[[i]]$row())
   invisible(cases[[i]]$unit())
-  tt <- vapply(seq_len(reps), function(r) c(elapsed(cases[[i]]$row), elapsed(cases[[i]]$unit)), numeric(2))
+  clock <- if (names(cases)[i] %in% wall) "wall" else "cpu"
+  tt <- vapply(seq_len(reps), function(r) c(elapsed(cases[[i]]$row, clock), elapsed(cases[[i]]$unit, clock)),
+               numeric(2))
   res$row_s[i] <- stats::median(tt[1L, ])
   res$unit_s[i] <- stats::median(tt[2L, ])
   res$ratio[i] <- res$unit_s[i] / res$row_s[i]
@@ -97,6 +131,9 @@ for (i in seq_along(cases)) {
 }
 dp_rng(old)
 DBI::dbDisconnect(con)
+for (en in names(engine_cons)) {
+  if (en == "DuckDB") DBI::dbDisconnect(engine_cons[[en]], shutdown = TRUE) else DBI::dbDisconnect(engine_cons[[en]])
+}
 for (i in seq_len(nrow(res))) {
   bench_ratio(paste("unit =", res$case[i]), res$unit_s[i], res$row_s[i], "row-level", 1.2)
 }

@@ -195,4 +195,5 @@ SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, S
 SEXP dpfda_kme_preimage_grad(SEXP target, SEXP W, SEXP scale, SEXP z);
 SEXP dpfda_kme_lasso(SEXP G, SEXP c, SEXP yy, SEXP lambda, SEXP w0, SEXP maxit, SEXP tol);
 SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance);
+SEXP dpfda_unit_runs(SEXP key);
 #endif

@@ -45,6 +45,7 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_kme_rowmeans, 6), CALLDEF(dpfda_kme_seqchol, 4), CALLDEF(dpfda_kme_rff, 5),
   CALLDEF(dpfda_kme_greedy, 8), CALLDEF(dpfda_kme_preimage_grad, 4), CALLDEF(dpfda_kme_lasso, 7),
   CALLDEF(dpfda_kme_mean_gram, 4),
+  CALLDEF(dpfda_unit_runs, 1),
   {NULL, NULL, 0}
 };
 

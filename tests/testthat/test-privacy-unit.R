@@ -497,3 +497,17 @@ test_that("dp_cov(tau = \"auto\", unit =): the bound's histogram counts units, a
                                     c(0.05, 0.1, 0.2, 0.4), "l2", dpfda:::quadrature_weights(d$t), NULL, "error")
   expect_equal(sum(sb$norm_counts), length(unique(d$id)))   # one count per person, not per scan
 })
+
+test_that("unit_codes(): one code per unit, sorted (C run count) or not (match), every key type", {
+  uc <- dpfda:::unit_codes
+  ref <- function(u) match(u, unique(u))
+  for (u in list(c(1L, 1L, 2L, 5L, 5L, 5L), c(3L, 1L, 3L, 2L), c(0.5, 0.5, 2, 2, 7), c(2, 1, 2),
+                 c(-0, 0, 1), factor(c("b", "a", "b")), factor(c("a", "a", "b")), c("x", "x", "y"),
+                 c("y", "x", "y"), c(TRUE, FALSE, TRUE), c(FALSE, TRUE, TRUE), 7L, numeric())) {
+    expect_identical(as.integer(uc(u)), as.integer(ref(if (is.factor(u)) as.integer(u) else u)))
+  }
+  expect_type(uc(c(1, 1, 2)), "integer")
+  expect_null(dpfda:::c_unit_runs(c(2L, 1L)))      # a decreasing key is never run-counted
+  expect_null(dpfda:::c_unit_runs(c(1, NaN)))
+  expect_equal(dpfda:::c_unit_runs(c(1L, 1L, 4L)), c(1L, 1L, 2L))
+})
