@@ -173,18 +173,39 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
                   if (noise_mode == "exact") "discrete " else "",
                   if (noise$type == "laplace") "Laplace" else "Gaussian",
                   format(m, big.mark = ","), paste(k, collapse = ", "), dim)
-  rel <- new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = delta,
-                           sensitivity = sensitivity, noise_scale = noise$scale, noise = desc, call = call,
-                           k = k, h = h, dim = dim, domain = domain_out,
-                           calibration = noise$calibration, noise_type = noise$type,
-                           lattice_sensitivity = noise$lattice_sensitivity,
-                           class = "dpfda_bernstein_release")
-  if (noise_mode == "exact") {
-    rel$noise_exact <- TRUE
-    rel$grid_step <- grid_step
-    if (noise$type == "gaussian") rel$zcdp_rho <- noise$lattice_sensitivity^2 / (2 * noise$scale^2)
-  }
+  exact <- noise_mode == "exact"
+  rel <- new_bernstein_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = delta,
+                               sensitivity = sensitivity, noise_scale = noise$scale, noise = desc, call = call,
+                               k = k, h = h, dim = dim, domain = domain_out,
+                               calibration = noise$calibration, noise_type = noise$type,
+                               lattice_sensitivity = noise$lattice_sensitivity,
+                               noise_exact = if (exact) TRUE, grid_step = if (exact) grid_step,
+                               zcdp_rho = if (exact && noise$type == "gaussian") {
+                                 noise$lattice_sensitivity^2 / (2 * noise$scale^2)
+                               })
   release_close(rel, budget, "dp_bernstein")
+}
+
+#' The release of dp_bernstein(): class `dpfda_bernstein_release` (also the
+#' lattice inside a dp_kde(mechanism = "bernstein") and a Bernstein dp_mean()).
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `values` are the released
+#'   lattice values.
+#' @param k,h,dim The lattice order per axis, the iteration of the Bernstein
+#'   operator and the dimension.
+#' @param domain The domain (a range, or a 2 x dim matrix).
+#' @param calibration How the Gaussian noise was calibrated ("zcdp" for exact
+#'   noise).
+#' @param noise_type "laplace" or "gaussian".
+#' @param lattice_sensitivity The sensitivity of the lattice vector (L1 or L2).
+#' @param noise_exact,grid_step,zcdp_rho Exact noise only: TRUE, the rounding
+#'   grid, and the zCDP rho (Gaussian).
+#' @noRd
+new_bernstein_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                                  call = NULL, k = NULL, h = NULL, dim = NULL, domain = NULL, calibration = NULL,
+                                  noise_type = NULL, lattice_sensitivity = NULL, noise_exact = NULL,
+                                  grid_step = NULL, zcdp_rho = NULL) {
+  release_from_fields(new_bernstein_release, "dpfda_bernstein_release")
 }
 
 # k: one whole number >= 1, or one per dimension.

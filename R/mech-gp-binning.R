@@ -249,23 +249,46 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
   }
   centres <- bin_centres(bins, dom)
   vals <- new_dpfda_curves(matrix(released, nrow = 1L), centres, if (D == 1L) as.vector(dom) else dom)
-  rel <- new_dpfda_release(vals, mechanism = "bin-laplace", epsilon = epsilon, delta = 0,
-                           sensitivity = d, noise_scale = d / epsilon,
-                           noise = "Laplace on the bin sums (per-bin scale d / (n_b epsilon) on the means)",
-                           call = call, counts = counts, laplace_scale = scale, bins = bins,
-                           domain = dom, y_bound = y_bound, method = method, fit = NULL,
-                           predictions = NULL, class = "dpfda_bin_release")
-  if (!is.null(grid_step)) {
-    rel$noise_exact <- TRUE
-    rel$grid_step <- grid_step
-    rel$noise_scale <- (d + grid_step) / epsilon
-    rel$noise <- "exact discrete Laplace on the bin sums rounded to the grid (scale (d + grid_step) / epsilon)"
-  }
+  exact <- !is.null(grid_step)
+  rel <- new_bin_release(vals, mechanism = "bin-laplace", epsilon = epsilon, delta = 0, sensitivity = d,
+                         noise_scale = if (exact) (d + grid_step) / epsilon else d / epsilon,
+                         noise = if (exact) {
+                           paste("exact discrete Laplace on the bin sums rounded to the grid",
+                                 "(scale (d + grid_step) / epsilon)")
+                         } else "Laplace on the bin sums (per-bin scale d / (n_b epsilon) on the means)",
+                         call = call, counts = counts, laplace_scale = scale, bins = bins,
+                         domain = dom, y_bound = y_bound, method = method, fit = NULL,
+                         predictions = NULL, noise_exact = if (exact) TRUE, grid_step = grid_step)
   if (method == "integral") {
     rel$fit <- integral_gp_fit(rel, opts)
   }
   if (!is.null(newpts)) rel$predictions <- release_predict(rel, newpts)
   rel
+}
+
+#' The release of dp_bin_regression(): class `dpfda_bin_release`.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `values` are the released bin
+#'   means at the bin centres.
+#' @param counts The public bin counts.
+#' @param laplace_scale The Laplace scale of each bin mean (0 for empty bins).
+#' @param bins,domain The bins per axis and the domain.
+#' @param y_bound The public response bounds.
+#' @param method "simple" or "integral".
+#' @param fit The integral-GP fit of method = "integral" (set after the
+#'   release from it; NULL otherwise, always stored).
+#' @param predictions The predictions at `newdata` (set after the release;
+#'   NULL without newdata, always stored).
+#' @param noise_exact,grid_step Exact noise only: TRUE and the grid the bin
+#'   sums were rounded to.
+#' @param epsilon_release,y_bound_auto With y_bound = "auto" (set by
+#'   ybound_close()).
+#' @noRd
+new_bin_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
+                            counts = NULL, laplace_scale = NULL, bins = NULL, domain = NULL, y_bound = NULL,
+                            method = NULL, fit = NULL, predictions = NULL, noise_exact = NULL, grid_step = NULL,
+                            epsilon_release = NULL, y_bound_auto = NULL) {
+  release_from_fields(new_bin_release, "dpfda_bin_release", nullable = c("fit", "predictions"))
 }
 
 #' @export

@@ -212,7 +212,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                       epsilon = eps_rel, delta = delta, sensitivity = sens, call = call,
                       calibration = calibration, regression = "standard", bound = bound,
                       y_bound = parts$y_bound, posterior_variance = parts$variance,
-                      class = "dpfda_gpreg_release", noise_mode = noise)
+                      build = new_gpreg_release, noise_mode = noise)
     rel$noise_covariance <- rel$noise_scale^2 * (kernel_matrix(kernel, parts$points) +
                                                    rel$jitter * diag(nrow(parts$points)))
     return(finish(rel, "dp_gp_regression (standard)"))
@@ -238,7 +238,7 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
   mid <- mean(parts$y_bound)
   B <- cl$basis
   M <- cl$M
-  extra <- list()
+  step <- rho <- NULL
   if (noise_mode == "exact") {
     # whitened coordinates of range(M): M = B Mb B', Mb = L L'; w = L^-1 B' (mean - mid) has
     # ||L^-1 B' d c_i|| <= d sqrt(c_i' M^+ c_i) <= sens; exact discrete Gaussian on w, release B L w~
@@ -251,7 +251,8 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
     released <- mid + as.vector(B %*% (fct$L %*% exact_gaussian_noise(w, sigma, kx)))
     rm(w)
     M <- B %*% tcrossprod(fct$L) %*% t(B)
-    extra <- list(noise_exact = TRUE, grid_step = 2^-kx, zcdp_rho = sens_x^2 / (2 * sigma^2))
+    step <- 2^-kx
+    rho <- sens_x^2 / (2 * sigma^2)
   } else {
     check_float_tails("gaussian", epsilon, delta, m = ncol(cl$factor),
                       shift = if (sigma > 0) sens / sigma else 0, what = mechanism,
@@ -260,16 +261,46 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
     released <- mid + as.vector(B %*% crossprod(B, parts$mean - mid)) + sigma * as.vector(cl$factor %*% z)
   }
   vals <- new_dpfda_curves(matrix(released, nrow = 1L), parts$grid, as_domain(NULL, parts$grid))
-  rel <- new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
+  new_gpreg_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
                     sensitivity = sens, noise_scale = sigma,
                     noise = sprintf("%s with cloaking covariance M (see noise_covariance)",
                                     if (noise_mode == "exact") "discrete Gaussian (exact)" else "Gaussian"),
                     call = call, calibration = calibration, regression = regression,
                     y_bound = parts$y_bound, posterior_variance = parts$variance,
                     noise_covariance = sigma^2 * M, lambda = cl$lambda,
-                    max_constraint = cl$max_constraint, ..., class = "dpfda_gpreg_release")
-  for (nm in names(extra)) rel[[nm]] <- extra[[nm]]
-  rel
+                    max_constraint = cl$max_constraint, ..., noise_exact = if (noise_mode == "exact") TRUE,
+                    grid_step = step, zcdp_rho = rho)
+}
+
+#' The release of dp_gp_regression() and dp_sparse_gp_regression(): class
+#' `dpfda_gpreg_release`; the standard mechanism's (a GP path, with `jitter`
+#' and `sampler`) is also a `dpfda_gp_release`.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()).
+#' @param jitter,sampler The GP noise fields of the standard mechanism (see
+#'   new_gp_release()).
+#' @param calibration How sigma was calibrated.
+#' @param regression "standard", "cloaking" or "cloaking-fitc".
+#' @param bound The standard mechanism's bound on the RKHS sensitivity.
+#' @param y_bound The public response bounds.
+#' @param posterior_variance The public posterior variance at the new points.
+#' @param noise_covariance The covariance of the noise at the new points
+#'   (the standard mechanism's is set after the release, from its jitter).
+#' @param lambda,max_constraint The cloaking mechanism's eigenvalues and
+#'   max_i c_i' M^+ c_i (the sensitivity is d sqrt(max_constraint)).
+#' @param inducing The inducing points of dp_sparse_gp_regression().
+#' @param noise_exact,grid_step,calibration_exact,zcdp_rho Exact noise only.
+#' @param epsilon_release,y_bound_auto With y_bound = "auto" (set by
+#'   ybound_close()): the epsilon of the release proper and the record of the
+#'   private choice of the bound.
+#' @noRd
+new_gpreg_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                              call = NULL, jitter = NULL, sampler = NULL, calibration = NULL, regression = NULL,
+                              bound = NULL, y_bound = NULL, posterior_variance = NULL, noise_covariance = NULL,
+                              lambda = NULL, max_constraint = NULL, inducing = NULL, noise_exact = NULL,
+                              grid_step = NULL, calibration_exact = NULL, zcdp_rho = NULL,
+                              epsilon_release = NULL, y_bound_auto = NULL) {
+  release_from_fields(new_gpreg_release, c("dpfda_gpreg_release", if (!is.null(jitter)) "dpfda_gp_release"))
 }
 
 # Shared pieces: clipped and centred outputs, posterior mean, cloaking matrix,

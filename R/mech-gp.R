@@ -107,13 +107,14 @@ evaluate_target <- function(f, grid, arg = "f") {
 }
 
 # Shared by every GP-noise mechanism: add sigma times one GP path with the
-# given kernel to `values` on `grid`, and wrap the result. The non-private
-# values and the path never leave this function.
+# given kernel to `values` on `grid`, and wrap the result with the class
+# constructor `build` (new_gp_release() or a subclass's; `...`: that class's
+# own fields). The non-private values and the path never leave this function.
 gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
-                       method = "auto", call = NULL, ..., class = character(), noise_mode = "float") {
+                       method = "auto", call = NULL, ..., build = new_gp_release, noise_mode = "float") {
   if (noise_mode == "exact") {
     return(gp_release_exact(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
-                            call = call, ..., class = class))
+                            call = call, ..., build = build))
   }
   # m: generous count of the normal draws behind one path (any sampler of rgp())
   check_float_tails("gaussian", epsilon, delta, m = 4 * grid_size(grid) + 1024,
@@ -122,10 +123,30 @@ gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, s
   noise <- rgp(1L, kernel, grid, method = method)
   released <- matrix(values, nrow = 1L) + sigma * noise$values
   vals <- new_dpfda_curves(released, noise$grid, as_domain(NULL, noise$grid))
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
-                    sensitivity = sensitivity, noise_scale = sigma, noise = kernel, call = call,
-                    jitter = noise$jitter, sampler = noise$method, ...,
-                    class = c(class, "dpfda_gp_release"))
+  build(vals, mechanism = mechanism, epsilon = epsilon, delta = delta, sensitivity = sensitivity,
+        noise_scale = sigma, noise = kernel, call = call, jitter = noise$jitter, sampler = noise$method, ...)
+}
+
+#' A release with Gaussian-process noise (dp_gp_release()): class
+#' `dpfda_gp_release`. The fields of the GP-noise subclasses (dp_svm(),
+#' dp_krr(), dp_kde() "gp"/"sobolev", dp_gp_regression(mechanism =
+#' "standard"), dp_online()) start with the same noise fields.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `noise` is the kernel of the GP.
+#' @param jitter Diagonal jitter added to the kernel matrix of the grid when
+#'   drawing the path (kriging in predict() adds the same).
+#' @param sampler How the path was drawn (rgp()'s method, or
+#'   "whitened-exact").
+#' @param noise_exact,grid_step,calibration_exact,zcdp_rho Exact noise only
+#'   (noise = "exact"): TRUE, the grid 2^-k the whitened values were rounded
+#'   to, "zcdp", and the zCDP rho of the discrete Gaussian.
+#' @param calibration How sigma was calibrated ("analytic", "hall",
+#'   "classical").
+#' @noRd
+new_gp_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
+                           jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
+                           calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL) {
+  release_from_fields(new_gp_release, "dpfda_gp_release")
 }
 
 #' @export
@@ -227,14 +248,12 @@ kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
 # discrete Gaussian noise calibrated by zCDP is added, and L w~ is released
 # (post-processing). See ?exact_noise.
 gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
-                             call = NULL, ..., class = character()) {
+                             call = NULL, ..., build = new_gp_release) {
   ex <- gp_exact_path(values, grid, kernel, sigma, sensitivity, epsilon, delta)
   vals <- new_dpfda_curves(matrix(ex$values, nrow = 1L), grid, as_domain(NULL, grid))
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon, delta = delta,
-                    sensitivity = sensitivity, noise_scale = ex$sigma, noise = kernel, call = call,
-                    jitter = ex$jitter, sampler = "whitened-exact", noise_exact = TRUE,
-                    grid_step = ex$step, calibration_exact = "zcdp", zcdp_rho = ex$rho, ...,
-                    class = c(class, "dpfda_gp_release"))
+  build(vals, mechanism = mechanism, epsilon = epsilon, delta = delta, sensitivity = sensitivity,
+        noise_scale = ex$sigma, noise = kernel, call = call, jitter = ex$jitter, sampler = "whitened-exact",
+        noise_exact = TRUE, grid_step = ex$step, calibration_exact = "zcdp", zcdp_rho = ex$rho, ...)
 }
 
 # The core of the above, shared with dp_mean(mechanism = "gp"): `values` on

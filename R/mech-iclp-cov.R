@@ -405,14 +405,47 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
   Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing
   Cm <- crossprod(basis$vectors, basis$weights * Mv) %*% (basis$weights * basis$vectors)
   vals <- new_dpfda_curves(matrix(as.vector(Mv), nrow = 1L), tb$grid, cbind(domain, domain))
-  rel <- new_dpfda_release(vals, mechanism = "cov-iclp", epsilon = epsilon, delta = 0,
-                           sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
-                           call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,
-                           params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
-                           centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
-                           noise_inflation = out$noise_inflation,
-                           class = "dpfda_iclp_cov_release")
-  rel
+  new_iclp_cov_release(vals, mechanism = "cov-iclp", epsilon = epsilon, delta = 0,
+                       sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
+                       call = call, coefficients = (Cm + t(Cm)) / 2, basis = basis,
+                       params = list(eta = eta, psi = psi, h = h, J = Jb), tau = tau, n = n,
+                       centered = centered, noise_exact = out$noise_exact, grid_step = out$grid_step,
+                       noise_inflation = out$noise_inflation)
+}
+
+#' The release of dp_cov(): class `dpfda_iclp_cov_release`.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `values` are the released
+#'   covariance on the grid x grid, `epsilon` the whole call's.
+#' @param coefficients The released (symmetric) coefficient matrix on the basis.
+#' @param basis The public KL basis.
+#' @param params The tuning (eta, psi, h, J).
+#' @param tau The public bound.
+#' @param n The number of individuals (public).
+#' @param centered Whether the covariance is centred (incomplete = "drop":
+#'   always the second moment minus the private mean's outer product).
+#' @param noise_exact,grid_step,noise_inflation The exact-noise record of the
+#'   ICLP core (always stored, possibly NULL).
+#' @param mean_release,scale_factor,n_complete,incomplete_n,epsilon_count,epsilon_mean
+#'   incomplete = "drop" (set after the release by cov_release_drop()): the
+#'   private mean (centred), the factor N / count, the noisy count of complete
+#'   individuals, the incomplete ones, and the epsilons of the count and mean.
+#' @param epsilon_release The epsilon of the covariance release proper (set
+#'   after the release with incomplete = "drop" or tau = "auto").
+#' @param privacy_unit What one individual of the guarantee is (set after the
+#'   release).
+#' @param tau_auto tau = "auto" (set after the release): the record of the
+#'   private choice of tau.
+#' @noRd
+new_iclp_cov_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                                 call = NULL, coefficients = NULL, basis = NULL, params = NULL, tau = NULL,
+                                 n = NULL, centered = NULL, noise_exact = NULL, grid_step = NULL,
+                                 noise_inflation = NULL, mean_release = NULL, scale_factor = NULL,
+                                 n_complete = NULL, incomplete_n = NULL, epsilon_count = NULL,
+                                 epsilon_mean = NULL, epsilon_release = NULL, privacy_unit = NULL,
+                                 tau_auto = NULL) {
+  release_from_fields(new_iclp_cov_release, "dpfda_iclp_cov_release",
+                      nullable = c("noise_exact", "grid_step", "noise_inflation"))
 }
 
 #' @export

@@ -146,13 +146,29 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                            params = list(params = list(eta = eta, psi = 0)), o = list(), kernel = kernel,
                            sensitivity = sens, noise = noise)
   vals <- new_dpfda_curves(out$values, basis$grid, dom)
-  rel <- new_dpfda_release(vals, mechanism = paste0("erm-", loss), epsilon = epsilon, delta = 0,
-                           sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
-                           call = call, coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
-                           params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
-                           n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
-                           noise_inflation = out$noise_inflation, class = "dpfda_iclp_erm_release")
+  rel <- new_iclp_erm_release(vals, mechanism = paste0("erm-", loss), epsilon = epsilon, delta = 0,
+                              sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
+                              call = call, coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
+                              params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
+                              n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
+                              noise_inflation = out$noise_inflation)
   release_close(rel, budget, "dp_erm")
+}
+
+#' The release of dp_erm(): class `dpfda_iclp_erm_release`.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()).
+#' @param coefficients,basis The released KL coefficients and the public basis.
+#' @param params The tuning and the loss (eta, psi, J, kappa, M, loss).
+#' @param n The number of training points (public).
+#' @param noise_exact,grid_step,noise_inflation The exact-noise record of the
+#'   ICLP core (always stored, possibly NULL).
+#' @noRd
+new_iclp_erm_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                                 call = NULL, coefficients = NULL, basis = NULL, params = NULL, n = NULL,
+                                 noise_exact = NULL, grid_step = NULL, noise_inflation = NULL) {
+  release_from_fields(new_iclp_erm_release, "dpfda_iclp_erm_release",
+                      nullable = c("noise_exact", "grid_step", "noise_inflation"))
 }
 
 #' @export

@@ -112,7 +112,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
                            o = list(frl_bound = "M"), kernel = kernel, sensitivity = sens, noise = noise)
   vals <- new_dpfda_curves(out$values, basis$grid, dom)
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
-  new_dpfda_release(vals, mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = 0,
+  new_iclp_kde_release(vals, mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = 0,
                     sensitivity = out$sensitivity, noise_scale = out$noise_scale,
                     noise = if (mechanism == "iclp") kernel else
                       sprintf("i.i.d. Laplace on the first %d KL coefficients", M),
@@ -120,8 +120,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
                     params = list(eta = eta, M = M, J = basis$J, normaliser = nz,
                                   sensitivity_method = method),
                     n = n, bandwidth = bw$H, bandwidth_budget = bw_budget, noise_exact = out$noise_exact,
-                    grid_step = out$grid_step, noise_inflation = out$noise_inflation, privacy_unit = pu,
-                    class = c("dpfda_iclp_kde_release", "dpfda_kde_release"))
+                    grid_step = out$grid_step, noise_inflation = out$noise_inflation, privacy_unit = pu)
 }
 
 # The covariance kernel C with the bandwidth as its lengthscale. Default:
@@ -250,4 +249,27 @@ release_details.dpfda_iclp_kde_release <- function(x) {
               if (is.null(x$privacy_unit) || startsWith(x$privacy_unit, "one ")) "points" else "units",
               format(x$basis$kernel), format(p$eta, digits = 4), p$J,
               if (is.null(p$M)) "" else sprintf(", M = %d", p$M), p$sensitivity_method))
+}
+
+#' The release of dp_kde(mechanism = "iclp" or "frl"): class
+#' `dpfda_iclp_kde_release`, a `dpfda_kde_release`.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()).
+#' @param coefficients,basis The released KL coefficients and the public basis.
+#' @param params The tuning (eta, M, J, normaliser, sensitivity_method).
+#' @param n The number of points (or units).
+#' @param bandwidth The bandwidth matrix H.
+#' @param bandwidth_budget The (epsilon, delta) of a released bandwidth
+#'   (always stored, NULL for a public one).
+#' @param noise_exact,grid_step,noise_inflation The exact-noise record of the
+#'   ICLP core (always stored, possibly NULL).
+#' @param privacy_unit What one individual of the guarantee is.
+#' @noRd
+new_iclp_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                                 call = NULL, coefficients = NULL, basis = NULL, params = NULL, n = NULL,
+                                 bandwidth = NULL, bandwidth_budget = NULL, noise_exact = NULL, grid_step = NULL,
+                                 noise_inflation = NULL, privacy_unit = NULL) {
+  release_from_fields(new_iclp_kde_release, c("dpfda_iclp_kde_release", "dpfda_kde_release"),
+                      nullable = c("bandwidth_budget", "noise_exact", "grid_step", "noise_inflation",
+                                   "privacy_unit"))
 }

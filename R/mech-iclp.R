@@ -364,16 +364,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }
   warn_privacy(epsilon, if (mechanism == "gp") o$delta else 0, s$n)
   # (with a centre, the utility check waits for the centre to be added back: centre_later())
-  rel <- centre_later(if (mechanism == "bernstein") {
-    quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src))
+  made <- centre_later(if (mechanism == "bernstein") {
+    list(release = quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src)))
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
   }, cen)
+  rel <- made$release
   # the release proper (and a private selection) as privacy parts, before the other parts join it
   parts <- if (mechanism == "bernstein") list(release_part(rel)) else
-    list(iclp_mean_part(rel$charge, mechanism, eps_rel),
-         privacy_part(rel$charge$par$epsilon_select, name = "selection"))
-  rel$charge <- NULL
+    list(iclp_mean_part(made$charge, mechanism, eps_rel),
+         privacy_part(made$charge$par$epsilon_select, name = "selection"))
   rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
@@ -427,10 +427,11 @@ mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select,
   a <- as.vector(kl_coef(basis, matrix(s$sums / n, nrow = 1L)))
   out <- iclp_release_core(mechanism, a, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
   vals <- mean_release_curves(out$values, basis$grid, src)
-  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select)
-  if (mechanism == "iclp_ar") rel$threshold_scale <- o$threshold_scale   # for the public bias bound
-  rel$charge <- c(out, list(par = par))
-  rel
+  # (iclp_ar: the threshold scale, for the public bias bound)
+  rel <- iclp_mean_release(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select,
+                           threshold_scale = if (mechanism == "iclp_ar") o$threshold_scale)
+  # the release, and what its charge needs (the core's output and the tuning)
+  list(release = rel, charge = c(out, list(par = par)))
 }
 
 # The released values as curves on the grid, with the data's domain and axis names.
@@ -447,16 +448,59 @@ mean_release_curves <- function(values, grid, src) {
 
 # The release object of dp_mean()'s ICLP/FRL/GP mechanisms from the output of
 # iclp_release_core(); shared by the in-memory and the engine path.
-iclp_mean_release <- function(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select) {
-  new_dpfda_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
-                    delta = out$delta, sensitivity = out$sensitivity, noise_scale = out$noise_scale,
-                    noise = kernel, call = call,
-                    coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
-                    params = c(par$params, list(h = h, J = basis$J, J_tau = out$J_tau)),
-                    tau = tau, n = n, selection = select, epsilon_release = epsilon,
-                    epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
-                    grid_step = out$grid_step, noise_inflation = out$noise_inflation,
-                    zcdp_rho = out$zcdp_rho, class = "dpfda_iclp_release")
+iclp_mean_release <- function(out, vals, basis, mechanism, epsilon, par, kernel, call, h, tau, n, select,
+                              threshold_scale = NULL) {
+  new_iclp_release(vals, mechanism = mechanism, epsilon = epsilon + par$epsilon_select,
+                   delta = out$delta, sensitivity = out$sensitivity, noise_scale = out$noise_scale,
+                   noise = kernel, call = call,
+                   coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
+                   params = c(par$params, list(h = h, J = basis$J, J_tau = out$J_tau)),
+                   tau = tau, n = n, selection = select, epsilon_release = epsilon,
+                   epsilon_select = par$epsilon_select, pcv = par$pcv, noise_exact = out$noise_exact,
+                   grid_step = out$grid_step, noise_inflation = out$noise_inflation,
+                   zcdp_rho = out$zcdp_rho, threshold_scale = threshold_scale)
+}
+
+#' The release of dp_mean(): class `dpfda_iclp_release` (every mechanism:
+#' ICLP-QR/AR, FRL, GP on the KL basis, and Bernstein).
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `epsilon` is the whole call's
+#'   (every part below included), `noise` the kernel (a description for
+#'   Bernstein).
+#' @param coefficients,basis The released KL coefficients and the public basis
+#'   (not for Bernstein).
+#' @param bernstein The dp_bernstein() lattice release (Bernstein only).
+#' @param params The tuning (eta, psi or M; h, J, J_tau; k for Bernstein).
+#' @param tau The public bound.
+#' @param n The number of individuals (public: add/remove-free neighbours).
+#' @param selection How the tuning was chosen ("pss", "pcv", "manual").
+#' @param epsilon_release The epsilon of the release proper.
+#' @param epsilon_select The epsilon of a private (PCV) selection, else 0.
+#' @param pcv The PCV selection (NULL otherwise; stored for the KL mechanisms).
+#' @param noise_exact,grid_step,noise_inflation,zcdp_rho The exact-noise
+#'   record of the ICLP core (stored, possibly NULL, for the KL mechanisms;
+#'   zcdp_rho is removed with `inference`).
+#' @param threshold_scale ICLP-AR's threshold scale (for the bias bound).
+#' @param scale_factor,n_complete,epsilon_count incomplete = "drop" (set
+#'   after the release by mean_rescale_complete()): the factor N / count, the
+#'   noisy count of complete individuals and its epsilon.
+#' @param privacy_unit What one individual of the guarantee is (set after the
+#'   release).
+#' @param inference,epsilon_inference inference = TRUE (set after the
+#'   release): the private spread of the population and its epsilon.
+#' @param center The public centre added back (set by add_center()).
+#' @param tau_auto tau = "auto" (set after the release): the record of the
+#'   private choice of tau.
+#' @noRd
+new_iclp_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                             call = NULL, coefficients = NULL, basis = NULL, bernstein = NULL, params = NULL,
+                             tau = NULL, n = NULL, selection = NULL, epsilon_release = NULL,
+                             epsilon_select = NULL, pcv = NULL, noise_exact = NULL, grid_step = NULL,
+                             noise_inflation = NULL, zcdp_rho = NULL, threshold_scale = NULL,
+                             scale_factor = NULL, n_complete = NULL, epsilon_count = NULL, privacy_unit = NULL,
+                             inference = NULL, epsilon_inference = NULL, center = NULL, tau_auto = NULL) {
+  release_from_fields(new_iclp_release, "dpfda_iclp_release",
+                      nullable = c("pcv", "noise_exact", "grid_step", "noise_inflation", "zcdp_rho"))
 }
 
 # The release proper of an ICLP / FRL / GP mean as a privacy part: Gaussian
@@ -479,12 +523,12 @@ mean_release_bernstein <- function(s, epsilon, tau, o, select, call, noise, src)
                      domain = c(g[1L], g[length(g)]), noise = noise)
   br$call <- NULL
   vals <- mean_release_curves(matrix(stats::predict(br, g), nrow = 1L), g, src)
-  new_dpfda_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
-                    sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
-                    noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
-                    call = call, bernstein = br, params = list(k = o$k), tau = tau, n = n,
-                    selection = select, epsilon_release = epsilon, epsilon_select = 0,
-                    noise_exact = noise == "exact", class = "dpfda_iclp_release")
+  new_iclp_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
+                   sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
+                   noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
+                   call = call, bernstein = br, params = list(k = o$k), tau = tau, n = n,
+                   selection = select, epsilon_release = epsilon, epsilon_select = 0,
+                   noise_exact = noise == "exact")
 }
 
 #' @export

@@ -251,12 +251,11 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
                       delta = delta, domain = dom,
                       calibration = if (delta > 0) calibration else "analytic", noise = noise))
   vals <- stats::predict(lat, grid)
-  new_dpfda_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
+  new_kde_bernstein_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
                     epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,
                     noise = sprintf("%s noise on the (k + 1)^%d lattice, k = %d, h = %d", lat$noise_type, d,
                                     as.integer(k), as.integer(h)),
-                    call = call, lattice = lat, n = n, bandwidth = bw$H,
-                    class = c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
+                    call = call, lattice = lat, n = n, bandwidth = bw$H)
 }
 
 # The settings of dp_kde() that the in-memory and the engine path share, checked
@@ -297,11 +296,51 @@ kde_gp_release <- function(f, grid, dom, bw, n, d, mechanism, epsilon, delta, ca
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
   gp_release(f, grid, noise_kernel, sigma, mechanism = paste0("kde-", mechanism), epsilon = epsilon,
              delta = delta, sensitivity = sens, call = call, calibration = calibration, n = n,
-             bandwidth = bw$H, domain = dom, bandwidth_budget = bw_budget, class = "dpfda_kde_release",
+             bandwidth = bw$H, domain = dom, bandwidth_budget = bw_budget, build = new_kde_release,
              noise_mode = noise)
 }
 
 #' @export
 release_predict.dpfda_kde_bernstein_release <- function(object, newdata, ...) {
   stats::predict(object$lattice, newdata, ...)
+}
+
+#' The release of dp_kde(mechanism = "gp" or "sobolev"): class
+#' `dpfda_kde_release` (a GP-noise release).
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `noise` is the noise kernel.
+#' @param jitter,sampler,noise_exact,grid_step,calibration_exact,zcdp_rho The
+#'   GP noise fields (see new_gp_release()).
+#' @param calibration How sigma was calibrated.
+#' @param n The number of points (or units).
+#' @param bandwidth The bandwidth matrix H.
+#' @param domain The domain of the density.
+#' @param bandwidth_budget The (epsilon, delta) of a released bandwidth
+#'   (always stored, NULL for a public one).
+#' @param privacy_unit What one individual of the guarantee is (set after the
+#'   release by dp_kde()).
+#' @noRd
+new_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
+                            jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
+                            calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, n = NULL,
+                            bandwidth = NULL, domain = NULL, bandwidth_budget = NULL, privacy_unit = NULL) {
+  release_from_fields(new_kde_release, c("dpfda_kde_release", "dpfda_gp_release"),
+                      nullable = "bandwidth_budget")
+}
+
+#' The release of dp_kde(mechanism = "bernstein"): class
+#' `dpfda_kde_bernstein_release`, a `dpfda_kde_release`.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `values` are the lattice
+#'   polynomial on the grid.
+#' @param lattice The dp_bernstein() release of the lattice values.
+#' @param n The number of points (or units).
+#' @param bandwidth The bandwidth matrix H.
+#' @param privacy_unit What one individual of the guarantee is (set after the
+#'   release by dp_kde()).
+#' @noRd
+new_kde_bernstein_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                                      call = NULL, lattice = NULL, n = NULL, bandwidth = NULL,
+                                      privacy_unit = NULL) {
+  release_from_fields(new_kde_bernstein_release, c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
 }

@@ -282,8 +282,8 @@ kme_finish_release <- function(z, w, sigma, ex, extra, kernel, method, epsilon, 
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
   if (!is.null(ex)) extra <- c(extra, list(noise_exact = TRUE, grid_step = ex$step, zcdp_rho = ex$rho))
-  rel <- new_dpfda_kme_release(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
-                       if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
+  rel <- kme_release_object(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim,
+                            if (laplace) "laplace" else calibration, box, call, extra, sensitivity = sens)
   release_close(rel, budget, "dp_kme",
                 list(privacy_part(epsilon, delta, mu = if (!laplace && is.null(ex)) sens / sigma, rho = ex$rho)))
 }
@@ -316,22 +316,60 @@ kme_exact <- function(F, sens, epsilon, delta, laplace) {
        rho = s2^2 / (2 * sigma^2))
 }
 
-new_dpfda_kme_release <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,
-                          call, extra = list(), sensitivity = 2 / N) {
+# The release of dp_kme() from the released points and weights: the values,
+# the description of the noise, and the fields of new_kme_release() (`extra`:
+# the method's own, named as its arguments).
+kme_release_object <- function(z, w, kernel, method, epsilon, delta, N, sigma, noise_dim, calibration, box,
+                               call, extra = list(), sensitivity = 2 / N) {
   vals <- new_dpfda_curves(matrix(as.double(w), nrow = 1L), as.double(seq_along(w)), c(1, max(1, length(w))))
   kind <- if (method != "exponential" && delta == 0) "Laplace" else "Gaussian"
   noise <- switch(method,
     subspace = sprintf("%s on %d subspace coordinates", kind, noise_dim),
     random_features = sprintf("%s on %d random features", kind, noise_dim),
     exponential = sprintf("exponential mechanism over %d candidates", noise_dim))
-  r <- new_dpfda_release(vals, mechanism = paste0("kme_", method), epsilon = epsilon, delta = delta,
-                         sensitivity = sensitivity, noise_scale = sigma, noise = noise, call = call,
-                         points = z, weights = as.double(w), method = method, kernel = kernel, n = N,
-                         noise_dim = noise_dim, calibration = calibration, domain = box,
-                         # (dpfda_kme: the class DESIGN.md names, kept for code that tests it)
-                         class = c("dpfda_kme_release", "dpfda_kme"))
-  for (nm in names(extra)) r[nm] <- list(extra[[nm]])
-  r
+  do.call(new_kme_release,
+          c(list(vals, mechanism = paste0("kme_", method), epsilon = epsilon, delta = delta,
+                 sensitivity = sensitivity, noise_scale = sigma, noise = noise, call = call,
+                 points = z, weights = as.double(w), method = method, kernel = kernel, n = N,
+                 noise_dim = noise_dim, calibration = calibration, domain = box), extra),
+          quote = TRUE)
+}
+
+#' The release of dp_kme(): class `dpfda_kme_release` (and `dpfda_kme`, the
+#' class DESIGN.md names, kept for code that tests it).
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `values` are the weights as a
+#'   curve over their index.
+#' @param points,weights The released (synthetic or candidate) points and
+#'   their weights: the private embedding is sum_j weights_j k(points_j, .).
+#' @param method "subspace", "random_features" or "exponential".
+#' @param kernel The kernel of the embedding.
+#' @param n The number of points (or units).
+#' @param noise_dim The number of noisy coordinates (candidates for the
+#'   exponential method).
+#' @param calibration How the noise was calibrated ("laplace" for delta = 0).
+#' @param domain The public box of the points (always stored, possibly NULL).
+#' @param kept,tol,pivot Subspace: the kept directions, the tolerance and
+#'   pivoting of the subspace (always stored for the noisy methods, possibly
+#'   NULL).
+#' @param l1_bound,rff,lasso_lambda,iters Random features: the weights' L1
+#'   bound, the public features, the lasso penalty and iterations (l1_bound
+#'   and rff are stored for both noisy methods, possibly NULL).
+#' @param selected The exponential method's chosen candidate.
+#' @param noise_exact,grid_step,zcdp_rho Exact noise only (zcdp_rho NULL for
+#'   discrete Laplace).
+#' @param privacy_unit What one individual of the guarantee is (set after the
+#'   release).
+#' @noRd
+new_kme_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
+                            points = NULL, weights = NULL, method = NULL, kernel = NULL, n = NULL,
+                            noise_dim = NULL, calibration = NULL, domain = NULL, kept = NULL, tol = NULL,
+                            pivot = NULL, l1_bound = NULL, rff = NULL, lasso_lambda = NULL, iters = NULL,
+                            selected = NULL, noise_exact = NULL, grid_step = NULL, zcdp_rho = NULL,
+                            privacy_unit = NULL) {
+  release_from_fields(new_kme_release, c("dpfda_kme_release", "dpfda_kme"),
+                      nullable = c("domain", "kept", "tol", "pivot", "l1_bound", "rff", "lasso_lambda", "iters",
+                                   "selected", "zcdp_rho"))
 }
 
 kme_synthetic <- function(synthetic, M, D, box, x, public) {
@@ -405,8 +443,8 @@ kme_expmech <- function(x, kernel, epsilon, delta, candidates, chunk, call, sens
   util <- kme_exp_utility(x, kernel, cand, chunk, w)
   sel <- quiet_privacy(dp_select(util, sensitivity = sens, epsilon = epsilon))
   ch <- cand[[sel$index]]
-  new_dpfda_kme_release(ch$points, ch$weights, kernel, "exponential", epsilon, delta, n, 0, length(cand),
-                "exponential", NULL, call, list(selected = sel$index), sensitivity = sens)
+  kme_release_object(ch$points, ch$weights, kernel, "exponential", epsilon, delta, n, 0, length(cand),
+                     "exponential", NULL, call, list(selected = sel$index), sensitivity = sens)
 }
 
 # The utilities -||mu_X - mu_R||_H of the candidates R (lists of points and

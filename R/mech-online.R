@@ -416,18 +416,37 @@ released.dpfda_online_session <- function(object, ...) {
     grid <- res$points
   }
   cv <- new_dpfda_curves(matrix(vals, nrow = 1L), grid, as_domain(NULL, grid))
-  rel <- new_dpfda_release(cv, mechanism = "gp_online", epsilon = object$epsilon,
-                           delta = object$delta, sensitivity = object$sensitivity,
-                           noise_scale = object$noise_scale, noise = object$kernel,
-                           call = object$call, calibration = object$calibration,
-                           jitter = if (object$kind == "cholesky") object$tau * object$kernel$variance else 0,
-                           sampler = paste0("online-", object$kind, if (!is.null(object$exact)) "-exact"),
-                           queries = n, noise_exact = if (!is.null(object$exact)) TRUE,
-                           grid_step = object$exact$step, calibration_exact = if (!is.null(object$exact)) "zcdp",
-                           zcdp_rho = object$exact$rho,
-                           class = c("dpfda_online_release", "dpfda_gp_release"))
+  rel <- new_online_release(cv, mechanism = "gp_online", epsilon = object$epsilon,
+                            delta = object$delta, sensitivity = object$sensitivity,
+                            noise_scale = object$noise_scale, noise = object$kernel,
+                            call = object$call, calibration = object$calibration,
+                            jitter = if (object$kind == "cholesky") object$tau * object$kernel$variance else 0,
+                            sampler = paste0("online-", object$kind, if (!is.null(object$exact)) "-exact"),
+                            queries = n, noise_exact = if (!is.null(object$exact)) TRUE,
+                            grid_step = object$exact$step, calibration_exact = if (!is.null(object$exact)) "zcdp",
+                            zcdp_rho = object$exact$rho)
+  # the noise source of the session's draws, not of now
   rel$rng <- if (isTRUE(res$seeded)) "seeded" else "secure"
   rel
+}
+
+#' The release of released() on a dp_online() session: class
+#' `dpfda_online_release`, a `dpfda_gp_release` on the queried points.
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()); `call` is dp_online()'s.
+#' @param calibration How sigma was calibrated.
+#' @param jitter The diagonal jitter of the Cholesky path (0 on the Markov
+#'   path).
+#' @param sampler "online-markov" or "online-cholesky" (with "-exact").
+#' @param queries The number of points answered.
+#' @param noise_exact,grid_step,calibration_exact,zcdp_rho The exact-noise
+#'   record (always stored, NULL for float noise).
+#' @noRd
+new_online_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
+                               call = NULL, calibration = NULL, jitter = NULL, sampler = NULL, queries = NULL,
+                               noise_exact = NULL, grid_step = NULL, calibration_exact = NULL, zcdp_rho = NULL) {
+  release_from_fields(new_online_release, c("dpfda_online_release", "dpfda_gp_release"),
+                      nullable = c("noise_exact", "grid_step", "calibration_exact", "zcdp_rho"))
 }
 
 #' @rdname dp_online

@@ -190,8 +190,47 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "svm", epsilon = epsilon, delta = delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
-                    class = "dpfda_svm_release", noise_mode = noise)
+                    build = new_svm_release, noise_mode = noise)
   release_close(rel, budget, "dp_svm")
+}
+
+#' The release of dp_svm(): class `dpfda_svm_release` (a GP-noise release).
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()).
+#' @param jitter,sampler,noise_exact,grid_step,calibration_exact,zcdp_rho The
+#'   GP noise fields (see new_gp_release()).
+#' @param calibration How sigma was calibrated.
+#' @param loss "hinge".
+#' @param lambda The public regularisation.
+#' @param n The number of training points (public).
+#' @param strict Whether the sensitivity includes the solver's duality gap.
+#' @param gap_tol The solver's duality-gap tolerance.
+#' @noRd
+new_svm_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
+                            jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
+                            calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, loss = NULL,
+                            lambda = NULL, n = NULL, strict = NULL, gap_tol = NULL) {
+  release_from_fields(new_svm_release, c("dpfda_svm_release", "dpfda_gp_release"))
+}
+
+#' The release of dp_krr(): class `dpfda_krr_release` (a GP-noise release).
+#' @param values,mechanism,epsilon,delta,sensitivity,noise_scale,noise,call
+#'   The common fields (new_dpfda_release()).
+#' @param jitter,sampler,noise_exact,grid_step,calibration_exact,zcdp_rho The
+#'   GP noise fields (see new_gp_release()).
+#' @param calibration How sigma was calibrated.
+#' @param loss "squared".
+#' @param lambda The public regularisation.
+#' @param n The number of training points (public).
+#' @param y_bound The public response bounds used (after centring).
+#' @param offset The public centre subtracted from the responses and added
+#'   back to the released function.
+#' @noRd
+new_krr_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
+                            jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
+                            calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, loss = NULL,
+                            lambda = NULL, n = NULL, y_bound = NULL, offset = NULL) {
+  release_from_fields(new_krr_release, c("dpfda_krr_release", "dpfda_gp_release"))
 }
 
 #' @rdname dp_svm
@@ -343,7 +382,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "krr", epsilon = epsilon, delta = delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "squared",
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
-                    class = "dpfda_krr_release", noise_mode = noise)
+                    build = new_krr_release, noise_mode = noise)
   release_close(rel, budget, "dp_krr")
 }
 

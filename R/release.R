@@ -67,6 +67,68 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
   out
 }
 
+# One constructor per class of release (issue 32), each next to its
+# mechanism with the documented list of its fields: a class's fields are the
+# arguments of its constructor (after the common ones of new_dpfda_release()),
+# so release_fields() reads them from there and
+# tests/testthat/test-release-constructors.R fails when a call site stores a
+# field its class does not document.
+
+# The fields of every release (new_dpfda_release()); `rng` is set by it.
+release_common_fields <- c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale", "noise",
+                           "rng", "call")
+
+# Most specific class -> its constructor.
+release_constructors <- c(
+  dpfda_gp_release = "new_gp_release",
+  dpfda_online_release = "new_online_release",
+  dpfda_svm_release = "new_svm_release",
+  dpfda_krr_release = "new_krr_release",
+  dpfda_gpreg_release = "new_gpreg_release",
+  dpfda_bin_release = "new_bin_release",
+  dpfda_bernstein_release = "new_bernstein_release",
+  dpfda_iclp_release = "new_iclp_release",
+  dpfda_iclp_cov_release = "new_iclp_cov_release",
+  dpfda_iclp_erm_release = "new_iclp_erm_release",
+  dpfda_kde_release = "new_kde_release",
+  dpfda_kde_bernstein_release = "new_kde_bernstein_release",
+  dpfda_iclp_kde_release = "new_iclp_kde_release",
+  dpfda_kme_release = "new_kme_release"
+)
+
+# The documented fields of a class of release (besides the common ones).
+release_fields <- function(class) {
+  if (!(is.character(class) && length(class) == 1L && class %in% names(release_constructors))) {
+    dpfda_abort(sprintf("`class` must be one of the release classes %s.",
+                        paste(names(release_constructors), collapse = ", ")), arg = "class")
+  }
+  ctor <- get(release_constructors[[class]], envir = asNamespace("dpfda"), mode = "function")
+  setdiff(names(formals(ctor)), release_common_fields)
+}
+
+# The body of every class constructor: the release with the common fields and
+# the class's own fields from the constructor's frame `env`, in the order of
+# its arguments. A field given as NULL is left out (as assigning NULL into a
+# list would), except the `nullable` ones, which are stored even as NULL when
+# the call site gives them (the object has always had them).
+release_from_fields <- function(ctor, class, nullable = character(), env = parent.frame()) {
+  nm <- setdiff(names(formals(ctor)), release_common_fields)
+  fields <- list()
+  for (f in nm) {
+    v <- get(f, envir = env)
+    if (!is.null(v)) {
+      fields[f] <- list(v)
+    } else if (f %in% nullable && !eval(call("missing", as.name(f)), env)) {
+      fields[f] <- list(NULL)
+    }
+  }
+  args <- c(list(values = env$values, mechanism = env$mechanism, epsilon = env$epsilon, delta = env$delta,
+                 sensitivity = env$sensitivity, noise_scale = env$noise_scale, noise = env$noise,
+                 call = env$call),
+            fields, list(class = class))
+  do.call(new_dpfda_release, args, quote = TRUE)
+}
+
 #' @rdname new_dpfda_release
 #' @export
 validate_dpfda_release <- function(x) {
