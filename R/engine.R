@@ -322,6 +322,13 @@ lazy_math <- function(tbl) {
 # Adds a per-row weight `wt`: 1, or 1 / (rows of the individual) with an id.
 lazy_weight <- function(q, id) {
   if (is.null(id)) return(dplyr::mutate(q, wt = 1))
+  if (inherits(dbplyr::remote_con(q), "SQLiteConnection")) {
+    # SQLite: the rows per individual as a grouped count joined back; its window sorts the rows
+    # and costs more (1e6 points, 222,000 persons: the KDE summary 1.98 -> 1.67 times the
+    # row-level one). PostgreSQL and DuckDB are faster with the window (2.6 vs 3.4, 1.3 vs 1.8).
+    k <- dplyr::summarise(dplyr::group_by(q, !!as.name("id")), nk = dplyr::n())
+    return(dplyr::mutate(dplyr::inner_join(q, k, by = "id"), wt = 1 / !!as.name("nk")))
+  }
   q <- dplyr::group_by(q, !!as.name("id"))
   q <- dplyr::mutate(q, wt = 1 / dplyr::n())
   dplyr::ungroup(q)

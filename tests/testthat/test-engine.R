@@ -514,3 +514,20 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     expect_match(q, "SUM", ignore.case = TRUE)
   }
 })
+
+test_that("per-individual weights: a joined count on SQLite, a window elsewhere (the faster on each)", {
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "p", data.frame(id = c(1, 1, 2, 3, 3, 3), x = c(0.1, 0.2, 0.5, 0.7, 0.8, 0.9)))
+  t <- dplyr::tbl(con, "p")
+  g <- seq(0, 1, length.out = 11)
+  q <- dbplyr::sql_render(summarise_kde(t, grid = g, bandwidth = 0.1, columns = "x", unit = "id", .query = TRUE))
+  expect_match(q, "JOIN", fixed = TRUE)
+  expect_false(grepl("OVER", q, fixed = TRUE))
+  s <- summarise_kde(t, grid = g, bandwidth = 0.1, columns = "x", unit = "id")
+  m <- summarise_kde(data.frame(id = c(1, 1, 2, 3, 3, 3), x = c(0.1, 0.2, 0.5, 0.7, 0.8, 0.9)), grid = g,
+                     bandwidth = 0.1, columns = "x", unit = "id")
+  expect_equal(s$sums, m$sums, tolerance = 1e-12)
+  expect_equal(s$n, 3)
+})
