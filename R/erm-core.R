@@ -1,0 +1,159 @@
+# The non-private fits and data checks behind dp_svm() and dp_krr()
+# (R/mech-svm.R): kernel expansions, solvers, label and bound checks.
+
+# A fitted kernel expansion g = offset + sum_i a_i K(x_i, .) (non-private).
+new_erm_fit <- function(x, a, kernel, ..., offset = 0, class) {
+  force(x); force(a); force(kernel); force(offset)
+  fun <- function(newdata) {
+    p <- as_points(newdata, "newdata", d = ncol(x))
+    offset + erm_kernel_expansion(kernel, x, a, p)
+  }
+  structure(list(coefficients = a, offset = offset, fun = fun, x = x, kernel = kernel, ...),
+            class = class)
+}
+
+# sum_i a_i K(x_i, p_j) for every row of p, in blocks of rows so that the
+# cross-Gram matrix stays small.
+erm_kernel_expansion <- function(kernel, x, a, p, block_doubles = 2^22) {
+  m <- nrow(p)
+  out <- numeric(m)
+  keep <- a != 0
+  if (!any(keep) || m == 0L) return(out)
+  x <- x[keep, , drop = FALSE]
+  a <- a[keep]
+  step <- max(1L, as.integer(block_doubles %/% nrow(x)))
+  for (s in seq(1L, m, by = step)) {
+    idx <- s:min(m, s + step - 1L)
+    out[idx] <- kernel_matrix(kernel, p[idx, , drop = FALSE], x) %*% a
+  }
+  if (!all(is.finite(out))) {
+    dpfda_abort("The fitted function overflowed on the evaluation points.", class = "dpfda_error_numeric")
+  }
+  out
+}
+
+# Solve the SVM dual in C; error if it did not converge.
+svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE) {
+  K <- kernel_matrix(kernel, x)
+  if (!all(is.finite(K))) {
+    dpfda_abort("The kernel matrix of `x` is not finite.", class = "dpfda_error_numeric", arg = "x")
+  }
+  fit <- c_svm_fit(K, y, lambda, gap_tol, maxit)
+  if (!isTRUE(fit$converged)) {
+    dpfda_abort(sprintf(paste("The SVM solver did not reach the duality gap `gap_tol` = %s within",
+                              "`maxit` = %d sweeps (gap %s); raise `maxit` or `gap_tol`."),
+                        format(gap_tol), maxit, format(fit$gap, digits = 3)),
+                class = "dpfda_error_numeric", arg = "maxit")
+  }
+  if (!all(is.finite(fit$a))) {
+    dpfda_abort("The SVM coefficients overflowed; increase `lambda`.",
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  if (keep_gram) fit$K <- K
+  fit
+}
+
+# Solve (K + n lambda I) a = y by Cholesky; no jitter (it would change lambda).
+krr_solve <- function(x, y, lambda, kernel) {
+  n <- length(y)
+  if (!is.finite(n * lambda)) {
+    dpfda_abort(sprintf("`lambda` * n overflows (lambda = %s); use a smaller `lambda`.", format(lambda)),
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  A <- kernel_matrix(kernel, x)
+  diag(A) <- diag(A) + n * lambda
+  R <- if (all(is.finite(A))) tryCatch(chol(A), error = function(e) NULL) else NULL
+  if (is.null(R)) {
+    dpfda_abort(sprintf(paste("The kernel ridge system K + n lambda I is numerically singular",
+                              "(lambda = %s); increase `lambda`."), format(lambda)),
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  a <- backsolve(R, forwardsolve(R, y, upper.tri = TRUE, transpose = TRUE))
+  if (!all(is.finite(a))) {
+    dpfda_abort("The kernel ridge coefficients overflowed; increase `lambda`.",
+                class = "dpfda_error_numeric", arg = "lambda")
+  }
+  as.vector(a)
+}
+
+# Validated covariates (clamped to the domain) and labels in {-1, +1}.
+svm_data <- function(x, y, kernel, domain) {
+  x <- as_points(x, "x")
+  kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension check
+  y <- svm_labels(y, nrow(x))
+  list(x = erm_clamp_domain(x, domain), y = y)
+}
+
+krr_data <- function(x, y, kernel, domain, yb) {
+  x <- as_points(x, "x")
+  kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")
+  if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
+  ok <- is.numeric(y) && (is.null(dim(y)) || (length(dim(y)) == 2L && ncol(y) == 1L)) &&
+    length(y) >= 1L && all(is.finite(y))
+  if (!isTRUE(ok)) arg_error("y", "a numeric vector of finite responses", y)
+  y <- as.double(y)
+  erm_check_length(y, nrow(x))
+  y <- pmin(pmax(y, yb$bound[1L]), yb$bound[2L]) - yb$offset
+  list(x = erm_clamp_domain(x, domain), y = y)
+}
+
+# Public response bound: clipping interval, offset and B with |y - offset| <= B.
+krr_bound <- function(y_bound, centre) {
+  ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L &&
+    all(is.finite(y_bound)) && y_bound[1L] < y_bound[2L]
+  if (!isTRUE(ok)) arg_error("y_bound", "a vector c(lower, upper) of finite numbers with lower < upper", y_bound)
+  y_bound <- as.double(y_bound)
+  if (centre) {
+    offset <- y_bound[1L] / 2 + y_bound[2L] / 2   # no overflow for huge bounds
+    B <- y_bound[2L] / 2 - y_bound[1L] / 2
+  } else {
+    offset <- 0
+    B <- max(abs(y_bound))
+  }
+  list(bound = y_bound, offset = offset, B = B)
+}
+
+# Labels: +-1, 0/1 or a two-level factor -> double +-1.
+svm_labels <- function(y, n) {
+  what <- "labels in {-1, +1}, in {0, 1}, or a factor with two levels"
+  if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
+  if (is.factor(y)) {
+    if (nlevels(y) != 2L || anyNA(y)) arg_error("y", what, y)
+    out <- ifelse(as.integer(y) == 2L, 1, -1)
+  } else {
+    ok <- is.numeric(y) && (is.null(dim(y)) || (length(dim(y)) == 2L && ncol(y) == 1L)) &&
+      length(y) >= 1L && !anyNA(y)
+    if (!isTRUE(ok)) arg_error("y", what, y)
+    y <- as.double(y)
+    out <- if (all(y == -1 | y == 1)) y
+      else if (all(y == 0 | y == 1)) 2 * y - 1
+      else arg_error("y", what, y)
+  }
+  erm_check_length(out, n)
+  out
+}
+
+erm_check_length <- function(y, n) {
+  if (length(y) != n) {
+    dpfda_abort(sprintf("`y` must have one entry per row of `x` (%d), not %d.", n, length(y)),
+                arg = "y")
+  }
+  invisible(y)
+}
+
+# Clamp points (n x d) to public bounds: NULL (no clamping), c(lower, upper)
+# for every coordinate, or a 2 x d matrix.
+erm_clamp_domain <- function(x, domain, arg = "domain") {
+  if (is.null(domain)) return(x)
+  d <- ncol(x)
+  what <- sprintf("c(lower, upper) or a 2 x %d matrix of finite bounds with lower < upper", d)
+  ok <- is.numeric(domain) && all(is.finite(domain)) &&
+    ((is.null(dim(domain)) && length(domain) == 2L) ||
+       (is.matrix(domain) && identical(dim(domain), c(2L, d))))
+  if (!isTRUE(ok)) arg_error(arg, what, domain)
+  lo <- if (is.matrix(domain)) domain[1L, ] else rep(domain[1L], d)
+  hi <- if (is.matrix(domain)) domain[2L, ] else rep(domain[2L], d)
+  if (any(lo >= hi)) arg_error(arg, what, domain)
+  for (j in seq_len(d)) x[, j] <- pmin(pmax(x[, j], lo[j]), hi[j])
+  x
+}
