@@ -88,14 +88,21 @@
 #' attr(confint(r, type = "simultaneous"), "method")
 #' @export
 confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
-                                  nsim = 10000, seed = 1, ...) {
+                                  nsim = 10000, seed = 1, smoothness = NULL, ...) {
   type <- check_choice(type, c("pointwise", "simultaneous", "population"), "type")
+  kde <- inherits(object, "dpfda_kde_release")
+  if (!is.null(smoothness) && !(kde && identical(type, "population"))) {
+    dpfda_abort(paste("`smoothness` bounds the smoothing bias of a density: it is used only with type =",
+                      "\"population\" for a dp_kde() release."), arg = "smoothness")
+  }
   b <- if (identical(type, "population")) {
     level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                           what = "a number in (0, 1)")
     nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
     seed <- check_count(seed, "seed", min = 0)
-    c(population_band(object, level, nsim, seed), list(level = level, type = "population"))
+    pb <- if (kde) kde_population_band(object, level, nsim, seed, smoothness) else
+      population_band(object, level, nsim, seed)
+    c(pb, list(level = level, type = "population"))
   } else confint_band(object, level, type, nsim, seed)
   level <- b$level
   type <- b$type
@@ -106,14 +113,17 @@ confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwis
   d$estimate <- d$value
   d$value <- NULL
   d$se <- rep(b$sd, times = n)
-  d$lower <- d$estimate - half
-  d$upper <- d$estimate + half
+  # (the population band of a density is not symmetric about the estimate)
+  d$lower <- if (is.null(b$lower)) d$estimate - half else rep(b$lower, times = n)
+  d$upper <- if (is.null(b$upper)) d$estimate + half else rep(b$upper, times = n)
   structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
 }
 
 #' @export
 print.dpfda_confint <- function(x, ...) {
-  what <- if (identical(attr(x, "type"), "population")) "simultaneous %s%% band for the population mean (%s)\n"
+  pop <- if (startsWith(attr(x, "method") %||% "", "population band for")) "density" else "mean"
+  what <- if (identical(attr(x, "type"), "population"))
+            paste0("simultaneous %s%% band for the population ", pop, " (%s)\n")
           else paste(attr(x, "type"), "%s%% band of the privacy noise (%s)\n")
   cat(sprintf(what, format(100 * attr(x, "level")), attr(x, "method")))
   print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL), ...)

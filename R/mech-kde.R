@@ -201,6 +201,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
     rel$privacy_unit <- est$privacy_unit
+    rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
     return(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
@@ -208,6 +209,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit
+  rel$bin_width <- est$bin_width(grid_size(grid))   # for confint(type = "population")
   release_close(rel, budget, "dp_kde")
 }
 
@@ -232,7 +234,8 @@ kde_points_estimate <- function(x, bandwidth, dom, binned, bins, d) {
   pts <- kde_input_points(x, d)
   list(at = function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
                                                bins = bins)$values),
-       n = nrow(pts), privacy_unit = privacy_unit_points(nrow(pts)))
+       n = nrow(pts), privacy_unit = privacy_unit_points(nrow(pts)),
+       bin_width = function(m) kde_bin_width(nrow(pts), m, d, dom, bandwidth, binned, bins))
 }
 
 # The release step of the Bernstein KDE, shared with data outside memory

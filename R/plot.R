@@ -81,7 +81,9 @@ release_band <- function(x, band, level) {
   if (is.null(ci)) return(NULL)
   ci <- ci[ci$id == 1L, , drop = FALSE]
   list(lower = ci$lower, upper = ci$upper,
-       label = if (type == "population") sprintf("%s%% band for the population mean", format(100 * level))
+       label = if (type == "population")
+                 sprintf("%s%% band for the population %s", format(100 * level),
+                         if (inherits(x, "dpfda_kde_release")) "density" else "mean")
                else sprintf("%s%% %s band of the privacy noise", format(100 * level), type))
 }
 
