@@ -36,6 +36,35 @@
 #'   from: `bench/bench-population-band-decompose.R`): the band is
 #'   conservative, and much wider than a non-private band wherever the
 #'   privacy noise of the mean exceeds the sampling error.
+#' * `type = "population"` for a [dp_kde()] release (mechanisms `"gp"`,
+#'   `"sobolev"`, `"iclp"`, `"frl"`; `"bernstein"` in one dimension): a band,
+#'   simultaneous at the grid points, for the **smoothed population density**
+#'   \eqn{f_h = K_h * f} (the density of the points clamped to `domain`,
+#'   smoothed by the Gaussian kernel of the bandwidth), or, with `smoothness
+#'   = B` (an assumed bound \eqn{|f''| \le B}, the Hessian's norm in several
+#'   dimensions; Gaussian-kernel mechanisms), for the **density** \eqn{f}
+#'   itself: each end moves by \eqn{B\,\mathrm{tr}(H)/2 = B h^2/2}. It
+#'   spends no budget: the estimate is an average of a kernel bounded in
+#'   \eqn{[lo(t), hi(t)]}, so its sampling error is bounded by Bernstein's
+#'   inequality with the variance bound \eqn{(hi - \mu)(\mu - lo)} and a
+#'   union bound over the grid, and the released value itself bounds the
+#'   unknown \eqn{\mu(t)}: the band is the set of \eqn{\mu} within the
+#'   noise's simultaneous quantile (its public law) plus that deviation of
+#'   the release (not symmetric about it; \eqn{f_h \ge 0}). `1 - level` is
+#'   split between the two by a public rule (the split giving the narrowest
+#'   band at the uniform density). Binned estimates add the bound on the
+#'   binning error; for `"bernstein"` the mean of the release is the iterated
+#'   Bernstein polynomial of \eqn{f_h}, whose distance to \eqn{f_h} is
+#'   bounded by \eqn{2^{h-1} D^2 \sup|f_h''| / (8k)} (with \eqn{\sup|f_h''|
+#'   \le \phi(0)/h_{bw}^3}, or \eqn{B}), often wide. For `"iclp"` and
+#'   `"frl"` the target is the mechanism's own smoothed density (the power
+#'   kernel of the bandwidth after binning to the grid), and `smoothness` is
+#'   refused. Releases with several points per privacy unit (`unit`) or a
+#'   bandwidth from [dp_bandwidth()] on the same data are refused
+#'   (`dpfda_error_unsupported`): the argument needs independent points and a
+#'   bandwidth fixed without them. `se` is the noise sd combined with the
+#'   largest sampling sd the band allows. Coverage and width:
+#'   `bench/bench-kde-population-band.R`.
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
@@ -74,6 +103,9 @@
 #'   such as the surface of a covariance release, at most \eqn{10^7} simulated
 #'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
 #' @param seed Seed of the public simulation.
+#' @param smoothness For `type = "population"` of a [dp_kde()] release:
+#'   `NULL` (a band for the smoothed density \eqn{f_h}) or an assumed bound
+#'   \eqn{B \ge 0} on \eqn{|f''|} (a band for the density \eqn{f}).
 #' @param ... Unused.
 #' @return A data frame of class `dpfda_confint` with columns `id`, `arg`
 #'   (or `arg1`, `arg2`, ...), `estimate`, `se` (noise standard deviation),

@@ -56,6 +56,10 @@
 #' it. The released curve is the raw noisy estimate (it may be negative and
 #' need not integrate to one); [as_density()] post-processes it into a density.
 #'
+#' `confint(r, type = "population")` gives a band for the smoothed
+#' population density \eqn{f_h} (or, with `smoothness`, the density) from
+#' the release alone, with no further budget ([confint.dpfda_release()]).
+#'
 #' Large data sets in one dimension use the binned estimate of
 #' [kde_gaussian()] (see `binned`); it has the same sensitivity, proved in
 #' [sensitivity_kde()].

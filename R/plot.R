@@ -11,7 +11,8 @@
 #' `level` from [confint.dpfda_release()] (public information) is shaded
 #' around the first curve, and a legend names the release, the band and the
 #' reference; `band = "population"` shades the simultaneous band for the
-#' population mean of a `dp_mean(..., inference = TRUE)` release.
+#' population mean of a `dp_mean(..., inference = TRUE)` release, or for the
+#' smoothed population density of a [dp_kde()] release.
 #'
 #' @param x A `dpfda_curves` object or a `dpfda_release`.
 #' @param y Unused.
