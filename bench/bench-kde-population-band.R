@@ -11,7 +11,10 @@
 #                   for the t3 the edge jump breaks the assumption |f''| <= B on R
 #                   -- its bias there, f(5)/2 = 0.002, is far below B h^2 / 2 = 0.02)
 # at nominal 0.95 (conservative is acceptable, anti-conservative is not), the
-# mean half-width of the f_h band and its parts. For "iclp" and "frl" the
+# mean half-width of the f_h band, and for scale the half-width of the oracle
+# constant-width band (the 0.95 quantile over the replications of
+# max_t |release - target|: it needs the truth, so no method can use it) and of
+# the noise band alone (confint(type = "simultaneous")). For "iclp" and "frl" the
 # target is the mechanism's own smoothed density E k(t, X) (kernel matrix of
 # the release, expected binning weights by quadrature).
 #
@@ -77,12 +80,14 @@ t0 <- proc.time()[["elapsed"]]
 for (mech in mechs) for (pop in pops) for (eps in c(0.25, 1, 4)) for (n in c(200, 1000)) {
   set.seed(1000 * eps + n)
   cov_h <- cov_f <- width <- wsamp <- 0
+  sup_err <- numeric(reps)
   tgt <- NULL
   for (r in seq_len(reps)) {
     rel <- release(pop$draw(n), eps, mech)
     if (is.null(tgt)) tgt <- if (mech %in% c("iclp", "frl")) iclp_target(rel, pop) else pop$fh
     ci <- confint(rel, type = "population", nsim = nsim)
     cov_h <- cov_h + all(ci$lower <= tgt & tgt <= ci$upper)
+    sup_err[r] <- max(abs(ci$estimate - tgt))
     width <- width + mean(ci$upper - ci$lower) / 2
     if (!mech %in% c("iclp", "frl")) {
       # the band with smoothness = B is the f_h band widened by B h^2 / 2 at each end, then cut at 0
@@ -98,7 +103,9 @@ for (mech in mechs) for (pop in pops) for (eps in c(0.25, 1, 4)) for (n in c(200
   rows[[length(rows) + 1L]] <- data.frame(
     mechanism = mech, population = pop$name, epsilon = eps, n = n,
     coverage_fh = cov_h / reps, coverage_f = if (mech %in% c("iclp", "frl")) NA else cov_f / reps,
-    half_width = width / reps, noise_band_half = wsamp, ratio_to_noise_band = width / reps / wsamp,
+    half_width = width / reps, oracle_half = stats::quantile(sup_err, 0.95, names = FALSE),
+    ratio_to_oracle = width / reps / stats::quantile(sup_err, 0.95, names = FALSE),
+    noise_band_half = wsamp, ratio_to_noise_band = width / reps / wsamp,
     peak_fh = max(tgt))
   print(rows[[length(rows)]], row.names = FALSE, digits = 3)
 }
