@@ -36,7 +36,13 @@
 #   with sup|f_h''| <= phi(0) / h_bw^3 always and <= B under `smoothness`;
 # * `smoothness = B` (|f''| <= B, Gaussian kernel): |f_h - f| <= B tr(H) / 2
 #   (second-order Taylor, the kernel's mean zero and second moment H); the
-#   band is then for the density f itself.
+#   band is then for the density f itself;
+# * noise = "exact": the rounding of the target to the noise's 2^-k grid
+#   (one step per coordinate, through the map to the grid values); the
+#   discrete noise's law is taken as the continuous one of its scale (as
+#   noise_law() does).
+# Bandwidths released by dp_bandwidth() from the same data are refused: given
+# the bandwidth, the points are no longer independent draws.
 
 kde_population_mechanisms <- c("kde-gp", "kde-sobolev", "kde-iclp", "kde-frl", "kde-bernstein")
 
@@ -84,8 +90,14 @@ kde_population_kernel <- function(object, d) {
   peak <- exp(-0.5 * d * log(2 * pi) - 0.5 * as.numeric(determinant(H, logarithm = TRUE)$modulus))   # K_h(0)
   h1 <- sqrt(H[1L, 1L])
   bin_bias <- function(delta) if (isTRUE(delta > 0)) delta^2 / 8 / (sqrt(2 * pi) * h1^3) else 0
+  # noise = "exact" rounds the (whitened) target to a 2^-k grid before the noise: at most one step
+  # per coordinate, seen through the map to the grid values
+  step <- if (isTRUE(object$noise_exact) && is.numeric(object$grid_step)) object$grid_step else 0
   if (mech %in% c("kde-gp", "kde-sobolev")) {
-    return(list(lo = rep(0, m), hi = rep(peak, m), bias = rep(bin_bias(object$bin_width), m),
+    rnd <- if (step > 0) {
+      step * rowSums(abs(chol_jitter(kernel_matrix(object$noise, as_points(grid, "grid")), jitter = 1e-10)$L))
+    } else 0
+    return(list(lo = rep(0, m), hi = rep(peak, m), bias = rep(bin_bias(object$bin_width), m) + rnd,
                 target = "the smoothed density f_h = K_h * f (Gaussian kernel K_h of the bandwidth)"))
   }
   if (mech == "kde-bernstein") {
@@ -96,7 +108,8 @@ kde_population_kernel <- function(object, d) {
     dom <- as.double(lat$domain)
     fpp <- 1 / (sqrt(2 * pi) * h1^3)                     # sup |f_h''| for any density f
     poly <- 2^(lat$h - 1) * diff(dom)^2 / (8 * lat$k)
-    return(list(lo = lo, hi = hi, bias = rep(bin_bias(object$bin_width), m) * rowSums(abs(A)),
+    lstep <- if (isTRUE(lat$noise_exact) && is.numeric(lat$grid_step)) lat$grid_step else 0
+    return(list(lo = lo, hi = hi, bias = (bin_bias(object$bin_width) + lstep) * rowSums(abs(A)),
                 poly = poly, fpp = fpp,
                 target = sprintf(paste("the smoothed density f_h = K_h * f (its iterated Bernstein polynomial,",
                                        "k = %d, h = %d, is the mean of the release)"), lat$k, lat$h)))
@@ -107,7 +120,7 @@ kde_population_kernel <- function(object, d) {
   idx <- if (mech == "kde-frl") seq_len(object$params$M) else seq_along(b$values)
   V <- b$vectors[, idx, drop = FALSE]
   Kmat <- object$params$normaliser * V %*% (b$values[idx]^object$params$eta * t(V))
-  list(lo = pmin(apply(Kmat, 1L, min), 0), hi = pmax(apply(Kmat, 1L, max), 0), bias = rep(0, m),
+  list(lo = pmin(apply(Kmat, 1L, min), 0), hi = pmax(apply(Kmat, 1L, max), 0), bias = step * rowSums(abs(V)),
        target = sprintf(paste("the mechanism's smoothed density E k(t, X): the %spower kernel C^eta (eta = %s%s)",
                               "of the bandwidth, after linear binning of the points to the grid"),
                         if (mech == "kde-frl") "truncated " else "", format(object$params$eta, digits = 4),
@@ -231,7 +244,7 @@ kde_population_band <- function(object, level, nsim, seed, smoothness = NULL,
     "and a union bound over the grid (probability %s), the value bounding the variance (no budget spent);",
     "privacy noise by the simultaneous quantile of its public law (probability %s, Monte Carlo, %d draws)%s%s"),
     target, m, format(1 - (1 - share) * alpha, digits = 4), format(1 - share * alpha, digits = 4), mr$nsim,
-    if (any(kr$bias > 0)) sprintf("; binning and lattice bias at most %s", format(max(bias), digits = 3)) else "",
+    if (any(kr$bias > 0)) sprintf("; binning, rounding and lattice bias at most %s", format(max(bias), digits = 3)) else "",
     if (!is.null(kr$poly)) sprintf("; Bernstein polynomial bias bounded with sup|f_h''| <= %s", format(fpp, digits = 4))
     else "")
   if (!all(parts %in% c("sampling", "noise")) || length(parts) < 2L) method <- paste(method, "[parts:", toString(parts), "]")

@@ -206,6 +206,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                                  dom, calibration, k, h, call, noise)
     rel$privacy_unit <- est$privacy_unit
     rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
+    if (inherits(bandwidth, "dpfda_bandwidth")) rel$bandwidth_budget <- bandwidth[c("epsilon", "delta")]
     return(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))

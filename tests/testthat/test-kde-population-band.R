@@ -121,6 +121,14 @@ test_that("iclp, frl, sobolev and Bernstein density releases have population ban
   expect_equal(rb$bin_width, 8 / 199)
   pb <- dpfda:::kde_population_band(rb, 0.95, 1000, 1)
   expect_equal(pb$bias, rep((8 / 199)^2 / 8 / (sqrt(2 * pi) * kp_h^3), length(kp_grid)))
+  # noise = "exact" rounds before the noise: the band adds at least one step
+  for (mech in c("gp", "iclp")) {
+    re <- if (mech == "gp") dp_kde(x, kp_grid, kp_h, epsilon = 1, delta = 1e-5, noise = "exact") else
+      dp_kde(x, kp_grid, kp_h, epsilon = 1, mechanism = mech, noise = "exact")
+    pe <- dpfda:::kde_population_band(re, 0.95, 1000, 1)
+    expect_true(all(pe$bias >= re$grid_step), info = mech)
+    expect_match(pe$method, "rounding", info = mech)
+  }
 })
 
 test_that("population bands of densities are refused where the argument does not hold (classed)", {
