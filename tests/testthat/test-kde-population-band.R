@@ -168,3 +168,21 @@ test_that("the explorer's density view draws the population band when it is aske
   p$population <- FALSE
   expect_null(ex("explore_view")("density", set, p, seed = 3)$band$population)
 })
+
+test_engines("the population band of a density from a table is the band of memory (binned alike)", function(con) {
+  set.seed(6)
+  x <- kp_draw(300)
+  DBI::dbWriteTable(con, "kp_pts", data.frame(v = x))
+  tb <- dplyr::tbl(con, "kp_pts")
+  for (mech in c("gp", "iclp")) {
+    rel <- function(src, ...) with_seed_mode(7, dp_kde(src, kp_grid, kp_h, epsilon = 1, delta = 1e-5,
+                                                      mechanism = mech, ...))
+    a <- if (mech == "gp") rel(x, binned = TRUE) else rel(x)
+    r <- rel(tb, columns = "v")
+    expect_equal(r$bin_width, a$bin_width)
+    ca <- confint(a, type = "population", nsim = 1000)
+    cr <- confint(r, type = "population", nsim = 1000)
+    expect_equal(cr$lower, ca$lower, tolerance = 1e-9)
+    expect_equal(cr$upper, ca$upper, tolerance = 1e-9)
+  }
+})
