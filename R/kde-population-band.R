@@ -73,8 +73,7 @@ kde_population_check <- function(object, smoothness) {
              "is not a symmetric probability kernel, so its band is for the mechanism's smoothed density only",
              "(leave `smoothness` NULL)."), "smoothness")
   }
-  if (mech %in% c("kde-gp", "kde-sobolev", "kde-bernstein") && d == 1L && is.null(object$bin_width) &&
-      isTRUE(object$n * grid_size(object$values$grid) > 1e7)) {
+  if (mech %in% c("kde-gp", "kde-sobolev", "kde-bernstein") && d == 1L && is.null(object$bin_width)) {
     no("This release does not record how its estimate was binned; release it again with this version of dpfda.")
   }
   invisible(d)

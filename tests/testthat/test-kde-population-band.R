@@ -186,3 +186,10 @@ test_engines("the population band of a density from a table is the band of memor
     expect_equal(cr$upper, ca$upper, tolerance = 1e-9)
   }
 })
+
+test_that("a one-dimensional release that does not record its binning is refused, not guessed", {
+  set.seed(7)
+  r <- dp_kde(kp_draw(100), kp_grid, kp_h, epsilon = 1, delta = 1e-5)
+  r$bin_width <- NULL
+  expect_error(confint(r, type = "population"), "binned", class = "dpfda_error_unsupported")
+})
