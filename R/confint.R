@@ -118,6 +118,11 @@
 #'                    sensitivity = 0.05, epsilon = 1, delta = 1e-5)
 #' head(confint(r))
 #' attr(confint(r, type = "simultaneous"), "method")
+#' # a density: the band for the smoothed population density f_h (no budget spent),
+#' # and for the density itself if |f''| <= 0.5 is assumed
+#' rk <- dp_kde(rnorm(500), seq(-4, 4, length.out = 81), bandwidth = 0.4, epsilon = 1, delta = 1e-5)
+#' head(confint(rk, type = "population"))
+#' head(confint(rk, type = "population", smoothness = 0.5))
 #' @export
 confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
                                   nsim = 10000, seed = 1, smoothness = NULL, ...) {
