@@ -36,6 +36,35 @@
 #'   from: `bench/bench-population-band-decompose.R`): the band is
 #'   conservative, and much wider than a non-private band wherever the
 #'   privacy noise of the mean exceeds the sampling error.
+#' * `type = "population"` for a [dp_kde()] release (mechanisms `"gp"`,
+#'   `"sobolev"`, `"iclp"`, `"frl"`; `"bernstein"` in one dimension): a band,
+#'   simultaneous at the grid points, for the **smoothed population density**
+#'   \eqn{f_h = K_h * f} (the density of the points clamped to `domain`,
+#'   smoothed by the Gaussian kernel of the bandwidth), or, with `smoothness
+#'   = B` (an assumed bound \eqn{|f''| \le B}, the Hessian's norm in several
+#'   dimensions; Gaussian-kernel mechanisms), for the **density** \eqn{f}
+#'   itself: each end moves by \eqn{B\,\mathrm{tr}(H)/2 = B h^2/2}. It
+#'   spends no budget: the estimate is an average of a kernel bounded in
+#'   \eqn{[lo(t), hi(t)]}, so its sampling error is bounded by Bernstein's
+#'   inequality with the variance bound \eqn{(hi - \mu)(\mu - lo)} and a
+#'   union bound over the grid, and the released value itself bounds the
+#'   unknown \eqn{\mu(t)}: the band is the set of \eqn{\mu} within the
+#'   noise's simultaneous quantile (its public law) plus that deviation of
+#'   the release (not symmetric about it; \eqn{f_h \ge 0}). `1 - level` is
+#'   split between the two by a public rule (the split giving the narrowest
+#'   band at the uniform density). Binned estimates add the bound on the
+#'   binning error; for `"bernstein"` the mean of the release is the iterated
+#'   Bernstein polynomial of \eqn{f_h}, whose distance to \eqn{f_h} is
+#'   bounded by \eqn{2^{h-1} D^2 \sup|f_h''| / (8k)} (with \eqn{\sup|f_h''|
+#'   \le \phi(0)/h_{bw}^3}, or \eqn{B}), often wide. For `"iclp"` and
+#'   `"frl"` the target is the mechanism's own smoothed density (the power
+#'   kernel of the bandwidth after binning to the grid), and `smoothness` is
+#'   refused. Releases with several points per privacy unit (`unit`) or a
+#'   bandwidth from [dp_bandwidth()] on the same data are refused
+#'   (`dpfda_error_unsupported`): the argument needs independent points and a
+#'   bandwidth fixed without them. `se` is the noise sd combined with the
+#'   largest sampling sd the band allows. Coverage and width:
+#'   `bench/bench-kde-population-band.R`.
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
@@ -74,6 +103,9 @@
 #'   such as the surface of a covariance release, at most \eqn{10^7} simulated
 #'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
 #' @param seed Seed of the public simulation.
+#' @param smoothness For `type = "population"` of a [dp_kde()] release:
+#'   `NULL` (a band for the smoothed density \eqn{f_h}) or an assumed bound
+#'   \eqn{B \ge 0} on \eqn{|f''|} (a band for the density \eqn{f}).
 #' @param ... Unused.
 #' @return A data frame of class `dpfda_confint` with columns `id`, `arg`
 #'   (or `arg1`, `arg2`, ...), `estimate`, `se` (noise standard deviation),
@@ -86,16 +118,28 @@
 #'                    sensitivity = 0.05, epsilon = 1, delta = 1e-5)
 #' head(confint(r))
 #' attr(confint(r, type = "simultaneous"), "method")
+#' # a density: the band for the smoothed population density f_h (no budget spent),
+#' # and for the density itself if |f''| <= 0.5 is assumed
+#' rk <- dp_kde(rnorm(500), seq(-4, 4, length.out = 81), bandwidth = 0.4, epsilon = 1, delta = 1e-5)
+#' head(confint(rk, type = "population"))
+#' head(confint(rk, type = "population", smoothness = 0.5))
 #' @export
 confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
-                                  nsim = 10000, seed = 1, ...) {
+                                  nsim = 10000, seed = 1, smoothness = NULL, ...) {
   type <- check_choice(type, c("pointwise", "simultaneous", "population"), "type")
+  kde <- inherits(object, "dpfda_kde_release")
+  if (!is.null(smoothness) && !(kde && identical(type, "population"))) {
+    dpfda_abort(paste("`smoothness` bounds the smoothing bias of a density: it is used only with type =",
+                      "\"population\" for a dp_kde() release."), arg = "smoothness")
+  }
   b <- if (identical(type, "population")) {
     level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                           what = "a number in (0, 1)")
     nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
     seed <- check_count(seed, "seed", min = 0)
-    c(population_band(object, level, nsim, seed), list(level = level, type = "population"))
+    pb <- if (kde) kde_population_band(object, level, nsim, seed, smoothness) else
+      population_band(object, level, nsim, seed)
+    c(pb, list(level = level, type = "population"))
   } else confint_band(object, level, type, nsim, seed)
   level <- b$level
   type <- b$type
@@ -106,14 +150,17 @@ confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwis
   d$estimate <- d$value
   d$value <- NULL
   d$se <- rep(b$sd, times = n)
-  d$lower <- d$estimate - half
-  d$upper <- d$estimate + half
+  # (the population band of a density is not symmetric about the estimate)
+  d$lower <- if (is.null(b$lower)) d$estimate - half else rep(b$lower, times = n)
+  d$upper <- if (is.null(b$upper)) d$estimate + half else rep(b$upper, times = n)
   structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
 }
 
 #' @export
 print.dpfda_confint <- function(x, ...) {
-  what <- if (identical(attr(x, "type"), "population")) "simultaneous %s%% band for the population mean (%s)\n"
+  pop <- if (startsWith(attr(x, "method") %||% "", "population band for")) "density" else "mean"
+  what <- if (identical(attr(x, "type"), "population"))
+            paste0("simultaneous %s%% band for the population ", pop, " (%s)\n")
           else paste(attr(x, "type"), "%s%% band of the privacy noise (%s)\n")
   cat(sprintf(what, format(100 * attr(x, "level")), attr(x, "method")))
   print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL), ...)

@@ -377,8 +377,15 @@ explore_expected_error <- function(rel) {
 
 # Pointwise noise band of a release at `level`: confint() where the package has
 # a method for releases, else the release +- z sd (normal approximation).
-explore_band <- function(rel, level = 0.95, sd = NULL) {
+explore_band <- function(rel, level = 0.95, sd = NULL, population = FALSE) {
   v <- rel$values$values[1L, ]
+  if (isTRUE(population) && inherits(rel, "dpfda_kde_release")) {   # the band for the smoothed density f_h
+    ci <- tryCatch(stats::confint(rel, type = "population", level = level, nsim = 2000),
+                   dpfda_error_unsupported = function(e) e)
+    if (inherits(ci, "error")) return(c(explore_band(rel, level, sd), note = conditionMessage(ci)))
+    b <- explore_band_columns(ci, length(v))
+    if (!is.null(b)) return(c(b, source = "confint(type = \"population\")", population = TRUE))
+  }
   if (!is.null(rel$inference)) {   # dp_mean(inference = TRUE): the band for the population mean
     ci <- tryCatch(stats::confint(rel, type = "population", level = level), error = function(e) NULL)
     b <- explore_band_columns(ci, length(v))
@@ -438,7 +445,8 @@ explore_view <- function(tab, set, p, seed = NULL) {
                                         format(rels[[1L]]$tau_auto$share, digits = 3)))
   }
   acc <- explore_expected_error(rels[[1L]])
-  band <- explore_band(rels[[1L]], 0.95, acc$pointwise_sd)
+  band <- explore_band(rels[[1L]], 0.95, acc$pointwise_sd, population = tab == "density" && isTRUE(p$population))
+  if (!is.null(band$note)) notes$text <- c(notes$text, sprintf("No population band here (%s)", band$note))
   measured <- apply(vals, 1L, function(v) explore_rms(v - sub$nonprivate, grid))
   tm <- proc.time() - t0
   list(tab = tab, grid = grid, nonprivate = sub$nonprivate, truth = sub$truth, releases = vals,

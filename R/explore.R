@@ -36,7 +36,8 @@
 #' deviations; on the mean tab, with "population band" ticked, the release
 #' spends a share of epsilon on the spread of the curves (`dp_mean(inference =
 #' TRUE)`) and the band is the simultaneous 95% band for the population mean,
-#' `confint(type = "population")`) and, beside it, the root mean square error against
+#' `confint(type = "population")`; on the density tab the simultaneous 95%
+#' band for the smoothed population density, which costs no budget) and, beside it, the root mean square error against
 #' \eqn{\epsilon} on a log scale: the expected error of the noise (from
 #' `dp_accuracy()` when available, otherwise computed from the release's noise
 #' scale and noise kernel or basis) and the measured error of releases against
@@ -150,9 +151,12 @@ explore_tab_ui <- function(tab, sets) {
       shiny::checkboxInput(ns("population"),
                            "population band (inference = TRUE: a share of epsilon buys the spread of the curves)",
                            FALSE)),
-    density = shiny::sliderInput(ns("bounds"), "bounds (public domain)", min = s$bounds_range[1],
-                                 max = s$bounds_range[2], value = s$bounds,
-                                 step = explore_step(s$bounds_range)),
+    density = shiny::tagList(
+      shiny::sliderInput(ns("bounds"), "bounds (public domain)", min = s$bounds_range[1],
+                         max = s$bounds_range[2], value = s$bounds, step = explore_step(s$bounds_range)),
+      shiny::checkboxInput(ns("population"),
+                           "population band (the smoothed density f_h: sampling and noise, no extra budget)",
+                           FALSE)),
     regression = shiny::sliderInput(ns("bounds"), "bounds on y (y_bound)", min = s$bounds_range[1],
                                     max = s$bounds_range[2], value = s$y_bound,
                                     step = explore_step(s$bounds_range)))
@@ -276,7 +280,7 @@ explore_server <- function(sets, mode, seed) {
         cp <- core[[tab]]()
         cp$p$epsilon <- val(paste0(tab, "_epsilon"), 1)
         cp$p$releases <- val(paste0(tab, "_releases"), 5L)
-        if (tab == "mean") cp$p$population <- isTRUE(val("mean_population", FALSE))
+        if (tab %in% c("mean", "density")) cp$p$population <- isTRUE(val(paste0(tab, "_population"), FALSE))
         cp
       })
     })

@@ -56,6 +56,10 @@
 #' it. The released curve is the raw noisy estimate (it may be negative and
 #' need not integrate to one); [as_density()] post-processes it into a density.
 #'
+#' `confint(r, type = "population")` gives a band for the smoothed
+#' population density \eqn{f_h} (or, with `smoothness`, the density) from
+#' the release alone, with no further budget ([confint.dpfda_release()]).
+#'
 #' Large data sets in one dimension use the binned estimate of
 #' [kde_gaussian()] (see `binned`); it has the same sensitivity, proved in
 #' [sensitivity_kde()].
@@ -201,6 +205,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
     rel$privacy_unit <- est$privacy_unit
+    rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
+    if (inherits(bandwidth, "dpfda_bandwidth")) rel$bandwidth_budget <- bandwidth[c("epsilon", "delta")]
     return(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
@@ -208,6 +214,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit
+  rel$bin_width <- est$bin_width(grid_size(grid))   # for confint(type = "population")
   release_close(rel, budget, "dp_kde")
 }
 
@@ -232,7 +239,8 @@ kde_points_estimate <- function(x, bandwidth, dom, binned, bins, d) {
   pts <- kde_input_points(x, d)
   list(at = function(p) as.vector(kde_gaussian(pts, p, bandwidth, domain = dom, binned = binned,
                                                bins = bins)$values),
-       n = nrow(pts), privacy_unit = privacy_unit_points(nrow(pts)))
+       n = nrow(pts), privacy_unit = privacy_unit_points(nrow(pts)),
+       bin_width = function(m) kde_bin_width(nrow(pts), m, d, dom, bandwidth, binned, bins))
 }
 
 # The release step of the Bernstein KDE, shared with data outside memory
@@ -319,11 +327,15 @@ release_predict.dpfda_kde_bernstein_release <- function(object, newdata, ...) {
 #'   (always stored, NULL for a public one).
 #' @param privacy_unit What one individual of the guarantee is (set after the
 #'   release by dp_kde()).
+#' @param bin_width The width of the bins the points were counted in (NULL:
+#'   not binned), for confint(type = "population") (set after the release by
+#'   dp_kde()).
 #' @noRd
 new_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
                             calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, n = NULL,
-                            bandwidth = NULL, domain = NULL, bandwidth_budget = NULL, privacy_unit = NULL) {
+                            bandwidth = NULL, domain = NULL, bandwidth_budget = NULL, privacy_unit = NULL,
+                            bin_width = NULL) {
   release_from_fields(new_kde_release, c("dpfda_kde_release", "dpfda_gp_release"),
                       nullable = "bandwidth_budget")
 }
@@ -338,9 +350,11 @@ new_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, nois
 #' @param bandwidth The bandwidth matrix H.
 #' @param privacy_unit What one individual of the guarantee is (set after the
 #'   release by dp_kde()).
+#' @param bin_width,bandwidth_budget As for new_kde_release() (set after the
+#'   release by dp_kde()).
 #' @noRd
 new_kde_bernstein_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                                       call = NULL, lattice = NULL, n = NULL, bandwidth = NULL,
-                                      privacy_unit = NULL) {
+                                      privacy_unit = NULL, bin_width = NULL, bandwidth_budget = NULL) {
   release_from_fields(new_kde_bernstein_release, c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
 }

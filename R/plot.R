@@ -11,7 +11,8 @@
 #' `level` from [confint.dpfda_release()] (public information) is shaded
 #' around the first curve, and a legend names the release, the band and the
 #' reference; `band = "population"` shades the simultaneous band for the
-#' population mean of a `dp_mean(..., inference = TRUE)` release.
+#' population mean of a `dp_mean(..., inference = TRUE)` release, or for the
+#' smoothed population density of a [dp_kde()] release.
 #'
 #' @param x A `dpfda_curves` object or a `dpfda_release`.
 #' @param y Unused.
@@ -81,7 +82,9 @@ release_band <- function(x, band, level) {
   if (is.null(ci)) return(NULL)
   ci <- ci[ci$id == 1L, , drop = FALSE]
   list(lower = ci$lower, upper = ci$upper,
-       label = if (type == "population") sprintf("%s%% band for the population mean", format(100 * level))
+       label = if (type == "population")
+                 sprintf("%s%% band for the population %s", format(100 * level),
+                         if (inherits(x, "dpfda_kde_release")) "density" else "mean")
                else sprintf("%s%% %s band of the privacy noise", format(100 * level), type))
 }
 

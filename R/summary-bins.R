@@ -249,7 +249,8 @@ kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id,
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
   list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n,
-       privacy_unit = privacy_unit_points(s$n, s$unit, s$rows - s$dropped))
+       privacy_unit = privacy_unit_points(s$n, s$unit, s$rows - s$dropped),
+       bin_width = function(m) if (d == 1L) diff(dom) / (s$settings$bins - 1) else 0)
 }
 
 # The binned estimate at any 1-D points from a "kde" summary.

@@ -59,7 +59,7 @@ kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins 
   pts <- as_points(grid, "grid")
   if (binned) {
     h <- sqrt(bw$H[1, 1])
-    if (is.null(bins)) bins <- min(2^22, max(4096, ceiling(8 * diff(domain) / h) + 1))
+    if (is.null(bins)) bins <- kde_default_bins(domain, h)
     delta <- diff(domain) / (bins - 1)
     if (!is.finite(delta / h) || !(delta / h > 0) || !all(is.finite(c(x, pts, domain) / h))) {
       dpfda_abort("`bandwidth` is out of range for binning on this domain; use binned = FALSE.",
@@ -73,6 +73,20 @@ kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins 
   }
   vals <- exp(bw$log_norm - log(n) + log(s))
   new_dpfda_curves(matrix(vals, nrow = 1L), grid, domain)
+}
+
+# The default number of bin centres of the binned estimate.
+kde_default_bins <- function(domain, h) min(2^22, max(4096, ceiling(8 * diff(domain) / h) + 1))
+
+# The bin width of the estimate kde_gaussian() makes of n points at m points
+# (0 when it does not bin), by its own rule; the population band of a
+# release bounds the binning error with it.
+kde_bin_width <- function(n, m, d, domain, bandwidth, binned = NULL, bins = NULL) {
+  if (d != 1L) return(0)
+  if (is.null(binned)) binned <- as.double(n) * m > 1e7
+  if (!isTRUE(binned)) return(0)
+  if (is.null(bins)) bins <- kde_default_bins(domain, sqrt(as_bandwidth(bandwidth, 1L)$H[1, 1]))
+  diff(domain) / (bins - 1)
 }
 
 # Bandwidth as H with a rescaling function (x -> x H^{-1/2}) and the log of
