@@ -17,6 +17,8 @@ bad_arg_allowed_datain <- function() {
     allow("dp_cov", "center", c("NULL", nums, "a function")),
     # unit = NULL: every curve is its own privacy unit (the default)
     allow("dp_mean", "unit", "NULL"),
+    # inference = TRUE is valid with a unit (the exact-noise baseline has one)
+    allow("dp_mean", "inference", "TRUE"),
     allow("dp_cov", "unit", "NULL"),
     allow("pcv_select", "unit", "NULL"),
     allow("dp_kde", "unit", "NULL"),
