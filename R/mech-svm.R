@@ -306,7 +306,7 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' g(x_i))^2 + \lambda \|g\|_{\mathcal H}^2,\qquad
 #' a = (K + n\lambda I)^{-1}\tilde y,}
 #' plus \eqn{\sigma G} as in [dp_svm()], where \eqn{\tilde y_i} is \eqn{y_i}
-#' clipped to the public `y_bound` and (with `centre = TRUE`) shifted by the
+#' clipped to the public `y_bound` and (with `center = TRUE`) shifted by the
 #' public midpoint \eqn{m} of `y_bound`; the released function is \eqn{m +
 #' f_D + \sigma G}. Adding the public constant \eqn{m} is post-processing.
 #'
@@ -330,8 +330,9 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' @param lambda Public regularisation \eqn{\lambda > 0}.
 #' @param kernel The regression kernel, also the covariance of the noise.
 #' @param y_bound Public bounds `c(lower, upper)` on the responses.
-#' @param centre Fit the responses minus the midpoint of `y_bound` (smaller
-#'   \eqn{B}, shrinkage towards the midpoint rather than 0).
+#' @param center Fit the responses minus the midpoint of `y_bound` (smaller
+#'   \eqn{B}, shrinkage towards the midpoint rather than 0). `centre`, its
+#'   older spelling, is still accepted in `...`.
 #' @return A `dpfda_release` of subclasses `dpfda_krr_release` and
 #'   `dpfda_gp_release` (mechanism `"krr"`), with the public `offset`
 #'   \eqn{m}, `y_bound`, `lambda` and `n`. `predict()` off the grid krigs the
@@ -348,7 +349,7 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' lines(grid, krr_fit(x, y, 0.01, kernel_gaussian(0.1), c(-2, 2))$fun(grid), col = "grey")
 #' @export
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
-                   calibration = c("analytic", "hall", "classical"), centre = TRUE,
+                   calibration = c("analytic", "hall", "classical"), center = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
@@ -364,8 +365,13 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
-  centre <- check_flag(centre, "centre")
-  yb <- krr_bound(y_bound, centre)
+  dots <- list(...)
+  if ("centre" %in% names(dots)) {   # (the older spelling of `center`)
+    center <- dots$centre
+    dots$centre <- NULL
+  }
+  center <- check_flag(center, if ("centre" %in% names(list(...))) "centre" else "center")
+  yb <- krr_bound(y_bound, center)
   data <- krr_data(x, y, kernel, domain, yb)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
@@ -374,7 +380,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   n <- length(data$y)
 
   sens <- sensitivity_krr(yb$B, lambda, n, kernel$variance)
-  sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
+  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), dots))
 
   a <- krr_solve(data$x, data$y, lambda, kernel)
   values <- yb$offset + erm_kernel_expansion(kernel, data$x, a, pts)
@@ -396,11 +402,12 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' Non-private kernel ridge regression (for tests and figures)
 #'
 #' **Not private.** The estimator of [dp_krr()] without noise: responses
-#' clipped to `y_bound` (and centred at its midpoint when `centre = TRUE`),
+#' clipped to `y_bound` (and centred at its midpoint when `center = TRUE`),
 #' \eqn{a = (K + n\lambda I)^{-1}\tilde y}, fitted function \eqn{m + \sum_i
 #' a_i K(x_i, \cdot)}.
 #'
 #' @inheritParams dp_krr
+#' @param ... `centre`, the older spelling of `center`.
 #' @return An object of class `dpfda_krr_fit` with `coefficients`, `offset`,
 #'   `fitted`, `fun` (a function of new points), `x`, `y` (clipped),
 #'   `lambda`, `kernel`, `y_bound`; `predict(fit, newdata)` evaluates it.
@@ -410,16 +417,21 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #'                y_bound = c(-1, 1))
 #' predict(fit, c(0.25, 0.75))
 #' @export
-krr_fit <- function(x, y, lambda, kernel, y_bound, centre = TRUE, domain = NULL) {
+krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL, ...) {
   check_required()
+  dots <- list(...)
+  if (length(dots) && (is.null(names(dots)) || !all(names(dots) == "centre"))) {
+    abort_unknown_option(setdiff(names(dots), "centre")[1L] %||% "...", "krr_fit")
+  }
+  if (length(dots)) center <- dots$centre   # (the older spelling of `center`)
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
-  centre <- check_flag(centre, "centre")
+  center <- check_flag(center, if (length(dots)) "centre" else "center")
   if (missing(y_bound)) {
     dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",
                 arg = "y_bound")
   }
-  yb <- krr_bound(y_bound, centre)
+  yb <- krr_bound(y_bound, center)
   data <- krr_data(x, y, kernel, domain, yb)
   a <- krr_solve(data$x, data$y, lambda, kernel)
   fit <- new_erm_fit(data$x, a, kernel, class = "dpfda_krr_fit", offset = yb$offset,

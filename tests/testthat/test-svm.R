@@ -368,9 +368,13 @@ test_that("krr_fit solves (K + n lambda I) a = clipped, centred y", {
   expect_equal(predict(fit2, c(0.3, 0.5)), 1 + as.vector(kernel_matrix(k, c(0.3, 0.5), x) %*% fit2$coefficients))
   # clipping: responses beyond the bound act as the bound
   expect_equal(krr_fit(x, yc, 0.01, k, c(-2, 2))$coefficients, fit$coefficients)
-  fit3 <- krr_fit(x, y, 0.01, k, y_bound = c(-1, 3), centre = FALSE)
+  fit3 <- krr_fit(x, y, 0.01, k, y_bound = c(-1, 3), center = FALSE)
   expect_equal(fit3$offset, 0)
   expect_equal(as.vector((K + 0.8 * diag(80)) %*% fit3$coefficients), pmin(pmax(y, -1), 3))
+  # `centre`, the older spelling, is the same argument; other names are refused
+  expect_identical(krr_fit(x, y, 0.01, k, y_bound = c(-1, 3), centre = FALSE)$coefficients, fit3$coefficients)
+  expect_error(krr_fit(x, y, 0.01, k, y_bound = c(-1, 3), centr = FALSE), class = "dpfda_error")
+  expect_error(krr_fit(x, y, 0.01, k, y_bound = c(-1, 3), centre = NA), "`centre`", class = "dpfda_error")
 })
 
 test_that("dp_krr sensitivity is 2 B kappa (1 + kappa / sqrt(lambda)) / (lambda n)", {
@@ -383,7 +387,11 @@ test_that("dp_krr sensitivity is 2 B kappa (1 + kappa / sqrt(lambda)) / (lambda 
   expect_identical(r$noise_scale, dp_noise_scale(r$sensitivity, 1, 1e-5))
   expect_identical(r$offset, 1)
   r <- dp_krr(x, y, 0.1, kernel_gaussian(0.2, variance = 4), grid, y_bound = c(-1, 3), epsilon = 1,
-              delta = 1e-5, centre = FALSE)
+              delta = 1e-5, center = FALSE)
+  r_old <- dp_krr(x, y, 0.1, kernel_gaussian(0.2, variance = 4), grid, y_bound = c(-1, 3), epsilon = 1,
+                  delta = 1e-5, centre = FALSE)   # (the older spelling)
+  expect_identical(r_old$sensitivity, r$sensitivity)
+  expect_identical(r_old$offset, 0)
   B <- 3
   expect_equal(r$sensitivity, 2 * B * 2 * (1 + 2 / sqrt(0.1)) / (0.1 * 50))
   expect_identical(r$mechanism, "krr")
