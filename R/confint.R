@@ -207,15 +207,7 @@ noise_band <- function(law, level, type, nsim, seed) {
                                                 if (gauss) "Gaussian" else "Laplace", mpos)))
   }
   nsim <- mc_draws(nsim, length(sd))
-  ratio <- with_public_seed(seed, {
-    chunk <- max(1L, min(nsim, floor(2e6 / max(1, length(sd)))))
-    out <- numeric(0)
-    while (length(out) < nsim) {
-      d <- law$draw(min(chunk, nsim - length(out)))
-      out <- c(out, apply(abs(d[, pos, drop = FALSE]) / rep(sd[pos], each = nrow(d)), 1L, max))
-    }
-    out
-  })
+  ratio <- noise_max_ratios(law, sd, pos, nsim, seed)
   c <- stats::quantile(ratio, level, names = FALSE, type = 8)
   list(half = c * sd,
        method = sprintf("Monte Carlo: %d draws of the maximum standardised noise from %s", nsim,
@@ -377,4 +369,18 @@ confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("poin
   est <- stats::predict(object)
   d <- data.frame(p, estimate = est, se = b$sd, lower = est - b$half, upper = est + b$half)
   structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
+}
+
+# nsim draws of max_t |N(t)| / sd(t) over the points with sd > 0 (`pos`), from
+# the public noise law with a public seed, in chunks of at most 2e6 values.
+noise_max_ratios <- function(law, sd, pos, nsim, seed) {
+  with_public_seed(seed, {
+    chunk <- max(1L, min(nsim, floor(2e6 / max(1, length(sd)))))
+    out <- numeric(0)
+    while (length(out) < nsim) {
+      d <- law$draw(min(chunk, nsim - length(out)))
+      out <- c(out, apply(abs(d[, pos, drop = FALSE]) / rep(sd[pos], each = nrow(d)), 1L, max))
+    }
+    out
+  })
 }

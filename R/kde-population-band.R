@@ -132,16 +132,7 @@ kde_noise_max_ratio <- function(law, nsim, seed) {
   pos <- sd > 0
   if (!any(pos)) return(list(ratio = rep(0, 1L), sd = sd, nsim = 0L))
   nsim <- mc_draws(nsim, length(sd))
-  ratio <- with_public_seed(seed, {
-    chunk <- max(1L, min(nsim, floor(2e6 / max(1, length(sd)))))
-    out <- numeric(0)
-    while (length(out) < nsim) {
-      dr <- law$draw(min(chunk, nsim - length(out)))
-      out <- c(out, apply(abs(dr[, pos, drop = FALSE]) / rep(sd[pos], each = nrow(dr)), 1L, max))
-    }
-    out
-  })
-  list(ratio = ratio, sd = sd, nsim = nsim)
+  list(ratio = noise_max_ratios(law, sd, pos, nsim, seed), sd = sd, nsim = nsim)
 }
 
 # Bernstein's deviation at variance v (vectorised), L = log(2 m / alpha_s).
