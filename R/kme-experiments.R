@@ -87,37 +87,3 @@ kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters =
   }
   do.call(rbind, out)
 }
-
-# Base-graphics figure in the style of the paper's Figures 1-2.
-kme_plot_paper <- function(path1, path2 = NULL, epsilons, D, leak = TRUE, N = NULL,
-                           ylim = c(5e-5, 4)) {
-  cols <- c("#1F77B4", "#FF7F0E", "#2CA02C")
-  graphics::plot(NA, log = "xy", xlim = c(0.6, max(path1$M) * 1.2), ylim = ylim, xaxt = "n",
-                 xlab = if (leak) "M (number of public data points)" else "M (number of synthetic data points)",
-                 ylab = "RKHS distance to the empirical KME")
-  at <- 10^(0:floor(log10(max(path1$M))))
-  lab <- if (leak && !is.null(N)) sprintf("%g\n(%s%%)", at, format(100 * at / N, digits = 2)) else format(at)
-  graphics::axis(1, at = at, labels = lab, padj = if (leak) 0.5 else 0)
-  graphics::lines(path1$M, pmax(path1$proj, ylim[1] / 2), col = "grey50", lty = 3, lwd = 2)
-  for (i in seq_along(epsilons)) {
-    graphics::lines(path1$M, path1[[paste0("alg1_eps", epsilons[i])]], col = cols[i], lwd = 2)
-    if (!is.null(path2)) {
-      p <- path2[path2$eps == epsilons[i], ]
-      graphics::lines(p$M, p$dist, col = cols[i], lty = 2, lwd = 2)
-    }
-  }
-  leg <- c("projection distance", paste0("Algorithm 1, eps = ", epsilons))
-  lty <- c(3, rep(1, length(epsilons)))
-  col <- c("grey50", cols[seq_along(epsilons)])
-  if (leak) {
-    graphics::lines(path1$M, path1$base, col = "black", lty = 2, lwd = 2)
-    leg <- c(leg, "baseline (uniform weights)"); lty <- c(lty, 2); col <- c(col, "black")
-  }
-  if (!is.null(path2)) {
-    leg <- c(leg, paste0("Algorithm 2, eps = ", epsilons)); lty <- c(lty, rep(2, length(epsilons)))
-    col <- c(col, cols[seq_along(epsilons)])
-  }
-  graphics::legend("bottomleft", legend = leg, lty = lty, col = col, lwd = 2, bty = "n", cex = 0.75)
-  graphics::mtext(sprintf("D = %d", D), side = 3, line = -1.5)
-  invisible(NULL)
-}
