@@ -1,6 +1,6 @@
 /* bernstein-call.c -- .Call glue of the Bernstein mechanism (kernels in
  * bernstein.c).  Lattice sizes arrive as doubles m_j = k_j + 1. */
-#include <string.h>
+#include <limits.h>
 #include "asserts.h"
 
 /* The lattice sizes (each >= 2) as ints, their number into *d and their
@@ -13,8 +13,8 @@ static int *bern_dims(SEXP dims, int *d, R_xlen_t *mt, const char *fn)
   int *out = (int *) R_alloc(*d, sizeof(int));
   R_xlen_t m = 1;
   for (int j = 0; j < *d; j++) {
+    DPFDA_ASSERT(pd[j] >= 2 && pd[j] <= INT_MAX, fn, "dims", "lattice sizes of at least 2");
     out[j] = (int) pd[j];
-    DPFDA_ASSERT(out[j] >= 2, fn, "dims", "lattice sizes of at least 2");
     m *= out[j];
   }
   *mt = m;
