@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/bernstein.c: the only R code that
+# Thin wrappers of the .Call entry points of src/bernstein-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_bernstein_perturb <- function(values, scale, type) .Call(C_dpfda_bernstein_perturb, values, scale, type)

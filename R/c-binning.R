@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/binning.c: the only R code that
+# Thin wrappers of the .Call entry points of src/binning-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_integral_gram <- function(lo1, hi1, lo2, hi2, ls, average, deriv) {

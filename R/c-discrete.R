@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/discrete.c: the only R code that
+# Thin wrappers of the .Call entry points of src/discrete-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_exp_mech_exact <- function(num, den) .Call(C_dpfda_exp_mech_exact, num, den)

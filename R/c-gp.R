@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/gp.c: the only R code that
+# Thin wrappers of the .Call entry points of src/gp-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_gp_markov_path <- function(t, rate, sd, npath) .Call(C_dpfda_gp_markov_path, t, rate, sd, npath)

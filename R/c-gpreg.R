@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/gpreg.c: the only R code that
+# Thin wrappers of the .Call entry points of src/gpreg-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_gp_posterior_parts <- function(K, Kfs, kss, want_inverse) {

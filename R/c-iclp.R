@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/iclp.c: the only R code that
+# Thin wrappers of the .Call entry points of src/iclp-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_iclp_basis <- function(G, w, tol, J) .Call(C_dpfda_iclp_basis, G, w, tol, J)

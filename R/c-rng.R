@@ -1,4 +1,4 @@
-# Thin wrappers of the .Call entry points of src/rng.c: the only R code that
+# Thin wrappers of the .Call entry points of src/rng-call.c: the only R code that
 # calls into that file. No checks here: the callers validate, the C glue asserts.
 
 c_rng_draw <- function(n, what) .Call(C_dpfda_rng_draw, n, what)

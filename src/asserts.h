@@ -13,6 +13,10 @@
 #define DPFDA_ARG_FAIL(fn, arg, what) \
   Rf_error("dpfda internal: %s(): `%s` must be %s", (fn), (arg), (what))
 
+/* a condition on values already read (a shape that must match, a range) */
+#define DPFDA_ASSERT(cond, fn, arg, what) \
+  do { if (!(cond)) DPFDA_ARG_FAIL(fn, arg, what); } while (0)
+
 /* a double vector (any length, any attributes) */
 static inline double *dpfda_arg_real(SEXP x, const char *fn, const char *arg)
 {
@@ -34,6 +38,40 @@ static inline double *dpfda_arg_matrix(SEXP x, int *nrow, int *ncol, const char 
   if (nrow) *nrow = Rf_nrows(x);
   if (ncol) *ncol = Rf_ncols(x);
   return REAL(x);
+}
+
+/* a double vector or matrix; rows and columns as R counts them (a vector is
+ * one column) into *nrow, *ncol (either may be NULL) */
+static inline double *dpfda_arg_real_rc(SEXP x, int *nrow, int *ncol, const char *fn, const char *arg)
+{
+  if (TYPEOF(x) != REALSXP) DPFDA_ARG_FAIL(fn, arg, "a double vector or matrix");
+  if (nrow) *nrow = Rf_nrows(x);
+  if (ncol) *ncol = Rf_ncols(x);
+  return REAL(x);
+}
+
+/* a square double matrix; its order into *n */
+static inline double *dpfda_arg_square(SEXP x, int *n, const char *fn, const char *arg)
+{
+  if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x) || Rf_nrows(x) != Rf_ncols(x))
+    DPFDA_ARG_FAIL(fn, arg, "a square double matrix");
+  *n = Rf_nrows(x);
+  return REAL(x);
+}
+
+/* NULL (returns NULL) or a double vector of length n */
+static inline double *dpfda_arg_real_or_null(SEXP x, R_xlen_t n, const char *fn, const char *arg)
+{
+  if (Rf_isNull(x)) return NULL;
+  if (TYPEOF(x) != REALSXP || XLENGTH(x) != n) DPFDA_ARG_FAIL(fn, arg, "NULL or a double vector of the right length");
+  return REAL(x);
+}
+
+/* a list (a generic vector); returns its length */
+static inline R_xlen_t dpfda_arg_list(SEXP x, const char *fn, const char *arg)
+{
+  if (TYPEOF(x) != VECSXP) DPFDA_ARG_FAIL(fn, arg, "a list");
+  return XLENGTH(x);
 }
 
 /* an integer vector */
@@ -67,6 +105,23 @@ static inline int dpfda_arg_int1(SEXP x, const char *fn, const char *arg)
   int v = ok ? Rf_asInteger(x) : NA_INTEGER;
   if (v == NA_INTEGER) DPFDA_ARG_FAIL(fn, arg, "one whole number, not NA");
   return v;
+}
+
+/* one whole number >= 0 (as int1) */
+static inline int dpfda_arg_nonneg(SEXP x, const char *fn, const char *arg)
+{
+  int v = dpfda_arg_int1(x, fn, arg);
+  if (v < 0) DPFDA_ARG_FAIL(fn, arg, "at least 0");
+  return v;
+}
+
+/* a length: one number >= 0 (double or integer, a double taken by
+ * truncation), as the draws take n = as.double(count) */
+static inline R_xlen_t dpfda_arg_length(SEXP x, const char *fn, const char *arg)
+{
+  double v = dpfda_arg_num(x, fn, arg);
+  if (!(v >= 0.0 && v <= (double) R_XLEN_T_MAX)) DPFDA_ARG_FAIL(fn, arg, "a length (a whole number >= 0)");
+  return (R_xlen_t) v;
 }
 
 /* TRUE or FALSE (or a number: nonzero is TRUE) */

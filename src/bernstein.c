@@ -23,12 +23,11 @@
  *  tensors:    mode products by "apply along mode 1, then rotate" (transpose
  *              the m_1 x rest matrix), d times, which restores the layout.
  *
- * Validation and memory checks happen in R (R/mech-bernstein.R).
+ * Validation and memory checks happen in R (R/mech-bernstein.R); the .Call
+ * glue is in bernstein-call.c.
  */
 #include <string.h>
 #include "dpfda.h"
-
-/* ---- pure kernels ---------------------------------------------------------- */
 
 /* b_{nu,k}(y), nu = 0..k, into b[0..k]; *plo, *phi bound the nonzero entries. */
 static void bern_row(double y, int k, double *b, int *plo, int *phi)
@@ -230,7 +229,7 @@ static void transpose(const double *in, R_xlen_t rows, R_xlen_t cols, double *ou
 
 /* Apply A_h along every mode of the tensor v (dims m_j = k_j + 1, total mt)
  * into out.  work: 2 mt + max_j bern_apply_work(). */
-static void bern_coef(const double *v, const int *dims, int d, R_xlen_t mt, int h,
+static void bern_coef_work(const double *v, const int *dims, int d, R_xlen_t mt, int h,
                       int method, double *out, double *work)
 {
   double *cur = work, *tmp = work + mt, *aw = work + 2 * mt;
@@ -269,178 +268,128 @@ static double bern_contract(const double *c, const int *dims, int d, R_xlen_t mt
   return ws[0];
 }
 
-/* ---- .Call glue ------------------------------------------------------------- */
+/* ---- the kernels of the .Call entry points (bernstein-call.c) --------------- */
 
-static int *dims_int(SEXP dims, int *d, R_xlen_t *mt)
+/* out (n x (k+1)) = b^(h)_{nu,k}(y_i); method as bern_apply(). */
+void dpfda_bern_basis(const double *y, R_xlen_t n, int k, int h, int method, double *out)
 {
-  *d = Rf_length(dims);
-  int *out = (int *) R_alloc(*d, sizeof(int));
-  R_xlen_t m = 1;
-  for (int j = 0; j < *d; j++) {
-    out[j] = (int) REAL(dims)[j];
-    if (out[j] < 2) Rf_error("dpfda_bernstein: every lattice size must be at least 2");
-    m *= out[j];
-  }
-  *mt = m;
-  return out;
-}
-
-/* y (n), k, h, method -> n x (k+1) matrix of b^(h)_{nu,k}(y_i) */
-SEXP dpfda_bernstein_basis(SEXP y, SEXP k, SEXP h, SEXP method)
-{
-  R_xlen_t n = XLENGTH(y);
-  int kk = Rf_asInteger(k), hh = Rf_asInteger(h), meth = Rf_asInteger(method);
-  if (kk < 1 || hh < 1) Rf_error("dpfda_bernstein_basis: k and h must be positive");
-  R_xlen_t m = kk + 1;
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) n, (int) m));
+  R_xlen_t m = k + 1;
   double *bt = (double *) R_alloc((size_t) (n * m > 0 ? n * m : 1), sizeof(double));
-  bern_basis_cols(REAL(y), n, kk, bt);
-  if (hh > 1 && n > 0) {                        /* columns of A_h' B' are b^(h)(y_i) */
+  bern_basis_cols(y, n, k, bt);
+  if (h > 1 && n > 0) {                        /* columns of A_h' B' are b^(h)(y_i) */
     double *bh = (double *) R_alloc((size_t) (n * m), sizeof(double));
-    double *work = (double *) R_alloc((size_t) bern_apply_work(kk, hh, n, meth), sizeof(double));
+    double *work = (double *) R_alloc((size_t) bern_apply_work(k, h, n, method), sizeof(double));
     int formed = -1;
-    bern_apply(kk, hh, 1, meth, bt, (int) n, bh, work, &formed);
+    bern_apply(k, h, 1, method, bt, (int) n, bh, work, &formed);
     bt = bh;
   }
-  transpose(bt, m, n, REAL(out));
-  UNPROTECT(1);
-  return out;
+  transpose(bt, m, n, out);
 }
 
-/* k, h, method (0 auto, 1 Horner, 2 binary powering) -> A_h */
-SEXP dpfda_bernstein_iterate(SEXP k, SEXP h, SEXP method)
+/* out ((k+1) x (k+1)) = A_h; method 0 auto, 1 Horner, 2 binary powering. */
+void dpfda_bern_iterate(int k, int h, int method, double *out)
 {
-  int kk = Rf_asInteger(k), hh = Rf_asInteger(h), meth = Rf_asInteger(method);
-  if (kk < 1 || hh < 1) Rf_error("dpfda_bernstein_iterate: k and h must be positive");
-  R_xlen_t m = kk + 1;
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
+  R_xlen_t m = k + 1;
   double *Mt = (double *) R_alloc((size_t) (3 * m * m), sizeof(double));
-  bern_nodes(kk, Mt);
-  bern_iter_matrix(kk, hh, meth, Mt, REAL(out), Mt + m * m, Mt + 2 * m * m);
-  UNPROTECT(1);
-  return out;
+  bern_nodes(k, Mt);
+  bern_iter_matrix(k, h, method, Mt, out, Mt + m * m, Mt + 2 * m * m);
 }
 
-/* values (prod dims), dims (double m_j), h, method (0 auto, 1 form, 2 column
- * recursion) -> coefficient tensor c = v x_1 A_h ... x_d A_h (as a vector) */
-SEXP dpfda_bernstein_coef(SEXP values, SEXP dims, SEXP h, SEXP method)
+/* out (mt) = v x_1 A_h ... x_d A_h for the tensor v with dims m_j >= 2
+ * (product mt); method 0 auto, 1 form, 2 column recursion. */
+void dpfda_bern_coef(const double *v, const int *dims, int d, R_xlen_t mt, int h, int method,
+                     double *out)
 {
-  int d, hh = Rf_asInteger(h), meth = Rf_asInteger(method);
-  R_xlen_t mt;
-  int *dm = dims_int(dims, &d, &mt);
-  if (XLENGTH(values) != mt) Rf_error("dpfda_bernstein_coef: values do not match the lattice");
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, mt));
-  if (hh <= 1) {
-    memcpy(REAL(out), REAL(values), (size_t) mt * sizeof(double));
-    UNPROTECT(1);
-    return out;
+  if (h <= 1) {
+    memcpy(out, v, (size_t) mt * sizeof(double));
+    return;
   }
   R_xlen_t aw = 0;
   for (int j = 0; j < d; j++) {
-    R_xlen_t w = bern_apply_work(dm[j] - 1, hh, mt / dm[j], meth);
+    R_xlen_t w = bern_apply_work(dims[j] - 1, h, mt / dims[j], method);
     if (w > aw) aw = w;
   }
   double *work = (double *) R_alloc((size_t) (2 * mt + aw), sizeof(double));
-  bern_coef(REAL(values), dm, d, mt, hh, meth, REAL(out), work);
-  UNPROTECT(1);
-  return out;
+  bern_coef_work(v, dims, d, mt, h, method, out, work);
 }
 
-/* coef (prod dims), dims, Y (n x d in [0,1]) -> n values */
-SEXP dpfda_bernstein_eval(SEXP coef, SEXP dims, SEXP Y)
+/* out (n): the polynomial with coefficients c (dims, product mt) at the rows
+ * of Y (n x d), each coordinate clamped to [0, 1]. */
+void dpfda_bern_eval(const double *c, const int *dims, int d, R_xlen_t mt, const double *y,
+                     R_xlen_t n, double *o)
 {
-  int d;
-  R_xlen_t mt;
-  int *dm = dims_int(dims, &d, &mt);
-  if (XLENGTH(coef) != mt || Rf_ncols(Y) != d)
-    Rf_error("dpfda_bernstein_eval: dimensions do not match");
-  R_xlen_t n = Rf_nrows(Y);
   int mmax = 0;
-  for (int j = 0; j < d; j++) if (dm[j] > mmax) mmax = dm[j];
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-  double *ws = (double *) R_alloc((size_t) (mt / dm[0]), sizeof(double));
+  for (int j = 0; j < d; j++) if (dims[j] > mmax) mmax = dims[j];
+  double *ws = (double *) R_alloc((size_t) (mt / dims[0]), sizeof(double));
   double *bb = (double *) R_alloc((size_t) mmax, sizeof(double));
   double *yi = (double *) R_alloc((size_t) d, sizeof(double));
-  const double *c = REAL(coef), *y = REAL(Y);
-  double *o = REAL(out);
   R_xlen_t every = mt > 4096 ? 1 : 4096 / mt + 1;   /* interrupts about every 4096 mt flops */
   for (R_xlen_t i = 0; i < n; i++) {
     for (int j = 0; j < d; j++) {
       double v = y[i + j * n];
       yi[j] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);   /* R clamps; this only asserts */
     }
-    o[i] = bern_contract(c, dm, d, mt, yi, ws, bb);
+    o[i] = bern_contract(c, dims, d, mt, yi, ws, bb);
     if (i % every == every - 1) R_CheckUserInterrupt();
   }
-  UNPROTECT(1);
-  return out;
 }
 
-/* coef (prod dims), dims, axes (list of d vectors in [0,1]) -> values on the
- * tensor grid, first axis fastest: mode products with the G_j x m_j basis
- * matrices (B_1 C B_2' in two dimensions). */
-SEXP dpfda_bernstein_eval_grid(SEXP coef, SEXP dims, SEXP axes)
+/* Size of the largest intermediate of dpfda_bern_eval_grid(), (prod_{i<=j}
+ * G_i)(prod_{i>j} m_i), and the number of grid points into *gtot. */
+static R_xlen_t bern_grid_big(const int *dims, int d, R_xlen_t mt, const R_xlen_t *g, R_xlen_t *gtot)
 {
-  int d;
-  R_xlen_t mt;
-  int *dm = dims_int(dims, &d, &mt);
-  if (XLENGTH(coef) != mt || Rf_length(axes) != d)
-    Rf_error("dpfda_bernstein_eval_grid: dimensions do not match");
-  /* largest intermediate: (prod_{i<=j} G_i)(prod_{i>j} m_i) */
-  R_xlen_t big = mt, cur = mt, gtot = 1;
+  R_xlen_t big = mt, cur = mt;
+  *gtot = 1;
   for (int j = 0; j < d; j++) {
-    R_xlen_t g = XLENGTH(VECTOR_ELT(axes, j));
-    cur = cur / dm[j] * g;
-    gtot *= g;
+    cur = cur / dims[j] * g[j];
+    *gtot *= g[j];
     if (cur > big) big = cur;
   }
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, gtot));
-  if (gtot == 0) { UNPROTECT(1); return out; }
-  double *X = (double *) R_alloc((size_t) big, sizeof(double));
-  double *Z = (double *) R_alloc((size_t) big, sizeof(double));
-  memcpy(X, REAL(coef), (size_t) mt * sizeof(double));
-  cur = mt;
-  for (int j = 0; j < d; j++) {
-    SEXP ax = VECTOR_ELT(axes, j);
-    int g = (int) XLENGTH(ax), mj = dm[j];
-    R_xlen_t rest = cur / mj;
-    double *yc = (double *) R_alloc((size_t) g, sizeof(double));
-    for (int i = 0; i < g; i++) {
-      double v = REAL(ax)[i];
-      yc[i] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
-    }
-    double *bt = (double *) R_alloc((size_t) g * mj, sizeof(double));
-    bern_basis_cols(yc, g, mj - 1, bt);     /* mj x g */
-    const double one = 1.0, zero = 0.0;
-    int ir = (int) rest;
-    F77_CALL(dgemm)("T", "N", &g, &ir, &mj, &one, bt, &mj, X, &mj, &zero, Z, &g FCONE FCONE);
-    transpose(Z, g, rest, X);                          /* rest x g */
-    cur = rest * g;
-    R_CheckUserInterrupt();
-  }
-  memcpy(REAL(out), X, (size_t) gtot * sizeof(double));
-  UNPROTECT(1);
-  return out;
+  return big;
 }
 
-/* values, scale, type (0 Laplace, 1 Gaussian) -> values + i.i.d. noise, drawn
- * from the package noise source.  The noise itself is never returned. */
-SEXP dpfda_bernstein_perturb(SEXP values, SEXP scale, SEXP type)
+/* out (prod g_j): the polynomial with coefficients c (dims, product mt) on
+ * the tensor grid of the d axes (axis j: g[j] points, clamped to [0, 1]),
+ * first axis fastest: mode products with the g_j x m_j basis matrices
+ * (B_1 C B_2' in two dimensions). */
+void dpfda_bern_eval_grid(const double *c, const int *dims, int d, R_xlen_t mt,
+                          const double *const *axes, const R_xlen_t *g, double *out)
 {
-  R_xlen_t n = XLENGTH(values);
-  double s = Rf_asReal(scale);
-  int tp = Rf_asInteger(type);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-  const double *v = REAL(values);
-  double *o = REAL(out);
+  R_xlen_t gtot, big = bern_grid_big(dims, d, mt, g, &gtot), cur = mt;
+  if (gtot == 0) return;
+  double *X = (double *) R_alloc((size_t) big, sizeof(double));
+  double *Z = (double *) R_alloc((size_t) big, sizeof(double));
+  memcpy(X, c, (size_t) mt * sizeof(double));
+  for (int j = 0; j < d; j++) {
+    int gj = (int) g[j], mj = dims[j];
+    R_xlen_t rest = cur / mj;
+    double *yc = (double *) R_alloc((size_t) gj, sizeof(double));
+    for (int i = 0; i < gj; i++) {
+      double v = axes[j][i];
+      yc[i] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
+    }
+    double *bt = (double *) R_alloc((size_t) gj * mj, sizeof(double));
+    bern_basis_cols(yc, gj, mj - 1, bt);     /* mj x gj */
+    const double one = 1.0, zero = 0.0;
+    int ir = (int) rest;
+    F77_CALL(dgemm)("T", "N", &gj, &ir, &mj, &one, bt, &mj, X, &mj, &zero, Z, &gj FCONE FCONE);
+    transpose(Z, gj, rest, X);                          /* rest x gj */
+    cur = rest * gj;
+    R_CheckUserInterrupt();
+  }
+  memcpy(out, X, (size_t) gtot * sizeof(double));
+}
+
+/* out = v + i.i.d. noise of scale s (type 0 Laplace, 1 Gaussian) from the
+ * package noise source; s <= 0 copies v.  The noise itself is never kept. */
+void dpfda_bern_perturb(const double *v, R_xlen_t n, double s, int type, double *o)
+{
   if (s > 0.0) {
     dpfda_rng_begin();
-    if (tp == 0) for (R_xlen_t i = 0; i < n; i++) o[i] = v[i] + dpfda_laplace(s);
-    else         for (R_xlen_t i = 0; i < n; i++) o[i] = v[i] + s * dpfda_norm();
+    if (type == 0) for (R_xlen_t i = 0; i < n; i++) o[i] = v[i] + dpfda_laplace(s);
+    else           for (R_xlen_t i = 0; i < n; i++) o[i] = v[i] + s * dpfda_norm();
     dpfda_rng_end();
   } else {
     memcpy(o, v, (size_t) n * sizeof(double));
   }
-  UNPROTECT(1);
-  return out;
 }

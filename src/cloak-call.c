@@ -12,8 +12,10 @@ SEXP dpfda_cloak_solve(SEXP C, SEXP tol_, SEXP maxit_, SEXP rank_tol_)
   const double *Cx = dpfda_arg_matrix(C, &P, &n, fn, "C");
   const double tol = dpfda_arg_num(tol_, fn, "tol"), rank_tol = dpfda_arg_num(rank_tol_, fn, "rank_tol");
   const int maxit = dpfda_arg_int1(maxit_, fn, "maxit");
-  if (P < 1 || n < 1 || !(tol > 0.0) || !(rank_tol > 0.0) || maxit < 0)
-    Rf_error("dpfda_cloak_solve: invalid arguments");
+  DPFDA_ASSERT(P >= 1 && n >= 1, fn, "C", "non-empty");
+  DPFDA_ASSERT(tol > 0.0, fn, "tol", "positive");
+  DPFDA_ASSERT(rank_tol > 0.0, fn, "rank_tol", "positive");
+  DPFDA_ASSERT(maxit >= 0, fn, "maxit", "at least 0");
   const int k = P < n ? P : n;
   static const char *const names[] = {"M", "lambda", "q", "max_constraint", "objective",
                                       "rank", "iterations", "converged", "gap", "scale",

@@ -13,6 +13,7 @@
  * are unsigned 128-bit where the compiler has them (gcc, clang), else
  * 64-bit; the R side (R/noise-exact.R) keeps the parameters within the
  * limits given by dpfda_discrete_bits() so that no product can overflow.
+ * The .Call glue (discrete-call.c) asserts those limits.
  */
 #include "dpfda.h"
 
@@ -195,101 +196,61 @@ static int64_t dgauss(uint64_t p)
 void dpfda_discrete_reset(void) { bits_reset(); }
 int64_t dpfda_discrete_gaussian(uint64_t p) { return dgauss(p); }
 double dpfda_discrete_gaussian_max(void) { return DPU_BITS == 128 ? 0x1.0p52 : 0x1.0p20; }
+int dpfda_discrete_word(void) { return DPU_BITS; }
 
-/* ---- .Call glue ------------------------------------------------------------- */
+/* ---- the kernels of the .Call entry points (discrete-call.c) --------------- */
+/* Each draws inside one dpfda_rng_begin() / dpfda_rng_end() bracket with no
+ * random bit carried in or out; parameters within the limits asserted by the
+ * glue (whole numbers; scales in [1, 2^40], variances in [1,
+ * dpfda_discrete_gaussian_max()], num and den below 2^52). */
 
-SEXP dpfda_discrete_bits(void)
+/* out (n): discrete Laplace draws, scale sc[0] (ns == 1) or sc[i] */
+void dpfda_dlaplace_fill(R_xlen_t n, const double *sc, R_xlen_t ns, double *o)
 {
-  return Rf_ScalarInteger(DPU_BITS);
-}
-
-/* n draws; scale: one integer t, or n of them (one per draw) */
-SEXP dpfda_discrete_laplace_draw(SEXP n, SEXP scale)
-{
-  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
-  R_xlen_t ns = XLENGTH(scale);
-  if (TYPEOF(scale) != REALSXP || (ns != 1 && ns != len)) Rf_error("invalid discrete Laplace scale");
-  const double *sc = REAL(scale);
-  for (R_xlen_t j = 0; j < ns; j++) {
-    double s = sc[j];
-    if (!(s >= 1 && s <= 0x1.0p40 && s == floor(s))) Rf_error("invalid discrete Laplace scale");
-  }
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
-  double *o = REAL(out);
   dpfda_rng_begin();
   bits_reset();
-  for (R_xlen_t i = 0; i < len; i++) {
+  for (R_xlen_t i = 0; i < n; i++) {
     o[i] = (double) dlaplace((uint64_t) sc[ns == 1 ? 0 : i]);
     if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
   }
   bits_reset();
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }
 
-SEXP dpfda_discrete_gaussian_draw(SEXP n, SEXP sigma2)
+/* out (n): discrete Gaussian draws of variance s */
+void dpfda_dgauss_fill(R_xlen_t n, double s, double *o)
 {
-  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
-  double s = Rf_asReal(sigma2);
-  double smax = DPU_BITS == 128 ? 0x1.0p52 : 0x1.0p20;
-  if (!(s >= 1 && s <= smax && s == floor(s))) Rf_error("invalid discrete Gaussian variance");
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
-  double *o = REAL(out);
   dpfda_rng_begin();
   bits_reset();
-  for (R_xlen_t i = 0; i < len; i++) {
+  for (R_xlen_t i = 0; i < n; i++) {
     o[i] = (double) dgauss((uint64_t) s);
     if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
   }
   bits_reset();
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }
 
-/* n draws of Bernoulli(exp(-num / den)) (tests of the exact sampler) */
-SEXP dpfda_bernoulli_exp_draw(SEXP n, SEXP num, SEXP den)
+/* out (n): Bernoulli(exp(-a / b)) draws (0 or 1) */
+void dpfda_bern_exp_fill(R_xlen_t n, double a, double b, int *o)
 {
-  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
-  double a = Rf_asReal(num), b = Rf_asReal(den);
-  if (!(a >= 0 && b >= 1 && a <= 0x1.0p52 && b <= 0x1.0p52 && a == floor(a) && b == floor(b)))
-    Rf_error("invalid Bernoulli(exp(-num/den)) parameters");
-  SEXP out = PROTECT(Rf_allocVector(LGLSXP, len));
-  int *o = LOGICAL(out);
   dpfda_rng_begin();
   bits_reset();
-  for (R_xlen_t i = 0; i < len; i++) {
+  for (R_xlen_t i = 0; i < n; i++) {
     o[i] = bern_exp((dpu) a, (dpu) b);
     if ((i & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
   }
   bits_reset();
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }
 
-/* Exact exponential mechanism: index i (1-based) with probability
- * proportional to exp(-num[i] / den), integers num[i] >= 0 (the score gaps
- * to the best candidate, one of them 0) and den >= 1, by rejection from the
- * uniform proposal: draw i uniformly, accept with Bernoulli(exp(-num[i] /
- * den)).  The accepted index has exactly that law; the expected number of
- * proposals is len / sum_i exp(-num[i] / den) <= len. */
-SEXP dpfda_exp_mech_exact(SEXP num, SEXP den)
+/* Exact exponential mechanism: index i (0-based) with probability
+ * proportional to exp(-a[i] / b), whole a[i] >= 0 (the score gaps to the best
+ * candidate, one of them 0) and b >= 1, by rejection from the uniform
+ * proposal: draw i uniformly, accept with Bernoulli(exp(-a[i] / b)).  The
+ * accepted index has exactly that law; the expected number of proposals is
+ * len / sum_i exp(-a[i] / b) <= len. */
+R_xlen_t dpfda_exp_mech(const double *a, R_xlen_t len, double b)
 {
-  R_xlen_t len = XLENGTH(num);
-  double b = Rf_asReal(den);
-  if (TYPEOF(num) != REALSXP || len < 1 || len > 2147483647 ||
-      !(b >= 1 && b <= 0x1.0p52 && b == floor(b)))
-    Rf_error("invalid exponential-mechanism parameters");
-  const double *a = REAL(num);
-  int has_zero = 0;
-  for (R_xlen_t i = 0; i < len; i++) {
-    if (!(a[i] >= 0 && a[i] <= 0x1.0p52 && a[i] == floor(a[i])))
-      Rf_error("invalid exponential-mechanism score gaps");
-    if (a[i] == 0) has_zero = 1;
-  }
-  if (!has_zero) Rf_error("the best candidate must have score gap 0");
   R_xlen_t pick = 0;
   uint64_t tries = 0;
   dpfda_rng_begin();
@@ -301,5 +262,6 @@ SEXP dpfda_exp_mech_exact(SEXP num, SEXP den)
   }
   bits_reset();
   dpfda_rng_end();
-  return Rf_ScalarInteger((int) pick + 1);
+  return pick;
 }
+

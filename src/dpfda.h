@@ -1,12 +1,16 @@
 /* dpfda.h -- shared prototypes of the dpfda C core.
  *
  * Pure C kernels work on plain double* arrays (column-major, as R stores
- * matrices).  Each .Call entry point is a thin SEXP wrapper named
- * dpfda_<noun>_<verb>; validation happens in R, C only asserts cheaply
- * (asserts.h).  The larger modules keep their kernels and their glue in
- * two files: cloak.c / cloak-call.c, online.c (+ online.h) / online-call.c,
- * kme.c / kme-call.c.  In R, each C file is reached only through the thin
- * c_*() wrappers of one file R/c-<file>.R.
+ * matrices) and never see a SEXP.  Each .Call entry point is a thin SEXP
+ * wrapper named dpfda_<noun>_<verb>: it asserts its arguments with the
+ * shared asserts of asserts.h (validation with helpful messages happens in
+ * R), allocates the result and calls one kernel.  Modules keep their kernels
+ * in <file>.c and their glue in <file>-call.c (bernstein, binning, cloak,
+ * discrete, gp, gpreg, iclp, kl-markov, kme, online, rng, svm); the small
+ * ones (kde, kernels, linalg, summary) end with a short glue section.  In
+ * R, each glue file is reached only through the thin c_*() wrappers of one
+ * file R/c-<file>.R.  tools/c-function-lengths.R lists function lengths (no
+ * C function over about 80 lines).
  */
 #ifndef DPFDA_H
 #define DPFDA_H
@@ -24,10 +28,12 @@
 
 /* ---- glue.c: helpers of the .Call wrappers ----------------------------- */
 void dpfda_set_names(SEXP x, int n, const char *const *names);
+SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos);   /* iclp-call.c, kl-markov-call.c */
 
 /* ---- rng.c: the one noise source ------------------------------------- */
 enum { DPFDA_RNG_SECURE = 0, DPFDA_RNG_SEEDED = 1 };
 int    dpfda_rng_mode(void);
+void   dpfda_rng_set_mode(int mode);   /* DPFDA_RNG_SECURE or DPFDA_RNG_SEEDED */
 void   dpfda_rng_begin(void);   /* GetRNGstate() in seeded mode */
 void   dpfda_rng_end(void);     /* PutRNGstate() in seeded mode */
 double dpfda_unif(void);        /* uniform on the open interval (0, 1) */
@@ -39,11 +45,18 @@ void   dpfda_norm_fill(double *z, R_xlen_t n);
 uint32_t dpfda_bits32(void);    /* 32 random bits (exact samplers) */
 void   dpfda_rng_init(void);    /* at load: a forked child drops the secure pool */
 unsigned long dpfda_fork_generation(void);   /* forks this process descends from */
+void   dpfda_rng_fill(int what, R_xlen_t n, double *out);   /* 0 uniform, 1 normal, 2 exponential */
+void   dpfda_laplace_fill(R_xlen_t n, double scale, double *out);
 
 /* ---- discrete.c: exact integer samplers -------------------------------- */
 void    dpfda_discrete_reset(void);             /* drop buffered random bits */
 int64_t dpfda_discrete_gaussian(uint64_t p);    /* N_Z(0, p), integer p >= 1 */
 double  dpfda_discrete_gaussian_max(void);     /* largest p allowed */
+int     dpfda_discrete_word(void);             /* bits of the integers used: 128 or 64 */
+void    dpfda_dlaplace_fill(R_xlen_t n, const double *scale, R_xlen_t nscale, double *out);
+void    dpfda_dgauss_fill(R_xlen_t n, double sigma2, double *out);
+void    dpfda_bern_exp_fill(R_xlen_t n, double num, double den, int *out);
+R_xlen_t dpfda_exp_mech(const double *num, R_xlen_t len, double den);   /* 0-based index */
 
 /* ---- kernels.c --------------------------------------------------------- */
 /* Kernel codes shared with R/kernels.R (kernel_code()). */
@@ -69,7 +82,6 @@ int    dpfda_bessel_work_len(double nu);
  * LAPACK info of the last attempt.  The strict upper triangle is zeroed. */
 int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
                       double *tau_used);
-int dpfda_eigen_sym(double *A, int n, double *values, double *vectors);
 int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double *vectors,
                     int *k, int *npos);
 int dpfda_tridiag_values(double *A, int n, double *d, double *e, double *tau, double *ev);
@@ -79,10 +91,16 @@ int dpfda_tridiag_range(int n, const double *d, const double *e, int il, int iu,
                         double *vectors);
 
 /* ---- gp.c -------------------------------------------------------------- */
+void dpfda_tril_times_rows(const double *L, int m, int npath, double *Z);
+void dpfda_gp_chol_paths(const double *L, int m, int npath, double *out);
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
                      int npath, double *out);
-void dpfda_tril_times_rows(const double *L, int m, int npath, double *Z);
+void dpfda_gp_kronecker_paths(const double *const *L, const int *mj, int d, int npath,
+                              double *out);
 void dpfda_fft(double *re, double *im, R_xlen_t n, int inverse);
+double dpfda_circulant_eigen(const double *c, R_xlen_t M, double *lam, double *abssum);
+void dpfda_circulant_paths(double *lam, R_xlen_t M, double abssum, int m, int npath,
+                           double *out);
 
 /* ---- kde.c ------------------------------------------------------------- */
 void dpfda_kde_exact(const double *x, R_xlen_t n, const double *t, R_xlen_t m,
@@ -97,6 +115,39 @@ int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
                        double *C, double *var, double *Kinv);
 int dpfda_gp_standard(double *K, int n, double *Kfs, int P, const double *kss, double *y,
                       double *var, double *stats);
+
+/* ---- bernstein.c -------------------------------------------------------- */
+void dpfda_bern_basis(const double *y, R_xlen_t n, int k, int h, int method, double *out);
+void dpfda_bern_iterate(int k, int h, int method, double *out);
+void dpfda_bern_coef(const double *v, const int *dims, int d, R_xlen_t mt, int h, int method,
+                     double *out);
+void dpfda_bern_eval(const double *c, const int *dims, int d, R_xlen_t mt, const double *y,
+                     R_xlen_t n, double *out);
+void dpfda_bern_eval_grid(const double *c, const int *dims, int d, R_xlen_t mt,
+                          const double *const *axes, const R_xlen_t *g, double *out);
+void dpfda_bern_perturb(const double *v, R_xlen_t n, double scale, int type, double *out);
+
+/* ---- binning.c ---------------------------------------------------------- */
+void dpfda_binning_gram(const double *lo1, const double *hi1, int B1, const double *lo2,
+                        const double *hi2, int B2, const double *ls, int D, int average,
+                        double *K, double *dK);
+void dpfda_binning_cross(const double *pts, int P, const double *lo, const double *hi, int B,
+                         const double *ls, int D, int average, double *K);
+
+/* ---- iclp.c, kl-markov.c: Karhunen-Loeve bases and ICLP paths ----------- */
+int  dpfda_iclp_basis_dense(const double *G, const double *w, int n, double tol, int J,
+                            double *values, double *vectors, int *npos);
+void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v);
+void dpfda_iclp_paths(const double *V, int m, int J, const double *s, const double *center,
+                      int npath, double *out);
+int  dpfda_kl_markov_setup(const double *t, const double *w, int n, double g, double v,
+                           double tol, double *d, double *e, double *sw, int *npos);
+int  dpfda_kl_markov_vectors(const double *d, const double *e, const double *sw, int n, int keep,
+                             double *values, double *vectors);
+
+/* ---- svm.c --------------------------------------------------------------- */
+int dpfda_svm(const double *K, const double *y, int n, double lambda, double gap_tol, int maxit,
+              double *b, double *a, double *gap, int *iter);
 
 /* ---- cloak.c: the optimal cloaking covariance (Smith et al. 2018) -------- */
 typedef struct {
@@ -136,8 +187,6 @@ SEXP dpfda_rng_draw(SEXP n, SEXP what);
 SEXP dpfda_laplace_draw(SEXP n, SEXP scale);
 SEXP dpfda_kernel_gram(SEXP x, SEXP y, SEXP type, SEXP nu, SEXP variance);
 SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max);
-SEXP dpfda_eigen_compute(SEXP A);
-SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max);
 SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath);
 SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath);
 SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath);
@@ -163,7 +212,7 @@ SEXP dpfda_integral_gram(SEXP lo1, SEXP hi1, SEXP lo2, SEXP hi2, SEXP ls, SEXP a
                          SEXP deriv);
 SEXP dpfda_integral_cross(SEXP pts, SEXP lo, SEXP hi, SEXP ls, SEXP average);
 
-/* bernstein.c */
+/* bernstein-call.c */
 SEXP dpfda_bernstein_basis(SEXP y, SEXP k, SEXP h, SEXP method);
 SEXP dpfda_bernstein_iterate(SEXP k, SEXP h, SEXP method);
 SEXP dpfda_bernstein_coef(SEXP values, SEXP dims, SEXP h, SEXP method);
@@ -171,19 +220,16 @@ SEXP dpfda_bernstein_eval(SEXP coef, SEXP dims, SEXP Y);
 SEXP dpfda_bernstein_eval_grid(SEXP coef, SEXP dims, SEXP axes);
 SEXP dpfda_bernstein_perturb(SEXP values, SEXP scale, SEXP type);
 
-
-/* discrete.c: exact discrete Laplace / Gaussian (Canonne, Kamath, Steinke) */
+/* discrete-call.c: exact discrete Laplace / Gaussian (Canonne, Kamath, Steinke) */
 SEXP dpfda_discrete_laplace_draw(SEXP n, SEXP scale);
 SEXP dpfda_discrete_gaussian_draw(SEXP n, SEXP sigma2);
 SEXP dpfda_bernoulli_exp_draw(SEXP n, SEXP num, SEXP den);
 SEXP dpfda_discrete_bits(void);
 SEXP dpfda_exp_mech_exact(SEXP num, SEXP den);
 
-/* iclp.c */
+/* iclp-call.c, kl-markov-call.c */
 SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J);
 SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, SEXP J);
-void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v);
-SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos);
 SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center);
 
 /* kme-call.c */

@@ -1,12 +1,14 @@
 /* gp.c -- Gaussian-process paths on finite point sets.
  *
- * Four exact samplers, all drawing through rng.c:
- *  cholesky   any kernel, any points: Z L^T with L from the jitter ladder.
+ * Exact samplers, all drawing through rng.c:
+ *  cholesky   any kernel, any points: Z L^T with L a lower Cholesky factor
+ *             (from the jitter ladder of linalg.c, cached by R).
  *  markov     exponential kernel on sorted 1-D points: AR(1) recursion, O(m).
  *  kronecker  separable kernel on a tensor grid: (L_1 x ... x L_d) z.
  *  circulant  stationary kernel on a regular 1-D grid: FFT of the circulant
  *             embedding (Wood & Chan), O(M log M), two paths per FFT.
  * Outputs are npath x m matrices (one path per row), as curves store them.
+ * The .Call glue is in gp-call.c.
  */
 #include <float.h>
 #include <string.h>
@@ -21,57 +23,16 @@ void dpfda_tril_times_rows(const double *L, int m, int nrow, double *B)
                   FCONE FCONE FCONE FCONE);
 }
 
-static SEXP named_pair(SEXP a, const char *na, SEXP b, const char *nb)
-{
-  /* a and b are often fresh allocations (Rf_ScalarReal(...) in the call):
-   * protect them before allocating the list */
-  PROTECT(a);
-  PROTECT(b);
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SET_VECTOR_ELT(out, 0, a);
-  SET_VECTOR_ELT(out, 1, b);
-  const char *names[] = {na, nb};
-  dpfda_set_names(out, 2, names);
-  UNPROTECT(3);
-  return out;
-}
-
 /* ---- (a) dense Cholesky ------------------------------------------------------ */
 
-SEXP dpfda_gp_cholesky(SEXP K, SEXP npath, SEXP tau0, SEXP tau_max)
+/* out (npath x m) = Z L^T, Z i.i.d. standard normal, L lower m x m with its
+ * upper triangle zero. */
+void dpfda_gp_chol_paths(const double *L, int m, int npath, double *out)
 {
-  int m = Rf_nrows(K), np = Rf_asInteger(npath);
-  double *L = (double *) R_alloc((size_t) m * m, sizeof(double));
-  memcpy(L, REAL(K), (size_t) m * m * sizeof(double));
-  double tau = 0.0;
-  int info = dpfda_chol_jitter(L, m, Rf_asReal(tau0), Rf_asReal(tau_max), &tau);
-  if (info != 0)
-    Rf_error("the kernel matrix is not positive definite even with jitter %g (LAPACK info %d)",
-             tau, info);
-  SEXP paths = PROTECT(Rf_allocMatrix(REALSXP, np, m));
   dpfda_rng_begin();
-  dpfda_norm_fill(REAL(paths), (R_xlen_t) np * m);
+  dpfda_norm_fill(out, (R_xlen_t) npath * m);
   dpfda_rng_end();
-  dpfda_tril_times_rows(L, m, np, REAL(paths));
-  SEXP out = named_pair(paths, "paths", Rf_ScalarReal(tau), "jitter");
-  UNPROTECT(1);
-  return out;
-}
-
-/* .Call: npath x m paths L z from a lower Cholesky factor L (upper triangle
- * zero), as dpfda_gp_cholesky draws them (same normals in the same order):
- * for factors cached by R across releases. */
-SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath)
-{
-  int m = Rf_nrows(L), np = Rf_asInteger(npath);
-  if (Rf_ncols(L) != m || np < 0 || TYPEOF(L) != REALSXP) Rf_error("dpfda_gp_chol_draw: bad arguments");
-  SEXP paths = PROTECT(Rf_allocMatrix(REALSXP, np, m));
-  dpfda_rng_begin();
-  dpfda_norm_fill(REAL(paths), (R_xlen_t) np * m);
-  dpfda_rng_end();
-  dpfda_tril_times_rows(REAL(L), m, np, REAL(paths));
-  UNPROTECT(1);
-  return paths;
+  dpfda_tril_times_rows(L, m, npath, out);
 }
 
 /* ---- (b) exact AR(1) for exp(-rate |s - t|) ------------------------------------ */
@@ -79,6 +40,7 @@ SEXP dpfda_gp_chol_draw(SEXP L, SEXP npath)
 void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
                      int npath, double *out)
 {
+  dpfda_rng_begin();
   for (int p = 0; p < npath; p++) {
     double g = sd * dpfda_norm();
     out[p] = g;
@@ -91,49 +53,33 @@ void dpfda_gp_markov(const double *t, R_xlen_t m, double rate, double sd,
       if ((k & 0xFFFFF) == 0xFFFFF) R_CheckUserInterrupt();
     }
   }
-}
-
-SEXP dpfda_gp_markov_path(SEXP t, SEXP rate, SEXP sd, SEXP npath)
-{
-  R_xlen_t m = XLENGTH(t);
-  int np = Rf_asInteger(npath);
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, np, (int) m));
-  dpfda_rng_begin();
-  dpfda_gp_markov(REAL(t), m, Rf_asReal(rate), Rf_asReal(sd), np, REAL(out));
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }
 
 /* ---- (c) Kronecker product of per-axis factors ------------------------------------ */
 
-SEXP dpfda_gp_kronecker(SEXP factors, SEXP npath)
+/* out (npath x prod m_j): paths (L_1 x ... x L_d) z, first axis fastest, for
+ * the lower factors L[j] (m[j] x m[j]). */
+void dpfda_gp_kronecker_paths(const double *const *L, const int *mj, int d, int npath, double *o)
 {
-  int d = Rf_length(factors), np = Rf_asInteger(npath);
   R_xlen_t m = 1;
-  for (int j = 0; j < d; j++) m *= Rf_nrows(VECTOR_ELT(factors, j));
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, np, (int) m));
+  for (int j = 0; j < d; j++) m *= mj[j];
   double *z = (double *) R_alloc(m, sizeof(double));
-  double *o = REAL(out);
   dpfda_rng_begin();
-  for (int p = 0; p < np; p++) {
+  for (int p = 0; p < npath; p++) {
     dpfda_norm_fill(z, m);
     R_xlen_t pre = 1;
     for (int j = 0; j < d; j++) {
-      SEXP Lj = VECTOR_ELT(factors, j);
-      int mj = Rf_nrows(Lj);
       int ipre = (int) pre;
-      R_xlen_t post = m / (pre * mj);
+      R_xlen_t post = m / (pre * mj[j]);
       /* each block z[(pre x mj) slab] := slab L_j^T, i.e. L_j along axis j */
       for (R_xlen_t q = 0; q < post; q++)
-        dpfda_tril_times_rows(REAL(Lj), mj, ipre, z + q * pre * mj);
-      pre *= mj;
+        dpfda_tril_times_rows(L[j], mj[j], ipre, z + q * pre * mj[j]);
+      pre *= mj[j];
     }
-    for (R_xlen_t k = 0; k < m; k++) o[p + k * np] = z[k];
+    for (R_xlen_t k = 0; k < m; k++) o[p + k * npath] = z[k];
   }
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }
 
 /* ---- (d) circulant embedding ---------------------------------------------------- */
@@ -174,39 +120,35 @@ void dpfda_fft(double *re, double *im, R_xlen_t n, int inverse)
   }
 }
 
-/* cov: first row of the M x M symmetric circulant (M a power of two).
- * Returns list(paths, min_eigen_ratio) or, when the embedding has an
- * eigenvalue below -tol * max, list(NULL, ratio) so that R can pad or fall
- * back.  Accepted small negative eigenvalues are raised to 0 and every
- * eigenvalue gets eta = 4 log2(M) eps sum|c|, which bounds the FFT rounding
- * error: the sampled covariance is then >= the kernel's (jitter, not clipping
- * downwards). */
-SEXP dpfda_gp_circulant(SEXP cov, SEXP m_, SEXP npath, SEXP tol)
+/* The eigenvalues lam (M) of the M x M symmetric circulant with first row c
+ * (M a power of two) and sum |c| into *abssum.  Returns min / max of the
+ * eigenvalues (-1 when none is positive). */
+double dpfda_circulant_eigen(const double *c, R_xlen_t M, double *lam, double *abssum)
 {
-  R_xlen_t M = XLENGTH(cov);
-  int m = Rf_asInteger(m_), np = Rf_asInteger(npath);
-  double *lam = (double *) R_alloc(M, sizeof(double));
   double *im = (double *) R_alloc(M, sizeof(double));
-  const double *c = REAL(cov);
-  double abssum = 0.0;
-  for (R_xlen_t k = 0; k < M; k++) { lam[k] = c[k]; im[k] = 0.0; abssum += fabs(c[k]); }
+  double as = 0.0;
+  for (R_xlen_t k = 0; k < M; k++) { lam[k] = c[k]; im[k] = 0.0; as += fabs(c[k]); }
   dpfda_fft(lam, im, M, 0);
   double lmax = 0.0, lmin = 0.0;
   for (R_xlen_t k = 0; k < M; k++) {
     if (lam[k] > lmax) lmax = lam[k];
     if (lam[k] < lmin) lmin = lam[k];
   }
-  double ratio = lmax > 0.0 ? lmin / lmax : -1.0;
-  if (ratio < -Rf_asReal(tol)) {
-    SEXP out = named_pair(R_NilValue, "paths", Rf_ScalarReal(ratio), "min_eigen_ratio");
-    return out;
-  }
+  *abssum = as;
+  return lmax > 0.0 ? lmin / lmax : -1.0;
+}
+
+/* out (npath x m, m <= M) = paths from the eigenvalues lam of
+ * dpfda_circulant_eigen() (overwritten by the scales of the spectral
+ * weights).  Small negative eigenvalues are raised to 0 and every eigenvalue
+ * gets eta = 4 log2(M) eps sum|c|, which bounds the FFT rounding error: the
+ * sampled covariance is then >= the kernel's (jitter, not clipping
+ * downwards). */
+void dpfda_circulant_paths(double *lam, R_xlen_t M, double abssum, int m, int np, double *o)
+{
   double eta = 4.0 * log2((double) M) * DBL_EPSILON * abssum;
   for (R_xlen_t k = 0; k < M; k++)
     lam[k] = sqrt(((lam[k] > 0.0 ? lam[k] : 0.0) + eta) / (double) M);
-
-  SEXP paths = PROTECT(Rf_allocMatrix(REALSXP, np, m));
-  double *o = REAL(paths);
   double *wr = (double *) R_alloc(M, sizeof(double));
   double *wi = (double *) R_alloc(M, sizeof(double));
   dpfda_rng_begin();
@@ -223,7 +165,4 @@ SEXP dpfda_gp_circulant(SEXP cov, SEXP m_, SEXP npath, SEXP tol)
     R_CheckUserInterrupt();
   }
   dpfda_rng_end();
-  SEXP out = named_pair(paths, "paths", Rf_ScalarReal(ratio), "min_eigen_ratio");
-  UNPROTECT(1);
-  return out;
 }

@@ -1,14 +1,11 @@
 /* gpreg.c -- Gaussian-process regression pieces for the DP mechanisms of
  * Smith et al.: posterior mean, cloaking matrix C = K_*f K^{-1}, posterior
  * variance, and (optionally) K^{-1}, all from one Cholesky factor of
- * K = K' + sigma_n^2 I.
+ * K = K' + sigma_n^2 I.  The .Call glue is in gpreg-call.c.
  */
 #include <string.h>
 #include "dpfda.h"
 
-/* K (n x n, destroyed: becomes its lower factor), Kfs (n x P, destroyed:
- * becomes K^{-1} K_f*), kss (P prior variances).  Outputs: C (P x n),
- * var (P), Kinv (n x n, or NULL).  Returns the dpotrf info. */
 /* K <- its lower Cholesky factor L; Kfs <- V = L^{-1} K_f*; var = the
  * posterior variance k** - colSums(V^2) (noise excluded).  The dpotrf info. */
 static int factor_and_variance(double *K, int n, double *Kfs, int P, const double *kss, double *var)
@@ -29,6 +26,9 @@ static int factor_and_variance(double *K, int n, double *Kfs, int P, const doubl
   return 0;
 }
 
+/* K (n x n, destroyed: becomes its lower factor), Kfs (n x P, destroyed:
+ * becomes K^{-1} K_f*), kss (P prior variances).  Outputs: C (P x n),
+ * var (P), Kinv (n x n, or NULL).  Returns the LAPACK info. */
 int dpfda_gp_posterior(double *K, int n, double *Kfs, int P, const double *kss,
                        double *C, double *var, double *Kinv)
 {
@@ -77,32 +77,6 @@ static void kinv_stats(const double *A, int n, double *out)
   }
 }
 
-/* .Call: list(C, variance, Kinv or NULL, info).  (The standard mechanism,
- * which needs only row functionals of K^{-1} and no C, has its own entry
- * point below.) */
-SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse)
-{
-  int n = Rf_nrows(K), P = Rf_ncols(Kfs);
-  double *k = (double *) R_alloc((size_t) n * n, sizeof(double));
-  double *w = (double *) R_alloc((size_t) n * (P > 0 ? P : 1), sizeof(double));
-  memcpy(k, REAL(K), (size_t) n * n * sizeof(double));
-  memcpy(w, REAL(Kfs), (size_t) n * P * sizeof(double));
-  SEXP C = PROTECT(Rf_allocMatrix(REALSXP, P, n));
-  SEXP var = PROTECT(Rf_allocVector(REALSXP, P));
-  SEXP Kinv = PROTECT(Rf_asInteger(want_inverse) == 1 ? Rf_allocMatrix(REALSXP, n, n) : R_NilValue);
-  int info = dpfda_gp_posterior(k, n, w, P, REAL(kss), REAL(C), REAL(var),
-                                Rf_isNull(Kinv) ? NULL : REAL(Kinv));
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
-  SET_VECTOR_ELT(out, 0, C);
-  SET_VECTOR_ELT(out, 1, var);
-  SET_VECTOR_ELT(out, 2, Kinv);
-  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(info));
-  static const char *const names[] = {"C", "variance", "Kinv", "info"};
-  dpfda_set_names(out, 4, names);
-  UNPROTECT(4);
-  return out;
-}
-
 /* The standard mechanism's pieces, without the cloaking matrix C it does not
  * use: from one Cholesky factor L of K, the posterior variance (one triangular
  * solve V = L^{-1} K_f*, as above), the weights alpha = K^{-1} y of the
@@ -123,30 +97,4 @@ int dpfda_gp_standard(double *K, int n, double *Kfs, int P, const double *kss, d
   if (info != 0) return info;
   kinv_stats(K, n, stats);
   return 0;
-}
-
-/* .Call: list(alpha = K^{-1} y, variance, Kinv_stats (n x 4, see
- * kinv_stats()), info) for the standard mechanism. */
-SEXP dpfda_gp_standard_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP y)
-{
-  int n = Rf_nrows(K), P = Rf_ncols(Kfs);
-  if (Rf_ncols(K) != n || Rf_nrows(Kfs) != n || XLENGTH(kss) != P || XLENGTH(y) != n)
-    Rf_error("dpfda_gp_standard_parts: bad dimensions");
-  double *k = (double *) R_alloc((size_t) n * n, sizeof(double));
-  double *w = (double *) R_alloc((size_t) n * (P > 0 ? P : 1), sizeof(double));
-  memcpy(k, REAL(K), (size_t) n * n * sizeof(double));
-  memcpy(w, REAL(Kfs), (size_t) n * P * sizeof(double));
-  SEXP alpha = PROTECT(Rf_duplicate(y));
-  SEXP var = PROTECT(Rf_allocVector(REALSXP, P));
-  SEXP st = PROTECT(Rf_allocMatrix(REALSXP, n, 4));
-  int info = dpfda_gp_standard(k, n, w, P, REAL(kss), REAL(alpha), REAL(var), REAL(st));
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
-  SET_VECTOR_ELT(out, 0, alpha);
-  SET_VECTOR_ELT(out, 1, var);
-  SET_VECTOR_ELT(out, 2, st);
-  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(info));
-  static const char *const names[] = {"alpha", "variance", "Kinv_stats", "info"};
-  dpfda_set_names(out, 4, names);
-  UNPROTECT(4);
-  return out;
 }

@@ -12,7 +12,7 @@
  * Paths: rows of  center' V' + (s o Z)' V'  with Z i.i.d. unit-variance Laplace
  * (scale 1/sqrt(2)) from the package noise source and s_j the per-component
  * standard deviations (sigma sqrt(lambda_j) for the ICLP).  The raw noise never
- * leaves C.
+ * leaves C.  The .Call glue is in iclp-call.c.
  */
 #include <float.h>
 #include <math.h>
@@ -146,8 +146,8 @@ static int iclp_eigen_split(const double *A, int n, double tol, int J, double *v
  * when J > 0.  values/vectors must hold n and n*n doubles; returns the number
  * kept (>= 0) or -(LAPACK info) - 1 on failure. *npos receives the number of
  * eigenvalues above the tolerance. */
-static int iclp_basis(const double *G, const double *w, int n, double tol, int J,
-                      double *values, double *vectors, int *npos)
+int dpfda_iclp_basis_dense(const double *G, const double *w, int n, double tol, int J,
+                            double *values, double *vectors, int *npos)
 {
   size_t nn = (size_t) n * (size_t) n;
   double *A = (double *) R_alloc(nn, sizeof(double));
@@ -187,45 +187,9 @@ void dpfda_kl_eigenfunction(const double *u, int n, const double *sw, double *v)
   for (int i = 0; i < n; i++) v[i] = sgn * u[i] / sw[i];
 }
 
-/* .Call: list(values, vectors (n x J), n_positive) */
-SEXP dpfda_iclp_basis(SEXP G, SEXP w, SEXP tol, SEXP J)
-{
-  int n = Rf_nrows(G);
-  if (n < 1 || Rf_ncols(G) != n || XLENGTH(w) != n)
-    Rf_error("dpfda_iclp_basis: bad dimensions");
-  double *vals = (double *) R_alloc(n, sizeof(double));
-  double *vecs = (double *) R_alloc((size_t) n * n, sizeof(double));
-  int npos = 0;
-  int keep = iclp_basis(REAL(G), REAL(w), n, Rf_asReal(tol), Rf_asInteger(J), vals, vecs, &npos);
-  if (keep < 0) Rf_error("dsyevr failed with info = %d", -keep - 1);
-  SEXP rv = PROTECT(Rf_allocVector(REALSXP, keep));
-  SEXP rV = PROTECT(Rf_allocMatrix(REALSXP, n, keep));
-  if (keep > 0) {
-    memcpy(REAL(rv), vals, (size_t) keep * sizeof(double));
-    memcpy(REAL(rV), vecs, (size_t) keep * n * sizeof(double));
-  }
-  SEXP out = dpfda_kl_basis_list(rv, rV, npos);
-  UNPROTECT(2);
-  return out;
-}
-
-/* list(values, vectors, n_positive): what kl_basis() reads from either route
- * (rv, rV protected by the caller). */
-SEXP dpfda_kl_basis_list(SEXP rv, SEXP rV, int npos)
-{
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(out, 0, rv);
-  SET_VECTOR_ELT(out, 1, rV);
-  SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(npos));
-  static const char *const names[] = {"values", "vectors", "n_positive"};
-  dpfda_set_names(out, 3, names);
-  UNPROTECT(1);
-  return out;
-}
-
 /* out (npath x m) = rows (center + s o Z_r)' V',  Z_r unit-variance Laplace. */
-static void iclp_paths(const double *V, int m, int J, const double *s,
-                       const double *center, int npath, double *out)
+void dpfda_iclp_paths(const double *V, int m, int J, const double *s,
+                      const double *center, int npath, double *out)
 {
   if (J == 0) {
     memset(out, 0, (size_t) npath * m * sizeof(double));
@@ -252,17 +216,4 @@ static void iclp_paths(const double *V, int m, int J, const double *s,
                     FCONE FCONE);
   }
   memset(Z, 0, (size_t) J * npath * sizeof(double));   /* do not leave the noise around */
-}
-
-/* .Call: npath x m matrix of V (center + s o Z). `center` may be NULL (R_NilValue). */
-SEXP dpfda_iclp_draw(SEXP V, SEXP s, SEXP npath, SEXP center)
-{
-  int m = Rf_nrows(V), J = Rf_ncols(V), n = Rf_asInteger(npath);
-  if (XLENGTH(s) != J || n < 0 || (!Rf_isNull(center) && XLENGTH(center) != J))
-    Rf_error("dpfda_iclp_draw: bad dimensions");
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, m));
-  if (n > 0 && m > 0)
-    iclp_paths(REAL(V), m, J, REAL(s), Rf_isNull(center) ? NULL : REAL(center), n, REAL(out));
-  UNPROTECT(1);
-  return out;
 }

@@ -12,8 +12,6 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_laplace_draw, 2),
   CALLDEF(dpfda_kernel_gram, 5),
   CALLDEF(dpfda_chol_factor, 3),
-  CALLDEF(dpfda_eigen_compute, 1),
-  CALLDEF(dpfda_gp_cholesky, 4),
   CALLDEF(dpfda_gp_chol_draw, 2),
   CALLDEF(dpfda_gp_markov_path, 4),
   CALLDEF(dpfda_gp_kronecker, 2),

@@ -6,6 +6,7 @@
  *  binned: 1-D linear binning onto B regular bin centres, then
  *          s_j = sum_b w_b exp(-(t_j - c_b)^2 / 2) over the bins within the
  *          kernel's numerical support, O(n + m B).
+ * The kernels take plain arrays; the .Call glue is the short section at the end.
  */
 #include "asserts.h"
 
@@ -67,13 +68,15 @@ void dpfda_kde_binned(const double *w, int B, double c0, double delta,
   }
 }
 
+/* ---- .Call glue ------------------------------------------------------------- */
+
 /* .Call: x (n x d scaled data), t (m x d scaled grid) -> kernel sums (m) */
 SEXP dpfda_kde_sum(SEXP x, SEXP t)
 {
-  const double *px = dpfda_arg_real(x, "dpfda_kde_sum", "x"), *pt = dpfda_arg_real(t, "dpfda_kde_sum", "t");
-  R_xlen_t n = Rf_nrows(x), m = Rf_nrows(t);
-  int d = Rf_ncols(x);
-  if (Rf_ncols(t) != d) Rf_error("dpfda internal: dpfda_kde_sum(): `t` must have the columns of `x`");
+  static const char *fn = "dpfda_kde_sum";
+  int n, m, d, dt;
+  const double *px = dpfda_arg_real_rc(x, &n, &d, fn, "x"), *pt = dpfda_arg_real_rc(t, &m, &dt, fn, "t");
+  DPFDA_ASSERT(dt == d, fn, "t", "a matrix with the columns of `x`");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   dpfda_kde_exact(px, n, pt, m, d, REAL(out));
   UNPROTECT(1);
@@ -86,7 +89,7 @@ SEXP dpfda_kde_binned_sum(SEXP x, SEXP t, SEXP c0, SEXP delta, SEXP B)
   static const char *fn = "dpfda_kde_binned_sum";
   const double *px = dpfda_arg_real(x, fn, "x"), *pt = dpfda_arg_real(t, fn, "t");
   int nb = dpfda_arg_int1(B, fn, "B");
-  if (nb < 1) Rf_error("dpfda internal: %s(): `B` must be at least 1", fn);
+  DPFDA_ASSERT(nb >= 1, fn, "B", "at least 1");
   double a = dpfda_arg_num(c0, fn, "c0"), dl = dpfda_arg_num(delta, fn, "delta");
   R_xlen_t m = XLENGTH(t);
   double *w = (double *) R_alloc(nb, sizeof(double));

@@ -3,9 +3,10 @@
  * The R layer rescales the points first (by the lengthscales, or by the
  * inverse Cholesky factor of a bandwidth matrix H), so every kernel here has
  * unit lengthscale: Gaussian v exp(-|u|^2/2), exponential v exp(-|u|_p),
- * Matern(nu) in r = |u|_2.
+ * Matern(nu) in r = |u|_2.  The kernels take plain arrays; the one .Call
+ * entry point (the Gram matrix) is the short glue at the end.
  */
-#include "dpfda.h"
+#include "asserts.h"
 
 int dpfda_bessel_work_len(double nu) { return (int) floor(nu) + 1; }
 
@@ -78,16 +79,22 @@ void dpfda_gram(int type, const double *x, int n, const double *y, int m,
   }
 }
 
+/* ---- .Call glue ------------------------------------------------------------- */
+
 /* .Call: x (n x d), y (m x d) or NULL for the symmetric Gram of x. */
 SEXP dpfda_kernel_gram(SEXP x, SEXP y, SEXP type, SEXP nu, SEXP variance)
 {
-  int sym = Rf_isNull(y);
-  SEXP yy = sym ? x : y;
-  int n = Rf_nrows(x), m = Rf_nrows(yy), d = Rf_ncols(x);
-  if (Rf_ncols(yy) != d) Rf_error("x and y must have the same number of columns");
+  static const char *fn = "dpfda_kernel_gram";
+  int sym = Rf_isNull(y), n, m, d, dy;
+  const double *px = dpfda_arg_real_rc(x, &n, &d, fn, "x");
+  const double *py = sym ? px : dpfda_arg_real_rc(y, &m, &dy, fn, "y");
+  if (sym) m = n;
+  else DPFDA_ASSERT(dy == d, fn, "y", "NULL or a matrix with the columns of `x`");
+  int tp = dpfda_arg_int1(type, fn, "type");
+  DPFDA_ASSERT(tp >= DPFDA_K_GAUSSIAN && tp <= DPFDA_K_MATERN, fn, "type", "a kernel code from 1 to 4");
+  double v = dpfda_arg_num(nu, fn, "nu"), var = dpfda_arg_num(variance, fn, "variance");
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, m));
-  dpfda_gram(Rf_asInteger(type), REAL(x), n, REAL(yy), m, d, Rf_asReal(nu),
-             Rf_asReal(variance), sym, REAL(out));
+  dpfda_gram(tp, px, n, py, m, d, v, var, sym, REAL(out));
   UNPROTECT(1);
   return out;
 }

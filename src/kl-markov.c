@@ -20,6 +20,7 @@
  * points, the caller is told to use the dense route.  The ICLP mechanisms
  * calibrate their noise to the basis they are given (V' W V = I, with its
  * eigenvalues), so privacy does not depend on which route made it.
+ * The .Call glue is in kl-markov-call.c.
  */
 #include <float.h>
 #include <math.h>
@@ -28,24 +29,15 @@
 
 #define KL_MARKOV_COND 1e6
 
-/* .Call: list(values, vectors (n x J), n_positive) as dpfda_iclp_basis(), or
- * NULL when this route does not apply (the caller uses the dense one).
- * t: sorted grid; w: positive weights; gamma = 1 / lengthscale; variance v;
- * J: -1 (all above tol) or the number to keep. */
-SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, SEXP J)
+/* T = v^{-1} W^{-1/2} K^{-1} W^{-1/2}: diagonal d (n), subdiagonal e (n - 1
+ * used), and sw = sqrt(w).  0 when a weight or a point is not finite, a
+ * weight not positive, the points are repeated or unsorted, or an entry of
+ * T is not finite; else 1. */
+static int kl_markov_tridiag(const double *pt, const double *pw, int n, double g, double v,
+                             double *d, double *e, double *sw)
 {
-  int n = (int) XLENGTH(t);
-  if (TYPEOF(t) != REALSXP || TYPEOF(w) != REALSXP || XLENGTH(w) != n || n < 2)
-    Rf_error("dpfda_kl_markov_basis: bad arguments");
-  const double *pt = REAL(t), *pw = REAL(w);
-  double g = Rf_asReal(gamma), v = Rf_asReal(variance), tl = Rf_asReal(tol);
-  int Jk = Rf_asInteger(J);
-  if (!(g > 0.0 && R_FINITE(g) && v > 0.0 && R_FINITE(v) && tl >= 0.0 && tl < 1.0)) return R_NilValue;
-  double *d = (double *) R_alloc(n, sizeof(double));
-  double *e = (double *) R_alloc(n, sizeof(double));
-  double *sw = (double *) R_alloc(n, sizeof(double));
   for (int i = 0; i < n; i++) {
-    if (!(pw[i] > 0.0 && R_FINITE(pw[i]) && R_FINITE(pt[i]))) return R_NilValue;
+    if (!(pw[i] > 0.0 && R_FINITE(pw[i]) && R_FINITE(pt[i]))) return 0;
     sw[i] = sqrt(pw[i]);
   }
   /* v K^{-1} row by row: the previous gap (q_{i-1}) and the next (r_i, q_i) */
@@ -54,16 +46,29 @@ SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, 
     double diag = i > 0 ? 1.0 / qprev : 0.0;
     if (i < n - 1) {
       double dt = pt[i + 1] - pt[i];
-      if (!(dt > 0.0)) return R_NilValue;              /* repeated or unsorted points */
+      if (!(dt > 0.0)) return 0;                       /* repeated or unsorted points */
       double r = exp(-g * dt), q = -expm1(-2.0 * g * dt);
-      if (!(q > 0.0)) return R_NilValue;
+      if (!(q > 0.0)) return 0;
       diag += (i == 0 ? 1.0 : r * r) / q;              /* first row: 1/q_1 = 1 + r^2/q */
       e[i] = -r / q / (v * sw[i] * sw[i + 1]);
       qprev = q;
     }
     d[i] = diag / (v * pw[i]);
-    if (!R_FINITE(d[i]) || (i < n - 1 && !R_FINITE(e[i]))) return R_NilValue;
+    if (!R_FINITE(d[i]) || (i < n - 1 && !R_FINITE(e[i]))) return 0;
   }
+  return 1;
+}
+
+/* The first step of the route for the sorted grid t (n >= 2), weights w,
+ * gamma = 1 / lengthscale g, variance v: T into d, e (n each), sqrt(w) into
+ * sw, and into *npos the number of eigenvalues above tol * lambda_1.
+ * Returns 1, or 0 when the route does not apply (the caller uses the dense
+ * one). */
+int dpfda_kl_markov_setup(const double *t, const double *w, int n, double g, double v, double tol,
+                          double *d, double *e, double *sw, int *npos)
+{
+  if (!(g > 0.0 && R_FINITE(g) && v > 0.0 && R_FINITE(v) && tol >= 0.0 && tol < 1.0)) return 0;
+  if (!kl_markov_tridiag(t, w, n, g, v, d, e, sw)) return 0;
   /* all eigenvalues of T, ascending (dsterf destroys its copies) */
   double *mu = (double *) R_alloc(n, sizeof(double));
   double *ec = (double *) R_alloc(n, sizeof(double));
@@ -72,27 +77,28 @@ SEXP dpfda_kl_markov_basis(SEXP t, SEXP w, SEXP gamma, SEXP variance, SEXP tol, 
   ec[n - 1] = 0.0;
   int info = 0;
   F77_CALL(dsterf)(&n, mu, ec, &info);
-  if (info != 0 || !(mu[0] > 0.0) || mu[n - 1] > KL_MARKOV_COND * mu[0]) return R_NilValue;
+  if (info != 0 || !(mu[0] > 0.0) || mu[n - 1] > KL_MARKOV_COND * mu[0]) return 0;
   /* lambda_j = 1/mu_j > tol * lambda_1  <=>  tol * mu_j < mu_1 */
-  int npos = 0;
-  while (npos < n && tl * mu[npos] < mu[0]) npos++;
-  int keep = (Jk > 0 && Jk < npos) ? Jk : npos;
+  int k = 0;
+  while (k < n && tol * mu[k] < mu[0]) k++;
+  *npos = k;
+  return 1;
+}
+
+/* The second step: the keep largest eigenvalues (values, descending) and
+ * eigenfunctions (vectors, n x keep) from d, e, sw of dpfda_kl_markov_setup().
+ * Returns 0, or the LAPACK info. */
+int dpfda_kl_markov_vectors(const double *d, const double *e, const double *sw, int n, int keep,
+                            double *values, double *vectors)
+{
   double *val = (double *) R_alloc(n, sizeof(double));
-  SEXP rv = PROTECT(Rf_allocVector(REALSXP, keep));
-  SEXP rV = PROTECT(Rf_allocMatrix(REALSXP, n, keep));
-  double *U = REAL(rV);
-  info = dpfda_tridiag_range(n, d, e, 1, keep, val, U);   /* (dstedc: 2x slower at n = 500) */
-  if (info != 0) {
-    UNPROTECT(2);
-    return R_NilValue;
-  }
+  int info = dpfda_tridiag_range(n, d, e, 1, keep, val, vectors);   /* (dstedc: 2x slower at n = 500) */
+  if (info != 0) return info;
   /* ascending mu = descending lambda; eigenfunctions as in iclp.c, in place */
   for (int j = 0; j < keep; j++) {
-    double *u = U + (size_t) j * n;
+    double *u = vectors + (size_t) j * n;
     dpfda_kl_eigenfunction(u, n, sw, u);
-    REAL(rv)[j] = 1.0 / val[j];
+    values[j] = 1.0 / val[j];
   }
-  SEXP out = dpfda_kl_basis_list(rv, rV, npos);
-  UNPROTECT(2);
-  return out;
+  return 0;
 }

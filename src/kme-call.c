@@ -8,7 +8,8 @@ SEXP dpfda_kme_rowmeans(SEXP Z, SEXP X, SEXP type, SEXP nu, SEXP variance, SEXP 
   static const char *fn = "dpfda_kme_rowmeans";
   int M, D, N, DX;
   const double *Zp = dpfda_arg_matrix(Z, &M, &D, fn, "Z"), *Xp = dpfda_arg_matrix(X, &N, &DX, fn, "X");
-  if (DX != D || N < 1) Rf_error("kme_rowmeans: dimension mismatch");
+  DPFDA_ASSERT(DX == D, fn, "X", "a matrix with the columns of `Z`");
+  DPFDA_ASSERT(N >= 1, fn, "X", "non-empty");
   int ch = dpfda_arg_int1(chunk, fn, "chunk");
   if (ch < 1) ch = 1;
   if (ch > N) ch = N;
@@ -25,7 +26,7 @@ SEXP dpfda_kme_mean_gram(SEXP X, SEXP type, SEXP nu, SEXP variance)
   static const char *fn = "dpfda_kme_mean_gram";
   int N, D;
   const double *Xp = dpfda_arg_matrix(X, &N, &D, fn, "X");
-  if (N < 1) Rf_error("kme_mean_gram: no rows");
+  DPFDA_ASSERT(N >= 1, fn, "X", "non-empty");
   return Rf_ScalarReal(kme_mean_gram(dpfda_arg_int1(type, fn, "type"), Xp, N, D, dpfda_arg_num(nu, fn, "nu"),
                                      dpfda_arg_num(variance, fn, "variance")));
 }
@@ -39,7 +40,7 @@ SEXP dpfda_kme_seqchol(SEXP K, SEXP tol, SEXP pivot, SEXP block)
   static const char *fn = "dpfda_kme_seqchol";
   int M, MK;
   const double *Kp = dpfda_arg_matrix(K, &M, &MK, fn, "K");
-  if (MK != M) Rf_error("kme_seqchol: K must be square");
+  DPFDA_ASSERT(MK == M, fn, "K", "square");
   int piv = dpfda_arg_flag(pivot, fn, "pivot");
   double t = dpfda_arg_num(tol, fn, "tol");
   SEXP L = PROTECT(Rf_allocMatrix(REALSXP, M, M));
@@ -75,7 +76,9 @@ SEXP dpfda_kme_rff(SEXP X, SEXP W, SEXP scale, SEXP mean, SEXP chunk)
   static const char *fn = "dpfda_kme_rff";
   int N, D, DW, Jp;
   const double *Xp = dpfda_arg_matrix(X, &N, &D, fn, "X"), *Wp = dpfda_arg_matrix(W, &DW, &Jp, fn, "W");
-  if (DW != D || N < 1 || Jp < 1) Rf_error("kme_rff: dimension mismatch");
+  DPFDA_ASSERT(DW == D, fn, "W", "a matrix with a row per column of `X`");
+  DPFDA_ASSERT(N >= 1, fn, "X", "non-empty");
+  DPFDA_ASSERT(Jp >= 1, fn, "W", "non-empty");
   int mn = dpfda_arg_flag(mean, fn, "mean"), ch = dpfda_arg_int1(chunk, fn, "chunk");
   if (ch < 1) ch = 1;
   if (ch > N) ch = N;
@@ -94,7 +97,7 @@ SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, S
   static const char *fn = "dpfda_kme_greedy";
   int D, Jp, M, DZ;
   const double *Wp = dpfda_arg_matrix(W, &D, &Jp, fn, "W"), *Zp = dpfda_arg_matrix(Zinit, &M, &DZ, fn, "Zinit");
-  if (DZ != D) Rf_error("kme_greedy: dimension mismatch");
+  DPFDA_ASSERT(DZ == D, fn, "Zinit", "a matrix with a column per row of `W`");
   const double *tg = dpfda_arg_real_n(target, 2 * (R_xlen_t) Jp, fn, "target");
   const double *ad = dpfda_arg_real_n(adam, 4, fn, "adam");
   const double *lo = TYPEOF(lower) == REALSXP && XLENGTH(lower) == D ? REAL(lower) : NULL;
@@ -130,7 +133,7 @@ SEXP dpfda_kme_lasso(SEXP G, SEXP c, SEXP yy, SEXP lambda, SEXP w0, SEXP maxit, 
   static const char *fn = "dpfda_kme_lasso";
   int M, MG;
   const double *Gp = dpfda_arg_matrix(G, &M, &MG, fn, "G");
-  if (MG != M) Rf_error("kme_lasso: dimension mismatch");
+  DPFDA_ASSERT(MG == M, fn, "G", "square");
   const double *cp = dpfda_arg_real_n(c, M, fn, "c"), *w0p = dpfda_arg_real_n(w0, M, fn, "w0");
   SEXP w = PROTECT(Rf_allocVector(REALSXP, M));
   memcpy(REAL(w), w0p, (size_t) M * sizeof(double));

@@ -1,4 +1,6 @@
-/* linalg.c -- Cholesky with a jitter ladder and symmetric eigendecomposition.
+/* linalg.c -- Cholesky with a jitter ladder and symmetric eigendecomposition
+ * (leading eigenpairs by MRRR).  One .Call entry point, the short glue at
+ * the end.
  *
  * Privacy rule: noise covariances may only grow.  The ladder therefore adds
  * tau * I to the diagonal (never clips eigenvalues), and its first rung is at
@@ -8,7 +10,7 @@
  */
 #include <float.h>
 #include <string.h>
-#include "dpfda.h"
+#include "asserts.h"
 
 int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
                       double *tau_used)
@@ -37,70 +39,6 @@ int dpfda_chol_jitter(double *A, int n, double tau0, double tau_max,
     memset(A + (size_t) j * n, 0, (size_t) j * sizeof(double));
   *tau_used = tau;
   return 0;
-}
-
-/* All eigenpairs of the symmetric A (destroyed), ascending, via dsyevr with
- * a workspace query.  Returns the LAPACK info. */
-int dpfda_eigen_sym(double *A, int n, double *values, double *vectors)
-{
-  int m, info, lwork = -1, liwork = -1, iwq;
-  double wq, vl = 0.0, vu = 0.0, abstol = 0.0;
-  int il = 1, iu = n;
-  int *isuppz = (int *) R_alloc(2 * (size_t) (n > 0 ? n : 1), sizeof(int));
-  F77_CALL(dsyevr)("V", "A", "L", &n, A, &n, &vl, &vu, &il, &iu, &abstol, &m,
-                   values, vectors, &n, isuppz, &wq, &lwork, &iwq, &liwork,
-                   &info FCONE FCONE FCONE);
-  if (info != 0) return info;
-  lwork = (int) wq;
-  liwork = iwq;
-  double *work = (double *) R_alloc(lwork, sizeof(double));
-  int *iwork = (int *) R_alloc(liwork, sizeof(int));
-  F77_CALL(dsyevr)("V", "A", "L", &n, A, &n, &vl, &vu, &il, &iu, &abstol, &m,
-                   values, vectors, &n, isuppz, work, &lwork, iwork, &liwork,
-                   &info FCONE FCONE FCONE);
-  return info;
-}
-
-/* .Call: list(L = lower factor, jitter = tau, info = LAPACK info) */
-SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max)
-{
-  int n = Rf_nrows(A);
-  SEXP L = PROTECT(Rf_duplicate(A));
-  double tau = 0.0;
-  int info = dpfda_chol_jitter(REAL(L), n, Rf_asReal(tau0), Rf_asReal(tau_max), &tau);
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(out, 0, L);
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(tau));
-  SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(info));
-  static const char *const names[] = {"L", "jitter", "info"};
-  dpfda_set_names(out, 3, names);
-  UNPROTECT(2);
-  return out;
-}
-
-/* .Call: list(values = descending, vectors) like base::eigen(symmetric = TRUE) */
-SEXP dpfda_eigen_compute(SEXP A)
-{
-  int n = Rf_nrows(A);
-  double *a = (double *) R_alloc((size_t) n * n, sizeof(double));
-  memcpy(a, REAL(A), (size_t) n * n * sizeof(double));
-  double *w = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
-  double *z = (double *) R_alloc((size_t) n * n > 0 ? (size_t) n * n : 1, sizeof(double));
-  int info = dpfda_eigen_sym(a, n, w, z);
-  if (info != 0) Rf_error("dsyevr failed with info = %d", info);
-  SEXP vals = PROTECT(Rf_allocVector(REALSXP, n));
-  SEXP vecs = PROTECT(Rf_allocMatrix(REALSXP, n, n));
-  for (int j = 0; j < n; j++) {
-    REAL(vals)[j] = w[n - 1 - j];
-    memcpy(REAL(vecs) + (size_t) j * n, z + (size_t) (n - 1 - j) * n, n * sizeof(double));
-  }
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SET_VECTOR_ELT(out, 0, vals);
-  SET_VECTOR_ELT(out, 1, vecs);
-  static const char *const names[] = {"values", "vectors"};
-  dpfda_set_names(out, 2, names);
-  UNPROTECT(3);
-  return out;
 }
 
 /* dstemr is not declared in R_ext/Lapack.h (R's LAPACK has it: dsyevr calls it). */
@@ -226,4 +164,26 @@ int dpfda_eigen_top(double *A, int n, double tol, int J, double *values, double 
   if (info != 0) return info;
   *k = keep;
   return 0;
+}
+
+/* ---- .Call glue ------------------------------------------------------------- */
+
+/* .Call: list(L = lower factor, jitter = tau, info = LAPACK info) */
+SEXP dpfda_chol_factor(SEXP A, SEXP tau0, SEXP tau_max)
+{
+  static const char *fn = "dpfda_chol_factor";
+  int n;
+  dpfda_arg_square(A, &n, fn, "A");
+  double t0 = dpfda_arg_num(tau0, fn, "tau0"), tmax = dpfda_arg_num(tau_max, fn, "tau_max");
+  SEXP L = PROTECT(Rf_duplicate(A));   /* keeps the attributes of A */
+  double tau = 0.0;
+  int info = dpfda_chol_jitter(REAL(L), n, t0, tmax, &tau);
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+  SET_VECTOR_ELT(out, 0, L);
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(tau));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(info));
+  static const char *const names[] = {"L", "jitter", "info"};
+  dpfda_set_names(out, 3, names);
+  UNPROTECT(2);
+  return out;
 }

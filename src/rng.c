@@ -7,6 +7,7 @@
  *  seeded: R's own generator, so set.seed() reproduces a release.  Meant for
  *    tests and teaching; releases made this way say so when printed.
  * Every sampler in the package draws through dpfda_unif/norm/exp/laplace.
+ * The .Call glue is in rng-call.c.
  */
 #if defined(_WIN32)
 #define _CRT_RAND_S
@@ -29,6 +30,7 @@
 static int rng_mode = DPFDA_RNG_SECURE;
 
 int dpfda_rng_mode(void) { return rng_mode; }
+void dpfda_rng_set_mode(int mode) { rng_mode = mode; }
 
 /* ---- secure byte pool ---------------------------------------------------- */
 
@@ -208,46 +210,19 @@ void dpfda_norm_fill(double *z, R_xlen_t n)
   }
 }
 
-/* ---- .Call glue ------------------------------------------------------------ */
-
-SEXP dpfda_rng_mode_get(void)
+/* out (n): draws of what (0 uniform, 1 normal, 2 exponential) */
+void dpfda_rng_fill(int what, R_xlen_t n, double *o)
 {
-  return Rf_ScalarString(Rf_mkChar(rng_mode == DPFDA_RNG_SEEDED ? "seeded" : "secure"));
-}
-
-SEXP dpfda_rng_mode_set(SEXP mode)
-{
-  int m = Rf_asInteger(mode);
-  if (m != DPFDA_RNG_SECURE && m != DPFDA_RNG_SEEDED)
-    Rf_error("invalid rng mode");
-  rng_mode = m;
-  return dpfda_rng_mode_get();
-}
-
-/* what: 0 uniform, 1 normal, 2 exponential */
-SEXP dpfda_rng_draw(SEXP n, SEXP what)
-{
-  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
-  int w = Rf_asInteger(what);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
-  double *o = REAL(out);
   dpfda_rng_begin();
-  for (R_xlen_t i = 0; i < len; i++)
-    o[i] = w == 0 ? dpfda_unif() : (w == 1 ? dpfda_norm() : dpfda_exp());
+  for (R_xlen_t i = 0; i < n; i++)
+    o[i] = what == 0 ? dpfda_unif() : (what == 1 ? dpfda_norm() : dpfda_exp());
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }
 
-SEXP dpfda_laplace_draw(SEXP n, SEXP scale)
+/* out (n): Laplace draws of scale b */
+void dpfda_laplace_fill(R_xlen_t n, double b, double *o)
 {
-  R_xlen_t len = (R_xlen_t) Rf_asReal(n);
-  double b = Rf_asReal(scale);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
-  double *o = REAL(out);
   dpfda_rng_begin();
-  for (R_xlen_t i = 0; i < len; i++) o[i] = dpfda_laplace(b);
+  for (R_xlen_t i = 0; i < n; i++) o[i] = dpfda_laplace(b);
   dpfda_rng_end();
-  UNPROTECT(1);
-  return out;
 }

@@ -27,6 +27,8 @@ static void summary_bin(const double *px, R_xlen_t n, const double *pw, double a
   }
 }
 
+/* ---- .Call glue ------------------------------------------------------------- */
+
 /* wt: a weight per point, or anything of another length for weight 1. */
 SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B)
 {
@@ -35,7 +37,7 @@ SEXP dpfda_summary_bin(SEXP x, SEXP wt, SEXP c0, SEXP delta, SEXP B)
   R_xlen_t n = XLENGTH(x);
   const double *pw = XLENGTH(wt) == n ? dpfda_arg_real(wt, fn, "wt") : NULL;
   int nb = dpfda_arg_int1(B, fn, "B");
-  if (nb < 1) Rf_error("dpfda internal: %s(): `B` must be at least 1", fn);
+  DPFDA_ASSERT(nb >= 1, fn, "B", "at least 1");
   double a = dpfda_arg_num(c0, fn, "c0"), d = dpfda_arg_num(delta, fn, "delta");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, nb));
   summary_bin(px, n, pw, a, d, nb, REAL(out));
@@ -47,7 +49,7 @@ SEXP dpfda_summary_kde(SEXP w, SEXP t, SEXP c0, SEXP delta)
 {
   static const char *fn = "dpfda_summary_kde";
   const double *pw = dpfda_arg_real(w, fn, "w"), *pt = dpfda_arg_real(t, fn, "t");
-  if (XLENGTH(w) < 1) Rf_error("dpfda internal: %s(): `w` must not be empty", fn);
+  DPFDA_ASSERT(XLENGTH(w) >= 1, fn, "w", "non-empty");
   R_xlen_t m = XLENGTH(t);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   dpfda_kde_binned(pw, (int) XLENGTH(w), dpfda_arg_num(c0, fn, "c0"), dpfda_arg_num(delta, fn, "delta"), pt, m,

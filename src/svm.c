@@ -25,7 +25,8 @@
  * The result is therefore a deterministic function of the data (reproducible
  * whatever R's seed) and R's random-number stream is left untouched, while
  * keeping the better convergence of randomly permuted sweeps.  This is the
- * optimiser only: privacy noise never comes from here.
+ * optimiser only: privacy noise never comes from here.  The .Call glue is in
+ * svm-call.c.
  */
 #include <stdint.h>
 #include <string.h>
@@ -135,38 +136,16 @@ static int svm_dual_cd(const double *K, const double *y, int n, double lambda,
   return *gap <= gap_tol;
 }
 
-/* .Call entry: list(b, a, gap, iterations, converged).  Arguments are
- * validated in R (R/mech-svm.R); only cheap shape checks here. */
-SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit)
+/* The fit for the n x n Gram matrix K and labels y (+-1): dual b (n), the
+ * coefficients a (n) of g = sum_i a_i K(x_i, .), the final gap and sweeps.
+ * Returns 1 when the gap reached gap_tol within maxit sweeps. */
+int dpfda_svm(const double *K, const double *y, int n, double lambda, double gap_tol, int maxit,
+              double *b, double *a, double *gap, int *iter)
 {
-  if (!Rf_isReal(K) || !Rf_isMatrix(K) || !Rf_isReal(y))
-    Rf_error("dpfda_svm_fit: K must be a double matrix and y a double vector");
-  const int n = Rf_nrows(K);
-  if (n < 1 || Rf_ncols(K) != n || XLENGTH(y) != n)
-    Rf_error("dpfda_svm_fit: K must be n x n and y of length n");
-  const double lam = Rf_asReal(lambda), tol = Rf_asReal(gap_tol);
-  const int mx = Rf_asInteger(maxit);
-  if (!(lam > 0.0) || !(tol > 0.0) || mx == NA_INTEGER || mx < 1)
-    Rf_error("dpfda_svm_fit: invalid lambda, gap_tol or maxit");
-
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
-  SEXP bs = PROTECT(Rf_allocVector(REALSXP, n));
-  SEXP as = PROTECT(Rf_allocVector(REALSXP, n));
   double *u = (double *) R_alloc((size_t) n, sizeof(double));
-  double gap = 0.0;
-  int iter = 0;
-  const double *yy = REAL(y);
-  int conv = svm_dual_cd(REAL(K), yy, n, lam, tol, mx, REAL(bs), u, &gap, &iter);
-  double *a = REAL(as), *b = REAL(bs);
-  for (int i = 0; i < n; i++) a[i] = b[i] * yy[i] / (2.0 * lam);
-
-  SET_VECTOR_ELT(out, 0, bs);
-  SET_VECTOR_ELT(out, 1, as);
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(gap));
-  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(iter));
-  SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(conv));
-  static const char *const names[] = {"b", "a", "gap", "iterations", "converged"};
-  dpfda_set_names(out, 5, names);
-  UNPROTECT(3);
-  return out;
+  *gap = 0.0;
+  *iter = 0;
+  int conv = svm_dual_cd(K, y, n, lambda, gap_tol, maxit, b, u, gap, iter);
+  for (int i = 0; i < n; i++) a[i] = b[i] * y[i] / (2.0 * lambda);
+  return conv;
 }
