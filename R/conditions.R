@@ -27,6 +27,11 @@ dpfda_warn <- function(message, class = "dpfda_warning", call = user_call()) {
 user_call <- function() {
   ns <- topenv(environment(user_call))
   exports <- getNamespaceExports(ns)
+  # the generics whose methods dpfda registers (predict(), confint(), plot(), ...): an error in a
+  # method names the generic the user called
+  s3 <- names(ns[[".__S3MethodsTable__."]])
+  generics <- unique(sub("[.]dpfda_.*$", "", s3[grepl("[.]dpfda_", s3)]))
+  exports <- c(exports, generics)
   for (i in seq_len(sys.nframe())) {
     if (!identical(environment(sys.function(i)), ns)) next
     head <- sys.call(i)[[1L]]
