@@ -29,9 +29,11 @@ user_call <- function() {
   exports <- getNamespaceExports(ns)
   # the generics whose methods dpfda registers (predict(), confint(), plot(), ...): an error in a
   # method names the generic the user called
-  s3 <- names(ns[[".__S3MethodsTable__."]])
-  generics <- unique(sub("[.]dpfda_.*$", "", s3[grepl("[.]dpfda_", s3)]))
-  exports <- c(exports, generics)
+  # (R names a method's frame by the method, predict.dpfda_release(): mapped to its generic)
+  s3 <- getNamespaceInfo(ns, "S3methods")
+  s3 <- s3[startsWith(s3[, 2L], "dpfda_"), , drop = FALSE]
+  generic_of <- stats::setNames(s3[, 1L], ifelse(is.na(s3[, 3L]), paste(s3[, 1L], s3[, 2L], sep = "."), s3[, 3L]))
+  exports <- c(exports, unique(s3[, 1L]))
   for (i in seq_len(sys.nframe())) {
     if (!identical(environment(sys.function(i)), ns)) next
     head <- sys.call(i)[[1L]]
@@ -42,6 +44,7 @@ user_call <- function() {
       hit <- Filter(function(e) identical(get(e, envir = ns), f), exports)
       name <- if (length(hit)) hit[[1L]] else NA
     }
+    if (!is.na(name) && name %in% names(generic_of)) name <- generic_of[[name]]
     if (!is.na(name) && name %in% exports) return(as.call(list(as.name(name))))
   }
   NULL

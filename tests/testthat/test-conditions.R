@@ -44,6 +44,10 @@ test_that("errors and warnings name the exported function the user called, witho
   expect_identical(call_of(wrap(1:3)), quote(dp_kde()))
   # an export that calls another export: the outer one, which the user called
   expect_identical(call_of(dp_fpca(x, npc = 0)), quote(dp_fpca()))
+  # an error in a method names the generic the user called (R names the frame by the method)
+  r <- dp_mean(x, epsilon = 1, tau = 10)
+  expect_identical(call_of(confint(r, type = "population")), quote(confint()))
+  expect_identical(call_of(predict(r, interval = "nope")), quote(predict()))
   local_privacy_warnings()
   w <- tryCatch(dp_kde(c(0.2, 0.5, 0.7), t, 0.2, epsilon = 1, delta = 0.5), warning = identity)
   expect_s3_class(w, "dpfda_warning_delta")
