@@ -59,10 +59,14 @@
 #'   \le \phi(0)/h_{bw}^3}, or \eqn{B}), often wide. For `"iclp"` and
 #'   `"frl"` the target is the mechanism's own smoothed density (the power
 #'   kernel of the bandwidth after binning to the grid), and `smoothness` is
-#'   refused. Releases with several points per privacy unit (`unit`) or a
-#'   bandwidth from [dp_bandwidth()] on the same data are refused
-#'   (`dpfda_error_unsupported`): the argument needs independent points and a
-#'   bandwidth fixed without them. `se` is the noise sd combined with the
+#'   refused. With several points per privacy unit (`unit`), each unit adds
+#'   the average of its points' kernels, bounded by the same limits, and the
+#'   band is over the \eqn{n} independent units for the mean of the units'
+#'   own smoothed densities (which is \eqn{f_h} when every point has density
+#'   \eqn{f}, whatever the number of points per unit). A bandwidth from
+#'   [dp_bandwidth()] on the same data is refused
+#'   (`dpfda_error_unsupported`): the argument needs a bandwidth fixed
+#'   without the points. `se` is the noise sd combined with the
 #'   largest sampling sd the band allows. Coverage and width:
 #'   `bench/bench-kde-population-band.R`.
 #'

@@ -54,12 +54,6 @@ kde_population_check <- function(object, smoothness) {
   if (!mech %in% kde_population_mechanisms) {
     no(sprintf("type = \"population\" is not available for a \"%s\" density release.", mech))
   }
-  pu <- object$privacy_unit
-  if (is.character(pu) && length(pu) == 1L && !startsWith(pu, "one ")) {
-    no(paste("The population band of a density needs independent points, one per privacy unit; with `unit`",
-             "each unit adds the average of its points' kernels, whose mean is not the density. Release",
-             "without `unit` for a population band."))
-  }
   if (!is.null(object$bandwidth_budget)) {
     no(paste("The bandwidth was released from the same data (dp_bandwidth()): the band's sampling argument",
              "needs a bandwidth fixed independently of the data (public, or chosen on a separate sample)."))
@@ -224,6 +218,12 @@ kde_population_band <- function(object, level, nsim, seed, smoothness = NULL,
   mid <- (kr$lo + kr$hi) / 2
   inside <- iv$lower <= mid & mid <= iv$upper
   vmax[inside] <- ((kr$hi - kr$lo) / 2)[inside]^2
+  if (kde_has_unit(object)) {
+    # a unit adds the average of its points' kernels, also in [lo, hi]: the same argument over n
+    # independent units, for the mean of the units' own (smoothed) densities
+    kr$target <- paste(kr$target, "averaged over the privacy units (each unit's own smoothed density;",
+                       "f_h itself when every point has the density f, however many points a unit has)")
+  }
   target <- if (is.null(smoothness)) kr$target else
     sprintf("the density f (|f''| <= %s assumed; %s plus the bias bound %s tr(H) / 2 = %s)",
             format(smoothness, digits = 4), sub("^the ", "", kr$target), format(smoothness, digits = 4),
@@ -241,4 +241,10 @@ kde_population_band <- function(object, level, nsim, seed, smoothness = NULL,
   list(lower = lower, upper = upper, half = (upper - lower) / 2,
        sd = sqrt(law$var + if ("sampling" %in% parts) vmax / n else 0),
        bias = bias + smooth, noise_share = share, empty = iv$empty, method = method)
+}
+
+# Whether a density release was made with `unit` (a unit of several points).
+kde_has_unit <- function(object) {
+  pu <- object$privacy_unit
+  is.character(pu) && length(pu) == 1L && !startsWith(pu, "one ")
 }

@@ -135,8 +135,6 @@ test_that("population bands of densities are refused where the argument does not
   set.seed(5)
   x <- kp_draw(200)
   d <- data.frame(x = x, person = rep(1:100, 2))
-  ru <- dp_kde(d, kp_grid, kp_h, epsilon = 1, delta = 1e-5, columns = "x", unit = "person")
-  expect_error(confint(ru, type = "population"), class = "dpfda_error_unsupported")
   ri <- dp_kde(x, kp_grid, kp_h, epsilon = 1, mechanism = "iclp")
   expect_error(confint(ri, type = "population", smoothness = 1), class = "dpfda_error_unsupported")
   r <- dp_kde(x, kp_grid, kp_h, epsilon = 1, delta = 1e-5)
@@ -192,4 +190,35 @@ test_that("a one-dimensional release that does not record its binning is refused
   r <- dp_kde(kp_draw(100), kp_grid, kp_h, epsilon = 1, delta = 1e-5)
   r$bin_width <- NULL
   expect_error(confint(r, type = "population"), "binned", class = "dpfda_error_unsupported")
+})
+
+test_that("the population band of a density with a privacy unit: over units, covers f_h", {
+  # persons with 1 to 8 points, strongly correlated within a person (a person effect), every point
+  # with the truncated standard normal as its marginal density: the target is f_h
+  set.seed(31)
+  draw <- function(n_persons) {
+    k <- sample(1:8, n_persons, replace = TRUE)
+    person <- rep(seq_len(n_persons), k)
+    # a person effect u and own noise e with u + e standard normal (correlation 0.8 within a person)
+    u <- rnorm(n_persons, 0, sqrt(0.8))[person]
+    x <- u + rnorm(length(person), 0, sqrt(0.2))
+    keep <- abs(x) <= 4
+    data.frame(x = x[keep], person = person[keep])
+  }
+  hits <- vapply(1:30, function(i) {
+    d <- draw(300)
+    r <- dp_kde(d, kp_grid, kp_h, epsilon = 4, delta = 1e-5, columns = "x", unit = "person")
+    b <- confint(r, type = "population", nsim = 1000)
+    all(b$lower <= kp_fh & kp_fh <= b$upper)
+  }, NA)
+  expect_gte(mean(hits), 0.9)
+  d <- draw(300)
+  r <- dp_kde(d, kp_grid, kp_h, epsilon = 4, delta = 1e-5, columns = "x", unit = "person")
+  expect_equal(r$n, 300)
+  b <- confint(r, type = "population")
+  expect_match(attr(b, "method"), "averaged over the privacy units")
+  # the band counts units: the same points as independent rows give a narrower one
+  r_rows <- dp_kde(d$x, kp_grid, kp_h, epsilon = 4, delta = 1e-5)
+  b_rows <- confint(r_rows, type = "population")
+  expect_gt(mean(b$upper - b$lower), mean(b_rows$upper - b_rows$lower))
 })
