@@ -14,6 +14,12 @@
 #
 #   Rscript bench/bench-population-band-unit.R [reps] [nsim]
 # (reps per cell, default 200; nsim Monte Carlo draws per band, default 1000.)
+#
+# Measured 2026-11-28 (1000 replications per cell, nsim 1000, 14.4 min):
+# coverage 1.000 in all 8 cells (conservative, never below nominal); width
+# 16.6-18.5 times the non-private band at epsilon 4, 26.3-29.5 at epsilon 1
+# (the privacy noise of the mean dominates); the band made as if every curve
+# were its own unit covered 0.998-1.000 here, because the noise dominates it too.
 
 suppressPackageStartupMessages(library(dpfda))
 args <- commandArgs(trailingOnly = TRUE)
