@@ -22,6 +22,7 @@
 # were its own unit covered 0.998-1.000 here, because the noise dominates it too.
 
 suppressPackageStartupMessages(library(dpfda))
+source("bench/band-helpers.R")   # nonprivate_band(), band_cell_done()
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1L) as.integer(args[1L]) else 200L
 nsim <- if (length(args) >= 2L) as.integer(args[2L]) else 1000L
@@ -44,16 +45,6 @@ draw <- function(n_persons, tails) {
   list(X = X, person = person)
 }
 
-nonprivate_band <- function(M, level = 0.95, nsim = 2000) {
-  n <- nrow(M)
-  S <- stats::cov(M) / n
-  e <- eigen(S, symmetric = TRUE)
-  A <- e$vectors %*% diag(sqrt(pmax(e$values, 0)))
-  sd0 <- sqrt(pmax(diag(S), 1e-300))
-  Z <- matrix(rnorm(nsim * m), nsim) %*% t(A)
-  q <- stats::quantile(apply(abs(Z) / rep(sd0, each = nsim), 1, max), level)
-  list(centre = colMeans(M), half = q * sd0)
-}
 
 cells <- expand.grid(epsilon = c(1, 4), n_persons = c(200, 1000), tails = c("light", "heavy"),
                      stringsAsFactors = FALSE)
@@ -80,10 +71,7 @@ for (i in seq_len(nrow(cells))) {
   row <- data.frame(cl, reps = reps, coverage = mean(hit), mc_se = sqrt(mean(hit) * (1 - mean(hit)) / reps),
                     half_width = mean(half), nonprivate_half = mean(np_half), width_ratio = mean(half) / mean(np_half),
                     coverage_curves_as_units = mean(hit_rows))
-  row$verdict <- if (row$coverage >= 0.93 && row$coverage <= 0.97) "in target" else
-    if (row$coverage > 0.97) "conservative" else "ANTI-CONSERVATIVE"
-  print(row, digits = 3, row.names = FALSE)
-  out <- rbind(out, row)
+  out <- band_cell_done(row, out)
 }
 cat(sprintf("\n%d cells x %d replications in %.1f min\n", nrow(cells), reps,
             as.numeric(difftime(Sys.time(), t_all, units = "mins"))))

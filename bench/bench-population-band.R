@@ -12,6 +12,7 @@
 # design: "iclp_qr", "frl_full" or "gp", default all.)
 
 suppressPackageStartupMessages(library(dpfda))
+source("bench/band-helpers.R")   # nonprivate_band(), band_cell_done()
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1L) as.integer(args[1L]) else 1000L
 m <- if (length(args) >= 2L) as.integer(args[2L]) else 50L
@@ -44,16 +45,6 @@ a_mu <- as.vector(dpfda:::kl_coef(b, matrix(truth, 1)))
 cat(sprintf("population mean: RKHS norm %.3f; the bias class allows %.3f (tau / sqrt(lambda_1))\n",
             sqrt(sum(a_mu^2 / b$values)), tau / sqrt(b$values[1])))
 
-nonprivate_band <- function(X, level = 0.95, nsim = 2000) {
-  n <- nrow(X)
-  S <- stats::cov(X) / n
-  e <- eigen(S, symmetric = TRUE)
-  A <- e$vectors %*% diag(sqrt(pmax(e$values, 0)))
-  sd0 <- sqrt(pmax(diag(S), 1e-300))
-  Z <- matrix(rnorm(nsim * m), nsim) %*% t(A)
-  q <- quantile(apply(abs(Z) / rep(sd0, each = nsim), 1, max), level)
-  list(centre = colMeans(X), half = q * sd0)
-}
 
 # two designs of the release: the default ICLP-QR (PSS smoothing, worst-case smoothing-bias bound)
 # and the unsmoothed FRL on every basis component (M = J, L1 bound sqrt(M)), which has no smoothing
@@ -88,10 +79,7 @@ for (i in seq_len(nrow(cells))) {
   row <- data.frame(cl, reps = reps, coverage = mean(cov_hit), mc_se = sqrt(mean(cov_hit) * (1 - mean(cov_hit)) / reps),
                     half_width = mean(half), nonprivate_half = mean(np_half), width_ratio = mean(half) / mean(np_half),
                     nonprivate_coverage = mean(np_hit), share_clipped = mean(clipped))
-  row$verdict <- if (row$coverage >= 0.93 && row$coverage <= 0.97) "in target" else
-    if (row$coverage > 0.97) "conservative" else "ANTI-CONSERVATIVE"
-  print(row, digits = 3, row.names = FALSE)
-  out <- rbind(out, row)
+  out <- band_cell_done(row, out)
 }
 cat(sprintf("\n%d cells x %d replications in %.1f min\n", nrow(cells), reps,
             as.numeric(difftime(Sys.time(), t_all, units = "mins"))))
