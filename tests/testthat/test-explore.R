@@ -262,4 +262,15 @@ test_that("the mean view draws the population band when it is asked for, and say
   v2 <- view("mean", set, p, seed = 5)
   expect_null(v2$release$inference)
   expect_true(any(grepl("No population band here", v2$notes)))
+  # the DTI example has persons as its privacy unit: its population band is person-level
+  dti <- B$mean$dti
+  pd <- ex("explore_defaults")(dti, "mean")
+  pd$releases <- 1L
+  pd$mechanism <- "iclp_qr"
+  pd$population <- TRUE
+  v3 <- view("mean", dti, pd, seed = 5)
+  expect_false(is.null(v3$release$inference))
+  expect_true(isTRUE(v3$band$population))
+  expect_match(v3$release$privacy_unit, "^person")
+  expect_false(any(grepl("No population band here", v3$notes)))
 })
