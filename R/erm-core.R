@@ -97,6 +97,13 @@ krr_data <- function(x, y, kernel, domain, yb) {
   list(x = erm_clamp_domain(x, domain), y = y)
 }
 
+# `centre`, the older spelling of `center`, given in `...` of dp_krr() or
+# krr_fit(): the value to use, the name to check it under, and the rest of `...`.
+centre_alias <- function(center, dots) {
+  if (!"centre" %in% names(dots)) return(list(center = center, arg = "center", dots = dots))
+  list(center = dots$centre, arg = "centre", dots = dots[names(dots) != "centre"])
+}
+
 # Public response bound: clipping interval, offset and B with |y - offset| <= B.
 krr_bound <- function(y_bound, center) {
   ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L &&

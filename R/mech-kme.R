@@ -241,16 +241,11 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                   arg = "noise")
     }
     # with a unit: a unit of r points weighs 1/r, so its part of the embedding has norm <= sqrt(v)
-    # and the utility moves by at most the sensitivity for n_units when one unit changes
-    w <- if (!is.null(units)) {
-      r <- tabulate(units$x$unit, units$n_units)
-      1 / (units$n_units * r[units$x$unit])
-    }
-    if (!is.null(units)) sens <- kme_sensitivity(kernel, units$n_units, tight)
-    rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, sens, w,
-                       if (is.null(units)) N else units$n_units)
-    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else
-      privacy_unit_points(units$n_units, units$label, N)
+    # and the utility moves by at most the sensitivity for n units when one unit changes
+    n <- if (is.null(units)) N else units$n_units
+    w <- if (!is.null(units)) as.vector(id_weights(units$x$unit)) / n
+    rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, kme_sensitivity(kernel, n, tight), w, n)
+    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else privacy_unit_points(n, units$label, N)
     return(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)

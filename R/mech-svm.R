@@ -365,12 +365,8 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
-  dots <- list(...)
-  if ("centre" %in% names(dots)) {   # (the older spelling of `center`)
-    center <- dots$centre
-    dots$centre <- NULL
-  }
-  center <- check_flag(center, if ("centre" %in% names(list(...))) "centre" else "center")
+  ca <- centre_alias(center, list(...))
+  center <- check_flag(ca$center, ca$arg)
   yb <- krr_bound(y_bound, center)
   data <- krr_data(x, y, kernel, domain, yb)
   grid <- as_grid(grid, "grid")
@@ -380,7 +376,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   n <- length(data$y)
 
   sens <- sensitivity_krr(yb$B, lambda, n, kernel$variance)
-  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), dots))
+  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), ca$dots))
 
   a <- krr_solve(data$x, data$y, lambda, kernel)
   values <- yb$offset + erm_kernel_expansion(kernel, data$x, a, pts)
@@ -419,14 +415,14 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' @export
 krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL, ...) {
   check_required()
-  dots <- list(...)
-  if (length(dots) && (is.null(names(dots)) || !all(names(dots) == "centre"))) {
-    abort_unknown_option(setdiff(names(dots), "centre")[1L] %||% "...", "krr_fit")
+  ca <- centre_alias(center, list(...))
+  if (length(ca$dots)) {
+    nm <- names(ca$dots)[1L]
+    abort_unknown_option(if (is.null(nm) || !nzchar(nm)) "..." else nm, "krr_fit")
   }
-  if (length(dots)) center <- dots$centre   # (the older spelling of `center`)
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
-  center <- check_flag(center, if (length(dots)) "centre" else "center")
+  center <- check_flag(ca$center, ca$arg)
   if (missing(y_bound)) {
     dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",
                 arg = "y_bound")

@@ -299,15 +299,14 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     if (identical(settings$incomplete, "drop")) cu <- dplyr::distinct(dplyr::select(cells$q, "id", "u"))
     nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
     # the unit's sums per cell first, then one division per (unit, cell): a join of units x cells rows,
-    # not of every curve's cells (SQLite at 1e6 rows: 1.31 -> about 1 of the row-level query)
+    # not of every curve's cells (SQLite at 1e6 rows: 1.36 -> 1.15 times the row-level release)
     q <- dplyr::summarise(dplyr::group_by(q, !!as.name("u"), !!as.name("k")),
                           c = sum(!!as.name("c"), na.rm = TRUE), cl = dplyr::n())
     q <- dplyr::inner_join(dplyr::ungroup(q), nc, by = "u")
     q <- dplyr::mutate(q, c = !!as.name("c") / !!as.name("nc"))
   }
-  q <- dplyr::group_by(q, !!as.name("k"))
-  q <- if (is.null(unit)) dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = dplyr::n()) else
-    dplyr::summarise(q, s = sum(!!as.name("c"), na.rm = TRUE), cells = sum(!!as.name("cl"), na.rm = TRUE))
+  n_cells <- if (is.null(unit)) quote(dplyr::n()) else quote(sum(cl, na.rm = TRUE))   # (cl: a unit's cells)
+  q <- dplyr::summarise(dplyr::group_by(q, !!as.name("k")), s = sum(!!as.name("c"), na.rm = TRUE), cells = !!n_cells)
   if (.query) return(q)
   res <- engine_collect(q)
   sums <- numeric(m)
@@ -354,15 +353,12 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   } else {
     dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
   }
-  q <- if (is.null(unit)) {
-    dplyr::summarise(dplyr::group_by(q, !!as.name("id"), !!as.name("k")), v = mean(!!as.name("value"), na.rm = TRUE))
-  } else if (unit_checked) {   # one unit per curve was checked: the unit rides along (a shorter sort key)
-    dplyr::summarise(dplyr::group_by(q, !!as.name("id"), !!as.name("k")), u = min(!!as.name("u"), na.rm = TRUE),
-                     v = mean(!!as.name("value"), na.rm = TRUE))
-  } else {   # (one unit per curve: the caller checks from these groups)
-    dplyr::summarise(dplyr::group_by(q, !!as.name("id"), !!as.name("u"), !!as.name("k")),
-                     v = mean(!!as.name("value"), na.rm = TRUE))
-  }
+  # with a unit: grouped by it too (the caller checks one unit per curve from these groups), or, when
+  # that was checked already, the unit rides along (a shorter sort key)
+  keys <- c("id", if (!is.null(unit) && !unit_checked) "u", "k")
+  carry <- if (!is.null(unit) && unit_checked) list(u = quote(min(u, na.rm = TRUE)))
+  q <- dplyr::summarise(dplyr::group_by(q, !!!lapply(keys, as.name)), !!!carry,
+                        v = mean(!!as.name("value"), na.rm = TRUE))
   q <- dplyr::ungroup(q)
   if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
     q <- dplyr::group_by(q, !!as.name("id"))
