@@ -58,8 +58,9 @@
 #' * [dp_mean()]'s mechanisms `"iclp_qr"`, `"iclp_ar"`, `"frl"`,
 #'   `"bernstein"` and `"gp"` (with `delta`): give `n`, `epsilon`, `tau`,
 #'   `grid` and optionally `kernel` and dp_mean's options in `...` (`eta`,
-#'   `psi`, `M`, `J`, `h`, `bernstein_k`, `calibration`, `pss_rule`, ...);
-#'   the parameters are those of `select = "pss"`.
+#'   `psi`, `M`, `J`, `h`, `bernstein_k`, `calibration`, `pss_rule`,
+#'   `frl_noise` (with `delta` for `"gaussian"`), ...); the parameters are
+#'   those of `select = "pss"`.
 #' * `"cov"`: [dp_cov()] (the ICLP covariance; its grid is the tensor grid
 #'   of `grid` with itself), with `n`, `epsilon`, `tau`, `grid`, `kernel`,
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
@@ -369,7 +370,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   if (mechanism == "kde") return(accuracy_settings_kde(n, epsilon, delta, grid, opts))
   need(tau, "tau", "the public bound on each curve's norm, as in dp_mean()")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
-  if (mechanism == "gp") {
+  if (mechanism == "gp" || identical(opts$frl_noise, "gaussian")) {
     opts$delta <- check_delta(if (is.null(opts$delta)) delta else opts$delta)
     delta <- opts$delta
   } else {
@@ -413,7 +414,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
     }
     pl <- iclp_plan(mechanism, numeric(length(lam)), lam, n, e, tau, p, o)
     law_iclp(list(mechanism = mechanism, basis = basis, noise_scale = pl$noise_scale,
-                  params = list(M = p$M, J_tau = pl$J_tau), values = list(grid = basis$grid)))
+                  params = list(M = p$M, J_tau = pl$J_tau, frl_noise = o$frl_noise),
+                  values = list(grid = basis$grid)))
   }
   list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
 }

@@ -17,6 +17,8 @@ iclp_check_options <- function(o, mechanism, select) {
   o$pss_rule <- if (is.null(o$pss_rule)) "theory" else
     check_choice(o$pss_rule, c("theory", "theory_upper", "authors_code"), "pss_rule")
   o$frl_bound <- if (is.null(o$frl_bound)) "M" else check_choice(o$frl_bound, c("M", "sqrtM"), "frl_bound")
+  o$frl_noise <- if (is.null(o$frl_noise)) "laplace" else check_choice(o$frl_noise, c("laplace", "gaussian"), "frl_noise")
+  if (o$frl_noise == "gaussian") check_frl_gaussian(o, mechanism, select)
   o$ar_bound <- if (is.null(o$ar_bound)) "sum" else check_choice(o$ar_bound, c("sum", "cs"), "ar_bound")
   o$threshold_scale <- if (is.null(o$threshold_scale)) 1 else
     check_number(o$threshold_scale, "threshold_scale", lower = 0, lower_open = TRUE, upper = 1e10)
@@ -149,7 +151,10 @@ iclp_sensitivity <- function(mechanism, lam, n, tau, params, o) {
       if (jt == 0L) 0 else if (o$ar_bound == "sum") 2 * tau / n * sum(lam[seq_len(jt)]^-0.5)
       else 2 * tau / n * sqrt(sum(1 / lam[seq_len(jt)]))
     },
-    frl = 2 * tau / n * (if (o$frl_bound == "M") params$M else sqrt(params$M))
+    # FRL: l1 over the first M coefficients (Laplace); with Gaussian noise their l2 norm, at most the
+    # curve's L2 norm (the basis is orthonormal), so 2 tau / n whatever M
+    frl = 2 * tau / n * (if (identical(o$frl_noise, "gaussian")) 1 else if (o$frl_bound == "M") params$M
+                         else sqrt(params$M))
   )
 }
 
@@ -174,8 +179,14 @@ iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity
            sensitivity = delta_s, noise_scale = sigma, J_tau = jt)
     },
     frl = {
-      b <- delta_s / epsilon                         # Laplace scale; sd = sqrt(2) b
       idx <- seq_len(params$M)
+      if (identical(o$frl_noise, "gaussian")) {      # the Gaussian mechanism on the M coefficients
+        # (with inference = TRUE its share of a mu-GDP budget, R/population-band.R)
+        sg <- if (!is.null(o$gdp)) delta_s / o$gdp[["release"]] else dp_noise_scale(delta_s, epsilon, o$delta, o$calibration)
+        return(list(center = a[idx], sd = rep(sg, length(idx)), idx = idx, sensitivity = delta_s,
+                    noise_scale = sg, J_tau = NA_integer_, family = "gaussian"))
+      }
+      b <- delta_s / epsilon                         # Laplace scale; sd = sqrt(2) b
       list(center = a[idx], sd = rep(sqrt(2) * b, length(idx)), idx = idx, sensitivity = delta_s,
            noise_scale = b, J_tau = NA_integer_)
     })
@@ -210,6 +221,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
                      "the sensitivity is that of the truncated basis."), "dpfda_warning_iclp")
   }
   V <- basis$vectors[, pl$idx, drop = FALSE]
+  if (identical(pl$family, "gaussian")) return(frl_gaussian_draw(pl, V, epsilon, o, noise))
   ex <- NULL
   vals <- if (noise == "exact" && length(pl$idx)) {
     ex <- iclp_exact_coefficients(pl$center, pl$sd / sqrt(2), epsilon)
@@ -225,6 +237,47 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
   list(values = vals, sensitivity = pl$sensitivity, noise_scale = pl$noise_scale, delta = 0,
        J_tau = pl$J_tau, noise_exact = noise == "exact", grid_step = if (!is.null(ex)) ex$step,
        noise_inflation = if (!is.null(ex)) ex$inflation)
+}
+
+# FRL with Gaussian noise (frl_noise = "gaussian"): the classical Gaussian
+# mechanism on the first M coefficients, (epsilon, delta)-DP for their l2
+# sensitivity 2 tau / n. No smoothing with M = J (every component of the
+# basis): the narrowest population band at large n * epsilon (issue 29).
+frl_gaussian <- function(mechanism, o) identical(mechanism, "frl") && identical(o$frl_noise, "gaussian")
+
+check_frl_gaussian <- function(o, mechanism, select) {
+  if (mechanism != "frl") {
+    dpfda_abort(sprintf("frl_noise = \"gaussian\" is an option of mechanism = \"frl\", not \"%s\".", mechanism),
+                arg = "frl_noise")
+  }
+  if (is.null(o$delta)) {
+    dpfda_abort(paste("`delta` is missing: frl_noise = \"gaussian\" is (epsilon, delta)-DP and needs `delta` (in",
+                      "`...`); give delta = 1e-5 (well below 1/n), or leave frl_noise out for pure DP."),
+                class = c("dpfda_error_argument", "dpfda_error_privacy"), arg = "delta")
+  }
+  if (select == "pcv") {
+    dpfda_abort("select = \"pcv\" is not available with frl_noise = \"gaussian\"; give M (select = \"manual\") or use \"pss\".",
+                class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = "select")
+  }
+  invisible(o)
+}
+
+frl_gaussian_draw <- function(pl, V, epsilon, o, noise) {
+  if (noise == "exact") {
+    dpfda_abort(paste("noise = \"exact\" is not available with frl_noise = \"gaussian\"; use the default float",
+                      "noise, or the Laplace FRL (exact discrete Laplace)."),
+                class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = "noise")
+  }
+  M <- length(pl$idx)
+  check_float_tails("gaussian", epsilon, o$delta, m = M, shift = pl$sensitivity / pl$noise_scale,
+                    what = "dp_mean(mechanism = \"frl\", frl_noise = \"gaussian\")", calibration = o$calibration)
+  coef <- pl$center + pl$noise_scale * noise_draw(M, "normal")
+  vals <- matrix(as.vector(V %*% coef), nrow = 1L)
+  if (!all(is.finite(vals))) {
+    dpfda_abort("The released values overflow; rescale the data (tau) or the kernel.", class = "dpfda_error_numeric")
+  }
+  list(values = vals, sensitivity = pl$sensitivity, noise_scale = pl$noise_scale, delta = o$delta,
+       J_tau = NA_integer_, family = "gaussian")
 }
 
 # Exact (floating-point-safe) ICLP / FRL noise: the coefficients `center`

@@ -176,8 +176,10 @@ law_iclp <- function(x) {
          else seq_along(lam)
   scale <- if (frl) rep(x$noise_scale, length(idx)) else x$noise_scale * sqrt(lam[idx]) / sqrt(2)
   A <- b$vectors[, idx, drop = FALSE]
-  law_linear(A, scale * infl, "laplace", x$values$grid,
-             sprintf("Laplace on %d Karhunen-Loeve coefficients", length(idx)))
+  fam <- if (frl && identical(x$params$frl_noise, "gaussian")) "gaussian" else "laplace"   # (scale: the sd)
+  law_linear(A, scale * infl, fam, x$values$grid,
+             sprintf("%s on %d Karhunen-Loeve coefficients", if (fam == "gaussian") "Gaussian" else "Laplace",
+                     length(idx)))
 }
 
 # dp_cov(): Laplace noise Z (J x J) on the tensor coefficients, symmetrised:

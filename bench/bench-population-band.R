@@ -9,7 +9,8 @@
 #
 #   Rscript bench/bench-population-band.R [reps] [grid points] [nsim] [design]
 # (reps: replications per cell, default 1000; nsim: Monte Carlo draws per band, default 2000;
-# design: "iclp_qr", "frl_full" or "gp", default all.)
+# design: "iclp_qr", "frl_full", "gp" or "frl_gauss", default all; several joined by commas;
+# optional 5th argument: epsilon values, e.g. "4", and 6th: n values, e.g. "1000".)
 
 suppressPackageStartupMessages(library(dpfda))
 source("bench/band-helpers.R")   # nonprivate_band(), band_cell_done()
@@ -49,12 +50,17 @@ cat(sprintf("population mean: RKHS norm %.3f; the bias class allows %.3f (tau / 
 # two designs of the release: the default ICLP-QR (PSS smoothing, worst-case smoothing-bias bound)
 # and the unsmoothed FRL on every basis component (M = J, L1 bound sqrt(M)), which has no smoothing
 # bias (the basis spans the grid) and needs no smoothness class
-# (and the GP release, (epsilon, delta = 1e-5)-DP, QR smoothing with Gaussian noise)
+# (and the GP release, (epsilon, delta = 1e-5)-DP, QR smoothing with Gaussian noise; and FRL on
+# every component with Gaussian noise, (epsilon, delta = 1e-5)-DP, calibrated to the l2 sensitivity
+# 2 tau / n: no smoothing bias and no sqrt(M) of the Laplace l1 bound)
 designs <- list(iclp_qr = list(), frl_full = list(mechanism = "frl", M = m, frl_bound = "sqrtM"),
-                gp = list(mechanism = "gp", delta = 1e-5))
+                gp = list(mechanism = "gp", delta = 1e-5),
+                frl_gauss = list(mechanism = "frl", M = m, frl_noise = "gaussian", delta = 1e-5))
 cells <- expand.grid(epsilon = c(0.25, 1, 4), n = c(200, 1000), tails = c("light", "heavy"),
                      shape = c("smooth", "rough"), design = names(designs), stringsAsFactors = FALSE)
-if (!is.na(only)) cells <- cells[cells$design == only, ]
+if (!is.na(only)) cells <- cells[cells$design %in% strsplit(only, ",")[[1L]], ]
+if (length(args) >= 5L) cells <- cells[cells$epsilon %in% as.numeric(strsplit(args[5L], ",")[[1L]]), ]
+if (length(args) >= 6L) cells <- cells[cells$n %in% as.numeric(strsplit(args[6L], ",")[[1L]]), ]
 set.seed(2929)
 out <- NULL
 t_all <- Sys.time()

@@ -317,3 +317,33 @@ test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread pa
     expect_match(attr(ci, "method"), "population band")
   }
 })
+
+test_that("inference = TRUE with select = \"pcv\": a Bonferroni band over the candidates", {
+  set.seed(41)
+  x <- curves(pb_draw(300), pb_grid)
+  b <- privacy_budget(5)
+  r <- dp_mean(x, epsilon = 2, tau = 1.5, select = "pcv", epsilon_select = 0.5, inference = TRUE, budget = b)
+  expect_equal(r$epsilon, 2.5)
+  expect_equal(r$epsilon_inference, 0.4)
+  expect_equal(budget_spent(b)$epsilon, 2.5, tolerance = 1e-12)
+  L <- length(r$pcv$candidates)
+  expect_gt(L, 1)
+  ci <- confint(r, type = "population", nsim = 1000)
+  expect_match(attr(ci, "method"), sprintf("Bonferroni over the %d candidates", L))
+  # the same release read as a fixed tuning: the nominal-level band is narrower everywhere
+  fixed <- r
+  fixed$selection <- "manual"
+  pb <- dpfda:::population_band(r, 0.95, 1000, 1)
+  pf <- dpfda:::population_band(fixed, 0.95, 1000, 1)
+  expect_true(all(pb$half > pf$half))
+  expect_gt(pb$multiplier, pf$multiplier)
+  # small coverage simulation (nominal 0.95)
+  set.seed(42)
+  hits <- vapply(1:30, function(i) {
+    x <- curves(pb_draw(300), pb_grid)
+    r <- dp_mean(x, epsilon = 4, tau = 1.5, select = "pcv", epsilon_select = 0.5, inference = TRUE)
+    ci <- confint(r, type = "population", nsim = 1000)
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA)
+  expect_gte(mean(hits), 0.9)
+})
