@@ -239,9 +239,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   once). Available for `mechanism = "iclp_qr"`, `"frl"` and `"gp"` (linear
 #'   in the mean) with every `select` (with `"pcv"` the band holds at level
 #'   \eqn{1 - (1 - \mathrm{level})/L} for each of the \eqn{L} candidates, so
-#'   that it covers whichever the private cross-validation picks), without
-#'   `incomplete = "drop"`, and not from a mean summary (which lacks the
-#'   second moments). With `mechanism = "frl", frl_noise = "gaussian"` the
+#'   that it covers whichever the private cross-validation picks), with
+#'   `incomplete = "drop"` (the band is then for the population mean of the
+#'   complete curves, as the release; the incomplete individuals add nothing
+#'   to the second moments either, and the band is widened by the error of
+#'   the noisy count, with probability 0.05 of `1 - level` left to it), and
+#'   not from a mean summary (which lacks the second moments). With `mechanism = "frl", frl_noise = "gaussian"` the
 #'   release and the spread are Gaussian mechanisms sharing one
 #'   \eqn{\mu}-GDP budget, \eqn{\mu} the largest that is
 #'   \eqn{(\epsilon, \delta)}-DP: the spread gets `inference_share` of
@@ -364,7 +367,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     # (with a unit the chunks are sorted by it, and a unit is never split)
     tee <- chunks_tee(src$data, function(d) {
       summarise_cov_basis(d, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
-                          src$cols$value %||% "value", center = cen, unit = src$cols$unit)
+                          src$cols$value %||% "value", center = cen, unit = src$cols$unit,
+                          incomplete = if (incomplete == "drop") "drop" else "zero")
     }, src$cols$unit %||% src$cols$id %||% "id")
     src$data <- tee$chunks
     src$tee <- tee
@@ -403,7 +407,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   if (inference) {   # after the mean: its released coefficients are the public centring point
     sh <- inference_keep(mechanism, basis, rel$params)
     kk <- inference_components(sh)
-    cs <- population_summary(src, basis, kk[["Jt"]], tau, cen)
+    cs <- population_summary(src, basis, kk[["Jt"]], tau, cen, incomplete)
     rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf,
                                           gdp = o$gdp, delta = o$delta)
     rel$epsilon <- rel$epsilon + eps_inf

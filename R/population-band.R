@@ -139,7 +139,7 @@ population_inference_gdp <- function(cs, C, up, p, R, sK, sh, K, Jt, n, tau, gdp
 # The data's cov summary on the first Jt components of the release's basis,
 # from the same source as the mean summary (curves in memory are centred
 # already; tables and chunks get the centre in the engine).
-population_summary <- function(src, basis, Jt, tau, cen) {
+population_summary <- function(src, basis, Jt, tau, cen, incomplete = "error") {
   bK <- basis
   bK$vectors <- basis$vectors[, seq_len(Jt), drop = FALSE]
   bK$values <- basis$values[seq_len(Jt)]
@@ -149,8 +149,11 @@ population_summary <- function(src, basis, Jt, tau, cen) {
   cols <- src$cols
   # with a privacy unit each unit adds the mean of its curves' a_i a_i' (an upper bound, in the
   # positive semidefinite order, on the outer product of its mean curve: the band stays conservative)
+  # (incomplete = "drop": the incomplete individuals add nothing, as in the mean; the second moments
+  # stay sums over all N, and N p p' bounds the n_complete p p' of the complete ones from above)
   summarise_cov_basis(data, bK, tau, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
-                      center = if (is.null(src$curves)) cen, unit = if (!is.null(src$curves)) src$unit else cols$unit)
+                      center = if (is.null(src$curves)) cen, unit = if (!is.null(src$curves)) src$unit else cols$unit,
+                      incomplete = if (incomplete == "drop") "drop" else "zero")
 }
 
 # Chunks are read once: the cov summary is computed from the same chunks as
@@ -261,6 +264,8 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   L <- if (identical(object$selection, "pcv")) length(object$pcv$candidates) else 1L
   level <- 1 - (1 - level) / L
   gamma <- (1 - level) * gamma_share                 # the share of the error left to the variance bounds
+  drop <- !is.null(object$epsilon_count)
+  gamma_c <- if (drop) (1 - level) * 0.05 else 0     # ... and to the noisy count of incomplete = "drop"
   VK <- V[, seq_len(K), drop = FALSE]
   vu <- inference_var_upper(inf, VK, gamma / 2, nsim, seed + 1L)
   # sampling in the components (K, Jt]: variance at most T sum_j v_j(t)^2 / n with T an upper
@@ -292,14 +297,16 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
     N <- law$draw(nsim)
     apply(abs((G + Tl + N) * f) / rep(se, each = nsim), 1L, max)
   })
-  q <- stats::quantile(ratio, 1 - (1 - level - gamma), names = FALSE, type = 8)
+  q <- stats::quantile(ratio, 1 - (1 - level - gamma - gamma_c), names = FALSE, type = 8)
   bias <- mean_bias_bound(object$mechanism, basis, object$params, object$tau)$pointwise * f
-  list(half = q * se + bias, sd = se, bias = bias, multiplier = q,
+  half <- q * se + bias
+  if (drop) half <- drop_count_widen(object, half, gamma_c)
+  list(half = half, sd = se, bias = bias, multiplier = q,
        parts = list(sampling = samp_sd * f, sampling_rest = tail_sd * f, noise = sqrt(law$var) * f),
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
                               "of %d components and the trace of %d more, %s, held with probability %s; the other",
                               "components bounded), privacy",
-                              "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s; %s;",
+                              "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s%s; %s;",
                               "clipping bias not included (none when the curves are within tau)"),
                         K, Jt - K, if (is.null(inf$mu)) paste("epsilon", format(inf$epsilon, digits = 3)) else
                           paste("Gaussian, mu", format(inf$mu[["spread"]], digits = 3)),
@@ -307,15 +314,42 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                         if (L > 1L) sprintf(paste("; Bonferroni over the %d candidates of the private",
                                                   "cross-validation (each at level %s)"), L,
                                             format(level, digits = 4)) else "",
+                        if (drop) paste("; incomplete individuals dropped: for the mean of the complete curves,",
+                                        "widened by the error of the noisy count (held with probability",
+                                        format(1 - gamma_c, digits = 4), ")") else "",
                         if (all(bias == 0)) "no smoothing bias (every basis component kept)" else
                           paste("smoothing bias bounded (worst case for a mean in the kernel's RKHS ball",
                                 "of radius tau / sqrt(lambda_1))")))
 }
 
+# incomplete = "drop": the release is (S + N e) / c with S the sum of the n_c
+# complete clipped curves and c = n_c + L the noisy count (discrete Laplace,
+# scale 1 / epsilon_count). Against the mean mu_c of the complete curves its
+# error is  S / c - mu_c + N e / c = (n_c / c) (S / n_c - mu_c) + N e / c
+# + mu_c (n_c - c) / c. The first two are the sampling and noise parts of the
+# band already (scaled by f = N / c: the second moments are sums over all N,
+# so (N / c)^2 v'Mv / N = n_c v'E[cc']v / c^2); the last is at most
+# r |mu_c(t)| with r = q / c, q the (1 - gamma_c) quantile of |L|. With
+# |mu_c| <= |estimate| + half on the band's own event, the half-width h0 of
+# the other parts becomes (h0 + r |estimate|) / (1 - r).
+drop_count_widen <- function(object, half, gamma_c) {
+  b <- 1 / object$epsilon_count
+  q <- b * log(2 / gamma_c)                          # P(|L| >= k) <= 2 exp(-k / b) for discrete Laplace
+  r <- q / object$n_complete
+  if (!(r < 0.5)) {
+    dpfda_abort(sprintf(paste("The noisy count of complete individuals (%s) is too small against its noise (%s at",
+                              "this level) for a population band; use more individuals, a larger count_share or",
+                              "epsilon."), format(object$n_complete, digits = 4), format(q, digits = 3)),
+                class = "dpfda_error_unsupported", arg = "object")
+  }
+  est <- abs(as.vector(object$basis$vectors %*% object$coefficients)) * (object$scale_factor %||% 1)
+  (half + r * est) / (1 - r)
+}
+
 # dp_mean(inference = TRUE) is available for the linear mechanisms on curves,
 # data frames, tables and chunks, with or without `unit`, with every `select`
-# (not from a mean summary, which lacks the second moments, nor with
-# incomplete = "drop" yet).
+# and incomplete = "drop" (not from a mean summary, which lacks the second
+# moments).
 check_inference <- function(mechanism, select, incomplete, unit, src) {
   no <- function(what, arg) {
     dpfda_abort(sprintf("inference = TRUE is not available %s yet.", what),
@@ -328,8 +362,6 @@ check_inference <- function(mechanism, select, incomplete, unit, src) {
     no(sprintf(paste("for mechanism \"%s\" (the band needs a release linear in the mean: use \"iclp_qr\",",
                      "\"frl\" or \"gp\")"), mechanism), "mechanism")
   }
-  # (the release is then a ratio with a noisy count: its sampling law is not the mean's)
-  if (incomplete == "drop") no("with incomplete = \"drop\"", "incomplete")
   if (inherits(src$data, "dpfda_summary")) {
     no("from a mean summary (it lacks the second moments; give the data, a table or chunks)", "x")
   }

@@ -6,6 +6,13 @@ pb_draw <- function(n, g = pb_grid) {
   phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g))
   outer(rep(1, n), pb_mu(g)) + (matrix(rnorm(2 * n), n) * rep(c(0.4, 0.2), each = n)) %*% phi
 }
+# long data with about 10% of the individuals missing their last grid points (at random)
+pb_long_incomplete <- function(n, share = 0.1) {
+  X <- pb_draw(n)
+  long <- data.frame(id = rep(seq_len(n), each = length(pb_grid)), arg = rep(pb_grid, n), value = as.vector(t(X)))
+  short <- sample(n, round(share * n))
+  long[!(long$id %in% short & long$arg > 0.8), ]
+}
 
 test_that("inference = TRUE charges exactly epsilon, split as documented", {
   set.seed(1)
@@ -110,8 +117,6 @@ test_that("inference = TRUE: refused where not available; confint(population) ne
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "bernstein", inference = TRUE),
                class = "dpfda_error_unsupported")
-  expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, incomplete = "drop"),
-               class = "dpfda_error_unsupported")
   expect_error(dp_mean(summarise_mean(x, tau = 1), epsilon = 1, tau = 1, inference = TRUE),
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = NA), class = "dpfda_error")
@@ -160,6 +165,17 @@ test_engines("inference = TRUE: a table gives the release of memory", function(c
   expect_equal(predict(r_sql), predict(r_mem), tolerance = 1e-10)
   expect_equal(r_sql$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-8)
   expect_equal(r_sql$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-8)
+  # incomplete = "drop" and the Gaussian FRL (one mu-GDP budget) from a table, as from the long frame
+  set.seed(5)
+  li <- pb_long_incomplete(60)
+  DBI::dbWriteTable(con, "pbi", li)
+  for (extra in list(list(), list(mechanism = "frl", M = length(pb_grid), frl_noise = "gaussian", delta = 1e-5))) {
+    a <- do.call(rel, c(list(li, grid = pb_grid, incomplete = "drop"), extra))
+    b <- do.call(rel, c(list(dplyr::tbl(con, "pbi"), grid = pb_grid, incomplete = "drop"), extra))
+    expect_equal(b$values$values, a$values$values, tolerance = 1e-10)
+    expect_equal(b$inference$second_moment, a$inference$second_moment, tolerance = 1e-8)
+    expect_equal(b$n_complete, a$n_complete)
+  }
 })
 
 test_that("tidy() and plot(band = \"population\") show the population band", {
@@ -346,4 +362,63 @@ test_that("inference = TRUE with select = \"pcv\": a Bonferroni band over the ca
     all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
   }, NA)
   expect_gte(mean(hits), 0.9)
+})
+
+test_that("inference = TRUE with incomplete = \"drop\": epsilon in all, the same band on every source", {
+  set.seed(51)
+  long <- pb_long_incomplete(200)
+  b <- privacy_budget(3)
+  r <- dp_mean(long, epsilon = 2, tau = 1.5, grid = pb_grid, incomplete = "drop", inference = TRUE, budget = b)
+  expect_equal(r$epsilon, 2)
+  expect_equal(r$epsilon_count, 0.2)
+  expect_equal(r$epsilon_inference, 0.2 * 1.8)
+  expect_equal(budget_spent(b)$epsilon, 2, tolerance = 1e-12)
+  ci <- confint(r, type = "population", nsim = 1000)
+  expect_match(attr(ci, "method"), "widened by the error of the noisy count")
+  # the incomplete individuals add nothing to the second moments: the spread of the complete ones only
+  ids <- names(which(table(long$id) == length(pb_grid)))
+  rc <- with_seed_mode(3, dp_mean(long[long$id %in% ids, ], epsilon = 2, tau = 1.5, grid = pb_grid,
+                                  inference = TRUE))
+  rd <- with_seed_mode(3, dp_mean(long, epsilon = 2, tau = 1.5, grid = pb_grid, incomplete = "drop",
+                                  inference = TRUE))
+  expect_gt(rd$n, rc$n)
+  # the same release from chunks and SQLite (the tables' rule, as the long data frame)
+  ch <- with_seed_mode(3, dp_mean(dp_chunks(split(long, (long$id - 1) %/% 70)), epsilon = 2, tau = 1.5,
+                                  grid = pb_grid, incomplete = "drop", inference = TRUE))
+  expect_equal(ch$values$values, rd$values$values, tolerance = 1e-10)
+  expect_equal(ch$inference$second_moment, rd$inference$second_moment, tolerance = 1e-10)
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "cu", long)
+  sq <- with_seed_mode(3, dp_mean(dplyr::tbl(con, "cu"), epsilon = 2, tau = 1.5, grid = pb_grid,
+                                  incomplete = "drop", inference = TRUE))
+  expect_equal(sq$values$values, rd$values$values, tolerance = 1e-10)
+  expect_equal(sq$inference$second_moment, rd$inference$second_moment, tolerance = 1e-10)
+  expect_equal(confint(sq, type = "population", nsim = 500)$upper, confint(rd, type = "population", nsim = 500)$upper,
+               tolerance = 1e-10)
+})
+
+test_that("inference = TRUE with incomplete = \"drop\": coverage, and the count term is needed", {
+  set.seed(52)
+  hits <- vapply(1:40, function(i) {
+    long <- pb_long_incomplete(300, 0.15)
+    r <- dp_mean(long, epsilon = 4, tau = 1.5, grid = pb_grid, incomplete = "drop", inference = TRUE)
+    ci <- confint(r, type = "population", nsim = 1000)
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA)
+  expect_gte(mean(hits), 0.9)
+  # the count's error widens the band at every grid point (leaving it out would not)
+  r <- dp_mean(pb_long_incomplete(300, 0.15), epsilon = 1, tau = 1.5, grid = pb_grid, incomplete = "drop",
+               inference = TRUE)
+  no_count <- r
+  no_count$epsilon_count <- NULL
+  expect_true(all(dpfda:::population_band(r, 0.95, 1000, 1)$half >
+                    dpfda:::population_band(no_count, 0.95, 1000, 1)$half))
+  # a tiny count is refused, not turned into a band that is mostly guesswork
+  long <- pb_long_incomplete(40, 0.5)
+  r <- dp_mean(long, epsilon = 0.2, tau = 1.5, grid = pb_grid, incomplete = "drop", inference = TRUE,
+               count_share = 0.05)
+  expect_error(confint(r, type = "population"), class = "dpfda_error_unsupported")
 })
