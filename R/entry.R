@@ -214,7 +214,7 @@ quiet_privacy <- function(expr) {
 #' | `"bernstein"` | Laplace on a Bernstein lattice | pure (or Gaussian with `delta`) | |
 #' | `"iclp_qr"` | ICLP with spectral shrinkage (Lin and Reimherr) | pure | `"iclp"`, `"qr"`, `"iclp-qr"` |
 #' | `"iclp_ar"` | ICLP with soft thresholding | pure | `"ar"`, `"iclp-ar"` |
-#' | `"frl"` | Laplace on the first `M` coefficients (Gaussian with `frl_noise = "gaussian"`) | pure (or (epsilon, delta)) | `"laplace"` |
+#' | `"frl"` | Laplace on the first `M` coefficients (Gaussian: `frl_noise = "gaussian"`) | pure (or (epsilon, delta)) | `"laplace"` |
 #'
 #' [dp_kde()] stores its ICLP release as `"kde-iclp"` (its `"iclp"` is
 #' `"iclp_qr"`); [dp_mean()] stores `"iclp_qr"`.

@@ -17,7 +17,8 @@ iclp_check_options <- function(o, mechanism, select) {
   o$pss_rule <- if (is.null(o$pss_rule)) "theory" else
     check_choice(o$pss_rule, c("theory", "theory_upper", "authors_code"), "pss_rule")
   o$frl_bound <- if (is.null(o$frl_bound)) "M" else check_choice(o$frl_bound, c("M", "sqrtM"), "frl_bound")
-  o$frl_noise <- if (is.null(o$frl_noise)) "laplace" else check_choice(o$frl_noise, c("laplace", "gaussian"), "frl_noise")
+  o$frl_noise <- if (is.null(o$frl_noise)) "laplace" else
+    check_choice(o$frl_noise, c("laplace", "gaussian"), "frl_noise")
   if (o$frl_noise == "gaussian") check_frl_gaussian(o, mechanism, select)
   o$ar_bound <- if (is.null(o$ar_bound)) "sum" else check_choice(o$ar_bound, c("sum", "cs"), "ar_bound")
   o$threshold_scale <- if (is.null(o$threshold_scale)) 1 else
@@ -182,7 +183,8 @@ iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity
       idx <- seq_len(params$M)
       if (identical(o$frl_noise, "gaussian")) {      # the Gaussian mechanism on the M coefficients
         # (with inference = TRUE its share of a mu-GDP budget, R/population-band.R)
-        sg <- if (!is.null(o$gdp)) delta_s / o$gdp[["release"]] else dp_noise_scale(delta_s, epsilon, o$delta, o$calibration)
+        sg <- if (!is.null(o$gdp)) delta_s / o$gdp[["release"]] else
+          dp_noise_scale(delta_s, epsilon, o$delta, o$calibration)
         return(list(center = a[idx], sd = rep(sg, length(idx)), idx = idx, sensitivity = delta_s,
                     noise_scale = sg, J_tau = NA_integer_, family = "gaussian"))
       }
@@ -256,7 +258,8 @@ check_frl_gaussian <- function(o, mechanism, select) {
                 class = c("dpfda_error_argument", "dpfda_error_privacy"), arg = "delta")
   }
   if (select == "pcv") {
-    dpfda_abort("select = \"pcv\" is not available with frl_noise = \"gaussian\"; give M (select = \"manual\") or use \"pss\".",
+    dpfda_abort(paste("select = \"pcv\" is not available with frl_noise = \"gaussian\"; give M (select =",
+                      "\"manual\") or use \"pss\"."),
                 class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = "select")
   }
   invisible(o)

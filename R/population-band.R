@@ -202,44 +202,26 @@ chunks_tee <- function(chunks, f, id) {
 # pointwise bound about 1.4 times (bench/bench-population-band-decompose.R).
 # Returns the bounds and the square root factor A of Ch_psd (Ch_psd = A A').
 inference_var_upper <- function(inf, VK, gamma, nsim, seed) {
-  if (identical(inf$family, "gaussian")) return(inference_var_upper_gaussian(inf, VK, gamma, nsim, seed))
   K <- inf$K
+  gauss <- identical(inf$family, "gaussian")   # (the Gaussian block of a mu-GDP spread, entry sds entry_sd)
   e <- eigen(inf$second_moment, symmetric = TRUE)
   A <- e$vectors %*% diag(sqrt(pmax(e$values, 0)), K)
   raw <- rowSums((VK %*% A)^2)
-  # v_t'E v_t = sum_{j <= k} E_jk w_jk(t), w_jk = v_j v_k (2 v_j v_k off the diagonal); Laplace scale b
+  # v_t'E v_t = sum_{j <= k} E_jk w_jk(t), w_jk = v_j v_k (2 v_j v_k off the diagonal); Laplace: one
+  # scale b for every entry (sd sqrt(2) b), Gaussian: each entry's own sd (in the order of `up`)
   up <- which(upper.tri(diag(K), diag = TRUE), arr.ind = TRUE)
   W <- t(VK[, up[, 1L], drop = FALSE] * VK[, up[, 2L], drop = FALSE]) * ifelse(up[, 1L] == up[, 2L], 1, 2)
-  sdE <- sqrt(2 * colSums(W^2))                     # per unit Laplace scale
+  if (gauss) W <- W * inf$entry_sd
+  sdE <- sqrt((if (gauss) 1 else 2) * colSums(W^2))   # (Laplace: per unit scale)
   ok <- sdE > 0
   nsim <- min(nsim, 4000L)
   q <- with_public_seed(seed, {
-    E <- matrix(stats::rexp(nsim * nrow(up)) - stats::rexp(nsim * nrow(up)), nsim)
+    nz <- nsim * nrow(up)
+    E <- matrix(if (gauss) stats::rnorm(nz) else stats::rexp(nz) - stats::rexp(nz), nsim)
     r <- abs(E %*% W[, ok, drop = FALSE]) / rep(sdE[ok], each = nsim)
     stats::quantile(apply(r, 1L, max), 1 - gamma, names = FALSE, type = 8)
   })
-  list(var = raw + inf$laplace_scale * q * sdE, raw = raw, A = A)
-}
-
-# The same with Gaussian noise on the block (entry sds inf$entry_sd, in the
-# order of which(upper.tri(, diag = TRUE))).
-inference_var_upper_gaussian <- function(inf, VK, gamma, nsim, seed) {
-  K <- inf$K
-  e <- eigen(inf$second_moment, symmetric = TRUE)
-  A <- e$vectors %*% diag(sqrt(pmax(e$values, 0)), K)
-  raw <- rowSums((VK %*% A)^2)
-  up <- which(upper.tri(diag(K), diag = TRUE), arr.ind = TRUE)
-  W <- t(VK[, up[, 1L], drop = FALSE] * VK[, up[, 2L], drop = FALSE]) * ifelse(up[, 1L] == up[, 2L], 1, 2)
-  W <- W * inf$entry_sd                             # rows: entries, scaled by their noise sd
-  sdE <- sqrt(colSums(W^2))
-  ok <- sdE > 0
-  nsim <- min(nsim, 4000L)
-  q <- with_public_seed(seed, {
-    E <- matrix(stats::rnorm(nsim * nrow(up)), nsim)
-    r <- abs(E %*% W[, ok, drop = FALSE]) / rep(sdE[ok], each = nsim)
-    stats::quantile(apply(r, 1L, max), 1 - gamma, names = FALSE, type = 8)
-  })
-  list(var = raw + q * sdE, raw = raw, A = A)
+  list(var = raw + (if (gauss) 1 else inf$laplace_scale) * q * sdE, raw = raw, A = A)
 }
 
 # The simultaneous band for the population mean of a dp_mean(inference =

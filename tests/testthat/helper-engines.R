@@ -103,3 +103,15 @@ test_engines <- function(desc, code, engines = engine_names_all) {
   }
   invisible()
 }
+
+# A data frame as a table of an in-memory SQLite database, closed when the
+# calling test ends (skips when RSQLite or dbplyr is not installed).
+sqlite_tbl <- function(df, name = "t", envir = parent.frame()) {
+  testthat::skip_if_not_installed("RSQLite")
+  testthat::skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  # (on.exit in the caller's frame, as withr::defer() does, without depending on withr)
+  do.call(base::on.exit, list(substitute(DBI::dbDisconnect(con), list(con = con)), TRUE, FALSE), envir = envir)
+  DBI::dbWriteTable(con, name, df)
+  dplyr::tbl(con, name)
+}

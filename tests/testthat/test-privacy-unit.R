@@ -462,6 +462,14 @@ test_engines("unit = with incomplete = \"drop\": a table gives the release of me
   s <- summarise_mean(dplyr::tbl(con, "unit_inc"), grid = d$g, tau = 1, id = "curve", arg = "t", value = "y",
                       unit = "person", incomplete = "drop")
   expect_equal(c(s$n, s$incomplete_n), c(30, 1))
+  # incomplete = "zero" with missing cells: a unit's count of curves is not its count of cells at every
+  # grid point, and the engine makes the query again with the counts joined
+  z_mem <- summarise_mean(d$long, grid = d$g, tau = 1, id = curve, arg = t, value = y, unit = person)
+  z_sql <- summarise_mean(dplyr::tbl(con, "unit_inc"), grid = d$g, tau = 1, id = "curve", arg = "t", value = "y",
+                          unit = "person")
+  expect_gt(z_sql$missing_cells, 0)
+  expect_equal(z_sql$sums, z_mem$sums, tolerance = 1e-10)
+  expect_equal(c(z_sql$n, z_sql$missing_cells), c(z_mem$n, z_mem$missing_cells))
 })
 
 test_that("unit = costs little time (a small bench/bench-unit.R): within 2x of the row-level release", {
