@@ -201,7 +201,8 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
   S <- o$measure
   if (mechanism == "gp") {
     dk <- iclp_sensitivity("gp", lam, n, tau, p, o)
-    sg <- dp_noise_scale(dk, epsilon, o$delta, o$calibration)
+    # (with inference = TRUE its share of a mu-GDP budget, R/population-band.R)
+    sg <- if (!is.null(o$gdp)) dk / o$gdp[["release"]] else dp_noise_scale(dk, epsilon, o$delta, o$calibration)
     if (noise == "exact") {
       # discrete Gaussian in the whitened coordinates of the grid, as dp_gp_release(noise = "exact")
       f <- as.vector(basis$vectors %*% (qr_shrink(lam, p$eta, p$psi, S)$s * a))

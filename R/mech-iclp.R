@@ -342,9 +342,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     dpfda_abort("inference = TRUE needs a numeric tau for now; tau = \"auto\" is not supported with it.",
                 class = "dpfda_error_unsupported", arg = "inference")
   }
-  # (FRL with Gaussian noise: the release and the spread are Gaussian mechanisms that share one
-  # mu-GDP budget, R/population-band.R; charged as one Gaussian entry, no split of epsilon)
-  o$gdp <- if (inference && frl_gaussian(mechanism, o)) inference_gdp_split(eps_rel, o$delta, o$inference_share)
+  # (a Gaussian release, "gp" or FRL with Gaussian noise, with float noise and the analytic (exact)
+  # calibration: the release and the spread are Gaussian mechanisms that share one mu-GDP budget,
+  # R/population-band.R; charged as one Gaussian entry, no split of epsilon)
+  gdp_ok <- (mechanism == "gp" || frl_gaussian(mechanism, o)) && noise == "float" && o$calibration == "analytic"
+  o$gdp <- if (inference && gdp_ok) inference_gdp_split(eps_rel, o$delta, o$inference_share)
   eps_inf <- if (inference && is.null(o$gdp)) o$inference_share * eps_rel else 0
   eps_rel <- eps_rel - eps_inf
   if (select == "pcv" && is.null(src$curves)) {

@@ -316,22 +316,47 @@ test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread pa
     r <- dp_mean(x, epsilon = 2, tau = 1.5, mechanism = "gp", delta = 1e-5, inference = TRUE, noise = noise,
                  budget = b)
     expect_equal(r$epsilon, 2)
-    expect_equal(r$epsilon_inference, 0.4)
     expect_equal(r$delta, 1e-5)
     expect_null(r$zcdp_rho)
     sp <- budget_spent(b)
     expect_equal(sp$epsilon, 2, tolerance = 1e-12)
     expect_equal(sp$delta, 1e-5)
-    # two entries charged together (R/release-driver.R): the Gaussian release with its own profile
-    # (mu for float noise, rho for exact), and the pure-DP spread part, which no profile covers
-    expect_equal(b$ledger$label, c("dp_mean [release]", "dp_mean [spread]"))
-    expect_equal(b$ledger$epsilon, c(1.6, 0.4))
-    expect_true(is.na(b$ledger$mu[2]) && is.na(b$ledger$rho[2]))
-    expect_true(!is.na(b$ledger$mu[1]) || !is.na(b$ledger$rho[1]))
+    if (noise == "float") {
+      # float noise: the GP release and the Gaussian spread share one mu-GDP budget, one entry
+      mu <- r$inference$mu
+      expect_equal(r$epsilon_inference, 0)
+      expect_equal(mu[["release"]]^2 + mu[["block"]]^2 + mu[["tail"]]^2, mu[["total"]]^2, tolerance = 1e-12)
+      expect_lte(gaussian_delta(2, 1, mu[["total"]]), 1e-5)
+      expect_equal(r$noise_scale, r$sensitivity / mu[["release"]])
+      expect_equal(b$ledger$label, "dp_mean")
+      expect_equal(b$ledger$mu, mu[["total"]], tolerance = 1e-8)
+    } else {
+      # exact noise (zCDP): two entries charged together (R/release-driver.R), the Gaussian release
+      # with its rho and the pure-DP spread part, which no profile covers
+      expect_equal(r$epsilon_inference, 0.4)
+      expect_equal(b$ledger$label, c("dp_mean [release]", "dp_mean [spread]"))
+      expect_equal(b$ledger$epsilon, c(1.6, 0.4))
+      expect_true(is.na(b$ledger$mu[2]) && is.na(b$ledger$rho[2]))
+      expect_true(!is.na(b$ledger$rho[1]))
+    }
     ci <- confint(r, type = "population", nsim = 1000)
     expect_true(all(ci$upper > ci$lower))
     expect_match(attr(ci, "method"), "population band")
   }
+  # coverage with the shared mu-GDP budget (nominal 0.95)
+  set.seed(32)
+  hits <- vapply(1:30, function(i) {
+    r <- dp_mean(curves(pb_draw(300), pb_grid), epsilon = 4, tau = 1.5, mechanism = "gp", delta = 1e-5,
+                 inference = TRUE)
+    ci <- confint(r, type = "population", nsim = 1000)
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA)
+  expect_gte(mean(hits), 0.9)
+  # a calibration other than the analytic one keeps the split of epsilon (Laplace spread)
+  r <- dp_mean(x, epsilon = 0.5, tau = 1.5, mechanism = "gp", delta = 1e-5, inference = TRUE,
+               calibration = "classical")
+  expect_null(r$inference$mu)
+  expect_equal(r$epsilon_inference, 0.1)
 })
 
 test_that("inference = TRUE with select = \"pcv\": a Bonferroni band over the candidates", {
