@@ -244,8 +244,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   complete curves, as the release; the incomplete individuals add nothing
 #'   to the second moments either, and the band is widened by the error of
 #'   the noisy count, with probability 0.05 of `1 - level` left to it), and
-#'   not from a mean summary (which lacks the second moments). With `mechanism = "frl", frl_noise = "gaussian"` the
-#'   release and the spread are Gaussian mechanisms sharing one
+#'   not from a mean summary (which lacks the second moments). With a
+#'   Gaussian release (`"gp"`, or `"frl"` with `frl_noise = "gaussian"`;
+#'   float noise and the default analytic calibration) the release and the
+#'   spread are Gaussian mechanisms sharing one
 #'   \eqn{\mu}-GDP budget, \eqn{\mu} the largest that is
 #'   \eqn{(\epsilon, \delta)}-DP: the spread gets `inference_share` of
 #'   \eqn{\mu^2} (its block calibrated to the Frobenius sensitivity
