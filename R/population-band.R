@@ -92,8 +92,9 @@ population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NUL
   out
 }
 
-# With a Gaussian release (dp_mean(mechanism = "frl", frl_noise = "gaussian",
-# inference = TRUE)) the whole call is one mu-GDP budget, mu the largest
+# With a Gaussian release (dp_mean(inference = TRUE) with mechanism "gp" or
+# "frl" with frl_noise = "gaussian"; float noise, analytic calibration) the
+# whole call is one mu-GDP budget, mu the largest
 # that is (epsilon, delta)-DP (taken a hair below it), shared by three
 # Gaussian mechanisms whose squared mus add up to mu^2 (GDP composes
 # exactly): the release gets (1 - share) of mu^2, the K x K block and the
