@@ -334,7 +334,7 @@ explore_pointwise_sd <- function(rel) {
     sdj <- switch(mech,
       iclp_qr = , iclp = rel$noise_scale * sqrt(lam),
       iclp_ar = rel$noise_scale * sqrt(lam[seq_len(rel$params$J_tau)]),
-      frl = rep(sqrt(2) * rel$noise_scale, rel$params$M),
+      frl = rep((if (identical(rel$params$frl_noise, "gaussian")) 1 else sqrt(2)) * rel$noise_scale, rel$params$M),
       NULL)
     if (!is.null(sdj)) {
       infl <- if (is.numeric(rel$noise_inflation)) rel$noise_inflation else 1

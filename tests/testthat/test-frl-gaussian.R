@@ -28,6 +28,7 @@ test_that("the noise is calibrated exactly to the l2 sensitivity 2 tau / n, what
     expect_gt(gaussian_delta(0.7, 0.95 * r$noise_scale, r$sensitivity), 1e-5)
     law <- dpfda:::noise_law(r)
     expect_equal(law$family, "gaussian")
+    expect_equal(dpfda:::explore_pointwise_sd(r), sqrt(law$var))   # (the explorer's noise band)
     expect_equal(law$var, as.vector(r$basis$vectors[, seq_len(M), drop = FALSE]^2 %*% rep(r$noise_scale^2, M)))
   }
   r <- dp_mean(x, tau = 1.5, mechanism = "frl", select = "manual", M = 5, frl_noise = "gaussian",
