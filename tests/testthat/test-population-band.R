@@ -13,6 +13,14 @@ pb_long_incomplete <- function(n, share = 0.1) {
   short <- sample(n, round(share * n))
   long[!(long$id %in% short & long$arg > 0.8), ]
 }
+# Simultaneous coverage of the population mean by the bands of `reps` releases (`release()`
+# draws a data set and releases it with inference = TRUE)
+pb_coverage <- function(reps, release) {
+  mean(vapply(seq_len(reps), function(i) {
+    ci <- confint(release(), type = "population", nsim = 1000)
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA))
+}
 
 test_that("inference = TRUE charges exactly epsilon, split as documented", {
   set.seed(1)
@@ -87,14 +95,10 @@ test_that("the second-moment release is calibrated: L1 sensitivity on worst-case
 
 test_that("the population band covers the population mean (small simulation) and states its method", {
   set.seed(29)
-  hits <- vapply(1:60, function(i) {
-    x <- curves(pb_draw(200), pb_grid)
-    r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
-    ci <- confint(r, type = "population", nsim = 1000)
-    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
-  }, NA)
+  cover <- pb_coverage(60, function() dp_mean(curves(pb_draw(200), pb_grid), epsilon = 1, tau = 1.5,
+                                              inference = TRUE))
   # nominal 0.95; the band is conservative (the bench reports every cell)
-  expect_gte(mean(hits), 0.9)
+  expect_gte(cover, 0.9)
   x <- curves(pb_draw(200), pb_grid)
   r <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE)
   ci <- confint(r, type = "population")
@@ -298,14 +302,10 @@ test_that("inference = TRUE with FRL on every component: exact epsilon, no smoot
   expect_equal(ci$upper - ci$estimate, pb$half)
   # small coverage simulation (nominal 0.95; the bench reports every cell)
   set.seed(22)
-  hits <- vapply(1:60, function(i) {
-    x <- curves(pb_draw(300), pb_grid)
-    r <- dp_mean(x, epsilon = 4, tau = 1.5, mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM",
-                 inference = TRUE)
-    ci <- confint(r, type = "population", nsim = 1000)
-    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
-  }, NA)
-  expect_gte(mean(hits), 0.9)
+  expect_gte(pb_coverage(60, function() {
+    dp_mean(curves(pb_draw(300), pb_grid), epsilon = 4, tau = 1.5, mechanism = "frl", M = length(pb_grid),
+            frl_bound = "sqrtM", inference = TRUE)
+  }), 0.9)
 })
 
 test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread part never left out", {
@@ -345,13 +345,9 @@ test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread pa
   }
   # coverage with the shared mu-GDP budget (nominal 0.95)
   set.seed(32)
-  hits <- vapply(1:30, function(i) {
-    r <- dp_mean(curves(pb_draw(300), pb_grid), epsilon = 4, tau = 1.5, mechanism = "gp", delta = 1e-5,
-                 inference = TRUE)
-    ci <- confint(r, type = "population", nsim = 1000)
-    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
-  }, NA)
-  expect_gte(mean(hits), 0.9)
+  expect_gte(pb_coverage(30, function() {
+    dp_mean(curves(pb_draw(300), pb_grid), epsilon = 4, tau = 1.5, mechanism = "gp", delta = 1e-5, inference = TRUE)
+  }), 0.9)
   # a calibration other than the analytic one keeps the split of epsilon (Laplace spread)
   r <- dp_mean(x, epsilon = 0.5, tau = 1.5, mechanism = "gp", delta = 1e-5, inference = TRUE,
                calibration = "classical")
@@ -380,13 +376,10 @@ test_that("inference = TRUE with select = \"pcv\": a Bonferroni band over the ca
   expect_gt(pb$multiplier, pf$multiplier)
   # small coverage simulation (nominal 0.95)
   set.seed(42)
-  hits <- vapply(1:30, function(i) {
-    x <- curves(pb_draw(300), pb_grid)
-    r <- dp_mean(x, epsilon = 4, tau = 1.5, select = "pcv", epsilon_select = 0.5, inference = TRUE)
-    ci <- confint(r, type = "population", nsim = 1000)
-    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
-  }, NA)
-  expect_gte(mean(hits), 0.9)
+  expect_gte(pb_coverage(30, function() {
+    dp_mean(curves(pb_draw(300), pb_grid), epsilon = 4, tau = 1.5, select = "pcv", epsilon_select = 0.5,
+            inference = TRUE)
+  }), 0.9)
 })
 
 test_that("inference = TRUE with incomplete = \"drop\": epsilon in all, the same band on every source", {
@@ -423,13 +416,10 @@ test_that("inference = TRUE with incomplete = \"drop\": epsilon in all, the same
 
 test_that("inference = TRUE with incomplete = \"drop\": coverage, and the count term is needed", {
   set.seed(52)
-  hits <- vapply(1:40, function(i) {
-    long <- pb_long_incomplete(300, 0.15)
-    r <- dp_mean(long, epsilon = 4, tau = 1.5, grid = pb_grid, incomplete = "drop", inference = TRUE)
-    ci <- confint(r, type = "population", nsim = 1000)
-    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
-  }, NA)
-  expect_gte(mean(hits), 0.9)
+  expect_gte(pb_coverage(40, function() {
+    dp_mean(pb_long_incomplete(300, 0.15), epsilon = 4, tau = 1.5, grid = pb_grid, incomplete = "drop",
+            inference = TRUE)
+  }), 0.9)
   # the count's error widens the band at every grid point (leaving it out would not)
   r <- dp_mean(pb_long_incomplete(300, 0.15), epsilon = 1, tau = 1.5, grid = pb_grid, incomplete = "drop",
                inference = TRUE)
