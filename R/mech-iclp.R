@@ -264,7 +264,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   component (`mechanism = "frl", M = <number of grid points>`) has no
 #'   smoothing bias; with `frl_noise = "gaussian", delta = 1e-5` it gives
 #'   the narrowest band at large `n * epsilon` (at `epsilon = 4`, `n = 1000`
-#'   on 50 grid points about 3 times the non-private band, against 6-8
+#'   on 50 grid points about 4 times the non-private band, against 6-8
 #'   times for the Laplace FRL and 13-17 for `"iclp_qr"`), but a wider one
 #'   at small `n * epsilon`, where `"iclp_qr"` is best, and its noise grows
 #'   with the square root of the number of grid points (see

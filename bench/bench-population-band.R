@@ -11,6 +11,26 @@
 # (reps: replications per cell, default 1000; nsim: Monte Carlo draws per band, default 2000;
 # design: "iclp_qr", "frl_full", "gp" or "frl_gauss", default all; several joined by commas;
 # optional 5th argument: epsilon values, e.g. "4", and 6th: n values, e.g. "1000".)
+#
+# Measured (2026-11-28, design frl_gauss, 1000 replications per cell, 2000 draws per band, 34 min):
+# coverage 0.975-1.000 in all 24 cells, never below nominal (conservative: the variance bounds hold
+# with high probability); half-width / non-private half-width:
+#
+#   epsilon   n     smooth light  smooth heavy  rough light  rough heavy
+#   0.25     200    68.3 (0.986)  70.4 (0.982)  53.9 (0.982)  55.4 (0.975)
+#   1        200    22.3 (0.998)  22.7 (1.000)  17.6 (0.999)  18.1 (0.997)
+#   4        200     8.6 (1.000)   8.8 (1.000)   7.0 (1.000)   7.1 (1.000)
+#   0.25    1000    30.4 (0.986)  30.6 (0.983)  24.1 (0.982)  24.2 (0.981)
+#   1       1000    10.0 (0.997)  10.1 (0.999)   8.1 (0.998)   8.2 (0.997)
+#   4       1000     4.15 (1.000)  4.14 (1.000)  3.77 (1.000)  3.75 (1.000)
+#
+# (coverage in brackets). At epsilon 4, n 1000 that is the narrowest design (ICLP-QR 13-17, Laplace
+# FRL 6.6-7.9, GP 11-14 in the earlier 300-replication tables); at small n * epsilon ICLP-QR is far
+# narrower (33-44 at epsilon 0.25, n 200). What is left at epsilon 4, n 1000 is mostly the private
+# bound on the sampling variance (about 0.022 for the K = 4 block and 0.04-0.05 for the trace of the
+# other components, against a true sampling sd of 0.016; the mean's noise sd is 0.026), so the 1.15
+# target of issue 29 is not reached. Speed: the band adds 0.51 s on top of the release for n = 1e4
+# curves on 100 grid points (target 1 s).
 
 suppressPackageStartupMessages(library(dpfda))
 source("bench/band-helpers.R")   # nonprivate_band(), band_cell_done()
