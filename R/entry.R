@@ -46,12 +46,16 @@ check_curves_data <- function(x, arg = "x") {
     rows <- which(rowSums(bad) > 0)
     ids <- if (!is.null(x$ids) && length(x$ids) == nrow(v)) as.character(x$ids[rows]) else as.character(rows)
     kinds <- c(if (anyNA(v[bad])) "NA/NaN", if (any(is.infinite(v[bad]))) "Inf")
+    # (missing observations of a matrix: as_curves(na.rm = TRUE) interpolates each curve from the others)
+    na_hint <- if (anyNA(v[bad])) paste(" For missing observations of a matrix, give na.rm = TRUE: each curve is",
+                                        "interpolated from its observed points, and with incomplete = \"drop\" the",
+                                        "curves that do not cover the grid are left out.") else ""
     dpfda_abort(sprintf(paste("`%s` holds %d non-finite value%s (%s) in %d curve%s (%s%s); a release needs",
-                              "finite data. Remove or repair those curves, e.g. x[-c(%s), ] drops them."),
+                              "finite data. Remove or repair those curves, e.g. x[-c(%s), ] drops them.%s"),
                         arg, sum(bad), if (sum(bad) == 1L) "" else "s", paste(kinds, collapse = ", "),
                         length(rows), if (length(rows) == 1L) "" else "s",
                         paste(utils::head(ids, 5L), collapse = ", "), if (length(rows) > 5L) ", ..." else "",
-                        paste(utils::head(rows, 5L), collapse = ", ")),
+                        paste(utils::head(rows, 5L), collapse = ", "), na_hint),
                 class = data_error_class, arg = arg, rows = rows)
   }
   g <- x$grid

@@ -433,3 +433,18 @@ test_that("inference = TRUE with incomplete = \"drop\": coverage, and the count 
                count_share = 0.05)
   expect_error(confint(r, type = "population"), class = "dpfda_error_unsupported")
 })
+
+test_that("a matrix with missing observations: the error points to na.rm; with it, drop and a band work", {
+  g <- seq(0, 1, length.out = 21)
+  set.seed(53)
+  X <- pb_draw(150, g)
+  X[1:6, 18:21] <- NA          # six curves not observed at the end
+  X[7, 10] <- NA               # one gap inside a curve
+  expect_error(dp_mean(X, grid = g, epsilon = 2, tau = 1.5, incomplete = "drop", inference = TRUE),
+               "na.rm = TRUE", class = "dpfda_error_data")
+  r <- dp_mean(X, grid = g, epsilon = 2, tau = 1.5, na.rm = TRUE, incomplete = "drop", inference = TRUE)
+  expect_equal(r$n, 150)        # the six incomplete curves count, with no contribution
+  expect_true(r$n_complete < 150 + 50)
+  ci <- confint(r, type = "population", nsim = 500)
+  expect_true(all(ci$upper > ci$lower))
+})
