@@ -70,26 +70,33 @@ population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NUL
   D <- (A2 - outer(p, A1) - outer(A1, p)) / n + outer(p, p)   # (1/n) sum (a_i - p)(a_i - p)'
   C <- D * outer(sK, sK)
   up <- upper.tri(C, diag = TRUE)
-  if (!is.null(gdp)) return(population_inference_gdp(cs, C, up, p, R, sK, sh, K, Jt, n, tau, gdp, delta))
-  eps_m <- if (Jt > K) 0.5 * epsilon else epsilon
+  # the trace of the components (K, Jt] and its sensitivity (each term within [0, s_{K+1}^2 tau^2])
+  j <- if (Jt > K) (K + 1L):Jt else integer()
+  tr <- if (length(j)) sum(diag(cs$sums[j, 1L + j, drop = FALSE]) * sh[j]^2) / n
+  sens_t <- if (length(j)) max(sh[j])^2 * tau^2 / n
+  if (!is.null(gdp)) {
+    return(c(list(K = K, Jt = Jt, point = p), population_noise_gdp(C, up, tr, sens_t, R, sK, n, gdp, delta)))
+  }
+  eps_m <- if (length(j)) 0.5 * epsilon else epsilon
   sens <- (sum(sK^2) + max(sK)^2) * R^2 / n
   b <- sens / eps_m
   ex <- iclp_exact_coefficients(C[up], rep(b, sum(up)), eps_m)
-  Ch <- matrix(0, K, K)
-  Ch[up] <- ex$coef
-  Ch <- Ch + t(Ch) - diag(diag(Ch), K)
-  out <- list(K = K, Jt = Jt, second_moment = Ch, laplace_scale = b * ex$inflation, sensitivity = sens,
-              point = p, epsilon = epsilon, tail_trace = 0, tail_scale = 0)
-  if (Jt > K) {
-    j <- (K + 1L):Jt
-    tr <- sum(diag(cs$sums[j, 1L + j, drop = FALSE]) * sh[j]^2) / n
+  out <- list(K = K, Jt = Jt, second_moment = symmetric_from_upper(ex$coef, up), laplace_scale = b * ex$inflation,
+              sensitivity = sens, point = p, epsilon = epsilon, tail_trace = 0, tail_scale = 0)
+  if (length(j)) {
     eps_t <- epsilon - eps_m
-    bt <- max(sh[j])^2 * tau^2 / n / eps_t
-    et <- iclp_exact_coefficients(tr, bt, eps_t)
+    et <- iclp_exact_coefficients(tr, sens_t / eps_t, eps_t)
     out$tail_trace <- et$coef
-    out$tail_scale <- bt * et$inflation
+    out$tail_scale <- sens_t / eps_t * et$inflation
   }
   out
+}
+
+# The symmetric matrix whose upper triangle (diagonal included, `up`) is v.
+symmetric_from_upper <- function(v, up) {
+  M <- matrix(0, nrow(up), ncol(up))
+  M[up] <- v
+  M + t(M) - diag(diag(M), nrow(up))
 }
 
 # With a Gaussian release (dp_mean(inference = TRUE) with mechanism "gp" or
@@ -109,29 +116,23 @@ inference_gdp_split <- function(epsilon, delta, share) {
   c(total = mu, release = sqrt(1 - share) * mu, spread = sqrt(share) * mu, share = share)
 }
 
-population_inference_gdp <- function(cs, C, up, p, R, sK, sh, K, Jt, n, tau, gdp, delta) {
-  tail <- Jt > K
-  mu_b <- gdp[["spread"]] / if (tail) sqrt(2) else 1
+# The Gaussian noise of the spread: the block C[up] and, when there is one, the trace tr (sensitivity
+# sens_t).
+population_noise_gdp <- function(C, up, tr, sens_t, R, sK, n, gdp, delta) {
+  mu_b <- gdp[["spread"]] / if (is.null(tr)) 1 else sqrt(2)
   sens <- sqrt(2) * max(sK)^2 * R^2 / n
-  sd_b <- sens / mu_b                                     # sd of a diagonal entry; off the diagonal / sqrt(2)
   ij <- which(up, arr.ind = TRUE)
-  entry_sd <- sd_b * ifelse(ij[, 1L] == ij[, 2L], 1, 1 / sqrt(2))
+  entry_sd <- sens / mu_b * ifelse(ij[, 1L] == ij[, 2L], 1, 1 / sqrt(2))   # (off the diagonal: / sqrt(2))
   check_float_tails("gaussian", gdp[["total"]], delta, m = length(entry_sd) + 1, shift = mu_b,
                     what = "dp_mean(inference = TRUE) (the spread)")
-  Ch <- matrix(0, K, K)
-  Ch[up] <- C[up] + entry_sd * noise_draw(length(entry_sd), "normal")
-  Ch <- Ch + t(Ch) - diag(diag(Ch), K)
-  out <- list(K = K, Jt = Jt, second_moment = Ch, family = "gaussian", entry_sd = entry_sd, sensitivity = sens,
-              point = p, epsilon = NA_real_, mu = c(total = gdp[["total"]], release = gdp[["release"]],
-                                                    spread = gdp[["spread"]], block = mu_b),
+  out <- list(second_moment = symmetric_from_upper(C[up] + entry_sd * noise_draw(length(entry_sd), "normal"), up),
+              family = "gaussian", entry_sd = entry_sd, sensitivity = sens, epsilon = NA_real_,
+              mu = c(total = gdp[["total"]], release = gdp[["release"]], spread = gdp[["spread"]], block = mu_b),
               tail_trace = 0, tail_scale = 0)
-  if (tail) {
-    j <- (K + 1L):Jt
-    tr <- sum(diag(cs$sums[j, 1L + j, drop = FALSE]) * sh[j]^2) / n
+  if (!is.null(tr)) {
     mu_t <- gdp[["spread"]] / sqrt(2)
-    st <- max(sh[j])^2 * tau^2 / n / mu_t                 # each term within [0, s_{K+1}^2 tau^2]
-    out$tail_trace <- tr + st * noise_draw(1, "normal")
-    out$tail_scale <- st
+    out$tail_trace <- tr + sens_t / mu_t * noise_draw(1, "normal")
+    out$tail_scale <- sens_t / mu_t
     out$mu[["tail"]] <- mu_t
   }
   out

@@ -302,14 +302,8 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     # "zero" when no cell is missing), a unit's cells at k are one per curve: its count of curves is
     # `cl`, with no second pass over the rows. Otherwise ("zero" with missing cells, known from this
     # query's cell count) the query is made again with the units' counts of curves joined.
-    per_unit <- function(q, cu) {
-      if (is.null(cu)) return(dplyr::mutate(q, c = !!as.name("c") / !!as.name("cl")))
-      nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
-      q <- dplyr::inner_join(q, nc, by = "u")
-      dplyr::mutate(q, c = !!as.name("c") / !!as.name("nc"))
-    }
     q_unit <- q
-    q <- per_unit(q_unit, NULL)   # (.query: this query, exact when no cell is missing)
+    q <- dplyr::mutate(q_unit, c = !!as.name("c") / !!as.name("cl"))   # (.query: exact when no cell is missing)
   }
   n_cells <- if (is.null(unit)) quote(dplyr::n()) else quote(sum(cl, na.rm = TRUE))   # (cl: a unit's cells)
   by_k <- function(q) dplyr::summarise(dplyr::group_by(q, !!as.name("k")), s = sum(!!as.name("c"), na.rm = TRUE),
@@ -318,7 +312,9 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   if (.query) return(q)
   res <- engine_collect(q)
   if (!is.null(unit) && !identical(settings$incomplete, "drop") && sum(plain_double(res$cells)) < cnt$ids * m) {
-    res <- engine_collect(by_k(per_unit(q_unit, cu)))
+    nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
+    q <- dplyr::mutate(dplyr::inner_join(q_unit, nc, by = "u"), c = !!as.name("c") / !!as.name("nc"))
+    res <- engine_collect(by_k(q))
   }
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s

@@ -2,20 +2,15 @@
 # the first M basis coefficients (issue 29: the narrowest population band at
 # large n * epsilon).
 
-fg_grid <- seq(0, 1, length.out = 21)
-fg_mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t
-fg_draw <- function(n, g = fg_grid) {
-  phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g))
-  outer(rep(1, n), fg_mu(g)) + (matrix(rnorm(2 * n), n) * rep(c(0.4, 0.2), each = n)) %*% phi
-}
+# (the population pb_grid, pb_mu, pb_draw(): helper-population.R)
 fg_mean <- function(x, ...) {
-  dp_mean(x, tau = 1.5, mechanism = "frl", select = "manual", M = length(fg_grid), frl_noise = "gaussian",
+  dp_mean(x, tau = 1.5, mechanism = "frl", select = "manual", M = length(pb_grid), frl_noise = "gaussian",
           delta = 1e-5, ...)
 }
 
 test_that("the noise is calibrated exactly to the l2 sensitivity 2 tau / n, whatever M", {
   set.seed(1)
-  x <- curves(fg_draw(120), fg_grid)
+  x <- curves(pb_draw(120), pb_grid)
   for (M in c(3L, 21L)) {
     r <- dp_mean(x, epsilon = 0.7, tau = 1.5, mechanism = "frl", select = "manual", M = M, frl_noise = "gaussian",
                  delta = 1e-5)
@@ -37,9 +32,9 @@ test_that("the noise is calibrated exactly to the l2 sensitivity 2 tau / n, what
 })
 
 test_that("the worst-case neighbours move the coefficients by exactly the sensitivity", {
-  t <- fg_grid
+  t <- pb_grid
   set.seed(2)
-  X0 <- fg_draw(30)
+  X0 <- pb_draw(30)
   b <- kl_basis(dpfda:::default_mean_kernel(t), t)
   tau <- 1.5
   # one curve tau * u replaced by -tau * u, u a unit vector in the span of the first M components:
@@ -62,11 +57,11 @@ test_that("the worst-case neighbours move the coefficients by exactly the sensit
 })
 
 test_that("the coefficient noise is N(0, sigma^2), independent (fixed seed)", {
-  x <- curves(outer(rep(1, 50), fg_mu(fg_grid)), fg_grid)   # every curve the same: the mean is known
-  J <- length(fg_grid)
+  x <- curves(outer(rep(1, 50), pb_mu(pb_grid)), pb_grid)   # every curve the same: the mean is known
+  J <- length(pb_grid)
   z <- with_seed_mode(11, replicate(300, {
     r <- fg_mean(x, epsilon = 1)
-    (r$coefficients - as.vector(dpfda:::kl_coef(r$basis, matrix(fg_mu(fg_grid), 1)))) / r$noise_scale
+    (r$coefficients - as.vector(dpfda:::kl_coef(r$basis, matrix(pb_mu(pb_grid), 1)))) / r$noise_scale
   }))
   expect_equal(dim(z), c(J, 300))
   expect_gt(stats::ks.test(as.vector(z), "pnorm")$p.value, 0.01)
@@ -76,7 +71,7 @@ test_that("the coefficient noise is N(0, sigma^2), independent (fixed seed)", {
 
 test_that("the whole call charges (epsilon, delta), the release as mu-GDP", {
   set.seed(3)
-  x <- curves(fg_draw(200), fg_grid)
+  x <- curves(pb_draw(200), pb_grid)
   b <- privacy_budget(3, delta = 1e-4, composition = "basic")
   r <- fg_mean(x, epsilon = 1, budget = b)
   expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-12)
@@ -89,7 +84,7 @@ test_that("the whole call charges (epsilon, delta), the release as mu-GDP", {
 
 test_that("with inference, release and spread share one mu-GDP budget that is exactly (epsilon, delta)", {
   set.seed(3)
-  x <- curves(fg_draw(200), fg_grid)
+  x <- curves(pb_draw(200), pb_grid)
   b <- privacy_budget(3, delta = 1e-4, composition = "basic")
   r <- fg_mean(x, epsilon = 2, inference = TRUE, budget = b)
   mu <- r$inference$mu
@@ -121,7 +116,7 @@ test_that("with inference, release and spread share one mu-GDP budget that is ex
 })
 
 test_that("the spread's sensitivities are attained by worst-case neighbours (same noise)", {
-  t <- fg_grid
+  t <- pb_grid
   b <- kl_basis(dpfda:::default_mean_kernel(t), t)
   J <- b$J
   n <- 30
@@ -149,16 +144,16 @@ test_that("the spread's sensitivities are attained by worst-case neighbours (sam
 
 test_that("dp_accuracy() plans the same noise as the release", {
   set.seed(4)
-  x <- curves(fg_draw(150), fg_grid)
+  x <- curves(pb_draw(150), pb_grid)
   r <- fg_mean(x, epsilon = 1)
-  a <- dp_accuracy(mechanism = "frl", n = 150, epsilon = 1, tau = 1.5, grid = fg_grid, M = length(fg_grid),
+  a <- dp_accuracy(mechanism = "frl", n = 150, epsilon = 1, tau = 1.5, grid = pb_grid, M = length(pb_grid),
                    frl_noise = "gaussian", delta = 1e-5)
   expect_equal(a$pointwise_sd, sqrt(dpfda:::noise_law(r)$var), tolerance = 1e-10)
   expect_equal(a$delta, 1e-5)
   expect_equal(max(c(0, a$bias_pointwise)), 0)
   # n for a target: the total error is non-increasing in n
   e <- vapply(c(50, 200, 1000), function(n) {
-    dp_accuracy(mechanism = "frl", n = n, epsilon = 1, tau = 1.5, grid = fg_grid, M = 10, frl_noise = "gaussian",
+    dp_accuracy(mechanism = "frl", n = n, epsilon = 1, tau = 1.5, grid = pb_grid, M = 10, frl_noise = "gaussian",
                 delta = 1e-5)$total_l2
   }, 0)
   expect_true(all(diff(e) <= 0))
@@ -167,44 +162,44 @@ test_that("dp_accuracy() plans the same noise as the release", {
 test_that("the population band covers, and is narrower than the Laplace FRL and ICLP-QR bands", {
   set.seed(22)
   res <- vapply(1:40, function(i) {
-    X <- fg_draw(1000)
-    x <- curves(X, fg_grid)
+    X <- pb_draw(1000)
+    x <- curves(X, pb_grid)
     r <- fg_mean(x, epsilon = 4, inference = TRUE)
     ci <- confint(r, type = "population", nsim = 1000)
-    rl <- dp_mean(x, epsilon = 4, tau = 1.5, mechanism = "frl", M = length(fg_grid), frl_bound = "sqrtM",
+    rl <- dp_mean(x, epsilon = 4, tau = 1.5, mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM",
                   inference = TRUE)
     cl <- confint(rl, type = "population", nsim = 1000)
-    c(hit = all(ci$lower <= fg_mu(fg_grid) & fg_mu(fg_grid) <= ci$upper),
+    c(hit = all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper),
       w = mean(ci$upper - ci$lower), wl = mean(cl$upper - cl$lower))
   }, c(hit = NA, w = 0, wl = 0))
   expect_gte(mean(res["hit", ]), 0.9)
   # on 21 grid points (measured: 0.29 against 0.33 for the Laplace FRL and 0.60 for ICLP-QR; the
   # gain grows with the grid, bench/bench-population-band.R)
   expect_lt(mean(res["w", ]), 0.95 * mean(res["wl", ]))
-  r <- dp_mean(curves(fg_draw(1000), fg_grid), epsilon = 4, tau = 1.5, inference = TRUE)
+  r <- dp_mean(curves(pb_draw(1000), pb_grid), epsilon = 4, tau = 1.5, inference = TRUE)
   expect_lt(mean(res["w", ]), 0.6 * mean(diff(t(as.matrix(confint(r, type = "population", nsim = 1000)[,
     c("lower", "upper")])))))
 })
 
 test_that("the same release from curves, a long data frame, chunks and SQLite", {
   set.seed(5)
-  X <- fg_draw(60)
-  x <- curves(X, fg_grid)
-  long <- data.frame(id = rep(seq_len(60), each = length(fg_grid)), arg = rep(fg_grid, 60), value = as.vector(t(X)))
+  X <- pb_draw(60)
+  x <- curves(X, pb_grid)
+  long <- data.frame(id = rep(seq_len(60), each = length(pb_grid)), arg = rep(pb_grid, 60), value = as.vector(t(X)))
   ref <- with_seed_mode(8, fg_mean(x, epsilon = 1, inference = TRUE))
-  ch <- with_seed_mode(8, fg_mean(dp_chunks(split(long, (long$id - 1) %/% 25)), epsilon = 1, grid = fg_grid,
+  ch <- with_seed_mode(8, fg_mean(dp_chunks(split(long, (long$id - 1) %/% 25)), epsilon = 1, grid = pb_grid,
                                   inference = TRUE))
   expect_equal(ch$values$values, ref$values$values, tolerance = 1e-10)
   expect_equal(ch$inference$second_moment, ref$inference$second_moment, tolerance = 1e-10)
-  fr <- with_seed_mode(8, fg_mean(long, epsilon = 1, grid = fg_grid, inference = TRUE))
+  fr <- with_seed_mode(8, fg_mean(long, epsilon = 1, grid = pb_grid, inference = TRUE))
   expect_equal(fr$values$values, ref$values$values, tolerance = 1e-10)
   tb <- sqlite_tbl(long)   # (made before the seed: writing a table draws from R's generator)
-  sq <- with_seed_mode(8, fg_mean(tb, epsilon = 1, grid = fg_grid, inference = TRUE))
+  sq <- with_seed_mode(8, fg_mean(tb, epsilon = 1, grid = pb_grid, inference = TRUE))
   expect_equal(sq$values$values, ref$values$values, tolerance = 1e-10)
 })
 
 test_that("bad uses are classed errors that say what to do", {
-  x <- curves(fg_draw(40), fg_grid)
+  x <- curves(pb_draw(40), pb_grid)
   expect_error(dp_mean(x, 1, 1, mechanism = "frl", frl_noise = "gaussian"), "delta = 1e-5",
                class = "dpfda_error_privacy")
   expect_error(dp_mean(x, 1, 1, frl_noise = "gaussian", delta = 1e-5), "mechanism = \"frl\"",

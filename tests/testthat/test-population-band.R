@@ -1,11 +1,6 @@
 # dp_mean(inference = TRUE) and confint(type = "population") (issue 29).
 
-pb_grid <- seq(0, 1, length.out = 21)
-pb_mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t
-pb_draw <- function(n, g = pb_grid) {
-  phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g))
-  outer(rep(1, n), pb_mu(g)) + (matrix(rnorm(2 * n), n) * rep(c(0.4, 0.2), each = n)) %*% phi
-}
+# (the population pb_grid, pb_mu, pb_draw(): helper-population.R)
 # long data with about 10% of the individuals missing their last grid points (at random)
 pb_long_incomplete <- function(n, share = 0.1) {
   X <- pb_draw(n)
