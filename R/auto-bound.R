@@ -200,8 +200,7 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
     if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
       abort_curve_in_two_units()
     }
-    nc <- dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n())
-    q <- dplyr::inner_join(q, nc, by = "u")
+    q <- lazy_unit_counts(q, dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n()))
     q <- dplyr::mutate(q, v = !!as.name("v") / !!as.name("nc"), bv = !!as.name("bv") / !!as.name("nc"))
   }
   # the histogram: one bin per individual (the largest of its cells' for the sup rule), per unit the largest

@@ -321,17 +321,29 @@ lazy_math <- function(tbl) {
 
 # Adds a per-row weight `wt`: 1, or 1 / (rows of the individual) with an id.
 lazy_weight <- function(q, id) {
-  if (is.null(id)) return(dplyr::mutate(q, wt = 1))
-  if (inherits(dbplyr::remote_con(q), "SQLiteConnection")) {
-    # SQLite: the rows per individual as a grouped count joined back; its window sorts the rows
-    # and costs more (1e6 points, 222,000 persons: the KDE summary 1.98 -> 1.67 times the
-    # row-level one). PostgreSQL and DuckDB are faster with the window (2.6 vs 3.4, 1.3 vs 1.8).
+  con <- dbplyr::remote_con(q)
+  if (is.null(id)) return(dplyr::mutate(q, wt = !!sql_double(con, "1.0")))
+  if (inherits(con, "SQLiteConnection")) {
+    # SQLite: the rows per individual as a grouped count joined back (its window sorts the rows
+    # and costs more). A left join: SQLite (3.40) runs an inner join with the counts as the outer
+    # loop and a scan of the rows inside it, quadratic (2e4 points: 15 s); a left join keeps the
+    # rows outside and searches the counts by an automatic index. PostgreSQL and DuckDB are faster
+    # with the window.
     k <- dplyr::summarise(dplyr::group_by(q, !!as.name("id")), nk = dplyr::n())
-    return(dplyr::mutate(dplyr::inner_join(q, k, by = "id"), wt = 1 / !!as.name("nk")))
+    q <- dplyr::left_join(q, k, by = "id")
+  } else {
+    q <- dplyr::ungroup(dplyr::mutate(dplyr::group_by(q, !!as.name("id")), nk = dplyr::n()))
   }
-  q <- dplyr::group_by(q, !!as.name("id"))
-  q <- dplyr::mutate(q, wt = 1 / dplyr::n())
-  dplyr::ungroup(q)
+  dplyr::mutate(q, wt = 1 / !!sql_double(con, as.character(sql_ident(con, "nk"))))
+}
+
+# The SQL expression `e` typed as the engine's double. PostgreSQL reads `1.0`
+# and `1.0 / COUNT(*)` as NUMERIC, and weights so typed made every product
+# and sum with them decimal arithmetic (the KDE summary with a unit took 1.7
+# times as long).
+sql_double <- function(con, e) {
+  dtype <- sql_double_type(con)
+  dbplyr::sql(if (is.null(dtype)) e else sprintf("CAST(%s AS %s)", e, dtype))
 }
 
 lazy_n_ids <- function(q) {
@@ -344,12 +356,14 @@ lazy_n_ids <- function(q) {
 # engine neither reads them as decimals (PostgreSQL's NUMERIC, slow) nor casts
 # them again for every joined row. Written as VALUES, which PostgreSQL,
 # DuckDB and Spark SQL alias with column names and SQLite names column1, ...
+# Strings are quoted by the connection.
 lazy_inline <- function(q, df) {
   con <- dbplyr::remote_con(q)
   dtype <- sql_double_type(con)
   cells <- vapply(names(df), function(nm) {
     v <- df[[nm]]
-    if (is.integer(v)) return(as.character(v))
+    if (is.integer(v) || inherits(v, "integer64")) return(as.character(v))
+    if (is.character(v)) return(as.character(DBI::dbQuoteString(con, v)))
     l <- as.character(sql_lit(as.double(v)))
     if (is.null(dtype)) l else sprintf("CAST(%s AS %s)", l, dtype)
   }, character(nrow(df)))

@@ -17,6 +17,7 @@
 # inside it) of DPFDA_BENCH_REPS (default 5) runs of the whole call, after
 # one warm-up call, the row-level and unit releases alternating: wall-clock
 # times on a shared machine vary by a factor 2 between identical calls. Run from the repository root: Rscript bench/bench-unit.R
+# (DPFDA_BENCH_CASES: a regular expression naming the cases to run, e.g. "PostgreSQL")
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
 
@@ -111,6 +112,8 @@ for (en in names(engine_cons)) {
   wall <- c(wall, paste(c("mean,", "kde,"), en))
 }
 cases <- cases[!vapply(cases, is.null, NA)]
+only <- Sys.getenv("DPFDA_BENCH_CASES")   # a regular expression: only the cases it matches (e.g. "PostgreSQL")
+if (nzchar(only)) cases <- cases[grepl(only, names(cases))]
 res <- data.frame(case = names(cases), row_s = NA_real_, unit_s = NA_real_, ratio = NA_real_)
 # one warm-up call of each, then the two releases alternately (a busy machine slows both alike)
 elapsed <- function(f, clock = "cpu") {   # CPU time of this process (SQLite runs inside it): fairer on a busy machine
