@@ -490,6 +490,12 @@ test_engines("unit = on a table: the units' counts written into the query or cou
     expect_equal(s_sql$sums, s_mem$sums, tolerance = 1e-10, info = nm)
     expect_equal(c(s_sql$n, s_sql$curves, s_sql$missing_cells), c(30, nrow(d$X), s_mem$missing_cells), info = nm)
   }
+  # 64-bit integer units (collected as integer64), written back as integers
+  DBI::dbExecute(con, paste("CREATE TABLE u_big AS SELECT curve, t, y, CAST(person AS BIGINT) * 3000000000 AS u",
+                            "FROM u_num"))
+  s_big <- sql("u_big")
+  expect_equal(s_big$sums, mem(long$person)$sums, tolerance = 1e-10)
+  expect_equal(s_big$n, 30)
   # more units than getOption("dpfda.inline_units"): counted inside the query, the same summary
   old <- options(dpfda.inline_units = 5)
   on.exit(options(old))
