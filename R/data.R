@@ -46,7 +46,7 @@
 #' privacy give the subject as the privacy unit, `unit = id`, to [dp_mean()],
 #' [dp_cov()], [dp_fpca()] or [pcv_select()]: each subject then contributes
 #' the mean of their scans and `n` counts the 142 subjects (the print says
-#' "privacy unit: unit (142 units, 376 curves)"). Six scans have missing
+#' "privacy unit: id (142 units, 376 curves)"). Six scans have missing
 #' values; the paper's analysis uses the 376 complete ones.
 #'
 #' @format A data frame with 382 rows and columns `id` (subject), `visit`

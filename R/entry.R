@@ -332,7 +332,35 @@ column_arg <- function(expr, value, arg) {
 # own `unit` on.
 unit_arg <- function(expr, value) {
   out <- column_arg(expr, value, "unit")
-  if (inherits(out, "dpfda_column_ref") && is.null(out$value)) NULL else out
+  if (inherits(out, "dpfda_column_ref")) return(if (is.null(out$value)) NULL else out)
+  # a vector of units written as an expression (`d$id[ok]`): named for the print by where it came from
+  if (length(out) > 1L && is.null(dim(out)) && (is.atomic(out) || is.factor(out)) &&
+      is.null(attr(out, "name", exact = TRUE)) && !is.null(lab <- unit_label(expr))) {
+    attr(out, "name") <- lab
+  }
+  out
+}
+
+# The name of the variable or column a privacy unit given as a vector comes
+# from, for the print ("privacy unit: id (142 units, ...)"): `ids` -> "ids",
+# `d$id[ok]` -> "id", `d[["id"]]` -> "id", `d[ok, "id"]` -> "id"; NULL for
+# anything else (the print then says "unit").
+unit_label <- function(expr) {
+  repeat {
+    if (is.symbol(expr)) return(if (nzchar(as.character(expr))) as.character(expr))
+    if (!is.call(expr)) return(NULL)
+    f <- expr[[1L]]
+    if ((identical(f, as.name("$")) || identical(f, as.name("[["))) && length(expr) == 3L) {
+      k <- expr[[3L]]
+      return(if (is.symbol(k) || (is.character(k) && length(k) == 1L)) as.character(k))
+    }
+    if (!identical(f, as.name("[")) || length(expr) < 3L) return(NULL)
+    if (length(expr) == 4L) {   # d[rows, "id"]: the column
+      k <- expr[[4L]]
+      return(if (is.character(k) && length(k) == 1L) k)
+    }
+    expr <- expr[[2L]]   # x[ok]: x
+  }
 }
 
 # The names in a bare name or in c() of bare names and strings; NULL otherwise.

@@ -199,7 +199,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   sorted by it. `NULL` (default): every curve is its own unit (a person
 #'   with 8 curves would move the mean up to 8 times as much as calibrated).
 #'   The print says which it is ("privacy unit: one curve (376)" / "privacy
-#'   unit: subject (142)").
+#'   unit: id (142 units, 376 curves)"), naming a vector by the variable or
+#'   column it came from (`unit = dti_cca$id[ok]` prints "id").
 #' @param incomplete What to do with individuals whose curve does not cover
 #'   the grid (in memory: not observed over the whole grid range, see
 #'   [as_curves()]; in a table or chunks: no row at some grid point). The

@@ -139,7 +139,8 @@ point_units <- function(x, unit, columns, id) {
   df <- stats::setNames(c(pts, list(codes)), c(paste0(".x", seq_along(pts)), "unit"))
   df <- structure(df, class = "data.frame", row.names = .set_row_names(np), dpfda_clean = TRUE)
   list(x = df, columns = names(df)[seq_along(pts)], id = "unit",
-       label = attr(u, "name", exact = TRUE) %||% "unit", n_units = max(0L, codes))
+       label = attr(u, "name", exact = TRUE) %||% (if (inherits(unit, "dpfda_column_ref")) unit_label(unit$expr)) %||%
+         "unit", n_units = max(0L, codes))
 }
 
 # Integer codes 1..K of the units (in order of appearance): a run count for

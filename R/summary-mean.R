@@ -110,7 +110,8 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
                    clip = clip)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
   if (incomplete == "drop") settings$incomplete <- "drop"
-  unit_name <- if (is.null(unit)) NULL else if (inherits(x, "dpfda_curves")) "unit" else unit
+  unit_name <- if (is.null(unit)) NULL else if (inherits(x, "dpfda_curves")) attr(unit, "name", exact = TRUE) %||% "unit" else
+    unit
 
   if (inherits(x, "dpfda_curves")) {
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
@@ -585,7 +586,9 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
 memory_units <- function(unit, x, frame, opts) {
   if (is.null(unit)) return(NULL)
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
-    return(if (inherits(unit, "dpfda_column_ref")) unit$value else unit)
+    if (!inherits(unit, "dpfda_column_ref")) return(unit)
+    u <- unit$value   # (named by the variable or column it came from, for the print)
+    return(if (is.null(attr(u, "name", exact = TRUE))) structure(u, name = unit_label(unit$expr)) else u)
   }
   ucol <- column_names(unit, names(frame), "unit")
   idcol <- opts$id %||% "id"

@@ -20,7 +20,7 @@ test_that("unit =: n counts persons, the print says so, and a whole-person swap 
   r <- rel(d$X, unit = d$id)
   n_units <- length(unique(d$id))
   expect_equal(r$n, n_units)
-  expect_output(print(r), sprintf("privacy unit: unit \\(%d units, %d curves\\)", n_units, nrow(d$X)))
+  expect_output(print(r), sprintf("privacy unit: id \\(%d units, %d curves\\)", n_units, nrow(d$X)))
   expect_output(print(rel(d$X)), sprintf("privacy unit: one curve \\(%d\\)", nrow(d$X)))
   # the person with the most curves: all of them replaced by extreme curves
   big <- names(which.max(table(d$id)))
@@ -41,6 +41,24 @@ test_that("unit =: n counts persons, the print says so, and a whole-person swap 
   u2 <- summarise_mean(curves(X2 - cen, d$t), tau = tau, unit = d$id)
   expect_lte(wl2((u2$sums - u1$sums) / u1$n, d$t), 2 * tau / n_units * (1 + 1e-9))
   expect_error(dp_mean(curves(d$X, d$t), epsilon = 1, tau = tau, unit = d$id[-1]), class = "dpfda_error_argument")
+})
+
+test_that("unit = as a vector: the print names the variable or column it came from", {
+  d <- unit_data()
+  rel <- function(...) suppressWarnings(dp_mean(curves(d$X, d$t), epsilon = 1, tau = 0.2, center = 0.5, ...))
+  persons <- d$id
+  ok <- stats::complete.cases(dti_cca$cca)
+  expect_match(rel(unit = persons)$privacy_unit, "^persons \\(142 units, 376 curves\\)")
+  expect_match(rel(unit = dti_cca$id[ok])$privacy_unit, "^id \\(")
+  expect_match(rel(unit = dti_cca[ok, "id"])$privacy_unit, "^id \\(")
+  expect_match(rel(unit = dti_cca[["id"]][ok])$privacy_unit, "^id \\(")
+  expect_match(rel(unit = as.character(persons))$privacy_unit, "^unit \\(")   # (an expression: no name)
+  expect_match(suppressWarnings(dp_cov(curves(d$X, d$t), epsilon = 1, tau = 0.2, center = 0.5, J = 4,
+                                       unit = persons))$privacy_unit, "^persons")
+  who <- rep(1:50, each = 4)
+  k <- suppressWarnings(dp_kde(stats::runif(200), seq(0, 1, length.out = 21), 0.1, epsilon = 1, delta = 1e-5,
+                               unit = who))
+  expect_match(k$privacy_unit, "^who \\(50 units, 200 points\\)")
 })
 
 test_that("unit =: memory, data frames, chunks and SQLite give the same release", {
@@ -140,7 +158,7 @@ test_that("dp_cov(unit =): a whole-person swap moves the summary and the release
   expect_equal(r1$sensitivity, rel(d$X[!duplicated(d$id), ])$sensitivity)   # calibrated as for n_units curves
   expect_lte(sqrt(sum((r2$coefficients - r1$coefficients)^2)), bound * (1 + 1e-9))
   expect_gt(sqrt(sum((r2$coefficients - r1$coefficients)^2)), 0)
-  expect_output(print(r1), sprintf("privacy unit: unit \\(%d units, %d curves\\)", n_units, nrow(d$X)))
+  expect_output(print(r1), sprintf("privacy unit: id \\(%d units, %d curves\\)", n_units, nrow(d$X)))
   expect_output(print(r1), sprintf("covariance of %d units", n_units))
   expect_output(print(rel(d$X)), sprintf("privacy unit: one curve \\(%d\\)", nrow(d$X)))
   # the summaries: with unit = within the person-level bound; without, the curve-level summary moves
@@ -157,7 +175,7 @@ test_that("dp_cov(unit =): a whole-person swap moves the summary and the release
                                                    kernel = k, J = 8, unit = d$id)))
   expect_equal(p$release$n, n_units)
   expect_equal(p$values, dp_fpca(r1, npc = 2)$values)
-  expect_output(print(p), "privacy unit: unit \\(")
+  expect_output(print(p), "privacy unit: id \\(")
   expect_error(dp_cov(curves(d$X, d$t), epsilon = 1, tau = tau, J = 8, unit = d$id[-1]),
                class = "dpfda_error_argument")
 })
@@ -266,7 +284,7 @@ test_that("dp_kde(unit =): a whole-person swap moves the release by at most the 
     a0 <- rel(p$x, binned = TRUE)
     b0 <- rel(x2, binned = TRUE)
     expect_gt(max(abs(predict(b0) - predict(a0))), a0$sensitivity)
-    expect_output(print(a), sprintf("privacy unit: unit \\(60 units, %d points\\)", length(p$x)))
+    expect_output(print(a), sprintf("privacy unit: person \\(60 units, %d points\\)", length(p$x)))
     expect_output(print(a0), sprintf("privacy unit: one point \\(%d\\)", length(p$x)))
   }
   expect_error(dp_kde(p$x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, unit = p$person[-1]),
