@@ -163,7 +163,7 @@ print.dpfda_release <- function(x, ...) {
               format(x$epsilon, digits = 4), format(x$delta, digits = 4)))
   cat(sprintf("  sensitivity %s, noise scale %s\n", format(x$sensitivity, digits = 4),
               format(x$noise_scale, digits = 4)))
-  if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", format(x$noise), "\n", sep = "")
+  if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", noise_description(x), "\n", sep = "")
   else if (is.character(x$noise)) cat("  noise: ", x$noise, "\n", sep = "")
   cat("  values: ", format(x$values), "\n", sep = "")
   law <- tryCatch(noise_law(x), error = function(e) NULL)
@@ -181,6 +181,19 @@ print.dpfda_release <- function(x, ...) {
   release_details(x)
   print_noise_source(x$rng)
   invisible(x)
+}
+
+# The print's "noise:" line for a release whose noise is described by a
+# kernel: a Gaussian process with that covariance, or for FRL independent
+# noise on the first M coefficients in the kernel's KL basis.
+noise_description <- function(x) {
+  M <- x$params$M
+  if (identical(x$mechanism, "frl") && is.numeric(M) && length(M) == 1L) {
+    family <- if (identical(x$params$frl_noise, "gaussian")) "Gaussian" else "Laplace"
+    return(sprintf("%s on the first %d coefficients in the KL basis of the %s", family, as.integer(M),
+                   format(x$noise)))
+  }
+  format(x$noise)
 }
 
 # The lines a kind of release adds to the shared print, between the common

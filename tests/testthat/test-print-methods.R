@@ -58,7 +58,10 @@ print_fixtures <- function() {
                                          age = age, deaths = deaths, group = region),
       gp_selection = dp_gp_select(xr, yr, expand.grid(lengthscale = c(0.1, 0.5), noise_variance = c(0.05, 0.5)),
                                   y_bound = c(-2, 2), epsilon = 1, folds = 3, epsilon_regression = 1, delta = 0.01),
-      audit = dp_audit(function(d) sum(d) + rlaplace(1, 1), c(1, 0, 1), c(1, 0, 0), n = 500, epsilon = 1, seed = 3)
+      audit = dp_audit(function(d) sum(d) + rlaplace(1, 1), c(1, 0, 1), c(1, 0, 0), n = 500, epsilon = 1, seed = 3),
+      frl_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl"),
+      frl_gaussian_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", frl_noise = "gaussian", delta = 1e-5,
+                                  M = 9)
     )
   })
 }
