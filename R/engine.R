@@ -330,10 +330,19 @@ lazy_weight <- function(q, id) {
     # rows outside and searches the counts by an automatic index. PostgreSQL and DuckDB are faster
     # with the window.
     k <- dplyr::summarise(dplyr::group_by(q, !!as.name("id")), nk = dplyr::n())
-    q <- dplyr::left_join(q, k, by = "id")
-  } else {
-    q <- dplyr::ungroup(dplyr::mutate(dplyr::group_by(q, !!as.name("id")), nk = dplyr::n()))
+    return(lazy_inverse_count(dplyr::left_join(q, k, by = "id")))
   }
+  lazy_window_weight(q, "id")
+}
+
+# Adds `wt` = 1 / (rows with the same value of the column `by`), by a window.
+lazy_window_weight <- function(q, by) {
+  lazy_inverse_count(dplyr::ungroup(dplyr::mutate(dplyr::group_by(q, !!as.name(by)), nk = dplyr::n())))
+}
+
+# Adds `wt` = 1 / nk, typed as the engine's double (not NUMERIC: see sql_double()).
+lazy_inverse_count <- function(q) {
+  con <- dbplyr::remote_con(q)
   dplyr::mutate(q, wt = 1 / !!sql_double(con, as.character(sql_ident(con, "nk"))))
 }
 

@@ -333,12 +333,18 @@ column_arg <- function(expr, value, arg) {
 unit_arg <- function(expr, value) {
   out <- column_arg(expr, value, "unit")
   if (inherits(out, "dpfda_column_ref")) return(if (is.null(out$value)) NULL else out)
-  # a vector of units written as an expression (`d$id[ok]`): named for the print by where it came from
-  if (length(out) > 1L && is.null(dim(out)) && (is.atomic(out) || is.factor(out)) &&
-      is.null(attr(out, "name", exact = TRUE)) && !is.null(lab <- unit_label(expr))) {
-    attr(out, "name") <- lab
-  }
+  if (length(out) > 1L) out <- with_unit_label(out, expr)   # a vector written as an expression (`d$id[ok]`)
   out
+}
+
+# Units given as a vector (`u`, from the expression `expr`), named for the
+# print by where they came from, unless they have a name already.
+with_unit_label <- function(u, expr) {
+  if (is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && is.null(attr(u, "name", exact = TRUE)) &&
+      !is.null(lab <- unit_label(expr))) {
+    attr(u, "name") <- lab
+  }
+  u
 }
 
 # The name of the variable or column a privacy unit given as a vector comes

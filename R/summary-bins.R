@@ -123,7 +123,7 @@ point_units <- function(x, unit, columns, id) {
   if (is.data.frame(x) || is_engine_input(x)) {
     return(list(x = x, columns = columns, id = column_names(unit, engine_names_or(x), "unit")))
   }
-  u <- if (inherits(unit, "dpfda_column_ref")) unit$value else unit
+  u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
   # a plain vector of finite numbers is one column already (as_points() would copy it into a matrix)
   pts <- if (is.numeric(x) && is.null(dim(x)) && length(x) && all(is.finite(x))) list(as.double(x)) else {
     p <- as_points(x, "x")
@@ -139,8 +139,7 @@ point_units <- function(x, unit, columns, id) {
   df <- stats::setNames(c(pts, list(codes)), c(paste0(".x", seq_along(pts)), "unit"))
   df <- structure(df, class = "data.frame", row.names = .set_row_names(np), dpfda_clean = TRUE)
   list(x = df, columns = names(df)[seq_along(pts)], id = "unit",
-       label = attr(u, "name", exact = TRUE) %||% (if (inherits(unit, "dpfda_column_ref")) unit_label(unit$expr)) %||%
-         "unit", n_units = max(0L, codes))
+       label = attr(u, "name", exact = TRUE) %||% "unit", n_units = max(0L, codes))
 }
 
 # Integer codes 1..K of the units (in order of appearance): a run count for

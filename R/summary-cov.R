@@ -169,9 +169,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   # its a_i a_i^T)
   wt <- if (is.null(unit)) NULL else as.name("wt")
   if (!is.null(unit)) {   # a window over the per-curve rows (no second pass over the cells, no join)
-    q <- dplyr::ungroup(dplyr::mutate(dplyr::group_by(q, !!as.name("u")), nk = dplyr::n()))
-    con <- dbplyr::remote_con(q)
-    q <- dplyr::mutate(q, wt = 1 / !!sql_double(con, as.character(sql_ident(con, "nk"))))   # (not NUMERIC)
+    q <- lazy_window_weight(q, "u")
   }
   wtd <- function(e) if (is.null(wt)) e else call("*", e, wt)
   # per-individual coefficient vectors -> their sums and sums of products

@@ -110,8 +110,8 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
                    clip = clip)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
   if (incomplete == "drop") settings$incomplete <- "drop"
-  unit_name <- if (is.null(unit)) NULL else if (inherits(x, "dpfda_curves")) attr(unit, "name", exact = TRUE) %||% "unit" else
-    unit
+  unit_name <- if (is.null(unit)) NULL else
+    if (inherits(x, "dpfda_curves")) attr(unit, "name", exact = TRUE) %||% "unit" else unit
 
   if (inherits(x, "dpfda_curves")) {
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
@@ -382,8 +382,8 @@ lazy_join_unit_counts <- function(q, counts) {
 # in its unit, then the largest rank): its joins with a grouped subquery can
 # run as a scan of the subquery for every row (6e4 cells of 1500 units: 5 s).
 lazy_unit_counts <- function(q, counts) {
-  if (!inherits(dbplyr::remote_con(q), "SQLiteConnection")) return(dplyr::left_join(q, counts, by = "u"))
   con <- dbplyr::remote_con(q)
+  if (!inherits(con, "SQLiteConnection")) return(dplyr::left_join(q, counts, by = "u"))
   u <- as.character(sql_ident(con, "u"))
   q <- dplyr::mutate(q, rk = !!dbplyr::sql(sprintf("DENSE_RANK() OVER (PARTITION BY %s ORDER BY %s)", u,
                                                    sql_ident(con, "id"))))
@@ -586,9 +586,7 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
 memory_units <- function(unit, x, frame, opts) {
   if (is.null(unit)) return(NULL)
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
-    if (!inherits(unit, "dpfda_column_ref")) return(unit)
-    u <- unit$value   # (named by the variable or column it came from, for the print)
-    return(if (is.null(attr(u, "name", exact = TRUE))) structure(u, name = unit_label(unit$expr)) else u)
+    return(if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit)
   }
   ucol <- column_names(unit, names(frame), "unit")
   idcol <- opts$id %||% "id"
