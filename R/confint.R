@@ -20,10 +20,13 @@
 #'   from the release's private second moments: on the first \eqn{K}
 #'   components by the noisy moments (projected on the positive
 #'   semidefinite cone) plus a simultaneous quantile of their known Laplace
-#'   noise at the point; on the other kept components by the noisy trace
-#'   plus its noise quantile, times the squared basis functions
-#'   (Cauchy--Schwarz); together holding with probability at least
-#'   \eqn{1 - (1 - level)/10}. The multiplier is the Monte Carlo quantile of
+#'   noise at the point; on the other kept components by their noisy
+#'   largest eigenvalue plus its noise quantile, times the squared basis
+#'   functions; on the components the release drops, by `tau` (Cauchy--Schwarz);
+#'   together holding with probability at least \eqn{1 - (1 - level)/10}.
+#'   The three parts' standard deviations add (their correlation is unknown:
+#'   adding variances would understate a spread shared by the first
+#'   components and the others). The multiplier is the Monte Carlo quantile of
 #'   the maximum of the standardised sum (Gaussian sampling part with the
 #'   correlation of the noisy moments, the exact noise law), at level
 #'   `level` plus the share left to the bounds; the half-width adds the bound

@@ -234,9 +234,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   (shrunk by \eqn{s_j}; FRL: \eqn{s_j = 1} on the first `M`) on the first
 #'   \eqn{K \le 4} components (about the released mean, with exact discrete
 #'   Laplace noise calibrated to its L1 sensitivity \eqn{(\|s_K\|^2 +
-#'   s_1^2)(\tau + \|p\|)^2 / n}) and the trace of the components kept at
-#'   least 1\% beyond them (sensitivity \eqn{s_{K+1}^2 \tau^2 / n}); half of
-#'   the share each. Every source gives the same release (chunks are read
+#'   s_1^2)(\tau + \|p\|)^2 / n}) and the largest eigenvalue of the second
+#'   moments of the components kept at least 1\% beyond them (sensitivity
+#'   \eqn{s_{K+1}^2 \tau^2 / n}, by Weyl's inequality); half of the share
+#'   each. Every source gives the same release (chunks are read
 #'   once). Available for `mechanism = "iclp_qr"`, `"frl"` and `"gp"` (linear
 #'   in the mean) with every `select` (with `"pcv"` the band holds at level
 #'   \eqn{1 - (1 - \mathrm{level})/L} for each of the \eqn{L} candidates, so
@@ -252,7 +253,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   \eqn{\mu}-GDP budget, \eqn{\mu} the largest that is
 #'   \eqn{(\epsilon, \delta)}-DP: the spread gets `inference_share` of
 #'   \eqn{\mu^2} (its block calibrated to the Frobenius sensitivity
-#'   \eqn{\sqrt 2 s_1^2 (\tau + \|p\|)^2 / n}, its trace to
+#'   \eqn{\sqrt 2 s_1^2 (\tau + \|p\|)^2 / n}, its eigenvalue to
 #'   \eqn{s_{K+1}^2 \tau^2 / n}), the release the rest, and the call is charged
 #'   as one Gaussian entry (`inference$mu` records the parts; GDP composes
 #'   exactly, so the whole is still \eqn{(\epsilon, \delta)}-DP). With `unit`, \eqn{n} counts units and the band is for

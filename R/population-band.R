@@ -36,11 +36,11 @@ inference_keep <- function(mechanism, basis, params) {
 # The components of the summary: those the shrinkage keeps at least 1% of
 # (beyond them the sampling error is bounded by Cauchy-Schwarz), and among
 # them the first K (at most 4) whose covariance is estimated in full; for
-# the others only the trace of their second moment. K and the split of the
+# the others only the top eigenvalue of their second moment. K and the split of the
 # budget (below) are public constants set by
 # bench/bench-population-band-decompose.R: the noise that the variance bound
 # of the K x K block carries grows like K^2 (K (K + 1) / 2 entries, each with
-# sensitivity ~ K R^2 / n), while the trace's Cauchy-Schwarz bound costs
+# sensitivity ~ K R^2 / n), while the eigenvalue's bound costs
 # (its noise) x (the number of components beyond K); at epsilon 4 and 1, n
 # 1000, K = 3 or 4 with an even split gave half-widths 5-10% below K = 6
 # with a 4:1 split (QR and FRL, smooth and rough populations), K = 10 up to
@@ -56,8 +56,14 @@ inference_components <- function(s) {
 # half of `epsilon` each (all of it to the first when Jt = K):
 # * the upper triangle of (1/n) sum c_i c_i' on the first K components,
 #   c_i = S_K (a_iK - p): L1 sensitivity (||s_K||^2 + s_1^2) R^2 / n;
-# * the trace of (1/n) sum over j in (K, Jt] of s_j^2 a_ij^2: each term in
-#   [0, s_{K+1}^2 tau^2], so sensitivity s_{K+1}^2 tau^2 / n.
+# * the top eigenvalue L of M = (1/n) sum d_i d_i', d_i = (s_j a_ij) over j
+#   in (K, Jt]: replacing one curve adds a positive semidefinite d d' / n and
+#   removes one, each of norm ||d||^2 / n <= s_{K+1}^2 tau^2 / n, so L moves
+#   by at most that (Weyl): the sensitivity of the trace it replaces, and
+#   L <= trace. The band bounds the variance of sum_j d_j v_j(t) by
+#   L ||v(t)||^2; with the trace this was up to the number of components
+#   too large when the spread is spread over them (rough curves: a 3.8
+#   times smaller bound, bench/bench-population-band-decompose.R).
 # Both with exact discrete Laplace noise (floating-point safe).
 population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NULL, delta = 0) {
   A1 <- cs$sums[seq_len(K), 1L]
@@ -70,9 +76,9 @@ population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NUL
   D <- (A2 - outer(p, A1) - outer(A1, p)) / n + outer(p, p)   # (1/n) sum (a_i - p)(a_i - p)'
   C <- D * outer(sK, sK)
   up <- upper.tri(C, diag = TRUE)
-  # the trace of the components (K, Jt] and its sensitivity (each term within [0, s_{K+1}^2 tau^2])
+  # the top eigenvalue of the second moments of the components (K, Jt] and its sensitivity
   j <- if (Jt > K) (K + 1L):Jt else integer()
-  tr <- if (length(j)) sum(diag(cs$sums[j, 1L + j, drop = FALSE]) * sh[j]^2) / n
+  tr <- if (length(j)) tail_top_eigenvalue(cs$sums[j, 1L + j, drop = FALSE], sh[j], n)
   sens_t <- if (length(j)) max(sh[j])^2 * tau^2 / n
   if (!is.null(gdp)) {
     return(c(list(K = K, Jt = Jt, point = p), population_noise_gdp(C, up, tr, sens_t, R, sK, n, gdp, delta)))
@@ -82,14 +88,21 @@ population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NUL
   b <- sens / eps_m
   ex <- iclp_exact_coefficients(C[up], rep(b, sum(up)), eps_m)
   out <- list(K = K, Jt = Jt, second_moment = symmetric_from_upper(ex$coef, up), laplace_scale = b * ex$inflation,
-              sensitivity = sens, point = p, epsilon = epsilon, tail_trace = 0, tail_scale = 0)
+              sensitivity = sens, point = p, epsilon = epsilon, tail_top = 0, tail_scale = 0)
   if (length(j)) {
     eps_t <- epsilon - eps_m
     et <- iclp_exact_coefficients(tr, sens_t / eps_t, eps_t)
-    out$tail_trace <- et$coef
+    out$tail_top <- et$coef
     out$tail_scale <- sens_t / eps_t * et$inflation
   }
   out
+}
+
+# The largest eigenvalue of (1/n) S A2 S, A2 the sums of a_i a_i' of some
+# components and S = diag(s) their shrinkage (0 when the matrix is 0).
+tail_top_eigenvalue <- function(A2, s, n) {
+  M <- A2 * outer(s, s) / n
+  max(eigen((M + t(M)) / 2, symmetric = TRUE, only.values = TRUE)$values, 0)
 }
 
 # The symmetric matrix whose upper triangle (diagonal included, `up`) is v.
@@ -105,8 +118,8 @@ symmetric_from_upper <- function(v, up) {
 # that is (epsilon, delta)-DP (taken a hair below it), shared by three
 # Gaussian mechanisms whose squared mus add up to mu^2 (GDP composes
 # exactly): the release gets (1 - share) of mu^2, the K x K block and the
-# trace of the spread the rest (half each; all to the block when there is
-# no trace). Gaussian noise is calibrated to the L2 (Frobenius) sensitivity
+# top eigenvalue of the other components the rest (half each; all to the
+# block when there are none). Gaussian noise is calibrated to the L2 (Frobenius) sensitivity
 # of the block, sqrt(2) s_1^2 R^2 / n (||c c' - d d'||_F^2 = ||c||^4 +
 # ||d||^4 - 2 (c'd)^2 <= 2 (s_1 R)^4), which does not grow with K as the L1
 # sensitivity (||s_K||^2 + s_1^2) R^2 / n of the Laplace block does; at
@@ -116,7 +129,7 @@ inference_gdp_split <- function(epsilon, delta, share) {
   c(total = mu, release = sqrt(1 - share) * mu, spread = sqrt(share) * mu, share = share)
 }
 
-# The Gaussian noise of the spread: the block C[up] and, when there is one, the trace tr (sensitivity
+# The Gaussian noise of the spread: the block C[up] and, when there is one, the top eigenvalue tr (sensitivity
 # sens_t).
 population_noise_gdp <- function(C, up, tr, sens_t, R, sK, n, gdp, delta) {
   mu_b <- gdp[["spread"]] / if (is.null(tr)) 1 else sqrt(2)
@@ -128,10 +141,10 @@ population_noise_gdp <- function(C, up, tr, sens_t, R, sK, n, gdp, delta) {
   out <- list(second_moment = symmetric_from_upper(C[up] + entry_sd * noise_draw(length(entry_sd), "normal"), up),
               family = "gaussian", entry_sd = entry_sd, sensitivity = sens, epsilon = NA_real_,
               mu = c(total = gdp[["total"]], release = gdp[["release"]], spread = gdp[["spread"]], block = mu_b),
-              tail_trace = 0, tail_scale = 0)
+              tail_top = 0, tail_scale = 0)
   if (!is.null(tr)) {
     mu_t <- gdp[["spread"]] / sqrt(2)
-    out$tail_trace <- tr + sens_t / mu_t * noise_draw(1, "normal")
+    out$tail_top <- tr + sens_t / mu_t * noise_draw(1, "normal")
     out$tail_scale <- sens_t / mu_t
     out$mu[["tail"]] <- mu_t
   }
@@ -252,34 +265,37 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   gamma_c <- if (drop) (1 - level) * 0.05 else 0     # ... and to the noisy count of incomplete = "drop"
   VK <- V[, seq_len(K), drop = FALSE]
   vu <- inference_var_upper(inf, VK, gamma / 2, nsim, seed + 1L)
-  # sampling in the components (K, Jt]: variance at most T sum_j v_j(t)^2 / n with T an upper
-  # bound (probability 1 - gamma / 2) on the trace of their second moment; beyond Jt (s_j < 0.01):
-  # at most tau^2 sum_{j > Jt} s_j^2 v_j(t)^2 / n (Cauchy-Schwarz, ||a_i|| <= tau)
+  # sampling in the components (K, Jt]: variance at most L sum_j v_j(t)^2 / n with L an upper
+  # bound (probability 1 - gamma / 2) on the top eigenvalue of their second moments; beyond Jt
+  # (s_j < 0.01): at most tau^2 sum_{j > Jt} s_j^2 v_j(t)^2 / n (Cauchy-Schwarz, ||a_i|| <= tau)
   Jt <- inf$Jt %||% K
   mid <- if (Jt > K) (K + 1L):Jt else integer()
   far <- setdiff(seq_along(lam), seq_len(Jt))
-  # (an upper bound on the trace with probability 1 - gamma / 2: a Laplace or Gaussian tail)
-  T_up <- if (!length(mid)) 0 else max(inf$tail_trace, 0) + inf$tail_scale *
+  # (an upper bound on the eigenvalue with probability 1 - gamma / 2: a Laplace or Gaussian tail)
+  L_up <- if (!length(mid)) 0 else max(inf$tail_top, 0) + inf$tail_scale *
     if (identical(inf$family, "gaussian")) stats::qnorm(1 - gamma / 2) else log(2 / gamma)
-  tail_var <- (if (length(mid)) T_up * as.vector(V[, mid, drop = FALSE]^2 %*% rep(1, length(mid))) else 0) +
-    (if (length(far)) object$tau^2 * as.vector(V[, far, drop = FALSE]^2 %*% sh[far]^2) else 0)
-  tail_sd <- sqrt(tail_var / n)
-  rest <- c(mid, far)
+  mid_sd <- if (length(mid)) sqrt(L_up * rowSums(V[, mid, drop = FALSE]^2) / n) else 0
+  far_sd <- if (length(far)) sqrt(object$tau^2 * as.vector(V[, far, drop = FALSE]^2 %*% sh[far]^2) / n) else 0
+  # the three parts of the sampling error are correlated in any way the population likes (the
+  # basis is the kernel's, not the curves' principal components): their standard deviations add
+  # (Minkowski), where adding variances understates a spread along one direction shared by the
+  # first K components and the others by up to a factor sqrt(2)
+  tail_sd <- mid_sd + far_sd
   samp_sd <- sqrt(vu$var / n)
+  all_sd <- samp_sd + tail_sd
   raw_sd <- sqrt(vu$raw / n)
   law <- noise_law(object)
-  se <- sqrt(samp_sd^2 + law$var + tail_sd^2) * f
+  se <- sqrt(all_sd^2 + law$var) * f
   nsim <- mc_draws(nsim, length(se))
   ratio <- with_public_seed(seed, {
     # the sampling part: Gaussian with the correlation of the noisy second moments, scaled up to the
     # variance bounds (independent where the noisy moments give no variance)
     G <- matrix(stats::rnorm(nsim * K), nsim) %*% t(VK %*% vu$A) / sqrt(n)
     pos <- raw_sd > 1e-8 * max(raw_sd, 1e-300)
-    G[, pos] <- G[, pos] * rep(samp_sd[pos] / raw_sd[pos], each = nsim)
-    if (any(!pos)) G[, !pos] <- matrix(stats::rnorm(nsim * sum(!pos)), nsim) * rep(samp_sd[!pos], each = nsim)
-    Tl <- if (length(rest)) matrix(stats::rnorm(nsim), nsim) %*% t(tail_sd) else 0
+    G[, pos] <- G[, pos] * rep(all_sd[pos] / raw_sd[pos], each = nsim)
+    if (any(!pos)) G[, !pos] <- matrix(stats::rnorm(nsim * sum(!pos)), nsim) * rep(all_sd[!pos], each = nsim)
     N <- law$draw(nsim)
-    apply(abs((G + Tl + N) * f) / rep(se, each = nsim), 1L, max)
+    apply(abs((G + N) * f) / rep(se, each = nsim), 1L, max)
   })
   q <- stats::quantile(ratio, 1 - (1 - level - gamma - gamma_c), names = FALSE, type = 8)
   bias <- mean_bias_bound(object$mechanism, basis, object$params, object$tau)$pointwise * f
@@ -288,8 +304,8 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   list(half = half, sd = se, bias = bias, multiplier = q,
        parts = list(sampling = samp_sd * f, sampling_rest = tail_sd * f, noise = sqrt(law$var) * f),
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
-                              "of %d components and the trace of %d more, %s, held with probability %s; the other",
-                              "components bounded), privacy",
+                              "of %d components and the top eigenvalue of those of %d more, %s, held with probability %s;",
+                              "the other components bounded; the three parts' standard deviations added), privacy",
                               "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s%s; %s;",
                               "clipping bias not included (none when the curves are within tau)"),
                         K, Jt - K, if (is.null(inf$mu)) paste("epsilon", format(inf$epsilon, digits = 3)) else

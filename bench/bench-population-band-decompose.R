@@ -4,7 +4,7 @@
 # covariance). One data set per setting (smooth, light-tailed population of
 # bench-population-band.R); means over the grid of:
 #   sampling (K-block covariance upper bound; its noise-free part in brackets),
-#   sampling of the other kept components (trace bound, Cauchy-Schwarz),
+#   sampling of the other kept components (top-eigenvalue bound; the three parts' sds add),
 #   privacy noise of the mean release, the total se, the multiplier,
 #   the smoothing-bias bound, the half-width and its ratio to the non-private one.
 #

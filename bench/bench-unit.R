@@ -18,6 +18,16 @@
 # one warm-up call, the row-level and unit releases alternating: wall-clock
 # times on a shared machine vary by a factor 2 between identical calls. Run from the repository root: Rscript bench/bench-unit.R
 # (DPFDA_BENCH_CASES: a regular expression naming the cases to run, e.g. "PostgreSQL")
+#
+# Why the KDE with a unit stays above 1.2 on SQLite and PostgreSQL (measured 2026-11-29, PostgreSQL
+# 15, 1e6 points of 222k persons, the queries alone, median of 7): the row-level summary is one scan
+# into about 4,000 bins, 0.61-0.68 s. A unit needs each point's weight 1 / (points of its person)
+# before the bins are summed, and every way to get it touches all rows once more: the window
+# (a sort by person, then COUNT(*) OVER) costs 0.71 s by itself, a grouped count alone 0.37-0.55 s,
+# a sort alone 0.35-0.52 s (work_mem 4 MB / 64 MB). The summary with the window takes 1.17-1.53 s;
+# with a grouped count and a hash join 1.19-2.03 s; pre-aggregating by (person, bin) 1.86-2.63 s.
+# So the query's floor with exact weights is about 1.6 times the row-level query; the whole call
+# (noise, R) dilutes it to about 1.5.
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
 

@@ -122,7 +122,8 @@ test_that("the spread's sensitivities are attained by worst-case neighbours (sam
   n <- 30
   tau <- 1.5
   set.seed(6)
-  A0 <- matrix(rnorm(n * J, 0, 0.05), n)            # small coefficients of the other curves
+  A0 <- matrix(rnorm(n * J, 0, 0.05), n)            # small coefficients of the other curves,
+  A0[, 5:J] <- 0                                     # on the first K = 4 components only
   spread <- function(a1, K = 4) {
     A <- rbind(a1, A0[-1, ])
     cs <- list(sums = cbind(colSums(A), crossprod(A)))
@@ -136,9 +137,10 @@ test_that("the spread's sensitivities are attained by worst-case neighbours (sam
   # p = 0 (R = tau): tau e_1 against tau e_2 moves the block by sqrt(2) tau^2 / n in Frobenius norm
   expect_equal(sqrt(sum((s1$second_moment - s2$second_moment)^2)), s1$sensitivity, tolerance = 1e-10)
   expect_equal(s1$sensitivity, sqrt(2) * tau^2 / n)
-  # tau e_1 against tau e_6 (beyond K = 4) moves the tail trace by all of its sensitivity tau^2 / n
+  # tau e_1 against tau e_6 (beyond K = 4) moves the top eigenvalue of the other components' second
+  # moments by all of its sensitivity tau^2 / n
   s6 <- spread(e(6))
-  expect_equal(abs(s6$tail_trace - s1$tail_trace), tau^2 / n, tolerance = 1e-10)
+  expect_equal(abs(s6$tail_top - s1$tail_top), tau^2 / n, tolerance = 1e-10)
   expect_equal(s6$tail_scale * s6$mu[["tail"]], tau^2 / n)
 })
 

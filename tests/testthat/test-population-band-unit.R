@@ -84,7 +84,7 @@ test_that("inference with unit: the same release from curves, a data frame and c
     expect_equal(r$n, 40)
     expect_equal(predict(r), predict(r_mem), tolerance = 1e-10)
     expect_equal(r$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-10)
-    expect_equal(r$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-10)
+    expect_equal(r$inference$tail_top, r_mem$inference$tail_top, tolerance = 1e-10)
     expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper,
                  tolerance = 1e-10)
   }
@@ -103,7 +103,7 @@ test_engines("inference with unit: a table gives the release of memory", functio
   expect_equal(r_sql$n, 30)
   expect_equal(predict(r_sql), predict(r_mem), tolerance = 1e-10)
   expect_equal(r_sql$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-8)
-  expect_equal(r_sql$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-8)
+  expect_equal(r_sql$inference$tail_top, r_mem$inference$tail_top, tolerance = 1e-8)
 })
 
 test_that("inference with unit: the band covers the population mean of persons (small simulation)", {

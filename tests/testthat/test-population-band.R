@@ -137,7 +137,7 @@ test_that("inference = TRUE: the same release from curves, a data frame and chun
   for (r in list(r_df, r_ch)) {
     expect_equal(predict(r), predict(r_mem), tolerance = 1e-10)
     expect_equal(r$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-10)
-    expect_equal(r$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-10)
+    expect_equal(r$inference$tail_top, r_mem$inference$tail_top, tolerance = 1e-10)
     expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper,
                  tolerance = 1e-10)
   }
@@ -146,7 +146,7 @@ test_that("inference = TRUE: the same release from curves, a data frame and chun
   f_ch <- rel(dp_chunks(unname(split(long, ceiling(seq_len(nrow(long)) / 200)))), grid = pb_grid,
               mechanism = "frl", M = length(pb_grid), frl_bound = "sqrtM")
   expect_equal(predict(f_ch), predict(f_mem), tolerance = 1e-10)
-  expect_equal(f_ch$inference$tail_trace, f_mem$inference$tail_trace, tolerance = 1e-10)
+  expect_equal(f_ch$inference$tail_top, f_mem$inference$tail_top, tolerance = 1e-10)
   rc_mem <- rel(curves(X, pb_grid), center = pb_mu)
   rc_df <- rel(long, grid = pb_grid, center = pb_mu)
   expect_equal(rc_df$inference$second_moment, rc_mem$inference$second_moment, tolerance = 1e-10)
@@ -163,7 +163,7 @@ test_engines("inference = TRUE: a table gives the release of memory", function(c
   r_sql <- rel(dplyr::tbl(con, "pb"), grid = pb_grid, center = 0.1)
   expect_equal(predict(r_sql), predict(r_mem), tolerance = 1e-10)
   expect_equal(r_sql$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-8)
-  expect_equal(r_sql$inference$tail_trace, r_mem$inference$tail_trace, tolerance = 1e-8)
+  expect_equal(r_sql$inference$tail_top, r_mem$inference$tail_top, tolerance = 1e-8)
   # incomplete = "drop" and the Gaussian FRL (one mu-GDP budget) from a table, as from the long frame
   set.seed(5)
   li <- pb_long_incomplete(60)
@@ -205,11 +205,13 @@ test_that("inference = TRUE with tau = \"auto\" is refused before any budget is 
 # The spread release of population_inference() at the scales it states, on
 # worst-case neighbours: the privacy losses sum |d C| / b and |d T| / b_t of
 # its two Laplace releases (the K x K second moments about the public point
-# p, the trace of the other kept components) must stay within their shares
-# of epsilon (half each), and come close enough to them that half the
-# noise would exceed them. The neighbours: a curve at p + R s / ||s|| (R =
-# tau + ||p||, p chosen along -s so that this curve has norm tau) against
-# one at p; a curve along component K + 1 against the zero curve; spikes.
+# p, the top eigenvalue of the second moments of the other kept components)
+# must stay within their shares of epsilon (half each), and come close
+# enough to them that half the noise would exceed them. The neighbours: a
+# curve at p + R s / ||s|| (R = tau + ||p||, p chosen along -s so that this
+# curve has norm tau) against one at p; a curve along component K + 1 (the
+# top eigenvector of the others' second moments: every curve has a share of
+# it) against the zero curve; spikes.
 pb_spread_loss <- function(keep, tau, n, eps, seed = 1) {
   g <- pb_grid
   b <- kl_basis(dpfda:::default_mean_kernel(g), g)
@@ -220,7 +222,7 @@ pb_spread_loss <- function(keep, tau, n, eps, seed = 1) {
   sK <- keep[1:K]
   coef <- rnorm(b$J, sd = 0.3)
   coef[1:K] <- -0.3 * sK / sqrt(sum(sK^2))
-  X <- matrix(rnorm(n * length(g), sd = 0.5), n)
+  X <- matrix(rnorm(n * length(g), sd = 0.5), n) + outer(rep(0.6, n), b$vectors[, K + 1])
   inf <- function(X) {
     cs <- dpfda:::summarise_cov_basis(curves(X, g), bK, tau, "id", "arg", "value")
     r <- with_seed_mode(1, dpfda:::population_inference(cs, coef, keep, K, Jt, n, tau, eps))
@@ -228,7 +230,8 @@ pb_spread_loss <- function(keep, tau, n, eps, seed = 1) {
     A1 <- cs$sums[1:K, 1]; A2 <- cs$sums[1:K, 1 + 1:K, drop = FALSE]
     C <- ((A2 - outer(r$point, A1) - outer(A1, r$point)) / n + outer(r$point, r$point)) * outer(sK, sK)
     j <- if (Jt > K) (K + 1):Jt else integer()
-    list(C = C[upper.tri(C, diag = TRUE)], tr = sum(diag(cs$sums[j, 1 + j, drop = FALSE]) * keep[j]^2) / n,
+    M <- cs$sums[j, 1 + j, drop = FALSE] * outer(keep[j], keep[j]) / n
+    list(C = C[upper.tri(C, diag = TRUE)], tr = max(eigen(M, symmetric = TRUE, only.values = TRUE)$values),
          b = r$laplace_scale, bt = r$tail_scale)
   }
   s0 <- inf(X)
@@ -263,14 +266,14 @@ test_that("spread release: the privacy loss on worst-case neighbours is within e
   }
 })
 
-test_that("spread release: the trace noise has the stated scale (empirical spread, seeded)", {
+test_that("spread release: the top-eigenvalue noise has the stated scale (empirical spread, seeded)", {
   set.seed(11)
   x <- curves(pb_draw(200), pb_grid)
   rel <- function(i) dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, mechanism = "frl", M = length(pb_grid),
                              frl_bound = "sqrtM")
   draws <- with_seed_mode(12, t(vapply(1:300, function(i) {
     r <- rel(i)
-    c(r$inference$tail_trace, r$inference$tail_scale)
+    c(r$inference$tail_top, r$inference$tail_scale)
   }, numeric(2))))
   n <- 200; tau <- 1.5
   # scale: tau^2 / n / (0.5 * epsilon_inference), inflated at most 1% for the exact sampler
@@ -442,4 +445,50 @@ test_that("a matrix with missing observations: the error points to na.rm; with i
   expect_true(r$n_complete < 150 + 50)
   ci <- confint(r, type = "population", nsim = 500)
   expect_true(all(ci$upper > ci$lower))
+})
+
+# The sampling bound must hold for any correlation between the first K
+# components (whose second moments are released in full) and the others
+# (bounded through their top eigenvalue). Curves that vary along one
+# direction shared by component 1 and component K + 1: adding the two parts'
+# variances would understate the sampling sd by up to sqrt(2) wherever
+# v_1(t) v_5(t) > 0; their standard deviations must add instead.
+test_that("population band: the sampling bound holds for a spread shared by the first K components and the others", {
+  g <- pb_grid
+  b <- kl_basis(dpfda:::default_mean_kernel(g), g)
+  n <- 400
+  z <- rep(c(-1, 1), n / 2)                          # scores with mean 0 and variance exactly 1
+  u <- (b$vectors[, 1] + b$vectors[, 5]) / sqrt(2)   # unit norm in the basis' inner product
+  X <- outer(z, u)
+  r <- suppressWarnings(dp_mean(curves(X, g), epsilon = 1e5, tau = 1.5, mechanism = "frl", M = 5,
+                                noise = "exact", inference = TRUE, center = rep(0, length(g))))
+  expect_equal(c(r$inference$K, r$inference$Jt), c(4, 5))
+  pb <- dpfda:::population_band(r, 0.95, 1000, 1)
+  # the released mean is z-bar u(t): sampling sd |u(t)| / sqrt(n) (Rademacher scores)
+  truth_sd <- abs(u) / sqrt(n)
+  bound <- pb$parts$sampling + pb$parts$sampling_rest
+  expect_true(all(bound >= truth_sd * (1 - 1e-6)))
+  # and the top eigenvalue of the one remaining component is its second moment, 1/2 (noise ~1e-10)
+  expect_equal(r$inference$tail_top, 0.5, tolerance = 1e-4)
+  # where the two parts are comparable the sum of variances would have failed
+  both <- b$vectors[, 1] * b$vectors[, 5] > 0.2
+  expect_true(any(both))
+  expect_true(any(sqrt(pb$parts$sampling^2 + pb$parts$sampling_rest^2)[both] < truth_sd[both] * 0.99))
+})
+
+# The top eigenvalue of the other components replaces their trace: never
+# larger, and far smaller when their spread is spread over many of them.
+test_that("spread release: the top eigenvalue of the other components is below their trace", {
+  set.seed(41)
+  g <- pb_grid
+  n <- 300
+  X <- pb_draw(n) + matrix(rnorm(n * length(g), sd = 0.2), n)   # rough: noise on every component
+  r <- dp_mean(curves(X, g), epsilon = 1e4, tau = 3, mechanism = "frl", M = length(g), frl_bound = "sqrtM",
+               noise = "exact", inference = TRUE)
+  b <- r$basis
+  A <- dpfda:::kl_coef(b, X)
+  j <- (r$inference$K + 1):r$inference$Jt
+  M <- crossprod(A[, j]) / n
+  expect_equal(r$inference$tail_top, max(eigen(M, symmetric = TRUE)$values), tolerance = 0.01)   # (noise ~3e-5)
+  expect_lt(r$inference$tail_top, sum(diag(M)) / 5)
 })
