@@ -53,7 +53,7 @@ auto_bin_index <- function(x, edges) findInterval(x, edges, left.open = TRUE)
 # CASE expression of the same bins in SQL.
 sql_bin_index <- function(q, col, edges) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(dbplyr::sql_escape_ident(con, col))
+  qc <- as.character(sql_ident(con, col))   # (dbplyr 2.5 does not export sql_escape_ident())
   dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s <= %s THEN %d", qc, sql_num(edges),
                                             seq_along(edges) - 1L), collapse = " "),
                      sprintf(" ELSE %d END", length(edges))))

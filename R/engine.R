@@ -454,11 +454,24 @@ engine_collect <- function(q) {
 sql_num <- function(x) sprintf("%.17g", x)
 
 # CASE expression mapping the integer column `col` to values[k + 1], k = 0, 1, ...
+# A balanced tree of CASEs on k < mid: about log2(length) comparisons per row
+# instead of a scan of the list (SQLite evaluates WHEN branches in order: 50
+# grid points cost it 25 comparisons per cell and value on average).
 sql_lookup <- function(q, col, values) {
   con <- dbplyr::remote_con(q)
-  qc <- as.character(sql_ident(con, col))
-  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s = %d THEN %s", qc, seq_along(values) - 1L,
-                                            sql_num(values)), collapse = " "), " END"))
+  dbplyr::sql(sql_lookup_tree(as.character(sql_ident(con, col)), values, 0L))
+}
+
+# The CASE tree for values[k + 1] with k in [from, from + length(values)).
+sql_lookup_tree <- function(qc, values, from) {
+  n <- length(values)
+  if (n <= 4L) {   # (every leaf tests its k: NULL or a k off the list gives NULL, as a flat CASE)
+    return(paste0("CASE ", paste(sprintf("WHEN %s = %d THEN %s", qc, from + seq_len(n) - 1L, sql_num(values)),
+                                 collapse = " "), " END"))
+  }
+  h <- n %/% 2L
+  sprintf("CASE WHEN %s < %d THEN %s ELSE %s END", qc, from + h, sql_lookup_tree(qc, values[seq_len(h)], from),
+          sql_lookup_tree(qc, values[-seq_len(h)], from + h))
 }
 
 # CASE expression: index (0-based) of the interval of `col` between the
