@@ -531,3 +531,19 @@ test_that("per-individual weights: a joined count on SQLite, a window elsewhere 
   expect_equal(s$sums, m$sums, tolerance = 1e-12)
   expect_equal(s$n, 3)
 })
+
+test_that("sql_lookup(): the CASE tree maps every k to its value, and anything else to NULL", {
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  for (n in c(1, 2, 4, 5, 7, 16, 50, 101)) {
+    vals <- stats::rnorm(n) / 3
+    DBI::dbWriteTable(con, "ks", data.frame(k = c(-1, seq_len(n) - 1, n, NA)), overwrite = TRUE)
+    q <- dplyr::tbl(con, "ks")
+    got <- dplyr::collect(dplyr::mutate(q, v = !!dpfda:::sql_lookup(q, "k", vals)))
+    expect_identical(got$v, c(NA, vals, NA, NA))   # exact to the last bit (17 digits)
+  }
+  # about log2(n) comparisons on the way to a leaf of at most four
+  s <- as.character(dpfda:::sql_lookup(q, "k", seq_len(64) / 7))
+  expect_equal(lengths(regmatches(s, gregexpr("CASE", s))), 31)
+})
