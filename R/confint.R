@@ -133,6 +133,7 @@
 #' @export
 confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwise", "simultaneous", "population"),
                                   nsim = 10000, seed = 1, smoothness = NULL, ...) {
+  confint_no_extras(...)
   type <- check_choice(type, c("pointwise", "simultaneous", "population"), "type")
   kde <- inherits(object, "dpfda_kde_release")
   if (!is.null(smoothness) && !(kde && identical(type, "population"))) {
@@ -175,6 +176,24 @@ print.dpfda_confint <- function(x, ...) {
 }
 
 # Half-widths of a band on the grid and the method used.
+# confint(), tidy() and as.data.frame() of a release take no other
+# arguments: a misspelt one (or plot()'s `band = "population"`) would
+# otherwise be dropped and give the noise band without a word.
+confint_no_extras <- function(...) {
+  extra <- names(list(...)) %||% rep("", ...length())
+  if (!length(extra)) return(invisible())
+  nm <- extra[1L]
+  if (identical(nm, "band")) {
+    dpfda_abort(paste("confint(), tidy() and as.data.frame() choose the band with `type` (\"pointwise\",",
+                      "\"simultaneous\" or \"population\"); `band` is plot()'s name for it."),
+                arg = "band")
+  }
+  dpfda_abort(sprintf(paste("%s is not an argument of confint() for a release: use `level`, `type`, `nsim`, `seed`",
+                            "or `smoothness`; see ?confint.dpfda_release."),
+                      if (nzchar(nm)) sprintf("`%s`", nm) else "An unnamed value"),
+              class = "dpfda_error_argument", arg = if (nzchar(nm)) nm else "...")
+}
+
 # The arguments of confint() checked, and the band of the release's noise law
 # (shared by the methods for releases and for KME releases).
 confint_band <- function(object, level, type, nsim, seed) {

@@ -315,3 +315,17 @@ test_that("predict() methods without an interval refuse `interval` instead of ig
               domain = rbind(c(0, 0), c(1, 1)))
   expect_error(predict(k, interval = "confidence"), class = "dpfda_error_unsupported")
 })
+
+test_that("confint(), tidy() and as.data.frame() refuse arguments they would drop (band = is plot()'s)", {
+  g <- seq(0, 1, length.out = 21)
+  set.seed(3)
+  r <- dp_mean(curves(outer(runif(50, 0.5, 1), sin(pi * g)), g), epsilon = 1, tau = 1)
+  expect_error(confint(r, band = "population"), class = "dpfda_error_argument", regexp = "with `type`")
+  expect_error(tidy(r, band = "population"), class = "dpfda_error_argument", regexp = "plot\\(\\)'s name")
+  expect_error(as.data.frame(r, band = "simultaneous"), class = "dpfda_error_argument")
+  expect_error(confint(r, levle = 0.9), class = "dpfda_error_argument", regexp = "`levle` is not an argument")
+  expect_error(confint(r, NULL, 0.9, "pointwise", 100, 1, NULL, 5), class = "dpfda_error_argument",
+               regexp = "unnamed value")
+  # the documented ones still pass through
+  expect_equal(nrow(tidy(r, type = "simultaneous", nsim = 200)), length(g))
+})
