@@ -401,6 +401,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   params_at <- function(n, e) {
     p <- pss_params(mechanism, n, e, h, tau / sqrt(o$measure), o$pss_rule)
     p <- if (mechanism == "frl") list(M = p$M) else list(eta = p$eta, psi = p$psi)
+    if (frl_gaussian(mechanism, o)) p$M <- frl_gaussian_pss_M(basis, n, e, tau, o)   # (as dp_mean())
     for (nm in names(p)) if (!is.null(o[[nm]])) p[[nm]] <- o[[nm]]
     if (mechanism == "frl") p$M <- min(p$M, basis$J)
     p

@@ -23,6 +23,12 @@
 #'   `rule = "authors_code"` the literal floating-point expressions are used
 #'   (`floor(1000^(1/3))` is 9); otherwise a `1e-9` guard. An empty set
 #'   (\eqn{h < 3/2}) gives \eqn{M = \max(1, \lfloor n^{1/3} \rfloor)}.
+#'   This rule is for the paper's Laplace noise. With Gaussian noise
+#'   ([dp_mean()] with `frl_noise = "gaussian"`, whose scale does not grow
+#'   with `M`) [dp_mean()] and [dp_accuracy()] use instead the `M` that
+#'   minimises the planned total L2 error, \eqn{M\sigma^2 +
+#'   (\tau^2/\lambda_1)\lambda_{M+1}} (public; \eqn{\sigma} the Gaussian
+#'   scale, the second term the worst-case truncation bias of [dp_accuracy()]).
 #' * `"gp"`: \eqn{\eta = 1}, \eqn{\psi = c/n} (the paper does not say; flagged).
 #' * `"bernstein"`: `k = 20`.
 #'

@@ -148,7 +148,11 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `"gaussian"`, the Gaussian mechanism on the first `M` coefficients,
 #'   calibrated to their L2 sensitivity \eqn{2\tau/n} whatever `M`, with
 #'   `delta` and `calibration`: \eqn{(\epsilon, \delta)}-DP, not with
-#'   `select = "pcv"` or `noise = "exact"`), `ar_bound`, `threshold_scale`, `count_share` (see
+#'   `select = "pcv"` or `noise = "exact"`; its `"pss"` default `M`
+#'   minimises the planned total L2 error of [dp_accuracy()], \eqn{M
+#'   \sigma^2 + (\tau^2/\lambda_1)\lambda_{M+1}}, noise and worst-case
+#'   truncation bias, as the paper's rule for `M` is made for Laplace
+#'   noise), `ar_bound`, `threshold_scale`, `count_share` (see
 #'   `incomplete`), `bound_share`, `bound_range`, `bound_quantile` (with
 #'   `tau = "auto"`, see Automatic bound), `inference_share` (see `inference`), and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]

@@ -217,3 +217,41 @@ test_that("bad uses are classed errors that say what to do", {
   expect_true(any(grepl("frl_noise = gaussian", out)))
   expect_true(any(grepl("delta = 1e-05", out)))
 })
+
+# The PSS M of the Gaussian FRL minimises the planned total L2 error (noise and the worst-case
+# truncation bias over the class of R/bias-bound.R): the paper's rate rule, derived for Laplace
+# noise whose scale grows with M, kept 3 of 93 components of dti_cca whatever epsilon.
+test_that("Gaussian FRL, select = \"pss\": M minimises the planned total error, the same in dp_mean() and dp_accuracy()", {
+  g <- seq(0, 1, length.out = 31)
+  plan <- function(n, e, M = NULL) {
+    do.call(dp_accuracy, c(list(mechanism = "frl", n = n, epsilon = e, tau = 0.5, grid = g, frl_noise = "gaussian",
+                                delta = 1e-5), if (!is.null(M)) list(M = M)))
+  }
+  Ms <- integer()
+  for (cfg in list(c(50, 0.5), c(200, 1), c(1000, 4))) {
+    a <- plan(cfg[1], cfg[2])
+    tot <- vapply(seq_along(g), function(M) plan(cfg[1], cfg[2], M)$total_l2, 1)
+    expect_equal(a$total_l2, min(tot), tolerance = 1e-12)
+    M <- which.min(tot)
+    set.seed(5)
+    r <- dp_mean(curves(matrix(rnorm(cfg[1] * length(g), 0, 0.1), cfg[1]), g), epsilon = cfg[2], tau = 0.5,
+                 mechanism = "frl", frl_noise = "gaussian", delta = 1e-5)
+    expect_equal(r$params$M, M)
+    Ms <- c(Ms, M)
+  }
+  expect_true(all(diff(Ms) > 0))          # more components as n * epsilon grows
+  # the planned total is non-increasing in epsilon and in n under this default
+  tot_e <- vapply(c(0.05, 0.1, 0.3, 1, 3, 10, 30), function(e) plan(200, e)$total_l2, 1)
+  expect_true(all(diff(tot_e) <= 1e-15))
+  tot_n <- vapply(c(20, 50, 100, 400, 2000), function(n) plan(n, 1)$total_l2, 1)
+  expect_true(all(diff(tot_n) <= 1e-15))
+  # an explicit M still wins; and the choice does not depend on the units of the grid (t -> 10 t,
+  # tau -> sqrt(10) tau: the same data in other units)
+  x <- curves(matrix(rnorm(200 * 31, 0, 0.1), 200), g)
+  expect_equal(dp_mean(x, epsilon = 1, tau = 0.5, mechanism = "frl", frl_noise = "gaussian", delta = 1e-5,
+                       M = 4)$params$M, 4)
+  x10 <- curves(x$values, 10 * g)
+  r1 <- dp_mean(x, epsilon = 1, tau = 0.5, mechanism = "frl", frl_noise = "gaussian", delta = 1e-5)
+  r10 <- dp_mean(x10, epsilon = 1, tau = 0.5 * sqrt(10), mechanism = "frl", frl_noise = "gaussian", delta = 1e-5)
+  expect_equal(r10$params$M, r1$params$M)
+})
