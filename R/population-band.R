@@ -288,8 +288,9 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   se <- sqrt(all_sd^2 + law$var) * f
   nsim <- mc_draws(nsim, length(se))
   ratio <- with_public_seed(seed, {
-    # the sampling part: Gaussian with the correlation of the noisy second moments, scaled up to the
-    # variance bounds (independent where the noisy moments give no variance)
+    # the sampling part: Gaussian with the correlation of the noisy second moments of the first K
+    # components, scaled up to the bounds on the whole sampling sd (independent where those moments
+    # give no variance)
     G <- matrix(stats::rnorm(nsim * K), nsim) %*% t(VK %*% vu$A) / sqrt(n)
     pos <- raw_sd > 1e-8 * max(raw_sd, 1e-300)
     G[, pos] <- G[, pos] * rep(all_sd[pos] / raw_sd[pos], each = nsim)
