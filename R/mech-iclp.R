@@ -270,8 +270,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   component (`mechanism = "frl", M = <number of grid points>`) has no
 #'   smoothing bias; with `frl_noise = "gaussian", delta = 1e-5` it gives
 #'   the narrowest band at large `n * epsilon` (at `epsilon = 4`, `n = 1000`
-#'   on 50 grid points about 4 times the non-private band, against 6-8
-#'   times for the Laplace FRL and 13-17 for `"iclp_qr"`), but a wider one
+#'   on 50 grid points 4.3-5.3 times the non-private band, against 7.4-9.4
+#'   times for the Laplace FRL, 10.5-13.3 for `"gp"` and 14-18 for
+#'   `"iclp_qr"`), but a wider one
 #'   at small `n * epsilon`, where `"iclp_qr"` is best, and its noise grows
 #'   with the square root of the number of grid points (see
 #'   `bench/bench-population-band.R`).
