@@ -41,9 +41,17 @@ bias_linear_basis <- function(basis, keep, tau) {
   kept <- as.vector((V * V) %*% lam)
   tail <- if (trunc) pmax(kernel_diag_on(basis$kernel, basis$grid) - kept, 0) else 0
   pw <- sqrt(R2 * (as.vector((V * V) %*% (cc^2 * lam)) + tail))
-  l2 <- sqrt(R2 * max(cc^2 * lam, if (trunc) lam[basis$J] else 0))
+  l2 <- bias_linear_l2(basis, keep, tau)
   worst <- tau * max(abs(cc), if (trunc) 1 else 0)
   list(pointwise = pw, l2 = l2, sup = max(pw), worst_l2 = worst)
+}
+
+# The L2 part of bias_linear_basis() alone (cheap: no pointwise bound), for
+# tuning rules that compare many `keep`.
+bias_linear_l2 <- function(basis, keep, tau) {
+  lam <- basis$values
+  trunc <- basis$J < (basis$n_positive %||% basis$J)
+  sqrt(tau^2 / lam[1L] * max((1 - keep)^2 * lam, if (trunc) lam[basis$J] else 0))
 }
 
 # ICLP-AR: soft thresholding at t_j on the first J_tau components (bias of

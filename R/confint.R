@@ -175,7 +175,6 @@ print.dpfda_confint <- function(x, ...) {
   invisible(x)
 }
 
-# Half-widths of a band on the grid and the method used.
 # confint(), tidy() and as.data.frame() of a release take no other
 # arguments: a misspelt one (or plot()'s `band = "population"`) would
 # otherwise be dropped and give the noise band without a word.
@@ -191,9 +190,10 @@ confint_no_extras <- function(...) {
   dpfda_abort(sprintf(paste("%s is not an argument of confint() for a release: use `level`, `type`, `nsim`, `seed`",
                             "or `smoothness`; see ?confint.dpfda_release."),
                       if (nzchar(nm)) sprintf("`%s`", nm) else "An unnamed value"),
-              class = "dpfda_error_argument", arg = if (nzchar(nm)) nm else "...")
+              arg = if (nzchar(nm)) nm else "...")
 }
 
+# Half-widths of a band on the grid and the method used.
 # The arguments of confint() checked, and the band of the release's noise law
 # (shared by the methods for releases and for KME releases).
 confint_band <- function(object, level, type, nsim, seed) {

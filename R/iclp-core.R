@@ -250,28 +250,24 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
 frl_gaussian <- function(mechanism, o) identical(mechanism, "frl") && identical(o$frl_noise, "gaussian")
 
 # The PSS M of FRL with Gaussian noise: the M that minimises the public
-# planned squared L2 error
-#   M sigma^2 + (tau^2 / lambda_1) lambda_{M+1},
-# the expected squared noise of M coefficients (the Gaussian scale sigma of
-# the l2 sensitivity 2 tau / n does not depend on M) plus the squared
-# worst-case truncation bias over the class of R/bias-bound.R (lambda_{J+1}
-# = 0, or lambda_J for a truncated basis). The paper's rule (M from
+# planned squared L2 error, M sigma^2 (the noise of M coefficients; the
+# Gaussian scale sigma of the l2 sensitivity 2 tau / n does not depend on M)
+# plus the squared worst-case truncation bias of dp_accuracy()
+# (bias_linear_l2(), R/bias-bound.R). The paper's rule (M from
 # [n^(1/(2h)) - 1, n^(1/3)], pss_params()) is derived for Laplace noise,
 # whose scale grows with M, and ignores epsilon; for Gaussian noise it kept
-# 3 of the 93 components of dti_cca (n 141) at every epsilon: at epsilon 4
-# a planned L2 error of 0.146, nearly all bias bound, against 0.018 with
-# M = 27 here. Public (kernel, grid, n,
-# epsilon, delta, tau), so it costs no budget; dp_accuracy() plans with it,
-# and the planned total is non-increasing in n and epsilon (a minimum over M
-# of terms that are). Invariant under a change of units (both terms scale
-# with the measure of the domain).
+# 3 of the 93 components of dti_cca (n 141) at every epsilon: at epsilon 4 a
+# planned L2 error of 0.146, nearly all bias bound, against 0.018 with
+# M = 27 here. Public (kernel, grid, n, epsilon, delta, tau), so it costs no
+# budget; dp_accuracy() plans with it, and the planned total is
+# non-increasing in n and epsilon (a minimum over M of terms that are).
+# Invariant under a change of units (both terms scale with the measure of
+# the domain).
 frl_gaussian_pss_M <- function(basis, n, epsilon, tau, o) {
-  lam <- basis$values
-  J <- length(lam)
-  sg <- iclp_plan("frl", numeric(J), lam, n, epsilon, tau, list(M = J), o)$noise_scale
-  trunc <- basis$J < (basis$n_positive %||% basis$J)
-  nxt <- c(lam[-1L], if (trunc) lam[J] else 0)   # lambda_{M+1}, M = 1, ..., J
-  as.integer(which.min(seq_len(J) * sg^2 + tau^2 / lam[1L] * nxt))
+  J <- length(basis$values)
+  sg <- iclp_plan("frl", numeric(J), basis$values, n, epsilon, tau, list(M = J), o)$noise_scale
+  err2 <- vapply(seq_len(J), function(M) M * sg^2 + bias_linear_l2(basis, as.double(seq_len(J) <= M), tau)^2, 1)
+  as.integer(which.min(err2))
 }
 
 check_frl_gaussian <- function(o, mechanism, select) {

@@ -78,10 +78,10 @@ population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NUL
   up <- upper.tri(C, diag = TRUE)
   # the top eigenvalue of the second moments of the components (K, Jt] and its sensitivity
   j <- if (Jt > K) (K + 1L):Jt else integer()
-  tr <- if (length(j)) tail_top_eigenvalue(cs$sums[j, 1L + j, drop = FALSE], sh[j], n)
+  top <- if (length(j)) tail_top_eigenvalue(cs$sums[j, 1L + j, drop = FALSE], sh[j], n)
   sens_t <- if (length(j)) max(sh[j])^2 * tau^2 / n
   if (!is.null(gdp)) {
-    return(c(list(K = K, Jt = Jt, point = p), population_noise_gdp(C, up, tr, sens_t, R, sK, n, gdp, delta)))
+    return(c(list(K = K, Jt = Jt, point = p), population_noise_gdp(C, up, top, sens_t, R, sK, n, gdp, delta)))
   }
   eps_m <- if (length(j)) 0.5 * epsilon else epsilon
   sens <- (sum(sK^2) + max(sK)^2) * R^2 / n
@@ -91,7 +91,7 @@ population_inference <- function(cs, coef, sh, K, Jt, n, tau, epsilon, gdp = NUL
               sensitivity = sens, point = p, epsilon = epsilon, tail_top = 0, tail_scale = 0)
   if (length(j)) {
     eps_t <- epsilon - eps_m
-    et <- iclp_exact_coefficients(tr, sens_t / eps_t, eps_t)
+    et <- iclp_exact_coefficients(top, sens_t / eps_t, eps_t)
     out$tail_top <- et$coef
     out$tail_scale <- sens_t / eps_t * et$inflation
   }
@@ -129,10 +129,10 @@ inference_gdp_split <- function(epsilon, delta, share) {
   c(total = mu, release = sqrt(1 - share) * mu, spread = sqrt(share) * mu, share = share)
 }
 
-# The Gaussian noise of the spread: the block C[up] and, when there is one, the top eigenvalue tr (sensitivity
-# sens_t).
-population_noise_gdp <- function(C, up, tr, sens_t, R, sK, n, gdp, delta) {
-  mu_b <- gdp[["spread"]] / if (is.null(tr)) 1 else sqrt(2)
+# The Gaussian noise of the spread: the block C[up] and, when there is one, the top eigenvalue `top`
+# (sensitivity sens_t).
+population_noise_gdp <- function(C, up, top, sens_t, R, sK, n, gdp, delta) {
+  mu_b <- gdp[["spread"]] / if (is.null(top)) 1 else sqrt(2)
   sens <- sqrt(2) * max(sK)^2 * R^2 / n
   ij <- which(up, arr.ind = TRUE)
   entry_sd <- sens / mu_b * ifelse(ij[, 1L] == ij[, 2L], 1, 1 / sqrt(2))   # (off the diagonal: / sqrt(2))
@@ -142,9 +142,9 @@ population_noise_gdp <- function(C, up, tr, sens_t, R, sK, n, gdp, delta) {
               family = "gaussian", entry_sd = entry_sd, sensitivity = sens, epsilon = NA_real_,
               mu = c(total = gdp[["total"]], release = gdp[["release"]], spread = gdp[["spread"]], block = mu_b),
               tail_top = 0, tail_scale = 0)
-  if (!is.null(tr)) {
+  if (!is.null(top)) {
     mu_t <- gdp[["spread"]] / sqrt(2)
-    out$tail_top <- tr + sens_t / mu_t * noise_draw(1, "normal")
+    out$tail_top <- top + sens_t / mu_t * noise_draw(1, "normal")
     out$tail_scale <- sens_t / mu_t
     out$mu[["tail"]] <- mu_t
   }
