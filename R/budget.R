@@ -87,8 +87,18 @@
 #' @param ... Unused.
 #' @return `privacy_budget()`: a `dpfda_budget`. `spend()`: the budget,
 #'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
-#'   composed total), `remaining_epsilon`, `releases` (the number of
-#'   releases charged) and `composition`.
+#'   composed total), `remaining_epsilon` (the budget's epsilon minus that
+#'   total), `releases` (the number of releases charged), `composition` and
+#'   `next_release`: a data frame with the largest `epsilon` (and its
+#'   `delta`) of a further release the budget still accepts, one row for a
+#'   pure-DP release (`noise = "pure"`, delta 0) and one for a Gaussian one
+#'   (`"gaussian"`; delta: the budget's under `"gdp"` and `"zcdp"`, what
+#'   remains of it otherwise). Under GDP, zCDP and advanced composition
+#'   releases compose to less than their sum, so a Gaussian release may
+#'   spend more than `remaining_epsilon` (after Gaussian releases of
+#'   (1, 1e-5) and (0.5, 1e-5), a GDP budget of (2, 1e-5) has 0.854 left
+#'   for a pure release and 1.55 for a Gaussian one); `print()` and a refused
+#'   release say so.
 #'   `summary()`: the ledger, a data frame with one row per charge
 #'   (`label`, `epsilon`, `delta`, `mu`, `rho`) and the composed running total
 #'   `total_epsilon`. A release made of several private parts, one of them
@@ -190,7 +200,47 @@ budget_spent <- function(budget) {
   tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
   list(epsilon = tot$epsilon, delta = tot$delta,
        remaining_epsilon = max(0, budget$epsilon - tot$epsilon),
-       releases = length(unique(budget$ledger$charge)), composition = budget$composition)
+       releases = length(unique(budget$ledger$charge)), composition = budget$composition,
+       next_release = budget_headroom(budget, tot))
+}
+
+# The largest further release the budget still accepts, of each kind: pure
+# DP (delta 0) and Gaussian (its mu composes; delta: the budget's under GDP
+# and zCDP, where the Gaussian releases' deltas are not summed, else what
+# remains of it). Under GDP, zCDP and advanced composition the total grows
+# slower than the sum, so this is not the budget minus what is spent: after
+# (1, 1e-5) and (0.5, 1e-5) of a GDP budget of (2, 1e-5), 0.854 remains for
+# a pure release but a Gaussian one of epsilon 1.55 still fits. Found by
+# bisection on the composed total (monotone in the new release's epsilon),
+# towards the side that fits. `tot`: the composed total of the ledger.
+budget_headroom <- function(budget, tot) {
+  eps_b <- budget$epsilon
+  del_rest <- max(0, budget$delta - tot$delta)
+  basic_like <- budget$composition == "basic"
+  fits <- function(row) {
+    row$charge <- 0
+    t <- ledger_total(rbind(budget$ledger, row), budget$delta, budget$composition)
+    t$epsilon <= eps_b * (1 + 1e-9) && t$delta <= budget$delta * (1 + 1e-9)
+  }
+  largest <- function(make) {
+    if (!fits(make(eps_b * 1e-9))) return(0)
+    if (fits(make(eps_b))) return(eps_b)
+    lo <- eps_b * 1e-9
+    hi <- eps_b
+    while (hi - lo > 1e-10 * eps_b) {
+      mid <- (lo + hi) / 2
+      if (fits(make(mid))) lo <- mid else hi <- mid
+    }
+    lo
+  }
+  # basic composition (and GDP for a pure release) add epsilons: what remains is the difference
+  pure <- if (basic_like || budget$composition == "gdp") max(0, eps_b - tot$epsilon) else
+    largest(function(e) ledger_row("next", e, 0))
+  g_delta <- if (budget$composition %in% c("gdp", "zcdp")) budget$delta else del_rest
+  gauss <- if (!(g_delta > 0)) 0 else if (basic_like) pure else
+    largest(function(e) ledger_row("next", e, g_delta, mu = gdp_mu_for(e, g_delta)))
+  data.frame(noise = c("pure", "gaussian"), epsilon = c(pure, gauss), delta = c(0, g_delta),
+             row.names = NULL)
 }
 
 # The one place where mechanisms charge a budget (internal API). Charges
@@ -241,11 +291,12 @@ ledger_commit <- function(budget, rows) {
     dpfda_abort(sprintf(paste0("The privacy budget would be exceeded: \"%s\" asks for (epsilon = %s, ",
                                "delta = %s) but (epsilon = %s, delta = %s) of the budget ",
                                "(epsilon = %s, delta = %s, %s composition) is already spent, so %s ",
-                               "remains; the release is refused and nothing is returned."),
+                               "remains%s; the release is refused and nothing is returned."),
                         label, format(sum(rows$epsilon), digits = 4), format(sum(rows$delta), digits = 4),
                         format(before$epsilon, digits = 4), format(before$delta, digits = 4),
                         format(budget$epsilon, digits = 4), format(budget$delta, digits = 4),
-                        budget$composition, budget_remaining_text(budget, before)),
+                        budget$composition, budget_remaining_text(budget, before),
+                        if (nzchar(nx <- budget_next_text(budget, before))) paste0(" (", nx, ")") else ""),
                 class = c("dpfda_error_budget", "dpfda_error_privacy"), arg = "budget")
   }
   budget$ledger <- new
@@ -262,6 +313,24 @@ budget_remaining_text <- function(budget, spent) {
   } else {
     sprintf("(epsilon = %s, delta = %s)", eps, format(max(0, budget$delta - spent$delta), digits = 4))
   }
+}
+
+# The largest next release in words, when it is not the difference above (GDP,
+# zCDP and advanced composition are sublinear); "" otherwise. Rounded down.
+budget_next_text <- function(budget, spent) {
+  if (budget$composition == "basic" || !nrow(budget$ledger)) return("")
+  nx <- spent$next_release %||% budget_headroom(budget, spent)
+  rest <- max(0, budget$epsilon - spent$epsilon)
+  if (!any(nx$epsilon > 0) || all(abs(nx$epsilon - rest) <= 1e-6 * budget$epsilon)) return("")
+  sprintf("the next release may spend up to epsilon %s if pure-DP, or up to (epsilon %s, delta %s) if Gaussian",
+          format_down(nx$epsilon[1L]), format_down(nx$epsilon[2L]), format(nx$delta[2L], digits = 4))
+}
+
+# x with `digits` significant digits, rounded towards 0 (a displayed headroom must fit).
+format_down <- function(x, digits = 4) {
+  if (!(x > 0)) return("0")
+  p <- 10^(digits - 1 - floor(log10(x)))
+  format(floor(x * p * (1 + 1e-12)) / p, digits = digits)
 }
 
 # mu = (L2 sensitivity) / sigma for releases with Gaussian noise, else NULL.
@@ -321,6 +390,8 @@ print.dpfda_budget <- function(x, ...) {
   cat(sprintf("  spent: epsilon %s, delta %s over %d release%s; remaining %s\n",
               format(s$epsilon, digits = 4), format(s$delta, digits = 4), s$releases,
               if (s$releases == 1L) "" else "s", budget_remaining_text(x, s)))
+  nx <- budget_next_text(x, s)
+  if (nzchar(nx)) cat(sprintf("  %s%s\n", toupper(substr(nx, 1, 1)), substring(nx, 2)))
   if (x$composition %in% c("gdp", "zcdp") && x$delta > 0 && s$releases > 0) {
     cat(sprintf(paste("  (%s composition: the releases compose into one %s guarantee, stated as the",
                       "epsilon it gives at the budget's delta = %s; that delta is not summed over releases)\n"),

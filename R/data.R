@@ -44,7 +44,8 @@
 #' mechanism that protects one row (one scan) protects a subject with `k`
 #' scans only at `k` times the budget (group privacy). For person-level
 #' privacy give the subject as the privacy unit, `unit = id`, to [dp_mean()],
-#' [dp_cov()], [dp_fpca()] or [pcv_select()]: each subject then contributes
+#' [dp_cov()], [dp_fpca()] or [pcv_select()] (with the data frame itself as
+#' `x` and the grid, or with `curves()` and `unit = dti_cca$id`): each subject then contributes
 #' the mean of their scans and `n` counts the 142 subjects (the print says
 #' "privacy unit: id (142 units, 376 curves)"). Six scans have missing
 #' values; the paper's analysis uses the 376 complete ones.
@@ -65,6 +66,10 @@
 #' r <- dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, unit = dti_cca$id[ok])
 #' r$n
 #' r$privacy_unit
+#' # the same from the data frame: `cca` is its curves, `id` a column of its rows
+#' r2 <- dp_mean(dti_cca[ok, ], epsilon = 1, tau = 0.2, center = 0.5, unit = id,
+#'               grid = seq(0, 1, length.out = 93))
+#' r2$privacy_unit
 "dti_cca"
 
 #' Electricity demand in Adelaide on Mondays

@@ -387,7 +387,11 @@ explore_server <- function(sets, mode, seed) {
         list("releases made", s$releases, "releases"),
         list("epsilon spent (composed)", format(s$epsilon, digits = 4), "spent"),
         list("delta spent", format(s$delta, digits = 4), "spent_delta"),
-        list("epsilon remaining", format(s$remaining_epsilon, digits = 4), "remaining")))
+        list("epsilon remaining", format(s$remaining_epsilon, digits = 4), "remaining"),
+        list("largest next release (pure-DP / Gaussian)",
+             sprintf("epsilon %s / (epsilon %s, delta %s)", format_down(s$next_release$epsilon[1L]),
+                     format_down(s$next_release$epsilon[2L]), format(s$next_release$delta[2L], digits = 4)),
+             "next_release")))
     })
     output$budget_ledger <- shiny::renderTable({
       l <- budget_state()$ledger

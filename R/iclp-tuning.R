@@ -173,7 +173,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     units <- attr(x, "units")
     x <- check_curves_data(x)
   } else {
-    x <- mech_curves_with_options(x, grid, dots, "pcv_select")
+    x <- mech_curves_with_options(wide_frame_drop_unit(x, unit, dots), grid, dots, "pcv_select")
     units <- memory_units(unit, x, frame, dots)
   }
   units <- if (!is.null(units)) curve_units(units, nrow(x$values))

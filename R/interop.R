@@ -38,6 +38,13 @@
 #'   `grid` (one point per column). An `id` column, if named, labels the
 #'   curves. With numeric column names and a `grid` of another length, the
 #'   curves are interpolated onto `grid` as for long data.
+#' * A data frame with a **matrix column** of curves, one per row (the layout
+#'   of \pkg{refund} and of [dti_cca]): `value` names the column, or, with no
+#'   `value`, the only numeric matrix column is taken. The other columns
+#'   describe the rows (a subject, a visit, covariates) and are not read;
+#'   the arguments are the matrix's numeric column names or `grid`, as for a
+#'   wide data frame. A release's `unit =` may name one of those columns:
+#'   `dp_mean(dti_cca, unit = id, grid = seq(0, 1, length.out = 93), ...)`.
 #' * An `fd` object (\pkg{fda}): evaluated with `fda::eval.fd()` on `grid`
 #'   (default `n_grid` equally spaced points of the basis range). Its
 #'   `fdnames` give the names: the argument's (`fdnames[[1]]`, e.g. "Age"),
@@ -264,6 +271,15 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
     if (!is.null(id_nm)) out$ids <- x[[id_nm]]
     return(out)
   }
+  # a matrix column (refund's layout, as dti_cca$cca): one curve per row, the other columns describe
+  # the rows; with no `value` the only matrix column is taken
+  is_mat <- vapply(x, function(v) is.matrix(v) && is.numeric(v), NA)
+  if (is.null(value_nm) && sum(is_mat) == 1L) value_nm <- names(x)[is_mat]
+  if (!is.null(value_nm) && is.matrix(x[[value_nm]])) {
+    id_nm <- col(id, "id")
+    return(wide_matrix_to_curves(x[[value_nm]], if (!is.null(id_nm)) x[[id_nm]], grid, method, restrict, na.rm,
+                                 df, incomplete, value_name = value_nm))
+  }
   if (is.null(value_nm)) {
     return(wide_to_curves(x, col(id, "id"), grid, method, restrict, na.rm, df, incomplete))
   }
@@ -293,9 +309,19 @@ wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomple
                         paste0("\"", names(vals)[!num], "\"", collapse = ", "),
                         if (sum(!num) == 1L) "is" else "are"), arg = "x")
   }
-  M <- as.matrix(vals)
+  wide_matrix_to_curves(as.matrix(vals), ids, grid, method, restrict, na.rm, df, incomplete)
+}
+
+# A matrix of curves, one per row, its columns the arguments: named by them
+# ("0.5", "t1") or given by `grid`. `ids`: the curves' labels (default the
+# row numbers). The curves record the row of each (`frame_rows`) and of each
+# dropped one (`dropped_rows`), so that a column of the rows (a privacy unit)
+# follows them.
+wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, incomplete = "error",
+                                  value_name = "value") {
   storage.mode(M) <- "double"
   nm <- colnames(M)
+  if (is.null(nm)) nm <- rep("", ncol(M))
   a <- suppressWarnings(as.numeric(nm))
   if (anyNA(a)) a <- suppressWarnings(as.numeric(sub("^[^0-9.+-]+", "", nm)))
   if (anyNA(a) || anyDuplicated(a)) {
@@ -304,11 +330,17 @@ wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomple
                                 "by their arguments (e.g. \"0.5\", \"t1\")."), ncol(M)), arg = "grid")
     }
     a <- as_grid(grid, "grid")
-    grid <- NULL
+    # (the grid is the columns' arguments; kept as the target for na.rm = TRUE to interpolate onto)
+    if (!na.rm) grid <- NULL
   }
   if (is.null(ids)) ids <- seq_len(nrow(M))
-  long_to_curves(rep(ids, times = ncol(M)), rep(a, each = nrow(M)), as.vector(M), grid, method, restrict,
-                 na.rm, df, arg_name = "t", value_name = "value", incomplete = incomplete)
+  out <- long_to_curves(rep(ids, times = ncol(M)), rep(a, each = nrow(M)), as.vector(M), grid, method, restrict,
+                        na.rm, df, arg_name = "t", value_name = value_name, incomplete = incomplete)
+  if (!anyDuplicated(ids)) {
+    out$frame_rows <- match(as.character(out$ids), as.character(ids))
+    if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), as.character(ids))
+  }
+  out
 }
 
 # Long observations (id, argument, value) to curves on a common grid.

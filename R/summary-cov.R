@@ -274,7 +274,7 @@ cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
   if (!is_engine_input(x) && !inherits(x, "dpfda_long_frame")) {
     frame <- if (is.data.frame(x)) as.data.frame(x)
     if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
-    x <- mech_curves_with_options(x, grid, dots, "dp_cov", incomplete)
+    x <- mech_curves_with_options(wide_frame_drop_unit(x, unit, dots), grid, dots, "dp_cov", incomplete)
     if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain,
                 unit = memory_units(unit, x, frame, dots)))

@@ -473,7 +473,7 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
     conv <- names(opts) %in% as_curves_options
     curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
     frame <- if (is.data.frame(x)) as.data.frame(x)
-    x <- do.call(as_mech_curves, c(list(x, grid = grid), opts[conv],
+    x <- do.call(as_mech_curves, c(list(wide_frame_drop_unit(x, unit, opts), grid = grid), opts[conv],
                                    if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
     units <- memory_units(unit, x, frame, opts)
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
@@ -508,7 +508,7 @@ long_frame_on_grid <- function(x, opts, grid) {
   g <- tryCatch(as_grid(grid, "grid"), error = function(e) NULL)
   if (is.null(g) || !is.null(dim(g))) return(FALSE)
   value <- opts$value %||% "value"
-  is.character(value) && length(value) == 1L && value %in% names(x)
+  is.character(value) && length(value) == 1L && value %in% names(x) && !is.matrix(x[[value]])
 }
 
 # The curves of a long data frame by the rule of tables: a cell (individual,
@@ -585,6 +585,18 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
 # per curve: checked), named after the column. `opts` holds the column names.
 memory_units <- function(unit, x, frame, opts) {
   if (is.null(unit)) return(NULL)
+  ucol <- if (!is.null(frame) && !is.null(x$frame_rows) &&
+              (inherits(unit, "dpfda_column_ref") || (is.character(unit) && length(unit) == 1L))) {
+    tryCatch(column_names(unit, names(frame), "unit"), dpfda_error = function(e) NULL)
+  }
+  if (!is.null(ucol)) {
+    # wide rows (numeric columns or a matrix column, one curve per row): the unit column of each
+    # curve's row, and of the rows that incomplete = "drop" left out
+    u <- frame[[ucol]][x$frame_rows]
+    if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
+    du <- if (length(x$dropped_rows)) frame[[ucol]][x$dropped_rows]
+    return(structure(u, name = ucol, dropped_units = du))
+  }
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
     return(if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit)
   }
@@ -601,6 +613,17 @@ memory_units <- function(unit, x, frame, opts) {
   # incomplete = "drop": the units of the curves left out (a unit with no complete curve still counts)
   du <- if (length(x$dropped)) frame[[ucol]][match(as.character(x$dropped), as.character(frame[[idcol]]))]
   structure(u, name = ucol, dropped_units = du)
+}
+
+# A wide data frame in memory (one curve per row, no `value` column): its
+# unit column describes the rows and is not one of the curves' arguments.
+wide_frame_drop_unit <- function(x, unit, opts) {
+  if (!is.data.frame(x) || is.null(unit) || !is.null(opts$value) || "value" %in% names(x)) return(x)
+  if (any(vapply(x, function(v) inherits(v, "tf"), NA))) return(x)
+  u <- if (inherits(unit, "dpfda_column_ref") || (is.character(unit) && length(unit) == 1L)) {
+    tryCatch(column_names(unit, names(x), "unit"), dpfda_error = function(e) NULL)
+  }
+  if (is.null(u)) x else x[setdiff(names(x), u)]
 }
 
 # "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.

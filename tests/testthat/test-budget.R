@@ -213,3 +213,54 @@ test_that("a refused release says what remains; GDP and zCDP prints explain thei
   err <- tryCatch(spend(g, 2, 1e-6), error = identity)
   expect_match(conditionMessage(err), "remains", fixed = TRUE)
 })
+
+test_that("the largest next release is what the budget still accepts, beyond budget minus spent (issue 29)", {
+  # GDP: two Gaussian releases compose sublinearly; a pure release adds its epsilon
+  gdp_spent <- function() {
+    b <- privacy_budget(2, 1e-5)
+    spend(b, 1, 1e-5, mu = 0.01)
+    spend(b, 0.5, 1e-5, mu = 0.01)
+    b
+  }
+  s <- budget_spent(gdp_spent())
+  nx <- s$next_release
+  expect_equal(nx$noise, c("pure", "gaussian"))
+  expect_equal(nx$epsilon[1L], 2 - s$epsilon, tolerance = 1e-12)
+  expect_equal(nx$delta, c(0, 1e-5))
+  expect_gt(nx$epsilon[2L], s$remaining_epsilon + 0.5)    # 1.55 against 0.854
+  # the Gaussian headroom is tight: a hair below fits, a hair above is refused
+  b <- gdp_spent()
+  expect_silent(spend(b, nx$epsilon[2L] * (1 - 1e-6), 1e-5, mu = 0.01))
+  expect_equal(budget_spent(b)$epsilon, 2, tolerance = 1e-5)
+  b <- gdp_spent()
+  expect_error(spend(b, nx$epsilon[2L] * (1 + 1e-4), 1e-5, mu = 0.01), class = "dpfda_error_budget")
+  expect_error(spend(b, nx$epsilon[1L] * (1 + 1e-4)), class = "dpfda_error_budget")
+  expect_silent(spend(b, nx$epsilon[1L] * (1 - 1e-6)))
+  # print and refusal state it, rounded down (so that the number shown fits)
+  b <- gdp_spent()
+  shown <- dpfda:::format_down(nx$epsilon[2L])
+  expect_lte(as.numeric(shown), nx$epsilon[2L])
+  expect_output(print(b), sprintf("up to (epsilon %s, delta 1e-05) if Gaussian", shown), fixed = TRUE)
+  err <- tryCatch(spend(b, 1.9, 1e-5, mu = 0.01), error = identity)
+  expect_match(conditionMessage(err), sprintf("or up to (epsilon %s, delta 1e-05) if Gaussian", shown), fixed = TRUE)
+  # zCDP: many small pure releases compose below their sum; the pure headroom is found on the total
+  zc <- function() {
+    b <- privacy_budget(2, 1e-5, composition = "zcdp")
+    for (i in 1:40) spend(b, 0.05)
+    b
+  }
+  s <- budget_spent(zc())
+  expect_lt(s$epsilon, 1.9)                                  # below the sum 2 of the epsilons
+  nx <- s$next_release
+  b <- zc()
+  expect_silent(spend(b, nx$epsilon[1L] * (1 - 1e-6)))
+  b <- zc()
+  expect_error(spend(b, nx$epsilon[1L] * (1 + 1e-4)), class = "dpfda_error_budget")
+  # basic composition: the difference, and no Gaussian release without delta
+  b <- privacy_budget(1, composition = "basic")
+  spend(b, 0.9)
+  expect_equal(budget_spent(b)$next_release$epsilon, c(0.1, 0), tolerance = 1e-12)
+  expect_false(any(grepl("next release", capture.output(print(b)))))
+  expect_equal(dpfda:::format_down(1.55267), "1.552")
+  expect_equal(dpfda:::format_down(0.1 * 3 / 3), "0.1")
+})

@@ -85,6 +85,50 @@ test_that("unit =: memory, data frames, chunks and SQLite give the same release"
   expect_error(rel(bad, id = curve, arg = t, value = y, grid = d$t, unit = person), class = "dpfda_error")
 })
 
+test_that("unit = with wide data frames: a matrix column (dti_cca's layout) or numeric columns, unit a column", {
+  d <- unit_data()
+  sel <- d$id %in% unique(d$id)[35:74]          # persons with 1 to 8 scans
+  expect_gt(max(table(d$id[sel])), 3)
+  rows <- which(stats::complete.cases(dti_cca$cca))[sel]
+  frame <- dti_cca[rows, ]                       # id, visit, case, sex and the matrix column cca
+  rel <- function(x, ...) with_seed_mode(7, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, ...))
+  r_mem <- rel(curves(d$X[sel, ], d$t), unit = d$id[sel])
+  r_mat <- rel(frame, unit = id, grid = d$t)    # the only matrix column is the curves; `grid` its arguments
+  expect_identical(r_mat$values$values, r_mem$values$values)
+  expect_equal(r_mat$n, 40)
+  expect_identical(r_mat$privacy_unit, r_mem$privacy_unit)
+  expect_identical(rel(frame, unit = "id", value = "cca", grid = d$t)$values$values, r_mem$values$values)
+  # the columns of the rows are not arguments; without `grid` the matrix's arguments are unknown
+  expect_equal(unname(as_curves(frame, grid = d$t)$values), unname(d$X[sel, ]))
+  expect_error(as_curves(frame), class = "dpfda_error_argument")
+  # numeric columns named by their arguments, with a unit column among them: not an argument
+  W <- d$X[sel, c(1, 24, 47, 70, 93)]
+  colnames(W) <- format(d$t[c(1, 24, 47, 70, 93)])
+  wide <- data.frame(person = d$id[sel], W, check.names = FALSE)
+  r_w <- rel(wide, unit = person)
+  expect_identical(r_w$values$values, rel(curves(W, d$t[c(1, 24, 47, 70, 93)]), unit = d$id[sel])$values$values)
+  expect_equal(r_w$n, 40)
+  # dp_cov() and pcv_select() read the same layouts
+  k <- kernel_matern(3/2, 0.2)
+  cv <- function(x, ...) with_seed_mode(7, suppressWarnings(dp_cov(x, epsilon = 1, tau = 0.2, center = 0.5,
+                                                                  kernel = k, J = 6, ...)))
+  expect_identical(cv(frame, unit = id, grid = d$t)$values$values, cv(curves(d$X[sel, ], d$t), unit = d$id[sel])$values$values)
+  b <- kl_basis(k, d$t)
+  ps <- function(x, ...) with_seed_mode(3, pcv_select(x, epsilon = 1, tau = 0.2, mechanism = "iclp_qr", basis = b,
+                                                      epsilon_select = 0.5, folds = 5, ...))
+  fr0 <- frame
+  fr0$cca <- fr0$cca - 0.5
+  expect_identical(ps(fr0, unit = id, grid = d$t)$index, ps(curves(d$X[sel, ] - 0.5, d$t), unit = d$id[sel])$index)
+  # incomplete = "drop": a row whose curve misses the end of the grid is left out, its unit still counted
+  f2 <- rbind(frame, frame[1, ])
+  f2$id[nrow(f2)] <- 99999L
+  f2$cca[nrow(f2), 93] <- NA
+  r_d <- rel(f2, unit = id, grid = d$t, na.rm = TRUE, incomplete = "drop")
+  expect_equal(r_d$n, 41)
+  expect_identical(r_d$privacy_unit, sprintf("id (41 units, %d curves)", nrow(f2)))
+  expect_error(rel(f2, unit = id, grid = d$t), class = "dpfda_error_data")
+})
+
 test_engines("unit =: a table gives the release of memory; a curve of two units is refused", function(con) {
   d <- unit_data()
   sel <- d$id %in% unique(d$id)[1:40]
