@@ -305,11 +305,11 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   list(half = half, sd = se, bias = bias, multiplier = q,
        parts = list(sampling = samp_sd * f, sampling_rest = tail_sd * f, noise = sqrt(law$var) * f),
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
-                              "of %d components and the top eigenvalue of those of %d more, %s, held with probability %s;",
-                              "the other components bounded; the three parts' standard deviations added), privacy",
+                              "of %d components%s, %s, held with probability %s;",
+                              "the other components bounded; the parts' standard deviations added), privacy",
                               "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s%s; %s;",
                               "clipping bias not included (none when the curves are within tau)"),
-                        K, Jt - K, if (is.null(inf$mu)) paste("epsilon", format(inf$epsilon, digits = 3)) else
+                        K, if (Jt > K) sprintf(" and the top eigenvalue of those of %d more", Jt - K) else "", if (is.null(inf$mu)) paste("epsilon", format(inf$epsilon, digits = 3)) else
                           paste("Gaussian, mu", format(inf$mu[["spread"]], digits = 3)),
                         format(1 - gamma, digits = 4), nsim,
                         if (L > 1L) sprintf(paste("; Bonferroni over the %d candidates of the private",
