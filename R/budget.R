@@ -210,37 +210,85 @@ budget_spent <- function(budget) {
 # remains of it). Under GDP, zCDP and advanced composition the total grows
 # slower than the sum, so this is not the budget minus what is spent: after
 # (1, 1e-5) and (0.5, 1e-5) of a GDP budget of (2, 1e-5), 0.854 remains for
-# a pure release but a Gaussian one of epsilon 1.55 still fits. Found by
-# bisection on the composed total (monotone in the new release's epsilon),
-# towards the side that fits. `tot`: the composed total of the ledger.
+# a pure release but a Gaussian one of epsilon 1.55 still fits. The composed
+# total is the smaller of the basic sum and the composition's own (see
+# ledger_total()), so the headroom is the larger of the two: the basic one
+# is a difference; GDP and zCDP solve for the largest total mu or rho once
+# (their epsilon is monotone in it); advanced composition bisects on the
+# release's epsilon. `tot`: the composed total of the ledger.
 budget_headroom <- function(budget, tot) {
+  led <- budget$ledger
   eps_b <- budget$epsilon
-  del_rest <- max(0, budget$delta - tot$delta)
-  basic_like <- budget$composition == "basic"
-  fits <- function(row) {
-    row$charge <- 0
-    t <- ledger_total(rbind(budget$ledger, row), budget$delta, budget$composition)
-    t$epsilon <= eps_b * (1 + 1e-9) && t$delta <= budget$delta * (1 + 1e-9)
-  }
-  largest <- function(make) {
-    if (!fits(make(eps_b * 1e-9))) return(0)
-    if (fits(make(eps_b))) return(eps_b)
-    lo <- eps_b * 1e-9
-    hi <- eps_b
-    while (hi - lo > 1e-10 * eps_b) {
-      mid <- (lo + hi) / 2
-      if (fits(make(mid))) lo <- mid else hi <- mid
+  comp <- budget$composition
+  g_delta <- if (comp %in% c("gdp", "zcdp")) budget$delta else max(0, budget$delta - sum(led$delta))
+  basic_rest <- max(0, eps_b - sum(led$epsilon))
+  pure <- if (sum(led$delta) <= budget$delta) basic_rest else 0
+  gauss <- if (g_delta > 0 && sum(led$delta) + g_delta <= budget$delta * (1 + 1e-12)) basic_rest else 0
+  if (comp == "gdp") {
+    g <- !is.na(led$mu)
+    other <- sum(led$epsilon[!g])
+    slack <- budget$delta - sum(led$delta[!g])
+    if (any(g) && slack > 0) pure <- max(pure, eps_b - tot$epsilon)
+    if (slack > 0 && eps_b > other) {
+      # the largest mu of all Gaussian releases together, then the new release's share of it
+      mu_new2 <- gdp_mu_for(eps_b - other, slack)^2 - sum(led$mu[g]^2)
+      if (mu_new2 > 0) gauss <- max(gauss, gdp_epsilon_unit(sqrt(mu_new2), g_delta))
     }
-    lo
+  } else if (comp == "zcdp") {
+    g <- !is.na(led$mu)
+    hr <- !is.na(led$rho)
+    z <- g | hr | led$delta == 0
+    other <- sum(led$epsilon[!z])
+    slack <- budget$delta - sum(led$delta[!z])
+    rho_now <- sum(ifelse(g, led$mu^2 / 2, ifelse(hr, led$rho, led$epsilon^2 / 2))[z])
+    if (slack > 0 && eps_b > other) {
+      rho_new <- zcdp_rho_for(eps_b - other, slack) - rho_now
+      if (rho_new > 0) {
+        pure <- max(pure, sqrt(2 * rho_new))
+        gauss <- max(gauss, gdp_epsilon_unit(sqrt(2 * rho_new), g_delta))
+      }
+    }
+  } else if (comp == "advanced") {
+    pure <- max(pure, headroom_bisect(budget, function(e) ledger_row("next", e, 0)))
   }
-  # basic composition (and GDP for a pure release) add epsilons: what remains is the difference
-  pure <- if (basic_like || budget$composition == "gdp") max(0, eps_b - tot$epsilon) else
-    largest(function(e) ledger_row("next", e, 0))
-  g_delta <- if (budget$composition %in% c("gdp", "zcdp")) budget$delta else del_rest
-  gauss <- if (!(g_delta > 0)) 0 else if (basic_like) pure else
-    largest(function(e) ledger_row("next", e, g_delta, mu = gdp_mu_for(e, g_delta)))
-  data.frame(noise = c("pure", "gaussian"), epsilon = c(pure, gauss), delta = c(0, g_delta),
-             row.names = NULL)
+  # each side is the upper end of a bisection: step back until the ledger accepts it
+  pure <- headroom_accepted(budget, pure, function(e) ledger_row("next", e, 0))
+  gauss <- if (g_delta > 0) headroom_accepted(budget, gauss, function(e) {
+    ledger_row("next", e, g_delta, mu = gdp_mu_for(e, g_delta))
+  }) else 0
+  data.frame(noise = c("pure", "gaussian"), epsilon = c(pure, gauss), delta = c(0, g_delta), row.names = NULL)
+}
+
+# Whether the budget accepts the ledger row `row` now (as ledger_commit()).
+budget_accepts <- function(budget, row) {
+  row$charge <- 0
+  t <- ledger_total(rbind(budget$ledger, row), budget$delta, budget$composition)
+  t$epsilon <= budget$epsilon * (1 + 1e-9) && t$delta <= budget$delta * (1 + 1e-9)
+}
+
+# e if the budget accepts it, else a little less (e is the end of a bisection),
+# else (the ledger's rule differs from the solve, e.g. the basic sum chosen
+# when its delta is too large) the bisection on the release's epsilon.
+headroom_accepted <- function(budget, e, make) {
+  if (!(e > 0)) return(0)
+  for (k in 0:4) {
+    if (budget_accepts(budget, make(e))) return(e)
+    e <- e * (1 - 10^(2 * k - 9))
+  }
+  if (budget_accepts(budget, make(budget$epsilon * 1e-9))) headroom_bisect(budget, make) else 0
+}
+
+# The largest epsilon of the release made by `make` that the budget accepts
+# (monotone), by bisection to 1e-7 of the budget's epsilon.
+headroom_bisect <- function(budget, make) {
+  hi <- budget$epsilon
+  if (budget_accepts(budget, make(hi))) return(hi)
+  lo <- 0
+  while (hi - lo > 1e-7 * budget$epsilon) {
+    mid <- (lo + hi) / 2
+    if (budget_accepts(budget, make(mid))) lo <- mid else hi <- mid
+  }
+  lo
 }
 
 # The one place where mechanisms charge a budget (internal API). Charges
@@ -604,6 +652,20 @@ zcdp_delta_many <- function(rho, epsilon) {
     d1[r] <- lo[r] + gr * (hi[r] - lo[r]); fd[r] <- f(d1[r], epsilon[r])
   }
   pmin(1, exp(pmin(fc, fd, f(rep(-30, n), epsilon), f(rep(30, n), epsilon))))
+}
+
+# The largest rho whose zCDP guarantee is (epsilon, delta)-DP (rho -> delta at
+# epsilon is increasing), the lower end of a bisection: never above it.
+zcdp_rho_for <- function(epsilon, delta) {
+  ok <- function(r) zcdp_delta_unit(r, epsilon) <= delta
+  hi <- epsilon
+  while (ok(hi)) hi <- hi * 2
+  lo <- 0
+  while (hi - lo > 1e-10 * hi) {
+    mid <- (lo + hi) / 2
+    if (ok(mid)) lo <- mid else hi <- mid
+  }
+  lo
 }
 
 zcdp_epsilon_unit <- function(rho, delta) {

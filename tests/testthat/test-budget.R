@@ -256,6 +256,27 @@ test_that("the largest next release is what the budget still accepts, beyond bud
   expect_silent(spend(b, nx$epsilon[1L] * (1 - 1e-6)))
   b <- zc()
   expect_error(spend(b, nx$epsilon[1L] * (1 + 1e-4)), class = "dpfda_error_budget")
+  # zCDP, Gaussian: a hair below the headroom fits, a hair above is refused
+  expect_gt(nx$epsilon[2L], nx$epsilon[1L])
+  b <- zc()
+  expect_silent(spend(b, nx$epsilon[2L] * (1 - 1e-6), 1e-5, mu = 0.01))
+  b <- zc()
+  expect_error(spend(b, nx$epsilon[2L] * (1 + 1e-4), 1e-5, mu = 0.01), class = "dpfda_error_budget")
+  # advanced composition: 40 releases of 0.05 compose to about 1.62; the pure headroom is tight
+  adv <- function() {
+    b <- privacy_budget(2, 1e-5, composition = "advanced")
+    for (i in 1:40) spend(b, 0.05)
+    b
+  }
+  s <- budget_spent(adv())
+  expect_lt(s$epsilon, 1.7)
+  e <- s$next_release$epsilon[1L]
+  b <- adv()
+  expect_silent(spend(b, e * (1 - 1e-5)))
+  b <- adv()
+  expect_error(spend(b, e * (1 + 1e-4)), class = "dpfda_error_budget")
+  # cheap enough for every print (a ledger of 40 releases)
+  expect_lt(cpu_seconds(for (i in 1:5) budget_spent(zc())) / 5, 0.5)
   # basic composition: the difference, and no Gaussian release without delta
   b <- privacy_budget(1, composition = "basic")
   spend(b, 0.9)
