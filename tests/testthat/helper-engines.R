@@ -34,6 +34,9 @@ engine_connect <- function(engine) {
       !requireNamespace("dplyr", quietly = TRUE)) {
     engine_unavailable(engine, "DBI, dplyr or dbplyr is not installed")
   }
+  if (utils::packageVersion("dbplyr") < "2.5.0") {   # (DESCRIPTION asks for it; older ones quote otherwise)
+    engine_unavailable(engine, sprintf("dbplyr %s is older than 2.5.0", utils::packageVersion("dbplyr")))
+  }
   switch(engine,
     sqlite = {
       if (!requireNamespace("RSQLite", quietly = TRUE)) engine_unavailable(engine, "RSQLite is not installed")
@@ -108,7 +111,7 @@ test_engines <- function(desc, code, engines = engine_names_all) {
 # calling test ends (skips when RSQLite or dbplyr is not installed).
 sqlite_tbl <- function(df, name = "t", envir = parent.frame()) {
   testthat::skip_if_not_installed("RSQLite")
-  testthat::skip_if_not_installed("dbplyr")
+  testthat::skip_if_not_installed("dbplyr", "2.5.0")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   # (on.exit in the caller's frame, as withr::defer() does, without depending on withr)
   do.call(base::on.exit, list(substitute(DBI::dbDisconnect(con), list(con = con)), TRUE, FALSE), envir = envir)

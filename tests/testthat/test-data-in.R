@@ -467,7 +467,7 @@ test_that("chunks and database tables take bare column names in `...` (the engin
   expect_equal(mortality_distribution(dp_chunks(list(md)), age = yrs, deaths = dd, group = area)$values,
                mortality_distribution(md, age = yrs, deaths = dd, group = area)$values, tolerance = 1e-12)
   skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  skip_if_not_installed("dbplyr", "2.5.0")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con), add = TRUE)
   DBI::dbWriteTable(con, "visits", d)

@@ -347,7 +347,7 @@ test_engines("bad input in a table for dp_cov and dp_bin_regression", function(c
 })
 
 test_that("the SQL of the covariance and binning summaries for PostgreSQL and Spark", {
-  skip_if_not_installed("dbplyr")
+  skip_if_not_installed("dbplyr", "2.5.0")
   df <- data.frame(id = 1, arg = 0.5, value = 1, x = 0.2, y = 0.1)
   g <- seq(0, 1, length.out = 11)
   cons <- list(postgres = dbplyr::simulate_postgres())

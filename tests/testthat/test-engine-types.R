@@ -129,7 +129,7 @@ test_engines("integer-valued data (ages) agree with memory to 1e-9: exact SQL li
 })
 
 test_that("double constants in the engine's SQL are written to round-trip exactly", {
-  skip_if_not_installed("dbplyr")
+  skip_if_not_installed("dbplyr", "2.5.0")
   t <- dbplyr::tbl_lazy(data.frame(x = 1, y = 2), con = dbplyr::simulate_postgres())
   g <- seq(0, 100, length.out = 31)
   delta <- 100 / 4095                                  # the bin width of 4096 bins on [0, 100]

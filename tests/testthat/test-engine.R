@@ -457,7 +457,7 @@ test_engines("bad input in a table", function(con) {
 })
 
 test_that("the SQL for PostgreSQL and Spark is generated", {
-  skip_if_not_installed("dbplyr")
+  skip_if_not_installed("dbplyr", "2.5.0")
   df <- data.frame(id = 1, arg = 0.5, value = 1, x = 0.2, y = 0.1, age = 1, deaths = 2, group = "a")
   g <- seq(0, 1, length.out = 11)
   cons <- list(postgres = dbplyr::simulate_postgres())
