@@ -6,9 +6,24 @@
 #   sampling (K-block covariance upper bound; its noise-free part in brackets),
 #   sampling of the other kept components (top-eigenvalue bound; the three parts' sds add),
 #   privacy noise of the mean release, the total se, the multiplier,
-#   the smoothing-bias bound, the half-width and its ratio to the non-private one.
+#   the smoothing-bias bound, the half-width and its ratio to the non-private one,
+#   and (oracle) the ratio of a band that knows the population covariance: the floor for the release.
 #
 #   Rscript bench/bench-population-band-decompose.R
+#
+# Measured 2026-11-29 (one data set per row, secure noise, so each row varies by about 10% between
+# runs): half-width / non-private half-width, and the oracle's
+#
+#   epsilon  n     iclp_qr (PSS)    frl, M = J, sqrtM   frl, M = J, Gaussian
+#   4       1000   17.2 (oracle 15.3)   9.2 (6.0)          5.1 (2.6)
+#   1       1000   28.1 (23.4)         27.1 (23.7)        11.4 (7.8)
+#   0.25     200   46.1 (37.1)        238  (221)          73.8 (65.1)
+#
+# Even a band that knows the population covariance is 2.6 times the non-private band at epsilon 4,
+# n 1000 around the narrowest release (the release's own noise, sd 0.026 at a grid point against
+# the sampling sd 0.016): issue 29's 1.15 is out of reach of any band around these releases. The
+# private variance bounds cost the rest (2.6 -> 5.1): the top eigenvalue of the 46 other
+# components (0.033 of the 0.064 se) and the K block (0.026; its noise-free value 0.016).
 
 suppressPackageStartupMessages(library(dpfda))
 m <- 50
@@ -19,7 +34,21 @@ draw <- function(n) outer(rep(1, n), mu(g)) + (matrix(rnorm(3 * n), n) * rep(c(0
 tau <- 1.5
 designs <- list(
   "iclp_qr (PSS)" = list(),
-  "frl, M = J, sqrtM" = list(mechanism = "frl", M = m, frl_bound = "sqrtM"))
+  "frl, M = J, sqrtM" = list(mechanism = "frl", M = m, frl_bound = "sqrtM"),
+  "frl, M = J, Gaussian" = list(mechanism = "frl", M = m, frl_noise = "gaussian", delta = 1e-5))
+# the population's own covariance of a curve (3 components)
+L_pop <- t(phi) * rep(c(0.4, 0.25, 0.15), each = m)   # m x 3: cov = L_pop L_pop'
+sd_pop <- sqrt(rowSums(L_pop^2))
+# The oracle: a band that knows the population covariance (no budget spent on the spread, no
+# variance bound), with the release's own noise law and bias bound: the floor of any band for this
+# release; its ratio to the non-private band is what issue 29's 1.15 target asks of the whole.
+oracle_ratio <- function(r, n, bias, np_half) {
+  law <- dpfda:::noise_law(r)
+  se <- sqrt(sd_pop^2 / n + law$var)
+  Z <- matrix(rnorm(4000 * 3), 4000) %*% t(L_pop) / sqrt(n) + law$draw(4000)
+  q <- stats::quantile(apply(abs(Z) / rep(se, each = 4000), 1, max), 0.95, names = FALSE)
+  mean(q * se + bias) / np_half
+}
 rows <- NULL
 for (cfg in list(c(4, 1000), c(1, 1000), c(0.25, 200))) {
   set.seed(1)
@@ -40,7 +69,8 @@ for (cfg in list(c(4, 1000), c(1, 1000), c(0.25, 200))) {
       epsilon = cfg[1], n = cfg[2], design = d, np_sd = mean(sd0), np_mult = q0, np_half = mean(q0 * sd0),
       samp = mean(pb$parts$sampling), samp_raw = mean(raw), samp_rest = mean(pb$parts$sampling_rest),
       noise = mean(pb$parts$noise), se = mean(pb$sd), mult = pb$multiplier, bias = mean(pb$bias),
-      half = mean(pb$half), ratio = mean(pb$half) / mean(q0 * sd0)))
+      half = mean(pb$half), ratio = mean(pb$half) / mean(q0 * sd0),
+      oracle = oracle_ratio(r, cfg[2], pb$bias, mean(q0 * sd0))))
   }
 }
 print(rows, digits = 3, row.names = FALSE)
