@@ -257,10 +257,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   \eqn{\mu}-GDP budget, \eqn{\mu} the largest that is
 #'   \eqn{(\epsilon, \delta)}-DP: the spread gets `inference_share` of
 #'   \eqn{\mu^2} (its block calibrated to the Frobenius sensitivity
-#'   \eqn{\sqrt 2 s_1^2 (\tau + \|p\|)^2 / n} with 15\% of that part, its
-#'   eigenvalue to \eqn{s_{K+1}^2 \tau^2 / n} with 85\%: the eigenvalue's
-#'   bound multiplies all the other components, so its noise costs more
-#'   width), the release the rest, and the call is charged
+#'   \eqn{\sqrt 2 s_1^2 (\tau + \|p\|)^2 / n}, its eigenvalue to
+#'   \eqn{s_{K+1}^2 \tau^2 / n}), the release the rest, and the call is charged
 #'   as one Gaussian entry (`inference$mu` records the parts; GDP composes
 #'   exactly, so the whole is still \eqn{(\epsilon, \delta)}-DP). With `unit`, \eqn{n} counts units and the band is for
 #'   the population mean of the units' mean curves; each unit adds the mean

@@ -118,19 +118,12 @@ symmetric_from_upper <- function(v, up) {
 # that is (epsilon, delta)-DP (taken a hair below it), shared by three
 # Gaussian mechanisms whose squared mus add up to mu^2 (GDP composes
 # exactly): the release gets (1 - share) of mu^2, the K x K block and the
-# top eigenvalue of the other components the rest (15% and 85% of it,
-# `gdp_tail_part`; all to the block when there are none). Gaussian noise is calibrated to the L2 (Frobenius) sensitivity
+# top eigenvalue of the other components the rest (half each; all to the
+# block when there are none). Gaussian noise is calibrated to the L2 (Frobenius) sensitivity
 # of the block, sqrt(2) s_1^2 R^2 / n (||c c' - d d'||_F^2 = ||c||^4 +
 # ||d||^4 - 2 (c'd)^2 <= 2 (s_1 R)^4), which does not grow with K as the L1
 # sensitivity (||s_K||^2 + s_1^2) R^2 / n of the Laplace block does; at
 # epsilon 4, n 1000 its noise is about 5 times smaller.
-# The eigenvalue's part of the spread's mu^2 (Gaussian). Its bound multiplies
-# every other component's ||v_j(t)||^2, so its noise is the larger cost: on
-# the 24 cells of bench/bench-population-band.R (frl_gauss, 8 data sets
-# each) 85% gave half-widths 4.2% below an even split on average (1-8% per
-# cell, never wider); 75% and 92% were within 0.1% of it.
-gdp_tail_part <- 0.85
-
 inference_gdp_split <- function(epsilon, delta, share) {
   mu <- gdp_mu_for(epsilon, delta) * (1 - 1e-9)   # (gdp_mu_for() is an upper end: step below it)
   c(total = mu, release = sqrt(1 - share) * mu, spread = sqrt(share) * mu, share = share)
@@ -139,7 +132,7 @@ inference_gdp_split <- function(epsilon, delta, share) {
 # The Gaussian noise of the spread: the block C[up] and, when there is one, the top eigenvalue `top`
 # (sensitivity sens_t).
 population_noise_gdp <- function(C, up, top, sens_t, R, sK, n, gdp, delta) {
-  mu_b <- gdp[["spread"]] * if (is.null(top)) 1 else sqrt(1 - gdp_tail_part)
+  mu_b <- gdp[["spread"]] / if (is.null(top)) 1 else sqrt(2)
   sens <- sqrt(2) * max(sK)^2 * R^2 / n
   ij <- which(up, arr.ind = TRUE)
   entry_sd <- sens / mu_b * ifelse(ij[, 1L] == ij[, 2L], 1, 1 / sqrt(2))   # (off the diagonal: / sqrt(2))
@@ -150,7 +143,7 @@ population_noise_gdp <- function(C, up, top, sens_t, R, sK, n, gdp, delta) {
               mu = c(total = gdp[["total"]], release = gdp[["release"]], spread = gdp[["spread"]], block = mu_b),
               tail_top = 0, tail_scale = 0)
   if (!is.null(top)) {
-    mu_t <- gdp[["spread"]] * sqrt(gdp_tail_part)
+    mu_t <- gdp[["spread"]] / sqrt(2)
     out$tail_top <- top + sens_t / mu_t * noise_draw(1, "normal")
     out$tail_scale <- sens_t / mu_t
     out$mu[["tail"]] <- mu_t
