@@ -334,11 +334,25 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
     if (!na.rm) grid <- NULL
   }
   if (is.null(ids)) ids <- seq_len(nrow(M))
+  all_ids <- ids
+  # incomplete = "drop" without na.rm: a row with a missing value does not cover the grid, and is
+  # left out (with na.rm = TRUE its observed values are interpolated, and only the rows that do not
+  # reach the grid's ends are left out)
+  bad <- if (incomplete == "drop" && !na.rm) rowSums(!is.finite(M)) > 0 else logical(nrow(M))
+  if (all(bad)) {
+    dpfda_abort("Every curve has a missing value; nothing is left after dropping incomplete curves.",
+                class = data_error_class, arg = "x")
+  }
+  if (any(bad)) {
+    M <- M[!bad, , drop = FALSE]
+    ids <- ids[!bad]
+  }
   out <- long_to_curves(rep(ids, times = ncol(M)), rep(a, each = nrow(M)), as.vector(M), grid, method, restrict,
                         na.rm, df, arg_name = "t", value_name = value_name, incomplete = incomplete)
-  if (!anyDuplicated(ids)) {
-    out$frame_rows <- match(as.character(out$ids), as.character(ids))
-    if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), as.character(ids))
+  if (any(bad)) out$dropped <- c(as.character(all_ids[bad]), out$dropped)
+  if (!anyDuplicated(all_ids)) {
+    out$frame_rows <- match(as.character(out$ids), as.character(all_ids))
+    if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), as.character(all_ids))
   }
   out
 }

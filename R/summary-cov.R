@@ -27,7 +27,8 @@
 #' backends that limit the number of columns).
 #'
 #' @param x Curves on a one-dimensional grid, a long data frame, a database
-#'   table (dbplyr) or [dp_chunks()].
+#'   table (dbplyr) or [dp_chunks()]; or a data frame whose curves are a
+#'   matrix column (as in [summarise_mean()]).
 #' @param grid Public grid (one-dimensional); for curves, their grid.
 #' @param tau Public clipping bound (weighted \eqn{L^2} norm).
 #' @param kernel The kernel of the basis (default as in [dp_cov()]: Matern
@@ -65,6 +66,15 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   check_required(c("x", "tau"))
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
+  if (is.data.frame(x)) {   # a matrix column of curves: its curves, and the unit column of their rows
+    unit <- column_arg_names("unit", x, NULL)
+    mf <- matrix_frame_curves(x, grid, tryCatch(column_arg_names("value", x), dpfda_error = function(e) NULL), unit,
+                              incomplete)
+    if (!is.null(mf)) {
+      x <- mf$curves
+      unit <- mf$unit
+    }
+  }
   grid <- cov_summary_grid(x, grid)
   if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))
   check_kernel(kernel)
@@ -74,7 +84,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
+  if (!inherits(x, "dpfda_curves") && !is.data.frame(x)) unit <- column_arg_names("unit", x, NULL)
   summarise_cov_basis(x, basis, tau, id, arg, value, .query, center, unit, incomplete)
 }
 

@@ -32,7 +32,11 @@
 #' where the data are stored does not change the release.
 #'
 #' @param x Curves, a long data frame, a database table (dbplyr) or
-#'   [dp_chunks()].
+#'   [dp_chunks()]; or a data frame whose curves are a matrix column, one per
+#'   row ([dti_cca]'s layout, see [as_curves()]; `grid` gives its columns'
+#'   arguments, `unit` may name a column, and a row with a missing value is
+#'   refused or, with `incomplete = "drop"`, left out and counted with no
+#'   contribution).
 #' @param grid Public grid (one-dimensional); for curves, their grid.
 #' @param tau Public clipping bound.
 #' @param weights Quadrature weights of the norm (default: the trapezoid
@@ -75,6 +79,13 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
                            value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
                            unit = NULL) {
   check_required(c("x", "tau"))
+  if (is.data.frame(x)) {   # a matrix column of curves: its curves, and the unit column of their rows
+    unit <- column_arg_names("unit", x, NULL)
+    mf <- matrix_frame_curves(x, grid, tryCatch(column_arg_names("value", x), dpfda_error = function(e) NULL), unit,
+                              incomplete[1L])
+    if (!is.null(mf)) return(summarise_mean_impl(mf$curves, grid, tau, weights, clip, .query = .query,
+                                                 center = center, incomplete = incomplete, unit = mf$unit))
+  }
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
@@ -613,6 +624,36 @@ memory_units <- function(unit, x, frame, opts) {
   # incomplete = "drop": the units of the curves left out (a unit with no complete curve still counts)
   du <- if (length(x$dropped)) frame[[ucol]][match(as.character(x$dropped), as.character(frame[[idcol]]))]
   structure(u, name = ucol, dropped_units = du)
+}
+
+# A data frame in memory whose curves are a matrix column, one per row
+# (dti_cca's layout; `value` names it, or, when that is not a column, the
+# only numeric matrix column is taken): list(curves on `grid`, the `unit`
+# column of their rows). NULL for any other input (long data).
+# A row with a missing value is an incomplete individual: refused, or with
+# incomplete = "drop" left out and counted with no contribution (as
+# as_curves(incomplete = "drop") curves are), its unit still counted.
+matrix_frame_curves <- function(x, grid, value, unit, incomplete = "zero") {
+  mats <- names(x)[vapply(x, function(v) is.matrix(v) && is.numeric(v), NA)]
+  value <- if (!is.null(value) && value %in% mats) value else if (is.null(value) && length(mats) == 1L) mats
+  if (is.null(value)) return(NULL)
+  M <- x[[value]]
+  bad <- rowSums(!is.finite(M)) > 0
+  if (any(bad) && incomplete != "drop") {
+    dpfda_abort(sprintf(paste("%d row%s of `x` (%s) %s missing or non-finite values in the matrix column \"%s\";",
+                              "give incomplete = \"drop\" to leave those individuals out (they count with no",
+                              "contribution), or repair them."), sum(bad), if (sum(bad) == 1L) "" else "s",
+                        paste(c(utils::head(which(bad), 5L), if (sum(bad) > 5L) "..."), collapse = ", "), if (sum(bad) == 1L) "has" else "have",
+                        value), class = data_error_class, arg = "x")
+  }
+  cv <- wide_matrix_to_curves(M, NULL, grid, "linear", FALSE, FALSE, NULL, incomplete = if (any(bad)) "drop" else
+                              "error", value_name = value)
+  u <- NULL
+  if (!is.null(unit)) {
+    if (anyNA(x[[unit]])) arg_error("unit", "a column without missing values", x[[unit]])
+    u <- structure(x[[unit]][cv$frame_rows], name = unit, dropped_units = x[[unit]][cv$dropped_rows])
+  }
+  list(curves = cv, unit = u)
 }
 
 # A wide data frame in memory (one curve per row, no `value` column): its

@@ -127,6 +127,27 @@ test_that("unit = with wide data frames: a matrix column (dti_cca's layout) or n
   expect_equal(r_d$n, 41)
   expect_identical(r_d$privacy_unit, sprintf("id (41 units, %d curves)", nrow(f2)))
   expect_error(rel(f2, unit = id, grid = d$t), class = "dpfda_error_data")
+  # the summaries read the matrix column too (they read other data frames as long data)
+  s_f <- summarise_mean(frame, tau = 0.2, grid = d$t, unit = id, center = 0.5)
+  s_c <- summarise_mean(curves(d$X[sel, ], d$t), tau = 0.2, unit = d$id[sel], center = 0.5)
+  expect_identical(s_f$sums, s_c$sums)
+  expect_equal(s_f$n, 40)
+  expect_identical(summarise_cov(frame, tau = 0.2, grid = d$t, unit = "id", center = 0.5, kernel = k, J = 6)$sums,
+                   summarise_cov(curves(d$X[sel, ], d$t), tau = 0.2, unit = d$id[sel], center = 0.5, kernel = k,
+                                 J = 6)$sums)
+  # a row with a missing value: refused, or with incomplete = "drop" left out (no na.rm needed), its
+  # unit counted; the whole of dti_cca (6 such scans) gives the sums of its 376 complete ones
+  f3 <- f2
+  f3$cca[nrow(f3), 40] <- NA
+  f3$cca[nrow(f3), 93] <- 0.5
+  expect_error(summarise_mean(f3, tau = 0.2, grid = d$t, unit = id), class = "dpfda_error_data")
+  s_d <- summarise_mean(f3, tau = 0.2, grid = d$t, unit = id, center = 0.5, incomplete = "drop")
+  expect_identical(s_d$sums, s_c$sums)
+  expect_equal(c(s_d$n, s_d$incomplete_n), c(41, 1))
+  expect_equal(rel(f3, unit = id, grid = d$t, incomplete = "drop")$n, 41)
+  all_dti <- summarise_mean(dti_cca, tau = 0.2, grid = d$t, unit = id, center = 0.5, incomplete = "drop")
+  expect_identical(all_dti$sums, summarise_mean(curves(d$X, d$t), tau = 0.2, unit = d$id, center = 0.5)$sums)
+  expect_equal(all_dti$n, length(unique(dti_cca$id)))
 })
 
 test_engines("unit =: a table gives the release of memory; a curve of two units is refused", function(con) {
