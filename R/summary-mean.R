@@ -600,14 +600,7 @@ memory_units <- function(unit, x, frame, opts) {
               (inherits(unit, "dpfda_column_ref") || (is.character(unit) && length(unit) == 1L))) {
     tryCatch(column_names(unit, names(frame), "unit"), dpfda_error = function(e) NULL)
   }
-  if (!is.null(ucol)) {
-    # wide rows (numeric columns or a matrix column, one curve per row): the unit column of each
-    # curve's row, and of the rows that incomplete = "drop" left out
-    u <- frame[[ucol]][x$frame_rows]
-    if (anyNA(u)) arg_error("unit", "a column without missing values", frame[[ucol]])
-    du <- if (length(x$dropped_rows)) frame[[ucol]][x$dropped_rows]
-    return(structure(u, name = ucol, dropped_units = du))
-  }
+  if (!is.null(ucol)) return(row_units(frame[[ucol]], ucol, x))   # wide rows: one curve per row
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
     return(if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit)
   }
@@ -640,20 +633,23 @@ matrix_frame_curves <- function(x, grid, value, unit, incomplete = "zero") {
   M <- x[[value]]
   bad <- rowSums(!is.finite(M)) > 0
   if (any(bad) && incomplete != "drop") {
+    rows <- paste(c(utils::head(which(bad), 5L), if (sum(bad) > 5L) "..."), collapse = ", ")
     dpfda_abort(sprintf(paste("%d row%s of `x` (%s) %s missing or non-finite values in the matrix column \"%s\";",
                               "give incomplete = \"drop\" to leave those individuals out (they count with no",
-                              "contribution), or repair them."), sum(bad), if (sum(bad) == 1L) "" else "s",
-                        paste(c(utils::head(which(bad), 5L), if (sum(bad) > 5L) "..."), collapse = ", "), if (sum(bad) == 1L) "has" else "have",
-                        value), class = data_error_class, arg = "x")
+                              "contribution), or repair them."), sum(bad), if (sum(bad) == 1L) "" else "s", rows,
+                        if (sum(bad) == 1L) "has" else "have", value), class = data_error_class, arg = "x")
   }
-  cv <- wide_matrix_to_curves(M, NULL, grid, "linear", FALSE, FALSE, NULL, incomplete = if (any(bad)) "drop" else
-                              "error", value_name = value)
-  u <- NULL
-  if (!is.null(unit)) {
-    if (anyNA(x[[unit]])) arg_error("unit", "a column without missing values", x[[unit]])
-    u <- structure(x[[unit]][cv$frame_rows], name = unit, dropped_units = x[[unit]][cv$dropped_rows])
-  }
-  list(curves = cv, unit = u)
+  cv <- wide_matrix_to_curves(M, NULL, grid, "linear", FALSE, FALSE, NULL,
+                              incomplete = if (any(bad)) "drop" else "error", value_name = value)
+  list(curves = cv, unit = if (!is.null(unit)) row_units(x[[unit]], unit, cv))
+}
+
+# The unit column `col` (named `name`) of wide rows, one curve per row
+# (curves `x` recording their rows, wide_matrix_to_curves()): the units of
+# the curves, and of the rows that incomplete = "drop" left out.
+row_units <- function(col, name, x) {
+  if (anyNA(col)) arg_error("unit", "a column without missing values", col)
+  structure(col[x$frame_rows], name = name, dropped_units = col[x$dropped_rows])
 }
 
 # A wide data frame in memory (one curve per row, no `value` column): its
