@@ -27,8 +27,9 @@
 # a sort alone 0.35-0.52 s (work_mem 4 MB / 64 MB). The summary with the window takes 1.17-1.53 s;
 # with a grouped count and a hash join 1.19-2.03 s; pre-aggregating by (person, bin) 1.86-2.63 s.
 # So the query's floor with exact weights is about 1.6 times the row-level query; the whole call
-# (noise, R) dilutes it to about 1.5. SQLite, whose GROUP BY sorts, is alike: 1.55-1.71 (the grouped
-# count by person and its automatic index against one sort by bin). Mean and covariance with a unit
+# (noise, R) dilutes it to about 1.5. SQLite, whose GROUP BY sorts, is alike: 1.55-1.77 (the grouped
+# count by person and its automatic index against one sort by bin; a later run, 3.3 s against
+# 1.86 s of CPU, the summary queries alone 2.6-2.7 s against 1.7-1.9 s). Mean and covariance with a unit
 # stay within 1.06 on SQLite (2026-11-29: 3.85 / 3.63 s and 5.90 / 5.91 s of CPU).
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
