@@ -277,6 +277,14 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
   if (is.null(value_nm) && sum(is_mat) == 1L) value_nm <- names(x)[is_mat]
   if (!is.null(value_nm) && is.matrix(x[[value_nm]])) {
     id_nm <- col(id, "id")
+    if (!is.null(id_nm) && anyDuplicated(x[[id_nm]])) {
+      dup <- x[[id_nm]][anyDuplicated(x[[id_nm]])]
+      dpfda_abort(sprintf(paste("`id` (column \"%s\") repeats values (%s is on %d rows), but the matrix column",
+                                "\"%s\" holds one curve per row, so `id` must label rows uniquely (or be left",
+                                "out). For several curves per person, give the person as the privacy unit of the",
+                                "release instead: unit = %s."), id_nm, format(dup), sum(x[[id_nm]] == dup), value_nm,
+                          id_nm), arg = "id")
+    }
     return(wide_matrix_to_curves(x[[value_nm]], if (!is.null(id_nm)) x[[id_nm]], grid, method, restrict, na.rm,
                                  df, incomplete, value_name = value_nm))
   }

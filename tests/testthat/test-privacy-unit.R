@@ -101,6 +101,8 @@ test_that("unit = with wide data frames: a matrix column (dti_cca's layout) or n
   # the columns of the rows are not arguments; without `grid` the matrix's arguments are unknown
   expect_equal(unname(as_curves(frame, grid = d$t)$values), unname(d$X[sel, ]))
   expect_error(as_curves(frame), class = "dpfda_error_argument")
+  # `id` labels rows of a matrix column; a person's id repeated says to use unit = instead
+  expect_error(rel(frame, id = id, grid = d$t), "unit = id", class = "dpfda_error_argument")
   # numeric columns named by their arguments, with a unit column among them: not an argument
   W <- d$X[sel, c(1, 24, 47, 70, 93)]
   colnames(W) <- format(d$t[c(1, 24, 47, 70, 93)])
