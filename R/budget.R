@@ -176,7 +176,13 @@ spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
 # so it is never below the exact value (the accountant errs towards more privacy loss).
 gdp_mu_for <- function(epsilon, delta) {
   if (!(delta > 0)) return(NULL)
-  ok <- function(m) gaussian_delta_unit(epsilon, m) <= delta
+  bisect_edge(function(m) gaussian_delta_unit(epsilon, m) <= delta, 1e-13)[2L]
+}
+
+# The edge of a predicate that holds below it and fails above: c(lo, hi)
+# with ok(lo) (or lo = 0), !ok(hi) and hi - lo <= rel_tol * hi, searched by
+# doubling from 1 and bisection; NULL when it still holds beyond 1e12.
+bisect_edge <- function(ok, rel_tol) {
   lo <- 0
   hi <- 1
   while (ok(hi)) {
@@ -184,11 +190,11 @@ gdp_mu_for <- function(epsilon, delta) {
     hi <- hi * 2
     if (hi > 1e12) return(NULL)
   }
-  while (hi - lo > 1e-13 * hi) {
+  while (hi - lo > rel_tol * hi) {
     mid <- (lo + hi) / 2
     if (ok(mid)) lo <- mid else hi <- mid
   }
-  hi
+  c(lo, hi)
 }
 
 #' @rdname privacy_budget
@@ -225,24 +231,17 @@ budget_headroom <- function(budget, tot) {
   pure <- if (sum(led$delta) <= budget$delta) basic_rest else 0
   gauss <- if (g_delta > 0 && sum(led$delta) + g_delta <= budget$delta * (1 + 1e-12)) basic_rest else 0
   if (comp == "gdp") {
-    g <- !is.na(led$mu)
-    other <- sum(led$epsilon[!g])
-    slack <- budget$delta - sum(led$delta[!g])
-    if (any(g) && slack > 0) pure <- max(pure, eps_b - tot$epsilon)
-    if (slack > 0 && eps_b > other) {
+    p <- gdp_parts(led, budget$delta)
+    if (p$any && p$slack > 0) pure <- max(pure, eps_b - tot$epsilon)
+    if (p$slack > 0 && eps_b > p$other) {
       # the largest mu of all Gaussian releases together, then the new release's share of it
-      mu_new2 <- gdp_mu_for(eps_b - other, slack)^2 - sum(led$mu[g]^2)
+      mu_new2 <- gdp_mu_for(eps_b - p$other, p$slack)^2 - p$mu2
       if (mu_new2 > 0) gauss <- max(gauss, gdp_epsilon_unit(sqrt(mu_new2), g_delta))
     }
   } else if (comp == "zcdp") {
-    g <- !is.na(led$mu)
-    hr <- !is.na(led$rho)
-    z <- g | hr | led$delta == 0
-    other <- sum(led$epsilon[!z])
-    slack <- budget$delta - sum(led$delta[!z])
-    rho_now <- sum(ifelse(g, led$mu^2 / 2, ifelse(hr, led$rho, led$epsilon^2 / 2))[z])
-    if (slack > 0 && eps_b > other) {
-      rho_new <- zcdp_rho_for(eps_b - other, slack) - rho_now
+    p <- zcdp_parts(led, budget$delta)
+    if (p$slack > 0 && eps_b > p$other) {
+      rho_new <- zcdp_rho_for(eps_b - p$other, p$slack) - p$rho
       if (rho_new > 0) {
         pure <- max(pure, sqrt(2 * rho_new))
         gauss <- max(gauss, gdp_epsilon_unit(sqrt(2 * rho_new), g_delta))
@@ -262,8 +261,12 @@ budget_headroom <- function(budget, tot) {
 # Whether the budget accepts the ledger row `row` now (as ledger_commit()).
 budget_accepts <- function(budget, row) {
   row$charge <- 0
-  t <- ledger_total(rbind(budget$ledger, row), budget$delta, budget$composition)
-  t$epsilon <= budget$epsilon * (1 + 1e-9) && t$delta <= budget$delta * (1 + 1e-9)
+  within_budget(budget, ledger_total(rbind(budget$ledger, row), budget$delta, budget$composition))
+}
+
+# Whether a composed total fits the budget (with room for floating-point sums).
+within_budget <- function(budget, tot) {
+  tot$epsilon <= budget$epsilon * (1 + 1e-9) && tot$delta <= budget$delta * (1 + 1e-9)
 }
 
 # e if the budget accepts it, else a little less (e is the end of a bisection),
@@ -332,8 +335,7 @@ ledger_commit <- function(budget, rows) {
   rows$charge <- if (nrow(budget$ledger)) max(budget$ledger$charge) + 1 else 1
   new <- rbind(budget$ledger, rows)
   tot <- ledger_total(new, budget$delta, budget$composition)
-  tol <- 1 + 1e-9
-  if (!(tot$epsilon <= budget$epsilon * tol && tot$delta <= budget$delta * tol)) {
+  if (!within_budget(budget, tot)) {
     before <- ledger_total(budget$ledger, budget$delta, budget$composition)
     label <- sub(" \\[[^]]*\\]$", "", rows$label[1L])   # (the parts of one release: "label [part]")
     dpfda_abort(sprintf(paste0("The privacy budget would be exceeded: \"%s\" asks for (epsilon = %s, ",
@@ -411,23 +413,34 @@ ledger_total <- function(ledger, delta_budget, composition) {
     adv <- sqrt(2 * log(1 / slack) * sum(eps^2)) + sum(eps * expm1(eps))
     return(best(list(epsilon = adv, delta = delta_budget)))
   }
-  g <- !is.na(ledger$mu)
-  other_eps <- sum(eps[!g])
   if (composition == "gdp") {
-    if (!any(g)) return(basic)
-    slack <- delta_budget - sum(del[!g])
-    if (!(slack > 0)) return(basic)
-    mu <- sqrt(sum(ledger$mu[g]^2))
-    return(best(list(epsilon = gdp_epsilon_unit(mu, slack) + other_eps, delta = delta_budget)))
+    p <- gdp_parts(ledger, delta_budget)
+    if (!p$any || !(p$slack > 0)) return(basic)
+    return(best(list(epsilon = gdp_epsilon_unit(sqrt(p$mu2), p$slack) + p$other, delta = delta_budget)))
   }
-  # zcdp: Gaussian mu^2 / 2, recorded rho, pure epsilon-DP epsilon^2 / 2, the rest basic
+  p <- zcdp_parts(ledger, delta_budget)
+  if (!p$any || !(p$slack > 0)) return(basic)
+  best(list(epsilon = zcdp_epsilon_unit(p$rho, p$slack) + p$other, delta = delta_budget))
+}
+
+# A ledger under GDP composition: the Gaussian releases (`any`; their mu^2
+# add up to `mu2`), the others' epsilons (added, `other`) and the delta left
+# for the Gaussian part (`slack`: the budget's minus the others').
+gdp_parts <- function(ledger, delta_budget) {
+  g <- !is.na(ledger$mu)
+  list(any = any(g), mu2 = sum(ledger$mu[g]^2), other = sum(ledger$epsilon[!g]),
+       slack = delta_budget - sum(ledger$delta[!g]))
+}
+
+# A ledger under zCDP: Gaussian mu^2 / 2, recorded rho and pure epsilon-DP
+# epsilon^2 / 2 add up to `rho`; the rest compose by the basic rule
+# (`other`, and `slack` the delta left to the zCDP part).
+zcdp_parts <- function(ledger, delta_budget) {
+  g <- !is.na(ledger$mu)
   hr <- !is.na(ledger$rho)
-  z <- g | hr | del == 0
-  if (!any(z)) return(basic)
-  rho <- sum(ifelse(g, ledger$mu^2 / 2, ifelse(hr, ledger$rho, eps^2 / 2))[z])
-  slack <- delta_budget - sum(del[!z])
-  if (!(slack > 0)) return(basic)
-  best(list(epsilon = zcdp_epsilon_unit(rho, slack) + sum(eps[!z]), delta = delta_budget))
+  z <- g | hr | ledger$delta == 0
+  list(any = any(z), rho = sum(ifelse(g, ledger$mu^2 / 2, ifelse(hr, ledger$rho, ledger$epsilon^2 / 2))[z]),
+       other = sum(ledger$epsilon[!z]), slack = delta_budget - sum(ledger$delta[!z]))
 }
 
 #' @export
@@ -657,15 +670,7 @@ zcdp_delta_many <- function(rho, epsilon) {
 # The largest rho whose zCDP guarantee is (epsilon, delta)-DP (rho -> delta at
 # epsilon is increasing), the lower end of a bisection: never above it.
 zcdp_rho_for <- function(epsilon, delta) {
-  ok <- function(r) zcdp_delta_unit(r, epsilon) <= delta
-  hi <- epsilon
-  while (ok(hi)) hi <- hi * 2
-  lo <- 0
-  while (hi - lo > 1e-10 * hi) {
-    mid <- (lo + hi) / 2
-    if (ok(mid)) lo <- mid else hi <- mid
-  }
-  lo
+  bisect_edge(function(r) zcdp_delta_unit(r, epsilon) <= delta, 1e-10)[1L] %||% Inf
 }
 
 zcdp_epsilon_unit <- function(rho, delta) {

@@ -273,8 +273,8 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
   }
   # a matrix column (refund's layout, as dti_cca$cca): one curve per row, the other columns describe
   # the rows; with no `value` the only matrix column is taken
-  is_mat <- vapply(x, function(v) is.matrix(v) && is.numeric(v), NA)
-  if (is.null(value_nm) && sum(is_mat) == 1L) value_nm <- names(x)[is_mat]
+  mats <- matrix_columns(x)
+  if (is.null(value_nm) && length(mats) == 1L) value_nm <- mats
   if (!is.null(value_nm) && is.matrix(x[[value_nm]])) {
     id_nm <- col(id, "id")
     if (!is.null(id_nm) && anyDuplicated(x[[id_nm]])) {
@@ -304,6 +304,9 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
   long_to_curves(x[[id_nm]], x[[arg_nm]], x[[value_nm]], grid, method, restrict, na.rm, df,
                  arg_name = arg_nm, value_name = value_nm, incomplete = incomplete)
 }
+
+# The names of the numeric matrix columns of a data frame (curves, one per row).
+matrix_columns <- function(x) names(x)[vapply(x, function(v) is.matrix(v) && is.numeric(v), NA)]
 
 # Wide layout: one curve per row, one column per argument.
 wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomplete = "error") {

@@ -66,14 +66,10 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   check_required(c("x", "tau"))
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
-  if (is.data.frame(x)) {   # a matrix column of curves: its curves, and the unit column of their rows
-    unit <- column_arg_names("unit", x, NULL)
-    mf <- matrix_frame_curves(x, grid, tryCatch(column_arg_names("value", x), dpfda_error = function(e) NULL), unit,
-                              incomplete)
-    if (!is.null(mf)) {
-      x <- mf$curves
-      unit <- mf$unit
-    }
+  mf <- summary_matrix_frame(x, grid, incomplete)   # a matrix column of curves, and the units of their rows
+  if (!is.null(mf)) {
+    x <- mf$curves
+    unit <- mf$unit
   }
   grid <- cov_summary_grid(x, grid)
   if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))
@@ -84,7 +80,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  if (!inherits(x, "dpfda_curves") && !is.data.frame(x)) unit <- column_arg_names("unit", x, NULL)
+  if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
   summarise_cov_basis(x, basis, tau, id, arg, value, .query, center, unit, incomplete)
 }
 

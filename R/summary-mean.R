@@ -79,13 +79,9 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
                            value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
                            unit = NULL) {
   check_required(c("x", "tau"))
-  if (is.data.frame(x)) {   # a matrix column of curves: its curves, and the unit column of their rows
-    unit <- column_arg_names("unit", x, NULL)
-    mf <- matrix_frame_curves(x, grid, tryCatch(column_arg_names("value", x), dpfda_error = function(e) NULL), unit,
-                              incomplete[1L])
-    if (!is.null(mf)) return(summarise_mean_impl(mf$curves, grid, tau, weights, clip, .query = .query,
-                                                 center = center, incomplete = incomplete, unit = mf$unit))
-  }
+  mf <- summary_matrix_frame(x, grid, incomplete[1L])
+  if (!is.null(mf)) return(summarise_mean_impl(mf$curves, grid, tau, weights, clip, .query = .query,
+                                               center = center, incomplete = incomplete, unit = mf$unit))
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
@@ -596,10 +592,7 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
 # per curve: checked), named after the column. `opts` holds the column names.
 memory_units <- function(unit, x, frame, opts) {
   if (is.null(unit)) return(NULL)
-  ucol <- if (!is.null(frame) && !is.null(x$frame_rows) &&
-              (inherits(unit, "dpfda_column_ref") || (is.character(unit) && length(unit) == 1L))) {
-    tryCatch(column_names(unit, names(frame), "unit"), dpfda_error = function(e) NULL)
-  }
+  ucol <- if (!is.null(frame) && !is.null(x$frame_rows)) frame_unit_column(unit, frame)
   if (!is.null(ucol)) return(row_units(frame[[ucol]], ucol, x))   # wide rows: one curve per row
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
     return(if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit)
@@ -627,7 +620,7 @@ memory_units <- function(unit, x, frame, opts) {
 # incomplete = "drop" left out and counted with no contribution (as
 # as_curves(incomplete = "drop") curves are), its unit still counted.
 matrix_frame_curves <- function(x, grid, value, unit, incomplete = "zero") {
-  mats <- names(x)[vapply(x, function(v) is.matrix(v) && is.numeric(v), NA)]
+  mats <- matrix_columns(x)
   value <- if (!is.null(value) && value %in% mats) value else if (is.null(value) && length(mats) == 1L) mats
   if (is.null(value)) return(NULL)
   M <- x[[value]]
@@ -657,10 +650,24 @@ row_units <- function(col, name, x) {
 wide_frame_drop_unit <- function(x, unit, opts) {
   if (!is.data.frame(x) || is.null(unit) || !is.null(opts$value) || "value" %in% names(x)) return(x)
   if (any(vapply(x, function(v) inherits(v, "tf"), NA))) return(x)
-  u <- if (inherits(unit, "dpfda_column_ref") || (is.character(unit) && length(unit) == 1L)) {
-    tryCatch(column_names(unit, names(x), "unit"), dpfda_error = function(e) NULL)
-  }
+  u <- frame_unit_column(unit, x)
   if (is.null(u)) x else x[setdiff(names(x), u)]
+}
+
+# The column of the data frame `frame` that `unit` names (a bare name or a
+# single string), or NULL when `unit` is not one (a vector of units).
+frame_unit_column <- function(unit, frame) {
+  if (!inherits(unit, "dpfda_column_ref") && !(is.character(unit) && length(unit) == 1L)) return(NULL)
+  tryCatch(column_names(unit, names(frame), "unit"), dpfda_error = function(e) NULL)
+}
+
+# summarise_mean() and summarise_cov() of a data frame whose curves are a
+# matrix column: matrix_frame_curves() with the `value` and `unit` arguments
+# of the caller (`env`); NULL for any other input.
+summary_matrix_frame <- function(x, grid, incomplete, env = parent.frame()) {
+  if (!is.data.frame(x) || !length(matrix_columns(x))) return(NULL)
+  value <- tryCatch(column_arg_names("value", x, env = env), dpfda_error = function(e) NULL)
+  matrix_frame_curves(x, grid, value, column_arg_names("unit", x, NULL, env = env), incomplete)
 }
 
 # "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.
