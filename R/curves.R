@@ -252,6 +252,12 @@ length.dpfda_curves <- function(x) nrow(x$values)
   out <- x
   out$values <- vv
   out$grid <- g
+  # what as_curves() recorded per curve follows the curves; the incomplete curves it left out
+  # (counted by a release as individuals with no contribution) belong to the whole set only:
+  # a subset that leaves out some curves is a new data set without them (a reordering keeps them)
+  rows <- seq_len(nrow(v))[i]
+  for (f in c("ids", "frame_rows")) if (length(x[[f]]) == nrow(v)) out[[f]] <- x[[f]][rows]
+  if (!setequal(rows, seq_len(nrow(v)))) out$dropped <- out$dropped_rows <- NULL
   out
 }
 

@@ -47,7 +47,7 @@
 #' [dp_cov()], [dp_fpca()] or [pcv_select()] (with the data frame itself as
 #' `x` and the grid, or with `curves()` and `unit = dti_cca$id`): each subject then contributes
 #' the mean of their scans and `n` counts the 142 subjects (the print says
-#' "privacy unit: id (142 units, 376 curves)"). Six scans have missing
+#' "privacy unit: id (142 units)"). Six scans have missing
 #' values; the paper's analysis uses the 376 complete ones.
 #'
 #' @format A data frame with 382 rows and columns `id` (subject), `visit`

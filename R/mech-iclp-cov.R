@@ -48,7 +48,8 @@
 #'   and the release is the same as in memory (see [summarise_cov()]).
 #' @param epsilon Privacy budget.
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve (curves
-#'   are radially clipped to it), or `"auto"`: chosen privately with a share
+#'   are radially clipped to it; for a summary `x` it may be left out, and the
+#'   summary's bound and centre are taken), or `"auto"`: chosen privately with a share
 #'   of `epsilon`, by the rule of [dp_mean()] (see its section Automatic
 #'   bound: the same candidates, target and errors; `bound_share`,
 #'   `bound_range`, `bound_quantile` in `...`); the rest of `epsilon` goes to
@@ -97,7 +98,8 @@
 #'   by at most the sensitivity the release is calibrated for, with `n` the
 #'   number of units. `NULL` (default): every curve is its own unit. The print
 #'   says which ("privacy unit: one curve (376)" / "privacy unit: id (142
-#'   units, 376 curves)").
+#'   units)"; a release never states how many curves the units have: that count is
+#'   not private).
 #' @param incomplete What to do with individuals whose curves do not cover
 #'   the grid (long data without a row at some grid point; the same rule on
 #'   every source, as in [dp_mean()]): `"error"` (default) refuses them and
@@ -135,6 +137,10 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
                    center = NULL, ..., unit = NULL, incomplete = c("error", "drop")) {
   call <- match.call()
+  if (!missing(x) && inherits(x, "dpfda_summary")) {   # the public tau and centre summarise_cov() recorded
+    if (missing(tau) && !is.null(x$settings$tau)) tau <- x$settings$tau
+    center <- center %||% x$settings$center
+  }
   check_required(c("x", "epsilon", "tau"))
   budget <- release_open(budget)
   noise <- check_noise(noise)

@@ -79,7 +79,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     }
     p <- s$sums
     n <- s$n
-    pu <- privacy_unit_points(n, s$unit, s$rows - s$dropped)
+    pu <- privacy_unit_points(n, s$unit)
   } else {
     pts <- clamp_to_domain(kde_input_points(x, d), dom)
     counts <- iclp_kde_counts(opts$counts, nrow(pts))

@@ -135,6 +135,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above), or `"auto"`:
 #'   a bound chosen privately with a share of `epsilon` (see Automatic bound).
+#'   For a summary `x` ([summarise_mean()]) it may be left out: the summary's
+#'   own bound is taken, as is its `center` when `center` is not given.
 #' @param mechanism One of `"iclp_qr"`, `"iclp_ar"`, `"frl"`, `"bernstein"`, `"gp"`.
 #' @param kernel The ICLP / GP covariance kernel (default Matern 3/2 with
 #'   lengthscale 0.1 times the width of the domain, so the default does not
@@ -196,14 +198,17 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   onto).
 #' @param unit The privacy unit when one person has several curves: a
 #'   column (string or bare name) of a data frame, table or chunks, or a
-#'   vector with one entry per curve for curves and matrices. Each unit
+#'   vector with one entry per curve for curves and matrices (for curves that
+#'   `as_curves(incomplete = "drop")` made from the rows of a wide table, one
+#'   entry per row of that table also works: `unit = dti_cca$id`). Each unit
 #'   contributes the mean of its clipped curves (norm at most `tau`), so
 #'   changing everything about one unit moves the release by at most the
 #'   sensitivity it is calibrated for, and `n` counts units; chunks must be
 #'   sorted by it. `NULL` (default): every curve is its own unit (a person
 #'   with 8 curves would move the mean up to 8 times as much as calibrated).
 #'   The print says which it is ("privacy unit: one curve (376)" / "privacy
-#'   unit: id (142 units, 376 curves)"), naming a vector by the variable or
+#'   unit: id (142 units)"; not the units' number of curves, which is not
+#'   private), naming a vector by the variable or
 #'   column it came from (`unit = dti_cca$id[ok]` prints "id").
 #' @param incomplete What to do with individuals whose curve does not cover
 #'   the grid (in memory: not observed over the whole grid range, see
@@ -315,6 +320,10 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
                     kernel = NULL, select = c("pss", "pcv", "manual"), ...,
                     noise = c("float", "exact"), budget = NULL, center = NULL, grid = NULL,
                     incomplete = c("error", "drop"), unit = NULL, inference = FALSE) {
+  if (!missing(x) && inherits(x, "dpfda_summary")) {   # the public tau and centre summarise_mean() recorded
+    if (missing(tau) && !is.null(x$settings$tau)) tau <- x$settings$tau
+    center <- center %||% x$settings$center
+  }
   check_required(c("x", "epsilon", "tau"))
   call <- match.call()
   budget <- release_open(budget)

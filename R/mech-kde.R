@@ -110,7 +110,7 @@
 #'   binned estimate; `binned = FALSE` is refused), so the release is the
 #'   table's. `NULL` (default): every point is its own unit. The print says
 #'   which ("privacy unit: one point (500)" / "privacy unit: person (142
-#'   units, 900 points)").
+#'   units)"; not the units' number of points, which is not private).
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
 #'   `dpfda_gp_release`) with the released curve, sensitivity, noise scale and
 #'   noise kernel.

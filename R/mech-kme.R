@@ -245,7 +245,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     n <- if (is.null(units)) N else units$n_units
     w <- if (!is.null(units)) as.vector(id_weights(units$x$unit)) / n
     rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, kme_sensitivity(kernel, n, tight), w, n)
-    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else privacy_unit_points(n, units$label, N)
+    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else privacy_unit_points(n, units$label)
     return(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)

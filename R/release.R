@@ -171,7 +171,7 @@ print.dpfda_release <- function(x, ...) {
     cat(sprintf("  noise sd on the grid in %s; expected L2 noise error %s (see confint(), dp_accuracy())\n",
                 format_range(range(sqrt(law$var))), format(sqrt(sum(law$weights * law$var)), digits = 4)))
   }
-  # what one individual of the guarantee is: "one curve (376)" / "id (142 units, 376 curves)"
+  # what one individual of the guarantee is: "one curve (376)" / "id (142 units)"
   if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   b <- release_bias_bound(x)
   if (!is.null(b) && is.finite(b$l2)) {

@@ -157,10 +157,11 @@ unit_codes <- function(u) {
   match(key, unique(key))
 }
 
-# "one point (n)" or "<unit> (n units, r points)": the privacy unit of a KDE or KME release.
-privacy_unit_points <- function(n, unit = NULL, points = NULL) {
+# "one point (n)" or "<unit> (n units)": the privacy unit of a KDE or KME release. (Not the
+# number of points of the units: replacing one unit changes it, so a release never states it.)
+privacy_unit_points <- function(n, unit = NULL) {
   f <- function(v) format(v, big.mark = ",", scientific = FALSE)
-  if (is.null(unit)) sprintf("one point (%s)", f(n)) else sprintf("%s (%s units, %s points)", unit, f(n), f(points))
+  if (is.null(unit)) sprintf("one point (%s)", f(n)) else sprintf("%s (%s units)", unit, f(n))
 }
 
 summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
@@ -249,7 +250,7 @@ kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id,
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
   list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n,
-       privacy_unit = privacy_unit_points(s$n, s$unit, s$rows - s$dropped),
+       privacy_unit = privacy_unit_points(s$n, s$unit),
        bin_width = function(m) if (d == 1L) diff(dom) / (s$settings$bins - 1) else 0)
 }
 

@@ -29,7 +29,9 @@ summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (li
 #' individuals after each individual's contribution has been bounded (bin
 #' weights of a KDE, sums of clipped curves, deaths by group and age, kernel
 #' sums at public points, sums of random features), the number of
-#' individuals `n`, the rows read and the rows dropped for missing values.
+#' individuals `n` (with `unit =`: the units, and the curves behind them), the
+#' rows read (for curves: the values, one per curve and grid point) and those
+#' dropped for missing values.
 #' The summaries of disjoint parts of a data set (chunks of a file, the
 #' partitions of a map-reduce job) add up with `+` or `c()` to the summary of
 #' the whole, provided they were computed with the same public settings (grid,
@@ -114,9 +116,13 @@ c.dpfda_summary <- function(...) Reduce(`+.dpfda_summary`, list(...))
 #' @export
 print.dpfda_summary <- function(x, ...) {
   cat(sprintf("<dpfda_summary> %s (not private)\n", summary_kinds[[x$kind]]))
-  cat(sprintf("  %s individuals from %s rows; %s rows dropped (missing values)\n",
-              format(x$n, big.mark = ","), format(x$rows, big.mark = ","),
-              format(x$dropped, big.mark = ",")))
+  f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  # curve summaries read one value per (curve, grid point) (a row of long data, a cell of a matrix)
+  what <- if (x$kind %in% c("mean", "cov", "mean_bins", "cov_bins")) "values" else "rows"
+  who <- if (is.null(x$unit)) "individuals" else
+    sprintf("units of \"%s\"%s", x$unit, if (is.null(x$curves)) "" else sprintf(" (%s curves)", f(x$curves)))
+  cat(sprintf("  %s %s from %s %s; %s %s dropped (missing values)\n", f(x$n), who, f(x$rows), what,
+              f(x$dropped), what))
   len <- if (is.matrix(x$sums)) sprintf("%d x %d", nrow(x$sums), ncol(x$sums)) else length(x$sums)
   cat(sprintf("  %s sums\n", len))
   invisible(x)

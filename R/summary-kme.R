@@ -297,6 +297,6 @@ kme_release <- function(s, z, rff, kernel, method, epsilon, delta, calibration, 
   }
   rel <- kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
                             calibration, box, call, sens, budget)
-  rel$privacy_unit <- privacy_unit_points(N, s$unit, s$rows - s$dropped)
+  rel$privacy_unit <- privacy_unit_points(N, s$unit)
   rel
 }

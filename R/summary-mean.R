@@ -595,7 +595,8 @@ memory_units <- function(unit, x, frame, opts) {
   ucol <- if (!is.null(frame) && !is.null(x$frame_rows)) frame_unit_column(unit, frame)
   if (!is.null(ucol)) return(row_units(frame[[ucol]], ucol, x))   # wide rows: one curve per row
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
-    return(if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit)
+    u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
+    return(if (is.null(frame)) rows_units_of_curves(u, x) else u)
   }
   ucol <- column_names(unit, names(frame), "unit")
   idcol <- opts$id %||% "id"
@@ -610,6 +611,20 @@ memory_units <- function(unit, x, frame, opts) {
   # incomplete = "drop": the units of the curves left out (a unit with no complete curve still counts)
   du <- if (length(x$dropped)) frame[[ucol]][match(as.character(x$dropped), as.character(frame[[idcol]]))]
   structure(u, name = ucol, dropped_units = du)
+}
+
+# Curves that as_curves(incomplete = "drop") made from the rows of a wide
+# table (a matrix, a wide data frame, a matrix column) record the row of each
+# curve and of each one left out: a unit vector with one entry per row of
+# that table (dti_cca$id for as_curves(dti_cca, incomplete = "drop")) then
+# gives the units of the curves and of the rows left out. Any other vector
+# is returned as it is (one entry per curve).
+rows_units_of_curves <- function(u, x) {
+  fr <- x$frame_rows
+  dr <- x$dropped_rows
+  if (is.null(fr) || !is.null(dim(u)) || !(is.atomic(u) || is.factor(u)) || length(u) == nrow(x$values) ||
+      length(u) != length(fr) + length(dr) || !setequal(c(fr, dr), seq_along(u))) return(u)
+  structure(u[fr], name = attr(u, "name", exact = TRUE), dropped_units = u[dr])
 }
 
 # A data frame in memory whose curves are a matrix column, one per row
@@ -670,11 +685,11 @@ summary_matrix_frame <- function(x, grid, incomplete, env = parent.frame()) {
   matrix_frame_curves(x, grid, value, column_arg_names("unit", x, NULL, env = env), incomplete)
 }
 
-# "one curve (n)" or "<unit> (n)": what one individual of the guarantee is.
+# "one curve (n)" or "<unit> (n units)": what one individual of the guarantee is. (Not the
+# number of curves of the units: replacing one unit changes it, so a release never states it.)
 privacy_unit_of <- function(s) {
   f <- function(v) format(v, big.mark = ",", scientific = FALSE)
-  if (is.null(s$unit)) sprintf("one curve (%s)", f(s$n)) else
-    sprintf("%s (%s units, %s curves)", s$unit, f(s$n), f(s$curves))
+  if (is.null(s$unit)) sprintf("one curve (%s)", f(s$n)) else sprintf("%s (%s units)", s$unit, f(s$n))
 }
 
 # One rule on every source: a curve that does not cover the grid is refused

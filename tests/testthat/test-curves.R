@@ -62,3 +62,12 @@ test_that("plots draw to a null device", {
   expect_invisible(plot(rgp(1, kernel_gaussian(0.3), list(t, t))))
   expect_error(plot(curves(1:3, matrix(runif(9), 3))), class = "dpfda_error")
 })
+
+test_that("x[i] subsets what as_curves() recorded per curve, by number or logical", {
+  m <- matrix(1:12, 4, dimnames = list(c("a", "b", "c", "d"), NULL))
+  x <- as_curves(m, grid = 1:3)
+  expect_identical(x[c(2, 4)]$ids, x$ids[c(2, 4)])
+  expect_identical(x[c(FALSE, TRUE, TRUE, FALSE)]$ids, x$ids[2:3])
+  expect_identical(x[-1]$ids, x$ids[-1])
+  expect_identical(x[, 1:2]$ids, x$ids)
+})

@@ -20,7 +20,7 @@ test_that("unit =: n counts persons, the print says so, and a whole-person swap 
   r <- rel(d$X, unit = d$id)
   n_units <- length(unique(d$id))
   expect_equal(r$n, n_units)
-  expect_output(print(r), sprintf("privacy unit: id \\(%d units, %d curves\\)", n_units, nrow(d$X)))
+  expect_output(print(r), sprintf("privacy unit: id \\(%d units\\)", n_units))
   expect_output(print(rel(d$X)), sprintf("privacy unit: one curve \\(%d\\)", nrow(d$X)))
   # the person with the most curves: all of them replaced by extreme curves
   big <- names(which.max(table(d$id)))
@@ -48,7 +48,7 @@ test_that("unit = as a vector: the print names the variable or column it came fr
   rel <- function(...) suppressWarnings(dp_mean(curves(d$X, d$t), epsilon = 1, tau = 0.2, center = 0.5, ...))
   persons <- d$id
   ok <- stats::complete.cases(dti_cca$cca)
-  expect_match(rel(unit = persons)$privacy_unit, "^persons \\(142 units, 376 curves\\)")
+  expect_match(rel(unit = persons)$privacy_unit, "^persons \\(142 units\\)")
   expect_match(rel(unit = dti_cca$id[ok])$privacy_unit, "^id \\(")
   expect_match(rel(unit = dti_cca[ok, "id"])$privacy_unit, "^id \\(")
   expect_match(rel(unit = dti_cca[["id"]][ok])$privacy_unit, "^id \\(")
@@ -58,7 +58,7 @@ test_that("unit = as a vector: the print names the variable or column it came fr
   who <- rep(1:50, each = 4)
   k <- suppressWarnings(dp_kde(stats::runif(200), seq(0, 1, length.out = 21), 0.1, epsilon = 1, delta = 1e-5,
                                unit = who))
-  expect_match(k$privacy_unit, "^who \\(50 units, 200 points\\)")
+  expect_match(k$privacy_unit, "^who \\(50 units\\)")
 })
 
 test_that("unit =: memory, data frames, chunks and SQLite give the same release", {
@@ -127,7 +127,7 @@ test_that("unit = with wide data frames: a matrix column (dti_cca's layout) or n
   f2$cca[nrow(f2), 93] <- NA
   r_d <- rel(f2, unit = id, grid = d$t, na.rm = TRUE, incomplete = "drop")
   expect_equal(r_d$n, 41)
-  expect_identical(r_d$privacy_unit, sprintf("id (41 units, %d curves)", nrow(f2)))
+  expect_identical(r_d$privacy_unit, "id (41 units)")
   expect_error(rel(f2, unit = id, grid = d$t), class = "dpfda_error_data")
   # the summaries read the matrix column too (they read other data frames as long data)
   s_f <- summarise_mean(frame, tau = 0.2, grid = d$t, unit = id, center = 0.5)
@@ -225,7 +225,7 @@ test_that("dp_cov(unit =): a whole-person swap moves the summary and the release
   expect_equal(r1$sensitivity, rel(d$X[!duplicated(d$id), ])$sensitivity)   # calibrated as for n_units curves
   expect_lte(sqrt(sum((r2$coefficients - r1$coefficients)^2)), bound * (1 + 1e-9))
   expect_gt(sqrt(sum((r2$coefficients - r1$coefficients)^2)), 0)
-  expect_output(print(r1), sprintf("privacy unit: id \\(%d units, %d curves\\)", n_units, nrow(d$X)))
+  expect_output(print(r1), sprintf("privacy unit: id \\(%d units\\)", n_units))
   expect_output(print(r1), sprintf("covariance of %d units", n_units))
   expect_output(print(rel(d$X)), sprintf("privacy unit: one curve \\(%d\\)", nrow(d$X)))
   # the summaries: with unit = within the person-level bound; without, the curve-level summary moves
@@ -262,7 +262,7 @@ test_that("dp_cov(unit =) and dp_fpca(unit =): memory, data frames and chunks gi
   r_s <- rel(s, grid = u$t)
   expect_equal(r_df$n, length(unique(u$ids)))
   for (r in list(r_df, r_ch, r_s)) expect_equal(r$values$values, r_mem$values$values, tolerance = 1e-10)
-  expect_equal(r_ch$privacy_unit, sprintf("person (%d units, %d curves)", length(unique(u$ids)), nrow(u$X)))
+  expect_equal(r_ch$privacy_unit, sprintf("person (%d units)", length(unique(u$ids))))
   # chunks not sorted by the unit are refused; a curve of two units too
   shuffled <- u$long[order(u$long$t, u$long$curve), ]
   expect_error(rel(dp_chunks(split(shuffled, ceiling(seq_len(nrow(shuffled)) / 500))), id = "curve",
@@ -286,7 +286,7 @@ test_engines("dp_cov(unit =): a table gives the release of memory", function(con
   r_sql <- rel(dplyr::tbl(con, "dti_cov"), id = "curve", arg = "t", value = "y", grid = u$t, unit = "person")
   expect_equal(r_sql$values$values, r_mem$values$values, tolerance = 1e-8)
   expect_equal(r_sql$n, length(unique(u$ids)))
-  expect_match(r_sql$privacy_unit, sprintf("^person \\(%d units, %d curves\\)", length(unique(u$ids)), nrow(u$X)))
+  expect_match(r_sql$privacy_unit, sprintf("^person \\(%d units\\)", length(unique(u$ids))))
   bad <- u$long
   bad$person[1] <- bad$person[1] + 1e6
   DBI::dbWriteTable(con, "dti_cov_bad", bad)
@@ -351,7 +351,7 @@ test_that("dp_kde(unit =): a whole-person swap moves the release by at most the 
     a0 <- rel(p$x, binned = TRUE)
     b0 <- rel(x2, binned = TRUE)
     expect_gt(max(abs(predict(b0) - predict(a0))), a0$sensitivity)
-    expect_output(print(a), sprintf("privacy unit: person \\(60 units, %d points\\)", length(p$x)))
+    expect_output(print(a), "privacy unit: person \\(60 units\\)")
     expect_output(print(a0), sprintf("privacy unit: one point \\(%d\\)", length(p$x)))
   }
   expect_error(dp_kde(p$x, g, bandwidth = 0.05, epsilon = 1, delta = 1e-3, unit = p$person[-1]),
@@ -375,7 +375,7 @@ test_that("dp_kde(unit =) and dp_kme(unit =): memory, data frames, chunks and su
       expect_equal(predict(r), predict(a), tolerance = 1e-12)
       expect_equal(r$n, 60)
     }
-    expect_match(rel(p$df, unit = person)$privacy_unit, "^person \\(60 units, 270 points\\)")
+    expect_match(rel(p$df, unit = person)$privacy_unit, "^person \\(60 units\\)")
   }
   k <- kernel_gaussian(0.2)
   z <- matrix(seq(0, 1, length.out = 20))
@@ -388,7 +388,7 @@ test_that("dp_kde(unit =) and dp_kme(unit =): memory, data frames, chunks and su
     for (r in list(rk(p$df, unit = person), rk(chunks(), columns = "v", unit = "person"))) {
       expect_equal(r$weights, a$weights, tolerance = 1e-7)   # (ill-conditioned subspace weights)
     }
-    expect_output(print(rk(p$df, unit = person)), "privacy unit: person \\(60 units, 270 points\\)")
+    expect_output(print(rk(p$df, unit = person)), "privacy unit: person \\(60 units\\)")
     expect_output(print(rk(p$x)), "privacy unit: one point \\(270\\)")
   }
   # the exponential method with a unit in memory (tables and chunks refuse it: its utility needs all pairs)
@@ -430,7 +430,7 @@ test_that("dp_kme(method = \"exponential\", unit =): person-level utilities, exa
   expect_equal(a$n, 60)
   expect_equal(a$sensitivity, sens)
   expect_identical(a$selected, b$selected)
-  expect_equal(b$privacy_unit, "person (60 units, 270 points)")
+  expect_equal(b$privacy_unit, "person (60 units)")
   expect_valid_release(a)
   # the sampled choice follows the law (seeded draws, chi-square at a fixed seed)
   draws <- with_seed_mode(11, vapply(1:2000, function(i) {
@@ -466,7 +466,7 @@ test_engines("dp_kde(unit =) and dp_kme(unit =): a table gives the release of me
     r <- rel(tb, columns = "v", unit = "person")
     expect_equal(predict(r), predict(a), tolerance = 1e-9)
     expect_equal(r$n, 60)
-    expect_match(r$privacy_unit, "^person \\(60 units, 270 points\\)")
+    expect_match(r$privacy_unit, "^person \\(60 units\\)")
   }
   rk <- function(x, ...) with_seed_mode(5, dp_kme(x, kernel_gaussian(0.2), epsilon = 1, delta = 1e-5,
                                                   method = "random_features", synthetic = matrix(1:5 / 6),
@@ -670,4 +670,65 @@ test_that("unit_codes(): one code per unit, sorted (C run count) or not (match),
   expect_null(dpfda:::c_unit_runs(c(2L, 1L)))      # a decreasing key is never run-counted
   expect_null(dpfda:::c_unit_runs(c(1, NaN)))
   expect_equal(dpfda:::c_unit_runs(c(1L, 1L, 4L)), c(1L, 1L, 2L))
+})
+
+test_that("a unit release states nothing that depends on how many records a unit has", {
+  # neighbours: person 1 (1 to 3 curves or points) replaced by a person with 8; under the same
+  # seed only the released estimates (and what is computed from them) may differ; the old print
+  # "id (300 units, 585 curves)" stated the number of curves, which is not private
+  t <- seq(0, 1, length.out = 20)
+  set.seed(1)
+  person <- rep(1:150, sample(1:3, 150, TRUE))
+  X <- outer(stats::rnorm(length(person), 0.5, 0.1), sin(pi * t))
+  X2 <- rbind(X[person != 1, ], outer(rep(0.9, 8), cos(pi * t)))
+  p2 <- c(person[person != 1], rep(1L, 8))
+  k <- kernel_matern(3 / 2, 0.2)
+  pts <- function(X, u) data.frame(x = pmin(pmax(X[, 5], 0), 1), y = X[, 6], u = u)
+  cases <- list(
+    mean = list(function(X, u) dp_mean(curves(X, t), epsilon = 1, tau = 1, unit = u), c("values", "coefficients")),
+    mean_inference = list(function(X, u) dp_mean(curves(X, t), epsilon = 1, tau = 1, unit = u, inference = TRUE),
+                          c("values", "coefficients", "inference")),
+    mean_frl = list(function(X, u) dp_mean(curves(X, t), epsilon = 1, tau = 1, unit = u, mechanism = "frl"),
+                    c("values", "coefficients")),
+    cov = list(function(X, u) dp_cov(curves(X, t), epsilon = 1, tau = 1, unit = u, kernel = k, J = 4),
+               c("values", "coefficients")),
+    kde = list(function(X, u) dp_kde(pts(X, u)[c("x", "u")], t, 0.2, epsilon = 1, delta = 1e-5, unit = "u"),
+               "values"),
+    kde_iclp = list(function(X, u) dp_kde(pts(X, u)[c("x", "u")], t, 0.2, epsilon = 1, unit = "u",
+                                          mechanism = "iclp"), c("values", "coefficients")),
+    kme = list(function(X, u) dp_kme(pts(X, u), kernel_gaussian(0.3), epsilon = 1, delta = 1e-5,
+                                     synthetic = cbind(c(0, 0.5, 1), c(0, 0.5, 1)), unit = "u"),
+               c("values", "weights")))
+  for (nm in names(cases)) {
+    f <- cases[[nm]][[1L]]
+    r1 <- unclass(suppressWarnings(with_seed_mode(5, f(X, person))))
+    r2 <- unclass(suppressWarnings(with_seed_mode(5, f(X2, p2))))
+    expect_setequal(names(r1), names(r2))
+    same <- setdiff(names(r1), cases[[nm]][[2L]])
+    differ <- same[!vapply(same, function(f) identical(r1[[f]], r2[[f]]), NA)]
+    expect_identical(differ, character(0), label = paste(nm, "fields that depend on the records per unit"))
+    expect_match(r1$privacy_unit, "^u \\(150 units\\)$")
+    expect_false(identical(r1$values, r2$values))   # (the data did change)
+  }
+})
+
+test_that("as_curves(incomplete = \"drop\") of wide rows takes a unit vector of the rows; a subset drops the rest", {
+  g <- seq(0, 1, length.out = 93)
+  x <- as_curves(dti_cca, grid = g, incomplete = "drop")
+  ok <- stats::complete.cases(dti_cca$cca)
+  expect_length(x, sum(ok))
+  rel <- function(y, u) with_seed_mode(3, dp_mean(y, unit = u, tau = 0.2, epsilon = 1, center = 0.5))
+  # the unit of every row of dti_cca (382), not only of the 376 complete ones
+  r_all <- rel(x, dti_cca$id)
+  expect_identical(r_all$values, rel(x, dti_cca$id[ok])$values)
+  expect_identical(r_all$privacy_unit, "u (142 units)")   # (named after the argument of rel())
+  o <- sample(sum(ok))   # the order of the curves does not matter
+  expect_equal(rel(x[o], dti_cca$id)$values, r_all$values, tolerance = 1e-12)
+  # a subset is a new data set: the curves left out of the whole no longer count in n, and the
+  # unit vector of all rows no longer fits it
+  expect_equal(rel(x[1:10], NULL)$n, 10)
+  expect_null(x[1:10]$dropped)
+  expect_identical(x[1:10]$ids, x$ids[1:10])
+  expect_error(rel(x[1:300], dti_cca$id), class = "dpfda_error_argument")
+  expect_equal(rel(x[o], NULL)$n, nrow(dti_cca))   # a reordering keeps the 6 left out (counted, no contribution)
 })

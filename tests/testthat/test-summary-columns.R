@@ -82,3 +82,20 @@ test_engines("bare names in summarise_*() on a table and in engine_sql()", funct
   expect_identical(engine_sql(tb, "mean", grid = d$t, tau = 1, id = patient, arg = day, value = score),
                    engine_sql(tb, "mean", grid = d$t, tau = 1, id = "patient", arg = "day", value = "score"))
 })
+
+test_that("a release from a summary takes the tau and centre the summary recorded; others are refused", {
+  g <- seq(0, 1, length.out = 93)
+  s <- summarise_mean(dti_cca, grid = g, tau = 0.2, unit = id, incomplete = "drop", center = 0.5)
+  expect_output(print(s), "142 units of \"id\" \\(382 curves\\) from 34,968 values")
+  given <- with_seed_mode(2, dp_mean(s, epsilon = 1, tau = 0.2, center = rep(0.5, 93), incomplete = "drop"))
+  taken <- with_seed_mode(2, dp_mean(s, epsilon = 1, incomplete = "drop"))
+  expect_identical(taken$values, given$values)
+  expect_equal(taken$tau, 0.2)
+  expect_error(dp_mean(s, epsilon = 1, tau = 0.3), "clipped with l2, tau = 0.2")
+  expect_error(dp_mean(s, epsilon = 1, center = 0.4), class = "dpfda_error")
+  x <- curves(dti_cca$cca[stats::complete.cases(dti_cca$cca), ], g)
+  sc <- summarise_cov(x, tau = 0.2, J = 4, center = 0.5)
+  c1 <- suppressWarnings(with_seed_mode(4, dp_cov(sc, epsilon = 1, J = 4)))
+  c2 <- suppressWarnings(with_seed_mode(4, dp_cov(x, epsilon = 1, J = 4, tau = 0.2, center = 0.5)))
+  expect_equal(c1$values, c2$values, tolerance = 1e-10)
+})
