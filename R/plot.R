@@ -84,7 +84,9 @@ release_band <- function(x, band, level) {
   list(lower = ci$lower, upper = ci$upper,
        label = if (type == "population")
                  sprintf("%s%% band for the population %s", format(100 * level),
-                         if (inherits(x, "dpfda_kde_release")) "density" else "mean")
+                         # (a density's band is for f_h, the density smoothed by the kernel; see
+                         # confint(type = "population", smoothness =) for f itself)
+                         if (inherits(x, "dpfda_kde_release")) "density smoothed by the kernel" else "mean")
                else sprintf("%s%% %s band of the privacy noise", format(100 * level), type))
 }
 
