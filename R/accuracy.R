@@ -69,7 +69,9 @@
 #' * `"bandwidth"`: [dp_bandwidth()]: give `epsilon`, `delta`, optionally `n`,
 #'   and `d` (dimensions), `offsets` in `...`; the result (class
 #'   `dpfda_accuracy_bandwidth`) gives `n_needed`, the `n` its private test
-#'   needs (see [dp_bandwidth()]), and whether `n` is enough.
+#'   needs (see [dp_bandwidth()]), and whether `n` is enough. Or give `n`
+#'   without `epsilon` (or `solve_for = "epsilon"`): `epsilon_needed` is the
+#'   epsilon at which the test passes on `n` points (no target needed).
 #' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
 #'   Gaussian-process release of one function with RKHS sensitivity
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
@@ -129,8 +131,10 @@
 #' # a Gaussian-process release of one function
 #' dp_accuracy(mechanism = "gp", sensitivity = 0.05, epsilon = 1, delta = 1e-5,
 #'             kernel = kernel_gaussian(0.1), grid = g)$expected_l2
-#' # the n the private bandwidth test of dp_bandwidth() needs
+#' # the n the private bandwidth test of dp_bandwidth() needs, and the epsilon it
+#' # needs on 352 points
 #' dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
+#' dp_accuracy(mechanism = "bandwidth", n = 352, delta = 1e-6)$epsilon_needed
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
@@ -161,7 +165,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
                         tau = x$tau, bias = release_bias_bound(x)))
   }
-  if (identical(mechanism, "bandwidth")) return(accuracy_bandwidth(n, epsilon, delta, list(...)))
+  if (identical(mechanism, "bandwidth")) {
+    return(accuracy_bandwidth(n, epsilon, delta, list(...), if (!missing(solve_for)) solve_for))
+  }
   if (identical(tau, "auto")) {   # the bound chosen privately: a mixture over its candidates (R/auto-bound.R)
     if (!is.null(target_l2) || !is.null(target_sup)) {
       dpfda_abort(paste("Targets (`target_l2`, `target_sup`) are not available with tau = \"auto\"; plan with a",
@@ -267,15 +273,21 @@ print.dpfda_accuracy <- function(x, ...) {
 }
 
 # dp_accuracy(mechanism = "bandwidth"): the n the private IQR test of
-# dp_bandwidth() needs at this budget (public planning, no data).
-accuracy_bandwidth <- function(n, epsilon, delta, opts) {
+# dp_bandwidth() needs at this budget, or (solve_for = "epsilon", or n given
+# without epsilon) the epsilon it needs on n points (public planning, no data).
+accuracy_bandwidth <- function(n, epsilon, delta, opts, solve_for = NULL) {
   bad <- setdiff(names(opts), c("d", "offsets"))
   if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of mechanism \"bandwidth\" (give `d`, `offsets`).",
                                        bad[1L]), arg = bad[1L])
-  if (is.null(epsilon)) {
-    dpfda_abort("`epsilon` is needed for mechanism \"bandwidth\": the budget of dp_bandwidth().", arg = "epsilon")
+  solve_for <- if (!is.null(solve_for)) check_choice(solve_for, c("n", "epsilon"), "solve_for") else
+    if (is.null(epsilon) && !is.null(n)) "epsilon" else "n"
+  if (solve_for == "epsilon" && is.null(n)) {
+    dpfda_abort("`n` is needed to solve for epsilon with mechanism \"bandwidth\": the number of points.", arg = "n")
   }
-  epsilon <- check_epsilon(epsilon)
+  if (solve_for == "n" && is.null(epsilon)) {
+    dpfda_abort(paste("`epsilon` is needed for mechanism \"bandwidth\": the budget of dp_bandwidth() (or give `n`",
+                      "and solve_for = \"epsilon\" for the epsilon its test needs)."), arg = "epsilon")
+  }
   delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                         what = "a number in (0, 1): dp_bandwidth() is (epsilon, delta)-DP",
                         class = "dpfda_error_privacy")
@@ -284,9 +296,19 @@ accuracy_bandwidth <- function(n, epsilon, delta, opts) {
   ok <- is.numeric(offsets) && length(offsets) >= 1L && all(is.finite(offsets)) && all(offsets >= 0 & offsets < 1)
   if (!isTRUE(ok)) arg_error("offsets", "numbers in [0, 1)", offsets)
   if (!is.null(n)) n <- check_count(n, "n", min = 8, max = 1e15)
+  eps_needed <- NULL
+  if (solve_for == "epsilon") {   # (the result then describes the test at that epsilon)
+    eps_needed <- bandwidth_epsilon_needed(n, delta, d, offsets)
+    if (!is.finite(eps_needed)) {
+      dpfda_abort(sprintf("No epsilon makes the private IQR test pass on n = %s points; it needs more points.",
+                          format(n)), arg = "n")
+    }
+    epsilon <- eps_needed
+  }
+  epsilon <- check_epsilon(epsilon)
   nn <- bandwidth_n_needed(epsilon, delta, d, offsets)
   structure(list(mechanism = "bandwidth", n = n, epsilon = epsilon, delta = delta, d = d, n_needed = nn,
-                 enough = if (is.null(n)) NA else n >= nn),
+                 enough = if (is.null(n)) NA else n >= nn, epsilon_needed = eps_needed),
             class = "dpfda_accuracy_bandwidth")
 }
 
@@ -297,6 +319,10 @@ print.dpfda_accuracy_bandwidth <- function(x, ...) {
   cat(sprintf(paste("  the private IQR test needs about n >= %s to pass with probability 0.9 (continuous,",
                     "Gaussian-shaped data; ties and heavy tails need more)%s\n"), format(x$n_needed, big.mark = ","),
               if (isTRUE(x$enough)) ": n is enough" else if (isFALSE(x$enough)) ": give a public `fallback`" else ""))
+  if (!is.null(x$epsilon_needed)) {
+    cat(sprintf("  epsilon needed for the test to pass on n = %s points: %s\n", format(x$n, big.mark = ","),
+                format(x$epsilon_needed, digits = 4)))
+  }
   invisible(x)
 }
 

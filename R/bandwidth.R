@@ -116,10 +116,11 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     if (is.null(fallback)) {
       dpfda_abort(sprintf(paste("The private IQR test failed for coordinate(s) %s and no public `fallback`",
                                 "was given (the budget of this call is spent: give a fallback next time).",
-                                "At epsilon = %s the test needs about n >= %s (Gaussian-shaped data; %d given);",
+                                "At epsilon = %s the test needs about n >= %s (Gaussian-shaped data; %d given)%s;",
                                 "plan with dp_accuracy(mechanism = \"bandwidth\")."),
                           paste(which(!private), collapse = ", "), format(epsilon, digits = 4),
-                          format(bandwidth_n_needed(epsilon, delta, d, offsets), big.mark = ","), n),
+                          format(bandwidth_n_needed(epsilon, delta, d, offsets), big.mark = ","), n,
+                          bandwidth_epsilon_hint(n, delta, d, offsets)),
                   class = "dpfda_error_ptr")
     }
     h[!private] <- fallback[!private]
@@ -141,18 +142,9 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
 # the threshold by log(1 / (2 (1 - pass))) / epsilon'. (A guide: ties, e.g.
 # rounded values, and heavy tails need more.)
 bandwidth_n_needed <- function(epsilon, delta, d = 1L, offsets = c(0, 0.5), pass = 0.9) {
-  k <- d * length(offsets)
-  eps1 <- epsilon / k
-  thr <- 1 + log(k / delta) / eps1 + log(1 / (2 * (1 - pass))) / eps1
-  q <- stats::qnorm(0.75)
-  # one offset: the log IQR may sit at an edge; it is at least w/20 from it with probability 0.9
-  # when its place in the bin is uniform (a guide, not a guarantee)
-  frac <- if (length(offsets) >= 2L) 1 / 4 else 1 / 20
-  a_of <- function(n) {
-    w <- log(1 + 1 / log(n))
-    t <- min(stats::pnorm(q * exp(frac * w)) - 0.75, 0.75 - stats::pnorm(q * exp(-frac * w)))
-    n * t
-  }
+  tt <- bandwidth_test_terms(delta, d, offsets, pass)
+  thr <- 1 + tt$cost / epsilon
+  a_of <- tt$a_of
   hi <- 16
   while (a_of(hi) < thr) {
     hi <- hi * 2
@@ -164,6 +156,40 @@ bandwidth_n_needed <- function(epsilon, delta, d = 1L, offsets = c(0, 0.5), pass
     if (a_of(mid) >= thr) hi <- mid else lo <- mid
   }
   hi
+}
+
+# The other way round: the smallest epsilon at which the test passes with
+# probability `pass` on n such points (Inf when no epsilon does). The test
+# needs A(n) >= 1 + cost / epsilon, so epsilon >= cost / (A(n) - 1).
+bandwidth_epsilon_needed <- function(n, delta, d = 1L, offsets = c(0, 0.5), pass = 0.9) {
+  tt <- bandwidth_test_terms(delta, d, offsets, pass)
+  a <- tt$a_of(n)
+  if (a > 1) tt$cost / (a - 1) else Inf
+}
+
+# ", or epsilon >= e on these n points" for a failed test's message ("" when no epsilon suffices).
+bandwidth_epsilon_hint <- function(n, delta, d, offsets) {
+  e <- bandwidth_epsilon_needed(n, delta, d, offsets)
+  if (!is.finite(e)) return("")
+  u <- 10^(floor(log10(e)) - 2)   # (three significant digits, rounded up)
+  sprintf(", or about epsilon >= %s on these %d points", format(ceiling(e / u) * u), n)
+}
+
+# The two parts of the planning rule above: the threshold's cost, k times
+# (log(k / delta) + log(1 / (2 (1 - pass)))) for k = d x offsets attempts at
+# epsilon / k each (the threshold is 1 + cost / epsilon), and A(n), the
+# changes that move the log IQR out of its bin.
+bandwidth_test_terms <- function(delta, d, offsets, pass) {
+  k <- d * length(offsets)
+  q <- stats::qnorm(0.75)
+  # one offset: the log IQR may sit at an edge; it is at least w/20 from it with probability 0.9
+  # when its place in the bin is uniform (a guide, not a guarantee)
+  frac <- if (length(offsets) >= 2L) 1 / 4 else 1 / 20
+  list(cost = k * (log(k / delta) + log(1 / (2 * (1 - pass)))),
+       a_of = function(n) {
+         w <- log(1 + 1 / log(n))
+         n * min(stats::pnorm(q * exp(frac * w)) - 0.75, 0.75 - stats::pnorm(q * exp(-frac * w)))
+       })
 }
 
 # One-dimensional PTR interquartile range; NA when every attempt fails.

@@ -422,3 +422,34 @@ test_that("the explorer's numbers show the bias bound and the total of dp_accura
   expect_match(html, sprintf("data-key=\"bias\">%s<", format(a$bias_l2, digits = 4)), fixed = TRUE)
   expect_match(html, "data-key=\"total\"", fixed = TRUE)
 })
+
+test_that("dp_accuracy(mechanism = \"bandwidth\") solves for the epsilon the test needs on n points", {
+  e <- dp_accuracy(mechanism = "bandwidth", n = 352, delta = 1e-6)
+  expect_identical(e, dp_accuracy(mechanism = "bandwidth", n = 352, delta = 1e-6, epsilon = 3,
+                                  solve_for = "epsilon"))   # (what is solved for needs no value)
+  eps <- e$epsilon_needed
+  expect_true(is.finite(eps) && eps > 0.5)   # 352 points are too few at 0.5 (above)
+  # the two planning figures agree: n_needed at eps is n (up to the integer step), and a hair less
+  # epsilon needs more points
+  expect_lte(e$n_needed, 352)
+  expect_gt(dpfda:::bandwidth_n_needed(eps * (1 - 1e-3), 1e-6), 351)
+  expect_identical(dpfda:::bandwidth_epsilon_needed(50, 1e-6, d = 2), Inf)   # (too few points for any epsilon)
+  for (n in c(200, 1000, 1e5)) {
+    en <- dpfda:::bandwidth_epsilon_needed(n, 1e-6, d = 2)
+    expect_lte(dpfda:::bandwidth_n_needed(en * (1 + 1e-9), 1e-6, d = 2), n)
+    expect_gt(dpfda:::bandwidth_n_needed(en * (1 - 1e-3), 1e-6, d = 2), n)
+  }
+  expect_output(print(e), "epsilon needed for the test to pass on n = 352 points")
+  # and it is met: Gaussian data of 352 points pass at that epsilon at least about 90% of the time
+  old <- dp_reproducible(4)
+  on.exit(dp_rng(old))
+  expect_gte(mean(replicate(60, dp_bandwidth(rnorm(352), epsilon = eps, delta = 1e-6, fallback = 1)$private)),
+             0.85)
+  # the failed test's message says it too, rounded up (three digits)
+  msg <- conditionMessage(expect_error(dp_bandwidth(rnorm(352), epsilon = 0.5, delta = 1e-6),
+                                       "or about epsilon >= [0-9.]+ on these 352 points"))
+  shown <- as.numeric(sub(".*epsilon >= ([0-9.]+) on these.*", "\\1", msg))
+  expect_true(shown >= eps && shown <= eps * 1.01)
+  expect_error(dp_accuracy(mechanism = "bandwidth", delta = 1e-6, solve_for = "epsilon"), "`n` is needed")
+  expect_error(dp_accuracy(mechanism = "bandwidth", n = 8, delta = 1e-300), class = "dpfda_error")
+})
