@@ -81,6 +81,17 @@ abort_unknown_option <- function(name, fun) {
   dpfda_abort(sprintf("`%s` is not an option of %s(); see ?%s.", name, fun, fun), arg = name)
 }
 
+# The `...` that a mechanism passes to dp_noise_scale(): named, and only what
+# it takes beyond the calibration the mechanism sets (allow_large_epsilon), so
+# that a typo gets a classed error naming `fun` instead of R's "unused
+# argument" from deep inside.
+check_noise_dots <- function(dots, fun) {
+  if (length(dots) && (is.null(names(dots)) || any(!nzchar(names(dots))))) abort_unnamed_dots()
+  bad <- setdiff(names(dots), "allow_large_epsilon")
+  if (length(bad)) abort_unknown_option(bad[1L], fun)
+  invisible(dots)
+}
+
 # `grid` missing where it must be public: `why` says what the grid is.
 abort_grid_required <- function(why = "evaluation points must be public and chosen without looking at the data") {
   dpfda_abort(sprintf("`grid` is required: %s.", why), arg = "grid")

@@ -135,6 +135,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")
+  noise_dots <- check_noise_dots(list(...), "dp_gp_select")
   noise <- NULL
   if (include_dp_noise) {
     if (is.null(epsilon_regression)) {
@@ -146,7 +147,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                 class = "dpfda_error_privacy")
     }
     noise <- list(epsilon = check_epsilon(epsilon_regression, "epsilon_regression"),
-                  delta = check_delta(delta), calibration = calibration, tol = tol, args = list(...))
+                  delta = check_delta(delta), calibration = calibration, tol = tol, args = noise_dots)
   } else {
     if (!is.null(epsilon_regression)) epsilon_regression <- check_epsilon(epsilon_regression, "epsilon_regression")
     if (!is.null(delta)) delta <- check_delta(delta)

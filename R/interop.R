@@ -154,6 +154,20 @@
 #' @export
 as_curves <- function(x, ...) UseMethod("as_curves")
 
+# The `...` of a matrix or data-frame method: a misspelt option (na.rn = TRUE)
+# is refused instead of ignored. The releases pass every option of
+# as_curves() to whatever method their data need (as_curves_options), so
+# those that another method takes (n_grid, id, arg, value) pass unused.
+check_as_curves_dots <- function(dots) {
+  if (!length(dots)) return(invisible())
+  nms <- names(dots) %||% rep("", length(dots))
+  bad <- nms[!nms %in% as_curves_options]
+  if (length(bad)) {
+    if (!nzchar(bad[1L])) abort_unnamed_dots()
+    abort_unknown_option(bad[1L], "as_curves")
+  }
+}
+
 #' @rdname as_curves
 #' @export
 as_curves.default <- function(x, ...) {
@@ -194,6 +208,7 @@ as_curves.dpfda_release <- function(x, ...) check_curves_data(x$values, "x")
 #' @export
 as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("linear", "smooth"), df = NULL,
                              incomplete = c("error", "drop"), domain = NULL, arg_name = "t", value_name = "value") {
+  check_as_curves_dots(list(...))
   na.rm <- check_flag(na.rm, "na.rm")
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   if (na.rm && is.numeric(x) && anyNA(x)) {
@@ -247,6 +262,7 @@ set_curve_names <- function(x, arg_name, value_name) {
 as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = NULL,
                                  method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
                                  df = NULL, incomplete = c("error", "drop"), ...) {
+  check_as_curves_dots(list(...))
   # strings or bare names (the rule of column_names(), R/entry.R)
   id <- column_arg(substitute(id), tryCatch(id, error = function(e) e), "id")
   arg <- column_arg(substitute(arg), tryCatch(arg, error = function(e) e), "arg")

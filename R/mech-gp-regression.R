@@ -178,6 +178,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                       what = "a number strictly between 0 and 1")   # also when unused (standard)
   # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...` (the rest goes to dp_noise_scale())
   dots <- split_ybound_options(list(...))
+  check_noise_dots(dots$rest, "dp_gp_regression")
   ch <- NULL
   eps_rel <- epsilon
   if (identical(y_bound, "auto")) {

@@ -98,7 +98,8 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   parts <- list(mean = as.vector(fitc$C %*% yc) + mid, C = fitc$C, variance = fitc$variance,
                 grid = grid, points = newpts, d = diff(y_bound), y_bound = y_bound, n = n)
   cl <- cloaking_covariance(parts$C, tol = tol)
-  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call, noise_args = list(...),
+  rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call,
+                          noise_args = check_noise_dots(list(...), "dp_sparse_gp_regression"),
                           mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
                           inducing = Z, noise_mode = noise)
   release_close(rel, budget, "dp_sparse_gp_regression")

@@ -69,6 +69,7 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   values <- evaluate_target(f, grid)
+  check_noise_dots(list(...), "dp_gp_release")
   sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "gp", epsilon = epsilon, delta = delta,
                     sensitivity = sensitivity,

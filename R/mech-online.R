@@ -252,11 +252,7 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e-2)
   method <- check_choice(method, c("auto", "cholesky", "markov"), "method")
-  dots <- list(...)
-  if (length(dots) && (is.null(names(dots)) || !all(names(dots) %in% "allow_large_epsilon"))) {
-    dpfda_abort("`...` may only hold `allow_large_epsilon` (passed to dp_noise_scale()).",
-                arg = "...")
-  }
+  check_noise_dots(list(...), "dp_online")
   sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)
   markov_ok <- kernel_is_markov_1d(kernel)
   if (method == "markov" && !markov_ok) {

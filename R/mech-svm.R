@@ -182,6 +182,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   # everything that sets the noise scale is public: n, lambda, kernel, gap_tol
   sens <- sensitivity_erm(1, lambda, n, kernel$variance)
   if (strict) sens <- sens + 2 * sqrt(gap_tol / lambda)
+  check_noise_dots(list(...), "dp_svm")
   sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
 
   fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit)
@@ -376,7 +377,8 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   n <- length(data$y)
 
   sens <- sensitivity_krr(yb$B, lambda, n, kernel$variance)
-  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), ca$dots))
+  sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration),
+                                     check_noise_dots(ca$dots, "dp_krr")))
 
   a <- krr_solve(data$x, data$y, lambda, kernel)
   values <- yb$offset + erm_kernel_expansion(kernel, data$x, a, pts)

@@ -324,16 +324,29 @@ release_predict.default <- function(object, newdata, ...) {
 }
 
 # The user's call without private values: arguments that carry data (x, y,
-# f, ...) are kept only when they are variable names; values written into the
-# call (or passed through do.call()) are replaced by `<private>`.
-private_call_args <- c("x", "y", "f", "data", "values", "utility")
+# f, the privacy unit of each record, the counts of dp_kde(), ...) are kept
+# only when they are variable names; values written into the call (or passed
+# through do.call()) are replaced by `<private>`. do.call() also puts the
+# function itself into the call: its name replaces it.
+private_call_args <- c("x", "y", "f", "data", "values", "utility", "unit", "counts", "age", "deaths", "group")
 
 public_call <- function(call) {
   if (!is.call(call)) return(call)
+  if (is.function(call[[1L]])) call[[1L]] <- as.name(exported_name_of(call[[1L]]) %||% "<function>")
   nms <- names(call)
   if (is.null(nms)) return(call)
   for (i in seq_along(call)[-1L]) {
     if (nms[i] %in% private_call_args && !is.symbol(call[[i]])) call[[i]] <- as.name("<private>")
   }
   call
+}
+
+# The name under which dpfda exports the function `f` (NULL if none).
+exported_name_of <- function(f) {
+  ns <- asNamespace("dpfda")
+  for (nm in getNamespaceExports(ns)) {
+    g <- get0(nm, envir = ns, inherits = FALSE)
+    if (is.function(g) && identical(g, f)) return(nm)
+  }
+  NULL
 }

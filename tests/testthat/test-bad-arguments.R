@@ -565,6 +565,13 @@ bad_arg_allowed_core <- function() {
   )
 }
 
+# Exports whose `...` is not a list of options: generics passing it to their
+# methods, and functions passing it on to base R or to a user function.
+dots_pass_on <- c(as_curves = "generic (the matrix and data-frame methods check their own)",
+                  as_density = "generic", as_fd = "generic", as_tfd = "generic", glance = "generic (generics)",
+                  tidy = "generic (generics)", query = "generic", released = "generic",
+                  csv_chunks = "passed to utils::read.csv()")
+
 bad_arg_cases <- function() {
   tab <- bad_arg_table()
   bad <- bad_values()
@@ -578,6 +585,13 @@ bad_arg_cases <- function() {
       tag <- if (is.null(id) || !nzchar(id)) fun else sprintf("%s [%s]", fun, id)
       cases[[length(cases) + 1L]] <- list(label = sprintf("%s baseline", tag), fun = fun,
                                           args = base, baseline = TRUE)
+      # a misspelt option in `...` is named in a classed error, not ignored nor left to R's "unused
+      # argument" from deep inside (the generics pass `...` on to methods that may take more)
+      if ("..." %in% names(formals(getExportedValue("dpfda", fun))) && !fun %in% names(dots_pass_on)) {
+        cases[[length(cases) + 1L]] <- list(label = sprintf("%s: zz_not_an_option = 1 in ...", tag), fun = fun,
+                                            args = c(base, list(zz_not_an_option = 1)), baseline = FALSE,
+                                            allowed = FALSE)
+      }
       for (arg in names(base)) {
         vals <- c(bad, list("wrong length" = wrong_length(base[[arg]])))
         for (v in names(vals)) {

@@ -83,3 +83,51 @@ test_that("required arguments are checked one way, and no plain stop() is left i
   x$values[1, 1] <- NaN
   expect_error(dpfda:::validate_dpfda_curves(x), class = "dpfda_error_data")
 })
+
+test_that("dp_kde() refuses an option its mechanism does not take with a classed error (was R's 'unused argument')", {
+  t <- seq(0, 1, length.out = 9)
+  x <- c(0.2, 0.4, 0.9)
+  expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, nope = 2), "`nope` is not an option of dp_kde",
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, counts = c(3, 1, 2)),
+               "option of mechanism \"iclp\" and \"frl\" only, not of \"gp\"", class = "dpfda_error_argument")
+  expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, mechanism = "bernstein", allow_large_epsilon = TRUE),
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(x, t, 0.1, 1, 1e-5, "gp", NULL, "analytic", NULL, NULL, 20L, 3L, 2), class = "dpfda_error")
+  expect_s3_class(dp_kde(x, t, 0.1, epsilon = 1, mechanism = "iclp", counts = c(3, 1, 2)), "dpfda_release")
+  expect_s3_class(suppressWarnings(dp_kde(x, t, 0.1, epsilon = 20, delta = 1e-5, calibration = "hall",
+                                          allow_large_epsilon = TRUE)), "dpfda_release")
+})
+
+test_that("as_curves() refuses a misspelt option of a matrix or data frame instead of ignoring it", {
+  long <- data.frame(id = rep(1:2, each = 3), arg = rep(1:3, 2), value = 1:6)
+  expect_error(as_curves(long, na.rn = TRUE), "`na.rn` is not an option of as_curves", class = "dpfda_error_argument")
+  expect_error(as_curves(matrix(1:6, 2), grid = 1:3, incompelte = "drop"), "`incompelte`",
+               class = "dpfda_error_argument")
+  expect_error(as_curves(long, 2), class = "dpfda_error_argument")
+  expect_s3_class(as_curves(long, n_grid = 5), "dpfda_curves")   # (an option of the fd method, passed by releases)
+})
+
+test_that("a misspelt option of a Gaussian mechanism is named in a classed error (was R's 'unused argument')", {
+  t <- seq(0, 1, length.out = 9)
+  xr <- seq(0.05, 0.95, length.out = 30)
+  yr <- sin(2 * pi * xr)
+  pts <- cbind(xr, yr)
+  lab <- ifelse(yr > 0, 1, -1)
+  k <- kernel_gaussian(0.2)
+  calls <- list(
+    dp_gp_release = function(...) dp_gp_release(function(a) a, t, k, 0.1, epsilon = 1, delta = 1e-5, ...),
+    dp_gp_regression = function(...) dp_gp_regression(xr, yr, t, k, 0.1, c(-1, 1), epsilon = 1, delta = 1e-5, ...),
+    dp_sparse_gp_regression = function(...) dp_sparse_gp_regression(xr, yr, t, 5, k, 0.1, c(-1, 1), epsilon = 1,
+                                                                    delta = 1e-5, ...),
+    dp_krr = function(...) dp_krr(xr, yr, 0.01, k, t, c(-1, 1), epsilon = 1, delta = 1e-5, ...),
+    dp_svm = function(...) dp_svm(pts, lab, 0.01, kernel_gaussian(0.5), pts[1:3, ], epsilon = 1, delta = 1e-5, ...),
+    dp_online = function(...) dp_online(function(a) a, k, sensitivity = 0.1, epsilon = 1, delta = 1e-5, ...))
+  for (fun in names(calls)) {
+    e <- expect_error(calls[[fun]](alow_large_epsilon = TRUE), class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), sprintf("`alow_large_epsilon` is not an option of %s\\(\\)", fun))
+    expect_error(calls[[fun]](TRUE), class = "dpfda_error_argument")   # unnamed
+    expect_true(inherits(suppressWarnings(calls[[fun]](allow_large_epsilon = FALSE)),
+                         c("dpfda_release", "dpfda_online_session")))
+  }
+})

@@ -376,7 +376,7 @@ test_that("bad arguments give classed errors naming the argument", {
   err(mk(tau = 1), "tau")
   err(mk(method = "kronecker"), "method")
   err(dp_online(f1, kernel_gaussian(0.2), 0.1, 1, 1e-5, method = "markov"), "method")
-  err(mk(bogus = 1), "...")
+  err(mk(bogus = 1), "bogus")   # (the option is named, as by every mechanism)
   err(dp_online(f1, k, 0.1, 2, 1e-5, calibration = "hall"), "epsilon", "dpfda_error_privacy")
   expect_s3_class(dp_online(f1, k, 0.1, 2, 1e-5, calibration = "hall", allow_large_epsilon = TRUE),
                   "dpfda_online_session")

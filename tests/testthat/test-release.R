@@ -44,6 +44,21 @@ test_that("the stored call never carries data values", {
   expect_false(any(vapply(as.list(r2$call), function(a) identical(a, x), NA)))
   r3 <- dp_kde(c(0.2, 0.4, 0.9), seq(0, 1, length.out = 10), 0.1, 1, 1e-5)
   expect_identical(r3$call$x, as.name("<private>"))
+  # do.call() puts the function and every value into the call: the privacy unit of each curve
+  # (which curves are one person's) and the points' counts are data too, and the function is named
+  t <- seq(0, 1, length.out = 9)
+  X <- outer(seq(-1, 1, length.out = 40), sin(pi * t)) / 2
+  ids <- rep(1:20, 2)
+  r4 <- suppressWarnings(do.call(dp_mean, list(curves(X, t), epsilon = 1, tau = 1, unit = ids)))
+  expect_identical(r4$call[[1L]], as.name("dp_mean"))
+  expect_identical(r4$call$unit, as.name("<private>"))
+  leaf_sizes <- function(e) if (is.call(e)) unlist(lapply(as.list(e), leaf_sizes)) else length(e)
+  expect_true(all(leaf_sizes(r4$call) == 1L))   # names and single public settings only
+  r5 <- do.call(dp_kde, list(c(0.2, 0.4, 0.9), t, 0.1, epsilon = 1, mechanism = "iclp", counts = c(3, 1, 2)))
+  expect_identical(r5$call$counts, as.name("<private>"))
+  expect_identical(r5$call[[1L]], as.name("dp_kde"))
+  d <- data.frame(x = runif(40), p = ids)
+  expect_identical(dp_kde(d, t, 0.2, epsilon = 1, delta = 1e-5, unit = p)$call$unit, as.name("p"))   # a column name
 })
 
 test_that("summary(release) says at least what print() says (n, tau, noise, privacy unit) (issue 32)", {
