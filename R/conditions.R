@@ -81,6 +81,15 @@ abort_unknown_option <- function(name, fun) {
   dpfda_abort(sprintf("`%s` is not an option of %s(); see ?%s.", name, fun, fun), arg = name)
 }
 
+# `...` that a function takes but does not use (it shares a help page with
+# methods that do): anything given is a misspelt argument.
+refuse_dots <- function(dots, fun) {
+  if (!length(dots)) return(invisible())
+  nm <- names(dots)[1L]
+  if (is.null(nm) || !nzchar(nm)) abort_unnamed_dots()
+  abort_unknown_option(nm, fun)
+}
+
 # The `...` that a mechanism passes to dp_noise_scale(): named, and only what
 # it takes beyond the calibration the mechanism sets (allow_large_epsilon), so
 # that a typo gets a classed error naming `fun` instead of R's "unused

@@ -118,8 +118,11 @@
 #' @param arg_name,value_name Names of the argument and of the values (for a
 #'   matrix, a vector or a `tfd`; data frames take their column names, `fd`
 #'   objects their `fdnames` unless these are given).
-#' @param basis An \pkg{fda} basis object (`basisfd`) or `NULL`.
-#' @param ... Unused.
+#' @param basis An \pkg{fda} basis object (`basisfd`) or `NULL` (the cubic
+#'   spline interpolating the values, one B-spline per grid point: at most
+#'   1,000 points; give a smaller basis for more).
+#' @param ... For `as_curves()`, the options of its methods (above); the
+#'   other functions take none (a misspelt argument is refused).
 #' @return `as_curves()`: a `dpfda_curves` object. `as_tfd()`: a `tfd`
 #'   vector. `as_fd()`: an `fd` object.
 #' @examples
@@ -608,6 +611,7 @@ as_curves.tfd <- function(x, grid = NULL, ..., arg_name = "t", value_name = "val
 #' @export
 as_tfd <- function(x, ...) {
   check_required()
+  refuse_dots(list(...), "as_tfd")
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
@@ -620,6 +624,7 @@ as_tfd <- function(x, ...) {
 #' @export
 as_fd <- function(x, basis = NULL, ...) {
   check_required()
+  refuse_dots(list(...), "as_fd")
   need_package("fda", "as_fd()")
   cv <- as_curves(x)
   if (cv$dim != 1L) arg_error("x", "one-dimensional curves", x)
@@ -627,8 +632,15 @@ as_fd <- function(x, basis = NULL, ...) {
   if (length(g) < 2L) arg_error("x", "curves on at least two grid points", x)
   if (is.null(basis)) {
     # the interpolating cubic spline (not-a-knot: a knot at every grid point but the second and the
-    # second to last, so m functions for m points): eval.fd() at the grid returns the values exactly
+    # second to last, so m functions for m points): eval.fd() at the grid returns the values exactly.
+    # fda fits it with dense m x m algebra (1,000 points: 4.5 s; 5,000: minutes; 1e5: 80 GB)
     m <- length(g)
+    if (m > 1000L) {
+      dpfda_abort(sprintf(paste("`x` has %s grid points: the default basis (one B-spline per point) is too",
+                                "large for fda; give a `basis` with fewer functions, e.g.",
+                                "fda::create.bspline.basis(c(%s, %s), nbasis = 50)."),
+                          format(m, big.mark = ","), format(g[1L]), format(g[m])), arg = "basis")
+    }
     basis <- if (m >= 4L) fda::create.bspline.basis(range(g), norder = 4L, breaks = g[-c(2L, m - 1L)]) else
       fda::create.bspline.basis(range(g), norder = m, breaks = range(g))
   } else if (!inherits(basis, "basisfd")) {

@@ -568,7 +568,7 @@ bad_arg_allowed_core <- function() {
 # Exports whose `...` is not a list of options: generics passing it to their
 # methods, and functions passing it on to base R or to a user function.
 dots_pass_on <- c(as_curves = "generic (the matrix and data-frame methods check their own)",
-                  as_density = "generic", as_fd = "generic", as_tfd = "generic", glance = "generic (generics)",
+                  glance = "generic (generics)",
                   tidy = "generic (generics)", query = "generic", released = "generic",
                   csv_chunks = "passed to utils::read.csv()")
 

@@ -131,3 +131,12 @@ test_that("a misspelt option of a Gaussian mechanism is named in a classed error
                          c("dpfda_release", "dpfda_online_session")))
   }
 })
+
+test_that("as_fd() refuses a grid too large for its default basis, and the converters a misspelt argument", {
+  skip_if_not_installed("fda")
+  expect_error(as_fd(curves(matrix(sin(seq(0, 1, length.out = 1001)), 1), seq(0, 1, length.out = 1001))),
+               "give a `basis` with fewer functions", class = "dpfda_error_argument")
+  x <- curves(matrix(1:6, 2), 1:3)
+  expect_error(as_fd(x, bassis = NULL), "`bassis` is not an option of as_fd", class = "dpfda_error_argument")
+  expect_error(as_density(x, 1), class = "dpfda_error_argument")
+})
