@@ -49,7 +49,7 @@
 #' @param epsilon Privacy budget.
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve (curves
 #'   are radially clipped to it; for a summary `x` it may be left out, and the
-#'   summary's bound and centre are taken), or `"auto"`: chosen privately with a share
+#'   summary's bound, centre and `J` are taken), or `"auto"`: chosen privately with a share
 #'   of `epsilon`, by the rule of [dp_mean()] (see its section Automatic
 #'   bound: the same candidates, target and errors; `bound_share`,
 #'   `bound_range`, `bound_quantile` in `...`); the rest of `epsilon` goes to
@@ -137,9 +137,10 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                    psi = NULL, J = NULL, h = NULL, noise = c("float", "exact"), budget = NULL, grid = NULL,
                    center = NULL, ..., unit = NULL, incomplete = c("error", "drop")) {
   call <- match.call()
-  if (!missing(x) && inherits(x, "dpfda_summary")) {   # the public tau and centre summarise_cov() recorded
+  if (!missing(x) && inherits(x, "dpfda_summary")) {   # the public tau, centre and J summarise_cov() recorded
     if (missing(tau) && !is.null(x$settings$tau)) tau <- x$settings$tau
     center <- center %||% x$settings$center
+    if (is.null(J) && is.matrix(x$settings$projection)) J <- ncol(x$settings$projection)
   }
   check_required(c("x", "epsilon", "tau"))
   budget <- release_open(budget)
