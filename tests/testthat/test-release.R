@@ -82,3 +82,20 @@ test_that("summary(release) says at least what print() says (n, tau, noise, priv
   expect_match(s$privacy_unit, "30 units")
   expect_equal(s$expected_l2_noise, sqrt(sum(noise_law(rels[[2]])$weights * noise_law(rels[[2]])$var)))
 })
+
+test_that("predict() refuses a misspelt option instead of silently giving no band", {
+  t <- seq(0, 1, length.out = 11)
+  r <- with_seed_mode(1, dp_mean(curves(outer(seq(-1, 1, length.out = 30), sin(pi * t)) / 2, t), epsilon = 1,
+                                 tau = 1))
+  expect_error(predict(r, 0.5, intervals = "confidence"), "`intervals` is not an option of predict",
+               class = "dpfda_error_argument")
+  expect_error(predict(r, 0.5, 2, 3, 4), class = "dpfda_error")
+  expect_equal(unname(predict(r, 0.5, interval = "confidence")[, "fit"]), predict(r, 0.5))
+  rb <- with_seed_mode(1, dp_kde(seq(0.05, 0.95, length.out = 50), t, 0.2, epsilon = 1, delta = 1e-5,
+                                 mechanism = "bernstein"))
+  expect_true(is.finite(predict(rb, 0.5, h = 3)))   # the lattice's own options pass
+  expect_error(predict(rb, 0.5, hh = 3), class = "dpfda_error_argument")
+  rl <- with_seed_mode(1, dp_bernstein(function(a) a^2, sensitivity = 0.1, epsilon = 1, k = 4))
+  expect_error(predict(rl, 0.5, kind = "nearest"), "`kind` is not an option of predict",
+               class = "dpfda_error_argument")
+})
