@@ -256,7 +256,8 @@ print.summary.dpfda_release <- function(x, ...) {
 #' @param newdata Points (vector or matrix), or `NULL`.
 #' @param interval `"none"` (default) or `"confidence"` (see above).
 #' @param level Coverage probability of the interval.
-#' @param ... Passed to the mechanism's method.
+#' @param ... Options of the mechanism's evaluation (a density's Bernstein
+#'   lattice: `h`, `type`); anything else is refused.
 #' @return Released values at the requested points; with `interval =
 #'   "confidence"`, a matrix with columns `fit`, `lwr`, `upr` (one-curve
 #'   releases).
