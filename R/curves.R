@@ -244,8 +244,8 @@ length.dpfda_curves <- function(x) nrow(x$values)
 #' @export
 `[.dpfda_curves` <- function(x, i, j, ...) {
   v <- x$values
-  if (missing(i)) i <- seq_len(nrow(v))
-  if (missing(j)) j <- seq_len(ncol(v))
+  i <- if (missing(i)) seq_len(nrow(v)) else curve_index(i, nrow(v), "i", "curves")
+  j <- if (missing(j)) seq_len(ncol(v)) else curve_index(j, ncol(v), "j", "grid points")
   vv <- v[i, j, drop = FALSE]
   if (length(vv) == 0L) dpfda_abort("Subsetting would leave no curves or no grid points.", arg = "i")
   g <- if (x$dim == 1L) x$grid[j] else x$grid[j, , drop = FALSE]
@@ -255,10 +255,22 @@ length.dpfda_curves <- function(x) nrow(x$values)
   # what as_curves() recorded per curve follows the curves; the incomplete curves it left out
   # (counted by a release as individuals with no contribution) belong to the whole set only:
   # a subset that leaves out some curves is a new data set without them (a reordering keeps them)
-  rows <- seq_len(nrow(v))[i]
-  for (f in c("ids", "frame_rows")) if (length(x[[f]]) == nrow(v)) out[[f]] <- x[[f]][rows]
-  if (!setequal(rows, seq_len(nrow(v)))) out$dropped <- out$dropped_rows <- NULL
+  for (f in c("ids", "frame_rows")) if (length(x[[f]]) == nrow(v)) out[[f]] <- x[[f]][i]
+  if (!setequal(i, seq_len(nrow(v)))) out$dropped <- out$dropped_rows <- NULL
   out
+}
+
+# The positions that the index `i` of x[i, j] selects among n (curves or grid
+# points): numbers in 1..n (or all negative, to leave those out) or logicals
+# of length at most n, without NA (an NA would make a curve of missing values).
+curve_index <- function(i, n, arg, what) {
+  ok <- !anyNA(i) && ((is.numeric(i) && all(abs(i) <= n) && (all(i >= 0) || all(i <= 0))) ||
+                        (is.logical(i) && length(i) <= n))
+  if (!ok) {
+    arg_error(arg, sprintf("positions of %s (numbers in 1..%d, all negative to leave those out, or logicals)",
+                           what, n), i)
+  }
+  seq_len(n)[i]
 }
 
 #' @export

@@ -71,3 +71,13 @@ test_that("x[i] subsets what as_curves() recorded per curve, by number or logica
   expect_identical(x[-1]$ids, x$ids[-1])
   expect_identical(x[, 1:2]$ids, x$ids)
 })
+
+test_that("x[i, j] refuses positions that do not exist (an NA made a curve of missing values)", {
+  x <- curves(matrix(1:12, 4), 1:3)
+  for (i in list(10, NA, c(TRUE, FALSE, TRUE, TRUE, TRUE), "a", list(1), -5, c(-1, 2))) {
+    expect_error(x[i], class = "dpfda_error_argument")
+  }
+  expect_error(x[, 5], class = "dpfda_error_argument")
+  expect_equal(x[-1]$values, x$values[-1, ])
+  expect_equal(x[c(TRUE, FALSE)]$values, x$values[c(1, 3), ])
+})
