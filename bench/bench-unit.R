@@ -31,6 +31,11 @@
 # count by person and its automatic index against one sort by bin; a later run, 3.3 s against
 # 1.86 s of CPU, the summary queries alone 2.6-2.7 s against 1.7-1.9 s). Mean and covariance with a unit
 # stay within 1.06 on SQLite (2026-11-29: 3.85 / 3.63 s and 5.90 / 5.91 s of CPU).
+# (Measured again 2026-11-29, the queries alone, median of 3, wall clock: row level 1.44 s, with
+# the unit 2.91 s; grouping by (person, bin) in SQL and finishing in R 2.89 s + 0.70 s. Noticed:
+# fetching the two columns alone takes 0.61 s, less than SQLite's own GROUP BY of the row-level
+# summary; binning the fetched rows in C would make both paths faster, but the unit path still
+# needs a count per person first, so the ratio would not fall.)
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
 
