@@ -81,25 +81,23 @@ abort_unknown_option <- function(name, fun) {
   dpfda_abort(sprintf("`%s` is not an option of %s(); see ?%s.", name, fun, fun), arg = name)
 }
 
-# `...` that a function takes but does not use (it shares a help page with
-# methods that do): anything given is a misspelt argument.
-refuse_dots <- function(dots, fun) {
-  if (!length(dots)) return(invisible())
-  nm <- names(dots)[1L]
-  if (is.null(nm) || !nzchar(nm)) abort_unnamed_dots()
-  abort_unknown_option(nm, fun)
-}
-
-# The `...` that a mechanism passes to dp_noise_scale(): named, and only what
-# it takes beyond the calibration the mechanism sets (allow_large_epsilon), so
-# that a typo gets a classed error naming `fun` instead of R's "unused
-# argument" from deep inside.
-check_noise_dots <- function(dots, fun) {
-  if (length(dots) && (is.null(names(dots)) || any(!nzchar(names(dots))))) abort_unnamed_dots()
-  bad <- setdiff(names(dots), "allow_large_epsilon")
-  if (length(bad)) abort_unknown_option(bad[1L], fun)
+# The `...` of `fun`: named, and only the `allowed` names (none for a
+# function whose `...` is there for its help page's methods), so that a typo
+# gets a classed error naming it instead of being ignored or reaching R's
+# "unused argument" from deep inside. Returns `dots`.
+check_dot_names <- function(dots, allowed, fun) {
+  nms <- names(dots) %||% rep("", length(dots))
+  bad <- nms[!nms %in% allowed]
+  if (length(bad)) {
+    if (!nzchar(bad[1L])) abort_unnamed_dots()
+    abort_unknown_option(bad[1L], fun)
+  }
   invisible(dots)
 }
+
+# The `...` that a mechanism passes to dp_noise_scale(): only what it takes
+# beyond the calibration the mechanism sets.
+check_noise_dots <- function(dots, fun) check_dot_names(dots, "allow_large_epsilon", fun)
 
 # `grid` missing where it must be public: `why` says what the grid is.
 abort_grid_required <- function(why = "evaluation points must be public and chosen without looking at the data") {

@@ -337,7 +337,7 @@ mean.dpfda_curves <- function(x, ...) {
 #' @export
 as_density <- function(x, ...) {
   check_required()
-  refuse_dots(list(...), "as_density")
+  check_dot_names(list(...), NULL, "as_density")
   if (inherits(x, "dpfda_release")) x <- x$values
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   x <- check_curves_data(x, "x")

@@ -157,20 +157,6 @@
 #' @export
 as_curves <- function(x, ...) UseMethod("as_curves")
 
-# The `...` of a matrix or data-frame method: a misspelt option (na.rn = TRUE)
-# is refused instead of ignored. The releases pass every option of
-# as_curves() to whatever method their data need (as_curves_options), so
-# those that another method takes (n_grid, id, arg, value) pass unused.
-check_as_curves_dots <- function(dots) {
-  if (!length(dots)) return(invisible())
-  nms <- names(dots) %||% rep("", length(dots))
-  bad <- nms[!nms %in% as_curves_options]
-  if (length(bad)) {
-    if (!nzchar(bad[1L])) abort_unnamed_dots()
-    abort_unknown_option(bad[1L], "as_curves")
-  }
-}
-
 #' @rdname as_curves
 #' @export
 as_curves.default <- function(x, ...) {
@@ -211,7 +197,9 @@ as_curves.dpfda_release <- function(x, ...) check_curves_data(x$values, "x")
 #' @export
 as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("linear", "smooth"), df = NULL,
                              incomplete = c("error", "drop"), domain = NULL, arg_name = "t", value_name = "value") {
-  check_as_curves_dots(list(...))
+  # (a misspelt option is refused; the releases pass every option of as_curves() to the method their
+  # data need, so those another method takes, e.g. n_grid, pass unused)
+  check_dot_names(list(...), as_curves_options, "as_curves")
   na.rm <- check_flag(na.rm, "na.rm")
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   if (na.rm && is.numeric(x) && anyNA(x)) {
@@ -265,7 +253,9 @@ set_curve_names <- function(x, arg_name, value_name) {
 as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = NULL,
                                  method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
                                  df = NULL, incomplete = c("error", "drop"), ...) {
-  check_as_curves_dots(list(...))
+  # (a misspelt option is refused; the releases pass every option of as_curves() to the method their
+  # data need, so those another method takes, e.g. n_grid, pass unused)
+  check_dot_names(list(...), as_curves_options, "as_curves")
   # strings or bare names (the rule of column_names(), R/entry.R)
   id <- column_arg(substitute(id), tryCatch(id, error = function(e) e), "id")
   arg <- column_arg(substitute(arg), tryCatch(arg, error = function(e) e), "arg")
@@ -611,7 +601,7 @@ as_curves.tfd <- function(x, grid = NULL, ..., arg_name = "t", value_name = "val
 #' @export
 as_tfd <- function(x, ...) {
   check_required()
-  refuse_dots(list(...), "as_tfd")
+  check_dot_names(list(...), NULL, "as_tfd")
   need_package("tf", "as_tfd()")
   cv <- as_curves(x)
   if (cv$dim != 1L || length(cv$grid) < 2L) arg_error("x", "one-dimensional curves on at least two points", x)
@@ -624,7 +614,7 @@ as_tfd <- function(x, ...) {
 #' @export
 as_fd <- function(x, basis = NULL, ...) {
   check_required()
-  refuse_dots(list(...), "as_fd")
+  check_dot_names(list(...), NULL, "as_fd")
   need_package("fda", "as_fd()")
   cv <- as_curves(x)
   if (cv$dim != 1L) arg_error("x", "one-dimensional curves", x)

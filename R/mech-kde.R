@@ -194,13 +194,13 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   opts$id <- NULL
   # what is left goes to dp_noise_scale() (not used by the Bernstein lattice): anything else, e.g.
   # the `counts` of mechanism "iclp", is refused here rather than by R deep inside
-  if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) abort_unnamed_dots()
-  bad <- setdiff(names(opts), if (mechanism != "bernstein") "allow_large_epsilon")
-  if (length(bad) && bad[1L] %in% iclp_kde_options) {
+  ok <- if (mechanism != "bernstein") "allow_large_epsilon"
+  iclp_only <- intersect(setdiff(names(opts), ok), iclp_kde_options)
+  if (length(iclp_only)) {
     dpfda_abort(sprintf("`%s` is an option of mechanism \"iclp\" and \"frl\" only, not of \"%s\"; see ?dp_kde.",
-                        bad[1L], mechanism), arg = bad[1L])
+                        iclp_only[1L], mechanism), arg = iclp_only[1L])
   }
-  if (length(bad)) abort_unknown_option(bad[1L], "dp_kde")
+  check_dot_names(opts, ok, "dp_kde")
   if (engine && d == 1L) grid <- sort(grid)
   if (mechanism == "sobolev" && !bw$isotropic) {
     dpfda_abort(paste("The Sobolev mechanism needs an isotropic (scalar) bandwidth, not one per axis.",

@@ -264,7 +264,7 @@ print.summary.dpfda_release <- function(x, ...) {
 #' @export
 predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "confidence"), level = 0.95, ...) {
   # (a density's Bernstein lattice takes its own h and type)
-  refuse_interval(list(...), "", if (inherits(object, "dpfda_kde_bernstein_release")) c("h", "type"))
+  check_dot_names(list(...), if (inherits(object, "dpfda_kde_bernstein_release")) c("h", "type"), "predict")
   interval <- check_choice(interval, c("none", "confidence"), "interval")
   if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
@@ -273,20 +273,15 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
 }
 
 # predict() methods that have no interval refuse `interval` (in their `...`)
-# instead of ignoring it, and any other name in `...` but the `allowed` ones
-# (a misspelt `intervals = "confidence"` would silently give no band).
-refuse_interval <- function(dots, what, allowed = NULL) {
+# instead of ignoring it, and any other name in `...` (a misspelt
+# `intervals = "confidence"` would silently give no band).
+refuse_interval <- function(dots, what) {
   iv <- dots[["interval", exact = TRUE]]
   if (!is.null(iv) && !identical(iv, "none")) {
     dpfda_abort(sprintf("`interval` is not available for predict() on %s; confint() gives its noise band.", what),
                 class = "dpfda_error_unsupported", arg = "interval")
   }
-  nms <- names(dots) %||% rep("", length(dots))
-  bad <- nms[!nms %in% c("interval", allowed)]
-  if (length(bad)) {
-    if (!nzchar(bad[1L])) abort_unnamed_dots()
-    abort_unknown_option(bad[1L], "predict")
-  }
+  check_dot_names(dots, "interval", "predict")
 }
 
 # predict(interval = "confidence"): the pointwise noise band of confint() at

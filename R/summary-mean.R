@@ -622,9 +622,11 @@ memory_units <- function(unit, x, frame, opts) {
 rows_units_of_curves <- function(u, x) {
   fr <- x$frame_rows
   dr <- x$dropped_rows
-  if (is.null(fr) || !is.null(dim(u)) || !(is.atomic(u) || is.factor(u)) || length(u) == nrow(x$values) ||
-      length(u) != length(fr) + length(dr) || !setequal(c(fr, dr), seq_along(u))) return(u)
-  structure(u[fr], name = attr(u, "name", exact = TRUE), dropped_units = u[dr])
+  if (is.null(fr) || !is.null(dim(u)) || !(is.atomic(u) || is.factor(u)) || anyNA(u) ||
+      length(u) == nrow(x$values) || length(u) != length(fr) + length(dr) || !setequal(c(fr, dr), seq_along(u))) {
+    return(u)   # (one entry per curve, or not a unit vector: curve_units() says what is wrong)
+  }
+  row_units(u, attr(u, "name", exact = TRUE), x)
 }
 
 # A data frame in memory whose curves are a matrix column, one per row
