@@ -60,7 +60,9 @@
 #'   `grid` and optionally `kernel` and dp_mean's options in `...` (`eta`,
 #'   `psi`, `M`, `J`, `h`, `bernstein_k`, `calibration`, `pss_rule`,
 #'   `frl_noise` (with `delta` for `"gaussian"`), ...); the parameters are
-#'   those of `select = "pss"`.
+#'   those of `select = "pss"`. A `center` may be given as in [dp_mean()]
+#'   (so that a release's call can be copied) and changes nothing: `tau`
+#'   bounds the deviations from the centre, wherever it is.
 #' * `"cov"`: [dp_cov()] (the ICLP covariance; its grid is the tensor grid
 #'   of `grid` with itself), with `n`, `epsilon`, `tau`, `grid`, `kernel`,
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
@@ -395,6 +397,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   n <- check_count(n, "n", min = 1, max = 1e15)
   if (mechanism == "kde") return(accuracy_settings_kde(n, epsilon, delta, grid, opts))
   need(tau, "tau", "the public bound on each curve's norm, as in dp_mean()")
+  opts$center <- NULL   # (a call copied from dp_mean(): tau bounds the deviations from the centre, whatever it is)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (mechanism == "gp" || identical(opts$frl_noise, "gaussian")) {
     opts$delta <- check_delta(if (is.null(opts$delta)) delta else opts$delta)
@@ -404,6 +407,11 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   }
   if (mechanism == "cov") return(accuracy_settings_cov(n, epsilon, tau, kernel, grid, opts))
   bad <- setdiff(names(opts), dp_mean_options)
+  if (length(bad) && bad[1L] %in% c("unit", "incomplete", "select", "inference", "x", "id", "arg", "value")) {
+    dpfda_abort(sprintf(paste("`%s` is an argument of dp_mean() that dp_accuracy() does not plan with: leave it out%s."),
+                        bad[1L], if (bad[1L] == "unit") " and give `n`, the number of units" else ""),
+                arg = bad[1L])
+  }
   if (length(bad)) abort_unknown_option(bad[1L], "dp_mean")
   o <- iclp_check_options(opts, mechanism, "pss")
   if (mechanism == "bernstein") {

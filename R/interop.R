@@ -504,7 +504,9 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
                             if (length(which_out) == 1L) "es" else "", format(signif(g[1L], 4)),
                             format(signif(g[length(g)], 4)), paste(desc, collapse = "; "),
                             if (length(which_out) > 5L) sprintf("; and %d more", length(which_out) - 5L) else "",
-                            common),
+                            paste(common, "Or keep the public grid and leave these curves out with",
+                                  "incomplete = \"drop\" (dp_mean(), dp_cov(), as_curves(); a release then",
+                                  "counts the complete curves privately).")),
                     class = data_error_class, arg = "grid", ids = uid[which_out])
       }
     }

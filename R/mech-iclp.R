@@ -135,6 +135,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' @param epsilon Privacy budget of the release.
 #' @param tau Public bound on the norm of a curve (see above), or `"auto"`:
 #'   a bound chosen privately with a share of `epsilon` (see Automatic bound).
+#'   For the L2 mechanisms it is the norm over the grid's domain: on a domain
+#'   of length \eqn{S} a curve at a root-mean-square distance \eqn{r} from
+#'   the centre has norm \eqn{r\sqrt{S}} (heights on ages 1 to 18: `tau =
+#'   60` allows about 14.6 cm; the print says so).
 #'   For a summary `x` ([summarise_mean()]) it may be left out: the summary's
 #'   own bound is taken, as is its `center` when `center` is not given.
 #' @param mechanism One of `"iclp_qr"`, `"iclp_ar"`, `"frl"`, `"bernstein"`, `"gp"`.
@@ -622,6 +626,18 @@ center_at <- function(center, newdata) {
   stats::approx(center$grid, center$values, xout = pts, rule = 2)$y
 }
 
+# tau is an L2 norm over the grid's domain, not a distance in the values' units: on a domain of
+# measure S != 1 say which root-mean-square deviation it allows (tau / sqrt(S)), so that a bound
+# chosen "in cm" on a time axis in years is seen to clip (growth curves on [1, 18]: tau = 60 is an
+# RMS deviation of 14.6 cm).
+print_tau_scale <- function(x) {
+  S <- if (!identical(x$mechanism, "bernstein") && !is.null(x$basis)) basis_measure(x$basis) else 1
+  if (S == 1 || !is.numeric(x$tau)) return(invisible())
+  cat(sprintf(paste("  tau is the L2 norm over a domain of measure %s: a curve at a root-mean-square distance",
+                    "of %s from %s is at the bound\n"), format(S, digits = 4),
+              format(x$tau / sqrt(S), digits = 4), if (is.null(x$center)) "0" else "the centre"))
+}
+
 #' @export
 release_details.dpfda_iclp_release <- function(x) {
   p <- x$params[!vapply(x$params, function(v) is.null(v) || all(is.na(v)), NA)]
@@ -630,6 +646,7 @@ release_details.dpfda_iclp_release <- function(x) {
               if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
               x$selection, paste(names(p), vapply(p, function(v) format(v, digits = 4), ""), sep = " = ",
                                  collapse = ", ")))
+  print_tau_scale(x)
   if (!is.null(x$center)) {
     cat("  curves centred on a public reference before clipping; the reference is added back\n")
   }

@@ -30,6 +30,18 @@ test_that("the settings and the release give the same accuracy, for every dp_mea
   }
 })
 
+test_that("a dp_mean() call copied into dp_accuracy(): center changes nothing, unit is refused with advice", {
+  a <- dp_accuracy(mechanism = "iclp_qr", n = 40, epsilon = 1, tau = 1, grid = acc_grid, nsim = 200)
+  b <- dp_accuracy(mechanism = "iclp_qr", n = 40, epsilon = 1, tau = 1, grid = acc_grid, nsim = 200, center = 5)
+  expect_equal(b$expected_l2, a$expected_l2)
+  expect_equal(b$bias_l2, a$bias_l2)
+  e <- expect_error(dp_accuracy(mechanism = "iclp_qr", n = 40, epsilon = 1, tau = 1, grid = acc_grid, unit = 1:40),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "number of units")
+  expect_error(dp_accuracy(mechanism = "iclp_qr", n = 40, epsilon = 1, tau = 1, grid = acc_grid, centre = 5),
+               class = "dpfda_error_argument", regexp = "`centre` is not an option")
+})
+
 test_that("expected L2 and sup errors match simulated releases within 5%", {
   # many-component noise: R releases give a Monte Carlo error of about 1-2%,
   # so the 5% tolerance is about 3 standard errors and can fail

@@ -102,7 +102,10 @@ test_that("curves that do not cover the grid are named, with the common range an
   expect_match(msg, "c on \\[0.1, 0.95\\]")
   expect_match(msg, "common|all curves cover")
   expect_match(msg, "restrict = TRUE")
+  expect_match(msg, "incomplete = \"drop\"", fixed = TRUE)   # the way that keeps the public grid
   expect_identical(e$ids, "c")
+  # ... and it works as the message says
+  expect_identical(nrow(as_curves(irr, arg = t, grid = g, incomplete = "drop")$values), 2L)
   r <- as_curves(irr, arg = t, grid = g, restrict = TRUE)
   expect_true(all(r$grid >= 0.1 - 1e-12 & r$grid <= 0.95 + 1e-12))
   expect_equal(r$grid, g[g >= 0.1 - 1e-12 & g <= 0.95 + 1e-12])

@@ -246,3 +246,18 @@ test_that("growth curves: the noise no longer depends on the unit of age", {
   r2 <- with_seed_mode(1, dp_mean(t(g$hgtm), 1, 25 * sqrt(17 * 12), grid = 12 * g$age, center = 120))
   expect_lt(rel_diff(r1$values$values, r2$values$values), 1e-9)
 })
+
+test_that("the print says which root-mean-square deviation tau allows on a domain that is not [0, 1]", {
+  skip_if_not_installed("fda")
+  g <- fda::growth
+  r <- with_seed_mode(1, suppressWarnings(dp_mean(t(g$hgtm), 1, 60, grid = g$age, center = 120)))
+  out <- paste(capture.output(print(r)), collapse = "\n")
+  expect_match(out, "domain of measure 17: a curve at a root-mean-square distance of 14.55 from the centre",
+               fixed = TRUE)
+  # in other units of age the same bound (tau * sqrt(12)) allows the same deviation
+  r12 <- with_seed_mode(1, suppressWarnings(dp_mean(t(g$hgtm), 1, 60 * sqrt(12), grid = 12 * g$age, center = 120)))
+  expect_match(paste(capture.output(print(r12)), collapse = "\n"), "distance of 14.55 from the centre", fixed = TRUE)
+  # on [0, 1] the norm is the root-mean-square deviation: nothing to add
+  r01 <- with_seed_mode(1, suppressWarnings(dp_mean(t(g$hgtm), 1, 60, grid = (g$age - 1) / 17, center = 120)))
+  expect_false(any(grepl("root-mean-square distance", capture.output(print(r01)))))
+})
