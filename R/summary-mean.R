@@ -514,7 +514,9 @@ long_frame_on_grid <- function(x, opts, grid) {
   if (any(names(opts) %in% c("method", "df", "n_grid")) || isTRUE(opts$restrict)) return(FALSE)
   g <- tryCatch(as_grid(grid, "grid"), error = function(e) NULL)
   if (is.null(g) || !is.null(dim(g))) return(FALSE)
-  value <- opts$value %||% "value"
+  # (a bare column name, `value = distance`, is resolved here: left unresolved, it sent the frame to
+  # as_curves()'s interpolation, and the release depended on how the column was named)
+  value <- tryCatch(column_names(opts$value %||% "value", names(x), "value"), error = function(e) NULL)
   is.character(value) && length(value) == 1L && value %in% names(x) && !is.matrix(x[[value]])
 }
 

@@ -174,3 +174,32 @@ test_that("incomplete = \"drop\" stays epsilon-DP when a person's curve turns in
   expect_lte(a$epsilon_lower, 2)
   expect_gt(a$epsilon_lower, 0.5)   # (0.90 measured: the audit has power here)
 })
+
+test_that("a long data frame's columns as bare names or strings: the same rule, the same release", {
+  # (bare names sent the frame through as_curves()'s interpolation: nlme::Orthodont, measured at ages
+  # 8, 10, 12, 14, gave a release on the grid 8:14 with bare names and a refusal with strings)
+  o <- data.frame(nlme::Orthodont)
+  rel <- function(f, ...) with_seed_mode(3, suppressWarnings(f(o, ..., epsilon = 1, tau = 15, center = 24)))
+  for (g in list(c(8, 9.5, 11, 14), c(8, 10, 12, 14))) {
+    a <- rel(dp_mean, id = Subject, arg = age, value = distance, grid = g)
+    b <- rel(dp_mean, id = "Subject", arg = "age", value = "distance", grid = g)
+    expect_identical(predict(a), predict(b))
+    ca <- rel(dp_cov, id = Subject, arg = age, value = distance, grid = g)
+    cb <- rel(dp_cov, id = "Subject", arg = "age", value = "distance", grid = g)
+    expect_identical(ca$values, cb$values)
+  }
+  expect_error(rel(dp_mean, id = Subject, arg = age, value = distance, grid = 8:14), class = "dpfda_error_data",
+               regexp = "81 \\(individual, grid point\\) cells have no observation")
+  # interpolation stays available on request
+  i <- rel(dp_mean, id = Subject, arg = age, value = distance, grid = 8:14, method = "linear")
+  expect_length(predict(i), 7L)
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "o", data.frame(Subject = as.character(o$Subject), age = o$age, distance = o$distance))
+  skip_if_not_installed("dbplyr")
+  tb <- with_seed_mode(3, dp_mean(dplyr::tbl(con, "o"), id = Subject, arg = age, value = distance,
+                                  grid = c(8, 9.5, 11, 14), epsilon = 1, tau = 15, center = 24))
+  expect_equal(predict(tb), predict(rel(dp_mean, id = Subject, arg = age, value = distance, grid = c(8, 9.5, 11, 14))),
+               tolerance = 1e-10)
+})
