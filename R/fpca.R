@@ -56,6 +56,13 @@
 dp_fpca <- function(x, npc = 3, ...) {
   check_required("x")
   npc <- check_count(npc, "npc", min = 1, max = 1e4)
+  # the other packages' names for the number of components (fda's nharm, prcomp's rank., ...) would
+  # reach dp_cov() and be refused there as not one of its arguments: say which is meant
+  other <- intersect(names(substitute(list(...))), c("K", "k", "nharm", "ncomp", "rank.", "n_components", "npcs"))
+  if (length(other)) {
+    dpfda_abort(sprintf("The number of components of dp_fpca() is `npc`, not `%s`: give npc = %s.", other[1L],
+                        deparse(substitute(list(...))[[other[1L]]])), arg = other[1L])
+  }
   if (!inherits(x, "dpfda_iclp_cov_release")) {
     if (inherits(x, "dpfda_release")) {
       arg_error("x", "a dp_cov() release or curves", x)

@@ -84,3 +84,12 @@ test_that("dp_fpca errors are classed", {
   expect_error(dp_fpca(curves(matrix(0, 50, 11), g)), class = "dpfda_error_argument", regexp = "epsilon")
   expect_error(dp_fpca(curves(matrix(0, 50, 11), g), epsilon = 1), class = "dpfda_error_argument", regexp = "tau")
 })
+
+test_that("another package's name for the number of components points to npc", {
+  x <- curves(matrix(rnorm(200), 20), seq(0, 1, length.out = 10))
+  for (nm in c("K", "nharm", "ncomp")) {
+    args <- c(list(x, epsilon = 1, tau = 2), stats::setNames(list(3), nm))
+    e <- expect_error(do.call(dp_fpca, args), class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), sprintf("is `npc`, not `%s`: give npc = 3", nm), fixed = TRUE)
+  }
+})
