@@ -480,7 +480,7 @@ accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
   bad <- setdiff(names(opts), c("J", "centered", "eta", "psi", "h"))
   if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_cov(); see ?dp_cov.", bad[1L]), arg = bad[1L])
   if (!is.null(dim(grid))) dpfda_abort("mechanism = \"cov\" needs a one-dimensional grid.", arg = "grid")
-  basis <- kl_basis(kernel, grid, J = opts$J)
+  basis <- cov_basis(kernel, grid, if (!is.null(opts$J)) check_count(opts$J, "J", min = 1, max = length(grid)))
   centered <- if (is.null(opts$centered)) TRUE else check_flag(opts$centered, "centered")
   h <- opts$h %||% kernel_edr(kernel, 1L)
   lam2 <- as.vector(outer(basis$values, basis$values))

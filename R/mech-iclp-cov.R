@@ -70,7 +70,11 @@
 #' @param centered `TRUE` (covariance) or `FALSE` (second moment, about
 #'   `center` when one is given).
 #' @param eta,psi QR parameters (`NULL`: PSS defaults above); `psi` on the unit-measure domain.
-#' @param J `NULL` or the number of basis components per argument.
+#' @param J `NULL` or the number of basis components per argument. `NULL`:
+#'   every component of the kernel's basis on the grid, but at most
+#'   \eqn{\lfloor 2^{12.5}/m \rfloor} (57 for \eqn{m = 100} grid points) so
+#'   that the tensor basis stays within the size limit; the components beyond
+#'   are shrunk to almost nothing by the QR smoothing.
 #' @param h Eigenvalue decay exponent (`NULL`: from the kernel).
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
 #'   coefficients, see [dp_mean()] and [exact_noise]).
@@ -168,8 +172,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   m <- length(src$grid)
   if (!is.null(J)) J <- check_count(J, "J", min = 1, max = m)
   cen <- center_values(center, src$grid)
-  basis <- kl_basis(kernel, src$grid, J = J)
-  cov_check_size(m, basis$J)
+  basis <- cov_basis(kernel, src$grid, J)
   eps_rel <- epsilon
   if (auto) {
     # a share of epsilon buys tau from the histogram of the norms (the dp_mean() rule); the rest is the release's

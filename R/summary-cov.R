@@ -33,7 +33,8 @@
 #' @param tau Public clipping bound (weighted \eqn{L^2} norm).
 #' @param kernel The kernel of the basis (default as in [dp_cov()]: Matern
 #'   3/2 with lengthscale 0.1 times the width of the grid).
-#' @param J `NULL` (all positive eigenvalues) or the number of basis
+#' @param J `NULL` (all positive eigenvalues, at most as many as [dp_cov()]
+#'   allows on the grid: the same default) or the number of basis
 #'   components.
 #' @param id,arg,value Column names (strings or bare names, as in [as_curves()]:
 #'   `id = Subject`).
@@ -75,8 +76,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))
   check_kernel(kernel)
   if (!is.null(J)) J <- check_count(J, "J", min = 1, max = length(grid))
-  basis <- kl_basis(kernel, grid, J = J)
-  cov_check_size(length(grid), basis$J)
+  basis <- cov_basis(kernel, grid, J)
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
@@ -253,9 +253,25 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
 
 # The tensor basis holds m^2 J^2 doubles: refuse sizes dpfda does not allow
 # (checked before any summary is computed).
+# The basis of a covariance release (dp_cov(), summarise_cov(), dp_accuracy("cov")): `J`
+# components per argument, or with J = NULL every component of the kernel on the grid, at most as
+# many as the size limit below allows (57 for 100 grid points: the default failed there, and the
+# components beyond are shrunk to almost nothing by the QR smoothing anyway). Depends on the
+# public kernel and grid only.
+cov_basis <- function(kernel, grid, J = NULL) {
+  m <- length(grid)
+  basis <- kl_basis(kernel, grid, J = J)
+  if (is.null(J) && as.double(m)^2 * basis$J^2 > 2^25) basis <- kl_basis(kernel, grid, J = cov_max_J(m))
+  cov_check_size(m, basis$J)
+  basis
+}
+
+# The most components per argument the size limit allows on m grid points.
+cov_max_J <- function(m) max(1L, as.integer(floor(sqrt(2^25) / m)))
+
 cov_check_size <- function(m, Jb) {
   if (as.double(m)^2 * Jb^2 > 2^25) {
-    jfit <- max(1L, floor(sqrt(2^25) / m))
+    jfit <- cov_max_J(m)
     dpfda_abort(sprintf(paste("The tensor basis of the covariance would need %s doubles (%d grid points, J = %d",
                               "components per argument), more than dpfda allows (%s). Give J = %d or fewer",
                               "(e.g. J = %d), or a coarser grid%s."),

@@ -138,8 +138,8 @@ test_that("dp_cov on data outside memory: bad input", {
                                        arg = "day", value = "score")), class = "dpfda_error_data")
   expect_error(summarise_cov(d$long, NULL, 1, d$k, 6, "patient", "day", "score"), class = "dpfda_error_argument")
   expect_error(summarise_cov(d$cu, tau = -1), class = "dpfda_error_argument")
-  expect_error(summarise_cov(d$long, seq(0, 1, length.out = 600), 1, d$k, NULL, "patient", "day", "score"),
-               class = "dpfda_error_numeric")                   # tensor basis too large
+  expect_error(summarise_cov(d$long, seq(0, 1, length.out = 600), 1, d$k, 20, "patient", "day", "score"),
+               class = "dpfda_error_numeric")                   # tensor basis too large (J = NULL takes 9)
 })
 
 test_that("binning-regression summary: memory, data frame, chunks and parts agree; clamping", {

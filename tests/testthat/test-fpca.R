@@ -93,3 +93,24 @@ test_that("another package's name for the number of components points to npc", {
     expect_match(conditionMessage(e), sprintf("is `npc`, not `%s`: give npc = 3", nm), fixed = TRUE)
   }
 })
+
+test_that("dp_cov() and dp_fpca() work on 100-point spectra by default (J capped by the size limit)", {
+  g <- seq(850, 1050, length.out = 100)
+  set.seed(3)
+  x <- curves(3 + outer(rnorm(60, 0, 0.5), sin(pi * (g - 850) / 200)), g)
+  r <- with_seed_mode(2, suppressWarnings(dp_cov(x, epsilon = 1, tau = 15, center = 3)))
+  expect_identical(r$params$J, 57L)
+  # the same release as with J = 57 given, and as the summary's default
+  r57 <- with_seed_mode(2, suppressWarnings(dp_cov(x, epsilon = 1, tau = 15, center = 3, J = 57)))
+  expect_identical(r$values, r57$values)
+  s <- summarise_cov(x, tau = 15, center = 3)
+  expect_identical(ncol(s$settings$projection), 57L)
+  expect_identical(with_seed_mode(2, suppressWarnings(dp_cov(s, epsilon = 1)))$values, r$values)
+  f <- with_seed_mode(2, suppressWarnings(dp_fpca(x, npc = 2, epsilon = 1, tau = 15, center = 3)))
+  expect_length(f$values, 2L)
+  # an explicit J above the limit is still refused with advice
+  expect_error(dp_cov(x, epsilon = 1, tau = 15, J = 80), class = "dpfda_error_numeric", regexp = "Give J = 57 or fewer")
+  # planning uses the same basis
+  a <- dp_accuracy(mechanism = "cov", n = 60, epsilon = 1, tau = 15, grid = g, nsim = 100)
+  expect_true(is.finite(a$expected_l2))
+})

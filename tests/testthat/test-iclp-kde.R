@@ -271,6 +271,6 @@ test_that("dp_cov() without noise is the projected (shrunk) covariance; bad inpu
   expect_error(dp_cov(x, 1, 1, centered = NA), class = "dpfda_error_argument")
   expect_error(dp_cov(x, 1, 1, psi = 0), class = "dpfda_error_argument")
   expect_error(dp_cov(curves(1:4, cbind(c(0, 1, 0, 1), c(0, 0, 1, 1))), 1, 1), class = "dpfda_error_argument")
-  expect_error(dp_cov(curves(matrix(1, 2, 200)), 1, 1, kernel = kernel_matern(1.5, 0.01)),
+  expect_error(dp_cov(curves(matrix(1, 2, 200)), 1, 1, kernel = kernel_matern(1.5, 0.01), J = 100),
                class = "dpfda_error_numeric")
 })
