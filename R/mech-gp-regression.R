@@ -203,6 +203,13 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
     if (is.null(ch)) return(release_close(rel, budget, label))
     ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
+  # the individuals in a canonical order (the release does not depend on the order they came in)
+  xp <- tryCatch(as_points(x, "x"), error = function(e) NULL)
+  if (!is.null(xp) && is.numeric(y) && length(y) == nrow(xp) && !anyNA(y)) {
+    o <- canonical_rows(xp, y)
+    x <- xp[o, , drop = FALSE]
+    y <- y[o]
+  }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
                                inverse = if (method == "standard") "stats" else FALSE, auto_ok = TRUE)
   d <- parts$d

@@ -173,6 +173,9 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   data <- svm_data(x, y, kernel, domain)
+  o <- canonical_rows(data$x, data$y)   # (the release does not depend on the order of the individuals)
+  data$x <- data$x[o, , drop = FALSE]
+  data$y <- data$y[o]
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   pts <- as_points(grid, "grid", d = ncol(data$x))
