@@ -308,6 +308,18 @@ generics::glance
 #' @rdname tidy.dpfda_release
 #' @export
 tidy.dpfda_release <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
+  dots <- list(...)
+  if ("level" %in% names(dots)) {
+    dpfda_abort("tidy() takes the level of its band as `conf.level` (broom's name), not `level`.", arg = "level")
+  }
+  nms <- names(dots) %||% rep("", length(dots))
+  bad <- nms[!nms %in% c("type", "nsim", "seed", "smoothness")]
+  if (length(bad) && !identical(bad[1L], "band")) {
+    dpfda_abort(sprintf(paste("%s is not an argument of tidy() for a release: use `conf.int`, `conf.level`, `type`,",
+                              "`nsim`, `seed` or `smoothness`; see ?tidy.dpfda_release."),
+                        if (nzchar(bad[1L])) sprintf("`%s`", bad[1L]) else "An unnamed value"),
+                arg = if (nzchar(bad[1L])) bad[1L] else "...")
+  }
   d <- as.data.frame(x, level = conf.level, ...)
   names(d)[names(d) == "value"] <- "estimate"
   names(d)[names(d) == "se"] <- "std.error"
@@ -323,6 +335,7 @@ tidy.dpfda_release <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
 #' @rdname tidy.dpfda_release
 #' @export
 glance.dpfda_release <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")   # (no options: a typo would be ignored)
   law <- tryCatch(noise_law(x), dpfda_error_unsupported = function(e) NULL)
   sd <- if (is.null(law)) NA_real_ else sqrt(law$var)
   num <- function(v) if (is.numeric(v) && length(v) == 1L) as.double(v) else NA_real_

@@ -99,10 +99,26 @@ lines.dpfda_curves <- function(x, col = NULL, lty = 1, lwd = 1, ...) {
   invisible(x)
 }
 
+# `...` of a plot method: graphical parameters only. The graphics functions ignore a name they do
+# not know without a word, so `plot(r, bands = "population")` drew no band and said nothing.
+check_graphics_dots <- function(dots, fun, own) {
+  known <- c(names(graphics::par(no.readonly = FALSE)), "type", "xlim", "ylim", "log", "sub", "asp", "axes",
+             "frame.plot", "panel.first", "panel.last", "ann")
+  nms <- names(dots) %||% rep("", length(dots))
+  bad <- nms[!nms %in% known]
+  if (length(bad)) {
+    if (!nzchar(bad[1L])) abort_unnamed_dots()
+    dpfda_abort(sprintf("`%s` is neither an argument of %s() (%s) nor a graphical parameter (see ?par).", bad[1L],
+                        fun, paste0("`", own, "`", collapse = ", ")), arg = bad[1L])
+  }
+  invisible(dots)
+}
+
 #' @rdname plot.dpfda_curves
 #' @export
 plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL, xlab = NULL, ylab = NULL,
                                level = 0.95, legend = TRUE, ...) {
+  check_graphics_dots(list(...), "plot", c("band", "reference", "level", "legend"))
   if (is.null(main)) {
     main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
                     format(x$epsilon, digits = 3), format(x$delta, digits = 3))

@@ -91,3 +91,19 @@ test_that("every print method of the package has a fixture above", {
   covered <- unique(unlist(lapply(fx, class)))
   expect_identical(setdiff(methods, covered), character(0))
 })
+
+test_that("tidy(), glance() and plot() of a release refuse a misspelt argument instead of ignoring it", {
+  r <- with_seed_mode(1, suppressWarnings(dp_mean(curves(matrix(rnorm(200), 20), seq(0, 1, length.out = 10)),
+                                                  epsilon = 1, tau = 3)))
+  expect_error(tidy(r, conf.levle = 0.9), class = "dpfda_error_argument", regexp = "`conf.levle` is not an argument of tidy")
+  expect_error(tidy(r, level = 0.9), class = "dpfda_error_argument", regexp = "conf.level")
+  expect_error(tidy(r, band = "simultaneous"), class = "dpfda_error_argument", regexp = "`band` is plot")
+  expect_identical(tidy(r, type = "simultaneous", conf.level = 0.9)$conf.low,
+                   confint(r, type = "simultaneous", level = 0.9)$lower)
+  expect_error(glance(r, foo = 1), class = "dpfda_error_argument", regexp = "`foo` is not an option of glance")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_error(plot(r, bands = "pointwise"), class = "dpfda_error_argument",
+               regexp = "`bands` is neither an argument of plot\\(\\) \\(`band`")
+  expect_silent(plot(r, band = "pointwise", col = "red", lwd = 2, xlim = c(0, 0.5)))
+})
