@@ -475,6 +475,32 @@ resolve_column_opts <- function(opts, x, cols = names(opts), n = list()) {
 # moved by about 1e-7 when the same individuals came in another order. Returns the order.
 canonical_rows <- function(x, y) do.call(order, c(unname(as.data.frame(x)), list(y), list(method = "radix")))
 
+# The point columns of a data frame, table or chunks (`have`: their names) for a grid whose axes
+# are named (`grid = list(duration = ..., waiting = ...)`): without `columns` the named columns, in
+# the grid's order; with `columns` they must agree. The columns were taken in the data's order
+# whatever the names: `MASS::geyser` (waiting, duration) against a grid of (duration, waiting)
+# clamped every point into the wrong domain without a word.
+columns_for_named_grid <- function(grid, have, columns) {
+  nm <- if (is.list(grid)) names(grid)
+  if (is.null(nm) || !all(nzchar(nm)) || is.null(have)) return(columns)
+  if (is.null(columns)) {
+    miss <- setdiff(nm, have)
+    if (length(miss)) {
+      dpfda_abort(sprintf(paste("`grid` names its axes %s, but `x` has no column \"%s\" (its columns: %s): name the",
+                                "axes after the columns of the points, or choose them with `columns`."),
+                          paste0("\"", nm, "\"", collapse = ", "), miss[1L],
+                          paste0("\"", utils::head(have, 10L), "\"", collapse = ", ")), arg = "grid")
+    }
+    return(nm)
+  }
+  if (!identical(as.character(columns), nm)) {
+    dpfda_abort(sprintf("`grid` names its axes %s but `columns` takes %s: they must agree, in the same order.",
+                        paste0("\"", nm, "\"", collapse = ", "), paste0("\"", columns, "\"", collapse = ", ")),
+                arg = "columns")
+  }
+  columns
+}
+
 # Point data in memory: the `columns` of a data frame (NULL: all of `x`).
 select_point_columns <- function(x, columns) {
   if (is.null(columns)) return(x)

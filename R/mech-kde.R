@@ -77,7 +77,11 @@
 #'   the engine computes the kernel sums at the grid (or Bernstein lattice)
 #'   points. The release is the in-memory one under [dp_reproducible()].
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
-#'   a tensor grid, sampled by the fast Kronecker sampler.
+#'   a tensor grid, sampled by the fast Kronecker sampler. With a data frame
+#'   or table, a named list (`list(duration = ..., waiting = ...)`) takes the
+#'   columns of those names in that order (without names the columns are
+#'   taken in the data's order, or as `columns` says; given both, they must
+#'   agree).
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
 #'   `dpfda_bandwidth` from [dp_bandwidth()].
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
@@ -139,7 +143,10 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   engine <- is_engine_input(x)
   # `columns` (and `id` for tables and chunks): strings or bare names (R/entry.R)
   opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
-  if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
+  if (engine || is.data.frame(x)) {
+    opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
+    if (!missing(grid)) opts$columns <- columns_for_named_grid(grid, engine_names_or(x), opts$columns)
+  }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's

@@ -99,3 +99,23 @@ test_that("a release from a summary takes the tau and centre the summary recorde
   c2 <- suppressWarnings(with_seed_mode(4, dp_cov(x, epsilon = 1, J = 4, tau = 0.2, center = 0.5)))
   expect_equal(c1$values, c2$values, tolerance = 1e-10)
 })
+
+test_that("dp_kde() and summarise_kde() take the columns a named grid names, in its order", {
+  # (MASS::geyser is (waiting, duration): a grid of (duration, waiting) took the columns in the data's
+  # order and clamped every point into the other axis's domain, without a word)
+  gy <- data.frame(waiting = c(80, 71, 57, 80, 75, 77, 60, 86, 77, 56), duration = c(4, 2.2, 1.8, 4.5, 4, 3.9, 1.9, 4.6, 4, 2))
+  g <- list(duration = seq(1, 6, length.out = 8), waiting = seq(40, 110, length.out = 9))
+  dom <- rbind(c(1, 40), c(6, 110))
+  rel <- function(x, ...) with_seed_mode(4, dp_kde(x, bandwidth = c(0.5, 8), epsilon = 1, delta = 1e-5, domain = dom, ...))
+  a <- rel(gy, grid = g)
+  b <- rel(as.matrix(gy[c("duration", "waiting")]), grid = unname(g))
+  expect_identical(a$values$values, b$values$values)
+  expect_identical(rel(gy, grid = g, columns = c(duration, waiting))$values$values, b$values$values)
+  expect_error(rel(gy, grid = g, columns = c("waiting", "duration")), class = "dpfda_error_argument",
+               regexp = "must agree, in the same order")
+  expect_error(rel(gy, grid = stats::setNames(g, c("dur", "wait"))), class = "dpfda_error_argument",
+               regexp = "no column \"dur\"")
+  s <- summarise_kde(gy, g, c(0.5, 8), domain = dom)
+  s2 <- summarise_kde(gy, unname(g), c(0.5, 8), domain = dom, columns = c("duration", "waiting"))
+  expect_identical(s$sums, s2$sums)
+})
