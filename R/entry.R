@@ -481,20 +481,29 @@ canonical_rows <- function(x, y) do.call(order, c(unname(as.data.frame(x)), list
 # whatever the names: `MASS::geyser` (waiting, duration) against a grid of (duration, waiting)
 # clamped every point into the wrong domain without a word.
 columns_for_named_grid <- function(grid, have, columns) {
-  nm <- if (is.list(grid)) names(grid)
+  columns_for_named_axes(if (is.list(grid)) names(grid), have, columns, "grid", "names its axes")
+}
+
+# The same for points whose columns are named (dp_kme()'s `synthetic` or `candidates`).
+columns_for_named_points <- function(pts, have, columns, arg) {
+  nm <- if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)
+  columns_for_named_axes(nm, have, columns, arg, "names its columns")
+}
+
+columns_for_named_axes <- function(nm, have, columns, arg, says) {
   if (is.null(nm) || !all(nzchar(nm)) || is.null(have)) return(columns)
   if (is.null(columns)) {
     miss <- setdiff(nm, have)
     if (length(miss)) {
-      dpfda_abort(sprintf(paste("`grid` names its axes %s, but `x` has no column \"%s\" (its columns: %s): name the",
-                                "axes after the columns of the points, or choose them with `columns`."),
-                          paste0("\"", nm, "\"", collapse = ", "), miss[1L],
-                          paste0("\"", utils::head(have, 10L), "\"", collapse = ", ")), arg = "grid")
+      dpfda_abort(sprintf(paste("`%s` %s %s, but `x` has no column \"%s\" (its columns: %s): use the names",
+                                "of the columns of the points, or choose them with `columns`."),
+                          arg, says, paste0("\"", nm, "\"", collapse = ", "), miss[1L],
+                          paste0("\"", utils::head(have, 10L), "\"", collapse = ", ")), arg = arg)
     }
     return(nm)
   }
   if (!identical(as.character(columns), nm)) {
-    dpfda_abort(sprintf("`grid` names its axes %s but `columns` takes %s: they must agree, in the same order.",
+    dpfda_abort(sprintf("`%s` %s %s but `columns` takes %s: they must agree, in the same order.", arg, says,
                         paste0("\"", nm, "\"", collapse = ", "), paste0("\"", columns, "\"", collapse = ", ")),
                 arg = "columns")
   }

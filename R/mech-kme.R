@@ -111,7 +111,9 @@
 #'   start points of Algorithm 2 (an `M x D` matrix; the first `M` rows are
 #'   used); or a public generator, a function of `M` returning `M` points
 #'   (e.g. the paper's `function(M) matrix(rnorm(2 * M, 0, 500), M)`), called
-#'   without the data; or `NULL` for uniform draws from `domain`.
+#'   without the data; or `NULL` for uniform draws from `domain`. With a data
+#'   frame or table as `x`, a matrix with column names takes the columns of
+#'   `x` of those names, in that order (as `columns`, which must then agree).
 #' @param M Number of synthetic / reduced-set points; `NULL` for all rows of
 #'   `synthetic`.
 #' @param J Number of random features (even), for `"random_features"`.
@@ -189,6 +191,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
+    # synthetic points with named columns take the data's columns of those names
+    if (!is.null(synthetic)) eng$columns <- columns_for_named_points(synthetic, engine_names_or(x), eng$columns, "synthetic")
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))

@@ -119,3 +119,19 @@ test_that("dp_kde() and summarise_kde() take the columns a named grid names, in 
   s2 <- summarise_kde(gy, unname(g), c(0.5, 8), domain = dom, columns = c("duration", "waiting"))
   expect_identical(s$sums, s2$sums)
 })
+
+test_that("dp_kme() takes the columns that the synthetic points' column names name", {
+  set.seed(5)
+  gy <- data.frame(waiting = runif(60, 40, 110), duration = runif(60, 1, 6))
+  z <- cbind(duration = seq(1, 6, length.out = 16), waiting = rep(seq(40, 110, length.out = 4), 4))
+  rel <- function(x, s, ...) with_seed_mode(4, dp_kme(x, kernel_gaussian(c(0.5, 8)), epsilon = 1, delta = 1e-5,
+                                                      synthetic = s, ...))
+  a <- rel(gy, z)
+  b <- rel(as.matrix(gy[c("duration", "waiting")]), unname(z))
+  expect_identical(a$weights, b$weights)
+  expect_error(rel(gy, z, columns = c("waiting", "duration")), class = "dpfda_error_argument",
+               regexp = "`synthetic` names its columns")
+  zz <- z
+  colnames(zz) <- c("d", "w")
+  expect_error(rel(gy, zz), class = "dpfda_error_argument", regexp = "no column \"d\"")
+})
