@@ -484,6 +484,17 @@ columns_for_named_grid <- function(grid, have, columns) {
   columns_for_named_axes(if (is.list(grid)) names(grid), have, columns, "grid", "names its axes")
 }
 
+# A density's point columns from every named input: the grid's axes, the domain's column names and
+# a named bandwidth vector each choose them (when nothing did before) or must agree.
+columns_for_named_kde <- function(grid, domain, bandwidth, have, columns) {
+  columns <- columns_for_named_grid(grid, have, columns)
+  if (is.matrix(domain)) columns <- columns_for_named_axes(colnames(domain), have, columns, "domain", "names its columns")
+  if (is.numeric(bandwidth) && is.null(dim(bandwidth)) && length(bandwidth) > 1L) {
+    columns <- columns_for_named_axes(names(bandwidth), have, columns, "bandwidth", "names its entries")
+  }
+  columns
+}
+
 # The same for points whose columns are named (dp_kme()'s `synthetic` or `candidates`).
 columns_for_named_points <- function(pts, have, columns, arg) {
   nm <- if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)

@@ -81,7 +81,8 @@
 #'   or table, a named list (`list(duration = ..., waiting = ...)`) takes the
 #'   columns of those names in that order (without names the columns are
 #'   taken in the data's order, or as `columns` says; given both, they must
-#'   agree).
+#'   agree). The column names of a `domain` matrix and the names of a
+#'   `bandwidth` vector are read the same way.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
 #'   `dpfda_bandwidth` from [dp_bandwidth()].
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
@@ -145,7 +146,10 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
   if (engine || is.data.frame(x)) {
     opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
-    if (!missing(grid)) opts$columns <- columns_for_named_grid(grid, engine_names_or(x), opts$columns)
+    if (!missing(grid)) {
+      opts$columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x),
+                                            opts$columns)
+    }
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))

@@ -92,7 +92,9 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
                           unit = NULL) {
   check_required(c("x", "grid"))
   columns <- column_arg_names("columns", x, NULL)
-  if (is.data.frame(x) || is_engine_input(x)) columns <- columns_for_named_grid(grid, engine_names_or(x), columns)
+  if (is.data.frame(x) || is_engine_input(x)) {
+    columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x), columns)
+  }
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
   summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)

@@ -115,6 +115,15 @@ test_that("dp_kde() and summarise_kde() take the columns a named grid names, in 
                regexp = "must agree, in the same order")
   expect_error(rel(gy, grid = stats::setNames(g, c("dur", "wait"))), class = "dpfda_error_argument",
                regexp = "no column \"dur\"")
+  # the domain's column names and a named bandwidth are read the same way
+  dom_n <- dom
+  colnames(dom_n) <- c("duration", "waiting")
+  expect_identical(with_seed_mode(4, dp_kde(gy, grid = unname(g), bandwidth = c(0.5, 8), epsilon = 1, delta = 1e-5,
+                                            domain = dom_n))$values$values, b$values$values)
+  expect_identical(with_seed_mode(4, dp_kde(gy, grid = unname(g), bandwidth = c(duration = 0.5, waiting = 8),
+                                            epsilon = 1, delta = 1e-5, domain = dom))$values$values, b$values$values)
+  expect_error(dp_kde(gy, grid = g[2:1], bandwidth = c(8, 0.5), epsilon = 1, delta = 1e-5, domain = dom_n),
+               class = "dpfda_error_argument", regexp = "`domain` names its columns")
   s <- summarise_kde(gy, g, c(0.5, 8), domain = dom)
   s2 <- summarise_kde(gy, unname(g), c(0.5, 8), domain = dom, columns = c("duration", "waiting"))
   expect_identical(s$sums, s2$sums)
