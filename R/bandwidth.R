@@ -45,7 +45,8 @@
 #' @param offsets Bin offsets tried in turn (fractions of a bin width).
 #' @param domain `NULL`, or the public bounds of the data, as in [dp_kde()]:
 #'   `c(lower, upper)`, or a `2 x d` matrix; the data are clamped to them
-#'   first, exactly as [dp_kde()] does.
+#'   first, exactly as [dp_kde()] does. With a data frame as `x`, a matrix
+#'   with column names takes the columns of those names, in that order.
 #' @param noise `"exact"` (default): the integer distance \eqn{A} gets
 #'   discrete Laplace noise sampled exactly ([exact_noise]), with the
 #'   threshold computed from the effective \eqn{\epsilon' \le \epsilon} of
@@ -73,6 +74,10 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   check_required(c("x", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   noise <- check_choice(noise, c("exact", "float"), "noise")
+  if (is.data.frame(x) && is.matrix(domain)) {   # a domain with column names takes those columns (as dp_kde())
+    cols <- columns_for_named_axes(colnames(domain), names(x), NULL, "domain", "names its columns")
+    if (!is.null(cols)) x <- as.data.frame(x)[cols]
+  }
   x <- as_points(x, "x")
   if (!is.null(domain)) {
     # the public bounds dp_kde() takes: data are clamped to them, as there

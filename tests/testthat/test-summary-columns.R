@@ -144,3 +144,18 @@ test_that("dp_kme() takes the columns that the synthetic points' column names na
   colnames(zz) <- c("d", "w")
   expect_error(rel(gy, zz), class = "dpfda_error_argument", regexp = "no column \"d\"")
 })
+
+test_that("dp_bandwidth() takes the columns that its domain's column names name", {
+  set.seed(5)
+  gy <- data.frame(waiting = rnorm(20000, 75, 10), duration = rnorm(20000, 3.5, 0.8))
+  dom <- cbind(duration = c(0, 7), waiting = c(30, 120))
+  a <- with_seed_mode(4, dp_bandwidth(gy, epsilon = 1, delta = 1e-6, fallback = c(0.3, 5), domain = dom))
+  b <- with_seed_mode(4, dp_bandwidth(as.matrix(gy[c("duration", "waiting")]), epsilon = 1, delta = 1e-6,
+                                      fallback = c(0.3, 5), domain = unname(dom)))
+  expect_identical(a$bandwidth, b$bandwidth)
+  expect_true(all(a$bandwidth != c(0.3, 5)))   # (the private rule, not the fallback)
+  expect_lt(a$bandwidth[1], a$bandwidth[2])     # duration first
+  colnames(dom) <- c("d", "w")
+  expect_error(dp_bandwidth(gy, epsilon = 1, delta = 1e-6, domain = dom), class = "dpfda_error_argument",
+               regexp = "no column \"d\"")
+})
