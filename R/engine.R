@@ -172,6 +172,15 @@ engine_missing_column <- function(col, have, arg) {
 
 # Checks a column-name argument: a character vector of existing columns.
 engine_columns <- function(cols, have, arg, n = NULL) {
+  if (is.null(cols) && identical(arg, "columns")) {
+    dpfda_abort(sprintf("`columns` is needed here: name the column%s of the points%s, e.g. columns = %s.",
+                        if (identical(n, 1L)) "" else "s",
+                        if (is.null(have)) " (chunks are read one at a time, so their columns cannot be guessed)" else
+                          sprintf(" among %s", paste0("\"", utils::head(have, 10L), "\"", collapse = ", ")),
+                        if (is.null(have) || !length(have)) "\"x\"" else
+                          sprintf(if (identical(n, 1L) || length(have) == 1L) "\"%s\"" else "c(\"%s\", ...)", have[1L])),
+                arg = "columns")
+  }
   ok <- is.character(cols) && length(cols) >= 1L && !anyNA(cols) && (is.null(n) || length(cols) == n)
   if (!isTRUE(ok)) {
     arg_error(arg, if (is.null(n) || n > 1L) "column names (a character vector)" else "a column name (a string)",

@@ -193,7 +193,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     }, id = id)))
   }
   if (is_lazy_table(x)) {
-    columns <- engine_columns(columns, colnames(x), "columns", 1L)
+    columns <- kde_columns(columns, colnames(x), 1L, id)
     cols <- c(columns = columns, id = id)
     q <- lazy_select(x, cols, c("x", if (!is.null(id)) "id"), numeric = "x", check = !.query)
     nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query)
@@ -217,7 +217,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   }
   # in memory: a vector / one-column matrix, or a data frame with `columns`
   if (is.data.frame(x)) {
-    columns <- engine_columns(columns, names(x), "columns", 1L)
+    columns <- kde_columns(columns, names(x), 1L, id)
     cl <- frame_clean(x, columns, id)
     d <- cl$data
     v <- d[[columns]]
@@ -381,7 +381,7 @@ summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
                                       id = id)))
   }
   if (is_lazy_table(x)) {
-    return(summarise_kde_grid_lazy(x, axes, kde_columns(columns, have, d), id, settings, .query))
+    return(summarise_kde_grid_lazy(x, axes, kde_columns(columns, have, d, id), id, settings, .query))
   }
   fp <- kde_frame_points(x, d, columns, id)
   wt <- if (is.null(fp$ids)) NULL else id_weights(fp$ids)
@@ -510,7 +510,7 @@ summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechan
     }, id = id)))
   }
   if (is_lazy_table(x)) {
-    return(summarise_kme_lazy(x, bw$kernel, "subspace", pts, NULL, dom, kde_columns(columns, have, d), id,
+    return(summarise_kme_lazy(x, bw$kernel, "subspace", pts, NULL, dom, kde_columns(columns, have, d, id), id,
                               "kde_kernel", settings, .query))
   }
   fp <- kde_frame_points(x, d, columns, id)
@@ -527,8 +527,12 @@ kde_lattice <- function(k, dom, d) {
   bernstein_lattice(rep_len(k, d), bernstein_domain(dom, d))
 }
 
-# `columns`: one existing column per dimension of the grid.
-kde_columns <- function(columns, have, d) {
+# `columns`: one existing column per dimension of the grid. Not given: the
+# columns of a table or data frame other than the id, when there are exactly
+# d (the rule for data frames in memory, so a one-column table needs no
+# `columns`); chunks (`have` NULL) must name them.
+kde_columns <- function(columns, have, d, id = NULL) {
+  if (is.null(columns) && !is.null(have) && length(setdiff(have, id)) == d) columns <- setdiff(have, id)
   if (is.character(columns) && length(columns) != d) {
     dpfda_abort(sprintf("`columns` must name %d column%s, one per dimension of the grid, not %d.", d,
                         if (d == 1L) "" else "s", length(columns)), arg = "columns")
@@ -543,7 +547,7 @@ kde_frame_points <- function(x, d, columns, id) {
     pts <- as_points(x, "x", d = d)
     return(list(pts = pts, ids = NULL, rows = nrow(pts), dropped = 0))
   }
-  columns <- kde_columns(columns, names(x), d)
+  columns <- kde_columns(columns, names(x), d, id)
   cl <- frame_clean(x, columns, id)
   pts <- matrix(as.double(unlist(cl$data[columns], use.names = FALSE)), nrow(cl$data), d)
   list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped)

@@ -79,14 +79,14 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
     }, id = id)))
   }
   if (is_lazy_table(x)) {
-    columns <- engine_columns(columns, have, "columns")
+    columns <- engine_columns(columns %||% setdiff(have, id), have, "columns")   # (default: all but the id)
     return(summarise_kme_lazy(x, kernel, method, if (method == "subspace") z, rff, box, columns, id, kind,
                               settings, .query))
   }
   ids <- NULL
   dropped <- 0
   if (is.data.frame(x)) {
-    columns <- engine_columns(columns, names(x), "columns")
+    columns <- engine_columns(columns %||% setdiff(names(x), id), names(x), "columns")
     cl <- frame_clean(x, columns, id)
     ids <- if (!is.null(id)) cl$data[[id]]
     dropped <- cl$dropped
@@ -218,7 +218,8 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
   D <- if (inherits(x, "dpfda_summary")) {
     if (x$kind == "kme_kernel") ncol(x$settings$z) else nrow(x$settings$W)
   } else {
-    if (is.null(columns)) dpfda_abort("`columns` is required: the names of the point columns.", arg = "columns")
+    # (not given: every column of a table but the id, as for a data frame in memory)
+    columns <- engine_columns(columns %||% setdiff(engine_names_or(x), id), engine_names_or(x), "columns")
     length(columns)
   }
   box <- kme_domain(domain, D)

@@ -159,3 +159,28 @@ test_that("dp_bandwidth() takes the columns that its domain's column names name"
   expect_error(dp_bandwidth(gy, epsilon = 1, delta = 1e-6, domain = dom), class = "dpfda_error_argument",
                regexp = "no column \"d\"")
 })
+
+test_that("a one-column table or chunks need no `columns` for dp_kde(), as a data frame in memory; dp_kme() alike", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  set.seed(8)
+  pts <- data.frame(v = runif(60))
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "p", pts)
+  DBI::dbWriteTable(con, "p2", data.frame(v = runif(10), w = runif(10)))
+  g <- seq(0, 1, length.out = 6)
+  kde <- function(x, ...) with_seed_mode(1, dp_kde(x, grid = g, bandwidth = 0.2, epsilon = 1, delta = 1e-5, ...))
+  mem <- kde(pts, binned = TRUE)   # (tables and chunks bin the points: the binned estimate in memory)
+  expect_equal(kde(dplyr::tbl(con, "p"))$values$values, mem$values$values, tolerance = 1e-12)
+  expect_equal(kde(dp_chunks(list(pts[1:30, , drop = FALSE], pts[31:60, , drop = FALSE])))$values$values,
+               mem$values$values, tolerance = 1e-12)
+  # two columns: which one is the points' must be said, and the message lists them
+  expect_error(kde(dplyr::tbl(con, "p2")), class = "dpfda_error_argument",
+               regexp = "`columns` is needed here: name the column of the points among \"v\", \"w\"")
+  z <- matrix(seq(0, 1, length.out = 8))
+  kme <- function(x, ...) with_seed_mode(1, dp_kme(x, kernel_gaussian(0.2), epsilon = 1, delta = 1e-5, domain = c(0, 1),
+                                                    synthetic = z, ...))
+  expect_equal(kme(dplyr::tbl(con, "p"))$weights, kme(pts)$weights, tolerance = 1e-10)
+  expect_error(kme(dp_chunks(list(pts))), class = "dpfda_error_argument", regexp = "chunks are read one at a time")
+})
