@@ -108,9 +108,12 @@ points_problem <- function(x, arg) {
   if (is.data.frame(x)) {
     num <- vapply(x, is.numeric, NA)
     if (!all(num)) {
-      dpfda_abort(sprintf("`%s` must have numeric columns only; column%s %s %s not numeric (select the columns to use, e.g. %s[c(\"%s\")]).",
+      fix <- if (any(num)) sprintf("select the columns to use, e.g. %s[c(\"%s\")]", arg,
+                                   paste(names(x)[num], collapse = "\", \"")) else
+        "convert them first, e.g. with as.numeric(), if they hold numbers stored as text"
+      dpfda_abort(sprintf("`%s` must have numeric columns only; column%s %s %s not numeric (%s).",
                           arg, if (sum(!num) == 1L) "" else "s", paste0("`", names(x)[!num], "`", collapse = ", "),
-                          if (sum(!num) == 1L) "is" else "are", arg, paste(names(x)[num], collapse = "\", \"")),
+                          if (sum(!num) == 1L) "is" else "are", fix),
                   class = cls, arg = arg)
     }
     x <- as.matrix(x)

@@ -184,3 +184,10 @@ test_that("a one-column table or chunks need no `columns` for dp_kde(), as a dat
   expect_equal(kme(dplyr::tbl(con, "p"))$weights, kme(pts)$weights, tolerance = 1e-10)
   expect_error(kme(dp_chunks(list(pts))), class = "dpfda_error_argument", regexp = "chunks are read one at a time")
 })
+
+test_that("points stored as text: the message says how to convert them, not to select no column", {
+  e <- expect_error(dp_kde(data.frame(v = c("0.1", "0.5", "0.7")), grid = seq(0, 1, length.out = 5), bandwidth = 0.2,
+                           epsilon = 1, delta = 1e-5), class = "dpfda_error")
+  expect_match(conditionMessage(e), "as.numeric()", fixed = TRUE)
+  expect_false(grepl("[c(\"\")]", conditionMessage(e), fixed = TRUE))
+})
