@@ -34,7 +34,9 @@
 #'   public, e.g. a study's visit schedule).
 #' * A **wide** data frame (no `value` column): one curve per row, one
 #'   column per argument; the arguments are read from numeric column names
-#'   (a non-numeric prefix such as `"t"` or `"age_"` is dropped) or given as
+#'   (a prefix ending in a letter and at most one separator, such as `"t"`,
+#'   `"age_"` or [reshape()]'s `"distance."`, is dropped: `"distance.8"` is 8;
+#'   [make.names()]'s `"X.5"`, which may stand for -5 or 0.5, is not read) or given as
 #'   `grid` (one point per column). An `id` column, if named, labels the
 #'   curves. With numeric column names and a `grid` of another length, the
 #'   curves are interpolated onto `grid` as for long data.
@@ -332,6 +334,22 @@ wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomple
   wide_matrix_to_curves(as.matrix(vals), ids, grid, method, restrict, na.rm, df, incomplete)
 }
 
+# The arguments that wide columns' names give: numbers ("0.5"), or a number after
+# a prefix that ends in a letter and at most one separator ("t1", "age12.5",
+# "t1e-04", and reshape()'s "distance.8", "distance.0.5"; the rule stripped
+# everything before the first digit or dot, so "distance.8" read as 0.8 and
+# "distance.10" as 0.1). make.names()'s "X.5" stands for "-5" as well as
+# ".5": not read (NA: `grid` is then needed).
+args_from_column_names <- function(nm) {
+  a <- suppressWarnings(as.numeric(nm))
+  if (!anyNA(a)) return(a)
+  num <- "([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?)$"
+  ok <- grepl(paste0("^.*?[A-Za-z][._ ]?", num), nm, perl = TRUE) & !grepl("^X[.][0-9.]", nm)
+  out <- rep(NA_real_, length(nm))
+  out[ok] <- as.numeric(sub(paste0("^.*?[A-Za-z][._ ]?", num), "\\1", nm[ok], perl = TRUE))
+  out
+}
+
 # A matrix of curves, one per row, its columns the arguments: named by them
 # ("0.5", "t1") or given by `grid`. `ids`: the curves' labels (default the
 # row numbers). The curves record the row of each (`frame_rows`) and of each
@@ -342,8 +360,7 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
   storage.mode(M) <- "double"
   nm <- colnames(M)
   if (is.null(nm)) nm <- rep("", ncol(M))
-  a <- suppressWarnings(as.numeric(nm))
-  if (anyNA(a)) a <- suppressWarnings(as.numeric(sub("^[^0-9.+-]+", "", nm)))
+  a <- args_from_column_names(nm)
   if (anyNA(a) || anyDuplicated(a)) {
     if (is.null(grid) || grid_size(as_grid(grid, "grid")) != ncol(M)) {
       dpfda_abort(sprintf(paste("Wide data: give `grid` with one point per column (%d), or name the columns",

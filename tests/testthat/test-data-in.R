@@ -518,3 +518,20 @@ test_that("dp_cov() and dp_fpca() take long data frames with their column names,
                             nope = 1), regexp = "`nope` is not an argument of dp_cov")
   expect_dpfda_error(dp_cov(d, 1, 28, grid = g, id = Subject, arg = age, value = nope), regexp = "\"nope\"")
 })
+
+test_that("wide columns named by reshape() (\"distance.8\") give their arguments, in any column order", {
+  o <- data.frame(nlme::Orthodont)[, c("Subject", "age", "distance")]
+  w <- reshape(o, idvar = "Subject", timevar = "age", direction = "wide")   # distance.8, ..., distance.14
+  x <- as_curves(w, id = Subject)
+  expect_equal(x$grid, c(8, 10, 12, 14))   # (read as 0.8, 0.1, 0.12, 0.14 before)
+  i <- match("M01", as.character(x$ids))
+  expect_equal(x$values[i, ], o$distance[o$Subject == "M01"][order(o$age[o$Subject == "M01"])])
+  # the same curves whatever the order of the columns, and with the public grid given
+  x2 <- as_curves(w[, c("Subject", "distance.14", "distance.8", "distance.12", "distance.10")], id = Subject,
+                  grid = c(8, 10, 12, 14))
+  expect_identical(x2$values, x$values)
+  expect_equal(dpfda:::args_from_column_names(c("t1", "age12.5", "t1e-04", "distance.0.5", "x_-1", "X0.5", "v.-0.5")),
+               c(1, 12.5, 1e-4, 0.5, -1, 0.5, -0.5))
+  # make.names()'s "X.5" may stand for "-5" or ".5": not read, the grid is asked for
+  expect_true(is.na(dpfda:::args_from_column_names(c("X.5", "t1"))[1L]))
+})
