@@ -126,6 +126,7 @@ describe_value <- function(x) {
   if (is.list(x) && !is.data.frame(x)) return(sprintf("a list of length %d", length(x)))
   if (is.factor(x)) return(sprintf("a factor of length %d (levels %s)", length(x), levels_text(x)))
   if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
+  if (is.object(x) && length(x) != 1L) return(sprintf("a <%s> vector of length %d", class(x)[1L], length(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (length(x) > 1L) {
     return(sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x)))

@@ -397,6 +397,15 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
 # Long observations (id, argument, value) to curves on a common grid.
 long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_name, value_name,
                            incomplete = "error") {
+  if (inherits(a, c("Date", "POSIXt", "difftime"))) {
+    # (a date is a number of days or seconds: which unit, and from which public origin, is the user's
+    # choice, and it sets the scale of tau, an L2 norm over the arguments)
+    origin <- if (inherits(a, "Date")) "as.Date(\"2020-01-01\")" else "as.POSIXct(\"2020-01-01\", tz = \"UTC\")"
+    dpfda_abort(sprintf(paste("`arg` (\"%s\") holds %s values: give the arguments as numbers in the unit the release",
+                              "should use, from a public origin, e.g. x$days <- as.numeric(difftime(x$%s, %s,",
+                              "units = \"days\")) and arg = days (the grid in the same unit)."),
+                        arg_name, class(a)[1L], arg_name, origin), arg = "arg")
+  }
   if (!is.numeric(a)) arg_error("arg", "a numeric column (the curves' arguments)", a)
   if (!is.numeric(v)) arg_error("value", "a numeric column (the curves' values)", v)
   if (is.null(ids) || length(ids) != length(a)) arg_error("id", "a column of curve labels", ids)

@@ -535,3 +535,14 @@ test_that("wide columns named by reshape() (\"distance.8\") give their arguments
   # make.names()'s "X.5" may stand for "-5" or ".5": not read, the grid is asked for
   expect_true(is.na(dpfda:::args_from_column_names(c("X.5", "t1"))[1L]))
 })
+
+test_that("dates as arguments: a message that says how to turn them into numbers (it said \"not a double vector\")", {
+  d <- data.frame(id = rep(1:3, each = 4), day = rep(as.Date("2026-01-01") + 0:3, 3), y = rnorm(12))
+  e <- expect_error(as_curves(d, id = id, arg = day, value = y), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "holds Date values")
+  d$days <- as.numeric(difftime(d$day, as.Date("2020-01-01"), units = "days"))   # as the message says
+  expect_s3_class(as_curves(d, id = id, arg = days, value = y), "dpfda_curves")
+  d$t <- as.POSIXct("2026-01-01", tz = "UTC") + rep(0:3, 3) * 3600
+  expect_error(as_curves(d, id = id, arg = t, value = y), class = "dpfda_error_argument", regexp = "POSIXct values")
+  expect_match(dpfda:::describe_value(Sys.Date() + 0:1), "a <Date> vector of length 2", fixed = TRUE)
+})
