@@ -146,6 +146,30 @@ plot.dpfda_fpca <- function(x, y, main = NULL, xlab = NULL, ylab = "eigenfunctio
 #' @export
 as_curves.dpfda_fpca <- function(x, ...) x$harmonics
 
+#' @rdname dp_fpca
+#' @param matrix For `tidy()`: `"eigenfunctions"` (one row per component and
+#'   grid point: `component`, `arg`, `value`) or `"eigenvalues"` (one row per
+#'   component: `component`, `eigenvalue`, `varprop`, `eigenfunction_bound`),
+#'   as `broom::tidy()` of `prcomp()` does with its `matrix`.
+#' @export
+tidy.dpfda_fpca <- function(x, matrix = c("eigenfunctions", "eigenvalues"), ...) {
+  check_dot_names(list(...), character(), "tidy")
+  matrix <- check_choice(matrix, c("eigenfunctions", "eigenvalues"), "matrix")
+  k <- length(x$values)
+  if (matrix == "eigenvalues") {
+    return(data.frame(component = seq_len(k), eigenvalue = x$values, varprop = x$varprop,
+                      eigenfunction_bound = x$eigenfunction_bound))
+  }
+  h <- x$harmonics
+  data.frame(component = rep(seq_len(k), each = length(h$grid)), arg = rep(h$grid, k),
+             value = as.vector(t(h$values)))
+}
+
+#' @rdname dp_fpca
+#' @param row.names,optional Unused (for the generic).
+#' @export
+as.data.frame.dpfda_fpca <- function(x, row.names = NULL, optional = FALSE, ...) tidy.dpfda_fpca(x, ...)
+
 # ggplot2 method, registered in .onLoad().
 autoplot_dpfda_fpca <- function(object, ...) {
   need_package("ggplot2", "autoplot()")

@@ -114,3 +114,17 @@ test_that("dp_cov() and dp_fpca() work on 100-point spectra by default (J capped
   a <- dp_accuracy(mechanism = "cov", n = 60, epsilon = 1, tau = 15, grid = g, nsim = 100)
   expect_true(is.finite(a$expected_l2))
 })
+
+test_that("tidy() and as.data.frame() of dp_fpca(): eigenfunctions long, or the eigenvalues", {
+  p <- with_seed_mode(1, suppressWarnings(dp_fpca(fp_data(300), npc = 2, epsilon = 2, tau = 2, J = 8)))
+  d <- tidy(p)
+  expect_identical(names(d), c("component", "arg", "value"))
+  expect_identical(nrow(d), 2L * length(fp_grid))
+  expect_identical(d$value[d$component == 2L], p$harmonics$values[2L, ])
+  expect_identical(as.data.frame(p), d)
+  e <- tidy(p, matrix = "eigenvalues")
+  expect_identical(e$eigenvalue, p$values)
+  expect_identical(e$varprop, p$varprop)
+  expect_error(tidy(p, matrix = "rotation"), class = "dpfda_error_argument")
+  expect_error(tidy(p, matirx = "eigenvalues"), class = "dpfda_error_argument", regexp = "`matirx`")
+})
