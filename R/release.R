@@ -269,7 +269,31 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
   if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
   if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)
+  warn_outside_grid(object$values, newdata)
   release_predict(object, newdata, ...)
+}
+
+# predict() beyond the range of the release's grid returns each mechanism's
+# extension (the Nystrom extension of the eigenfunctions decays to the centre,
+# a Bernstein polynomial or a kriged GP goes its own way): numbers the release
+# says nothing about. Said with a classed warning rather than refused, so that
+# a deliberate use keeps working.
+warn_outside_grid <- function(v, newdata) {
+  dom <- v$domain
+  p <- tryCatch(as_points(newdata, "newdata", d = v$dim), error = function(e) NULL)
+  if (is.null(p) || !is.numeric(dom)) return(invisible())
+  lo <- if (is.matrix(dom)) dom[1L, ] else dom[1L]
+  hi <- if (is.matrix(dom)) dom[2L, ] else dom[2L]
+  tol <- 1e-9 * pmax(hi - lo, 1e-300)
+  out <- rowSums(p < rep(lo - tol, each = nrow(p)) | p > rep(hi + tol, each = nrow(p))) > 0
+  if (any(out)) {
+    dpfda_warn(sprintf(paste("%d of the %d points of `newdata` lie outside the range of the release's grid (%s):",
+                             "the release was computed on the grid, and there the values are only the",
+                             "mechanism's extension of it."), sum(out), length(out),
+                       paste(sprintf("[%s, %s]", format(lo, digits = 4), format(hi, digits = 4)), collapse = " x ")),
+               "dpfda_warning_extrapolation")
+  }
+  invisible()
 }
 
 # predict() methods that have no interval refuse `interval` (in their `...`)

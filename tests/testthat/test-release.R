@@ -99,3 +99,16 @@ test_that("predict() refuses a misspelt option instead of silently giving no ban
   expect_error(predict(rl, 0.5, kind = "nearest"), "`kind` is not an option of predict",
                class = "dpfda_error_argument")
 })
+
+test_that("predict() beyond the grid's range warns that the values are only the mechanism's extension", {
+  t <- seq(0, 1, length.out = 20)
+  x <- curves(outer(seq(0.5, 1.5, length.out = 30), sin(pi * t)), t)
+  for (m in c("iclp_qr", "bernstein", "gp")) {
+    r <- with_seed_mode(3, suppressWarnings(dp_mean(x, epsilon = 1, tau = 2, mechanism = m, delta = 1e-5)))
+    expect_warning(predict(r, c(-0.5, 0.5)), class = "dpfda_warning_extrapolation", regexp = "1 of the 2 points")
+    expect_no_warning(predict(r, c(0, 0.37, 1)))
+  }
+  k <- with_seed_mode(1, dp_kde(matrix(runif(100), 50), grid = list(t, t), bandwidth = 0.2, epsilon = 1, delta = 1e-5))
+  expect_warning(predict(k, rbind(c(0.5, 0.5), c(0.5, 1.2))), class = "dpfda_warning_extrapolation",
+                 regexp = "\\[0, 1\\] x \\[0, 1\\]")
+})

@@ -442,7 +442,9 @@ test_that("dp_krr releases the fit plus sigma G, predicting around the offset", 
   expect_lt(max(abs(empirical_cov(res) - s^2 * kernel_matrix(k, grid))), 5 * s^2 * sqrt(2 / N))
   r <- dp_krr(x, y, 0.05, k, grid, c(4, 7), 1, 1e-3)
   expect_equal(predict(r, grid), predict(r), tolerance = 1e-6)
-  expect_equal(predict(r, 50), 5.5)   # far from the grid kriging returns the offset
+  # far from the grid kriging returns the offset, and says that it extrapolates
+  expect_warning(far <- predict(r, 50), class = "dpfda_warning_extrapolation")
+  expect_equal(far, 5.5)
   expect_false(any(c("x", "y", "coefficients") %in% names(r)))
 })
 
