@@ -241,7 +241,9 @@ print.summary.dpfda_release <- function(x, ...) {
 #' curve, otherwise an `n x m` matrix). With `newdata`, mechanisms that can
 #' evaluate elsewhere do so by post-processing only (conditioning a GP on the
 #' released path, evaluating a Bernstein polynomial, ...); they never draw
-#' fresh noise. The base method answers only at grid points.
+#' fresh noise. The base method answers only at grid points. Points beyond
+#' the range of the grid get a classed warning (`dpfda_warning_extrapolation`):
+#' there the values are only the mechanism's extension of the release.
 #'
 #' With `interval = "confidence"` the result is a matrix with columns `fit`,
 #' `lwr` and `upr`, as [stats::predict.lm()] gives: the pointwise band of
