@@ -86,8 +86,11 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
       out$M <- as.integer(if (length(out$M_set)) lo else max(1, hi))
     })
   if (!is.null(out$psi) && !(is.finite(out$psi) && out$psi > 0)) {
-    dpfda_abort("The PSS regularisation parameter under- or overflows for these inputs.",
-                class = "dpfda_error_numeric")
+    dpfda_abort(sprintf(paste("The PSS regularisation parameter psi (a power of n * epsilon^2 = %s) under- or",
+                              "overflows: n and epsilon are too extreme for the rule; give `psi` yourself",
+                              "(select = \"manual\"), or a less extreme epsilon."),
+                        format(n * epsilon^2, digits = 3)),
+                class = "dpfda_error_numeric", arg = "epsilon")
   }
   out
 }

@@ -379,3 +379,11 @@ test_that("bad inputs are classed errors naming the argument", {
   err(pcv_select(x, 1, 1, "frl", kl_basis(mat32, seq(0, 1, length.out = 7)), epsilon_select = 1), "`basis`")
   err(predict(kl_basis(mat32, t), NA), "`newdata`")
 })
+
+test_that("an epsilon so small that the PSS rule overflows is named in the error", {
+  t <- seq(0, 1, length.out = 10)
+  x <- curves(matrix(rnorm(100), 10), t)
+  e <- expect_error(dp_mean(x, epsilon = 1e-300, tau = 3), class = "dpfda_error_numeric")
+  expect_identical(e$arg, "epsilon")
+  expect_match(conditionMessage(e), "n \\* epsilon\\^2 = 1e-599|n \\* epsilon\\^2 = 0")
+})
