@@ -498,6 +498,14 @@ columns_for_named_kde <- function(grid, domain, bandwidth, have, columns) {
   columns
 }
 
+# The inputs `x` of a regression released on `grid` (dp_svm(), dp_krr()): a
+# data frame takes the columns that a named grid names, in its order.
+grid_named_columns <- function(x, grid) {
+  if (!is.data.frame(x)) return(x)
+  cols <- columns_for_named_grid(grid, names(x), NULL)
+  if (is.null(cols)) x else as.data.frame(x)[cols]
+}
+
 # The same for points whose columns are named (dp_kme()'s `synthetic` or `candidates`).
 columns_for_named_points <- function(pts, have, columns, arg) {
   nm <- if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)

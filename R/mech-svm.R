@@ -172,7 +172,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   strict <- check_flag(strict, "strict")
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
-  data <- svm_data(x, y, kernel, domain)
+  data <- svm_data(grid_named_columns(x, grid), y, kernel, domain)
   o <- canonical_rows(data$x, data$y)   # (the release does not depend on the order of the individuals)
   data$x <- data$x[o, , drop = FALSE]
   data$y <- data$y[o]
@@ -372,7 +372,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   ca <- centre_alias(center, list(...))
   center <- check_flag(ca$center, ca$arg)
   yb <- krr_bound(y_bound, center)
-  data <- krr_data(x, y, kernel, domain, yb)
+  data <- krr_data(grid_named_columns(x, grid), y, kernel, domain, yb)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   pts <- as_points(grid, "grid", d = ncol(data$x))

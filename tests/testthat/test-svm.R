@@ -459,3 +459,14 @@ test_that("the order of the individuals does not change the release", {
                                                epsilon = 1, delta = 1e-5))
   expect_identical(rel(o)$values, rel(seq_len(300))$values)
 })
+
+test_that("dp_svm() with a data frame and a named grid takes the columns by name", {
+  set.seed(3)
+  X <- data.frame(b = runif(200), a = runif(200, 0, 2))
+  Y <- ifelse((X$a - 1)^2 + (X$b - 0.5)^2 < 0.2, 1, -1)
+  axes <- list(a = seq(0, 2, length.out = 8), b = seq(0, 1, length.out = 6))
+  rel <- function(x, g) with_seed_mode(5, dp_svm(x, Y, lambda = 0.05, kernel = kernel_gaussian(0.3), grid = g,
+                                                  epsilon = 1, delta = 1e-5))
+  expect_identical(rel(X, axes)$values, rel(as.matrix(X[c("a", "b")]), unname(axes))$values)
+  expect_error(rel(X, stats::setNames(axes, c("a", "c"))), class = "dpfda_error_argument", regexp = "no column \"c\"")
+})
