@@ -114,7 +114,8 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #'   [kernels]).
 #' @param grid Public evaluation points (vector, matrix, or a list of axes for
 #'   a tensor grid, sampled by the fast Kronecker sampler for separable
-#'   kernels); see [curves()].
+#'   kernels); see [curves()]. With a data frame `x`, a named list of axes
+#'   takes the columns of `x` of those names, in that order.
 #' @param epsilon,delta Privacy parameters.
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
