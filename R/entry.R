@@ -506,7 +506,7 @@ grid_named_columns <- function(x, grid) {
   if (is.null(cols)) x else as.data.frame(x)[cols]
 }
 
-# The same for points whose columns are named (dp_kme()'s `synthetic` or `candidates`).
+# The same for points whose columns are named (dp_kme()'s `synthetic`).
 columns_for_named_points <- function(pts, have, columns, arg) {
   nm <- if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)
   columns_for_named_axes(nm, have, columns, arg, "names its columns")
