@@ -212,6 +212,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   }
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
                                inverse = if (method == "standard") "stats" else FALSE, auto_ok = TRUE)
+  warn_prior_scale(kernel, noise_variance, parts$y_bound)
   d <- parts$d
   if (method == "standard") {
     sens <- d * standard_gp_bound(parts, kernel, noise_variance, bound)
@@ -429,4 +430,21 @@ formula_data <- function(formula, data, newdata, fun) {
   }
   if (ncol(X) == 1L) X <- as.vector(X)
   list(x = X, y = as.double(y), newdata = nd)
+}
+
+# The prior's variance against the outputs' (public settings only): a kernel of variance 1 (the
+# default) for outputs of size 100 (MASS::mcycle, noise_variance 500) makes the posterior mean
+# the midpoint of y_bound almost everywhere, which looks like a failed release. Said, not refused.
+warn_prior_scale <- function(kernel, noise_variance, y_bound) {
+  v <- kernel$variance
+  half <- diff(as.double(y_bound)) / 2
+  if (is.numeric(v) && is.finite(v) && v < 0.01 * noise_variance && v < 0.01 * half^2) {
+    dpfda_warn(sprintf(paste("The kernel's variance (%s) is tiny against noise_variance (%s) and the outputs'",
+                             "range (y_bound half-width %s): the posterior mean stays near the midpoint of",
+                             "y_bound. Give the kernel the outputs' prior variance, e.g. variance = %s."),
+                       format(v, digits = 3), format(noise_variance, digits = 3), format(half, digits = 3),
+                       format(signif((half / 2)^2, 2))),
+               "dpfda_warning_utility")
+  }
+  invisible()
 }

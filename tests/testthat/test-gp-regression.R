@@ -378,3 +378,13 @@ test_that("the order of the individuals does not change the release (cloaking an
     expect_identical(predict(rel(o)), predict(rel(seq_len(300))), info = m)
   }
 })
+
+test_that("a prior far smaller than the outputs' scale is said (MASS::mcycle with a variance-1 kernel)", {
+  m <- MASS::mcycle
+  rel <- function(k) with_seed_mode(2, dp_gp_regression(m$times, m$accel, seq(0, 60, length.out = 20), k, 500,
+                                                         y_bound = c(-150, 100), epsilon = 1, delta = 1e-3))
+  expect_warning(r <- rel(kernel_gaussian(5)), class = "dpfda_warning_utility", regexp = "variance = 3900")
+  # the estimate is then near the midpoint (-25) everywhere, as the warning says
+  expect_lt(max(abs(r$values$values + 25)), 15)
+  expect_no_warning(rel(kernel_gaussian(5, variance = 2500)))
+})
