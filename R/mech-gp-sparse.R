@@ -93,6 +93,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   newpts <- as_points(grid, "newdata", d = ncol(pts))
   Z <- inducing_points(inducing, pts, nrow(newpts))
   fitc <- fitc_parts(pts, newpts, Z, kernel, noise_variance)
+  warn_prior_scale(kernel, noise_variance, y_bound)
   mid <- mean(y_bound)
   yc <- pmin(pmax(as.double(y), y_bound[1]), y_bound[2]) - mid
   parts <- list(mean = as.vector(fitc$C %*% yc) + mid, C = fitc$C, variance = fitc$variance,
