@@ -83,7 +83,11 @@
 #'   duplicates); with a formula, a data frame with the predictor columns.
 #'   One-dimensional test points are sorted.
 #' @param data With a formula: the data frame holding its variables.
-#' @param kernel The GP prior kernel (see [kernels]).
+#' @param kernel The GP prior kernel (see [kernels]). Its `variance` is the
+#'   prior variance of the outputs about the midpoint of `y_bound`: give it
+#'   on the outputs' scale (below 1% of `noise_variance` and of the squared
+#'   half-range of `y_bound`, a `dpfda_warning_utility` says that the
+#'   posterior mean will stay near the midpoint).
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`:
 #'   chosen privately with a share of `epsilon` (see Automatic bound).
