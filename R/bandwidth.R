@@ -74,10 +74,8 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   check_required(c("x", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   noise <- check_choice(noise, c("exact", "float"), "noise")
-  if (is.data.frame(x) && is.matrix(domain)) {   # a domain with column names takes those columns (as dp_kde())
-    cols <- columns_for_named_axes(colnames(domain), names(x), NULL, "domain", "names its columns")
-    if (!is.null(cols)) x <- as.data.frame(x)[cols]
-  }
+  # a domain with column names takes those columns of a data frame (as dp_kde())
+  if (is.matrix(domain)) x <- frame_named_columns(x, colnames(domain), "domain", "names its columns")
   x <- as_points(x, "x")
   if (!is.null(domain)) {
     # the public bounds dp_kde() takes: data are clamped to them, as there

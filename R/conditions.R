@@ -84,13 +84,14 @@ abort_unknown_option <- function(name, fun) {
 # The `...` of `fun`: named, and only the `allowed` names (none for a
 # function whose `...` is there for its help page's methods), so that a typo
 # gets a classed error naming it instead of being ignored or reaching R's
-# "unused argument" from deep inside. Returns `dots`.
-check_dot_names <- function(dots, allowed, fun) {
+# "unused argument" from deep inside. `unknown(name)` raises the error for a
+# name not allowed (default: "not an option of fun()"). Returns `dots`.
+check_dot_names <- function(dots, allowed, fun, unknown = function(name) abort_unknown_option(name, fun)) {
   nms <- names(dots) %||% rep("", length(dots))
   bad <- nms[!nms %in% allowed]
   if (length(bad)) {
     if (!nzchar(bad[1L])) abort_unnamed_dots()
-    abort_unknown_option(bad[1L], fun)
+    unknown(bad[1L])
   }
   invisible(dots)
 }

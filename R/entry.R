@@ -476,7 +476,9 @@ resolve_column_opts <- function(opts, x, cols = names(opts), n = list()) {
 # inputs, then the output. Mechanisms whose iterative solvers visit the records in turn (the
 # cloaking program of dp_gp_regression(), the SVM's coordinate steps) otherwise gave releases that
 # moved by about 1e-7 when the same individuals came in another order. Returns the order.
-canonical_rows <- function(x, y) do.call(order, c(unname(as.data.frame(x)), list(y), list(method = "radix")))
+# (Without `y`: the rows of `x` alone, as k-means' public points.)
+canonical_rows <- function(x, y = NULL) do.call(order, c(unname(as.data.frame(x)), if (!is.null(y)) list(y),
+                                                          list(method = "radix")))
 
 # The point columns of a data frame, table or chunks (`have`: their names) for a grid whose axes
 # are named (`grid = list(duration = ..., waiting = ...)`): without `columns` the named columns, in
@@ -501,8 +503,15 @@ columns_for_named_kde <- function(grid, domain, bandwidth, have, columns) {
 # The inputs `x` of a regression released on `grid` (dp_svm(), dp_krr()): a
 # data frame takes the columns that a named grid names, in its order.
 grid_named_columns <- function(x, grid) {
+  frame_named_columns(x, if (is.list(grid)) names(grid), "grid", "names its axes")
+}
+
+# A data frame `x` narrowed to the columns `nm` that another argument names
+# (`arg`: a grid's axes, a domain's column names), in that order; anything
+# else as it is.
+frame_named_columns <- function(x, nm, arg, says) {
   if (!is.data.frame(x)) return(x)
-  cols <- columns_for_named_grid(grid, names(x), NULL)
+  cols <- columns_for_named_axes(nm, names(x), NULL, arg, says)
   if (is.null(cols)) x else as.data.frame(x)[cols]
 }
 

@@ -172,7 +172,7 @@ kmeans_public <- function(pts, m, iter = 50L) {
   # in a canonical (sorted) order: Hartigan-Wong visits the points in turn, so the local optimum,
   # hence the release, depended on the order of the individuals (0.24% on 300 points)
   u <- unique(pts)
-  u <- u[do.call(order, unname(as.data.frame(u))), , drop = FALSE]
+  u <- u[canonical_rows(u), , drop = FALSE]
   if (nrow(u) <= m) return(u)
   d2 <- rowSums(sweep(u, 2L, colMeans(u))^2)
   idx <- integer(m)

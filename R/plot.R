@@ -104,14 +104,10 @@ lines.dpfda_curves <- function(x, col = NULL, lty = 1, lwd = 1, ...) {
 check_graphics_dots <- function(dots, fun, own) {
   known <- c(names(graphics::par(no.readonly = FALSE)), "type", "xlim", "ylim", "log", "sub", "asp", "axes",
              "frame.plot", "panel.first", "panel.last", "ann")
-  nms <- names(dots) %||% rep("", length(dots))
-  bad <- nms[!nms %in% known]
-  if (length(bad)) {
-    if (!nzchar(bad[1L])) abort_unnamed_dots()
-    dpfda_abort(sprintf("`%s` is neither an argument of %s() (%s) nor a graphical parameter (see ?par).", bad[1L],
-                        fun, paste0("`", own, "`", collapse = ", ")), arg = bad[1L])
-  }
-  invisible(dots)
+  check_dot_names(dots, known, fun, unknown = function(name) {
+    dpfda_abort(sprintf("`%s` is neither an argument of %s() (%s) nor a graphical parameter (see ?par).", name,
+                        fun, paste0("`", own, "`", collapse = ", ")), arg = name)
+  })
 }
 
 #' @rdname plot.dpfda_curves
