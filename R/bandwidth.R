@@ -57,6 +57,8 @@
 #'   float: 2.1 against 2.1 ms for 1000 points, 12.6 against 9.5 ms for
 #'   5000 points in two dimensions; the sorting dominates, the noise is one
 #'   draw per attempt), hence the default.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
 #'   `rule`, `rng`, and `n_needed` (see above).
@@ -70,8 +72,9 @@
 #' dp_rng(old)
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
-                         offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL) {
+                         offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL, ...) {
   check_required(c("x", "epsilon", "delta"))
+  check_dot_names(dot_args(), character(), "dp_bandwidth")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon, delta, NROW(x))
   noise <- check_choice(noise, c("exact", "float"), "noise")
   # a domain with column names takes those columns of a data frame (as dp_kde())

@@ -84,7 +84,8 @@
 #'   releases than its (`epsilon`, `delta`) pays for (with `mu = 0.001` and
 #'   claims of (0.9, 1e-6), a budget of (1, 1e-5) refuses the second spend).
 #'   A `mu` that does not imply the claim is ignored (basic composition).
-#' @param ... Unused.
+#' @param ... Not used (privacy_budget(): a name that is not an option is an
+#'   error that names it).
 #' @return `privacy_budget()`: a `dpfda_budget`. `spend()`: the budget,
 #'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
 #'   composed total), `remaining_epsilon` (the budget's epsilon minus that
@@ -120,8 +121,9 @@
 #' summary(b)
 #' try(spend(b, epsilon = 0.9, label = "one too many"))
 #' @export
-privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "advanced", "zcdp")) {
+privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "advanced", "zcdp"), ...) {
   check_required()
+  check_dot_names(dot_args(), character(), "privacy_budget")   # (a misspelt option gets a classed error)
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")

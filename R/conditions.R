@@ -61,15 +61,38 @@ check_required <- function(args = NULL, advice = list()) {
     s <- vapply(fm, is.symbol, NA)
     args <- setdiff(names(fm)[s][!nzchar(as.character(fm[s]))], "...")
   }
+  head <- sys.call(sys.parent())[[1L]]
+  fname <- if (is.name(head)) as.character(head) else
+    if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NULL
+  # a misspelt name in `...` (taw = 1 for tau) is the likelier cause of a missing argument: name it,
+  # for any argument without a default (also those the function checks itself, as dp_kde()'s bandwidth)
+  given <- if ("..." %in% names(fm) && !is.null(fname)) names(dot_args(env)) else NULL
+  nodefault <- setdiff(names(fm)[vapply(fm, function(v) is.symbol(v) && !nzchar(as.character(v)), NA)], "...")
+  for (g in given[nzchar(given) & !given %in% names(fm)]) {
+    near <- closest_name(g, nodefault)
+    if (!is.null(near) && eval(call("missing", as.name(near)), env)) abort_unknown_option(g, fname, names(fm))
+  }
   for (a in args) {
-    if (eval(call("missing", as.name(a)), env)) {
-      head <- sys.call(sys.parent())[[1L]]
-      fname <- if (is.name(head)) as.character(head) else
-        if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NULL
-      require_arg_error(a, fname, advice[[a]])
-    }
+    if (eval(call("missing", as.name(a)), env)) require_arg_error(a, fname, advice[[a]])
   }
   invisible(TRUE)
+}
+
+# The `...` of the calling function as unevaluated expressions (their names
+# are what a check needs; a misspelt `ages = age` must not be evaluated).
+dot_args <- function(env = parent.frame()) as.list(eval(quote(substitute(list(...))), env))[-1L]
+
+# The candidate a misspelt argument name most likely meant: the closest by
+# edit distance, within 1 edit for names of 4 letters, 2 up to 8 and 3 beyond; NULL
+# when none is that close (a suggestion far off misleads more than none).
+closest_name <- function(name, candidates) {
+  candidates <- setdiff(unique(candidates[nzchar(candidates)]), c("...", name))
+  if (!length(candidates)) return(NULL)
+  d <- drop(utils::adist(tolower(name), tolower(candidates)))
+  # a prefix typo (eps for epsilon) counts as close
+  d[startsWith(candidates, name) & nchar(name) >= 3L] <- 0
+  best <- which.min(d)
+  if (d[best] <= if (nchar(name) <= 4L) 1L else if (nchar(name) <= 8L) 2L else 3L) candidates[best] else NULL
 }
 
 # ---- named constructors for messages that recur ------------------------------
@@ -77,8 +100,17 @@ check_required <- function(args = NULL, advice = list()) {
 
 abort_unnamed_dots <- function() dpfda_abort("All arguments in `...` must be named.", arg = "...")
 
-abort_unknown_option <- function(name, fun) {
-  dpfda_abort(sprintf("`%s` is not an option of %s(); see ?%s.", name, fun, fun), arg = name)
+abort_unknown_option <- function(name, fun, candidates = option_names(fun)) {
+  near <- closest_name(name, candidates)
+  dpfda_abort(sprintf("`%s` is not an option of %s()%s; see ?%s.", name, fun,
+                      if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near), fun), arg = name)
+}
+
+# The argument names of dpfda's function `fun` (a name), for suggestions.
+option_names <- function(fun) {
+  ns <- topenv(environment(option_names))
+  f <- if (exists(fun, envir = ns, inherits = FALSE)) get(fun, envir = ns) else NULL
+  if (is.function(f)) setdiff(names(formals(f)), "...") else character()
 }
 
 # The `...` of `fun`: named, and only the `allowed` names (none for a
@@ -86,11 +118,16 @@ abort_unknown_option <- function(name, fun) {
 # gets a classed error naming it instead of being ignored or reaching R's
 # "unused argument" from deep inside. `unknown(name)` raises the error for a
 # name not allowed (default: "not an option of fun()"). Returns `dots`.
-check_dot_names <- function(dots, allowed, fun, unknown = function(name) abort_unknown_option(name, fun)) {
+check_dot_names <- function(dots, allowed, fun,
+                            unknown = function(name) abort_unknown_option(name, fun, c(option_names(fun), allowed))) {
   nms <- names(dots) %||% rep("", length(dots))
   bad <- nms[!nms %in% allowed]
   if (length(bad)) {
-    if (!nzchar(bad[1L])) abort_unnamed_dots()
+    if (!nzchar(bad[1L])) {
+      if (length(allowed)) abort_unnamed_dots()
+      dpfda_abort(sprintf("%s() was given a value after its last argument (an unnamed value in `...`); see ?%s.",
+                          fun, fun), arg = "...")
+    }
     unknown(bad[1L])
   }
   invisible(dots)

@@ -85,6 +85,8 @@
 #'   `noise_exact = TRUE`).
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused when it would exceed the budget).
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A `dpfda_release` of subclass `dpfda_bernstein_release`: `values`
 #'   is a [curves()] object holding the noisy lattice values on the lattice
 #'   points (in the original domain; an `m x dim` matrix for `dim > 1`);
@@ -114,9 +116,10 @@
 #' @export
 dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, domain = NULL,
                          calibration = c("analytic", "hall", "classical", "composition"),
-                         noise = c("float", "exact"), budget = NULL) {
+                         noise = c("float", "exact"), budget = NULL, ...) {
   check_required(c("f", "sensitivity", "epsilon", "k"),
                  advice = list(f = "the private function: an R function, or its values on the lattice"))
+  check_dot_names(dot_args(), character(), "dp_bernstein")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise_mode <- check_noise(noise)

@@ -42,15 +42,18 @@
 #'   candidates, 0.13 against 0.23 ms for 1000 (0.07 against 0.21 ms at
 #'   \eqn{\epsilon = 0.01}): exact is not slower, hence the default. The
 #'   expected number of proposals is at most the number of candidates.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return An object of class `dpfda_selection` with the selected `index`,
 #'   `epsilon`, `sensitivity`, the number of candidates and the rng mode.
 #' @examples
 #' s <- dp_select(c(1, 5, 2), sensitivity = 1, epsilon = 2)
 #' s$index
 #' @export
-dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("exact", "float")) {
+dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("exact", "float"), ...) {
   check_required(c("utility", "sensitivity", "epsilon"),
                  advice = list(utility = "the private utility of each candidate (a numeric vector)"))
+  check_dot_names(dot_args(), character(), "dp_select")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon)
   noise <- check_choice(noise, c("exact", "float"), "noise")
   utility <- check_numeric_vector(utility, "utility")

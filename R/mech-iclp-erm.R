@@ -75,6 +75,8 @@
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
 #'   coefficients, see [dp_mean()] and [exact_noise]).
 #' @param budget `NULL` or a [privacy_budget()] to charge.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A `dpfda_release` of class `dpfda_iclp_erm_release` with the
 #'   released function on the grid, `coefficients`, `basis`, `params`
 #'   (`eta`, `psi`, `J`, `kappa`, `M`, `loss`), `n`; [predict()] evaluates
@@ -92,8 +94,9 @@
 #' @export
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
-                   noise = c("float", "exact"), budget = NULL) {
+                   noise = c("float", "exact"), budget = NULL, ...) {
   check_required(c("x", "y", "epsilon", "psi", "grid"))
+  check_dot_names(dot_args(), character(), "dp_erm")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon)
   call <- match.call()
   noise <- check_noise(noise)

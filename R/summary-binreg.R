@@ -34,6 +34,8 @@
 #' @param columns Names of the input columns (`D` of them; strings or bare names, as in [as_curves()]:
 #'   `columns = c(u, v)`).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A [dpfda_summary] (kind `"binreg"`): `sums` is the `prod(bins) x
 #'   2` matrix of counts and clamped output sums.
 #' @examples
@@ -44,8 +46,9 @@
 #' s
 #' dp_bin_regression(s, epsilon = 1)
 #' @export
-summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
+summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE, ...) {
   check_required(c("x", "bins", "y_bound", "domain"))
+  check_dot_names(dot_args(), character(), "summarise_bin_regression")   # (a misspelt option gets a classed error)
   # (in memory `y` is a vector of responses, not a column name)
   y <- if (is.data.frame(x) || is_lazy_table(x) || inherits(x, "dpfda_chunks")) column_arg_names("y", x) else y
   columns <- column_arg_names("columns", x, NULL)

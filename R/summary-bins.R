@@ -72,6 +72,8 @@
 #' @param age,deaths,group Column names for `summarise_mortality()` (strings or bare names, as in [as_curves()]);
 #'   `group` may be `NULL` (one group).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A [dpfda_summary].
 #' @examples
 #' x <- c(rnorm(500, 0.3, 0.1), rnorm(500, 0.7, 0.1))
@@ -89,8 +91,9 @@
 #' @export
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                           mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE,
-                          unit = NULL) {
+                          unit = NULL, ...) {
   check_required(c("x", "grid"))
+  check_dot_names(dot_args(), character(), "summarise_kde")   # (a misspelt option gets a classed error)
   columns <- column_arg_names("columns", x, NULL)
   if (is.data.frame(x) || is_engine_input(x)) {
     columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x), columns)
@@ -291,8 +294,9 @@ kde_kernel_at <- function(s, bw) {
 
 #' @rdname summarise_kde
 #' @export
-summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE) {
+summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE, ...) {
   check_required("x")
+  check_dot_names(dot_args(), character(), "summarise_mortality")   # (a misspelt option gets a classed error)
   age <- column_arg_names("age", x)
   deaths <- column_arg_names("deaths", x)
   group <- column_arg_names("group", x)

@@ -52,6 +52,8 @@
 #'   refuses); `"drop"`: an individual (unit) without a row at every grid point
 #'   contributes nothing and is counted in `incomplete_n`, `n` still counting
 #'   it, as in [summarise_mean()] (for [dp_cov()] with `incomplete = "drop"`).
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A [dpfda_summary] (kind `"cov"`): `sums` is the `J x (J + 1)`
 #'   matrix `cbind(sum of a_i, sum of a_i a_i^T)`.
 #' @examples
@@ -63,8 +65,9 @@
 #' dp_cov(s, epsilon = 1, tau = 1, kernel = k, J = 5)
 #' @export
 summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id", arg = "arg", value = "value",
-                          .query = FALSE, center = NULL, unit = NULL, incomplete = c("zero", "drop")) {
+                          .query = FALSE, center = NULL, unit = NULL, incomplete = c("zero", "drop"), ...) {
   check_required(c("x", "tau"))
+  check_dot_names(dot_args(), character(), "summarise_cov")   # (a misspelt option gets a classed error)
   incomplete <- check_choice(incomplete, c("zero", "drop"), "incomplete")
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e75)
   mf <- summary_matrix_frame(x, grid, incomplete)   # a matrix column of curves, and the units of their rows

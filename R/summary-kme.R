@@ -31,6 +31,8 @@
 #'   (as `id`), or a vector with one entry per point for points in memory
 #'   (see [dp_kme()]).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A [dpfda_summary] (kind `"kme_kernel"` or `"kme_features"`).
 #' @examples
 #' x <- matrix(rnorm(200), ncol = 2)
@@ -39,8 +41,9 @@
 #' s$sums / s$n
 #' @export
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
-                          domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL) {
+                          domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL, ...) {
   check_required(c("x", "kernel"))
+  check_dot_names(dot_args(), character(), "summarise_kme")   # (a misspelt option gets a classed error)
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)

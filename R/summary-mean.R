@@ -68,6 +68,8 @@
 #'   individual's cell averages before clipping; in a database the engine
 #'   subtracts it. Recorded in the summary's settings, and checked by
 #'   [dp_mean()] against its own `center`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
 #' @return A [dpfda_summary] (kind `"mean"`).
 #' @examples
 #' t <- seq(0, 1, length.out = 21)
@@ -77,8 +79,9 @@
 #' @export
 summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "sup"), id = "id", arg = "arg",
                            value = "value", .query = FALSE, center = NULL, incomplete = c("zero", "drop"),
-                           unit = NULL) {
+                           unit = NULL, ...) {
   check_required(c("x", "tau"))
+  check_dot_names(dot_args(), character(), "summarise_mean")   # (a misspelt option gets a classed error)
   mf <- summary_matrix_frame(x, grid, incomplete[1L])
   if (!is.null(mf)) return(summarise_mean_impl(mf$curves, grid, tau, weights, clip, .query = .query,
                                                center = center, incomplete = incomplete, unit = mf$unit))

@@ -140,3 +140,41 @@ test_that("as_fd() refuses a grid too large for its default basis, and the conve
   expect_error(as_fd(x, bassis = NULL), "`bassis` is not an option of as_fd", class = "dpfda_error_argument")
   expect_error(as_density(x, 1), class = "dpfda_error_argument")
 })
+
+test_that("a misspelt argument is named with the option it most likely meant (was 'tau is missing' or R's 'unused argument')", {
+  x <- curves(matrix(seq(0.1, 0.9, length.out = 40), 4), seq(0, 1, length.out = 10))
+  # a required argument misspelt: the typo is named, not only the missing argument
+  e <- expect_error(dp_mean(x, epsilon = 1, taw = 1), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`taw` is not an option of dp_mean() (did you mean `tau`?)", fixed = TRUE)
+  expect_identical(e$arg, "taw")
+  e <- expect_error(dp_kde(c(0.2, 0.5), grid = 1:3 / 4, bandwith = 0.3, epsilon = 1, delta = 1e-6),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "(did you mean `bandwidth`?)", fixed = TRUE)
+  # an optional one: the suggestion comes from the function's own arguments
+  e <- expect_error(dp_mean(x, epsilon = 1, tau = 1, centre = 0), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "did you mean `center`?", fixed = TRUE)
+  # the functions without options in `...` refuse a misspelt name with a classed error, unevaluated
+  expect_error(summarise_mean(x, tau = 1, wieghts = 1), "`wieghts` is not an option of summarise_mean() (did you mean `weights`?)",
+               fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(summarise_mortality(data.frame(age = 1, deaths = 1), ages = no_such_object),
+               "did you mean `age`?", fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(privacy_budget(1, compsition = "basic"), "did you mean `composition`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(privacy_budget(1, 0, "gdp", 5), "was given a value after its last argument", class = "dpfda_error_argument")
+  expect_error(dp_bandwidth(c(0.2, 0.5), epsilon = 1, delat = 1e-6), "did you mean `delta`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(dp_select(c(1, 2), sensitivity = 1, epsilon = 1, noice = "float"), "did you mean `noise`?",
+               fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(summarise_kde(c(0.2, 0.5), grid = 1:3 / 4, bandwidth = 0.3, domain = c(0, 1), foo = 2),
+               "`foo` is not an option of summarise_kde(); see", fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(dp_erm(1:3 / 4, 1:3 / 4, epsilon = 1, psi = 0.1, grid = 1:3 / 4, lost = "square"),
+               "did you mean `loss`?", fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(dp_bernstein(sin, 0.01, 1, 5, calibrate = "hall"), "did you mean `calibration`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  for (f in c("summarise_cov", "summarise_kme", "summarise_bin_regression")) {
+    expect_error(do.call(f, list(x, zzz_typo = 1)), class = "dpfda_error_argument")
+  }
+  # no suggestion when nothing is close
+  expect_null(dpfda:::closest_name("qqqqqq", c("tau", "epsilon")))
+  expect_identical(dpfda:::closest_name("eps", c("tau", "epsilon")), "epsilon")
+})
