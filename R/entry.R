@@ -506,6 +506,21 @@ grid_named_columns <- function(x, grid) {
   frame_named_columns(x, if (is.list(grid)) names(grid), "grid", "names its axes")
 }
 
+# The points to predict at as the training points are: a data frame `newdata`
+# of dp_gp_regression() and dp_sparse_gp_regression() takes the columns of a
+# data frame `x`, in x's order (the kernel's lengthscales follow x's columns),
+# as a formula's `newdata` does; they were matched by position.
+newdata_in_x_order <- function(newdata, x) {
+  if (!is.data.frame(x) || !is.data.frame(newdata) || identical(names(x), names(newdata))) return(newdata)
+  miss <- setdiff(names(x), names(newdata))
+  if (length(miss)) {
+    dpfda_abort(sprintf("`newdata` must have the columns of `x` (%s); it has no column \"%s\" (its columns: %s).",
+                        paste0("\"", names(x), "\"", collapse = ", "), miss[1L],
+                        paste0("\"", utils::head(names(newdata), 10L), "\"", collapse = ", ")), arg = "newdata")
+  }
+  newdata[names(x)]
+}
+
 # A data frame `x` narrowed to the columns `nm` that another argument names
 # (`arg`: a grid's axes, a domain's column names), in that order; anything
 # else as it is.

@@ -80,8 +80,9 @@
 #' @param y Private training outputs (length `n`), clipped to `y_bound`
 #'   (omit it with a formula).
 #' @param newdata Public test points (vector or `P x D` matrix, no
-#'   duplicates); with a formula, a data frame with the predictor columns.
-#'   One-dimensional test points are sorted.
+#'   duplicates); with a formula or a data frame `x`, a data frame with the
+#'   predictor columns (taken by name, in x's order; other columns are
+#'   ignored). One-dimensional test points are sorted.
 #' @param data With a formula: the data frame holding its variables.
 #' @param kernel The GP prior kernel (see [kernels]). Its `variance` is the
 #'   prior variance of the outputs about the midpoint of `y_bound`: give it
@@ -159,6 +160,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   }
   check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
                  advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
+  newdata <- newdata_in_x_order(newdata, x)   # (columns by name, as with a formula)
   noise <- check_noise(noise)
   budget <- release_open(budget)
   # `mechanism` as in every other function; `method` (its former name) stays an alias

@@ -41,7 +41,8 @@
 #'   numeric columns).
 #' @param y Private training outputs (length `n`), clipped to `y_bound`.
 #' @param newdata Public test points (vector or `P x D` matrix, no
-#'   duplicates). One-dimensional test points are sorted.
+#'   duplicates); with a data frame `x`, a data frame with x's columns (taken
+#'   by name, in x's order). One-dimensional test points are sorted.
 #' @param inducing Public inducing inputs: an `m x D` matrix (a vector of
 #'   length at least 2 in one dimension), or a single whole number \eqn{m}
 #'   for k-means on `x` (one inducing point at `t` is `matrix(t)`).
@@ -73,6 +74,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
   check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))
+  newdata <- newdata_in_x_order(newdata, x)   # (columns by name, as dp_gp_regression())
   budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()
   noise <- check_noise(noise)

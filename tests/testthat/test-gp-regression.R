@@ -388,3 +388,34 @@ test_that("a prior far smaller than the outputs' scale is said (MASS::mcycle wit
   expect_lt(max(abs(r$values$values + 25)), 15)
   expect_no_warning(rel(kernel_gaussian(5, variance = 2500)))
 })
+
+test_that("a data-frame newdata is matched to a data-frame x by column name, not position", {
+  # (the points were taken by position: newdata with its columns in another order was predicted at
+  # swapped coordinates, silently; the formula interface matched them by name)
+  set.seed(1)
+  d <- data.frame(a = stats::runif(40), b = stats::runif(40) * 10)
+  y <- sin(2 * pi * d$a) + d$b / 10
+  nd <- data.frame(a = c(0.2, 0.8), b = c(1, 9))
+  k <- kernel_gaussian(c(0.3, 3))
+  fit <- function(newdata, sparse = FALSE) {
+    old <- dp_reproducible(1)
+    on.exit(dp_rng(old))
+    r <- suppressWarnings(if (sparse) dp_sparse_gp_regression(d, y, newdata, 8, k, 0.1, c(-2, 2), epsilon = 1,
+                                                               delta = 1e-5)
+                          else dp_gp_regression(d, y, newdata, k, 0.1, c(-2, 2), epsilon = 1, delta = 1e-5))
+    as.vector(r$values$values)
+  }
+  for (sparse in c(FALSE, TRUE)) {
+    expect_identical(fit(nd[c("b", "a")], sparse), fit(nd, sparse))
+    expect_identical(fit(cbind(nd, extra = 1), sparse), fit(nd, sparse))
+    expect_error(fit(data.frame(t = 1:2, u = 1:2), sparse), "`newdata` must have the columns of `x`",
+                 class = "dpfda_error_argument")
+  }
+  # the formula interface agrees
+  old <- dp_reproducible(1)
+  rf <- suppressWarnings(dp_gp_regression(yy ~ a + b, data = cbind(d, yy = y), newdata = nd[c("b", "a")],
+                                          kernel = k, noise_variance = 0.1, y_bound = c(-2, 2), epsilon = 1,
+                                          delta = 1e-5))
+  dp_rng(old)
+  expect_identical(as.vector(rf$values$values), fit(nd))
+})
