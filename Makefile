@@ -12,8 +12,11 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 export R_LIBS := $(LIB):$(R_LIBS)
 export NOT_CRAN ?= true
+NPROC   := $(shell nproc 2>/dev/null || echo 1)
+# dpfda's C files compiled NPROC at a time where R CMD INSTALL runs (install-lib, check-build)
+PARMAKE := MAKEFLAGS=-j$(NPROC)
 
-.PHONY: test demo check check-ci bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
+.PHONY: test demo check check-ci check-build check-ci-run bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -23,7 +26,7 @@ $(TARBALL): $(shell find R src -type f -not -name '*.o' -not -name '*.so') DESCR
 
 # The project library .Rlib/ (what make test, demo and bench load).
 install-lib: deps-imports $(TARBALL)
-	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
+	$(PARMAKE) $(R) CMD INSTALL --library=$(LIB) $(TARBALL)
 
 # For users: build the tarball with its vignettes and install it into the
 # default library, so library(dpfda) and vignette(package = "dpfda") work in
@@ -94,9 +97,11 @@ deps-bench:
 # The suite runs with a throwaway PostgreSQL server (tools/pg-test.sh: a
 # cluster in a temporary directory on a unix socket there, stopped and removed
 # afterwards, also when tests fail; the suite's exit status is kept).
+# The test files run in TEST_JOBS R processes at once (default: one per core; tools/run-tests.R).
+TEST_JOBS ?= $(NPROC)
 test: deps-test install-lib
 	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }
-	bash tools/pg-test.sh $(RSCRIPT) tools/run-tests.R
+	DPFDA_TEST_JOBS=$(TEST_JOBS) bash tools/pg-test.sh $(RSCRIPT) tools/run-tests.R
 
 # The papers' figures and tables into reproduce/ (a quick version in a few
 # minutes); FULL=1 runs every figure at the papers' scale and the benchmarks.
@@ -115,14 +120,23 @@ check: deps-check
 	  $(R) CMD check --as-cran $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
-# What CI runs before `make test`: the same check without running the test
-# suite a second time (make test runs it right after, against the same build).
-check-ci: deps-check
+# What CI runs beside `make test` (.ci/run): the same check without running
+# the test suite a second time (make test runs it against the same sources) and
+# without building the vignettes a second time (check-build has just built them
+# from the same sources into the tarball). In two steps, so that CI can build
+# the tarball before the tests start and check it while they run.
+check-build: deps-check
 	rm -rf check && mkdir -p check
-	cd check && $(R) CMD build --no-manual $(CURDIR)
+	cd check && $(PARMAKE) $(R) CMD build --no-manual $(CURDIR)
+
+check-ci-run:
 	cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
-	  $(R) CMD check --as-cran --no-tests $$(command -v pdflatex >/dev/null || echo --no-manual) $(TARBALL)
+	  $(R) CMD check --as-cran --no-tests --no-build-vignettes $$(command -v pdflatex >/dev/null || echo --no-manual) \
+	  $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
+
+check-ci: check-build
+	$(MAKE) check-ci-run
 
 # Every bench/ script in turn (bench/summary.R: each in its own R process),
 # then one table of all ratios against their peers or floors. The output of

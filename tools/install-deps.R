@@ -135,7 +135,11 @@ if (dry_run) {
 }
 if (length(missing)) {
   message("installing into ", lib, ": ", paste(missing, collapse = ", "))
-  options(Ncpus = max(1L, parallel::detectCores()))
+  cores <- max(1L, parallel::detectCores(), na.rm = TRUE)
+  options(Ncpus = cores)
+  # and make's jobs within a package: the C++ packages at the end of a dependency chain (dplyr,
+  # RPostgres, websocket) otherwise compile one file at a time while the other core idles
+  if (!nzchar(Sys.getenv("MAKEFLAGS"))) Sys.setenv(MAKEFLAGS = paste0("-j", cores))
   utils::install.packages(missing, lib = lib, repos = repos, quiet = TRUE)
   still <- pkgs[mapply(needed, pkgs, min_version)]
   if (length(still)) stop("could not install: ", paste(still, collapse = ", "))
