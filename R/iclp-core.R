@@ -313,9 +313,17 @@ frl_gaussian_draw <- function(pl, V, epsilon, o, noise) {
 # the privacy loss; the scales are multiplied by 1 + 2^-k sum_j (1 / b_j) /
 # epsilon, which restores epsilon. k is chosen so that this factor is at
 # most 1.01 (and the grid is fine against the smallest scale).
+# All of it in units of the smallest scale u = min(b), a public number: the
+# lattice, the integer draws and so the release do not depend on the data's
+# units (a time axis in days or years, heights in cm or m give the same
+# release up to the change of units under dp_reproducible()); the lattice
+# value is multiplied by u afterwards (post-processing), so the grid step in
+# the data's units is u 2^-k.
 iclp_exact_coefficients <- function(center, b, epsilon) {
-  S <- sum(1 / b)
-  k <- max(exact_grid(min(b), "laplace"), ceiling(log2(100 * S / epsilon)))
+  u <- min(b)
+  bu <- b / u
+  S <- sum(1 / bu)
+  k <- max(exact_grid(min(bu), "laplace"), ceiling(log2(100 * S / epsilon)))
   inflation <- 1 + 2^-k * S / epsilon
-  list(coef = exact_laplace_noise(center, b * inflation, k), step = 2^-k, inflation = inflation)
+  list(coef = exact_laplace_noise(center, b * inflation, k, unit = u), step = u * 2^-k, inflation = inflation)
 }

@@ -79,7 +79,8 @@
 #'   `"composition"` for the paper's Theorem 7 Laplace scale.
 #' @param noise `"float"` (default) for floating-point noise, or `"exact"`
 #'   for discrete Laplace / Gaussian noise on a grid of spacing
-#'   \eqn{2^{-k}}, sampled exactly (see [exact_noise]); the per-point
+#'   \eqn{b_0 2^{-k}} (\eqn{b_0} the noise scale), sampled exactly (see
+#'   [exact_noise]); the per-point
 #'   sensitivity is increased by one grid step, Gaussian noise is then
 #'   calibrated through zCDP, and the release records `grid_step` (and
 #'   `noise_exact = TRUE`).
@@ -143,16 +144,17 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   target <- bernstein_target(f, lattice, m)
   grid_step <- NULL
   if (noise_mode == "exact") {
-    # round the lattice values to 2^-k: each moves by at most one grid step more
-    kx <- exact_grid(noise$scale, noise$type)
-    grid_step <- 2^-kx
+    # round the lattice values to the grid: each moves by at most one grid step more
+    # (a grid in units of the noise scale: R/noise-exact.R, exact_lattice())
+    lat <- exact_lattice(noise$scale, noise$type)
+    grid_step <- lat$step
     noise <- bernstein_noise(sensitivity + grid_step, epsilon, delta, m, calibration)
     if (noise$type == "gaussian") {
       noise$scale <- exact_gaussian_sigma(noise$lattice_sensitivity, epsilon, delta)
       noise$calibration <- "zcdp"
     }
-    released <- if (noise$type == "laplace") exact_laplace_noise(target, noise$scale, kx)
-                else exact_gaussian_noise(target, noise$scale, kx)
+    released <- if (noise$type == "laplace") exact_laplace_noise(target, noise$scale, lat$k, lat$unit)
+                else exact_gaussian_noise(target, noise$scale, lat$k, lat$unit)
   } else {
     if (noise$type == "laplace") {
       check_float_tails("laplace", if (noise$scale > 0) noise$lattice_sensitivity / noise$scale else 0,

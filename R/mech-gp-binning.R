@@ -90,7 +90,7 @@
 #'   (stored as `predictions`).
 #' @param method `"simple"` or `"integral"` (how predictions are formed).
 #' @param noise `"float"` (default), or `"exact"`: the bin sums are rounded
-#'   to a \eqn{2^{-k}} grid (sensitivity \eqn{d + 2^{-k}}) and get exact
+#'   to a grid of step \eqn{g = 2^{-20} d/\epsilon} (sensitivity \eqn{d + g}) and get exact
 #'   discrete Laplace noise (see [exact_noise]); the released means are the
 #'   noisy sums over the public counts.
 #' @param ... Options of the integral fit: `lengthscale` (one or one per
@@ -233,11 +233,11 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
   released <- rep(mid, length(counts))
   grid_step <- NULL
   if (noise == "exact" && any(occ)) {
-    # the bin sums (L1 sensitivity d: one response moves one sum) rounded to 2^-k, which
-    # adds one grid step; exact discrete Laplace of scale (d + 2^-k) / epsilon; means after
-    kx <- exact_grid(d / epsilon, "laplace")
-    grid_step <- 2^-kx
-    noisy <- exact_laplace_noise(sums[occ], (d + grid_step) / epsilon, kx)
+    # the bin sums (L1 sensitivity d: one response moves one sum) rounded to the grid, which
+    # adds one grid step; exact discrete Laplace of scale (d + step) / epsilon; means after
+    lat <- exact_lattice(d / epsilon, "laplace")
+    grid_step <- lat$step
+    noisy <- exact_laplace_noise(sums[occ], (d + grid_step) / epsilon, lat$k, lat$unit)
     released[occ] <- noisy / counts[occ]
     scale[occ] <- (d + grid_step) / (counts[occ] * epsilon)
   } else {

@@ -107,7 +107,8 @@
 #'   `bound_quantile` (as for `tau = "auto"` in [dp_mean()]) and
 #'   `bound_center` (the public centre of the outputs, default 0).
 #' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
-#'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
+#'   on a grid in whitened coordinates (step proportional to the noise
+#'   scale), calibrated through zCDP
 #'   (see [exact_noise]).
 #' @return A `dpfda_release` (subclass `dpfda_gpreg_release`) with the released
 #'   mean at `newdata` in `values`, plus `posterior_variance`,
@@ -260,13 +261,13 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
     Mb <- crossprod(B, M %*% B)
     fct <- chol_jitter((Mb + t(Mb)) / 2, jitter = 1e-10)
     w <- forwardsolve(fct$L, as.vector(crossprod(B, parts$mean - mid)))
-    kx <- exact_grid(sigma, "gaussian")
-    sens_x <- sens + exact_rounding(length(w), kx, "l2")
+    lat <- exact_lattice(sigma, "gaussian")   # (a grid in units of the noise: R/noise-exact.R)
+    sens_x <- sens + sqrt(length(w)) * lat$step
     sigma <- exact_gaussian_sigma(sens_x, epsilon, delta)
-    released <- mid + as.vector(B %*% (fct$L %*% exact_gaussian_noise(w, sigma, kx)))
+    released <- mid + as.vector(B %*% (fct$L %*% exact_gaussian_noise(w, sigma, lat$k, lat$unit)))
     rm(w)
     M <- B %*% tcrossprod(fct$L) %*% t(B)
-    step <- 2^-kx
+    step <- lat$step
     rho <- sens_x^2 / (2 * sigma^2)
   } else {
     check_float_tails("gaussian", epsilon, delta, m = ncol(cl$factor),

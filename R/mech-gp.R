@@ -41,7 +41,8 @@
 #' @param noise `"float"` (default; refused where its bounded tails break the
 #'   claim, about \eqn{\epsilon > 21} at \eqn{\delta = 10^{-5}}, see
 #'   [float_tails]), or `"exact"` for discrete Gaussian noise
-#'   on a \eqn{2^{-k}} grid in whitened coordinates (see [exact_noise]; grids
+#'   on a grid in whitened coordinates (step proportional to the noise
+#'   scale; see [exact_noise]; grids
 #'   of at most 4000 points; `method` is then unused).
 #' @param budget `NULL`, or a [privacy_budget()] to charge.
 #' @return A `dpfda_release` (subclass `dpfda_gp_release`) with the released
@@ -139,7 +140,7 @@ gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, s
 #' @param sampler How the path was drawn (rgp()'s method, or
 #'   "whitened-exact").
 #' @param noise_exact,grid_step,calibration_exact,zcdp_rho Exact noise only
-#'   (noise = "exact"): TRUE, the grid 2^-k the whitened values were rounded
+#'   (noise = "exact"): TRUE, the grid step the whitened values were rounded
 #'   to, "zcdp", and the zCDP rho of the discrete Gaussian.
 #' @param calibration How sigma was calibrated ("analytic", "hall",
 #'   "classical").
@@ -245,7 +246,8 @@ kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
 # Exact (discrete Gaussian) noise in the whitened coordinates w = L^-1 f,
 # L L' = K + tau I: ||L^-1 (f - f')||_2 <= ||f - f'||_H (the jitter only
 # shrinks it), so w is a Gaussian-mechanism summary with L2 sensitivity
-# `sensitivity`. w is rounded to the grid 2^-k (L2 sensitivity + sqrt(m) 2^-k),
+# `sensitivity`. w is rounded to the grid of step g (exact_lattice(): in units of sigma; L2
+# sensitivity + sqrt(m) g),
 # discrete Gaussian noise calibrated by zCDP is added, and L w~ is released
 # (post-processing). See ?exact_noise.
 gp_release_exact <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, sensitivity,
@@ -273,11 +275,12 @@ gp_exact_path <- function(values, grid, kernel, sigma, sensitivity, epsilon, del
   }
   fct <- chol_jitter(kernel_matrix(kernel, pts), jitter = 1e-10)
   w <- forwardsolve(fct$L, values)
-  k <- exact_grid(max(sigma, sensitivity * 1e-12, .Machine$double.xmin * 2^40), "gaussian")
-  sens <- sensitivity + exact_rounding(m, k, "l2")
+  # (a grid in units of the noise: R/noise-exact.R, exact_lattice())
+  lat <- exact_lattice(max(sigma, sensitivity * 1e-12, .Machine$double.xmin * 2^40), "gaussian")
+  sens <- sensitivity + sqrt(m) * lat$step
   sig <- exact_gaussian_sigma(sens, epsilon, delta)
-  wt <- exact_gaussian_noise(w, sig, k)
+  wt <- exact_gaussian_noise(w, sig, lat$k, lat$unit)
   released <- as.vector(fct$L %*% wt)
   rm(w, wt)
-  list(values = released, sigma = sig, step = 2^-k, rho = sens^2 / (2 * sig^2), jitter = fct$jitter)
+  list(values = released, sigma = sig, step = lat$step, rho = sens^2 / (2 * sig^2), jitter = fct$jitter)
 }

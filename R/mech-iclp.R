@@ -176,7 +176,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   when the grid is finer than their spacing.
 #' @param noise `"float"` (default) or `"exact"`: floating-point-safe noise
 #'   (ICLP-QR, ICLP-AR, FRL: the coefficients are rounded to a grid
-#'   \eqn{2^{-k}} and get discrete Laplace noise with scales enlarged by at
+#'   \eqn{u 2^{-k}}, \eqn{u} the smallest noise scale, and get discrete
+#'   Laplace noise with scales enlarged by at
 #'   most 1% to cover the rounding; Bernstein: see [dp_bernstein()]; `"gp"`:
 #'   discrete Gaussian noise in the whitened coordinates of the grid, as
 #'   [dp_gp_release()], for grids of at most 4000 points; it stays optional

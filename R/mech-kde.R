@@ -99,7 +99,7 @@
 #'   passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); for
 #'   `"iclp"` and `"frl"` the options listed above.
 #' @param noise `"float"` (default) or `"exact"` (discrete noise on a
-#'   \eqn{2^{-k}} grid, see [exact_noise]) for every mechanism (`"iclp"`
+#'   grid in units of the noise scale, see [exact_noise]) for every mechanism (`"iclp"`
 #'   and `"frl"`: discrete Laplace on the rounded coefficients, as in
 #'   [dp_mean()]).
 #' @param budget `NULL`, or a [privacy_budget()] to charge. A

@@ -2,16 +2,19 @@
 # grid of spacing 2^-k, drawn exactly in integers (src/discrete.c, after
 # Canonne, Kamath and Steinke 2020). Internal API used by the mechanisms:
 #
-#   k     <- exact_grid(scale0, "laplace" | "gaussian")   # grid exponent from a first scale
-#   extra <- exact_rounding(m, k, "l1" | "l2" | "linf")   # sensitivity added by rounding
-#   v     <- exact_laplace_noise(values, scale, k)         # round to the grid, add scale-Laplace
-#   v     <- exact_gaussian_noise(values, sigma, k)        # round, add discrete N(0, sigma^2)
+#   lat   <- exact_lattice(scale0, "laplace" | "gaussian") # grid unit * 2^-k from a first scale
+#   v     <- exact_laplace_noise(values, scale, lat$k, lat$unit)   # round, add scale-Laplace
+#   v     <- exact_gaussian_noise(values, sigma, lat$k, lat$unit)  # round, add discrete N(0, sigma^2)
 #   sigma <- exact_gaussian_sigma(l2_sensitivity, epsilon, delta)  # zCDP calibration
 #
 # A mechanism with summary vector s (m coordinates, sensitivity Delta in some
-# norm) does: k from its ordinary scale; Delta' = Delta + exact_rounding();
-# scale from Delta'; release exact_*_noise(s, scale, k). The released values
-# are multiples of 2^-k.
+# norm) does: the lattice from its ordinary scale; Delta' = Delta + the
+# rounding (lat$step per coordinate: m step in L1, sqrt(m) step in L2); the
+# scale from Delta'; release exact_*_noise(s, scale, k, unit). The released
+# values are unit times multiples of 2^-k (unit: the first scale, so the
+# release does not depend on the data's units). The grid 2^-k in the values'
+# own units (exact_grid(), unit = 1) serves the unitless ones: counts, kernel
+# mean embeddings, dp_online()'s steps.
 
 #' Floating-point-safe ("exact") noise
 #'
@@ -35,9 +38,13 @@
 #'    from the discrete Laplace), from the package noise source
 #'    ([dp_rng()]); scales are rounded up to whole grid units.
 #'
-#' The grid is chosen from the public noise scale (about \eqn{2^{20}} grid
-#' steps per Laplace scale, \eqn{2^{24}} per Gaussian standard deviation),
-#' so the released values are multiples of \eqn{2^{-k}} and the rounding
+#' The grid is chosen from the public noise scale \eqn{b_0} before the
+#' rounding is accounted for: its step is \eqn{b_0 2^{-20}} (Laplace) or
+#' \eqn{b_0 2^{-24}} (Gaussian), so the released values are \eqn{b_0} times
+#' multiples of \eqn{2^{-k}} (the summary is divided by \eqn{b_0}, noised in
+#' integers and multiplied back: post-processing), the integers drawn do not
+#' depend on the data's units (a change of units gives the same release,
+#' converted, under [dp_reproducible()]), and the rounding
 #' costs a relative increase of the noise of about \eqn{m 2^{-20}/\epsilon}
 #' (Laplace) or \eqn{\sqrt m\, 2^{-24}\sigma/\Delta} (Gaussian). The discrete
 #' Laplace mechanism is \eqn{\epsilon}-DP exactly as the continuous one. The
@@ -145,28 +152,60 @@ exact_round_grid <- function(values, k) {
 # function of the lattice value only (post-processing).
 exact_add <- function(grid_values, z, k) grid_values + z * 2^-k
 
-# `scale`: one Laplace scale, or one per coordinate (e.g. ICLP coefficients).
-exact_laplace_noise <- function(values, scale, k) {
-  u <- exact_round_grid(as.double(values), k)
-  t <- ceiling(as.double(scale) * 2^k)
+# The lattice of exact noise in units of a public scale `unit` (the noise
+# scale before the rounding is accounted for): values are divided by it,
+# rounded to the grid 2^-k and get integer noise there, and the lattice value
+# is multiplied by it (post-processing of the exact release). The grid step
+# in the data's units is unit 2^-k, proportional to the noise scale, so the
+# integers drawn, and the release, do not depend on the data's units (a
+# power-of-2 grid in the data's units drew other integers after a change of
+# units: dp_kde(noise = "exact") moved by 8-51% between a time axis in years
+# and one in months under dp_reproducible()).
+exact_lattice <- function(unit, type = c("laplace", "gaussian")) {
+  if (!(is.finite(unit) && unit > 0)) {
+    dpfda_abort("Exact noise needs a positive finite noise scale.", class = "dpfda_error_numeric")
+  }
+  exact_grid(unit, type)   # (its refusal of a scale beyond the range of exact noise)
+  k <- exact_grid(1, type)
+  list(unit = unit, k = k, step = unit * 2^-k)
+}
+
+# `scale`: one Laplace scale, or one per coordinate (e.g. ICLP coefficients),
+# in the units of `values`; `unit`: see exact_lattice() (1: the grid 2^-k in
+# the values' own units).
+exact_laplace_noise <- function(values, scale, k, unit = 1) {
+  u <- exact_round_grid(as.double(values) / unit, k)
+  t <- ceiling(as.double(scale) / unit * 2^k)
   if (!(length(t) %in% c(1L, length(u)) && all(is.finite(t)) && all(t >= 1) && all(t <= 2^40))) {
     dpfda_abort("The Laplace scale is too large or too small for the grid of exact noise.",
                 class = "dpfda_error_numeric")
   }
   z <- c_discrete_laplace_draw(as.double(length(u)), t)
-  exact_add(u, z, k)
+  exact_unscale(exact_add(u, z, k), unit)
 }
 
-exact_gaussian_noise <- function(values, sigma, k) {
-  u <- exact_round_grid(as.double(values), k)
-  p <- ceiling((sigma * 2^k)^2 * (1 + 1e-12))
+exact_gaussian_noise <- function(values, sigma, k, unit = 1) {
+  u <- exact_round_grid(as.double(values) / unit, k)
+  p <- ceiling((sigma / unit * 2^k)^2 * (1 + 1e-12))
   pmax <- if (exact_noise_bits() >= 128L) 2^52 else 2^20
   if (!(is.finite(p) && p >= 1 && p <= pmax)) {
     dpfda_abort("The Gaussian scale is too large or too small for the grid of exact noise.",
                 class = "dpfda_error_numeric")
   }
   z <- c_discrete_gaussian_draw(as.double(length(u)), as.double(p))
-  exact_add(u, z, k)
+  exact_unscale(exact_add(u, z, k), unit)
+}
+
+# The lattice values back in the data's units: unit * lattice, a function of
+# the lattice value only (post-processing); a finite lattice value whose
+# product overflows (a summary near the largest double, divided by a unit
+# below 1 and multiplied back) is the largest double of its sign.
+exact_unscale <- function(lattice, unit) {
+  if (unit == 1) return(lattice)
+  out <- unit * lattice
+  over <- is.infinite(out) & is.finite(lattice)
+  out[over] <- sign(lattice[over]) * .Machine$double.xmax
+  out
 }
 
 # Smallest sigma (up to 1e-10 relative, rounded up) such that the

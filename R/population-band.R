@@ -215,12 +215,15 @@ chunks_tee <- function(chunks, f, id) {
 # operator norm of E, which must hold in every direction at once: at epsilon
 # 4, n 1000 it made the sampling sd 2.6 times its noise-free value, the
 # pointwise bound about 1.4 times (bench/bench-population-band-decompose.R).
-# Returns the bounds and the square root factor A of Ch_psd (Ch_psd = A A').
+# Returns the bounds and the symmetric square root A of Ch_psd (Ch_psd = A A'
+# = A^2): unique, unlike a factor built on eigenvectors, whose signs eigen()
+# may flip when the data's units change, which re-paired the Monte Carlo
+# draws with the components and moved the band (by 0.03% in a test).
 inference_var_upper <- function(inf, VK, gamma, nsim, seed) {
   K <- inf$K
   gauss <- identical(inf$family, "gaussian")   # (the Gaussian block of a mu-GDP spread, entry sds entry_sd)
   e <- eigen(inf$second_moment, symmetric = TRUE)
-  A <- e$vectors %*% diag(sqrt(pmax(e$values, 0)), K)
+  A <- e$vectors %*% (sqrt(pmax(e$values, 0)) * t(e$vectors))
   raw <- rowSums((VK %*% A)^2)
   # v_t'E v_t = sum_{j <= k} E_jk w_jk(t), w_jk = v_j v_k (2 v_j v_k off the diagonal); Laplace: one
   # scale b for every entry (sd sqrt(2) b), Gaussian: each entry's own sd (in the order of `up`)

@@ -261,3 +261,85 @@ test_that("the print says which root-mean-square deviation tau allows on a domai
   r01 <- with_seed_mode(1, suppressWarnings(dp_mean(t(g$hgtm), 1, 60, grid = (g$age - 1) / 17, center = 120)))
   expect_false(any(grepl("root-mean-square distance", capture.output(print(r01)))))
 })
+
+test_that("population bands and exact ICLP / FRL noise are equivariant (the lattice is in units of the noise)", {
+  # The exact Laplace noise (always used by the private spread that a population band spends) was
+  # drawn on a lattice of powers of 2 in the data's units: a time axis in months instead of years
+  # drew other integers, and nlme::Orthodont's band moved from [7.85, 38.21] to [8.45, 37.60] at age 8.
+  d <- units_curves()
+  s <- d$s
+  t2 <- units_a + units_b * s
+  for (m in c("iclp_qr", "frl")) {
+    tau1 <- 2
+    tau2 <- units_c * tau1 * sqrt(units_b)
+    r <- units_pair(function() dp_mean(curves(d$X, s), epsilon = 2, tau = tau1, mechanism = m, inference = TRUE),
+                    function() dp_mean(curves(units_c * d$X, t2), epsilon = 2, tau = tau2, mechanism = m,
+                                       inference = TRUE))
+    if (m == "frl") {   # (and the Gaussian mechanism's band, whose spread is Gaussian: GDP)
+      rg <- units_pair(function() dp_mean(curves(d$X, s), epsilon = 2, delta = 1e-5, tau = tau1, mechanism = "gp",
+                                          inference = TRUE),
+                       function() dp_mean(curves(units_c * d$X, t2), epsilon = 2, delta = 1e-5, tau = tau2,
+                                          mechanism = "gp", inference = TRUE))
+      g1 <- confint(rg[[1]], type = "population")
+      g2 <- confint(rg[[2]], type = "population")
+      expect_equal(units_c * g1$lower, g2$lower, tolerance = 1e-8)
+      expect_equal(units_c * g1$upper, g2$upper, tolerance = 1e-8)
+    }
+    expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+    b1 <- confint(r[[1]], type = "population")
+    b2 <- confint(r[[2]], type = "population")
+    expect_equal(units_c * b1$lower, b2$lower, tolerance = 1e-8, info = m)
+    expect_equal(units_c * b1$upper, b2$upper, tolerance = 1e-8, info = m)
+    expect_equal(units_c * b1$se, b2$se, tolerance = 1e-8, info = m)
+    # the release with exact noise itself
+    r <- units_pair(function() dp_mean(curves(d$X, s), epsilon = 1, tau = tau1, mechanism = m, noise = "exact"),
+                    function() dp_mean(curves(units_c * d$X, t2), epsilon = 1, tau = tau2, mechanism = m,
+                                       noise = "exact"))
+    expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+    expect_equal(units_c * sqrt(units_b) * r[[1]]$grid_step, r[[2]]$grid_step, tolerance = 1e-12)
+  }
+})
+
+test_that("noise = \"exact\" is equivariant too: its lattice is in units of the noise scale", {
+  # (the lattice was 2^-k in the data's units: another unit drew other integers, and dp_kde() with
+  # exact noise moved by 8% (gp), 19% (sobolev) and 51% (bernstein) between two units of the axis)
+  set.seed(5)
+  x1 <- c(rbeta(300, 2, 5), rbeta(200, 6, 2))
+  g1 <- seq(0, 1, length.out = 41)
+  x2 <- units_a + units_b * x1
+  g2 <- units_a + units_b * g1
+  for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
+    dl <- if (m %in% c("gp", "sobolev")) 1e-5 else 0
+    r <- units_pair(function() dp_kde(x1, g1, 0.08, 1, dl, mechanism = m, domain = c(0, 1), noise = "exact"),
+                    function() dp_kde(x2, g2, 0.08 * units_b, 1, dl, mechanism = m, domain = units_a + c(0, units_b),
+                                      noise = "exact"))
+    expect_lt(rel_diff(r[[1]]$values$values / units_b, r[[2]]$values$values), 1e-6)
+  }
+  s <- seq(0, 1, length.out = 41)
+  t2 <- units_a + units_b * s
+  f <- sin(2 * pi * s)
+  r <- units_pair(function() dp_gp_release(f, s, kernel_gaussian(0.1), 0.05, 1, 1e-5, noise = "exact"),
+                  function() dp_gp_release(units_c * f, t2, kernel_gaussian(0.1 * units_b, variance = units_c^2),
+                                           0.05, 1, 1e-5, noise = "exact"))
+  expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-6)
+  for (dl in c(0, 1e-5)) {
+    b <- units_pair(function() dp_bernstein(f[seq(1, 41, 2)], 0.01, 1, k = 20, delta = dl, noise = "exact"),
+                    function() dp_bernstein(units_c * f[seq(1, 41, 2)], units_c * 0.01, 1, k = 20, delta = dl,
+                                            domain = units_a + c(0, units_b), noise = "exact"))
+    expect_lt(rel_diff(units_c * predict(b[[1]], s), predict(b[[2]], t2)), 1e-9)
+  }
+  set.seed(7)
+  x <- runif(80)
+  y <- sin(2 * pi * x) + rnorm(80, sd = 0.2)
+  nd <- seq(0, 1, length.out = 25)
+  g <- units_pair(function() dp_gp_regression(x, y, nd, kernel_gaussian(0.15), 0.1, c(-2, 2), 1, 1e-3,
+                                              noise = "exact"),
+                  function() dp_gp_regression(units_a + units_b * x, units_c * y, units_a + units_b * nd,
+                                              kernel_gaussian(0.15 * units_b, variance = units_c^2), units_c^2 * 0.1,
+                                              units_c * c(-2, 2), 1, 1e-3, noise = "exact"))
+  expect_lt(rel_diff(units_c * g[[1]]$values$values, g[[2]]$values$values), 1e-7)
+  br <- units_pair(function() dp_bin_regression(x, y, 5, c(-2, 2), 1, c(0, 1), noise = "exact"),
+                   function() dp_bin_regression(units_a + units_b * x, units_c * y, 5, units_c * c(-2, 2), 1,
+                                                units_a + c(0, units_b), noise = "exact"))
+  expect_lt(rel_diff(units_c * br[[1]]$values$values, br[[2]]$values$values), 1e-9)
+})
