@@ -16,7 +16,7 @@ NPROC   := $(shell nproc 2>/dev/null || echo 1)
 # dpfda's C files compiled NPROC at a time where R CMD INSTALL runs (install-lib, check-build)
 PARMAKE := MAKEFLAGS=-j$(NPROC)
 
-.PHONY: test demo check check-ci check-build check-ci-run bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
+.PHONY: test test-run demo check check-ci check-build check-ci-run bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -100,6 +100,10 @@ deps-bench:
 # The test files run in TEST_JOBS R processes at once (default: one per core; tools/run-tests.R).
 TEST_JOBS ?= $(NPROC)
 test: deps-test install-lib
+	$(MAKE) test-run
+
+# The suite alone, against the project library as it is (CI: after install-lib).
+test-run:
 	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }
 	DPFDA_TEST_JOBS=$(TEST_JOBS) bash tools/pg-test.sh $(RSCRIPT) tools/run-tests.R
 
@@ -123,8 +127,8 @@ check: deps-check
 # What CI runs beside `make test` (.ci/run): the same check without running
 # the test suite a second time (make test runs it against the same sources) and
 # without building the vignettes a second time (check-build has just built them
-# from the same sources into the tarball). In two steps, so that CI can build
-# the tarball before the tests start and check it while they run.
+# from the same sources into the tarball). CI runs it beside the tests (the
+# suite writes nothing into the source tree that R CMD build copies).
 check-build: deps-check
 	rm -rf check && mkdir -p check
 	cd check && $(PARMAKE) $(R) CMD build --no-manual $(CURDIR)
