@@ -10,6 +10,18 @@ iclp_check_options <- function(o, mechanism, select) {
   if (!is.null(o$M)) o$M <- check_count(o$M, "M", max = 1e5)
   o$k <- if (is.null(o$bernstein_k)) 20L else check_count(o$bernstein_k, "bernstein_k", max = 1e4)
   if (!is.null(o$h)) o$h <- check_number(o$h, "h", lower = 0, lower_open = TRUE, upper = Inf)
+  # delta = 0 (pure DP) is what the Laplace mechanisms give anyway: accepted and ignored there,
+  # refused with advice where the noise is Gaussian (below)
+  if (identical(as.vector(o$delta), 0) || identical(as.vector(o$delta), 0L)) {
+    gaussian <- mechanism == "gp" || identical(o$frl_noise, "gaussian")
+    if (gaussian) {
+      dpfda_abort(sprintf(paste("`delta` is 0, but mechanism \"%s\" adds Gaussian noise and is (epsilon, delta)-DP",
+                                "with delta > 0: give delta = 1e-5 (well below 1/n), or use mechanism = \"iclp\"",
+                                "for pure DP."), if (mechanism == "gp") "gp" else "frl (frl_noise = \"gaussian\")"),
+                  class = c("dpfda_error_argument", "dpfda_error_privacy"), arg = "delta")
+    }
+    o$delta <- NULL
+  }
   if (!is.null(o$delta)) o$delta <- check_delta(o$delta)
   o$calibration <- if (is.null(o$calibration)) "analytic" else
     check_choice(o$calibration, c("analytic", "hall", "classical"), "calibration")

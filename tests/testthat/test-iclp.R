@@ -387,3 +387,19 @@ test_that("an epsilon so small that the PSS rule overflows is named in the error
   expect_identical(e$arg, "epsilon")
   expect_match(conditionMessage(e), "n \\* epsilon\\^2 = 1e-599|n \\* epsilon\\^2 = 0")
 })
+
+test_that("delta = 0 means pure DP: accepted by the Laplace mechanisms, refused with advice by the Gaussian ones", {
+  # (every mechanism refused it as "must be a number in (0, 1)", although a pure-DP release has delta 0)
+  x <- curves(matrix(seq(0.1, 0.9, length.out = 200), 20), seq(0, 1, length.out = 10))
+  for (m in c("iclp_qr", "iclp_ar", "frl", "bernstein")) {
+    r0 <- with_seed_mode(3, suppressWarnings(dp_mean(x, epsilon = 1, tau = 1, delta = 0, mechanism = m)))
+    r1 <- with_seed_mode(3, suppressWarnings(dp_mean(x, epsilon = 1, tau = 1, mechanism = m)))
+    expect_identical(r0$values, r1$values, info = m)
+    expect_identical(r0$delta, 0, info = m)
+  }
+  e <- expect_error(dp_mean(x, epsilon = 1, tau = 1, delta = 0, mechanism = "gp"), class = "dpfda_error_privacy")
+  expect_match(conditionMessage(e), "delta = 1e-5", fixed = TRUE)
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, delta = 0, mechanism = "frl", frl_noise = "gaussian"),
+               "adds Gaussian noise", class = "dpfda_error_argument")
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, delta = -1), class = "dpfda_error_privacy")
+})
