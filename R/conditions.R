@@ -66,11 +66,16 @@ check_required <- function(args = NULL, advice = list()) {
     if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NULL
   # a misspelt name in `...` (taw = 1 for tau) is the likelier cause of a missing argument: name it,
   # for any argument without a default (also those the function checks itself, as dp_kde()'s bandwidth)
+  # (cheap when nothing is misspelt: the names in `...` first, then the missing arguments, then distances)
   given <- if ("..." %in% names(fm) && !is.null(fname)) names(dot_args(env)) else NULL
-  nodefault <- setdiff(names(fm)[vapply(fm, function(v) is.symbol(v) && !nzchar(as.character(v)), NA)], "...")
-  for (g in given[nzchar(given) & !given %in% names(fm)]) {
-    near <- closest_name(g, nodefault)
-    if (!is.null(near) && eval(call("missing", as.name(near)), env)) abort_unknown_option(g, fname, names(fm))
+  given <- given[nzchar(given) & !given %in% names(fm)]
+  if (length(given)) {
+    nodefault <- setdiff(names(fm)[vapply(fm, function(v) is.symbol(v) && !nzchar(as.character(v)), NA)], "...")
+    nodefault <- nodefault[vapply(nodefault, function(a) eval(call("missing", as.name(a)), env), NA)]
+    for (g in given) {
+      near <- closest_name(g, nodefault)
+      if (!is.null(near)) abort_unknown_option(g, fname, names(fm))
+    }
   }
   for (a in args) {
     if (eval(call("missing", as.name(a)), env)) require_arg_error(a, fname, advice[[a]])
