@@ -166,6 +166,38 @@ tidy.dpfda_fpca <- function(x, matrix = c("eigenfunctions", "eigenvalues"), ...)
 }
 
 #' @rdname dp_fpca
+#' @param object A `dpfda_fpca`.
+#' @export
+summary.dpfda_fpca <- function(object, ...) {
+  check_dot_names(list(...), character(), "summary")
+  structure(list(components = tidy.dpfda_fpca(object, "eigenvalues"), release = object$release,
+                 noise_hs = object$noise_hs,
+                 # everything print() says, so that summary() never says less
+                 printed = utils::capture.output(print(object))),
+            class = "summary.dpfda_fpca")
+}
+
+#' @export
+print.summary.dpfda_fpca <- function(x, ...) {
+  cat(x$printed, sep = "\n")
+  invisible(x)
+}
+
+#' @rdname dp_fpca
+#' @details `glance()` gives one row: the guarantee, `n`, `tau`, the number of
+#'   components, the share of the released variance they hold
+#'   (`varprop_total`), the expected Hilbert-Schmidt norm of the covariance
+#'   noise and the largest Davis-Kahan bound of the eigenfunctions.
+#' @export
+glance.dpfda_fpca <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  r <- x$release
+  data.frame(mechanism = r$mechanism, epsilon = r$epsilon, delta = r$delta, n = r$n, tau = r$tau,
+             npc = length(x$values), varprop_total = sum(x$varprop), noise_hs = x$noise_hs,
+             eigenfunction_bound_max = max(x$eigenfunction_bound), rng = r$rng)
+}
+
+#' @rdname dp_fpca
 #' @param row.names,optional Unused (for the generic).
 #' @export
 as.data.frame.dpfda_fpca <- function(x, row.names = NULL, optional = FALSE, ...) tidy.dpfda_fpca(x, ...)

@@ -105,8 +105,10 @@ check_graphics_dots <- function(dots, fun, own) {
   known <- c(names(graphics::par(no.readonly = FALSE)), "type", "xlim", "ylim", "log", "sub", "asp", "axes",
              "frame.plot", "panel.first", "panel.last", "ann")
   check_dot_names(dots, known, fun, unknown = function(name) {
-    dpfda_abort(sprintf("`%s` is neither an argument of %s() (%s) nor a graphical parameter (see ?par).", name,
-                        fun, paste0("`", own, "`", collapse = ", ")), arg = name)
+    near <- closest_name(name, own)
+    dpfda_abort(sprintf("`%s` is neither an argument of %s() (%s) nor a graphical parameter (see ?par)%s.", name,
+                        fun, paste0("`", own, "`", collapse = ", "),
+                        if (is.null(near)) "" else sprintf("; did you mean `%s`?", near)), arg = name)
   })
 }
 

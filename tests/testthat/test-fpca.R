@@ -128,3 +128,21 @@ test_that("tidy() and as.data.frame() of dp_fpca(): eigenfunctions long, or the 
   expect_error(tidy(p, matrix = "rotation"), class = "dpfda_error_argument")
   expect_error(tidy(p, matirx = "eigenvalues"), class = "dpfda_error_argument", regexp = "`matirx`")
 })
+
+test_that("glance() and summary() of dp_fpca() (glance() was R's unclassed 'no applicable method')", {
+  p <- with_seed_mode(1, suppressWarnings(dp_fpca(fp_data(300), npc = 2, epsilon = 2, tau = 2, J = 8)))
+  g <- glance(p)
+  expect_identical(nrow(g), 1L)
+  expect_identical(g$npc, 2L)
+  expect_equal(g$varprop_total, sum(p$varprop))
+  expect_identical(g$epsilon, 2)
+  expect_identical(g$n, p$release$n)
+  expect_identical(g$noise_hs, p$noise_hs)
+  expect_identical(g$eigenfunction_bound_max, max(p$eigenfunction_bound))
+  expect_error(glance(p, foo = 1), class = "dpfda_error_argument", regexp = "`foo` is not an option of glance")
+  s <- summary(p)
+  expect_s3_class(s, "summary.dpfda_fpca")
+  expect_identical(s$components, tidy(p, matrix = "eigenvalues"))
+  # summary() says at least what print() says
+  expect_identical(utils::capture.output(print(s)), utils::capture.output(print(p)))
+})

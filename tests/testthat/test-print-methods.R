@@ -32,6 +32,7 @@ print_fixtures <- function() {
       bernstein_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "bernstein"),
       iclp_cov = rel_cov,
       fpca = dp_fpca(rel_cov, npc = 2),
+      summary_fpca = summary(dp_fpca(rel_cov, npc = 2)),
       iclp_erm = dp_erm(xr, yr, epsilon = 1, psi = 0.01, grid = t, eta = 2, y_bound = 2),
       iclp_kde = dp_kde(stats::runif(100), t, 0.2, epsilon = 1, mechanism = "iclp"),
       kde_gp = dp_kde(stats::runif(100), t, 0.2, epsilon = 1, delta = 1e-5),
@@ -104,6 +105,6 @@ test_that("tidy(), glance() and plot() of a release refuse a misspelt argument i
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_error(plot(r, bands = "pointwise"), class = "dpfda_error_argument",
-               regexp = "`bands` is neither an argument of plot\\(\\) \\(`band`")
+               regexp = "`bands` is neither an argument of plot\\(\\) \\(`band`.*did you mean `band`\\?")
   expect_silent(plot(r, band = "pointwise", col = "red", lwd = 2, xlim = c(0, 0.5)))
 })
