@@ -259,6 +259,7 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
                          call = call, counts = counts, laplace_scale = scale, bins = bins,
                          domain = dom, y_bound = y_bound, method = method, fit = NULL,
                          predictions = NULL, noise_exact = if (exact) TRUE, grid_step = grid_step)
+  rel$n <- sum(counts)   # (every record falls in a bin: one record per individual, as the print says)
   if (method == "integral") {
     rel$fit <- integral_gp_fit(rel, opts)
   }
@@ -283,11 +284,12 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
 #'   sums were rounded to.
 #' @param epsilon_release,y_bound_auto With y_bound = "auto" (set by
 #'   ybound_close()).
+#' @param n The number of records (one per individual; the print's privacy unit).
 #' @noRd
 new_bin_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             counts = NULL, laplace_scale = NULL, bins = NULL, domain = NULL, y_bound = NULL,
                             method = NULL, fit = NULL, predictions = NULL, noise_exact = NULL, grid_step = NULL,
-                            epsilon_release = NULL, y_bound_auto = NULL) {
+                            epsilon_release = NULL, y_bound_auto = NULL, n = NULL) {
   release_from_fields(new_bin_release, "dpfda_bin_release", nullable = c("fit", "predictions"))
 }
 

@@ -207,6 +207,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   # the charge: the release's (epsilon, delta) with its Gaussian profile; with y_bound = "auto" one
   # entry for the bound and the release together (R/auto-y-bound.R)
   finish <- function(rel, label) {
+    rel$n <- length(y)   # (the records: one per individual, as the print says)
     if (is.null(ch)) return(release_close(rel, budget, label))
     ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
@@ -309,13 +310,14 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
 #' @param epsilon_release,y_bound_auto With y_bound = "auto" (set by
 #'   ybound_close()): the epsilon of the release proper and the record of the
 #'   private choice of the bound.
+#' @param n The number of records (one per individual; the print's privacy unit).
 #' @noRd
 new_gpreg_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                               call = NULL, jitter = NULL, sampler = NULL, calibration = NULL, regression = NULL,
                               bound = NULL, y_bound = NULL, posterior_variance = NULL, noise_covariance = NULL,
                               lambda = NULL, max_constraint = NULL, inducing = NULL, noise_exact = NULL,
                               grid_step = NULL, calibration_exact = NULL, zcdp_rho = NULL,
-                              epsilon_release = NULL, y_bound_auto = NULL) {
+                              epsilon_release = NULL, y_bound_auto = NULL, n = NULL) {
   release_from_fields(new_gpreg_release, c("dpfda_gpreg_release", if (!is.null(jitter)) "dpfda_gp_release"))
 }
 

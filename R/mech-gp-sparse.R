@@ -105,6 +105,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
                           noise_args = check_noise_dots(list(...), "dp_sparse_gp_regression"),
                           mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
                           inducing = Z, noise_mode = noise)
+  rel$n <- n   # (the records: one per individual, as the print says)
   release_close(rel, budget, "dp_sparse_gp_regression")
 }
 

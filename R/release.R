@@ -172,7 +172,9 @@ print.dpfda_release <- function(x, ...) {
                 format_range(range(sqrt(law$var))), format(sqrt(sum(law$weights * law$var)), digits = 4)))
   }
   # what one individual of the guarantee is: "one curve (376)" / "id (142 units)"
-  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
+  # (a release of records, as the regressions: one record per individual)
+  pu <- x$privacy_unit %||% if (is.numeric(x$n) && length(x$n) == 1L) sprintf("one record (%s)", format(x$n, big.mark = ","))
+  if (!is.null(pu)) cat(sprintf("  privacy unit: %s\n", pu))
   b <- release_bias_bound(x)
   if (!is.null(b) && is.finite(b$l2)) {
     cat(sprintf("  smoothing bias at most %s in L2 for a mean as smooth as the kernel allows (%s for any mean within tau)\n",

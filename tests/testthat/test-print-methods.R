@@ -108,3 +108,24 @@ test_that("tidy(), glance() and plot() of a release refuse a misspelt argument i
                regexp = "`bands` is neither an argument of plot\\(\\) \\(`band`.*did you mean `band`\\?")
   expect_silent(plot(r, band = "pointwise", col = "red", lwd = 2, xlim = c(0, 0.5)))
 })
+
+test_that("every regression release says its privacy unit: one record (issue 31: every print says it)", {
+  set.seed(1)
+  x <- stats::runif(40)
+  y <- sin(2 * pi * x) + stats::rnorm(40, sd = 0.2)
+  nd <- seq(0, 1, length.out = 7)
+  k <- kernel_gaussian(0.2)
+  q <- function(e) suppressWarnings(e)
+  rs <- list(gp_regression = q(dp_gp_regression(x, y, nd, k, 0.1, c(-2, 2), 1, 1e-5)),
+             standard = q(dp_gp_regression(x, y, nd, k, 0.1, c(-2, 2), 1, 1e-5, mechanism = "standard")),
+             sparse = q(dp_sparse_gp_regression(x, y, nd, 5, k, 0.1, c(-2, 2), 1, 1e-5)),
+             krr = q(dp_krr(x, y, 0.1, k, nd, c(-2, 2), 1, 1e-5)),
+             svm = q(dp_svm(x, sign(y), 0.1, k, nd, 1, 1e-5)),
+             bin = q(dp_bin_regression(x, y, 4, c(-2, 2), 1, c(0, 1))),
+             erm = q(dp_erm(x, y, 1, 0.1, nd, y_bound = 2)))
+  for (nm in names(rs)) {
+    expect_equal(as.numeric(rs[[nm]]$n), 40, info = nm)
+    expect_true(any(grepl("privacy unit: one record (40)", utils::capture.output(print(rs[[nm]])), fixed = TRUE)),
+                info = nm)
+  }
+})
