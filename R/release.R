@@ -349,8 +349,12 @@ release_grid_index <- function(object, newdata) {
 release_predict.default <- function(object, newdata, ...) {
   idx <- release_grid_index(object, newdata)
   if (anyNA(idx)) {
-    dpfda_abort(sprintf(paste("`newdata` contains points off the release grid; the %s",
-                              "mechanism can only be evaluated at grid points."), object$mechanism),
+    g <- object$values$grid
+    where <- if (is.null(dim(g))) sprintf("%d points from %s to %s", length(g), format(min(g), digits = 4),
+                                          format(max(g), digits = 4)) else sprintf("%d points", nrow(g))
+    dpfda_abort(sprintf(paste("`newdata` contains points off the release grid; the %s mechanism releases values only",
+                              "at its grid (%s: `values$grid` of the release); give the points you need when",
+                              "releasing."), object$mechanism, where),
                 arg = "newdata")
   }
   v <- object$values$values[, idx, drop = FALSE]

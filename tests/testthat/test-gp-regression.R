@@ -419,3 +419,11 @@ test_that("a data-frame newdata is matched to a data-frame x by column name, not
   dp_rng(old)
   expect_identical(as.vector(rf$values$values), fit(nd))
 })
+
+test_that("predict() off the grid of a cloaking release says where its values are", {
+  r <- with_seed_mode(1, suppressWarnings(dp_gp_regression(1:5 / 6, c(0.1, -0.2, 0.3, 0, 0.1), c(0.25, 0.5, 0.75),
+                                                           kernel_gaussian(0.3), 0.1, c(-1, 1), 1, 1e-5)))
+  expect_identical(predict(r, 0.5), r$values$values[1, 2])
+  expect_error(predict(r, 0.4), "releases values only at its grid \\(3 points from 0.25 to 0.75",
+               class = "dpfda_error_argument")
+})
