@@ -140,14 +140,20 @@ test_that("dp_kde() is equivariant with the bandwidth in data units (1-D, every 
   g1 <- seq(0, 1, length.out = 41)
   x2 <- units_a + units_b * x1
   g2 <- units_a + units_b * g1
-  for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
-    dl <- if (m %in% c("gp", "sobolev")) 1e-5 else 0
-    r <- units_pair(function() dp_kde(x1, g1, 0.08, 1, dl, mechanism = m, domain = c(0, 1)),
-                    function() dp_kde(x2, g2, 0.08 * units_b, 1, dl, mechanism = m, domain = units_a + c(0, units_b)))
-    # a density scales as 1 / b
-    expect_lt(rel_diff(r[[1]]$values$values / units_b, r[[2]]$values$values), 1e-8)
-    expect_equal(dp_accuracy(r[[1]], nsim = 200)$pointwise_sd / units_b,
-                 dp_accuracy(r[[2]], nsim = 200)$pointwise_sd, tolerance = 1e-8)
+  # (and with exact noise, whose lattice was 2^-k in the data's units: another unit drew other integers,
+  # and the release moved by 8% (gp), 19% (sobolev) and 51% (bernstein); now in units of the noise scale)
+  for (nz in c("float", "exact")) {
+    for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
+      dl <- if (m %in% c("gp", "sobolev")) 1e-5 else 0
+      r <- units_pair(function() dp_kde(x1, g1, 0.08, 1, dl, mechanism = m, domain = c(0, 1), noise = nz),
+                      function() dp_kde(x2, g2, 0.08 * units_b, 1, dl, mechanism = m, domain = units_a + c(0, units_b),
+                                        noise = nz))
+      # a density scales as 1 / b
+      expect_lt(rel_diff(r[[1]]$values$values / units_b, r[[2]]$values$values), if (nz == "exact") 1e-6 else 1e-8,
+                label = paste(m, nz))
+      expect_equal(dp_accuracy(r[[1]], nsim = 200)$pointwise_sd / units_b,
+                   dp_accuracy(r[[2]], nsim = 200)$pointwise_sd, tolerance = 1e-8)
+    }
   }
 })
 
@@ -301,20 +307,7 @@ test_that("population bands and exact ICLP / FRL noise are equivariant (the latt
 })
 
 test_that("noise = \"exact\" is equivariant too: its lattice is in units of the noise scale", {
-  # (the lattice was 2^-k in the data's units: another unit drew other integers, and dp_kde() with
-  # exact noise moved by 8% (gp), 19% (sobolev) and 51% (bernstein) between two units of the axis)
-  set.seed(5)
-  x1 <- c(rbeta(300, 2, 5), rbeta(200, 6, 2))
-  g1 <- seq(0, 1, length.out = 41)
-  x2 <- units_a + units_b * x1
-  g2 <- units_a + units_b * g1
-  for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
-    dl <- if (m %in% c("gp", "sobolev")) 1e-5 else 0
-    r <- units_pair(function() dp_kde(x1, g1, 0.08, 1, dl, mechanism = m, domain = c(0, 1), noise = "exact"),
-                    function() dp_kde(x2, g2, 0.08 * units_b, 1, dl, mechanism = m, domain = units_a + c(0, units_b),
-                                      noise = "exact"))
-    expect_lt(rel_diff(r[[1]]$values$values / units_b, r[[2]]$values$values), 1e-6)
-  }
+  # (the lattice was 2^-k in the data's units: another unit drew other integers; dp_kde(): above)
   s <- seq(0, 1, length.out = 41)
   t2 <- units_a + units_b * s
   f <- sin(2 * pi * s)
