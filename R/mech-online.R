@@ -82,8 +82,10 @@
 #' where \eqn{N_{\mathbf Z}(0, p)} is the discrete Gaussian
 #' \eqn{P(z) \propto e^{-z^2/(2p)}} on the integers, drawn exactly with
 #' integer arithmetic from the package noise source ([exact_noise]), \eqn{s =
-#' 2^{-k}} the lattice step (rounding clamped to \eqn{\pm 2^{52}} steps) and
-#' \eqn{p} a whole number. So each answer is its conditional mean given the
+#' u\,2^{-k}} the lattice step, \eqn{u} the noise standard deviation before
+#' the rounding is accounted for (so the integers drawn, and the answers, do
+#' not depend on the units of \eqn{f}; values of \eqn{2^{52}} steps or more are
+#' on the lattice already), and \eqn{p} a whole number. So each answer is its conditional mean given the
 #' earlier answers, \eqn{l^\top y_{<i}} (public), plus the conditional standard
 #' deviation \eqn{d} (public) times a lattice value: the step
 #' \eqn{m + \sqrt{v}\,z} of the float path with \eqn{z} a rounded value plus an
@@ -310,7 +312,7 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
   st$fast <- FALSE    # TRUE once the first query chose the Markov path (query1 in C)
   st$ptr <- c_online_create(amp, tau, kernel_code(kernel),
                             as.double(if (is.null(kernel$nu)) 0.5 else kernel$nu), gamma,
-                            if (!is.null(ex)) c(ex$step, ex$p, ex$nmax))
+                            if (!is.null(ex)) c(2^-ex$k, ex$p, ex$nmax, ex$unit))
   class(st) <- "dpfda_online_session"
   st
 }

@@ -47,9 +47,13 @@ online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_
   }
   sw <- sqrt(v) * sensitivity
   pmax <- if (exact_noise_bits() >= 128L) 2^52 else 2^20
-  k <- exact_grid(max(sigma * sqrt(v), .Machine$double.xmin * 2^40), "gaussian") + 1L
+  # the lattice in units of the noise sd before rounding (public): its step unit 2^-k, so that the
+  # integers drawn, and the answers, do not depend on the data's units (R/noise-exact.R)
+  lat <- exact_lattice(max(sigma * sqrt(v), .Machine$double.xmin * 2^40), "gaussian")
+  unit <- lat$unit
+  k <- lat$k + 1L
   for (it in 1:8) {
-    step <- 2^-k
+    step <- unit * 2^-k
     sens <- sw + sqrt(nmax) * step
     sd <- online_zcdp_sd(sens, epsilon, delta)
     p <- ceiling((sd / step)^2 * (1 + 1e-12))
@@ -61,7 +65,7 @@ online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_
                 class = "dpfda_error_numeric")
   }
   amp <- sqrt(p) * step
-  list(step = step, k = k, p = p, nmax = nmax, amp = amp, sigma = amp / sqrt(v),
+  list(step = step, k = k, unit = unit, p = p, nmax = nmax, amp = amp, sigma = amp / sqrt(v),
        sensitivity = sens, rho = sens^2 / (2 * amp^2))
 }
 

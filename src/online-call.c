@@ -45,18 +45,19 @@ static online_state *state_get_here(SEXP ptr)
 
 /* amp = sigma sqrt(variance); tau relative jitter; ktype, nu: kernel;
  * gamma = 1 / lengthscale for the Markov path (0 otherwise); exact: NULL
- * (float noise) or c(step, p, nmax): lattice step 2^-k of the whitened
- * coordinates, integer variance of the discrete Gaussian in steps^2, and
- * the most points to answer (validated in R). */
+ * (float noise) or c(step, p, nmax, unit): lattice step 2^-k of the whitened
+ * coordinates in units of `unit`, integer variance of the discrete Gaussian
+ * in steps^2, the most points to answer, and the lattice's unit (validated
+ * in R). */
 SEXP dpfda_online_create(SEXP amp, SEXP tau, SEXP ktype, SEXP nu, SEXP gamma, SEXP exact)
 {
-  double ex[3] = {0.0, 0.0, 0.0};
+  double ex[4] = {0.0, 0.0, 0.0, 0.0};
   if (!Rf_isNull(exact)) {
-    if (TYPEOF(exact) != REALSXP || XLENGTH(exact) != 3) Rf_error("dpfda internal: bad exact parameters");
+    if (TYPEOF(exact) != REALSXP || XLENGTH(exact) != 4) Rf_error("dpfda internal: bad exact parameters");
     memcpy(ex, REAL(exact), sizeof ex);
     double pmax = dpfda_discrete_gaussian_max();
     if (!(ex[0] > 0.0 && R_FINITE(ex[0]) && ex[1] >= 1.0 && ex[1] <= pmax && ex[1] == floor(ex[1]) &&
-          ex[2] >= 1.0 && ex[2] <= (double) INT_MAX - 2.0))
+          ex[2] >= 1.0 && ex[2] <= (double) INT_MAX - 2.0 && ex[3] > 0.0 && R_FINITE(ex[3])))
       Rf_error("dpfda internal: bad exact parameters");
   }
   online_state *s = online_new(Rf_asReal(amp), Rf_asReal(tau), Rf_asInteger(ktype), Rf_asReal(nu),

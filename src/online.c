@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <float.h>
 #include "online.h"
 
 /* ---- memory ---------------------------------------------------------------- */
@@ -363,19 +364,25 @@ static void ou_condition(const online_state *s, double x, int pred, int succ,
 
 /* ---- exact noise --------------------------------------------------------------------- */
 
-/* The noisy whitened coordinate of w: step (round(w / step) + Z), Z ~
- * N_Z(0, dgp), |Z| <= 2^40 (discrete.c).  w of 2^52 steps or more is on the
- * lattice already (its ulp is a step or more) and is kept, so nothing is
- * clamped or overflows however small the step; the one addition below is
- * exact where |round + Z| < 2^53 and otherwise rounds that exact lattice
- * value (post-processing).  w not NaN. */
+/* The noisy whitened coordinate of w, in units u = gunit of the lattice:
+ * u step (round(w / u / step) + Z), Z ~ N_Z(0, dgp), |Z| <= 2^40
+ * (discrete.c).  w / u of 2^52 steps or more is on the lattice already (its
+ * ulp is a step or more) and is kept, so nothing is clamped or overflows
+ * however small the step; the one addition below is exact where
+ * |round + Z| < 2^53 and otherwise rounds that exact lattice value; the
+ * product by u is post-processing of the lattice value (a finite one that
+ * overflows is the largest double of its sign).  w not NaN. */
 static double exact_step(const online_state *s, double w)
 {
-  double q = w / s->gstep;   /* exact: the step is a power of two */
-  double wr = fabs(q) < 0x1.0p52 ? nearbyint(q) * s->gstep : w;
+  double wu = w / s->gunit;
+  double q = wu / s->gstep;   /* exact: the step is a power of two */
+  double wr = fabs(q) < 0x1.0p52 ? nearbyint(q) * s->gstep : wu;
   dpfda_discrete_reset();   /* each draw from fresh bits: one query or a batch, the same draws */
   int64_t z = dpfda_discrete_gaussian(s->dgp);
-  return wr + (double) z * s->gstep;
+  double y = wr + (double) z * s->gstep;
+  double out = s->gunit * y;
+  if (!R_FINITE(out) && R_FINITE(y)) out = y > 0.0 ? DBL_MAX : -DBL_MAX;
+  return out;
 }
 
 /* Answer a new point x (absent from the tree; neighbours pred, succ;
@@ -428,7 +435,7 @@ static int cmp_rows(const void *pa, const void *pb)
 /* ---- the kernel's entry points ------------------------------------------------------ */
 
 /* A new state (NULL when out of memory).  exact: NULL (float noise) or
- * {step, p, nmax}, validated by the caller (see online_create in the glue). */
+ * {step, p, nmax, unit}, validated by the caller (see online_create in the glue). */
 online_state *online_new(double amp, double tau, int ktype, double nu, double gamma,
                          const double *exact)
 {
@@ -447,6 +454,7 @@ online_state *online_new(double amp, double tau, int ktype, double nu, double ga
     s->gstep = exact[0];
     s->dgp = (uint64_t) exact[1];
     s->nmax = (int) exact[2];
+    s->gunit = exact[3];
   }
   return s;
 }

@@ -38,7 +38,9 @@ typedef struct {
   double gamma;       /* 1 / lengthscale (markov) */
   int seeded;         /* some answer used the seeded (non-private) source */
   int exact;          /* noise = "exact": discrete Gaussian whitened steps */
-  double gstep;       /* exact: lattice step of the whitened coordinates (2^-k) */
+  double gstep;       /* exact: lattice step of the whitened coordinates in units of gunit (2^-k) */
+  double gunit;       /* exact: the unit of the lattice (the noise sd before rounding), so that the
+                         integers drawn do not depend on the data's units */
   uint64_t dgp;       /* exact: variance of the discrete Gaussian, in steps^2 */
   int nmax;           /* exact: most points the privacy accounting allows */
   unsigned long gen;  /* fork generation of the creating process (rng.c): a fork must not answer */

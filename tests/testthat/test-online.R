@@ -183,7 +183,7 @@ online_exact_copy <- function(o) {
                   dpfda:::kernel_code(o$kernel),
                   as.double(if (is.null(o$kernel$nu)) 0.5 else o$kernel$nu),
                   if (dpfda:::kernel_is_markov_1d(o$kernel)) 1 / o$kernel$lengthscale else 0,
-                  c(ex$step, ex$p, ex$nmax))
+                  c(2^-ex$k, ex$p, ex$nmax, ex$unit))
   st$d <- st$kind <- st$general <- NULL
   st$fast <- FALSE
   class(st) <- "dpfda_online_session"

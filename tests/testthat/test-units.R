@@ -331,6 +331,17 @@ test_that("noise = \"exact\" is equivariant too: its lattice is in units of the 
                                               kernel_gaussian(0.15 * units_b, variance = units_c^2), units_c^2 * 0.1,
                                               units_c * c(-2, 2), 1, 1e-3, noise = "exact"))
   expect_lt(rel_diff(units_c * g[[1]]$values$values, g[[2]]$values$values), 1e-7)
+  # dp_online() (exact noise by default): f in other units, the kernel's variance with it (the RKHS
+  # sensitivity is unit-free); its lattice was 2^-k in the units of f: another unit, other answers
+  q <- c(0.1, 0.5, 0.77, 0.3)
+  for (kern in list(kernel_exponential, kernel_gaussian)) {
+    k0 <- kern(0.1)
+    k1 <- kern(0.1 * units_b, variance = units_c^2)
+    o <- units_pair(function() query(dp_online(function(t) sin(2 * pi * t), k0, 0.1, 1, 1e-5), q),
+                    function() query(dp_online(function(t) units_c * sin(2 * pi * (t - units_a) / units_b), k1, 0.1, 1,
+                                               1e-5), units_a + units_b * q))
+    expect_lt(rel_diff(units_c * o[[1]], o[[2]]), 1e-9)
+  }
   br <- units_pair(function() dp_bin_regression(x, y, 5, c(-2, 2), 1, c(0, 1), noise = "exact"),
                    function() dp_bin_regression(units_a + units_b * x, units_c * y, 5, units_c * c(-2, 2), 1,
                                                 units_a + c(0, units_b), noise = "exact"))
