@@ -12,9 +12,10 @@
 # rounding (lat$step per coordinate: m step in L1, sqrt(m) step in L2); the
 # scale from Delta'; release exact_*_noise(s, scale, k, unit). The released
 # values are unit times multiples of 2^-k (unit: the first scale, so the
-# release does not depend on the data's units). The grid 2^-k in the values'
-# own units (exact_grid(), unit = 1) serves the unitless ones: counts, kernel
-# mean embeddings, dp_online()'s steps.
+# release does not depend on the data's units; dp_online() does the same in C).
+# The grid 2^-k in the values' own units (k <- exact_grid(scale0), unit = 1,
+# exact_rounding(m, k, norm) for the sensitivity) serves the unit-free ones:
+# counts, kernel mean embeddings.
 
 #' Floating-point-safe ("exact") noise
 #'
@@ -39,8 +40,8 @@
 #'    ([dp_rng()]); scales are rounded up to whole grid units.
 #'
 #' The grid is chosen from the public noise scale \eqn{b_0} before the
-#' rounding is accounted for: its step is \eqn{b_0 2^{-20}} (Laplace) or
-#' \eqn{b_0 2^{-24}} (Gaussian), so the released values are \eqn{b_0} times
+#' rounding is accounted for: its step is at most \eqn{b_0 2^{-20}} (Laplace)
+#' or \eqn{b_0 2^{-24}} (Gaussian), so the released values are \eqn{b_0} times
 #' multiples of \eqn{2^{-k}} (the summary is divided by \eqn{b_0}, noised in
 #' integers and multiplied back: post-processing), the integers drawn do not
 #' depend on the data's units (a change of units gives the same release,
