@@ -332,10 +332,10 @@ frl_gaussian_draw <- function(pl, V, epsilon, o, noise) {
 # value is multiplied by u afterwards (post-processing), so the grid step in
 # the data's units is u 2^-k.
 iclp_exact_coefficients <- function(center, b, epsilon) {
-  u <- min(b)
-  bu <- b / u
-  S <- sum(1 / bu)
-  k <- max(exact_grid(min(bu), "laplace"), ceiling(log2(100 * S / epsilon)))
+  lat <- exact_lattice(min(b), "laplace")
+  S <- sum(1 / (b / lat$unit))
+  k <- max(lat$k, ceiling(log2(100 * S / epsilon)))
   inflation <- 1 + 2^-k * S / epsilon
-  list(coef = exact_laplace_noise(center, b * inflation, k, unit = u), step = u * 2^-k, inflation = inflation)
+  list(coef = exact_laplace_noise(center, b * inflation, k, lat$unit), step = lat$unit * 2^-k,
+       inflation = inflation)
 }

@@ -263,7 +263,7 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
     fct <- chol_jitter((Mb + t(Mb)) / 2, jitter = 1e-10)
     w <- forwardsolve(fct$L, as.vector(crossprod(B, parts$mean - mid)))
     lat <- exact_lattice(sigma, "gaussian")   # (a grid in units of the noise: R/noise-exact.R)
-    sens_x <- sens + sqrt(length(w)) * lat$step
+    sens_x <- sens + exact_rounding(length(w), lat$step, "l2")
     sigma <- exact_gaussian_sigma(sens_x, epsilon, delta)
     released <- mid + as.vector(B %*% (fct$L %*% exact_gaussian_noise(w, sigma, lat$k, lat$unit)))
     rm(w)

@@ -277,7 +277,7 @@ gp_exact_path <- function(values, grid, kernel, sigma, sensitivity, epsilon, del
   w <- forwardsolve(fct$L, values)
   # (a grid in units of the noise: R/noise-exact.R, exact_lattice())
   lat <- exact_lattice(max(sigma, sensitivity * 1e-12, .Machine$double.xmin * 2^40), "gaussian")
-  sens <- sensitivity + sqrt(m) * lat$step
+  sens <- sensitivity + exact_rounding(m, lat$step, "l2")
   sig <- exact_gaussian_sigma(sens, epsilon, delta)
   wt <- exact_gaussian_noise(w, sig, lat$k, lat$unit)
   released <- as.vector(fct$L %*% wt)

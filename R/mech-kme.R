@@ -309,7 +309,7 @@ kme_exact <- function(F, sens, epsilon, delta, laplace) {
     return(list(draw = function(v) exact_laplace_noise(v, b, k), scale = b, step = 2^-k, rho = NULL))
   }
   k <- exact_grid(kme_sigma(1, epsilon, delta, "analytic", sens), "gaussian")
-  s2 <- sens + exact_rounding(F, k, "l2")
+  s2 <- sens + exact_rounding(F, 2^-k, "l2")
   sigma <- exact_gaussian_sigma(s2, epsilon, delta)
   list(draw = function(v) exact_gaussian_noise(v, sigma, k), scale = sigma, step = 2^-k,
        rho = s2^2 / (2 * sigma^2))

@@ -14,7 +14,7 @@
 # values are unit times multiples of 2^-k (unit: the first scale, so the
 # release does not depend on the data's units; dp_online() does the same in C).
 # The grid 2^-k in the values' own units (k <- exact_grid(scale0), unit = 1,
-# exact_rounding(m, k, norm) for the sensitivity) serves the unit-free ones:
+# exact_rounding(m, 2^-k, norm) for the sensitivity) serves the unit-free ones:
 # counts, kernel mean embeddings.
 
 #' Floating-point-safe ("exact") noise
@@ -129,10 +129,11 @@ exact_grid <- function(scale, type = c("laplace", "gaussian")) {
   as.integer(k)
 }
 
-# Extra sensitivity from rounding m coordinates to the grid 2^-k.
-exact_rounding <- function(m, k, norm = c("l1", "l2", "linf")) {
+# Extra sensitivity from rounding m coordinates to a grid of step `step`
+# (2^-k, or exact_lattice()'s unit 2^-k).
+exact_rounding <- function(m, step, norm = c("l1", "l2", "linf")) {
   norm <- match.arg(norm)
-  g <- 2^-k
+  g <- step
   switch(norm, l1 = m * g, l2 = sqrt(m) * g, linf = g)
 }
 
