@@ -387,7 +387,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   if (mechanism == "gp" && is.null(tau)) {
     need(sensitivity, "sensitivity", "the RKHS sensitivity of dp_gp_release(), or give `n` and `tau` for dp_mean()")
     sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
-    delta <- check_delta(delta)
+    delta <- check_delta(delta, zero = gaussian_delta_zero("mechanism \"gp\""))
     calibration <- opts$calibration %||% "analytic"
     law <- function(n, e) law_gp(dp_noise_scale(sensitivity, e, delta, calibration), kernel, grid)
     return(list(law = law, bias = function(n, e) list(l2 = 0, sup = 0, worst_l2 = 0, note = "no smoothing"),
@@ -400,7 +400,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   opts$center <- NULL   # (a call copied from dp_mean(): tau bounds the deviations from the centre, whatever it is)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   if (mechanism == "gp" || identical(opts$frl_noise, "gaussian")) {
-    opts$delta <- check_delta(if (is.null(opts$delta)) delta else opts$delta)
+    opts$delta <- check_delta(if (is.null(opts$delta)) delta else opts$delta,
+                              zero = gaussian_delta_zero(sprintf("mechanism \"%s\"", mechanism), "mechanism = \"iclp_qr\""))
     delta <- opts$delta
   } else {
     delta <- 0
@@ -463,7 +464,7 @@ accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
     dpfda_abort("`bandwidth` is needed for mechanism \"kde\": the public bandwidth you plan to use.",
                 arg = "bandwidth")
   }
-  delta <- check_delta(delta)
+  delta <- check_delta(delta, zero = gaussian_delta_zero("dp_kde()'s mechanism \"gp\"", "mechanism = \"iclp\""))
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   bw <- as_bandwidth(opts$bandwidth, d)
   calibration <- opts$calibration %||% "analytic"

@@ -92,7 +92,8 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     x <- clamp_to_domain(x, if (ncol(x) == 1L) as.double(domain) else domain)
   }
   epsilon <- check_epsilon(epsilon)
-  delta <- check_delta(delta)
+  delta <- check_delta(delta, zero = paste("the private test of dp_bandwidth() (propose-test-release) is (epsilon, delta)-DP",
+                                           "only with delta > 0: give a small delta, e.g. 1e-6, or a public bandwidth"))
   rule <- check_choice(rule, c("paper", "scott"), "rule")
   d <- ncol(x)
   n <- nrow(x)

@@ -66,7 +66,7 @@ dp_noise_scale <- function(sensitivity, epsilon, delta,
   check_required()
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
   epsilon <- check_epsilon(epsilon)
-  delta <- check_delta(delta)
+  delta <- check_delta(delta, zero = gaussian_delta_zero("this release"))
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   allow_large_epsilon <- check_flag(allow_large_epsilon, "allow_large_epsilon")
   if (sensitivity == 0) return(0)
@@ -104,7 +104,13 @@ check_epsilon <- function(epsilon, arg = "epsilon") {
   check_number(epsilon, arg, lower = 0, lower_open = TRUE, class = "dpfda_error_privacy")
 }
 
-check_delta <- function(delta, arg = "delta") {
+# `zero`: why delta = 0 (pure DP, a natural thing to ask for) is refused here and what to
+# do instead; said in place of the bare range.
+check_delta <- function(delta, arg = "delta", zero = NULL) {
+  if (!is.null(zero) && is.numeric(delta) && length(delta) == 1L && isTRUE(delta == 0)) {
+    dpfda_abort(sprintf("`%s` is 0 (pure DP), but %s.", arg, zero), class = c("dpfda_error_privacy", "dpfda_error_argument"),
+                arg = arg)
+  }
   check_number(delta, arg, lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                what = "a number in (0, 1)", class = "dpfda_error_privacy")
 }

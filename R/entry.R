@@ -170,6 +170,13 @@ require_arg_error <- function(arg, fun = NULL, advice = NULL) {
               class = "dpfda_error_argument", arg = arg)
 }
 
+# Why delta = 0 is refused by a release with Gaussian noise (check_delta(zero = )): `what` names
+# it, `pure` (optional) the pure-DP alternative.
+gaussian_delta_zero <- function(what, pure = NULL) {
+  sprintf("%s adds Gaussian noise, which is (epsilon, delta)-DP only with delta > 0: give a small delta, e.g. 1e-5 (well below 1/n)%s",
+          what, if (is.null(pure)) "" else paste(", or use", pure, "for pure DP"))
+}
+
 delta_advice <- function(mechanism, pure = "iclp") {
   sprintf("delta = 1e-5 (well below 1/n): mechanism \"%s\" is (epsilon, delta)-DP; or use mechanism = \"%s\" for pure DP",
           mechanism, pure)
@@ -417,6 +424,20 @@ column_arg_names <- function(name, x, n = 1L, env = parent.frame()) {
 
 # `...` as a named list in which the column arguments `cols` are kept as
 # column_arg()s (other arguments are evaluated as list(...) would).
+# delta = 0 given to a pure-DP release that has no `delta` argument (dp_cov(), dp_fpca(),
+# pcv_select()): what it gives anyway, so dropped from the options; any other delta is refused
+# with the reason, where it would be "not an argument".
+pure_dp_delta <- function(opts, fn) {
+  if (!"delta" %in% names(opts)) return(opts)
+  d <- opts$delta
+  if (is.numeric(d) && length(d) == 1L && isTRUE(d == 0)) {
+    opts$delta <- NULL
+    return(opts)
+  }
+  dpfda_abort(sprintf("`delta` is not used by %s, which is pure epsilon-DP (delta = 0): leave it out, or give delta = 0.",
+                      fn), class = c("dpfda_error_argument", "dpfda_error_privacy"), arg = "delta")
+}
+
 capture_dots <- function(..., .cols = character()) {
   ex <- as.list(substitute(list(...)))[-1L]
   nms <- names(ex)

@@ -143,6 +143,10 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' @param grid,... For data that are not curves yet: the public grid and the
 #'   options of [as_curves()] (`id`, `arg`, `value` as strings or bare names,
 #'   `method`, `na.rm`, ...; not `restrict`), as in [dp_mean()].
+#' @param center A public reference curve subtracted from every curve before
+#'   clipping (a function of the grid, a number, or one value per grid point),
+#'   as in [dp_mean()]: `tau` then bounds the deviations from it. Give the
+#'   same `center` to the release that uses the selection.
 #' @param unit The privacy unit when one person has several curves (as in
 #'   [dp_mean()]): a column of a long data frame, or a vector with one entry
 #'   per curve. The folds then hold whole units, each unit enters the
@@ -161,13 +165,13 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis,
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
-                       budget = NULL, grid = NULL, ..., unit = NULL) {
+                       budget = NULL, grid = NULL, ..., unit = NULL, center = NULL) {
   check_required(c("x", "epsilon", "tau", "basis", "epsilon_select"),
                  advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
                                epsilon_select = "the budget spent by the selection, e.g. 0.5"))
   budget <- release_open(budget)
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  dots <- capture_dots(..., .cols = c("id", "arg", "value"))
+  dots <- pure_dp_delta(capture_dots(..., .cols = c("id", "arg", "value")), "pcv_select()")
   frame <- if (is.data.frame(x)) as.data.frame(x)
   if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
   if (!is.null(unit) && long_frame_on_grid(x, dots, grid)) {   # long data: the rule of tables, with the units
@@ -180,6 +184,9 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     units <- memory_units(unit, x, frame, dots)
   }
   units <- if (!is.null(units)) curve_units(units, nrow(x$values))
+  # the public centre: tau bounds the deviations from it, as in dp_mean(center = )
+  cen <- center_values(center, x$grid)
+  if (!is.null(cen)) x$values <- x$values - rep(cen, each = nrow(x$values))
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, c("iclp_qr", "iclp_ar", "frl"), "pcv_select")

@@ -179,7 +179,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
   epsilon <- check_epsilon(epsilon)
-  delta <- check_delta(delta)
+  delta <- check_delta(delta, zero = gaussian_delta_zero("dp_gp_regression()", "dp_bin_regression()"))
   warn_privacy(epsilon, delta, length(y))
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")   # also when unused (standard)

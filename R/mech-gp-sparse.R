@@ -80,7 +80,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   noise <- check_noise(noise)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
-  delta <- check_delta(delta)
+  delta <- check_delta(delta, zero = gaussian_delta_zero("dp_sparse_gp_regression()", "dp_bin_regression()"))
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")
   check_kernel(kernel)

@@ -92,7 +92,8 @@
 #'   `n_grid`; not `restrict`, whose grid would depend on the data); for a database table or chunks, the column
 #'   names `id`, `arg`, `value` (see [summarise_cov()]); with `tau = "auto"`,
 #'   `bound_share`, `bound_range`, `bound_quantile`; with `incomplete =
-#'   "drop"`, `count_share` and `mean_share`.
+#'   "drop"`, `count_share` and `mean_share`. `delta = 0` is accepted (the
+#'   release is pure epsilon-DP); a positive `delta` is refused.
 #' @param unit The privacy unit when one person has several curves (as in
 #'   [dp_mean()]): a column (string or bare name) of a data frame, table or
 #'   chunks (chunks sorted by it), or a vector with one entry per curve.
@@ -153,7 +154,7 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   # one path for every source: settings -> summary (R/summary-cov.R) -> cov_release()
   # the privacy unit: a column of a data frame, table or chunks, or one entry per curve (as dp_mean())
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  dots <- split_bound_options(capture_dots(..., .cols = c("id", "arg", "value")))
+  dots <- split_bound_options(pure_dp_delta(capture_dots(..., .cols = c("id", "arg", "value")), "dp_cov()"))
   shares <- cov_drop_shares(dots$rest, incomplete)
   dots$rest <- shares$rest
   src <- cov_source(x, dots$rest, grid, unit, incomplete)

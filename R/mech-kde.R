@@ -230,7 +230,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     return(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
-  delta <- check_delta(delta)
+  delta <- check_delta(delta, zero = gaussian_delta_zero(sprintf("mechanism \"%s\"", mechanism),
+                                                        "mechanism = \"bernstein\", \"iclp\" or \"frl\""))
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit

@@ -15,6 +15,7 @@ bad_arg_allowed_datain <- function() {
     # center: a number or a function of the grid is a valid public centre; NULL is none
     allow("dp_mean", "center", c("NULL", nums, "a function")),
     allow("dp_cov", "center", c("NULL", nums, "a function")),
+    allow("pcv_select", "center", c("NULL", nums, "a function")),
     # unit = NULL: every curve is its own privacy unit (the default)
     allow("dp_mean", "unit", "NULL"),
     # inference = TRUE is valid with a unit (the exact-noise baseline has one)

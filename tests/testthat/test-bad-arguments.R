@@ -306,7 +306,7 @@ bad_arg_table_core <- function() {
                            epsilon = 1, tau = 1, mechanism = "frl", basis = kernel_matern(1.5, 0.2),
                            epsilon_select = 0.5, candidates = c(1, 2), folds = 2, eta = NULL, h = 2,
                            frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL, grid = NULL,
-                           unit = c(1, 1, 2, 3, 4, 5, 6, 7))),
+                           unit = c(1, 1, 2, 3, 4, 5, 6, 7), center = NULL)),
     validate_dpfda_release = list(list(x = rel))
   )
 }

@@ -403,3 +403,52 @@ test_that("delta = 0 means pure DP: accepted by the Laplace mechanisms, refused 
                "adds Gaussian noise", class = "dpfda_error_argument")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, delta = -1), class = "dpfda_error_privacy")
 })
+
+test_that("delta = 0 elsewhere: accepted by the pure-DP dp_cov(), dp_fpca(), pcv_select(); the Gaussian ones say why not", {
+  # (dp_cov() said "`delta` is not an argument of dp_cov()", dp_kde(mechanism = "sobolev") and the
+  # others "must be a number in (0, 1), not 0", without saying that their noise is Gaussian)
+  g <- seq(0, 1, length.out = 10)
+  x <- curves(outer(seq(0.1, 0.9, length.out = 40), sin(pi * g)), g)
+  q <- function(e) suppressWarnings(e)
+  same <- function(f) expect_identical(with_seed_mode(4, q(f(list(delta = 0))))$values,
+                                       with_seed_mode(4, q(f(list())))$values)
+  same(function(d) do.call(dp_cov, c(list(x, epsilon = 1, tau = 1), d)))
+  expect_identical(with_seed_mode(4, q(dp_fpca(x, epsilon = 1, tau = 1, delta = 0)))$values,
+                   with_seed_mode(4, q(dp_fpca(x, epsilon = 1, tau = 1)))$values)
+  b <- kl_basis(kernel_matern(3 / 2, 0.2), g)
+  expect_identical(with_seed_mode(4, pcv_select(x, 1, 1, "frl", b, epsilon_select = 1, delta = 0))$value,
+                   with_seed_mode(4, pcv_select(x, 1, 1, "frl", b, epsilon_select = 1))$value)
+  e <- expect_error(dp_cov(x, epsilon = 1, tau = 1, delta = 1e-5), class = "dpfda_error_privacy")
+  expect_identical(e$arg, "delta")
+  expect_match(conditionMessage(e), "pure epsilon-DP", fixed = TRUE)
+  gaussian <- list(
+    quote(dp_kde(seq(0.1, 0.9, length.out = 30), g, bandwidth = 0.2, epsilon = 1, delta = 0, mechanism = "sobolev")),
+    quote(dp_kde(seq(0.1, 0.9, length.out = 30), g, bandwidth = 0.2, epsilon = 1, delta = 0)),
+    quote(dp_gp_release(sin(g), g, kernel_gaussian(0.3), sensitivity = 1, epsilon = 1, delta = 0)),
+    quote(dp_noise_scale(1, epsilon = 1, delta = 0)),
+    quote(dp_gp_regression(g, sin(g), g, kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
+                           delta = 0)),
+    quote(dp_accuracy(mechanism = "gp", n = 100, tau = 1, grid = g, epsilon = 1, delta = 0)),
+    quote(dp_bandwidth(seq(0.1, 0.9, length.out = 30), epsilon = 1, delta = 0)))
+  for (cl in gaussian) {
+    e <- expect_error(eval(cl), class = "dpfda_error_privacy", info = deparse(cl))
+    expect_identical(e$arg, "delta", info = deparse(cl))
+    expect_match(conditionMessage(e), "is 0 \\(pure DP\\), but .*(Gaussian noise|delta > 0)", info = deparse(cl))
+  }
+})
+
+test_that("pcv_select(center = ) selects as on the centred curves, as dp_mean(center = ) releases", {
+  # (pcv_select() had no `center`: curves far from 0, e.g. heights, were clipped at tau around 0)
+  g <- seq(0, 1, length.out = 12)
+  set.seed(8)
+  m <- outer(rnorm(60, 1, 0.1), sin(pi * g)) + matrix(rnorm(720, 0, 0.05), 60)
+  b <- kl_basis(kernel_matern(3 / 2, 0.2), g)
+  cen <- function(t) 100 + 10 * t
+  a <- with_seed_mode(5, pcv_select(curves(m + rep(cen(g), each = 60), g), 1, 2, "iclp_qr", b, epsilon_select = 1,
+                                    center = cen))
+  z <- with_seed_mode(5, pcv_select(curves(m, g), 1, 2, "iclp_qr", b, epsilon_select = 1))
+  expect_identical(a$index, z$index)
+  expect_equal(a$value, z$value)
+  expect_error(pcv_select(curves(m, g), 1, 2, "iclp_qr", b, epsilon_select = 1, center = "a"),
+               class = "dpfda_error_argument")
+})
