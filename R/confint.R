@@ -103,7 +103,10 @@
 #' post-processing: it costs no privacy budget.
 #'
 #' @param object A `dpfda_release`.
-#' @param parm Unused (for compatibility with [stats::confint()]).
+#' @param parm Optional: the rows to return (whole numbers, in the order of
+#'   `as.data.frame()` of the release, or one `TRUE`/`FALSE` per row). The band
+#'   is computed on every point first, so a simultaneous or population band
+#'   stays simultaneous over the whole grid.
 #' @param level Coverage probability.
 #' @param type `"pointwise"`, `"simultaneous"` or `"population"` (see above).
 #' @param nsim Monte Carlo draws where simulation is needed (on large grids,
@@ -161,7 +164,27 @@ confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwis
   # (the population band of a density is not symmetric about the estimate)
   d$lower <- if (is.null(b$lower)) d$estimate - half else rep(b$lower, times = n)
   d$upper <- if (is.null(b$upper)) d$estimate + half else rep(b$upper, times = n)
-  structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
+  confint_rows(structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame")),
+               if (!missing(parm)) parm)
+}
+
+# `parm` of confint(): the rows to keep (whole numbers, or a logical vector with one entry per
+# row), after the band was computed on every point, so a simultaneous band stays simultaneous
+# over all of them. (It was ignored: confint(r, parm = 1:3) returned every row.)
+confint_rows <- function(d, parm) {
+  if (is.null(parm)) return(d)
+  m <- nrow(d)
+  ok <- if (is.logical(parm)) length(parm) == m && !anyNA(parm) else
+    is.numeric(parm) && length(parm) >= 1L && all(is.finite(parm)) && all(parm == round(parm)) &&
+      all(parm >= 1) && all(parm <= m)
+  if (!isTRUE(ok)) {
+    arg_error("parm", sprintf(paste("row numbers of the band (whole numbers from 1 to %d, in the order of",
+                                    "as.data.frame() of the release) or %d TRUE/FALSE values"), m, m), parm)
+  }
+  out <- d[parm, , drop = FALSE]
+  rownames(out) <- NULL
+  attributes(out)[c("level", "type", "method")] <- attributes(d)[c("level", "type", "method")]
+  out
 }
 
 #' @export
@@ -407,7 +430,8 @@ confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("poin
   colnames(p) <- paste0("z", seq_len(ncol(p)))
   est <- stats::predict(object)
   d <- data.frame(p, estimate = est, se = b$sd, lower = est - b$half, upper = est + b$half)
-  structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame"))
+  confint_rows(structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame")),
+               if (!missing(parm)) parm)
 }
 
 # nsim draws of max_t |N(t)| / sd(t) over the points with sd > 0 (`pos`), from

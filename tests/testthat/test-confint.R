@@ -91,6 +91,23 @@ test_that("confint has the documented shape and states its method", {
   expect_error(confint(r, type = "both"), class = "dpfda_error_argument")
 })
 
+test_that("confint(parm = ) returns those rows of the band computed on the whole grid", {
+  # (parm was ignored: confint(r, parm = 1:3) returned every grid point)
+  r <- with_seed_mode(2, dp_mean(ci_zero, epsilon = 1, tau = 1))
+  for (type in c("pointwise", "simultaneous")) {
+    all <- confint(r, type = type)
+    some <- confint(r, parm = c(5, 2), type = type)
+    expect_s3_class(some, "dpfda_confint")
+    expect_equal(unclass(some)[names(all)], lapply(unclass(all[c(5, 2), ]), unname), ignore_attr = TRUE)
+    expect_identical(attributes(some)[c("level", "type", "method")], attributes(all)[c("level", "type", "method")])
+    expect_identical(confint(r, parm = seq_len(nrow(all)) == 3, type = type)$upper, all$upper[3])
+  }
+  for (bad in list(0, nrow(confint(r)) + 1, 1.5, "t1", NA, c(TRUE, FALSE))) {
+    e <- expect_error(confint(r, parm = bad), class = "dpfda_error_argument")
+    expect_identical(e$arg, "parm")
+  }
+})
+
 test_that("as.data.frame, tidy and glance of releases", {
   r <- with_seed_mode(3, dp_gp_release(function(t) t, ci_grid, kernel_matern(5 / 2, 0.2), sensitivity = 0.1,
                                        epsilon = 1, delta = 1e-5))
