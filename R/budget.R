@@ -476,6 +476,40 @@ summary.dpfda_budget <- function(object, ...) {
             composition = object$composition, class = c("summary.dpfda_budget", "data.frame"))
 }
 
+#' @rdname privacy_budget
+#' @param x For `tidy()`, `glance()` and `as.data.frame()`: a `dpfda_budget`.
+#' @details `tidy()` and `as.data.frame()` give the ledger of `summary()` as a
+#'   plain data frame (for a report or a table); `glance()` one row: the budget
+#'   (`epsilon`, `delta`, `composition`), what is spent (`spent_epsilon`,
+#'   `spent_delta`, `releases`), `remaining_epsilon`, and the largest next
+#'   release (`next_epsilon_pure`, `next_epsilon_gaussian` at
+#'   `next_delta_gaussian`).
+#' @export
+tidy.dpfda_budget <- function(x, ...) {
+  check_dot_names(list(...), character(), "tidy")
+  out <- summary(check_budget(x, "x"))
+  attributes(out)[c("budget", "composition")] <- NULL
+  class(out) <- "data.frame"
+  out
+}
+
+#' @rdname privacy_budget
+#' @export
+glance.dpfda_budget <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  s <- budget_spent(check_budget(x, "x"))
+  nx <- s$next_release
+  data.frame(epsilon = x$epsilon, delta = x$delta, composition = x$composition, spent_epsilon = s$epsilon,
+             spent_delta = s$delta, releases = s$releases, remaining_epsilon = s$remaining_epsilon,
+             next_epsilon_pure = nx$epsilon[nx$noise == "pure"], next_epsilon_gaussian = nx$epsilon[nx$noise == "gaussian"],
+             next_delta_gaussian = nx$delta[nx$noise == "gaussian"], stringsAsFactors = FALSE)
+}
+
+#' @rdname privacy_budget
+#' @param row.names,optional Unused (for compatibility with [as.data.frame()]).
+#' @export
+as.data.frame.dpfda_budget <- function(x, row.names = NULL, optional = FALSE, ...) tidy.dpfda_budget(x, ...)
+
 #' @export
 print.summary.dpfda_budget <- function(x, ...) {
   b <- attr(x, "budget")
