@@ -41,7 +41,7 @@ user_call <- function() {
       if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::")) as.character(head[[3L]]) else NA
     if (is.function(head)) {   # do.call(dp_mean, ...): the function itself heads the call
       f <- sys.function(i)
-      hit <- Filter(function(e) identical(get(e, envir = ns), f), exports)
+      hit <- Filter(function(e) identical(get0(e, envir = ns), f), exports)   # (get0: tf generics are not visible)
       name <- if (length(hit)) hit[[1L]] else NA
     }
     if (!is.na(name) && name %in% names(generic_of)) name <- generic_of[[name]]

@@ -422,8 +422,6 @@ column_arg_names <- function(name, x, n = 1L, env = parent.frame()) {
   column_names(spec, engine_names_or(x), name, n = n)
 }
 
-# `...` as a named list in which the column arguments `cols` are kept as
-# column_arg()s (other arguments are evaluated as list(...) would).
 # delta = 0 given to a pure-DP release that has no `delta` argument (dp_cov(), dp_fpca(),
 # pcv_select()): what it gives anyway, so dropped from the options; any other delta is refused
 # with the reason, where it would be "not an argument".
@@ -438,6 +436,8 @@ pure_dp_delta <- function(opts, fn) {
                       fn), class = c("dpfda_error_argument", "dpfda_error_privacy"), arg = "delta")
 }
 
+# `...` as a named list in which the column arguments `cols` are kept as
+# column_arg()s (other arguments are evaluated as list(...) would).
 capture_dots <- function(..., .cols = character()) {
   ex <- as.list(substitute(list(...)))[-1L]
   nms <- names(ex)

@@ -9,7 +9,8 @@
 #' object on a common public grid; every mechanism calls it on its data, so
 #' they all accept what it understands. `as_tfd()` and `as_fd()` convert
 #' curves (or a release's released curves) back to the classes of the
-#' \pkg{tf} and \pkg{fda} packages.
+#' \pkg{tf} and \pkg{fda} packages; tf's own `tfd()` and `as.tfd()` do the
+#' same on curves and releases.
 #'
 #' * A matrix (curves in **rows**) or a numeric vector (one curve): `grid` as
 #'   in [curves()]. \pkg{fda} stores curves in columns: a matrix whose number
@@ -57,7 +58,11 @@
 #'   `arg_name` and `value_name` override them.
 #' * A `tfd` object (\pkg{tf}): regular data keep their common arguments;
 #'   irregular data need `grid` and are evaluated there by
-#'   `tf::tf_evaluate()` (its interpolation). The vector's names label the
+#'   `tf::tf_evaluate()` (its interpolation). Curves that do not cover `grid`
+#'   (tf does not extrapolate) follow the rules of long data: an error that
+#'   names them and the range all curves cover, or `incomplete = "drop"`;
+#'   `method = "smooth"` smooths each curve's observations as for long data.
+#'   The vector's names label the
 #'   curves; tf keeps no argument or value label, so give `arg_name` and
 #'   `value_name`, or keep the `tfd` as a column of a data frame: `as_curves(d,
 #'   value = height)` (or a data frame with a single `tf` column) takes the
@@ -275,11 +280,26 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
   value_nm <- col(value, "value", "value")
   is_tf <- vapply(x, function(v) inherits(v, "tf"), NA)
   if (is.null(value_nm) && sum(is_tf) == 1L) value_nm <- names(x)[is_tf]
+  # a column of curves, one per row: `id` must label the rows uniquely
+  unique_row_ids <- function(id_nm) {
+    if (!is.null(id_nm) && anyDuplicated(x[[id_nm]])) {
+      dup <- x[[id_nm]][anyDuplicated(x[[id_nm]])]
+      dpfda_abort(sprintf(paste("`id` (column \"%s\") repeats values (%s is on %d rows), but the column \"%s\" holds",
+                                "one curve per row, so `id` must label rows uniquely (or be left out). For several",
+                                "curves per person, give the person as the privacy unit of the release instead:",
+                                "unit = %s."), id_nm, format(dup), sum(x[[id_nm]] == dup), value_nm, id_nm), arg = "id")
+    }
+  }
   if (!is.null(value_nm) && inherits(x[[value_nm]], "tf")) {
-    # a tf column (tidyfun's layout): its curves, named after the column
-    out <- as_curves.tfd(x[[value_nm]], grid = grid, value_name = value_nm)
+    # a tf column (tidyfun's layout): its curves, named after the column and labelled by `id` (so that
+    # the curves incomplete = "drop" leaves out are named by it)
+    tfv <- x[[value_nm]]
     id_nm <- col(id, "id", "id")
-    if (!is.null(id_nm)) out$ids <- x[[id_nm]]
+    unique_row_ids(id_nm)
+    if (!is.null(id_nm)) names(tfv) <- as.character(x[[id_nm]])
+    out <- as_curves.tfd(tfv, grid = grid, method = method, restrict = restrict, na.rm = na.rm, df = df,
+                         incomplete = incomplete, value_name = value_nm)
+    if (!is.null(id_nm)) out$ids <- x[[id_nm]][match(as.character(out$ids), as.character(x[[id_nm]]))]
     return(out)
   }
   # a matrix column (refund's layout, as dti_cca$cca): one curve per row, the other columns describe
@@ -288,14 +308,7 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
   if (is.null(value_nm) && length(mats) == 1L) value_nm <- mats
   if (!is.null(value_nm) && is.matrix(x[[value_nm]])) {
     id_nm <- col(id, "id")
-    if (!is.null(id_nm) && anyDuplicated(x[[id_nm]])) {
-      dup <- x[[id_nm]][anyDuplicated(x[[id_nm]])]
-      dpfda_abort(sprintf(paste("`id` (column \"%s\") repeats values (%s is on %d rows), but the matrix column",
-                                "\"%s\" holds one curve per row, so `id` must label rows uniquely (or be left",
-                                "out). For several curves per person, give the person as the privacy unit of the",
-                                "release instead: unit = %s."), id_nm, format(dup), sum(x[[id_nm]] == dup), value_nm,
-                          id_nm), arg = "id")
-    }
+    unique_row_ids(id_nm)
     return(wide_matrix_to_curves(x[[value_nm]], if (!is.null(id_nm)) x[[id_nm]], grid, method, restrict, na.rm,
                                  df, incomplete, value_name = value_nm))
   }
@@ -601,11 +614,16 @@ as_curves.fd <- function(x, grid = NULL, n_grid = 101L, ..., arg_name = NULL, va
 
 #' @rdname as_curves
 #' @export
-as_curves.tfd <- function(x, grid = NULL, ..., arg_name = "t", value_name = "value") {
+as_curves.tfd <- function(x, grid = NULL, ..., method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
+                          df = NULL, incomplete = c("error", "drop"), arg_name = "t", value_name = "value") {
   need_package("tf", "as_curves() on a tfd object")
+  check_dot_names(list(...), as_curves_options, "as_curves")
+  method <- check_choice(method, c("linear", "smooth"), "method")
+  incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
   if (is.null(grid)) {
     if (!inherits(x, "tfd_reg")) {
-      dpfda_abort("Irregular tfd data need a common `grid` to be evaluated on.", arg = "grid")
+      # (the long path says which grid all curves cover)
+      return(tfd_long_curves(x, NULL, method, restrict, na.rm, df, incomplete, arg_name, value_name))
     }
     grid <- tf::tf_arg(x)
     if (is.list(grid)) grid <- grid[[1L]]
@@ -615,14 +633,34 @@ as_curves.tfd <- function(x, grid = NULL, ..., arg_name = "t", value_name = "val
   }
   ev <- tf::tf_evaluate(x, arg = grid)
   M <- do.call(rbind, lapply(ev, as.double))
-  if (!all(is.finite(M))) {
-    dpfda_abort("Some curves are not defined on all of `grid` (outside their domain?).", arg = "grid")
+  if (!all(is.finite(M)) || method == "smooth" || isTRUE(restrict)) {
+    # curves that do not cover the grid (irregular data): the rules, messages and incomplete = "drop"
+    # of long data (it said only "Some curves are not defined on all of `grid`", and ignored
+    # incomplete = "drop")
+    return(tfd_long_curves(x, grid, method, restrict, na.rm, df, incomplete, arg_name, value_name))
   }
   out <- curves(M, grid)
+  if (incomplete == "drop") out$dropped <- character()
   # tf keeps curve labels as names; the argument and value labels come from a
   # data frame's columns (as_curves(d, value = <tfd column>)) or arg_name / value_name
   if (!is.null(names(x)) && !anyNA(names(x))) out$ids <- names(x)
   set_curve_names(out, arg_name, value_name)
+}
+
+# A tfd as long data (one row per observation) through long_to_curves(); the curves keep their
+# order (ids: the tfd's names, else 1, 2, ...).
+tfd_long_curves <- function(x, grid, method, restrict, na.rm, df, incomplete, arg_name, value_name) {
+  a <- tf::tf_arg(x)
+  if (!is.list(a)) a <- rep(list(a), length(x))
+  v <- tf::tf_evaluations(x)
+  k <- lengths(a)
+  nm <- names(x)
+  lab <- if (!is.null(nm) && !anyNA(nm) && !anyDuplicated(nm)) nm else as.character(seq_along(x))
+  ids <- factor(rep(lab, k), levels = lab)
+  out <- long_to_curves(ids, unlist(a, use.names = FALSE), unlist(v, use.names = FALSE), grid, method, restrict,
+                        na.rm, df, arg_name = arg_name, value_name = value_name, incomplete = incomplete)
+  if (!identical(lab, nm)) out$ids <- as.integer(as.character(out$ids))
+  out
 }
 
 #' @rdname as_curves
@@ -637,6 +675,17 @@ as_tfd <- function(x, ...) {
   if (!is.null(cv$ids) && length(cv$ids) == length(out)) names(out) <- as.character(cv$ids)
   out
 }
+
+# tf's own generics, so that tf::tfd(r) and tf::as.tfd(r) work on a release or curves (they gave an
+# empty tfd with a warning); registered when tf is loaded
+#' @exportS3Method tf::tfd
+tfd.dpfda_curves <- function(data, ...) as_tfd(data, ...)
+#' @exportS3Method tf::tfd
+tfd.dpfda_release <- function(data, ...) as_tfd(data, ...)
+#' @exportS3Method tf::as.tfd
+as.tfd.dpfda_curves <- function(data, ...) as_tfd(data, ...)
+#' @exportS3Method tf::as.tfd
+as.tfd.dpfda_release <- function(data, ...) as_tfd(data, ...)
 
 #' @rdname as_curves
 #' @export

@@ -151,3 +151,55 @@ test_that("tfd objects: names label the curves; arg_name / value_name or a tf co
   # back to tf: the labels travel as names
   expect_identical(names(as_tfd(cv)), c("a", "b"))
 })
+
+test_that("irregular tfd: curves that do not cover the grid are named, or dropped with incomplete = \"drop\"", {
+  # (the error said only "Some curves are not defined on all of `grid`", and incomplete = "drop" was ignored)
+  skip_if_not_installed("tf")
+  g <- seq(0, 1, length.out = 11)
+  a <- list(g, g[2:11], g[1:9], g[c(1, 3, 5, 7, 9, 11)])
+  x <- tf::tfd(lapply(a, function(t) 1 + t^2), arg = a)
+  names(x) <- c("w", "x", "y", "z")
+  e <- expect_error(as_curves(x, grid = g), class = "dpfda_error_data")
+  expect_identical(e$arg, "grid")
+  expect_match(conditionMessage(e), "2 curves do not cover the grid [0, 1]", fixed = TRUE)
+  expect_match(conditionMessage(e), "x on [0.1, 1]; y on [0, 0.8]", fixed = TRUE)
+  expect_match(conditionMessage(e), "The range all curves cover is [0.1, 0.8]", fixed = TRUE)
+  cv <- as_curves(x, grid = g, incomplete = "drop")
+  expect_identical(cv$ids, c("w", "z"))
+  expect_identical(cv$dropped, c("x", "y"))
+  expect_equal(cv$values[1L, ], 1 + g^2)
+  expect_equal(cv$values[2L, ], approx(a[[4]], 1 + a[[4]]^2, g)$y)   # linear between the observations
+  # inside the range all cover: every curve, as tf evaluates it
+  h <- seq(0.1, 0.8, length.out = 5)
+  expect_equal(as_curves(x, grid = h)$values, do.call(rbind, tf::tf_evaluate(x, arg = h)), ignore_attr = TRUE)
+  # no grid: the range all curves cover is suggested
+  e <- expect_error(as_curves(x), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "grid = seq(0.1, 0.8", fixed = TRUE)
+  # the releases: dp_mean(incomplete = "drop") leaves them out and counts privately
+  r <- with_seed_mode(2, suppressWarnings(dp_mean(x, epsilon = 1, tau = 3, grid = g, incomplete = "drop")))
+  expect_false(is.null(r$epsilon_count))
+  expect_error(dp_mean(x, epsilon = 1, tau = 3, grid = g), class = "dpfda_error_data")
+  # a tf column with `id`: the dropped curves are named by it, the others keep its type
+  d <- data.frame(who = c(11L, 12L, 13L, 14L))
+  d$y <- unname(x)
+  cd <- as_curves(d, id = who, value = y, grid = g, incomplete = "drop")
+  expect_identical(cd$ids, c(11L, 14L))
+  expect_identical(cd$dropped, c("12", "13"))
+  d$who[2] <- 11L
+  expect_error(as_curves(d, id = who, value = y, grid = g), "repeats values", class = "dpfda_error_argument")
+  # unnamed: ids 1, 2, ... in the tfd's order
+  expect_identical(as_curves(unname(x), grid = g, incomplete = "drop")$ids, c(1L, 4L))
+})
+
+test_that("tf's own tfd() and as.tfd() convert curves and releases (an empty tfd with a warning before)", {
+  skip_if_not_installed("tf")
+  g <- seq(0, 1, length.out = 11)
+  cv <- curves(rbind(sin(2 * pi * g), g), g)
+  expect_equal(tf::tfd(cv), as_tfd(cv))
+  expect_equal(tf::as.tfd(cv), as_tfd(cv))
+  r <- with_seed_mode(4, dp_mean(cv, epsilon = 1, tau = 1))
+  expect_no_warning(t1 <- tf::tfd(r))
+  expect_length(t1, 1L)
+  expect_equal(tf::as.tfd(r), as_tfd(r))
+  expect_equal(as.vector(tf::tf_evaluations(t1)[[1]]), as.vector(r$values$values[1, ]))
+})
