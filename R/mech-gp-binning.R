@@ -64,7 +64,8 @@
 #'   post-processing, so the privacy guarantee is unchanged. The predictions
 #'   are the posterior mean of the latent function.
 #'
-#' @param x Public inputs: a vector (one dimension) or an `n x D` matrix. Or
+#' @param x Public inputs: a vector (one dimension) or an `n x D` matrix, or
+#'   a formula `y ~ x1 + ...` whose variables are columns of `data`. Or
 #'   data outside memory: a database table (dbplyr) or [dp_chunks()] with the
 #'   input columns named by `columns` (in `...`) and the output column `y`,
 #'   or a [summarise_bin_regression()] summary (then `y` is not needed and
@@ -87,7 +88,10 @@
 #'   `2 x D` matrix (rows lower, upper) otherwise. Required: it must not be
 #'   derived from the data.
 #' @param newdata Optional public points at which predictions are computed
-#'   (stored as `predictions`).
+#'   (stored as `predictions`); with a formula, a data frame with the
+#'   predictor columns.
+#' @param data With a formula: the data frame holding its variables (in
+#'   memory; for a table or chunks give `columns` and `y`).
 #' @param method `"simple"` or `"integral"` (how predictions are formed).
 #' @param noise `"float"` (default), or `"exact"`: the bin sums are rounded
 #'   to a grid of step \eqn{g = 2^{-20} d/\epsilon} (sensitivity \eqn{d + g}) and get exact
@@ -128,13 +132,28 @@
 #' ra <- dp_bin_regression(x, y, bins = 10, y_bound = "auto", epsilon = 3, domain = c(0, 1))
 #' ra$y_bound
 #' ra
+#' # a formula, as with lm()
+#' aq <- na.omit(airquality)
+#' dp_bin_regression(Ozone ~ Temp, data = aq, bins = 10, y_bound = c(0, 170), epsilon = 1,
+#'                   domain = c(50, 100))
 #' dp_rng(old)
 #' @export
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
-                              budget = NULL) {
+                              budget = NULL, data = NULL) {
   check_required(c("x", "epsilon"))
   call <- match.call()
+  if (inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
+    if (!missing(y)) {
+      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+    }
+    fd <- formula_data(x, data, newdata, "dp_bin_regression")
+    x <- fd$x
+    y <- fd$y
+    newdata <- fd$newdata
+  } else if (!is.null(data)) {
+    dpfda_abort("`data` is used with a formula: dp_bin_regression(y ~ x, data = , bins = , ...).", arg = "data")
+  }
   # one path for every source: the bin summary (R/summary-binreg.R) of points in memory, a table or
   # chunks (or a given summary), then bin_release()
   engine <- is_engine_input(x)

@@ -149,7 +149,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                              noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL) {
   call <- match.call()
   if (!missing(x) && inherits(x, "formula")) {
-    fd <- formula_data(x, data, if (missing(newdata)) NULL else newdata, "dp_gp_regression")
+    if (missing(newdata)) formula_newdata_missing(x, "dp_gp_regression")
+    fd <- formula_data(x, data, newdata, "dp_gp_regression")
     if (!missing(y)) {
       dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
     }
@@ -392,6 +393,19 @@ release_details.dpfda_gpreg_release <- function(x) {
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
 # intercept, no transformations beyond what model.frame() does), the
 # response, and the same predictors taken from `newdata`.
+# A formula without `newdata`: what to give, with the formula's predictors (it said "`newdata` must
+# be a numeric vector or matrix of finite grid points, not NULL").
+formula_newdata_missing <- function(formula, fun) {
+  pv <- if (length(formula) == 3L) setdiff(all.vars(formula[[3L]]), ".") else character()
+  if (!length(pv)) pv <- "x"
+  require_arg_error("newdata", fun, sprintf(paste(
+    "the public points at which to release the regression function: a data frame with the formula's",
+    "predictor%s, e.g. newdata = %s(%s)"), if (length(pv) == 1L) "" else "s",
+    if (length(pv) == 1L) "data.frame" else "expand.grid",
+    paste(sprintf("%s = seq(lower, upper, length.out = %d)", pv, if (length(pv) == 1L) 50L else 10L),
+          collapse = ", ")))
+}
+
 formula_data <- function(formula, data, newdata, fun) {
   if (is.null(data)) {
     dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",

@@ -38,11 +38,14 @@
 #'
 #' @inheritParams dp_gp_regression
 #' @param x Public training inputs (vector, `n x D` matrix or data frame of
-#'   numeric columns).
-#' @param y Private training outputs (length `n`), clipped to `y_bound`.
+#'   numeric columns), or a formula `y ~ x1 + ...` whose variables are
+#'   columns of `data`.
+#' @param y Private training outputs (length `n`), clipped to `y_bound`
+#'   (omit it with a formula).
 #' @param newdata Public test points (vector or `P x D` matrix, no
-#'   duplicates); with a data frame `x`, a data frame with x's columns (taken
-#'   by name, in x's order). One-dimensional test points are sorted.
+#'   duplicates); with a formula or a data frame `x`, a data frame with the
+#'   predictor columns (taken by name, in x's order). One-dimensional test
+#'   points are sorted.
 #' @param inducing Public inducing inputs: an `m x D` matrix (a vector of
 #'   length at least 2 in one dimension), or a single whole number \eqn{m}
 #'   for k-means on `x` (one inducing point at `t` is `matrix(t)`).
@@ -72,7 +75,20 @@
 #' @export
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
-                                    tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL) {
+                                    tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL, data = NULL) {
+  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
+    if (!missing(y)) {
+      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+    }
+    if (missing(newdata)) formula_newdata_missing(x, "dp_sparse_gp_regression")
+    fd <- formula_data(x, data, newdata, "dp_sparse_gp_regression")
+    x <- fd$x
+    y <- fd$y
+    newdata <- fd$newdata
+  } else if (!is.null(data)) {
+    dpfda_abort("`data` is used with a formula: dp_sparse_gp_regression(y ~ x, data = , newdata = , ...).",
+                arg = "data")
+  }
   check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))
   newdata <- newdata_in_x_order(newdata, x)   # (columns by name, as dp_gp_regression())
   budget <- release_open(budget, epsilon, delta, NROW(x))

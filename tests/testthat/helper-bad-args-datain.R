@@ -30,6 +30,8 @@ bad_arg_allowed_datain <- function() {
     allow("pcv_select", "grid", "NULL"),
     # data = NULL is the default (no formula)
     allow("dp_gp_regression", "data", "NULL"),
+    allow("dp_bin_regression", "data", "NULL"),
+    allow("dp_sparse_gp_regression", "data", "NULL"),
     allow("dp_gp_regression", "method", "NULL"),
     allow("mortality_distribution", "data", "NULL"),
     # domain: NULL is none; c(1, 2) is a valid 1-D domain

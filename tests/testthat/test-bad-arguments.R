@@ -198,11 +198,13 @@ bad_arg_table_core <- function() {
     # R/mech-gp-sparse.R)
     dp_bin_regression = list(
       simple = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), bins = 3, y_bound = c(-1, 1),
-                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", noise = "float", budget = NULL),
+                    epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", noise = "float", budget = NULL,
+                    data = NULL),
       integral = list(x = g2, y = c(0.5, -0.2, 0.3, 1), bins = c(2, 2), y_bound = c(-1, 1), epsilon = 1,
-                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL),
+                      domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL,
+                      data = NULL),
       auto = list(x = x250, y = sin(6 * x250), bins = 3, y_bound = "auto", epsilon = 1, domain = c(0, 1),
-                  newdata = t5, method = "simple", noise = "float", budget = NULL)
+                  newdata = t5, method = "simple", noise = "float", budget = NULL, data = NULL)
     ),
     integral_kernel = list(list(lower = c(0, 0.5), upper = c(0.4, 1), lower2 = 0.1, upper2 = 0.3,
                                 lengthscale = 0.3, variance = 2, average = TRUE)),
@@ -223,10 +225,11 @@ bad_arg_table_core <- function() {
     dp_sparse_gp_regression = list(
       kmeans = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5, inducing = 2,
                     kernel = kernel_gaussian(0.3), noise_variance = 0.1, y_bound = c(-1, 1), epsilon = 1,
-                    delta = 1e-5, calibration = "analytic", tol = 1e-8, noise = "float", budget = NULL),
+                    delta = 1e-5, calibration = "analytic", tol = 1e-8, noise = "float", budget = NULL, data = NULL),
       matrix = list(x = g2, y = c(0.5, -0.2, 0.3, 1), newdata = g2[1:3, ], inducing = g2[c(1, 4), ],
                     kernel = kernel_gaussian(c(0.3, 0.5)), noise_variance = 0.1, y_bound = c(-1, 1),
-                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6, noise = "float", budget = NULL)
+                    epsilon = 1, delta = 1e-5, calibration = "hall", tol = 1e-6, noise = "float", budget = NULL,
+                    data = NULL)
     ),
     dp_select = list(list(utility = c(1, 3, 2), sensitivity = 1, epsilon = 1, budget = NULL, noise = "exact")),
     sobolev_norm_1d = list(list(f = function(t) exp(-abs(t - 0.5)), fprime = function(t) -sign(t - 0.5) * exp(-abs(t - 0.5)),

@@ -326,6 +326,51 @@ test_that("dp_gp_regression() takes a formula with data and newdata (MASS's mcyc
                class = "dpfda_error_data", regexp = "1 row")
   expect_dpfda_error(do.call(dp_gp_regression, c(list(mc$times, mc$accel, g$times, data = mc), args)),
                      regexp = "formula")
+  # a formula without newdata: what to give, with the formula's predictors (it said "`newdata` must be
+  # a numeric vector or matrix of finite grid points, not NULL")
+  e <- expect_error(do.call(dp_gp_regression, c(list(accel ~ times, data = mc), args)), class = "dpfda_error_argument")
+  expect_identical(e$arg, "newdata")
+  expect_match(conditionMessage(e), "`newdata` is missing in dp_gp_regression(): give the public points", fixed = TRUE)
+  expect_match(conditionMessage(e), "newdata = data.frame(times = seq(", fixed = TRUE)
+  aq <- stats::na.omit(datasets::airquality)
+  e <- expect_error(do.call(dp_gp_regression, c(list(Ozone ~ Temp + Wind, data = aq), args)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "expand.grid(Temp = seq(lower, upper, length.out = 10), Wind = seq(", fixed = TRUE)
+})
+
+test_that("dp_bin_regression() and dp_sparse_gp_regression() take a formula as dp_gp_regression() does", {
+  # (dp_bin_regression(Ozone ~ Temp, data = aq, ...) said "`y` is missing")
+  aq <- stats::na.omit(datasets::airquality)
+  g <- data.frame(Temp = seq(55, 95, by = 5))
+  dp_reproducible(21)
+  a <- dp_bin_regression(Ozone ~ Temp, data = aq, bins = 10, y_bound = c(0, 170), epsilon = 1, domain = c(50, 100),
+                         newdata = g)
+  dp_reproducible(21)
+  b <- dp_bin_regression(aq$Temp, aq$Ozone, bins = 10, y_bound = c(0, 170), epsilon = 1, domain = c(50, 100),
+                         newdata = g$Temp)
+  expect_identical(a$values$values, b$values$values)
+  expect_identical(a$predictions, b$predictions)
+  dp_reproducible(21)
+  a2 <- dp_bin_regression(Ozone ~ Temp + Wind, data = aq, bins = 3, y_bound = c(0, 170), epsilon = 1,
+                          domain = rbind(c(50, 0), c(100, 25)))
+  dp_reproducible(21)
+  b2 <- dp_bin_regression(cbind(aq$Temp, aq$Wind), aq$Ozone, bins = 3, y_bound = c(0, 170), epsilon = 1,
+                          domain = rbind(c(50, 0), c(100, 25)))
+  expect_identical(a2$values$values, b2$values$values)
+  expect_dpfda_error(dp_bin_regression(Ozone ~ Temp, data = aq, y = aq$Ozone, bins = 3, y_bound = c(0, 170),
+                                       epsilon = 1, domain = c(50, 100)), regexp = "not a formula and `y`")
+  expect_dpfda_error(dp_bin_regression(aq$Temp, aq$Ozone, bins = 3, y_bound = c(0, 170), epsilon = 1,
+                                       domain = c(50, 100), data = aq), regexp = "formula")
+  args <- list(inducing = 5, kernel = kernel_gaussian(8, variance = 900), noise_variance = 400, y_bound = c(0, 170),
+               epsilon = 1, delta = 1e-5)
+  dp_reproducible(22)
+  s1 <- do.call(dp_sparse_gp_regression, c(list(Ozone ~ Temp, data = aq, newdata = g), args))
+  dp_reproducible(22)
+  s2 <- do.call(dp_sparse_gp_regression, c(list(aq$Temp, aq$Ozone, g$Temp), args))
+  expect_identical(s1$values$values, s2$values$values)
+  e <- expect_error(do.call(dp_sparse_gp_regression, c(list(Ozone ~ Temp, data = aq), args)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "newdata = data.frame(Temp = seq(", fixed = TRUE)
 })
 
 test_that("point data for dp_kde(), dp_kme() and dp_bandwidth() can be data-frame columns", {
