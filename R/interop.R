@@ -38,8 +38,8 @@
 #'   (a prefix ending in a letter and at most one separator, such as `"t"`,
 #'   `"age_"` or [reshape()]'s `"distance."`, is dropped: `"distance.8"` is 8;
 #'   [make.names()]'s `"X.5"`, which may stand for -5 or 0.5, is not read) or given as
-#'   `grid` (one point per column). An `id` column, if named, labels the
-#'   curves. With numeric column names and a `grid` of another length, the
+#'   `grid` (one point per column). The column named by `id`, or else a
+#'   column called `"id"`, labels the curves. With numeric column names and a `grid` of another length, the
 #'   curves are interpolated onto `grid` as for long data.
 #' * A data frame with a **matrix column** of curves, one per row (the layout
 #'   of \pkg{refund} and of [dti_cca]): `value` names the column, or, with no
@@ -313,7 +313,7 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
                                  df, incomplete, value_name = value_nm))
   }
   if (is.null(value_nm)) {
-    return(wide_to_curves(x, col(id, "id"), grid, method, restrict, na.rm, df, incomplete))
+    return(wide_to_curves(x, col(id, "id", "id"), grid, method, restrict, na.rm, df, incomplete))
   }
   id_nm <- col(id, "id", "id")
   arg_nm <- col(arg, "arg", "arg")
@@ -338,11 +338,14 @@ wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomple
   vals <- x[setdiff(names(x), id_nm)]
   num <- vapply(vals, is.numeric, NA)
   if (!all(num)) {
+    lab <- if (sum(!num) == 1L && is.null(id_nm)) {
+      sprintf(" If column \"%s\" labels the curves, give id = %s.", names(vals)[!num], names(vals)[!num])
+    } else ""
     dpfda_abort(sprintf(paste("`x` has no `value` column, so it is read as wide (one curve per row), but",
-                              "column%s %s %s not numeric. For long data name the columns: id = , arg = ,",
+                              "column%s %s %s not numeric.%s For long data name the columns: id = , arg = ,",
                               "value = ."), if (sum(!num) == 1L) "" else "s",
                         paste0("\"", names(vals)[!num], "\"", collapse = ", "),
-                        if (sum(!num) == 1L) "is" else "are"), arg = "x")
+                        if (sum(!num) == 1L) "is" else "are", lab), arg = "x")
   }
   wide_matrix_to_curves(as.matrix(vals), ids, grid, method, restrict, na.rm, df, incomplete)
 }

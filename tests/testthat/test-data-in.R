@@ -165,7 +165,17 @@ test_that("wide data frames: arguments from column names, a grid, or interpolati
   lab <- data.frame(name = c("x", "y"), w)
   expect_identical(as_curves(lab, id = name)$ids, c("x", "y"))
   expect_dpfda_error(as_curves(lab), regexp = "not numeric")
+  expect_error(as_curves(lab), "If column \"name\" labels the curves, give id = name.", fixed = TRUE,
+               class = "dpfda_error_argument")
   expect_equal(as_curves(w, grid = c(0.25, 0.75))$values, rbind(c(1.5, 2.5), c(2.5, 4)))
+  # a column named "id" labels the curves without id = (as in long data; it was read as a curve value
+  # column and refused as not numeric)
+  wid <- data.frame(id = c("p", "q"), w)
+  expect_identical(as_curves(wid)$ids, c("p", "q"))
+  expect_equal(as_curves(wid)$values, cw$values)
+  r1 <- with_seed_mode(3, dp_mean(wid, epsilon = 1, tau = 9))
+  r2 <- with_seed_mode(3, dp_mean(w, epsilon = 1, tau = 9))
+  expect_identical(r1$values$values, r2$values$values)
 })
 
 test_that("nlme's Oxboys (irregular growth curves) become curves in one call and feed dp_mean()", {
