@@ -389,7 +389,11 @@ kme_synthetic <- function(synthetic, M, D, box, x, public) {
       dpfda_abort("Give public `synthetic` points, or a public `domain` to draw them from.",
                   arg = "synthetic")
     }
-    if (is.null(M)) dpfda_abort("`M` is needed to draw synthetic points from `domain`.", arg = "M")
+    if (is.null(M)) {
+      dpfda_abort(paste("`M`, the number of synthetic points to draw from `domain`, is missing: give e.g. M = 200",
+                        "(more points represent the embedding better and cost time), or the points as `synthetic`."),
+                  arg = "M")
+    }
     check_alloc(as.double(M) * D, "synthetic points")
     z <- vapply(seq_len(D), function(k) stats::runif(M, box[1L, k], box[2L, k]), numeric(M))
     return(matrix(z, M, D))
