@@ -397,7 +397,8 @@ bernstein_coef <- function(values, k, h, method = c("auto", "form", "columns")) 
 #'
 #' Points are first mapped to \eqn{[0, 1]^d} through the release's domain.
 #' **Points outside the domain are clamped to it** (coordinate-wise), since
-#' polynomials extrapolate wildly and no guarantee covers them.
+#' polynomials extrapolate wildly and no guarantee covers them; a classed
+#' warning (`dpfda_warning_extrapolation`) says how many were.
 #'
 #' The evaluation applies \eqn{A_h} along every mode of the lattice tensor
 #' once per call, then contracts the tensor with the plain basis vectors of
@@ -437,6 +438,7 @@ predict.dpfda_bernstein_release <- function(object, newdata = NULL, h = object$h
     }
     return(as.vector(object$values$values))
   }
+  warn_outside_grid(object$values, newdata)   # (clamped there, as predict() of other releases warns)
   bernstein_predict(object, newdata, h = h, type = type)
 }
 

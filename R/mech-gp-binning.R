@@ -335,7 +335,8 @@ release_details.dpfda_bin_release <- function(x) {
 #' @param newdata Points (vector or `P x D` matrix); `NULL` returns the
 #'   released bin means.
 #' @param method `"simple"` (the released mean of the bin holding the point;
-#'   the midpoint of `y_bound` outside the domain) or `"integral"` (posterior
+#'   the midpoint of `y_bound` outside the domain, with a classed warning,
+#'   `dpfda_warning_extrapolation`) or `"integral"` (posterior
 #'   mean of the integral-kernel GP fitted to the released means). Defaults
 #'   to the method of the release.
 #' @param ... Unused.
@@ -348,6 +349,7 @@ release_details.dpfda_bin_release <- function(x) {
 predict.dpfda_bin_release <- function(object, newdata = NULL, method = object$method, ...) {
   refuse_interval(list(...), "a binned regression release")
   if (is.null(newdata)) return(as.vector(object$values$values))
+  warn_outside_grid(object$values, newdata)   # (the midpoint of y_bound there, as documented)
   release_predict(object, newdata, method = method)
 }
 

@@ -111,4 +111,17 @@ test_that("predict() beyond the grid's range warns that the values are only the 
   k <- with_seed_mode(1, dp_kde(matrix(runif(100), 50), grid = list(t, t), bandwidth = 0.2, epsilon = 1, delta = 1e-5))
   expect_warning(predict(k, rbind(c(0.5, 0.5), c(0.5, 1.2))), class = "dpfda_warning_extrapolation",
                  regexp = "\\[0, 1\\] x \\[0, 1\\]")
+  # dp_bernstein() (clamped to the domain there) and dp_bin_regression() (the midpoint of y_bound there)
+  # returned those values without a word
+  bp <- with_seed_mode(1, dp_bernstein(function(a) a^2, sensitivity = 0.1, epsilon = 1, k = 4))
+  expect_warning(v <- predict(bp, c(-1, 0.5, 3)), class = "dpfda_warning_extrapolation", regexp = "2 of the 3 points")
+  expect_identical(v[c(1, 3)], predict(bp, c(0, 1)))
+  expect_no_warning(predict(bp, c(0, 0.5, 1)))
+  bx <- seq(0.05, 0.95, length.out = 40)
+  br <- with_seed_mode(1, dp_bin_regression(bx, bx^2, 4, c(0, 1), 1, c(0, 1)))
+  expect_warning(v <- predict(br, c(-1, 0.5)), class = "dpfda_warning_extrapolation", regexp = "1 of the 2 points")
+  expect_identical(v[1], 0.5)
+  expect_no_warning(predict(br, c(0, 0.5, 1)))
+  b2 <- with_seed_mode(1, dp_bin_regression(cbind(bx, rev(bx)), bx, 2, c(0, 1), 1, rbind(c(0, 0), c(1, 1))))
+  expect_warning(predict(b2, rbind(c(0.5, 0.5), c(0.5, 2))), class = "dpfda_warning_extrapolation")
 })
