@@ -296,10 +296,17 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
     tfv <- x[[value_nm]]
     id_nm <- col(id, "id", "id")
     unique_row_ids(id_nm)
-    if (!is.null(id_nm)) names(tfv) <- as.character(x[[id_nm]])
+    nm <- names(tfv)
+    own <- is.null(id_nm) && !is.null(nm) && !anyNA(nm) && !anyDuplicated(nm)   # the tf's own labels
+    lab <- if (!is.null(id_nm)) as.character(x[[id_nm]]) else if (own) nm else as.character(seq_len(nrow(x)))
+    names(tfv) <- lab
     out <- as_curves.tfd(tfv, grid = grid, method = method, restrict = restrict, na.rm = na.rm, df = df,
                          incomplete = incomplete, value_name = value_nm)
-    if (!is.null(id_nm)) out$ids <- x[[id_nm]][match(as.character(out$ids), as.character(x[[id_nm]]))]
+    # the row of each curve and of each one left out, so that a column of the rows (a privacy unit)
+    # follows them, as for a matrix column
+    out$frame_rows <- match(as.character(out$ids), lab)
+    if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), lab)
+    out$ids <- if (!is.null(id_nm)) x[[id_nm]][out$frame_rows] else if (own) lab[out$frame_rows] else out$frame_rows
     return(out)
   }
   # a matrix column (refund's layout, as dti_cca$cca): one curve per row, the other columns describe

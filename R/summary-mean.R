@@ -520,7 +520,9 @@ long_frame_on_grid <- function(x, opts, grid) {
   # (a bare column name, `value = distance`, is resolved here: left unresolved, it sent the frame to
   # as_curves()'s interpolation, and the release depended on how the column was named)
   value <- tryCatch(column_names(opts$value %||% "value", names(x), "value"), error = function(e) NULL)
-  is.character(value) && length(value) == 1L && value %in% names(x) && !is.matrix(x[[value]])
+  # (a matrix column or a tf column holds whole curves: as_curves() reads them)
+  is.character(value) && length(value) == 1L && value %in% names(x) && !is.matrix(x[[value]]) &&
+    !inherits(x[[value]], "tf")
 }
 
 # The curves of a long data frame by the rule of tables: a cell (individual,

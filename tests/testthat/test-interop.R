@@ -191,6 +191,30 @@ test_that("irregular tfd: curves that do not cover the grid are named, or droppe
   expect_identical(as_curves(unname(x), grid = g, incomplete = "drop")$ids, c(1L, 4L))
 })
 
+test_that("a tf column with a grid and a unit column gives the release of the same long data frame", {
+  # (dp_mean(d, value = <tf column>, grid = ) read the frame as long data and asked for an `arg` column;
+  # without `id` the unit column could not follow the curves left out)
+  skip_if_not_installed("tf")
+  g <- seq(0, 1, length.out = 11)
+  set.seed(3)
+  a <- lapply(1:60, function(i) if (i %% 7 == 0) g[2:11] else g)
+  v <- lapply(a, function(t) 0.5 + 0.3 * sin(2 * pi * t) + stats::rnorm(length(t), 0, 0.05))
+  d <- data.frame(who = 101:160, person = rep(1:20, each = 3))
+  d$y <- tf::tfd(v, arg = a)
+  long <- data.frame(who = rep(d$who, lengths(a)), person = rep(d$person, lengths(a)), t = unlist(a), v = unlist(v))
+  rel <- function(data, ...) with_seed_mode(6, suppressWarnings(dp_mean(data, epsilon = 2, tau = 1, grid = g,
+                                                                            unit = person, incomplete = "drop", ...)))
+  ref <- rel(long, id = who, arg = t, value = v)
+  shuffled <- d[sample(60), ]
+  for (r in list(rel(d, id = who, value = y), rel(d, value = y), rel(shuffled, value = y))) {
+    expect_equal(r$values$values, ref$values$values, tolerance = 1e-12)
+    expect_identical(r$n, ref$n)
+  }
+  cd <- as_curves(d, value = y, grid = g, incomplete = "drop")
+  expect_identical(cd$dropped, as.character(seq(7, 56, by = 7)))
+  expect_identical(cd$frame_rows, setdiff(1:60, seq(7, 56, by = 7)))
+})
+
 test_that("tf's own tfd() and as.tfd() convert curves and releases (an empty tfd with a warning before)", {
   skip_if_not_installed("tf")
   g <- seq(0, 1, length.out = 11)
