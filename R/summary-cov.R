@@ -80,11 +80,14 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   check_kernel(kernel)
   if (!is.null(J)) J <- check_count(J, "J", min = 1, max = length(grid))
   basis <- cov_basis(kernel, grid, J)
-  id <- column_arg_names("id", x)
-  arg <- column_arg_names("arg", x)
-  value <- column_arg_names("value", x)
-  if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
-  summarise_cov_basis(x, basis, tau, id, arg, value, .query, center, unit, incomplete)
+  # (a matrix or tf column's curves need no column names: evaluating `value = cca` a second time
+  # gave R's "restarting interrupted promise evaluation" warning)
+  cols <- list(id = "id", arg = "arg", value = "value")
+  if (is.null(mf)) {
+    cols <- list(id = column_arg_names("id", x), arg = column_arg_names("arg", x), value = column_arg_names("value", x))
+  }
+  if (is.null(mf) && !inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
+  summarise_cov_basis(x, basis, tau, cols$id, cols$arg, cols$value, .query, center, unit, incomplete)
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.

@@ -689,9 +689,17 @@ frame_unit_column <- function(unit, frame) {
 # matrix column: matrix_frame_curves() with the `value` and `unit` arguments
 # of the caller (`env`); NULL for any other input.
 summary_matrix_frame <- function(x, grid, incomplete, env = parent.frame()) {
-  if (!is.data.frame(x) || !length(matrix_columns(x))) return(NULL)
+  if (!is.data.frame(x)) return(NULL)
+  tfs <- names(x)[vapply(x, function(v) inherits(v, "tf"), NA)]
+  if (!length(matrix_columns(x)) && !length(tfs)) return(NULL)
   value <- tryCatch(column_arg_names("value", x, env = env), dpfda_error = function(e) NULL)
-  matrix_frame_curves(x, grid, value, column_arg_names("unit", x, NULL, env = env), incomplete)
+  unit <- column_arg_names("unit", x, NULL, env = env)
+  if (length(tfs) && (if (is.null(value)) length(tfs) == 1L else value %in% tfs)) {
+    # a tf column (tidyfun's layout): its curves as dp_mean() reads them, the unit column following them
+    cv <- as_curves(x, value = value %||% tfs, grid = grid, incomplete = if (incomplete == "drop") "drop" else "error")
+    return(list(curves = cv, unit = if (!is.null(unit)) row_units(x[[unit]], unit, cv)))
+  }
+  matrix_frame_curves(x, grid, value, unit, incomplete)
 }
 
 # "one curve (n)" or "<unit> (n units)": what one individual of the guarantee is. (Not the

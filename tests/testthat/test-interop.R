@@ -213,6 +213,21 @@ test_that("a tf column with a grid and a unit column gives the release of the sa
   cd <- as_curves(d, value = y, grid = g, incomplete = "drop")
   expect_identical(cd$dropped, as.character(seq(7, 56, by = 7)))
   expect_identical(cd$frame_rows, setdiff(1:60, seq(7, 56, by = 7)))
+  # the summaries read the tf column as the releases do ("`id` names a column "id" that `x` does not have")
+  sm <- summarise_mean(d, tau = 1, value = y, grid = g, incomplete = "drop", unit = person)
+  sl <- summarise_mean(long, tau = 1, id = who, arg = t, value = v, grid = g, incomplete = "drop", unit = person)
+  expect_identical(sm$n, sl$n)
+  expect_equal(sm$sums, sl$sums, tolerance = 1e-12)
+  sc <- summarise_cov(d, tau = 1, value = y, grid = g, incomplete = "drop", unit = person)
+  scl <- summarise_cov(long, tau = 1, id = who, arg = t, value = v, grid = g, incomplete = "drop", unit = person)
+  expect_identical(sc$n, scl$n)
+  expect_equal(sc$sums, scl$sums, tolerance = 1e-12)
+  # a bare `value` naming a matrix column is read once (R warned "restarting interrupted promise evaluation")
+  m <- do.call(rbind, lapply(1:60, function(i) 0.5 + 0.3 * sin(2 * pi * g)))
+  colnames(m) <- g
+  dm <- data.frame(person = rep(1:20, each = 3))
+  dm$cca <- m
+  expect_no_warning(summarise_cov(dm, tau = 1, value = cca, unit = person))
 })
 
 test_that("tf's own tfd() and as.tfd() convert curves and releases (an empty tfd with a warning before)", {
