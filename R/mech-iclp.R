@@ -579,7 +579,7 @@ mean_release_bernstein <- function(s, epsilon, tau, o, select, call, noise, src)
   br <- dp_bernstein(f_lat, sensitivity = 2 * tau / n, epsilon = epsilon, k = o$k,
                      domain = c(g[1L], g[length(g)]), noise = noise)
   br$call <- NULL
-  vals <- mean_release_curves(matrix(stats::predict(br, g), nrow = 1L), g, src)
+  vals <- mean_release_curves(matrix(bernstein_predict(br, g), nrow = 1L), g, src)
   new_iclp_release(vals, mechanism = "bernstein", epsilon = epsilon, delta = 0,
                    sensitivity = 2 * tau / n, noise_scale = br$noise_scale,
                    noise = sprintf("i.i.d. Laplace on %d Bernstein lattice values", o$k + 1L),
@@ -590,7 +590,7 @@ mean_release_bernstein <- function(s, epsilon, tau, o, select, call, noise, src)
 
 #' @export
 release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
-  out <- if (identical(object$mechanism, "bernstein")) stats::predict(object$bernstein, newdata) else {
+  out <- if (identical(object$mechanism, "bernstein")) bernstein_predict(object$bernstein, newdata) else {
     B <- stats::predict(object$basis, newdata)
     as.vector(B %*% object$coefficients)
   }

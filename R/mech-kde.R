@@ -279,7 +279,7 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
   lat <- quiet_privacy(dp_bernstein(target, sensitivity = sens, epsilon = epsilon, k = k, h = h, dim = d,
                       delta = delta, domain = dom,
                       calibration = if (delta > 0) calibration else "analytic", noise = noise))
-  vals <- stats::predict(lat, grid)
+  vals <- bernstein_predict(lat, grid)   # (clamped to the domain, as documented; no warning)
   new_kde_bernstein_release(new_dpfda_curves(matrix(vals, nrow = 1L), grid, dom), mechanism = "kde-bernstein",
                     epsilon = epsilon, delta = delta, sensitivity = sens, noise_scale = lat$noise_scale,
                     noise = sprintf("%s noise on the (k + 1)^%d lattice, k = %d, h = %d", lat$noise_type, d,
@@ -331,7 +331,7 @@ kde_gp_release <- function(f, grid, dom, bw, n, d, mechanism, epsilon, delta, ca
 
 #' @export
 release_predict.dpfda_kde_bernstein_release <- function(object, newdata, ...) {
-  stats::predict(object$lattice, newdata, ...)
+  bernstein_predict(object$lattice, newdata, ...)   # (predict() warned already outside the grid)
 }
 
 #' The release of dp_kde(mechanism = "gp" or "sobolev"): class
