@@ -126,8 +126,9 @@ check: deps-check
 
 # What CI runs beside `make test` (.ci/run): the same check without running
 # the test suite a second time (make test runs it against the same sources) and
-# without building the vignettes a second time (check-build has just built them
-# from the same sources into the tarball). CI runs it beside the tests (the
+# without running the vignettes' code a second time (check-build has just run
+# it, building them from the same sources into the tarball; --no-vignettes
+# still checks their files and dependencies). CI runs it beside the tests (the
 # suite writes nothing into the source tree that R CMD build copies).
 check-build: deps-check
 	rm -rf check && mkdir -p check
@@ -135,7 +136,7 @@ check-build: deps-check
 
 check-ci-run:
 	cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
-	  $(R) CMD check --as-cran --no-tests --no-build-vignettes $$(command -v pdflatex >/dev/null || echo --no-manual) \
+	  $(R) CMD check --as-cran --no-tests --no-vignettes $$(command -v pdflatex >/dev/null || echo --no-manual) \
 	  $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
