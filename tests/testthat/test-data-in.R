@@ -310,18 +310,24 @@ test_that("mortality_distribution() takes a data frame with column names, bare o
   expect_identical(nrow(m5$values), nlevels(un_mortality$region))
 })
 
+# A regression released from a formula and from the same x and y, under one seed.
+formula_and_xy <- function(fun, seed, formula_args, xy_args, args) {
+  dp_reproducible(seed)
+  a <- do.call(fun, c(formula_args, args))
+  dp_reproducible(seed)
+  list(formula = a, xy = do.call(fun, c(xy_args, args)))
+}
+
 test_that("dp_gp_regression() takes a formula with data and newdata (MASS's mcycle)", {
   skip_if_not_installed("MASS")
   mc <- MASS::mcycle
   g <- data.frame(times = seq(2, 58, length.out = 50))
   args <- list(kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500, y_bound = c(-150, 100),
                epsilon = 1, delta = 1e-5)
-  dp_reproducible(10)
-  a <- do.call(dp_gp_regression, c(list(accel ~ times, data = mc, newdata = g), args))
-  dp_reproducible(10)
-  b <- do.call(dp_gp_regression, c(list(mc$times, mc$accel, g$times), args))
-  expect_equal(a$values$values, b$values$values)
-  expect_equal(a$values$grid, g$times)
+  ab <- formula_and_xy(dp_gp_regression, 10, list(accel ~ times, data = mc, newdata = g),
+                       list(mc$times, mc$accel, g$times), args)
+  expect_equal(ab$formula$values$values, ab$xy$values$values)
+  expect_equal(ab$formula$values$grid, g$times)
   expect_dpfda_error(dp_gp_regression(accel ~ times, newdata = g, kernel = kernel_gaussian(5),
                                       noise_variance = 1, y_bound = c(-1, 1), epsilon = 1, delta = 1e-5),
                      regexp = "needs `data`")
@@ -373,11 +379,9 @@ test_that("dp_bin_regression() and dp_sparse_gp_regression() take a formula as d
                                        domain = c(50, 100), data = aq), regexp = "formula")
   args <- list(inducing = 5, kernel = kernel_gaussian(8, variance = 900), noise_variance = 400, y_bound = c(0, 170),
                epsilon = 1, delta = 1e-5)
-  dp_reproducible(22)
-  s1 <- do.call(dp_sparse_gp_regression, c(list(Ozone ~ Temp, data = aq, newdata = g), args))
-  dp_reproducible(22)
-  s2 <- do.call(dp_sparse_gp_regression, c(list(aq$Temp, aq$Ozone, g$Temp), args))
-  expect_identical(s1$values$values, s2$values$values)
+  s12 <- formula_and_xy(dp_sparse_gp_regression, 22, list(Ozone ~ Temp, data = aq, newdata = g),
+                        list(aq$Temp, aq$Ozone, g$Temp), args)
+  expect_identical(s12$formula$values$values, s12$xy$values$values)
   e <- expect_error(do.call(dp_sparse_gp_regression, c(list(Ozone ~ Temp, data = aq), args)),
                     class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "newdata = data.frame(Temp = seq(", fixed = TRUE)
