@@ -296,9 +296,8 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
     tfv <- x[[value_nm]]
     id_nm <- col(id, "id", "id")
     unique_row_ids(id_nm)
-    nm <- names(tfv)
-    own <- is.null(id_nm) && !is.null(nm) && !anyNA(nm) && !anyDuplicated(nm)   # the tf's own labels
-    lab <- if (!is.null(id_nm)) as.character(x[[id_nm]]) else if (own) nm else as.character(seq_len(nrow(x)))
+    own <- if (is.null(id_nm)) tf_curve_labels(tfv)   # the tf's own labels
+    lab <- if (!is.null(id_nm)) as.character(x[[id_nm]]) else own %||% as.character(seq_len(nrow(x)))
     names(tfv) <- lab
     out <- as_curves.tfd(tfv, grid = grid, method = method, restrict = restrict, na.rm = na.rm, df = df,
                          incomplete = incomplete, value_name = value_nm)
@@ -306,7 +305,8 @@ as_curves.data.frame <- function(x, id = NULL, arg = NULL, value = NULL, grid = 
     # follows them, as for a matrix column
     out$frame_rows <- match(as.character(out$ids), lab)
     if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), lab)
-    out$ids <- if (!is.null(id_nm)) x[[id_nm]][out$frame_rows] else if (own) lab[out$frame_rows] else out$frame_rows
+    out$ids <- if (!is.null(id_nm)) x[[id_nm]][out$frame_rows] else if (!is.null(own)) lab[out$frame_rows] else
+      out$frame_rows
     return(out)
   }
   # a matrix column (refund's layout, as dti_cca$cca): one curve per row, the other columns describe
@@ -657,19 +657,24 @@ as_curves.tfd <- function(x, grid = NULL, ..., method = c("linear", "smooth"), r
   set_curve_names(out, arg_name, value_name)
 }
 
+# A tfd's names where they label its curves (none missing or repeated), else NULL.
+tf_curve_labels <- function(x) {
+  nm <- names(x)
+  if (!is.null(nm) && !anyNA(nm) && !anyDuplicated(nm)) nm
+}
+
 # A tfd as long data (one row per observation) through long_to_curves(); the curves keep their
 # order (ids: the tfd's names, else 1, 2, ...).
 tfd_long_curves <- function(x, grid, method, restrict, na.rm, df, incomplete, arg_name, value_name) {
   a <- tf::tf_arg(x)
   if (!is.list(a)) a <- rep(list(a), length(x))
   v <- tf::tf_evaluations(x)
-  k <- lengths(a)
-  nm <- names(x)
-  lab <- if (!is.null(nm) && !anyNA(nm) && !anyDuplicated(nm)) nm else as.character(seq_along(x))
-  ids <- factor(rep(lab, k), levels = lab)
+  nm <- tf_curve_labels(x)
+  lab <- nm %||% as.character(seq_along(x))
+  ids <- factor(rep(lab, lengths(a)), levels = lab)
   out <- long_to_curves(ids, unlist(a, use.names = FALSE), unlist(v, use.names = FALSE), grid, method, restrict,
                         na.rm, df, arg_name = arg_name, value_name = value_name, incomplete = incomplete)
-  if (!identical(lab, nm)) out$ids <- as.integer(as.character(out$ids))
+  if (is.null(nm)) out$ids <- as.integer(as.character(out$ids))
   out
 }
 

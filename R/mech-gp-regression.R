@@ -390,9 +390,6 @@ release_details.dpfda_gpreg_release <- function(x) {
   print_ybound_auto(x)
 }
 
-# A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
-# intercept, no transformations beyond what model.frame() does), the
-# response, and the same predictors taken from `newdata`.
 # A formula without `newdata`: what to give, with the formula's predictors (it said "`newdata` must
 # be a numeric vector or matrix of finite grid points, not NULL").
 formula_newdata_missing <- function(formula, fun) {
@@ -406,6 +403,9 @@ formula_newdata_missing <- function(formula, fun) {
           collapse = ", ")))
 }
 
+# A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
+# intercept, no transformations beyond what model.frame() does), the
+# response, and the same predictors taken from `newdata`.
 formula_data <- function(formula, data, newdata, fun) {
   if (is.null(data)) {
     dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",

@@ -133,8 +133,7 @@ exact_grid <- function(scale, type = c("laplace", "gaussian")) {
 # (2^-k, or exact_lattice()'s unit 2^-k).
 exact_rounding <- function(m, step, norm = c("l1", "l2", "linf")) {
   norm <- match.arg(norm)
-  g <- step
-  switch(norm, l1 = m * g, l2 = sqrt(m) * g, linf = g)
+  switch(norm, l1 = m * step, l2 = sqrt(m) * step, linf = step)
 }
 
 # Round to the grid 2^-k (values, not units). A value of 2^52 grid units or

@@ -54,7 +54,7 @@ online_exact_params <- function(sigma, kernel, sensitivity, epsilon, delta, max_
   k <- lat$k + 1L
   for (it in 1:8) {
     step <- unit * 2^-k
-    sens <- sw + sqrt(nmax) * step
+    sens <- sw + exact_rounding(nmax, step, "l2")
     sd <- online_zcdp_sd(sens, epsilon, delta)
     p <- ceiling((sd / step)^2 * (1 + 1e-12))
     if (is.finite(p) && p <= pmax) break

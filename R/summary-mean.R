@@ -686,8 +686,9 @@ frame_unit_column <- function(unit, frame) {
 }
 
 # summarise_mean() and summarise_cov() of a data frame whose curves are a
-# matrix column: matrix_frame_curves() with the `value` and `unit` arguments
-# of the caller (`env`); NULL for any other input.
+# matrix column or a tf column: its curves (matrix_frame_curves(), as_curves())
+# and the units of their rows, with the `value` and `unit` arguments of the
+# caller (`env`); NULL for any other input.
 summary_matrix_frame <- function(x, grid, incomplete, env = parent.frame()) {
   if (!is.data.frame(x)) return(NULL)
   tfs <- names(x)[vapply(x, function(v) inherits(v, "tf"), NA)]
