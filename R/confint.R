@@ -277,8 +277,10 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' settings: `mechanism`, `epsilon`, `delta`, `sensitivity`, `noise_scale`,
 #' the range of the noise sd, the expected \eqn{L^2} noise error, the public
 #' bound on the smoothing bias `bias_l2` and the `total_l2` of both (as
-#' [dp_accuracy()]; `NA` where there is no such bound), `tau`, `n`
-#' and the noise source. `tidy()` and `glance()` are the generics of the
+#' [dp_accuracy()]; `NA` where there is no such bound), `tau`, `n`,
+#' the noise source and `clipped_fraction`, the private estimate of the
+#' share of curves (units) beyond `tau` of a `dp_mean(inference = TRUE)`
+#' release (`NA` for other releases). `tidy()` and `glance()` are the generics of the
 #' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
 #'
 #' @param x A `dpfda_release`.
@@ -370,7 +372,9 @@ glance.dpfda_release <- function(x, ...) {
              noise_family = if (is.null(law)) NA_character_ else law$family,
              noise_sd_min = min(sd), noise_sd_max = max(sd),
              expected_l2 = l2, bias_l2 = bias, total_l2 = sqrt(l2^2 + bias^2),
-             tau = num(x$tau), n = num(x$n), rng = x$rng, stringsAsFactors = FALSE)
+             tau = num(x$tau), n = num(x$n), rng = x$rng,
+             clipped_fraction = if (is.null(x$inference$clipped)) NA_real_ else
+               clipped_fraction(x$inference$clipped)[["estimate"]], stringsAsFactors = FALSE)
 }
 
 # ---- kernel mean embeddings (dp_kme) ------------------------------------------

@@ -445,7 +445,9 @@ explore_view <- function(tab, set, p, seed = NULL) {
                                         format(rels[[1L]]$tau_auto$share, digits = 3)))
   }
   acc <- explore_expected_error(rels[[1L]])
-  band <- explore_band(rels[[1L]], 0.95, acc$pointwise_sd, population = tab == "density" && isTRUE(p$population))
+  # (the population band warns when many curves exceed tau: a note, as the releases' warnings)
+  band <- explore_quietly(explore_band(rels[[1L]], 0.95, acc$pointwise_sd,
+                                       population = tab == "density" && isTRUE(p$population)), notes)
   if (!is.null(band$note)) notes$text <- c(notes$text, sprintf("No population band here (%s)", band$note))
   measured <- apply(vals, 1L, function(v) explore_rms(v - sub$nonprivate, grid))
   tm <- proc.time() - t0

@@ -40,6 +40,8 @@ iclp_check_options <- function(o, mechanism, select) {
     check_number(o$count_share, "count_share", lower = 0, lower_open = TRUE, upper = 0.5)
   o$inference_share <- if (is.null(o$inference_share)) 0.2 else
     check_number(o$inference_share, "inference_share", lower = 0, lower_open = TRUE, upper = 0.9)
+  o$clip_share <- if (is.null(o$clip_share)) 0.1 else
+    check_number(o$clip_share, "clip_share", lower = 0, upper = 0.5)
   if (mechanism == "gp" && is.null(o$delta)) {
     dpfda_abort(paste("`delta` is missing: mechanism \"gp\" is (epsilon, delta)-DP and needs `delta` (in `...`);",
                       "give delta = 1e-5 (well below 1/n), or use mechanism = \"iclp\" for pure DP."),

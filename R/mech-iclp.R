@@ -11,7 +11,7 @@ as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df"
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
                      "candidates", "folds", "count_share", "bound_share", "bound_range", "bound_quantile",
-                     "inference_share", "frl_noise")
+                     "inference_share", "clip_share", "frl_noise")
 
 #' Differentially private mean function
 #'
@@ -160,7 +160,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   truncation bias, as the paper's rule for `M` is made for Laplace
 #'   noise), `ar_bound`, `threshold_scale`, `count_share` (see
 #'   `incomplete`), `bound_share`, `bound_range`, `bound_quantile` (with
-#'   `tau = "auto"`, see Automatic bound), `inference_share` (see `inference`), and for `select = "pcv"`:
+#'   `tau = "auto"`, see Automatic bound), `inference_share` and `clip_share` (see `inference`), and for `select = "pcv"`:
 #'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
@@ -251,7 +251,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   s_1^2)(\tau + \|p\|)^2 / n}) and the largest eigenvalue of the second
 #'   moments of the components kept at least 1\% beyond them (sensitivity
 #'   \eqn{s_{K+1}^2 \tau^2 / n}, by Weyl's inequality); half of the share
-#'   each. Every source gives the same release (chunks are read
+#'   each (after `clip_share` of it, below). Every source gives the same release (chunks are read
 #'   once). Available for `mechanism = "iclp_qr"`, `"frl"` and `"gp"` (linear
 #'   in the mean) with every `select` (with `"pcv"` the band holds at level
 #'   \eqn{1 - (1 - \mathrm{level})/L} for each of the \eqn{L} candidates, so
@@ -275,6 +275,19 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   of its curves' second moments, an upper bound on those of its mean
 #'   curve, so the band is conservative when a unit's curves differ. Other uses (`"iclp_ar"`, whose thresholding is not
 #'   linear, and `"bernstein"`) are refused with `dpfda_error_unsupported`.
+#'   The band is for the mean of the clipped curves: where curves exceed
+#'   `tau` the population mean differs from it by an amount no private
+#'   statistic of bounded sensitivity can bound. A share `clip_share` (in
+#'   `...`, default 0.1, at most 0.5; 0 to skip) of the inference part buys
+#'   a private count of the curves (units: with any curve) beyond `tau` (one
+#'   individual changes it by at most 1; exact discrete Laplace noise, or a
+#'   Gaussian mechanism in the same \eqn{\mu}-GDP budget). `print()` and
+#'   `glance()` (`clipped_fraction`) show it, the band's `method` states it
+#'   with the interval of its noise, and `confint(type = "population")`
+#'   warns (`dpfda_warning_clipping`) when that interval's lower end is
+#'   above 5\%: then use a larger `tau` or a `center` nearer the curves. At
+#'   small \eqn{n \epsilon} the count is too noisy to tell (the print says
+#'   so); a larger `clip_share` sharpens it at the cost of the spread.
 #'   The smoothing of `"iclp_qr"` and `"gp"` enters the band as a worst-case
 #'   bias bound, which dominates it at large `n * epsilon`. Keeping every
 #'   component (`mechanism = "frl", M = <number of grid points>`) has no
@@ -297,7 +310,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   and `coefficients` are those of the centred release; `predict()` adds
 #'   the centre back (interpolated linearly when given as values). With
 #'   `inference = TRUE` it also holds `inference` (the private second
-#'   moments and their noise scales) and `epsilon_inference`; `epsilon` is
+#'   moments and their noise scales, and `clipped`, the private count of
+#'   clipped curves) and `epsilon_inference`; `epsilon` is
 #'   the total.
 #' @examples
 #' t <- seq(0, 1, length.out = 101)
@@ -369,9 +383,11 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # calibration: the release and the spread are Gaussian mechanisms that share one mu-GDP budget,
   # R/population-band.R; charged as one Gaussian entry, no split of epsilon)
   gdp_ok <- (mechanism == "gp" || frl_gaussian(mechanism, o)) && noise == "float" && o$calibration == "analytic"
-  o$gdp <- if (inference && gdp_ok) inference_gdp_split(eps_rel, o$delta, o$inference_share)
+  o$gdp <- if (inference && gdp_ok) inference_gdp_split(eps_rel, o$delta, o$inference_share, o$clip_share)
   eps_inf <- if (inference && is.null(o$gdp)) o$inference_share * eps_rel else 0
   eps_rel <- eps_rel - eps_inf
+  # (clip_share of the inference part buys the count of clipped curves, R/population-clipped.R)
+  eps_clip <- o$clip_share * eps_inf
   if (select == "pcv" && is.null(src$curves)) {
     dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
                 arg = "select")
@@ -397,6 +413,12 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     }, src$cols$unit %||% src$cols$id %||% "id")
     src$data <- tee$chunks
     src$tee <- tee
+    if (o$clip_share > 0) {   # ... and the norms, for the count of clipped curves
+      inc <- if (incomplete == "drop") "drop" else "zero"
+      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, basis$weights, cen, inc),
+                                 src$cols$unit %||% src$cols$id %||% "id")
+      src$data <- src$clip_tee$chunks
+    }
   }
   ab <- NULL
   if (auto) {
@@ -433,8 +455,13 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     sh <- inference_keep(mechanism, basis, rel$params)
     kk <- inference_components(sh)
     cs <- population_summary(src, basis, kk[["Jt"]], tau, cen, incomplete)
-    rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau, eps_inf,
-                                          gdp = o$gdp, delta = o$delta)
+    rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau,
+                                          eps_inf - eps_clip, gdp = o$gdp, delta = o$delta)
+    if (o$clip_share > 0) {
+      rel$inference$clipped <- population_clipped_release(
+        population_clipped_count(src, basis$weights, tau, cen, incomplete), s$n, eps_clip, o$gdp, o$delta)
+      if (!is.null(o$gdp)) rel$inference$mu[["clip"]] <- o$gdp[["clip"]]
+    }
     rel$epsilon <- rel$epsilon + eps_inf
     rel$epsilon_inference <- eps_inf   # (0 with a shared mu-GDP budget: rel$inference$mu says its share)
     if (!is.null(o$gdp)) parts[[1L]] <- privacy_part(eps_rel, o$delta, mu = o$gdp[["total"]])
@@ -447,7 +474,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }
   # one charge for every part: the release, a selection, the bound, the count and the spread
   parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0, name = "bound"),
-                         privacy_part(eps_count, name = "count"), privacy_part(eps_inf, name = "spread")))
+                         privacy_part(eps_count, name = "count"), privacy_part(eps_inf - eps_clip, name = "spread"),
+                         privacy_part(eps_clip, name = "clipped count")))
   release_close(rel, budget, if (auto) "dp_mean (tau = \"auto\")" else if (select == "pcv") "dp_mean + pcv_select"
                 else "dp_mean", parts)
 }
@@ -657,16 +685,29 @@ release_details.dpfda_iclp_release <- function(x) {
                       "(epsilon %s of the total)\n"), format(x$n_complete, digits = 6),
                 format(x$epsilon_count, digits = 4)))
   }
+  cl <- x$inference$clipped
   if (!is.null(x$inference$mu)) {
-    cat(sprintf(paste("  inference: the release and the spread of the curves (%d components) are Gaussian",
-                      "mechanisms sharing mu = %s (GDP; spread %s, release %s): (epsilon, delta) in all;",
+    cat(sprintf(paste("  inference: the release, the spread of the curves (%d components)%s are Gaussian",
+                      "mechanisms sharing mu = %s (GDP; spread %s%s, release %s): (epsilon, delta) in all;",
                       "confint(type = \"population\") gives a band for the population mean\n"), x$inference$K,
+                if (is.null(cl)) "" else " and the count of clipped curves",
                 format(x$inference$mu[["total"]], digits = 4), format(x$inference$mu[["spread"]], digits = 4),
+                if (is.null(cl)) "" else paste(", count", format(cl$mu, digits = 4)),
                 format(x$inference$mu[["release"]], digits = 4)))
   } else if (!is.null(x$inference)) {
-    cat(sprintf(paste("  inference: epsilon %s of the total spent on the spread of the curves (%d components);",
+    cat(sprintf(paste("  inference: epsilon %s of the total spent on the spread of the curves (%d components)%s;",
                       "confint(type = \"population\") gives a band for the population mean\n"),
-                format(x$epsilon_inference, digits = 4), x$inference$K))
+                format(x$epsilon_inference, digits = 4), x$inference$K,
+                if (is.null(cl)) "" else sprintf(" and the count of clipped curves (epsilon %s of it)",
+                                                  format(cl$epsilon, digits = 4))))
+  }
+  if (!is.null(cl)) {
+    fr <- clipped_fraction(cl)
+    cat(sprintf("  clipped: about %s%% of the %s exceed tau (private count; 95%% interval of its noise %s%%-%s%%%s)\n",
+                format(100 * fr[["estimate"]], digits = 2), if (per_unit) "units" else "curves",
+                format(100 * fr[["lower"]], digits = 2), format(100 * fr[["upper"]], digits = 2),
+                if (fr[["upper"]] - fr[["lower"]] > 0.5) "; too noisy to tell: a larger clip_share buys a sharper count"
+                else ""))
   }
   if (x$epsilon_select > 0) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",

@@ -119,14 +119,18 @@ symmetric_from_upper <- function(v, up) {
 # Gaussian mechanisms whose squared mus add up to mu^2 (GDP composes
 # exactly): the release gets (1 - share) of mu^2, the K x K block and the
 # top eigenvalue of the other components the rest (half each; all to the
-# block when there are none). Gaussian noise is calibrated to the L2 (Frobenius) sensitivity
+# block when there are none; `clip_share` of the spread's part to the count
+# of clipped curves). Gaussian noise is calibrated to the L2 (Frobenius) sensitivity
 # of the block, sqrt(2) s_1^2 R^2 / n (||c c' - d d'||_F^2 = ||c||^4 +
 # ||d||^4 - 2 (c'd)^2 <= 2 (s_1 R)^4), which does not grow with K as the L1
 # sensitivity (||s_K||^2 + s_1^2) R^2 / n of the Laplace block does; at
 # epsilon 4, n 1000 its noise is about 5 times smaller.
-inference_gdp_split <- function(epsilon, delta, share) {
+# (`clip`: the part of the spread's mu^2 that goes to the count of clipped
+# curves, R/population-clipped.R)
+inference_gdp_split <- function(epsilon, delta, share, clip = 0) {
   mu <- gdp_mu_for(epsilon, delta) * (1 - 1e-9)   # (gdp_mu_for() is an upper end: step below it)
-  c(total = mu, release = sqrt(1 - share) * mu, spread = sqrt(share) * mu, share = share)
+  c(total = mu, release = sqrt(1 - share) * mu, spread = sqrt(share * (1 - clip)) * mu,
+    clip = sqrt(share * clip) * mu, share = share)
 }
 
 # The Gaussian noise of the spread: the block C[up] and, when there is one, the top eigenvalue `top`
@@ -262,6 +266,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   # level 1 - (1 - level) / L for each of them covers whichever the selection picked (a union bound:
   # the release's noise is drawn after the selection, independently of it)
   L <- if (identical(object$selection, "pcv")) length(object$pcv$candidates) else 1L
+  level_asked <- level
   level <- 1 - (1 - level) / L
   gamma <- (1 - level) * gamma_share                 # the share of the error left to the variance bounds
   drop <- !is.null(object$epsilon_count)
@@ -310,8 +315,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
                               "of %d components%s, %s, held with probability %s;",
                               "the other components bounded; the parts' standard deviations added), privacy",
-                              "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s%s; %s;",
-                              "clipping bias not included (none when the curves are within tau)"),
+                              "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s%s; %s; %s"),
                         K, if (Jt > K) sprintf(" and the top eigenvalue of those of %d more", Jt - K) else "", if (is.null(inf$mu)) paste("epsilon", format(inf$epsilon, digits = 3)) else
                           paste("Gaussian, mu", format(inf$mu[["spread"]], digits = 3)),
                         format(1 - gamma, digits = 4), nsim,
@@ -323,7 +327,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                                         format(1 - gamma_c, digits = 4), ")") else "",
                         if (all(bias == 0)) "no smoothing bias (every basis component kept)" else
                           paste("smoothing bias bounded (worst case for a mean in the kernel's RKHS ball",
-                                "of radius tau / sqrt(lambda_1))")))
+                                "of radius tau / sqrt(lambda_1))"), clipped_statement(object, level_asked)))
 }
 
 # incomplete = "drop": the release is (S + N e) / c with S the sum of the n_c

@@ -262,6 +262,12 @@ test_that("the mean view draws the population band when it is asked for, and say
   v2 <- view("mean", set, p, seed = 5)
   expect_null(v2$release$inference)
   expect_true(any(grepl("No population band here", v2$notes)))
+  # a tau far below the curves' norms: the band's clipping warning becomes a note (not a console warning)
+  p$tau_auto <- FALSE
+  p$tau <- p$tau / 50
+  p$epsilon <- 8
+  expect_silent(v4 <- view("mean", set, p, seed = 5))
+  expect_true(any(grepl("exceed tau", v4$notes)))
   # the DTI example has persons as its privacy unit: its population band is person-level
   dti <- B$mean$dti
   pd <- ex("explore_defaults")(dti, "mean")

@@ -91,8 +91,11 @@ test_that("with inference, release and spread share one mu-GDP budget that is ex
   expect_equal(r$epsilon, 2)
   expect_equal(r$delta, 1e-5)
   # the three Gaussian parts compose (GDP) to mu, which is (2, 1e-5)-DP and tight
-  expect_equal(mu[["release"]]^2 + mu[["block"]]^2 + mu[["tail"]]^2, mu[["total"]]^2, tolerance = 1e-12)
-  expect_equal(mu[["spread"]]^2, 0.2 * mu[["total"]]^2, tolerance = 1e-12)
+  # (the count of clipped curves: 0.1 of the spread's part, R/population-clipped.R)
+  expect_equal(mu[["release"]]^2 + mu[["block"]]^2 + mu[["tail"]]^2 + mu[["clip"]]^2, mu[["total"]]^2,
+               tolerance = 1e-12)
+  expect_equal(mu[["spread"]]^2 + mu[["clip"]]^2, 0.2 * mu[["total"]]^2, tolerance = 1e-12)
+  expect_equal(mu[["clip"]]^2, 0.02 * mu[["total"]]^2, tolerance = 1e-12)
   expect_lte(gaussian_delta(2, 1, mu[["total"]]), 1e-5)
   expect_gt(gaussian_delta(2, 1, 1.01 * mu[["total"]]), 1e-5)
   # each part's noise is its sensitivity over its mu

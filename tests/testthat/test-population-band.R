@@ -25,7 +25,9 @@ test_that("inference = TRUE charges exactly epsilon, split as documented", {
   expect_equal(r$epsilon, 1)
   expect_equal(r$epsilon_inference, 0.2)
   expect_equal(r$epsilon_release, 0.8)
-  expect_equal(r$inference$epsilon, 0.2)
+  # (0.2 * 0.1 of it buys the count of clipped curves, the rest the spread)
+  expect_equal(r$inference$epsilon, 0.18)
+  expect_equal(r$inference$clipped$epsilon, 0.02)
   expect_equal(budget_spent(b)$epsilon, 1, tolerance = 1e-12)
   r2 <- dp_mean(x, epsilon = 1, tau = 1.5, inference = TRUE, inference_share = 0.5)
   expect_equal(r2$epsilon_inference, 0.5)
@@ -82,8 +84,8 @@ test_that("the second-moment release is calibrated: L1 sensitivity on worst-case
     c(r$inference$second_moment[1, 1], r$inference$second_moment[1, 2], r$inference$laplace_scale,
       r$inference$sensitivity)
   }, numeric(4))))
-  expect_equal(draws[1, 3], draws[1, 4] / (0.5 * 0.2), tolerance = 0.011)
-  expect_gte(draws[1, 3], draws[1, 4] / (0.5 * 0.2))
+  expect_equal(draws[1, 3], draws[1, 4] / (0.5 * 0.18), tolerance = 0.011)
+  expect_gte(draws[1, 3], draws[1, 4] / (0.5 * 0.18))
   # empirical sd of an entry: sqrt(2) times the scale (300 draws: about 6% standard error)
   for (k in 1:2) expect_lt(abs(sd(draws[, k]) / (sqrt(2) * draws[1, 3]) - 1), 0.2)
 })
@@ -276,9 +278,10 @@ test_that("spread release: the top-eigenvalue noise has the stated scale (empiri
     c(r$inference$tail_top, r$inference$tail_scale)
   }, numeric(2))))
   n <- 200; tau <- 1.5
-  # scale: tau^2 / n / (0.5 * epsilon_inference), inflated at most 1% for the exact sampler
-  expect_gte(draws[1, 2], tau^2 / n / (0.5 * 0.2))
-  expect_lte(draws[1, 2], 1.011 * tau^2 / n / (0.5 * 0.2))
+  # scale: tau^2 / n / (0.5 * epsilon of the spread), inflated at most 1% for the exact sampler
+  # (the spread: 0.9 of the inference part, the rest buys the count of clipped curves)
+  expect_gte(draws[1, 2], tau^2 / n / (0.5 * 0.18))
+  expect_lte(draws[1, 2], 1.011 * tau^2 / n / (0.5 * 0.18))
   # a Laplace of that scale has sd sqrt(2) b (300 draws: about 6% standard error)
   expect_lt(abs(sd(draws[, 1]) / (sqrt(2) * draws[1, 2]) - 1), 0.2)
 })
@@ -323,7 +326,8 @@ test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread pa
       # float noise: the GP release and the Gaussian spread share one mu-GDP budget, one entry
       mu <- r$inference$mu
       expect_equal(r$epsilon_inference, 0)
-      expect_equal(mu[["release"]]^2 + mu[["block"]]^2 + mu[["tail"]]^2, mu[["total"]]^2, tolerance = 1e-12)
+      expect_equal(mu[["release"]]^2 + mu[["block"]]^2 + mu[["tail"]]^2 + mu[["clip"]]^2, mu[["total"]]^2,
+                   tolerance = 1e-12)
       expect_lte(gaussian_delta(2, 1, mu[["total"]]), 1e-5)
       expect_equal(r$noise_scale, r$sensitivity / mu[["release"]])
       expect_equal(b$ledger$label, "dp_mean")
@@ -332,8 +336,8 @@ test_that("inference = TRUE with mechanism \"gp\": epsilon in all, the spread pa
       # exact noise (zCDP): two entries charged together (R/release-driver.R), the Gaussian release
       # with its rho and the pure-DP spread part, which no profile covers
       expect_equal(r$epsilon_inference, 0.4)
-      expect_equal(b$ledger$label, c("dp_mean [release]", "dp_mean [spread]"))
-      expect_equal(b$ledger$epsilon, c(1.6, 0.4))
+      expect_equal(b$ledger$label, c("dp_mean [release]", "dp_mean [spread]", "dp_mean [clipped count]"))
+      expect_equal(b$ledger$epsilon, c(1.6, 0.36, 0.04))
       expect_true(is.na(b$ledger$mu[2]) && is.na(b$ledger$rho[2]))
       expect_true(!is.na(b$ledger$rho[1]))
     }

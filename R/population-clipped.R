@@ -1,0 +1,103 @@
+# The clipped individuals of dp_mean(inference = TRUE) (issue 29).
+#
+# The release estimates the mean of the clipped curves; the population band
+# covers that mean. Where curves exceed tau the population mean differs from
+# it by E[X - clip(X)], whose size no statistic of finite sensitivity bounds
+# (a curve may exceed tau by any amount). What can be released cheaply is how
+# often it happens: the number of individuals (units: with any curve) whose
+# centred norm exceeds tau changes by at most 1 when one of them is
+# replaced. A share `clip_share` of the inference budget buys that count
+# (exact discrete Laplace noise; with a Gaussian release a Gaussian
+# mechanism in the same mu-GDP budget), and confint(type = "population")
+# states it and warns when clipping is evident.
+
+# The exact count of the individuals (units) whose norm, after the centre,
+# exceeds tau; the same on every source (the binned norms of tau = "auto",
+# R/auto-bound.R, with tau as the only candidate: bin 1 is "above tau").
+population_clipped_count <- function(src, w, tau, cen, incomplete) {
+  if (!is.null(src$clip_tee)) return(clipped_from_bins(src$clip_tee$summary()))
+  if (!is.null(src$curves)) {
+    X <- src$curves$values   # (centred already)
+    over <- as.vector(X^2 %*% w) > tau^2
+    if (is.null(src$unit)) return(sum(over))
+    u <- curve_units(src$unit, nrow(X))
+    return(length(unique(u$index[over])))
+  }
+  x <- src$data
+  inc <- if (incomplete == "drop") "drop" else "zero"
+  if (is_lazy_table(x)) {
+    cols <- src$cols
+    # (the mean summary has warned about the rows it dropped already)
+    s <- withCallingHandlers(
+      lazy_mean_bins(x, src$grid, tau, w, "l2", cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
+                     cen, inc, cols$unit, clipped_bins_settings(src, tau, w)),
+      dpfda_warning_data = function(e) invokeRestart("muffleWarning"))
+    return(clipped_from_bins(s))
+  }
+  clipped_from_bins(clipped_bins_frame(x, src, tau, w, cen, inc))
+}
+
+# One data frame (in memory, or a chunk as it passes): its binned norms.
+clipped_bins_frame <- function(d, src, tau, w, cen, inc) {
+  cols <- src$cols
+  frame_mean_bins(d, src$grid, tau, w, "l2", cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
+                  cen, inc, cols$unit, clipped_bins_settings(src, tau, w))
+}
+
+clipped_bins_settings <- function(src, tau, w) {
+  list(grid = as.double(src$grid), weights = as.double(w), candidates = tau, clip = "l2")
+}
+
+clipped_from_bins <- function(s) sum(as.double(s$norm_counts)[-1L])
+
+# The private count: `count` exact, n individuals (units); with a mu-GDP
+# budget (`gdp`, R/population-band.R) Gaussian noise of sd 1 / mu_clip,
+# otherwise discrete Laplace of scale 1 / epsilon_clip.
+population_clipped_release <- function(count, n, epsilon_clip, gdp = NULL, delta = 0) {
+  if (!is.null(gdp)) {
+    mu <- gdp[["clip"]]
+    if (!(mu > 0)) return(NULL)
+    check_float_tails("gaussian", gdp[["total"]], delta, shift = mu,
+                      what = "dp_mean(inference = TRUE) (the count of clipped curves)")
+    return(list(count = count + noise_draw(1, "normal") / mu, n = n, family = "gaussian", scale = 1 / mu,
+                mu = mu, epsilon = NA_real_))
+  }
+  if (!(epsilon_clip > 0)) return(NULL)
+  # (the integer noise has scale ceiling(1 / epsilon_clip), R/noise-exact.R)
+  list(count = exact_laplace_noise(count, 1 / epsilon_clip, 0L), n = n, family = "laplace",
+       scale = ceiling(1 / epsilon_clip), epsilon = epsilon_clip)
+}
+
+# The fraction of clipped individuals: the estimate (in [0, 1]) and a
+# two-sided interval at `level` from the public law of the noise (the noise
+# only: the count is of the sample).
+clipped_fraction <- function(cl, level = 0.95) {
+  a <- 1 - level
+  # (discrete Laplace of scale b: P(|L| >= k) <= 2 exp(-k / b))
+  q <- if (identical(cl$family, "gaussian")) stats::qnorm(1 - a / 2) * cl$scale else cl$scale * log(2 / a)
+  f <- function(v) min(max(v / cl$n, 0), 1)
+  c(estimate = f(cl$count), lower = f(cl$count - q), upper = f(cl$count + q))
+}
+
+# The sentence of the population band's method, and the warning when the
+# lower end of the fraction's interval is above 5%: the band is for the mean
+# of the clipped curves, which then differs from the population mean.
+clipped_statement <- function(object, level = 0.95) {
+  cl <- object$inference$clipped
+  if (is.null(cl)) return("clipping bias not included (not checked: clip_share = 0)")
+  fr <- clipped_fraction(cl, level)
+  pct <- function(v) paste0(format(100 * v, digits = 2, nsmall = 0), "%")
+  txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau); a private count",
+                       "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s)"),
+                 pct(fr[["estimate"]]), if (is.null(object$privacy_unit) ||
+                                            startsWith(object$privacy_unit, "one curve")) "curves" else "units",
+                 format(100 * level), pct(fr[["lower"]]), pct(fr[["upper"]]))
+  if (fr[["lower"]] > 0.05) {
+    dpfda_warn(sprintf(paste("About %s of the %s exceed tau = %s (a private count; at least %s): the release and",
+                             "its population band are for the mean of the clipped curves, which can be far from",
+                             "the population mean. Use a larger tau, or a `center` nearer the curves."),
+                       pct(fr[["estimate"]]), if (grepl("units", txt)) "units" else "curves", format(object$tau),
+                       pct(fr[["lower"]])), c("dpfda_warning_clipping", "dpfda_warning_utility", "dpfda_warning"))
+  }
+  txt
+}
