@@ -284,8 +284,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   Gaussian mechanism in the same \eqn{\mu}-GDP budget). `print()` and
 #'   `glance()` (`clipped_fraction`) show it, the band's `method` states it
 #'   with the interval of its noise, and `confint(type = "population")`
-#'   warns (`dpfda_warning_clipping`) when that interval's lower end is
-#'   above 5\%: then use a larger `tau` or a `center` nearer the curves. At
+#'   warns (`dpfda_warning_clipping`) when the fraction is above 5\% with
+#'   confidence 0.999 (a false alarm at most once in 1000 bands): then use a larger `tau` or a `center` nearer the curves. At
 #'   small \eqn{n \epsilon} the count is too noisy to tell (the print says
 #'   so); a larger `clip_share` sharpens it at the cost of the spread.
 #'   The smoothing of `"iclp_qr"` and `"gp"` enters the band as a worst-case

@@ -133,6 +133,19 @@ test_that("confint(population) states the clipped share and warns when clipping 
                       dpfda_warning_clipping = function(e) w <<- e)
   expect_null(w)
   expect_lt(dpfda:::clipped_fraction(r0$inference$clipped)[["lower"]], 0.01)
+  # false alarms: with no curve clipped the warning comes at most once in 1000 bands (here: the noisy
+  # counts of 5000 releases of 100 curves at the count's epsilon 0.05)
+  fake <- list(tau = 1, privacy_unit = "one curve (100)")
+  alarms <- with_seed_mode(14, vapply(1:5000, function(i) {
+    fake$inference$clipped <- dpfda:::population_clipped_release(0, 100, 0.05)
+    w <- FALSE
+    withCallingHandlers(dpfda:::clipped_statement(fake), dpfda_warning_clipping = function(e) {
+      w <<- TRUE
+      invokeRestart("muffleWarning")
+    })
+    w
+  }, NA))
+  expect_lte(mean(alarms), 0.002)
   # too few curves to tell: the print says so
   r_small <- with_seed_mode(13, dp_mean(curves(X[1:50, ], pc_grid), epsilon = 1, tau = tau, inference = TRUE))
   expect_output(print(r_small), "too noisy to tell")
