@@ -260,7 +260,13 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   complete curves, as the release; the incomplete individuals add nothing
 #'   to the second moments either, and the band is widened by the error of
 #'   the noisy count, with probability 0.05 of `1 - level` left to it), and
-#'   not from a mean summary (which lacks the second moments). With a
+#'   not from a mean summary (which lacks the second moments). With `tau =
+#'   "auto"` the band is for the mean of the curves clipped at the private
+#'   bound (the spread is summed at it, so the data are read twice: not
+#'   from chunks, which are read once; with a Gaussian release the
+#'   \eqn{\mu}-GDP budget is what the bound's pure-DP share leaves); the
+#'   bound targets a quantile of the norms (`bound_quantile`, 0.9), so some
+#'   curves are clipped, as the count below reports. With a
 #'   Gaussian release (`"gp"`, or `"frl"` with `frl_noise = "gaussian"`;
 #'   float noise and the default analytic calibration) the release and the
 #'   spread are Gaussian mechanisms sharing one
@@ -375,16 +381,19 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # inference = TRUE: a share of epsilon buys a private bound on the spread of the curves
   inference <- check_flag(inference, "inference")
   if (inference) check_inference(mechanism, select, incomplete, unit, src)
-  if (inference && auto) {   # the band's sampling bound would need the private bound first
-    dpfda_abort("inference = TRUE needs a numeric tau for now; tau = \"auto\" is not supported with it.",
+  if (inference && auto && inherits(src$data, "dpfda_chunks")) {
+    # the spread is summed at the bound, which is known only after a pass over the data
+    dpfda_abort(paste("inference = TRUE with tau = \"auto\" reads the data twice (the spread is summed at the",
+                      "private bound, known after a first pass); chunks are read once. Give a numeric tau, or",
+                      "the data as a data frame or a database table."),
                 class = "dpfda_error_unsupported", arg = "inference")
   }
   # (a Gaussian release, "gp" or FRL with Gaussian noise, with float noise and the analytic (exact)
   # calibration: the release and the spread are Gaussian mechanisms that share one mu-GDP budget,
   # R/population-band.R; charged as one Gaussian entry, no split of epsilon)
   gdp_ok <- (mechanism == "gp" || frl_gaussian(mechanism, o)) && noise == "float" && o$calibration == "analytic"
-  o$gdp <- if (inference && gdp_ok) inference_gdp_split(eps_rel, o$delta, o$inference_share, o$clip_share)
-  eps_inf <- if (inference && is.null(o$gdp)) o$inference_share * eps_rel else 0
+  # (the mu-GDP split is made below, after tau = "auto" has taken its pure-DP share)
+  eps_inf <- if (inference && !gdp_ok) o$inference_share * eps_rel else 0
   eps_rel <- eps_rel - eps_inf
   # (clip_share of the inference part buys the count of clipped curves, R/population-clipped.R)
   eps_clip <- o$clip_share * eps_inf
@@ -437,6 +446,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     auto_bound_unused(src$opts)
     s <- mean_summary(src, tau, clip, basis, cen, incomplete)
   }
+  o$gdp <- if (inference && gdp_ok) inference_gdp_split(eps_rel, o$delta, o$inference_share, o$clip_share)
   warn_privacy(epsilon, if (mechanism == "gp" || frl_gaussian(mechanism, o)) o$delta else 0, s$n)
   # (with a centre, the utility check waits for the centre to be added back: centre_later())
   made <- centre_later(if (mechanism == "bernstein") {

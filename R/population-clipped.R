@@ -89,18 +89,20 @@ clipped_statement <- function(object, level = 0.95) {
   if (is.null(cl)) return("clipping bias not included (not checked: clip_share = 0)")
   fr <- clipped_fraction(cl, level)
   pct <- function(v) paste0(format(100 * v, digits = 2, nsmall = 0), "%")
-  txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau); a private count",
+  txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau%s); a private count",
                        "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s)"),
-                 pct(fr[["estimate"]]), if (is.null(object$privacy_unit) ||
+                 if (is.null(object$tau_auto)) "" else ", here chosen privately", pct(fr[["estimate"]]), if (is.null(object$privacy_unit) ||
                                             startsWith(object$privacy_unit, "one curve")) "curves" else "units",
                  format(100 * level), pct(fr[["lower"]]), pct(fr[["upper"]]))
   sure <- clipped_fraction(cl, 0.998)[["lower"]]
   if (sure > 0.05) {
     dpfda_warn(sprintf(paste("About %s of the %s exceed tau = %s (a private count; at least %s with confidence 0.999): the release and",
                              "its population band are for the mean of the clipped curves, which can be far from",
-                             "the population mean. Use a larger tau, or a `center` nearer the curves."),
+                             "the population mean. %s"),
                        pct(fr[["estimate"]]), if (grepl("units", txt)) "units" else "curves", format(object$tau),
-                       pct(sure)), c("dpfda_warning_clipping", "dpfda_warning_utility", "dpfda_warning"))
+                       pct(sure), if (is.null(object$tau_auto)) "Use a larger tau, or a `center` nearer the curves." else
+                         sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger",
+                                       "bound_quantile (e.g. 0.99) clips fewer."), format(object$tau_auto$quantile))), c("dpfda_warning_clipping", "dpfda_warning_utility", "dpfda_warning"))
   }
   txt
 }

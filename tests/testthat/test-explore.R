@@ -257,13 +257,19 @@ test_that("the mean view draws the population band when it is asked for, and say
   ci <- confint(v1$release, type = "population")
   expect_equal(v1$band$lower, ci$lower)
   expect_equal(v1$release$epsilon, 2)
-  # tau = "auto" has no population band: the noise band, and a note
+  # tau = "auto" has a population band too (the spread is summed at the private bound)
   p$tau_auto <- TRUE
   v2 <- view("mean", set, p, seed = 5)
-  expect_null(v2$release$inference)
-  expect_true(any(grepl("No population band here", v2$notes)))
-  # a tau far below the curves' norms: the band's clipping warning becomes a note (not a console warning)
+  expect_false(is.null(v2$release$inference))
+  expect_true(isTRUE(v2$band$population))
+  # the Bernstein release has none: the noise band, and a note
   p$tau_auto <- FALSE
+  p$mechanism <- "bernstein"
+  v5 <- view("mean", set, p, seed = 5)
+  expect_null(v5$release$inference)
+  expect_true(any(grepl("No population band here", v5$notes)))
+  # a tau far below the curves' norms: the band's clipping warning becomes a note (not a console warning)
+  p$mechanism <- "iclp_qr"
   p$tau <- p$tau / 50
   p$epsilon <- 8
   expect_silent(v4 <- view("mean", set, p, seed = 5))

@@ -195,13 +195,41 @@ test_that("tidy() and plot(band = \"population\") show the population band", {
   expect_error(plot(dp_mean(x, epsilon = 1, tau = 1.5), band = "population"), class = "dpfda_error_unsupported")
 })
 
-test_that("inference = TRUE with tau = \"auto\" is refused before any budget is spent", {
-  t <- seq(0, 1, length.out = 11)
+test_that("inference = TRUE with tau = \"auto\": exact budget, every source but chunks, covers", {
   set.seed(9)
-  x <- curves(outer(rnorm(400, 1, 0.2), sin(2 * pi * t)), t)
+  X <- pb_draw(300)
+  long <- data.frame(id = rep(seq_len(nrow(X)), times = ncol(X)), arg = rep(pb_grid, each = nrow(X)),
+                     value = as.vector(X))
+  rel <- function(x, ...) with_seed_mode(2, dp_mean(x, epsilon = 2, tau = "auto", inference = TRUE, ...))
+  for (extra in list(list(), list(mechanism = "frl", M = length(pb_grid), frl_noise = "gaussian", delta = 1e-5))) {
+    b <- privacy_budget(epsilon = 3, delta = 1e-4, composition = "basic")
+    a <- do.call(rel, c(list(curves(X, pb_grid), budget = b), extra))
+    d <- do.call(rel, c(list(long, grid = pb_grid), extra))
+    expect_equal(a$epsilon, 2)
+    expect_equal(budget_spent(b)$epsilon, 2, tolerance = 1e-12)
+    expect_false(is.null(a$tau_auto))
+    expect_equal(d$tau, a$tau)
+    expect_equal(predict(d), predict(a), tolerance = 1e-10)
+    expect_equal(d$inference$second_moment, a$inference$second_moment, tolerance = 1e-10)
+    expect_equal(d$inference$clipped$count, a$inference$clipped$count)
+    expect_match(attr(suppressWarnings(confint(a, type = "population", nsim = 1000)), "method"),
+                 "chosen privately")
+  }
+  # (the Gaussian release: its mu-GDP budget is what is left after the bound's pure-DP share)
+  expect_lte(gaussian_delta(2 - a$tau_auto$epsilon, 1, a$inference$mu[["total"]]), 1e-5)
+  # chunks are read once: refused before any budget is spent
   b <- privacy_budget(epsilon = 2)
-  expect_error(dp_mean(x, epsilon = 1, tau = "auto", inference = TRUE, budget = b), class = "dpfda_error_unsupported")
+  expect_error(dp_mean(dp_chunks(unname(split(long, long$id %% 3))), grid = pb_grid, epsilon = 1, tau = "auto",
+                       inference = TRUE, budget = b), class = "dpfda_error_unsupported")
   expect_equal(budget_spent(b)$epsilon, 0)
+  # the band covers the population mean when the bound clips few curves
+  set.seed(10)
+  hits <- vapply(1:30, function(i) {
+    r <- dp_mean(curves(pb_draw(300), pb_grid), epsilon = 2, tau = "auto", inference = TRUE, bound_quantile = 0.99)
+    ci <- suppressWarnings(confint(r, type = "population", nsim = 1000), classes = "dpfda_warning_clipping")
+    all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
+  }, NA)
+  expect_gte(mean(hits), 0.9)
 })
 
 # The spread release of population_inference() at the scales it states, on

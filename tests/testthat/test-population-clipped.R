@@ -68,6 +68,13 @@ test_engines("the count of clipped curves: a table counts as memory", function(c
   rel <- function(x, ...) with_seed_mode(4, dp_mean(x, epsilon = 1, tau = 1, inference = TRUE, ...))
   expect_equal(rel(tb, grid = pc_grid, unit = "person")$inference$clipped$count,
                rel(curves(d$X, pc_grid), unit = d$person)$inference$clipped$count)
+  # tau = "auto" with inference: the bound, the spread and the count as from memory
+  ra <- with_seed_mode(5, dp_mean(tb, grid = pc_grid, epsilon = 2, tau = "auto", inference = TRUE))
+  rm <- with_seed_mode(5, dp_mean(curves(d$X, pc_grid), epsilon = 2, tau = "auto", inference = TRUE))
+  expect_equal(ra$tau, rm$tau)
+  expect_equal(predict(ra), predict(rm), tolerance = 1e-10)
+  expect_equal(ra$inference$second_moment, rm$inference$second_moment, tolerance = 1e-8)
+  expect_equal(ra$inference$clipped$count, rm$inference$clipped$count)
 })
 
 test_that("the count's noise is calibrated: sensitivity 1 per unit, scale 1 / its epsilon", {
