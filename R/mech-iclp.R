@@ -700,7 +700,7 @@ release_details.dpfda_iclp_release <- function(x) {
     cat(sprintf(paste("  inference: the release, the spread of the curves (%d components)%s are Gaussian",
                       "mechanisms sharing mu = %s (GDP; spread %s%s, release %s): (epsilon, delta) in all;",
                       "confint(type = \"population\") gives a band for the population mean\n"), x$inference$K,
-                if (is.null(cl)) "" else " and the count of clipped curves",
+                if (is.null(cl)) "" else sprintf(" and the count of clipped %s", if (per_unit) "units" else "curves"),
                 format(x$inference$mu[["total"]], digits = 4), format(x$inference$mu[["spread"]], digits = 4),
                 if (is.null(cl)) "" else paste(", count", format(cl$mu, digits = 4)),
                 format(x$inference$mu[["release"]], digits = 4)))
@@ -708,8 +708,8 @@ release_details.dpfda_iclp_release <- function(x) {
     cat(sprintf(paste("  inference: epsilon %s of the total spent on the spread of the curves (%d components)%s;",
                       "confint(type = \"population\") gives a band for the population mean\n"),
                 format(x$epsilon_inference, digits = 4), x$inference$K,
-                if (is.null(cl)) "" else sprintf(" and the count of clipped curves (epsilon %s of it)",
-                                                  format(cl$epsilon, digits = 4))))
+                if (is.null(cl)) "" else sprintf(" and the count of clipped %s (epsilon %s of it)",
+                                                  if (per_unit) "units" else "curves", format(cl$epsilon, digits = 4))))
   }
   if (!is.null(cl)) {
     fr <- clipped_fraction(cl)
