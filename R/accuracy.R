@@ -80,7 +80,14 @@
 #'
 #' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
 #'   name (a shortcut for `mechanism =`).
-#' @param mechanism The mechanism (see Details).
+#' @param mechanism The mechanism (see Details), or several to compare them:
+#'   `dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), ...)` plans each
+#'   with the same settings (`delta` is used by the Gaussian ones only) and
+#'   returns a data frame of class `dpfda_accuracy_comparison`, one row per
+#'   mechanism (`mechanism`, `n`, `epsilon`, `delta`, `tau`, the noise,
+#'   bias and total errors, and `n_needed` or `epsilon_needed` with a
+#'   target), whose print names the best; `attr(, "plans")` holds each
+#'   `dpfda_accuracy`.
 #' @param n Number of individuals (public).
 #' @param epsilon,delta Privacy parameters.
 #' @param tau Public bound on each curve (as in [dp_mean()], [dp_cov()]),
@@ -137,13 +144,22 @@
 #' # needs on 352 points
 #' dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
 #' dp_accuracy(mechanism = "bandwidth", n = 352, delta = 1e-6)$epsilon_needed
+#' # which mechanism reaches a total L2 error of 0.05 with the least epsilon?
+#' dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), n = 500, tau = 1, grid = g,
+#'             delta = 1e-5, target_l2 = 0.05, solve_for = "epsilon")
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
                         target_sup = NULL, solve_for = c("n", "epsilon"), nsim = 2000, seed = 1) {
-  if (is.character(x) && length(x) == 1L) {   # dp_accuracy("frl", n = ...): the mechanism first
+  if (is.character(x) && length(x) >= 1L) {   # dp_accuracy("frl", n = ...): the mechanism first
     mechanism <- x
     x <- NULL
+  }
+  if (is.null(x) && is.character(mechanism) && length(mechanism) > 1L) {   # R/accuracy-compare.R
+    args <- c(list(n = n, epsilon = epsilon, delta = delta, tau = tau, kernel = kernel, grid = grid,
+                   sensitivity = sensitivity, target_l2 = target_l2, target_sup = target_sup, nsim = nsim,
+                   seed = seed), list(...), if (!missing(solve_for)) list(solve_for = solve_for))
+    return(accuracy_compare(mechanism, args[!vapply(args, is.null, NA)]))
   }
   nsim <- check_count(nsim, "nsim", min = 10, max = 1e7)
   seed <- check_count(seed, "seed", min = 0)
@@ -368,11 +384,10 @@ default_mean_kernel <- function(grid) {
 
 # Settings -> a function (n, epsilon) -> noise law, with the checked settings.
 accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts) {
-  aliases <- c(iclp = "iclp_qr", qr = "iclp_qr", ar = "iclp_ar", gp_release = "gp")
-  if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% names(aliases)) {
-    mechanism <- aliases[[mechanism]]
+  if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% names(accuracy_aliases)) {
+    mechanism <- accuracy_aliases[[mechanism]]
   }
-  mechanism <- check_choice(mechanism, c(iclp_mechanisms, "cov", "kde"), "mechanism")
+  mechanism <- check_choice(mechanism, accuracy_mechanisms, "mechanism")
   need <- function(v, arg, hint) {
     if (is.null(v)) {
       dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)
