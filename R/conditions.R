@@ -12,9 +12,11 @@ dpfda_abort <- function(message, class = "dpfda_error_argument", call = user_cal
   stop(cnd)
 }
 
+# Every warning of the package inherits "dpfda_warning" (one handler catches them all; the
+# subclasses, e.g. "dpfda_warning_utility", had it only where the caller listed it).
 dpfda_warn <- function(message, class = "dpfda_warning", call = user_call()) {
   cnd <- structure(
-    class = c(class, "warning", "condition"),
+    class = c(unique(c(class, "dpfda_warning")), "warning", "condition"),
     list(message = message, call = call)
   )
   warning(cnd)

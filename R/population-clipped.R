@@ -102,7 +102,7 @@ clipped_statement <- function(object, level = 0.95) {
                        pct(fr[["estimate"]]), if (grepl("units", txt)) "units" else "curves", format(object$tau),
                        pct(sure), if (is.null(object$tau_auto)) "Use a larger tau, or a `center` nearer the curves." else
                          sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger",
-                                       "bound_quantile (e.g. 0.99) clips fewer."), format(object$tau_auto$quantile))), c("dpfda_warning_clipping", "dpfda_warning_utility", "dpfda_warning"))
+                                       "bound_quantile (e.g. 0.99) clips fewer."), format(object$tau_auto$quantile))), c("dpfda_warning_clipping", "dpfda_warning_utility"))
   }
   txt
 }

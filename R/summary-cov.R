@@ -206,7 +206,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   })
   names(prods) <- sprintf("q%d_%d", pairs[, 1L], pairs[, 2L])
   first <- c(list(n = quote(dplyr::n()), cells = quote(sum(cells, na.rm = TRUE))),
-             if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE)), nid = quote(dplyr::n_distinct(id))),
+             if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE)), nid = quote(dplyr::n_distinct(id, na.rm = TRUE))),
              stats::setNames(lapply(seq_len(Jb), function(j) call("sum", wtd(as.name(paste0("a", j))), na.rm = TRUE)),
                              paste0("s", seq_len(Jb))))
   block <- 500L

@@ -178,3 +178,19 @@ test_that("a misspelt argument is named with the option it most likely meant (wa
   expect_null(dpfda:::closest_name("qqqqqq", c("tau", "epsilon")))
   expect_identical(dpfda:::closest_name("eps", c("tau", "epsilon")), "epsilon")
 })
+
+test_that("every warning of the package inherits dpfda_warning, whatever its subclass", {
+  # (a utility warning was of class dpfda_warning_utility only: one handler could not catch them all)
+  old <- options(dpfda.utility_warning = TRUE)   # (off in the suite: helper-uncertainty.R)
+  on.exit(options(old))
+  set.seed(1)
+  x <- curves(matrix(rnorm(30 * 21), 30), seq(0, 1, length.out = 21))
+  w <- tryCatch(dp_mean(x, epsilon = 1, tau = 1), dpfda_warning = function(w) w)   # mostly noise
+  expect_s3_class(w, "dpfda_warning")
+  expect_true(any(startsWith(class(w), "dpfda_warning_")))
+  # the generic warning keeps one dpfda_warning, first
+  g <- tryCatch(dpfda:::dpfda_warn("x"), warning = function(w) w)
+  expect_identical(class(g), c("dpfda_warning", "warning", "condition"))
+  s <- tryCatch(dpfda:::dpfda_warn("x", c("dpfda_warning_data", "dpfda_warning")), warning = function(w) w)
+  expect_identical(class(s), c("dpfda_warning_data", "dpfda_warning", "warning", "condition"))
+})
