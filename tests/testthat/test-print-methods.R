@@ -53,6 +53,8 @@ print_fixtures <- function() {
       bandwidth = dp_bandwidth(pts, epsilon = 1, delta = 1e-6, fallback = 0.3),
       accuracy = dp_accuracy(rel_mean),
       accuracy_bandwidth = dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 1e-6, d = 2),
+      accuracy_comparison = dp_accuracy(mechanism = c("iclp_qr", "frl"), n = 50, epsilon = 1, tau = 1,
+                                        grid = seq(0, 1, length.out = 11)),
       confint = confint(rel_mean),
       mortality = mortality_distribution(data.frame(age = rep(0:10, 2), deaths = rep(c(5, 3), each = 11),
                                                     region = rep(c("a", "b"), each = 11)),
