@@ -52,14 +52,15 @@ clipped_from_bins <- function(s) sum(as.double(s$norm_counts)[-1L])
 
 # The private count: `count` exact, n individuals (units); with a mu-GDP
 # budget (`gdp`, R/population-band.R) Gaussian noise of sd 1 / mu_clip,
-# otherwise discrete Laplace of scale 1 / epsilon_clip.
+# otherwise discrete Laplace of scale 1 / epsilon_clip. (Vectorised over
+# `count`, each with its own noise: the tests draw many at once.)
 population_clipped_release <- function(count, n, epsilon_clip, gdp = NULL, delta = 0) {
   if (!is.null(gdp)) {
     mu <- gdp[["clip"]]
     if (!(mu > 0)) return(NULL)
     check_float_tails("gaussian", gdp[["total"]], delta, shift = mu,
                       what = "dp_mean(inference = TRUE) (the count of clipped curves)")
-    return(list(count = count + noise_draw(1, "normal") / mu, n = n, family = "gaussian", scale = 1 / mu,
+    return(list(count = count + noise_draw(length(count), "normal") / mu, n = n, family = "gaussian", scale = 1 / mu,
                 mu = mu, epsilon = NA_real_))
   }
   if (!(epsilon_clip > 0)) return(NULL)
@@ -75,9 +76,12 @@ clipped_fraction <- function(cl, level = 0.95) {
   a <- 1 - level
   # (discrete Laplace of scale b: P(|L| >= k) <= 2 exp(-k / b))
   q <- if (identical(cl$family, "gaussian")) stats::qnorm(1 - a / 2) * cl$scale else cl$scale * log(2 / a)
-  f <- function(v) min(max(v / cl$n, 0), 1)
-  c(estimate = f(cl$count), lower = f(cl$count - q), upper = f(cl$count + q))
+  f <- function(v) pmin(pmax(v / cl$n, 0), 1)
+  list(estimate = f(cl$count), lower = f(cl$count - q), upper = f(cl$count + q))
 }
+
+# Is clipping evident? The fraction above 5% with confidence 0.999.
+clipped_alarm <- function(cl) clipped_fraction(cl, 0.998)[["lower"]] > 0.05
 
 # The sentence of the population band's method, and the warning when the
 # fraction is above 5% with confidence 0.999 (the lower end of a 0.998
@@ -94,8 +98,8 @@ clipped_statement <- function(object, level = 0.95) {
                  if (is.null(object$tau_auto)) "" else ", here chosen privately", pct(fr[["estimate"]]), if (is.null(object$privacy_unit) ||
                                             startsWith(object$privacy_unit, "one curve")) "curves" else "units",
                  format(100 * level), pct(fr[["lower"]]), pct(fr[["upper"]]))
-  sure <- clipped_fraction(cl, 0.998)[["lower"]]
-  if (sure > 0.05) {
+  if (clipped_alarm(cl)) {
+    sure <- clipped_fraction(cl, 0.998)[["lower"]]
     dpfda_warn(sprintf(paste("About %s of the %s exceed tau = %s (a private count; at least %s with confidence 0.999): the release and",
                              "its population band are for the mean of the clipped curves, which can be far from",
                              "the population mean. %s"),

@@ -186,9 +186,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   q <- lazy_projection(q, P)
   q <- if (is.null(unit)) dplyr::group_by(q, !!as.name("id")) else
     dplyr::group_by(q, !!as.name("id"), !!as.name("u"))   # (one unit per curve: checked below)
-  coefs <- stats::setNames(lapply(seq_len(Jb), function(j) call("sum", call("*", as.name("c"), as.name(paste0("p", j))),
-                                                               na.rm = TRUE)),
-                           paste0("a", seq_len(Jb)))
+  # (SQL written out, as the sums of products below)
+  coefs <- stats::setNames(lapply(sprintf("SUM(c * p%d)", seq_len(Jb)), dbplyr::sql), paste0("a", seq_len(Jb)))
   q <- dplyr::summarise(q, !!!coefs, cells = dplyr::n())
   q <- dplyr::ungroup(q)
   # the weight of each curve: 1, or 1 / the curves of its unit (a unit adds the mean of its a_i and of
@@ -197,17 +196,16 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   if (!is.null(unit)) {   # a window over the per-curve rows (no second pass over the cells, no join)
     q <- lazy_window_weight(q, "u")
   }
-  wtd <- function(e) if (is.null(wt)) e else call("*", e, wt)
-  # per-individual coefficient vectors -> their sums and sums of products
+  # per-individual coefficient vectors -> their sums and sums of products, written as SQL: dbplyr's
+  # translation of the J (J + 1) / 2 sums took 1.4 of the 2.6 s of a call on a table of 200 rows
+  # (J = 20); the columns are the plain names made above, and SUM skips NULL as na.rm = TRUE
   pairs <- which(upper.tri(diag(Jb), diag = TRUE), arr.ind = TRUE)
-  prods <- lapply(seq_len(nrow(pairs)), function(r) {
-    call("sum", wtd(call("*", as.name(paste0("a", pairs[r, 1L])), as.name(paste0("a", pairs[r, 2L])))),
-         na.rm = TRUE)
-  })
+  prods <- lapply(sprintf("SUM(a%d * a%d%s)", pairs[, 1L], pairs[, 2L], if (is.null(wt)) "" else " * wt"),
+                  dbplyr::sql)
   names(prods) <- sprintf("q%d_%d", pairs[, 1L], pairs[, 2L])
   first <- c(list(n = quote(dplyr::n()), cells = quote(sum(cells, na.rm = TRUE))),
              if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE)), nid = quote(dplyr::n_distinct(id, na.rm = TRUE))),
-             stats::setNames(lapply(seq_len(Jb), function(j) call("sum", wtd(as.name(paste0("a", j))), na.rm = TRUE)),
+             stats::setNames(lapply(sprintf("SUM(a%d%s)", seq_len(Jb), if (is.null(wt)) "" else " * wt"), dbplyr::sql),
                              paste0("s", seq_len(Jb))))
   block <- 500L
   blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
