@@ -60,8 +60,8 @@ population_clipped_release <- function(count, n, epsilon_clip, gdp = NULL, delta
     if (!(mu > 0)) return(NULL)
     check_float_tails("gaussian", gdp[["total"]], delta, shift = mu,
                       what = "dp_mean(inference = TRUE) (the count of clipped curves)")
-    return(list(count = count + noise_draw(length(count), "normal") / mu, n = n, family = "gaussian", scale = 1 / mu,
-                mu = mu, epsilon = NA_real_))
+    return(list(count = count + noise_draw(length(count), "normal") / mu, n = n, family = "gaussian",
+                scale = 1 / mu, mu = mu, epsilon = NA_real_))
   }
   if (!(epsilon_clip > 0)) return(NULL)
   # (the integer noise has scale ceiling(1 / epsilon_clip), R/noise-exact.R)
@@ -93,20 +93,22 @@ clipped_statement <- function(object, level = 0.95) {
   if (is.null(cl)) return("clipping bias not included (not checked: clip_share = 0)")
   fr <- clipped_fraction(cl, level)
   pct <- function(v) paste0(format(100 * v, digits = 2, nsmall = 0), "%")
+  who <- if (is.null(object$privacy_unit) || startsWith(object$privacy_unit, "one curve")) "curves" else "units"
+  auto <- !is.null(object$tau_auto)
   txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau%s); a private count",
                        "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s)"),
-                 if (is.null(object$tau_auto)) "" else ", here chosen privately", pct(fr[["estimate"]]), if (is.null(object$privacy_unit) ||
-                                            startsWith(object$privacy_unit, "one curve")) "curves" else "units",
-                 format(100 * level), pct(fr[["lower"]]), pct(fr[["upper"]]))
+                 if (auto) ", here chosen privately" else "", pct(fr[["estimate"]]), who, format(100 * level),
+                 pct(fr[["lower"]]), pct(fr[["upper"]]))
   if (clipped_alarm(cl)) {
-    sure <- clipped_fraction(cl, 0.998)[["lower"]]
-    dpfda_warn(sprintf(paste("About %s of the %s exceed tau = %s (a private count; at least %s with confidence 0.999): the release and",
-                             "its population band are for the mean of the clipped curves, which can be far from",
-                             "the population mean. %s"),
-                       pct(fr[["estimate"]]), if (grepl("units", txt)) "units" else "curves", format(object$tau),
-                       pct(sure), if (is.null(object$tau_auto)) "Use a larger tau, or a `center` nearer the curves." else
-                         sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger",
-                                       "bound_quantile (e.g. 0.99) clips fewer."), format(object$tau_auto$quantile))), c("dpfda_warning_clipping", "dpfda_warning_utility"))
+    advice <- if (!auto) "Use a larger tau, or a `center` nearer the curves." else
+      sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger bound_quantile",
+                    "(e.g. 0.99) clips fewer."), format(object$tau_auto$quantile))
+    dpfda_warn(sprintf(paste("About %s of the %s exceed tau = %s (a private count; at least %s with confidence",
+                             "0.999): the release and its population band are for the mean of the clipped curves,",
+                             "which can be far from the population mean. %s"),
+                       pct(fr[["estimate"]]), who, format(object$tau), pct(clipped_fraction(cl, 0.998)[["lower"]]),
+                       advice),
+               c("dpfda_warning_clipping", "dpfda_warning_utility"))
   }
   txt
 }
