@@ -59,12 +59,12 @@ test_that("data outside the domain are clamped", {
   expect_equal(a$values, b$values)
 })
 
-test_that("noise of the release has covariance sigma^2 K at 5 grid points (N = 4000)", {
+test_that("noise of the release has covariance sigma^2 K at 5 grid points (N = 2500)", {
   set.seed(4)
   x <- mixture(100)
   grid <- c(0.1, 0.3, 0.35, 0.6, 0.9)
   f <- as.vector(kde_gaussian(x, grid, 0.1)$values)
-  N <- 4000
+  N <- 2500
   for (mech in c("gp", "sobolev")) {
     res <- with_seed_mode(40, t(replicate(N, predict(dp_kde(x, grid, 0.1, 1, 0.1, mechanism = mech,
                                                            calibration = "hall")) - f)))

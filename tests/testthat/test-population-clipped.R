@@ -140,7 +140,7 @@ test_that("the count's noise is calibrated: sensitivity 1 per unit, scale 1 / it
 
 test_that("confint(population) states the clipped share and warns when clipping is evident", {
   set.seed(10)
-  n <- 2000
+  n <- 1000
   X <- outer(exp(rnorm(n, 0, 0.5)), sqrt(2) * sin(pi * pc_grid))
   nr <- sqrt(as.vector(X^2 %*% pc_weights()))
   tau <- unname(quantile(nr, 0.7))                   # 30% of the curves beyond tau
