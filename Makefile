@@ -16,7 +16,7 @@ NPROC   := $(shell nproc 2>/dev/null || echo 1)
 # dpfda's C files compiled NPROC at a time where R CMD INSTALL runs (install-lib, check-build)
 PARMAKE := MAKEFLAGS=-j$(NPROC)
 
-.PHONY: test test-run demo check check-ci check-build check-ci-run bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
+.PHONY: test test-run protect-audit test-suite demo check check-ci check-build check-ci-run bench site sanitize valgrind fuzz install install-lib deps-system deps-system-demo deps-imports deps-test deps-check deps-demo deps-bench deps-site clean
 
 $(LIB):
 	mkdir -p $(LIB)
@@ -102,9 +102,15 @@ TEST_JOBS ?= $(NPROC)
 test: deps-test install-lib
 	$(MAKE) test-run
 
-# The suite alone, against the project library as it is (CI: after install-lib).
-test-run:
+# The static PROTECT audit and the suite, against the project library as it is (after install-lib).
+test-run: protect-audit test-suite
+
+# The static audit of the PROTECT discipline of the C entry points (tools/protect-audit.R).
+protect-audit:
 	$(RSCRIPT) tools/protect-audit.R > protect-audit.log || { cat protect-audit.log; exit 1; }
+
+# The suite alone (CI runs the audit beside it, with the check: .ci/run).
+test-suite:
 	DPFDA_TEST_JOBS=$(TEST_JOBS) bash tools/pg-test.sh $(RSCRIPT) tools/run-tests.R
 
 # The papers' figures and tables into reproduce/ (a quick version in a few
