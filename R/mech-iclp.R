@@ -415,17 +415,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     # chunks are read once: the second moments are summed as the mean summary reads them, on
     # the components the shrinkage keeps (public: n is not known yet, so all of them)
     # (with a unit the chunks are sorted by it, and a unit is never split)
+    by <- src$cols$unit %||% src$cols$id %||% "id"
+    inc <- if (incomplete == "drop") "drop" else "zero"
     tee <- chunks_tee(src$data, function(d) {
       summarise_cov_basis(d, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
-                          src$cols$value %||% "value", center = cen, unit = src$cols$unit,
-                          incomplete = if (incomplete == "drop") "drop" else "zero")
-    }, src$cols$unit %||% src$cols$id %||% "id")
+                          src$cols$value %||% "value", center = cen, unit = src$cols$unit, incomplete = inc)
+    }, by)
     src$data <- tee$chunks
     src$tee <- tee
     if (o$clip_share > 0) {   # ... and the norms, for the count of clipped curves
-      inc <- if (incomplete == "drop") "drop" else "zero"
-      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, basis$weights, cen, inc),
-                                 src$cols$unit %||% src$cols$id %||% "id")
+      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, basis$weights, cen, inc), by)
       src$data <- src$clip_tee$chunks
     }
   }
