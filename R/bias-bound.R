@@ -100,12 +100,7 @@ bias_bernstein_grid <- function(grid, k, tau, kernel = NULL) {
   m <- length(g)
   if (is.null(kernel)) kernel <- default_mean_kernel(g)
   w <- quadrature_weights(g)
-  lat <- g[1L] + (0:k) / k * (g[m] - g[1L])
-  L <- vapply(seq_len(m), function(i) stats::approx(g, as.double(seq_len(m) == i), xout = lat, rule = 2)$y,
-              numeric(k + 1L))
-  br <- list(values = list(values = matrix(0, 1L, k + 1L)), k = k, h = 1L, dim = 1L,
-             domain = c(g[1L], g[m]), noise_type = "laplace")
-  C <- bernstein_map(br, g) %*% matrix(L, k + 1L)
+  C <- bernstein_mean_operator(g, k)   # (R/population-band-bernstein.R)
   K <- kernel_matrix(kernel, g)
   lam1 <- kl_basis(kernel, g, J = 1L)$values[1L]
   R2 <- tau^2 * sum(w) / lam1

@@ -32,7 +32,9 @@
 #'   `level` plus the share left to the bounds; the half-width adds the bound
 #'   on the smoothing bias of [dp_accuracy()] at each grid point (the worst
 #'   case for a mean in the kernel's RKHS ball that allows norm `tau` along
-#'   the first eigenfunction; zero for FRL on every component). Clipping
+#'   the first eigenfunction; zero for FRL on every component; for
+#'   `"bernstein"` the components are those of the Bernstein polynomials'
+#'   range and the bias is the polynomial's approximation bias). Clipping
 #'   bias is not included: there is none when every curve is within `tau`.
 #'   The result's `method` says all this. Coverage and width are measured in
 #'   `bench/bench-population-band.R` (where each part of the width comes

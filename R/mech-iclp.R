@@ -279,8 +279,16 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   exactly, so the whole is still \eqn{(\epsilon, \delta)}-DP). With `unit`, \eqn{n} counts units and the band is for
 #'   the population mean of the units' mean curves; each unit adds the mean
 #'   of its curves' second moments, an upper bound on those of its mean
-#'   curve, so the band is conservative when a unit's curves differ. Other uses (`"iclp_ar"`, whose thresholding is not
-#'   linear, and `"bernstein"`) are refused with `dpfda_error_unsupported`.
+#'   curve, so the band is conservative when a unit's curves differ. With
+#'   `"bernstein"` the spread is that of the curves clamped to
+#'   \eqn{[-\tau, \tau]} and mapped to their Bernstein polynomials (the
+#'   release's own map, linear), on a basis of the polynomials' range
+#'   ordered by that map's singular values (the smooth components first),
+#'   every component kept; each clamped curve's coordinates have norm at
+#'   most \eqn{\tau \sqrt{|domain|}}, which calibrates the noise as
+#'   \eqn{\tau} does above, and the Bernstein approximation bias enters as
+#'   the bound [dp_accuracy()] reports. `"iclp_ar"`, whose thresholding is not
+#'   linear, is refused with `dpfda_error_unsupported`.
 #'   The band is for the mean of the clipped curves: where curves exceed
 #'   `tau` the population mean differs from it by an amount no private
 #'   statistic of bounded sensitivity can bound. A share `clip_share` (in
@@ -411,6 +419,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     dpfda_abort("mechanism = \"bernstein\" needs curves on a one-dimensional grid.", arg = "x")
   }
   basis <- if (clip == "l2") kl_basis(kernel, src$grid, J = o$J, weights = o$weights, tol = o$tol)
+  # the basis of the spread: the kernel's, or (Bernstein) that of the polynomials' range, public
+  ibasis <- if (!inference) NULL else if (clip == "l2") basis else bernstein_inference_basis(src$grid, o$k)
   if (inference && inherits(src$data, "dpfda_chunks")) {
     # chunks are read once: the second moments are summed as the mean summary reads them, on
     # the components the shrinkage keeps (public: n is not known yet, so all of them)
@@ -418,13 +428,13 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     by <- src$cols$unit %||% src$cols$id %||% "id"
     inc <- if (incomplete == "drop") "drop" else "zero"
     tee <- chunks_tee(src$data, function(d) {
-      summarise_cov_basis(d, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
+      summarise_cov_basis(d, ibasis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
                           src$cols$value %||% "value", center = cen, unit = src$cols$unit, incomplete = inc)
     }, by)
     src$data <- tee$chunks
     src$tee <- tee
     if (o$clip_share > 0) {   # ... and the norms, for the count of clipped curves
-      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, basis$weights, cen, inc), by)
+      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, ibasis, cen, inc), by)
       src$data <- src$clip_tee$chunks
     }
   }
@@ -461,14 +471,17 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
-    sh <- inference_keep(mechanism, basis, rel$params)
+    sh <- inference_keep(mechanism, ibasis, rel$params)
     kk <- inference_components(sh)
-    cs <- population_summary(src, basis, kk[["Jt"]], tau, cen, incomplete)
-    rel$inference <- population_inference(cs, rel$coefficients, sh, kk[["K"]], kk[["Jt"]], s$n, tau,
+    cs <- population_summary(src, ibasis, kk[["Jt"]], tau, cen, incomplete)
+    coef <- if (clip == "l2") rel$coefficients else
+      as.vector(kl_coef(ibasis, bernstein_predict(rel$bernstein, ibasis$grid)))   # (centred, unscaled)
+    rel$inference <- population_inference(cs, coef, sh, kk[["K"]], kk[["Jt"]], s$n, inference_radius(ibasis, tau),
                                           eps_inf - eps_clip, gdp = o$gdp, delta = o$delta)
+    if (clip == "sup") rel$inference$basis <- ibasis   # (the band's basis: R/population-band-bernstein.R)
     if (o$clip_share > 0) {
       rel$inference$clipped <- population_clipped_release(
-        population_clipped_count(src, basis$weights, tau, cen, incomplete), s$n, eps_clip, o$gdp, o$delta)
+        population_clipped_count(src, ibasis, tau, cen, incomplete), s$n, eps_clip, o$gdp, o$delta)
       if (!is.null(o$gdp)) rel$inference$mu[["clip"]] <- o$gdp[["clip"]]
     }
     rel$epsilon <- rel$epsilon + eps_inf

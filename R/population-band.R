@@ -29,6 +29,7 @@
 # linear in the mean): the QR shrinkage, or 1 on the first M components and
 # 0 beyond them (FRL).
 inference_keep <- function(mechanism, basis, params) {
+  if (mechanism == "bernstein") return(rep(1, length(basis$values)))   # (the polynomials' range, kept whole)
   if (mechanism == "frl") return(as.double(seq_along(basis$values) <= params$M))
   qr_shrink(basis$values, params$eta, params$psi, basis_measure(basis))$s
 }
@@ -163,6 +164,7 @@ population_summary <- function(src, basis, Jt, tau, cen, incomplete = "error") {
   bK$vectors <- basis$vectors[, seq_len(Jt), drop = FALSE]
   bK$values <- basis$values[seq_len(Jt)]
   bK$J <- Jt
+  if (!is.null(basis$projection)) bK$projection <- basis$projection[, seq_len(Jt), drop = FALSE]
   if (!is.null(src$tee)) return(src$tee$summary())     # chunks: computed while the mean read them
   data <- if (!is.null(src$curves)) src$curves else src$data
   cols <- src$cols
@@ -255,7 +257,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                       "spends part of epsilon on the spread of the curves; this release has none."),
                 class = "dpfda_error_unsupported", arg = "type")
   }
-  basis <- object$basis
+  basis <- inf$basis %||% object$basis   # (Bernstein: the basis of the polynomials' range)
   V <- basis$vectors
   lam <- basis$values
   K <- inf$K
@@ -283,7 +285,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   L_up <- if (!length(mid)) 0 else max(inf$tail_top, 0) + inf$tail_scale *
     if (identical(inf$family, "gaussian")) stats::qnorm(1 - gamma / 2) else log(2 / gamma)
   mid_sd <- if (length(mid)) sqrt(L_up * rowSums(V[, mid, drop = FALSE]^2) / n) else 0
-  far_sd <- if (length(far)) sqrt(object$tau^2 * as.vector(V[, far, drop = FALSE]^2 %*% sh[far]^2) / n) else 0
+  far_sd <- if (length(far)) sqrt(inference_radius(basis, object$tau)^2 * as.vector(V[, far, drop = FALSE]^2 %*% sh[far]^2) / n) else 0
   # the three parts of the sampling error are correlated in any way the population likes (the
   # basis is the kernel's, not the curves' principal components): their standard deviations add
   # (Minkowski), where adding variances understates a spread along one direction shared by the
@@ -307,7 +309,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
     apply(abs((G + N) * f) / rep(se, each = nsim), 1L, max)
   })
   q <- stats::quantile(ratio, 1 - (1 - level - gamma - gamma_c), names = FALSE, type = 8)
-  bias <- mean_bias_bound(object$mechanism, basis, object$params, object$tau)$pointwise * f
+  bias <- mean_bias_bound(object$mechanism, basis, object$params, object$tau, grid = object$values$grid)$pointwise * f
   half <- q * se + bias
   if (drop) half <- drop_count_widen(object, half, gamma_c)
   list(half = half, sd = se, bias = bias, multiplier = q,
@@ -325,7 +327,12 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                         if (drop) paste("; incomplete individuals dropped: for the mean of the complete curves,",
                                         "widened by the error of the noisy count (held with probability",
                                         format(1 - gamma_c, digits = 4), ")") else "",
-                        if (all(bias == 0)) "no smoothing bias (every basis component kept)" else
+                        if (identical(object$mechanism, "bernstein")) {
+                          paste("the components span the range of the Bernstein polynomials of degree",
+                                object$params$k, "(the curves clamped at each grid point); Bernstein",
+                                "approximation bias bounded (worst case for a mean in the default kernel's",
+                                "RKHS ball of radius tau sqrt(|domain|) / sqrt(lambda_1))")
+                        } else if (all(bias == 0)) "no smoothing bias (every basis component kept)" else
                           paste("smoothing bias bounded (worst case for a mean in the kernel's RKHS ball",
                                 "of radius tau / sqrt(lambda_1))"), clipped_statement(object, level_asked)))
 }
@@ -350,7 +357,11 @@ drop_count_widen <- function(object, half, gamma_c) {
                               "epsilon."), format(object$n_complete, digits = 4), format(q, digits = 3)),
                 class = "dpfda_error_unsupported", arg = "object")
   }
-  est <- abs(as.vector(object$basis$vectors %*% object$coefficients)) * (object$scale_factor %||% 1)
+  est <- if (is.null(object$basis)) {   # (Bernstein: the released values less the centre)
+    abs(as.vector(object$values$values) - if (is.null(object$center)) 0 else center_at(object$center, object$values$grid))
+  } else {
+    abs(as.vector(object$basis$vectors %*% object$coefficients)) * (object$scale_factor %||% 1)
+  }
   (half + r * est) / (1 - r)
 }
 
@@ -363,12 +374,11 @@ check_inference <- function(mechanism, select, incomplete, unit, src) {
     dpfda_abort(sprintf("inference = TRUE is not available %s yet.", what),
                 class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = arg)
   }
-  if (!mechanism %in% c("iclp_qr", "frl", "gp")) {
+  if (!mechanism %in% c("iclp_qr", "frl", "gp", "bernstein")) {
     # the band needs a release linear in the mean with noise of a public law: ICLP-AR soft-thresholds
-    # the coefficients (its error depends on the unknown coefficients, not only on their mean), and
-    # the Bernstein release interpolates a pointwise-clipped mean (no basis to carry the spread)
+    # the coefficients (its error depends on the unknown coefficients, not only on their mean)
     no(sprintf(paste("for mechanism \"%s\" (the band needs a release linear in the mean: use \"iclp_qr\",",
-                     "\"frl\" or \"gp\")"), mechanism), "mechanism")
+                     "\"frl\", \"gp\" or \"bernstein\")"), mechanism), "mechanism")
   }
   if (inherits(src$data, "dpfda_summary")) {
     no("from a mean summary (it lacks the second moments; give the data, a table or chunks)", "x")

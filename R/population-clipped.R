@@ -14,11 +14,13 @@
 # The exact count of the individuals (units) whose norm, after the centre,
 # exceeds tau; the same on every source (the binned norms of tau = "auto",
 # R/auto-bound.R, with tau as the only candidate: bin 1 is "above tau").
-population_clipped_count <- function(src, w, tau, cen, incomplete) {
+population_clipped_count <- function(src, basis, tau, cen, incomplete) {
   if (!is.null(src$clip_tee)) return(clipped_from_bins(src$clip_tee$summary()))
+  w <- basis$weights
+  clip <- basis$clip %||% "l2"   # (Bernstein: "sup", a curve beyond tau at some grid point)
   if (!is.null(src$curves)) {
     X <- src$curves$values   # (centred already)
-    over <- as.vector(X^2 %*% w) > tau^2
+    over <- if (clip == "l2") as.vector(X^2 %*% w) > tau^2 else rowSums(abs(X) > tau) > 0
     if (is.null(src$unit)) return(sum(over))
     u <- curve_units(src$unit, nrow(X))
     return(length(unique(u$index[over])))
@@ -29,23 +31,24 @@ population_clipped_count <- function(src, w, tau, cen, incomplete) {
     cols <- src$cols
     # (the mean summary has warned about the rows it dropped already)
     s <- withCallingHandlers(
-      lazy_mean_bins(x, src$grid, tau, w, "l2", cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
-                     cen, inc, cols$unit, clipped_bins_settings(src, tau, w)),
+      lazy_mean_bins(x, src$grid, tau, w, clip, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
+                     cen, inc, cols$unit, clipped_bins_settings(src, tau, basis)),
       dpfda_warning_data = function(e) invokeRestart("muffleWarning"))
     return(clipped_from_bins(s))
   }
-  clipped_from_bins(clipped_bins_frame(x, src, tau, w, cen, inc))
+  clipped_from_bins(clipped_bins_frame(x, src, tau, basis, cen, inc))
 }
 
 # One data frame (in memory, or a chunk as it passes): its binned norms.
-clipped_bins_frame <- function(d, src, tau, w, cen, inc) {
+clipped_bins_frame <- function(d, src, tau, basis, cen, inc) {
   cols <- src$cols
-  frame_mean_bins(d, src$grid, tau, w, "l2", cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
-                  cen, inc, cols$unit, clipped_bins_settings(src, tau, w))
+  frame_mean_bins(d, src$grid, tau, basis$weights, basis$clip %||% "l2", cols$id %||% "id", cols$arg %||% "arg",
+                  cols$value %||% "value", cen, inc, cols$unit, clipped_bins_settings(src, tau, basis))
 }
 
-clipped_bins_settings <- function(src, tau, w) {
-  list(grid = as.double(src$grid), weights = as.double(w), candidates = tau, clip = "l2")
+clipped_bins_settings <- function(src, tau, basis) {
+  list(grid = as.double(src$grid), weights = as.double(basis$weights), candidates = tau,
+       clip = basis$clip %||% "l2")
 }
 
 clipped_from_bins <- function(s) sum(as.double(s$norm_counts)[-1L])

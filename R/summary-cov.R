@@ -103,8 +103,11 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
                                 incomplete = "zero") {
   grid <- as.double(basis$grid)
   m <- length(grid)
-  P <- basis$weights * basis$vectors              # a_i = X_i %*% P (kl_coef())
-  settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = "l2", projection = P)
+  # a_i = X_i %*% P: the kernel basis's coefficients of the L2-clipped curve (kl_coef()), or a given
+  # projection of the curve clamped at every point (the Bernstein band, R/population-band-bernstein.R)
+  P <- basis$projection %||% (basis$weights * basis$vectors)
+  clip <- basis$clip %||% "l2"
+  settings <- list(grid = grid, weights = as.double(basis$weights), tau = tau, clip = clip, projection = P)
   if (!is.null(center)) settings$center <- center_values(center, grid)   # a public centre, subtracted first
   # incomplete = "drop": an individual without a row at every grid point contributes a_i = 0 and is
   # counted in `incomplete_n` (the rule of summarise_mean())
@@ -117,7 +120,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   if (inherits(x, "dpfda_curves")) {
     x <- check_curves_data(x)   # never trust the class: a hand-edited curve may hold NaN
     V <- if (is.null(settings$center)) x$values else x$values - rep(settings$center, each = nrow(x$values))
-    A <- kl_coef(basis, clip_curves_l2(V, basis$weights, tau))
+    A <- (if (clip == "l2") clip_curves_l2(V, basis$weights, tau) else pmin(pmax(V, -tau), tau)) %*% P
     k <- if (incomplete == "drop") length(x$dropped) else 0   # curves as_curves(incomplete = "drop") left out
     if (!is.null(unit)) {
       u <- curve_units(unit, nrow(A))
@@ -142,7 +145,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   }
   if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
-  cells <- frame_clipped_cells(x, grid, tau, basis$weights, "l2", id, arg, value, settings$center, incomplete,
+  cells <- frame_clipped_cells(x, grid, tau, basis$weights, clip, id, arg, value, settings$center, incomplete,
                                unit = unit)
   A <- rowsum(cells$contrib * P[cells$k + 1L, , drop = FALSE], cells$i, reorder = TRUE)
   if (!nrow(A)) A <- matrix(0, 0L, ncol(P))
@@ -179,7 +182,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   P <- settings$projection
   Jb <- ncol(P)
   drop <- identical(settings$incomplete, "drop")
-  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, "l2", id, arg, value, .query, settings$center,
+  cells <- lazy_clipped_cells(x, grid, tau, settings$weights, settings$clip, id, arg, value, .query, settings$center,
                               if (drop) "drop" else "zero", unit = unit)
   q <- cells$q
   # the public projection matrix P[k, ] on every cell, by its grid index

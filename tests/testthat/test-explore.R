@@ -262,9 +262,14 @@ test_that("the mean view draws the population band when it is asked for, and say
   v2 <- view("mean", set, p, seed = 5)
   expect_false(is.null(v2$release$inference))
   expect_true(isTRUE(v2$band$population))
-  # the Bernstein release has none: the noise band, and a note
+  # the Bernstein release has one too (on the polynomials' range); ICLP-AR has none: the noise band,
+  # and a note
   p$tau_auto <- FALSE
   p$mechanism <- "bernstein"
+  v6 <- view("mean", set, p, seed = 5)
+  expect_false(is.null(v6$release$inference))
+  expect_true(isTRUE(v6$band$population))
+  p$mechanism <- "iclp_ar"
   v5 <- view("mean", set, p, seed = 5)
   expect_null(v5$release$inference)
   expect_true(any(grepl("No population band here", v5$notes)))

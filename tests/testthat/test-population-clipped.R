@@ -21,7 +21,7 @@ pc_long <- function(d) {
 pc_count <- function(x, tau, unit = NULL, incomplete = "error") {
   u <- if (!is.null(unit)) dpfda:::unit_arg(unit, unit)
   src <- dpfda:::mean_source(x, list(), pc_grid, incomplete, u, "pss")
-  dpfda:::population_clipped_count(src, pc_weights(), tau, NULL, incomplete)
+  dpfda:::population_clipped_count(src, list(weights = pc_weights()), tau, NULL, incomplete)
 }
 # the hand count: curves (or persons with any curve) whose L2 norm exceeds tau
 pc_hand <- function(d, tau, unit = FALSE) {
