@@ -89,7 +89,7 @@
 #'   target), whose print names the best; `attr(, "plans")` holds each
 #'   `dpfda_accuracy`.
 #' @param n Number of individuals (public).
-#' @param epsilon,delta Privacy parameters.
+#' @param epsilon,delta Privacy parameters (`delta = NULL` is 0, pure DP).
 #' @param tau Public bound on each curve (as in [dp_mean()], [dp_cov()]),
 #'   or `"auto"` to plan a release whose bound is chosen privately (their
 #'   `tau = "auto"`): give in `...` `norms`, a public planning sample of
@@ -165,7 +165,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   seed <- check_count(seed, "seed", min = 0)
   if (!is.null(target_l2)) target_l2 <- check_number(target_l2, "target_l2", lower = 0, lower_open = TRUE)
   if (!is.null(target_sup)) target_sup <- check_number(target_sup, "target_sup", lower = 0, lower_open = TRUE)
-  # the privacy settings are checked whatever the mechanism uses of them
+  # the privacy settings are checked whatever the mechanism uses of them (delta = NULL: pure DP, as
+  # `delta = if (gaussian) 1e-5` gives for the others)
+  if (is.null(delta)) delta <- 0
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
   if (!is.null(sensitivity)) {

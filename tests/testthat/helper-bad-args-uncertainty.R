@@ -29,7 +29,7 @@ bad_arg_allowed_uncertainty <- function() {
   rbind(
     # dp_accuracy(): NULL selects the settings mode and documented defaults;
     # large n, epsilon, tau and targets are valid public settings (huge
-    # sensitivities are refused above 1e150); delta = 0 is pure DP; seed 0 is
+    # sensitivities are refused above 1e150); delta = 0 (or NULL) is pure DP; seed 0 is
     # a valid seed; a one-column data frame of grid points is a valid grid
     allow("dp_accuracy", c("x", "kernel", "target_l2", "target_sup"), "NULL"),
     allow("dp_accuracy", c("n", "epsilon", "tau", "target_l2"), c("1e10", "2^31")),
@@ -37,7 +37,7 @@ bad_arg_allowed_uncertainty <- function() {
     allow("dp_accuracy", "sensitivity", c("1e10", "2^31", "NULL")),
     # with a target and solve_for = "n" (the default), n is what is solved for: it needs no value
     allow("dp_accuracy", "n", "NULL"),
-    allow("dp_accuracy", "delta", "0"),
+    allow("dp_accuracy", "delta", c("0", "NULL")),   # (NULL: 0, pure DP)
     allow("dp_accuracy", "seed", "0"),
     allow("dp_accuracy", "grid", "a data.frame")
   )

@@ -418,6 +418,11 @@ test_that("dp_accuracy(mechanism = \"bandwidth\") previews the n dp_bandwidth()'
   expect_error(dp_bandwidth(rnorm(352), epsilon = 0.5, delta = 1e-6), "needs about n >= ", class = "dpfda_error_ptr")
   expect_error(dp_accuracy(mechanism = "bandwidth", delta = 1e-6), class = "dpfda_error")
   expect_error(dp_accuracy(mechanism = "bandwidth", epsilon = 1, delta = 0), class = "dpfda_error_privacy")
+  # delta = NULL is pure DP (a caller's `delta = if (gaussian) 1e-5` for the pure mechanisms)
+  expect_equal(dp_accuracy(mechanism = "iclp_qr", n = 93, epsilon = 1, tau = 1, grid = acc_grid, delta = NULL)$l2,
+               dp_accuracy(mechanism = "iclp_qr", n = 93, epsilon = 1, tau = 1, grid = acc_grid)$l2)
+  expect_error(dp_accuracy(mechanism = "gp", n = 93, epsilon = 1, tau = 1, grid = acc_grid, delta = NULL),
+               class = "dpfda_error")
 })
 
 test_that("the explorer's numbers show the bias bound and the total of dp_accuracy()", {
