@@ -433,7 +433,7 @@ test_that("dp_kme(method = \"exponential\", unit =): person-level utilities, exa
   expect_equal(b$privacy_unit, "person (60 units)")
   expect_valid_release(a)
   # the sampled choice follows the law (seeded draws, chi-square at a fixed seed)
-  draws <- with_seed_mode(11, vapply(1:2000, function(i) {
+  draws <- with_seed_mode(11, vapply(1:1000, function(i) {
     dp_kme(p$x, k, epsilon = eps, delta = 0, method = "exponential", candidates = cand, unit = p$person)$selected
   }, 0L))
   pr <- law(u1, sens, eps)
