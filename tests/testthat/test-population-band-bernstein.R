@@ -79,27 +79,37 @@ test_that("Bernstein band: calibration of the spread, worst-case neighbours, exa
                class = "dpfda_error_unsupported")
 })
 
-test_that("Bernstein band: curves, a data frame, chunks and SQLite give the same release and band", {
+pbb_data <- function() {
   set.seed(5)
   X <- pb_draw(45)
   X[2, 3] <- 9   # clamped
   n <- nrow(X)
-  long <- data.frame(id = rep(seq_len(n), each = length(pb_grid)), arg = rep(pb_grid, n), value = as.vector(t(X)))
-  rel <- function(x, ...) with_seed_mode(6, dp_mean(x, epsilon = 2, tau = 1.5, mechanism = "bernstein",
-                                                    inference = TRUE, center = pb_mu, ...))
-  r_mem <- rel(curves(X, pb_grid))
-  r_df <- rel(long, grid = pb_grid)
-  r_ch <- rel(dp_chunks(unname(split(long, ceiling(seq_len(nrow(long)) / 100)))), grid = pb_grid)
-  tb <- sqlite_tbl(long)   # (made before the seeded call: writing the table draws random numbers)
-  r_sql <- rel(tb, grid = pb_grid)
-  for (r in list(r_df, r_ch, r_sql)) {
-    expect_equal(predict(r), predict(r_mem), tolerance = 1e-10)
-    expect_equal(r$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-8)
-    expect_equal(r$inference$tail_top, r_mem$inference$tail_top, tolerance = 1e-8)
-    expect_equal(r$inference$clipped, r_mem$inference$clipped)
-    expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper,
-                 tolerance = 1e-8)
-  }
+  list(X = X, long = data.frame(id = rep(seq_len(n), each = length(pb_grid)), arg = rep(pb_grid, n),
+                                value = as.vector(t(X))))
+}
+pbb_release <- function(x, ...) {
+  with_seed_mode(6, dp_mean(x, epsilon = 2, tau = 1.5, mechanism = "bernstein", inference = TRUE, center = pb_mu, ...))
+}
+pbb_same <- function(r, r_mem) {
+  expect_equal(predict(r), predict(r_mem), tolerance = 1e-10)
+  expect_equal(r$inference$second_moment, r_mem$inference$second_moment, tolerance = 1e-8)
+  expect_equal(r$inference$tail_top, r_mem$inference$tail_top, tolerance = 1e-8)
+  expect_equal(r$inference$clipped, r_mem$inference$clipped)
+  expect_equal(confint(r, type = "population")$upper, confint(r_mem, type = "population")$upper, tolerance = 1e-8)
+}
+
+test_that("Bernstein band: curves, a data frame and chunks give the same release and band", {
+  d <- pbb_data()
+  r_mem <- pbb_release(curves(d$X, pb_grid))
+  r_df <- pbb_release(d$long, grid = pb_grid)
+  r_ch <- pbb_release(dp_chunks(unname(split(d$long, ceiling(seq_len(nrow(d$long)) / 100)))), grid = pb_grid)
+  for (r in list(r_df, r_ch)) pbb_same(r, r_mem)
+})
+
+test_engines("Bernstein band: a table gives the release and band of memory", function(con) {
+  d <- pbb_data()
+  DBI::dbWriteTable(con, "pbb", d$long)   # (before the seeded call: writing a table may draw random numbers)
+  pbb_same(pbb_release(dplyr::tbl(con, "pbb"), grid = pb_grid), pbb_release(curves(d$X, pb_grid)))
 })
 
 test_that("Bernstein band: without its bias bound it still covers the smoothed mean (small simulation)", {
