@@ -34,7 +34,10 @@
 #'   case for a mean in the kernel's RKHS ball that allows norm `tau` along
 #'   the first eigenfunction; zero for FRL on every component; for
 #'   `"bernstein"` the components are those of the Bernstein polynomials'
-#'   range and the bias is the polynomial's approximation bias). Clipping
+#'   range and the bias is the polynomial's approximation bias; for
+#'   `"iclp_ar"`, whose thresholding is not linear, the sampling error is
+#'   bounded component by component and added to the noise quantile, see
+#'   [dp_mean()]). Clipping
 #'   bias is not included: there is none when every curve is within `tau`.
 #'   The result's `method` says all this. Coverage and width are measured in
 #'   `bench/bench-population-band.R` (where each part of the width comes

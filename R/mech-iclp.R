@@ -252,8 +252,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   moments of the components kept at least 1\% beyond them (sensitivity
 #'   \eqn{s_{K+1}^2 \tau^2 / n}, by Weyl's inequality); half of the share
 #'   each (after `clip_share` of it, below). Every source gives the same release (chunks are read
-#'   once). Available for `mechanism = "iclp_qr"`, `"frl"` and `"gp"` (linear
-#'   in the mean) with every `select` (with `"pcv"` the band holds at level
+#'   once). Available for every mechanism (`"iclp_qr"`, `"frl"` and `"gp"`,
+#'   linear in the mean; `"bernstein"` and `"iclp_ar"` as below) with every `select` (with `"pcv"` the band holds at level
 #'   \eqn{1 - (1 - \mathrm{level})/L} for each of the \eqn{L} candidates, so
 #'   that it covers whichever the private cross-validation picks), with
 #'   `incomplete = "drop"` (the band is then for the population mean of the
@@ -287,8 +287,13 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   every component kept; each clamped curve's coordinates have norm at
 #'   most \eqn{\tau \sqrt{|domain|}}, which calibrates the noise as
 #'   \eqn{\tau} does above, and the Bernstein approximation bias enters as
-#'   the bound [dp_accuracy()] reports. `"iclp_ar"`, whose thresholding is not
-#'   linear, is refused with `dpfda_error_unsupported`.
+#'   the bound [dp_accuracy()] reports. With `"iclp_ar"`, whose soft
+#'   thresholding is not linear, the spread is that of the released
+#'   components (unshrunk), and the band bounds the sampling error by
+#'   \eqn{\sum_j |v_j(t)| |\bar a_j - a_j|} (thresholding is nondecreasing
+#'   and 1-Lipschitz), each component bounded at once (Bonferroni), plus
+#'   a Monte Carlo quantile of the noise: valid for any thresholding, and
+#'   wider than the linear bands.
 #'   The band is for the mean of the clipped curves: where curves exceed
 #'   `tau` the population mean differs from it by an amount no private
 #'   statistic of bounded sensitivity can bound. A share `clip_share` (in

@@ -30,6 +30,9 @@
 # 0 beyond them (FRL).
 inference_keep <- function(mechanism, basis, params) {
   if (mechanism == "bernstein") return(rep(1, length(basis$values)))   # (the polynomials' range, kept whole)
+  # ICLP-AR: the first J_tau components (at least one, so that the spread has a component), unshrunk:
+  # the thresholding is handled by the band (R/population-band-ar.R)
+  if (mechanism == "iclp_ar") return(as.double(seq_along(basis$values) <= max(params$J_tau, 1L)))
   if (mechanism == "frl") return(as.double(seq_along(basis$values) <= params$M))
   qr_shrink(basis$values, params$eta, params$psi, basis_measure(basis))$s
 }
@@ -257,6 +260,7 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                       "spends part of epsilon on the spread of the curves; this release has none."),
                 class = "dpfda_error_unsupported", arg = "type")
   }
+  if (identical(object$mechanism, "iclp_ar")) return(population_band_ar(object, level, nsim, seed, gamma_share))
   basis <- inf$basis %||% object$basis   # (Bernstein: the basis of the polynomials' range)
   V <- basis$vectors
   lam <- basis$values
@@ -365,7 +369,8 @@ drop_count_widen <- function(object, half, gamma_c) {
   (half + r * est) / (1 - r)
 }
 
-# dp_mean(inference = TRUE) is available for the linear mechanisms on curves,
+# dp_mean(inference = TRUE) is available for every mechanism (ICLP-AR through
+# R/population-band-ar.R, Bernstein through R/population-band-bernstein.R) on curves,
 # data frames, tables and chunks, with or without `unit`, with every `select`
 # and incomplete = "drop" (not from a mean summary, which lacks the second
 # moments).
@@ -373,12 +378,6 @@ check_inference <- function(mechanism, select, incomplete, unit, src) {
   no <- function(what, arg) {
     dpfda_abort(sprintf("inference = TRUE is not available %s yet.", what),
                 class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = arg)
-  }
-  if (!mechanism %in% c("iclp_qr", "frl", "gp", "bernstein")) {
-    # the band needs a release linear in the mean with noise of a public law: ICLP-AR soft-thresholds
-    # the coefficients (its error depends on the unknown coefficients, not only on their mean)
-    no(sprintf(paste("for mechanism \"%s\" (the band needs a release linear in the mean: use \"iclp_qr\",",
-                     "\"frl\", \"gp\" or \"bernstein\")"), mechanism), "mechanism")
   }
   if (inherits(src$data, "dpfda_summary")) {
     no("from a mean summary (it lacks the second moments; give the data, a table or chunks)", "x")

@@ -9,7 +9,7 @@
 #
 #   Rscript bench/bench-population-band.R [reps] [grid points] [nsim] [design]
 # (reps: replications per cell, default 1000; nsim: Monte Carlo draws per band, default 2000;
-# design: "iclp_qr", "frl_full", "gp", "frl_gauss" or "bernstein", default all; several joined by commas;
+# design: "iclp_qr", "frl_full", "gp", "frl_gauss", "bernstein" or "iclp_ar", default all; several joined by commas;
 # optional 5th argument: epsilon values, e.g. "4", and 6th: n values, e.g. "1000".)
 #
 # Measured (2026-11-29, after the sampling parts' sds were made to add (a fix: adding variances
@@ -112,7 +112,7 @@ cat(sprintf("population mean: RKHS norm %.3f; the bias class allows %.3f (tau / 
 designs <- list(iclp_qr = list(), frl_full = list(mechanism = "frl", M = m, frl_bound = "sqrtM"),
                 gp = list(mechanism = "gp", delta = 1e-5),
                 frl_gauss = list(mechanism = "frl", M = m, frl_noise = "gaussian", delta = 1e-5),
-                bernstein = list(mechanism = "bernstein"))
+                bernstein = list(mechanism = "bernstein"), iclp_ar = list(mechanism = "iclp_ar"))
 cells <- expand.grid(epsilon = c(0.25, 1, 4), n = c(200, 1000), tails = c("light", "heavy"),
                      shape = c("smooth", "rough"), design = names(designs), stringsAsFactors = FALSE)
 if (!is.na(only)) cells <- cells[cells$design %in% strsplit(only, ",")[[1L]], ]

@@ -262,17 +262,15 @@ test_that("the mean view draws the population band when it is asked for, and say
   v2 <- view("mean", set, p, seed = 5)
   expect_false(is.null(v2$release$inference))
   expect_true(isTRUE(v2$band$population))
-  # the Bernstein release has one too (on the polynomials' range); ICLP-AR has none: the noise band,
-  # and a note
+  # every mechanism has one: Bernstein (on the polynomials' range) and ICLP-AR (thresholding bounded)
   p$tau_auto <- FALSE
-  p$mechanism <- "bernstein"
-  v6 <- view("mean", set, p, seed = 5)
-  expect_false(is.null(v6$release$inference))
-  expect_true(isTRUE(v6$band$population))
-  p$mechanism <- "iclp_ar"
-  v5 <- view("mean", set, p, seed = 5)
-  expect_null(v5$release$inference)
-  expect_true(any(grepl("No population band here", v5$notes)))
+  for (mech in c("bernstein", "iclp_ar")) {
+    p$mechanism <- mech
+    v6 <- view("mean", set, p, seed = 5)
+    expect_false(is.null(v6$release$inference))
+    expect_true(isTRUE(v6$band$population))
+    expect_false(any(grepl("No population band here", v6$notes)))
+  }
   # a tau far below the curves' norms: the band's clipping warning becomes a note (not a console warning)
   p$mechanism <- "iclp_qr"
   p$tau <- p$tau / 50

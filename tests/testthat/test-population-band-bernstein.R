@@ -75,8 +75,6 @@ test_that("Bernstein band: calibration of the spread, worst-case neighbours, exa
   expect_match(attr(ci, "method"), "Bernstein polynomials of degree 20")
   expect_match(attr(ci, "method"), "Bernstein approximation bias bounded")
   expect_true(all(ci$lower < ci$upper))
-  expect_error(dp_mean(curves(X, pb_grid), epsilon = 1, tau = 1, mechanism = "iclp_ar", inference = TRUE),
-               class = "dpfda_error_unsupported")
 })
 
 pbb_data <- function() {

@@ -114,8 +114,6 @@ test_that("the population band covers the population mean (small simulation) and
 
 test_that("inference = TRUE: refused where not available; confint(population) needs it", {
   x <- curves(pb_draw(50), pb_grid)
-  expect_error(dp_mean(x, epsilon = 1, tau = 1, mechanism = "iclp_ar", inference = TRUE),
-               class = "dpfda_error_unsupported")
   expect_error(dp_mean(summarise_mean(x, tau = 1), epsilon = 1, tau = 1, inference = TRUE),
                class = "dpfda_error_unsupported")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, inference = NA), class = "dpfda_error")
