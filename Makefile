@@ -131,21 +131,23 @@ check: deps-check
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
 # What CI runs beside `make test` (.ci/run): the same check without running
-# the test suite a second time (make test runs it against the same sources) and
-# without running the vignettes' code a second time (check-build has just run
-# it, building them from the same sources into the tarball; --no-vignettes
-# still checks their files and dependencies), and without --as-cran, whose
-# extras (the examples under R_CHECK_CONSTANTS, four times slower, and a
-# second code-usage pass) cost about 70 s of CPU beside the tests: `make check`
-# runs them. CI runs it beside the tests (the
-# suite writes nothing into the source tree that R CMD build copies).
+# the test suite a second time (make test runs it against the same sources),
+# without --as-cran, whose extras (the examples under R_CHECK_CONSTANTS, four
+# times slower, and a second code-usage pass) cost about 70 s of CPU beside
+# the tests, and without building and checking the vignettes (--ignore-vignettes
+# on a tarball built with --no-build-vignettes): building them installs the
+# package once more and runs their code, about 95 s of CPU on the 2 cores the
+# suite shares, which put CI at the 15-minute limit (916 s on 2026-11-30).
+# `make check` (--as-cran, with the vignettes) runs all of it, and so does
+# `make install`. CI runs it beside the tests (the suite writes nothing into
+# the source tree that R CMD build copies).
 check-build: deps-check
 	rm -rf check && mkdir -p check
-	cd check && $(PARMAKE) $(R) CMD build --no-manual $(CURDIR)
+	cd check && $(PARMAKE) $(R) CMD build --no-manual --no-build-vignettes $(CURDIR)
 
 check-ci-run:
 	cd check && _R_CHECK_CRAN_INCOMING_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
-	  $(R) CMD check --no-tests --no-vignettes $$(command -v pdflatex >/dev/null || echo --no-manual) \
+	  $(R) CMD check --no-tests --ignore-vignettes $$(command -v pdflatex >/dev/null || echo --no-manual) \
 	  $(TARBALL)
 	$(RSCRIPT) tools/check-status.R check/$(PKG).Rcheck/00check.log
 
