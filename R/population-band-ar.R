@@ -31,12 +31,12 @@ population_band_ar <- function(object, level, nsim, seed, gamma_share = 0.1) {
   K <- inf$K
   Jt <- inf$Jt %||% K
   jt <- object$params$J_tau
-  L <- if (identical(object$selection, "pcv")) length(object$pcv$candidates) else 1L
+  lv <- band_levels(object, level, gamma_share)   # (R/population-band.R)
   level_asked <- level
-  level <- 1 - (1 - level) / L
-  gamma <- (1 - level) * gamma_share                 # the variance bounds' share of the error
-  drop <- !is.null(object$epsilon_count)
-  gamma_c <- if (drop) (1 - level) * 0.05 else 0     # the noisy count of incomplete = "drop"
+  level <- lv$level
+  gamma <- lv$gamma
+  drop <- lv$drop
+  gamma_c <- lv$gamma_c
   rest <- (1 - level - gamma - gamma_c) / 2          # the sampling part's and the noise part's
   # upper bounds on the variances of the components: the block's diagonal (simultaneously, with
   # probability 1 - gamma / 2), the top eigenvalue of the others (1 - gamma / 2)
@@ -66,17 +66,11 @@ population_band_ar <- function(object, level, nsim, seed, gamma_share = 0.1) {
                               "components bounded at once (Bonferroni, z = %s) with private variance upper bounds",
                               "from the second moments of %d components%s, %s, held with probability %s),",
                               "plus the privacy noise of the mean (public law, Monte Carlo quantile of its",
-                              "maximum, %d draws), the two parts' quantiles added%s%s; thresholding bias",
+                              "maximum, %d draws), the two parts' quantiles added%s; thresholding bias",
                               "bounded (worst case for a mean in the kernel's RKHS ball of radius tau /",
                               "sqrt(lambda_1)); %s"),
                         jt, format(z, digits = 3), K,
                         if (Jt > K) sprintf(" and the top eigenvalue of those of %d more", Jt - K) else "",
                         paste("epsilon", format(inf$epsilon, digits = 3)), format(1 - gamma, digits = 4), nsim,
-                        if (L > 1L) sprintf(paste("; Bonferroni over the %d candidates of the private",
-                                                  "cross-validation (each at level %s)"), L,
-                                            format(level, digits = 4)) else "",
-                        if (drop) paste("; incomplete individuals dropped: for the mean of the complete curves,",
-                                        "widened by the error of the noisy count (held with probability",
-                                        format(1 - gamma_c, digits = 4), ")") else "",
-                        clipped_statement(object, level_asked)))
+                        lv$notes, clipped_statement(object, level_asked)))
 }

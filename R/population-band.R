@@ -251,6 +251,26 @@ inference_var_upper <- function(inf, VK, gamma, nsim, seed) {
   list(var = raw + (if (gauss) 1 else inf$laplace_scale) * q * sdE, raw = raw, A = A)
 }
 
+# The levels of a population band (shared by the linear and the ICLP-AR bands):
+# select = "pcv": the tuning was chosen privately from the data among L
+# candidates; a band at level 1 - (1 - level) / L for each of them covers
+# whichever the selection picked (a union bound: the release's noise is drawn
+# after the selection, independently of it). `gamma`: the share of the error
+# left to the variance bounds; `gamma_c`: to the noisy count of incomplete =
+# "drop". `notes`: what the method says of both.
+band_levels <- function(object, level, gamma_share) {
+  L <- if (identical(object$selection, "pcv")) length(object$pcv$candidates) else 1L
+  level <- 1 - (1 - level) / L
+  drop <- !is.null(object$epsilon_count)
+  gamma_c <- if (drop) (1 - level) * 0.05 else 0
+  notes <- paste0("", if (L > 1L) sprintf(paste("; Bonferroni over the %d candidates of the private",
+                                            "cross-validation (each at level %s)"), L, format(level, digits = 4)),
+                  if (drop) paste("; incomplete individuals dropped: for the mean of the complete curves,",
+                                  "widened by the error of the noisy count (held with probability",
+                                  format(1 - gamma_c, digits = 4), ")"))
+  list(level = level, gamma = (1 - level) * gamma_share, drop = drop, gamma_c = gamma_c, notes = notes)
+}
+
 # The simultaneous band for the population mean of a dp_mean(inference =
 # TRUE) release: half-widths on the grid and the method.
 population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
@@ -268,15 +288,12 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   n <- object$n
   f <- object$scale_factor %||% 1
   sh <- inference_keep(object$mechanism, basis, object$params)
-  # select = "pcv": the tuning was chosen privately from the data among L candidates; a band at
-  # level 1 - (1 - level) / L for each of them covers whichever the selection picked (a union bound:
-  # the release's noise is drawn after the selection, independently of it)
-  L <- if (identical(object$selection, "pcv")) length(object$pcv$candidates) else 1L
+  lv <- band_levels(object, level, gamma_share)
   level_asked <- level
-  level <- 1 - (1 - level) / L
-  gamma <- (1 - level) * gamma_share                 # the share of the error left to the variance bounds
-  drop <- !is.null(object$epsilon_count)
-  gamma_c <- if (drop) (1 - level) * 0.05 else 0     # ... and to the noisy count of incomplete = "drop"
+  level <- lv$level
+  gamma <- lv$gamma
+  drop <- lv$drop
+  gamma_c <- lv$gamma_c
   VK <- V[, seq_len(K), drop = FALSE]
   vu <- inference_var_upper(inf, VK, gamma / 2, nsim, seed + 1L)
   # sampling in the components (K, Jt]: variance at most L sum_j v_j(t)^2 / n with L an upper
@@ -321,16 +338,11 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
                               "of %d components%s, %s, held with probability %s;",
                               "the other components bounded; the parts' standard deviations added), privacy",
-                              "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s%s; %s; %s"),
+                              "noise of the mean (public law), Monte Carlo multiplier (%d draws)%s; %s; %s"),
                         K, if (Jt > K) sprintf(" and the top eigenvalue of those of %d more", Jt - K) else "", if (is.null(inf$mu)) paste("epsilon", format(inf$epsilon, digits = 3)) else
                           paste("Gaussian, mu", format(inf$mu[["spread"]], digits = 3)),
                         format(1 - gamma, digits = 4), nsim,
-                        if (L > 1L) sprintf(paste("; Bonferroni over the %d candidates of the private",
-                                                  "cross-validation (each at level %s)"), L,
-                                            format(level, digits = 4)) else "",
-                        if (drop) paste("; incomplete individuals dropped: for the mean of the complete curves,",
-                                        "widened by the error of the noisy count (held with probability",
-                                        format(1 - gamma_c, digits = 4), ")") else "",
+                        lv$notes,
                         if (identical(object$mechanism, "bernstein")) {
                           paste("the components span the range of the Bernstein polynomials of degree",
                                 object$params$k, "(the curves clamped at each grid point); Bernstein",
