@@ -285,7 +285,10 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' [dp_accuracy()]; `NA` where there is no such bound), `tau`, `n`,
 #' the noise source and `clipped_fraction`, the private estimate of the
 #' share of curves (units) beyond `tau` of a `dp_mean(inference = TRUE)`
-#' release (`NA` for other releases). `tidy()` and `glance()` are the generics of the
+#' release (clamped to \eqn{[0, 1]}, so biased up where the count is noisy),
+#' and `clipped_count`, the noisy count itself (unbiased, so averaging it
+#' over releases is fair; it may be negative or above `n`) (both `NA` for
+#' other releases). `tidy()` and `glance()` are the generics of the
 #' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
 #'
 #' @param x A `dpfda_release`.
@@ -379,7 +382,9 @@ glance.dpfda_release <- function(x, ...) {
              expected_l2 = l2, bias_l2 = bias, total_l2 = sqrt(l2^2 + bias^2),
              tau = num(x$tau), n = num(x$n), rng = x$rng,
              clipped_fraction = if (is.null(x$inference$clipped)) NA_real_ else
-               clipped_fraction(x$inference$clipped)[["estimate"]], stringsAsFactors = FALSE)
+               clipped_fraction(x$inference$clipped)[["estimate"]],
+             clipped_count = if (is.null(x$inference$clipped)) NA_real_ else as.double(x$inference$clipped$count),
+             stringsAsFactors = FALSE)
 }
 
 # ---- kernel mean embeddings (dp_kme) ------------------------------------------
