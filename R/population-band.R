@@ -373,11 +373,8 @@ drop_count_widen <- function(object, half, gamma_c) {
                               "epsilon."), format(object$n_complete, digits = 4), format(q, digits = 3)),
                 class = "dpfda_error_unsupported", arg = "object")
   }
-  est <- if (is.null(object$basis)) {   # (Bernstein: the released values less the centre)
-    abs(as.vector(object$values$values) - if (is.null(object$center)) 0 else center_at(object$center, object$values$grid))
-  } else {
-    abs(as.vector(object$basis$vectors %*% object$coefficients)) * (object$scale_factor %||% 1)
-  }
+  # (the released values less the centre: the scaled centred release, of every mechanism)
+  est <- abs(as.vector(object$values$values) - if (is.null(object$center)) 0 else center_at(object$center, object$values$grid))
   (half + r * est) / (1 - r)
 }
 

@@ -16,11 +16,10 @@
 # R/auto-bound.R, with tau as the only candidate: bin 1 is "above tau").
 population_clipped_count <- function(src, basis, tau, cen, incomplete) {
   if (!is.null(src$clip_tee)) return(clipped_from_bins(src$clip_tee$summary()))
-  w <- basis$weights
-  clip <- basis$clip %||% "l2"   # (Bernstein: "sup", a curve beyond tau at some grid point)
+  st <- clipped_bins_settings(src, tau, basis)   # (Bernstein: clip "sup", beyond tau at some grid point)
   if (!is.null(src$curves)) {
     X <- src$curves$values   # (centred already)
-    over <- if (clip == "l2") as.vector(X^2 %*% w) > tau^2 else rowSums(abs(X) > tau) > 0
+    over <- if (st$clip == "l2") as.vector(X^2 %*% st$weights) > tau^2 else rowSums(abs(X) > tau) > 0
     if (is.null(src$unit)) return(sum(over))
     u <- curve_units(src$unit, nrow(X))
     return(length(unique(u$index[over])))
@@ -31,8 +30,8 @@ population_clipped_count <- function(src, basis, tau, cen, incomplete) {
     cols <- src$cols
     # (the mean summary has warned about the rows it dropped already)
     s <- withCallingHandlers(
-      lazy_mean_bins(x, src$grid, tau, w, clip, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
-                     cen, inc, cols$unit, clipped_bins_settings(src, tau, basis)),
+      lazy_mean_bins(x, src$grid, tau, st$weights, st$clip, cols$id %||% "id", cols$arg %||% "arg",
+                     cols$value %||% "value", cen, inc, cols$unit, st),
       dpfda_warning_data = function(e) invokeRestart("muffleWarning"))
     return(clipped_from_bins(s))
   }
@@ -42,8 +41,9 @@ population_clipped_count <- function(src, basis, tau, cen, incomplete) {
 # One data frame (in memory, or a chunk as it passes): its binned norms.
 clipped_bins_frame <- function(d, src, tau, basis, cen, inc) {
   cols <- src$cols
-  frame_mean_bins(d, src$grid, tau, basis$weights, basis$clip %||% "l2", cols$id %||% "id", cols$arg %||% "arg",
-                  cols$value %||% "value", cen, inc, cols$unit, clipped_bins_settings(src, tau, basis))
+  st <- clipped_bins_settings(src, tau, basis)
+  frame_mean_bins(d, src$grid, tau, st$weights, st$clip, cols$id %||% "id", cols$arg %||% "arg",
+                  cols$value %||% "value", cen, inc, cols$unit, st)
 }
 
 clipped_bins_settings <- function(src, tau, basis) {
