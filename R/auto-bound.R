@@ -186,32 +186,34 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   cells <- lazy_clipped_cells(x, grid, top, w, clip, id, arg, value, FALSE, center, incomplete, unit,
                               unit_checked = TRUE)   # (checked below, before any query of the cells)
   nn <- cells$nn
-  q <- cells$q
+  s <- sq_from(cells$q)   # (SQL written out: R/engine-sql.R)
+  v <- sq_id(s, "v")
+  sgn <- function(e) sprintf("CASE WHEN %s > 0 THEN 1.0 WHEN %s < 0 THEN -1.0 ELSE 0.0 END", e, e)
   if (clip == "l2") {
-    q <- dplyr::mutate(q, bin = !!sql_bin_index(q, "nrm2", cand^2),
-                       bv = dplyr::if_else(!!as.name("nrm2") > 0, !!as.name("v") / sqrt(!!as.name("nrm2")), 0))
+    n2 <- sq_id(s, "nrm2")
+    s <- sq_mutate(s, list(bin = as.character(sql_bin_index(cells$q, "nrm2", cand^2)),
+                           bv = sprintf("CASE WHEN %s > 0 THEN %s / SQRT(%s) ELSE 0.0 END", n2, v, n2)))
   } else {
-    q <- dplyr::mutate(q, av = abs(!!as.name("v")))
-    q <- dplyr::mutate(q, bin = !!sql_bin_index(q, "av", cand),
-                       bv = dplyr::if_else(!!as.name("v") > 0, 1, dplyr::if_else(!!as.name("v") < 0, -1, 0)))
+    s <- sq_mutate(s, list(av = sprintf("ABS(%s)", v)))
+    s <- sq_mutate(s, list(bin = as.character(sql_bin_index(cells$q, "av", cand)), bv = sgn(v)))
   }
   if (!is.null(unit)) {   # each unit: the mean of its curves (weight 1 / its number of curves)
     cu <- dplyr::distinct(dplyr::select(nn$q, "id", "u"))
     if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
       abort_curve_in_two_units()
     }
-    q <- lazy_unit_counts(q, dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n()))
-    q <- dplyr::mutate(q, v = !!as.name("v") / !!as.name("nc"), bv = !!as.name("bv") / !!as.name("nc"))
+    q <- lazy_unit_counts(sq_lazy(s), dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n()))
+    s <- sq_from(q)
+    nc <- sq_id(s, "nc")
+    s <- sq_mutate(s, list(v = sprintf("%s / %s", v, nc), bv = sprintf("%s / %s", sq_id(s, "bv"), nc)))
   }
   # the histogram: one bin per individual (the largest of its cells' for the sup rule), per unit the largest
-  h <- dplyr::group_by(q, !!as.name(if (is.null(unit)) "id" else "u"))
-  h <- dplyr::summarise(h, bin = max(!!as.name("bin"), na.rm = TRUE))
-  h <- dplyr::summarise(dplyr::group_by(h, !!as.name("bin")), cnt = dplyr::n())
-  hc <- engine_collect(h)
-  s <- dplyr::group_by(q, !!as.name("bin"), !!as.name("k"))
-  s <- dplyr::summarise(s, a = sum(!!as.name("v"), na.rm = TRUE), b = sum(!!as.name("bv"), na.rm = TRUE),
-                        cells = dplyr::n())
-  res <- engine_collect(s)
+  bin <- sq_id(s, "bin")
+  h <- sq_summarise(s, if (is.null(unit)) "id" else "u", list(bin = sprintf("MAX(%s)", bin)))
+  hc <- engine_collect(sq_lazy(sq_summarise(h, "bin", list(cnt = "COUNT(*)"))))
+  res <- engine_collect(sq_lazy(sq_summarise(s, c("bin", "k"), list(a = sprintf("SUM(%s)", v),
+                                                                    b = sprintf("SUM(%s)", sq_id(s, "bv")),
+                                                                    cells = "COUNT(*)"))))
   A <- B <- matrix(0, K2, m)
   idx <- cbind(as.integer(res$bin) + 1L, as.integer(res$k) + 1L)
   A[idx] <- as.double(res$a)

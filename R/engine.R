@@ -239,15 +239,25 @@ summary_as_double <- function(s) {
 
 # Validates the columns of a lazy table: present; numeric (from the first
 # rows, which carry the column types); returns the table restricted to the
-# used columns renamed to `new` names.
+# used columns renamed to `new` names, the numeric ones as the engine's
+# doubles (integer, bigint, numeric or real columns then take the arithmetic
+# of doubles, as in memory: PostgreSQL would otherwise compute in NUMERIC,
+# exact decimals, and slowly; a cast of a double column to a double is no
+# work; SQLite needs none). One SELECT on the user's query (R/engine-sql.R).
 lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
   engine_need()
   have <- colnames(tbl)
   for (i in seq_along(cols)) if (!cols[[i]] %in% have) engine_missing_column(cols[[i]], have, names(cols)[i])
-  sel <- stats::setNames(lapply(unname(cols), as.name), new)
-  q <- dplyr::select(tbl, !!!sel)
-  if (!check) return(lazy_as_double(q, numeric))
-  head_rows <- dplyr::collect(utils::head(q, 100L))
+  s <- sq_from(tbl)
+  dtype <- sql_double_type(s$con)
+  src <- sq_id(s, unname(cols))
+  sel <- function(expr) {
+    sq_lazy(list(con = s$con, sql = sprintf("SELECT %s\nFROM (%s) AS %s", paste(expr, "AS", sq_id(s, new), collapse = ", "),
+                                            s$sql, sq_alias(s)), vars = new))
+  }
+  q <- sel(if (is.null(dtype)) src else ifelse(new %in% numeric, sprintf("CAST(%s AS %s)", src, dtype), src))
+  if (!check) return(q)
+  head_rows <- dplyr::collect(utils::head(sel(src), 100L))   # (the types as stored: before the cast)
   for (nm in numeric) {
     v <- head_rows[[nm]]
     if (!is.null(v) && !is.numeric(v) && !inherits(v, "integer64") && !all(is.na(v))) {   # bigint: integer64
@@ -256,34 +266,21 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
     }
   }
   lazy_math(tbl)
-  lazy_as_double(q, numeric)
-}
-
-# The numeric columns as doubles in the engine: integer, bigint, numeric or
-# real columns then take the arithmetic of doubles, as in memory (PostgreSQL
-# would otherwise compute in NUMERIC, exact decimals, and slowly). A cast of a
-# double column to a double is no work; SQLite needs none.
-lazy_as_double <- function(q, cols) {
-  con <- dbplyr::remote_con(q)
-  dtype <- sql_double_type(con)
-  if (is.null(dtype) || !length(cols)) return(q)
-  casts <- lapply(cols, function(nm) {
-    dbplyr::sql(sprintf("CAST(%s AS %s)", as.character(sql_ident(con, nm)), dtype))
-  })
-  dplyr::mutate(q, !!!stats::setNames(casts, cols))
+  q
 }
 
 # Counts the rows and the rows with a NULL in any of `cols`, then drops them.
 lazy_drop_null <- function(q, cols, check = TRUE) {
-  anyna <- Reduce(function(a, b) call("|", a, b), lapply(cols, function(cl) call("is.na", as.name(cl))))
-  keep <- call("!", anyna)
-  if (!check) return(list(q = dplyr::filter(q, !!keep), rows = NA_real_, dropped = NA_real_))
-  cnt <- engine_collect(dplyr::summarise(q, rows = dplyr::n(),
-                                         nulls = sum(dplyr::if_else(!!anyna, 1, 0), na.rm = TRUE)))
+  s <- sq_from(q)
+  anyna <- paste0("(", paste(sq_id(s, cols), "IS NULL", collapse = " OR "), ")")
+  kept <- sq_lazy(sq_filter(s, paste("NOT", anyna)))
+  if (!check) return(list(q = kept, rows = NA_real_, dropped = NA_real_))
+  cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), list(
+    rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", anyna)))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
   # (SUM over no rows is NULL: no missing values)
-  list(q = dplyr::filter(q, !!keep), rows = rows, dropped = plain_number(cnt$nulls, 0))
+  list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0))
 }
 
 # One number from a query result as a plain double: `default` for NULL, an
@@ -330,29 +327,25 @@ lazy_math <- function(tbl) {
 
 # Adds a per-row weight `wt`: 1, or 1 / (rows of the individual) with an id.
 lazy_weight <- function(q, id) {
-  con <- dbplyr::remote_con(q)
-  if (is.null(id)) return(dplyr::mutate(q, wt = !!sql_double(con, "1.0")))
-  if (inherits(con, "SQLiteConnection")) {
+  s <- sq_from(q)
+  if (is.null(id)) return(sq_lazy(sq_mutate(s, list(wt = sql_double(s$con, "1.0")))))
+  i <- sq_id(s, "id")
+  nk <- sq_id(s, "nk")
+  if (inherits(s$con, "SQLiteConnection")) {
     # SQLite: the rows per individual as a grouped count joined back (its window sorts the rows
     # and costs more). A left join: SQLite (3.40) runs an inner join with the counts as the outer
     # loop and a scan of the rows inside it, quadratic (2e4 points: 15 s); a left join keeps the
     # rows outside and searches the counts by an automatic index. PostgreSQL and DuckDB are faster
     # with the window.
-    k <- dplyr::summarise(dplyr::group_by(q, !!as.name("id")), nk = dplyr::n())
-    return(lazy_inverse_count(dplyr::left_join(q, k, by = "id")))
+    sql <- sprintf(paste0("SELECT %s, dpfda_b.%s AS %s, 1.0 / dpfda_b.%s AS %s\nFROM (%s) AS dpfda_a\nLEFT JOIN ",
+                          "(SELECT %s, COUNT(*) AS %s FROM (%s) AS dpfda_q GROUP BY %s) AS dpfda_b ",
+                          "ON (dpfda_a.%s = dpfda_b.%s)"),
+                   paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), nk, nk, nk, sq_id(s, "wt"), s$sql,
+                   i, nk, s$sql, i, i, i)
+    return(sq_lazy(list(con = s$con, sql = sql, vars = c(s$vars, "nk", "wt"))))
   }
-  lazy_window_weight(q, "id")
-}
-
-# Adds `wt` = 1 / (rows with the same value of the column `by`), by a window.
-lazy_window_weight <- function(q, by) {
-  lazy_inverse_count(dplyr::ungroup(dplyr::mutate(dplyr::group_by(q, !!as.name(by)), nk = dplyr::n())))
-}
-
-# Adds `wt` = 1 / nk, typed as the engine's double (not NUMERIC: see sql_double()).
-lazy_inverse_count <- function(q) {
-  con <- dbplyr::remote_con(q)
-  dplyr::mutate(q, wt = 1 / !!sql_double(con, as.character(sql_ident(con, "nk"))))
+  w <- sq_mutate(s, list(nk = sprintf("COUNT(*) OVER (PARTITION BY %s)", i)))
+  sq_lazy(sq_mutate(w, list(wt = paste0("1.0 / ", sql_double(s$con, nk)))))
 }
 
 # The SQL expression `e` typed as the engine's double. PostgreSQL reads `1.0`
@@ -361,11 +354,15 @@ lazy_inverse_count <- function(q) {
 # times as long).
 sql_double <- function(con, e) {
   dtype <- sql_double_type(con)
-  dbplyr::sql(if (is.null(dtype)) e else sprintf("CAST(%s AS %s)", e, dtype))
+  if (is.null(dtype)) e else sprintf("CAST(%s AS %s)", e, dtype)
 }
 
+# The number of distinct ids of the rows q.
 lazy_n_ids <- function(q) {
-  as.double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(q, "id")), n = dplyr::n()))$n)
+  s <- sq_from(q)
+  plain_number(engine_collect(sq_lazy(list(con = s$con, sql = sprintf("SELECT COUNT(DISTINCT %s) AS %s\nFROM (%s) AS %s",
+                                                                        sq_id(s, "id"), sq_id(s, "n"), s$sql, sq_alias(s)),
+                                           vars = "n")))$n, 0)
 }
 
 # A small public table (the projection matrix of a covariance summary)
@@ -411,12 +408,9 @@ sql_double_type <- function(con) {
 # block. Returns list(sums = named numeric, extra = named list), or with
 # .query the lazy query of the first block.
 lazy_wide_sums <- function(q, sums, extra = character(), .query = FALSE, block = 500L) {
-  q <- lazy_fence(q)
+  s <- sq_from(lazy_fence(q))
   blocks <- split(seq_along(sums), ceiling(seq_along(sums) / block))
-  agg <- function(i, with_extra) {
-    e <- c(if (with_extra) extra, sums[i])
-    dplyr::summarise(q, !!!lapply(stats::setNames(e, names(e)), dbplyr::sql))
-  }
+  agg <- function(i, with_extra) sq_lazy(sq_summarise(s, character(), as.list(c(if (with_extra) extra, sums[i]))))
   if (.query) return(agg(blocks[[1L]], TRUE))
   out <- numeric(length(sums))
   names(out) <- names(sums)

@@ -200,15 +200,18 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     cols <- c(columns = columns, id = id)
     q <- lazy_select(x, cols, c("x", if (!is.null(id)) "id"), numeric = "x", check = !.query)
     nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query)
-    q <- lazy_weight(nn$q, id)
-    lo <- sql_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
-    q <- dplyr::mutate(q, pos = (pmin(pmax(!!as.name("x"), !!lo, na.rm = TRUE), !!sql_lit(dom[2]), na.rm = TRUE) -
-                                   !!lo) / !!sql_lit(delta))
-    q <- dplyr::mutate(q, b = pmin(floor(!!as.name("pos")), !!(B - 2), na.rm = TRUE))
-    q <- dplyr::mutate(q, f = !!as.name("pos") - !!as.name("b"))
-    q <- dplyr::group_by(q, !!as.name("b"))
-    q <- dplyr::summarise(q, a0 = sum(!!quote(wt * (1 - f)), na.rm = TRUE),
-                          a1 = sum(!!quote(wt * f), na.rm = TRUE), cnt = sum(!!quote(wt), na.rm = TRUE))
+    s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
+    lo <- sq_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
+    s <- sq_mutate(s, list(pos = sprintf("(%s - %s) / %s", sq_clamp(s, sq_id(s, "x"), lo, sq_lit(dom[2])), lo,
+                                         sq_lit(delta))))
+    pos <- sq_id(s, "pos")
+    s <- sq_mutate(s, list(b = sq_least(s, sprintf("FLOOR(%s)", pos), sq_lit(B - 2))))
+    s <- sq_mutate(s, list(f = sprintf("%s - %s", pos, sq_id(s, "b"))))
+    wt <- sq_id(s, "wt")
+    f <- sq_id(s, "f")
+    s <- sq_summarise(s, "b", list(a0 = sprintf("SUM(%s * (1.0 - %s))", wt, f), a1 = sprintf("SUM(%s * %s)", wt, f),
+                                   cnt = sprintf("SUM(%s)", wt)))
+    q <- sq_lazy(s)
     if (.query) return(q)
     res <- engine_collect(q)
     w <- numeric(B)
@@ -415,7 +418,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   q <- lazy_select(x, c(stats::setNames(columns, rep("columns", d)), id = id), c(xn, if (!is.null(id)) "id"),
                    numeric = xn, check = !.query)
   nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
-  q <- lazy_weight(nn$q, id)
+  s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
   sizes <- lengths(axes)
   for (j in seq_len(d)) {
     a <- axes[[j]]
@@ -423,42 +426,38 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     ij <- paste0("i", j)
     fj <- paste0("f", j)
     if (m == 1L) {
-      q <- dplyr::mutate(q, !!!stats::setNames(list(0, 0), c(ij, fj)))
+      s <- sq_mutate(s, stats::setNames(list("0.0", "0.0"), c(ij, fj)))
       next
     }
-    xj <- as.name(xn[j])
+    xj <- sq_id(s, xn[j])
     # clamping to the axis is clamping to the domain, then to the grid, as in memory
-    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(xj), .(sql_lit(a[1L])), na.rm = TRUE),
-                                                              .(sql_lit(a[m])), na.rm = TRUE))), xn[j]))
+    s <- sq_mutate(s, stats::setNames(list(sq_clamp(s, xj, sq_lit(a[1L]), sq_lit(a[m]))), xn[j]))
     step <- (a[m] - a[1L]) / (m - 1)
     if (max(abs(diff(a) - step)) <= 1e-9 * step) {
       pos <- paste0("pos", j)
-      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote((.(xj) - .(sql_lit(a[1L]))) / .(sql_lit(step)))), pos))
-      q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(floor(.(as.name(pos))), .(m - 2), na.rm = TRUE))),
-                                               ij))
-      fr <- bquote(.(as.name(pos)) - .(as.name(ij)))
+      s <- sq_mutate(s, stats::setNames(list(sprintf("(%s - %s) / %s", xj, sq_lit(a[1L]), sq_lit(step))), pos))
+      s <- sq_mutate(s, stats::setNames(list(sq_least(s, sprintf("FLOOR(%s)", sq_id(s, pos)), sq_lit(m - 2))), ij))
+      fr <- sprintf("%s - %s", sq_id(s, pos), sq_id(s, ij))
     } else {
-      q <- dplyr::mutate(q, !!!stats::setNames(list(sql_interval(q, xn[j], a[2:(m - 1L)])), ij))
-      fr <- sql_axis_fraction(q, xn[j], a)
+      s <- sq_mutate(s, stats::setNames(list(as.character(sql_interval(sq_lazy(s), xn[j], a[2:(m - 1L)]))), ij))
+      fr <- as.character(sql_axis_fraction(sq_lazy(s), xn[j], a))
     }
-    q <- dplyr::mutate(q, !!!stats::setNames(list(bquote(pmin(pmax(.(fr), 0, na.rm = TRUE), 1, na.rm = TRUE))), fj))
+    s <- sq_mutate(s, stats::setNames(list(sq_clamp(s, fr, "0.0", "1.0")), fj))
   }
   strides <- cumprod(c(1, sizes))[seq_len(d)]
-  cell <- Reduce(function(u, v) call("+", u, v), lapply(seq_len(d), function(j) {
-    call("*", as.name(paste0("i", j)), strides[j])
-  }))
-  q <- dplyr::mutate(q, cell = !!cell)
+  s <- sq_mutate(s, list(cell = paste(sprintf("%s * %s", sq_id(s, paste0("i", seq_len(d))), sq_lit(strides)),
+                                      collapse = " + ")))
   corners <- kde_corners(sizes)
+  wt <- sq_id(s, "wt")
   wcols <- lapply(seq_len(nrow(corners)), function(r) {
-    Reduce(function(u, v) call("*", u, v), lapply(seq_len(d), function(j) {
-      fj <- as.name(paste0("f", j))
-      if (corners[r, j] == 1L) fj else call("-", 1, fj)
-    }), quote(wt))
+    fs <- vapply(seq_len(d), function(j) {
+      fj <- sq_id(s, paste0("f", j))
+      if (corners[r, j] == 1L) fj else sprintf("(1.0 - %s)", fj)
+    }, "")
+    sprintf("SUM(%s * %s)", wt, paste(fs, collapse = " * "))
   })
-  wcols <- lapply(wcols, function(e) call("sum", e, na.rm = TRUE))
   names(wcols) <- paste0("w", seq_along(wcols))
-  q <- dplyr::group_by(q, !!as.name("cell"))
-  q <- dplyr::summarise(q, !!!wcols, cnt = sum(!!as.name("wt"), na.rm = TRUE))
+  q <- sq_lazy(sq_summarise(s, "cell", c(wcols, list(cnt = sprintf("SUM(%s)", wt)))))
   if (.query) return(q)
   res <- engine_collect(q)
   p <- numeric(prod(sizes))

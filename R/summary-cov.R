@@ -160,20 +160,23 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
                     missing_cells = missing, incomplete_n = cells$incomplete_n)
 }
 
-# Adds the columns p1, ..., pJ = P[k + 1, ] to the cells q. SQLite: a CASE
+# The cells q with the columns p1, ..., pJ = P[k + 1, ] added, as a query in
+# progress (R/engine-sql.R). SQLite: a CASE
 # tree per column (sql_lookup()); it ran a join with the inline table as a
 # scan of its m rows for every cell (1e6 cells, m = 50, J = 8: 1.5 times the
 # time of the whole mean summary). Other engines: a join with the inline
 # table, which they hash.
 lazy_projection <- function(q, P) {
   Jb <- ncol(P)
-  if (inherits(dbplyr::remote_con(q), "SQLiteConnection")) {
-    cols <- lapply(seq_len(Jb), function(j) sql_lookup(q, "k", P[, j]))
-    return(dplyr::mutate(q, !!!stats::setNames(cols, paste0("p", seq_len(Jb)))))
+  s <- sq_from(q)
+  if (inherits(s$con, "SQLiteConnection")) {
+    k <- sq_id(s, "k")
+    cols <- lapply(seq_len(Jb), function(j) sql_lookup_tree(k, P[, j], 0L))
+    return(sq_mutate(s, stats::setNames(cols, paste0("p", seq_len(Jb)))))
   }
   pub <- data.frame(k = as.double(seq_len(nrow(P)) - 1L), P)
   names(pub) <- c("k", paste0("p", seq_len(Jb)))
-  dplyr::inner_join(q, lazy_inline(q, pub), by = "k")
+  sq_from(dplyr::inner_join(q, lazy_inline(q, pub), by = "k"))
 }
 
 summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, unit = NULL) {
@@ -184,37 +187,36 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   drop <- identical(settings$incomplete, "drop")
   cells <- lazy_clipped_cells(x, grid, tau, settings$weights, settings$clip, id, arg, value, .query, settings$center,
                               if (drop) "drop" else "zero", unit = unit)
-  q <- cells$q
-  # the public projection matrix P[k, ] on every cell, by its grid index
-  q <- lazy_projection(q, P)
-  q <- if (is.null(unit)) dplyr::group_by(q, !!as.name("id")) else
-    dplyr::group_by(q, !!as.name("id"), !!as.name("u"))   # (one unit per curve: checked below)
-  # (SQL written out, as the sums of products below)
-  coefs <- stats::setNames(lapply(sprintf("SUM(c * p%d)", seq_len(Jb)), dbplyr::sql), paste0("a", seq_len(Jb)))
-  q <- dplyr::summarise(q, !!!coefs, cells = dplyr::n())
-  q <- dplyr::ungroup(q)
+  # the public projection matrix P[k, ] on every cell, by its grid index (SQL written out:
+  # R/engine-sql.R; dbplyr's translation of the J (J + 1) / 2 sums below took 1.4 of the 2.6 s of a
+  # call on a table of 200 rows, J = 20)
+  s <- lazy_projection(cells$q, P)
+  id_ <- function(nm) sq_id(s, nm)
+  a_ <- id_(paste0("a", seq_len(Jb)))
+  s <- sq_summarise(s, c("id", if (!is.null(unit)) "u"),   # (one unit per curve: checked below)
+                    c(stats::setNames(as.list(sprintf("SUM(%s * %s)", id_("c"), id_(paste0("p", seq_len(Jb))))),
+                                      paste0("a", seq_len(Jb))), list(cells = "COUNT(*)")))
   # the weight of each curve: 1, or 1 / the curves of its unit (a unit adds the mean of its a_i and of
-  # its a_i a_i^T)
-  wt <- if (is.null(unit)) NULL else as.name("wt")
-  if (!is.null(unit)) {   # a window over the per-curve rows (no second pass over the cells, no join)
-    q <- lazy_window_weight(q, "u")
+  # its a_i a_i^T): a window over the per-curve rows (no second pass over the cells, no join)
+  wt <- ""
+  if (!is.null(unit)) {
+    nc <- sprintf("COUNT(*) OVER (PARTITION BY %s)", id_("u"))
+    s <- sq_mutate(s, list(wt = paste0("1.0 / ", sql_double(s$con, nc))))
+    wt <- paste0(" * ", id_("wt"))
   }
-  # per-individual coefficient vectors -> their sums and sums of products, written as SQL: dbplyr's
-  # translation of the J (J + 1) / 2 sums took 1.4 of the 2.6 s of a call on a table of 200 rows
-  # (J = 20); the columns are the plain names made above, and SUM skips NULL as na.rm = TRUE
+  # per-individual coefficient vectors -> their sums and sums of products (SUM skips NULL)
   pairs <- which(upper.tri(diag(Jb), diag = TRUE), arr.ind = TRUE)
-  prods <- lapply(sprintf("SUM(a%d * a%d%s)", pairs[, 1L], pairs[, 2L], if (is.null(wt)) "" else " * wt"),
-                  dbplyr::sql)
+  prods <- as.list(sprintf("SUM(%s * %s%s)", a_[pairs[, 1L]], a_[pairs[, 2L]], wt))
   names(prods) <- sprintf("q%d_%d", pairs[, 1L], pairs[, 2L])
-  first <- c(list(n = quote(dplyr::n()), cells = quote(sum(cells, na.rm = TRUE))),
-             if (!is.null(unit)) list(nu = quote(sum(wt, na.rm = TRUE)), nid = quote(dplyr::n_distinct(id, na.rm = TRUE))),
-             stats::setNames(lapply(sprintf("SUM(a%d%s)", seq_len(Jb), if (is.null(wt)) "" else " * wt"), dbplyr::sql),
-                             paste0("s", seq_len(Jb))))
+  first <- c(list(n = "COUNT(*)", cells = sprintf("SUM(%s)", id_("cells"))),
+             if (!is.null(unit)) list(nu = sprintf("SUM(%s)", id_("wt")), nid = sprintf("COUNT(DISTINCT %s)", id_("id"))),
+             stats::setNames(as.list(sprintf("SUM(%s%s)", a_, wt)), paste0("s", seq_len(Jb))))
   block <- 500L
   blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
-  if (.query) return(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]]))
-  res <- as.list(engine_collect(dplyr::summarise(q, !!!first, !!!prods[blocks[[1L]]])))
-  for (b in blocks[-1L]) res <- c(res, as.list(engine_collect(dplyr::summarise(q, !!!prods[b]))))
+  agg <- function(e) sq_lazy(sq_summarise(s, character(), e))
+  if (.query) return(agg(c(first, prods[blocks[[1L]]])))
+  res <- as.list(engine_collect(agg(c(first, prods[blocks[[1L]]]))))
+  for (b in blocks[-1L]) res <- c(res, as.list(engine_collect(agg(prods[b]))))
   n <- as.double(res$n)
   nn <- cells$nn
   if (!is.null(unit) && n > 0 && as.double(res$nid) != n) {   # a curve (id) in two units: two rows

@@ -123,16 +123,13 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   q <- lazy_select(x, c(stats::setNames(columns, rep("columns", D)), id = id), c(xn, if (!is.null(id)) "id"),
                    numeric = xn, check = !.query)
   nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
-  q <- lazy_weight(nn$q, id)
+  s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
+  con <- s$con
+  id_sql <- function(nm) sq_id(s, nm)
   if (!is.null(box)) {
-    cl <- lapply(seq_len(D), function(j) {
-      bquote(pmin(pmax(.(as.name(xn[j])), .(sql_lit(box[1L, j])), na.rm = TRUE), .(sql_lit(box[2L, j])),
-                  na.rm = TRUE))
-    })
-    q <- dplyr::mutate(q, !!!stats::setNames(cl, xn))
+    cl <- lapply(seq_len(D), function(j) sq_clamp(s, id_sql(xn[j]), sq_lit(box[1L, j]), sq_lit(box[2L, j])))
+    s <- sq_mutate(s, stats::setNames(cl, xn))
   }
-  con <- dbplyr::remote_con(q)
-  id_sql <- function(nm) as.character(sql_ident(con, nm))
   lit <- function(v) paste0("(", sql_num(v), ")")
   wt <- if (is.null(id)) "" else paste0(id_sql("wt"), " * ")   # (without ids every row has weight 1)
   un <- paste0("u", seq_len(D))
@@ -147,12 +144,14 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     lin <- lapply(seq_len(D), function(j) {
       if (is.null(kernel$H)) {
         ls <- rep_len(kernel$lengthscale, D)[j]
-        return(call("/", as.name(xn[j]), sql_lit(ls)))
+        return(sprintf("%s / %s", id_sql(xn[j]), sq_lit(ls)))
       }
-      Reduce(function(a, b) call("+", a, b),
-             lapply(which(A[, j] != 0), function(k) call("*", as.name(xn[k]), sql_lit(A[k, j]))))
+      k <- which(A[, j] != 0)
+      if (!length(k)) return("0.0")
+      paste0("(", paste(sprintf("%s * %s", vapply(xn[k], id_sql, ""), vapply(A[k, j], sq_lit, "")),
+                        collapse = " + "), ")")
     })
-    q <- dplyr::mutate(q, !!!stats::setNames(lin, un))
+    s <- sq_mutate(s, stats::setNames(lin, un))
     zs <- kernel_scale_points(kernel, z, "synthetic")
     v <- lit(kernel$variance)
     # SQLite's exp() raises "Numerical result out of range" and PostgreSQL's
@@ -186,7 +185,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     sums <- c(sprintf("SUM(%sCOS(%s))", wt, tt), sprintf("SUM(%sSIN(%s))", wt, tt))
     names(sums) <- c(paste0("c", seq_len(Jp)), paste0("s", seq_len(Jp)))
   }
-  res <- lazy_wide_sums(q, sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt"))), .query)
+  res <- lazy_wide_sums(sq_lazy(s), sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt"))), .query)
   if (.query) return(res)
   out <- plain_double(unname(res$sums))
   if (method == "random_features") out <- rff$scale * out

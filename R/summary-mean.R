@@ -331,10 +331,10 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   }
   joined <- !is.null(unit) && !by_cells
   by_k <- function(q, joined) {
-    cells <- if (is.null(unit) || joined) quote(dplyr::n()) else quote(sum(cl, na.rm = TRUE))   # (cl: a unit's cells)
-    matched <- if (joined) list(matched = quote(sum(dplyr::if_else(is.na(nc), 0L, 1L), na.rm = TRUE)))
-    dplyr::summarise(dplyr::group_by(q, !!as.name("k")), s = sum(!!as.name("c"), na.rm = TRUE), cells = !!cells,
-                     !!!matched)
+    s <- sq_from(q)
+    cells <- if (is.null(unit) || joined) "COUNT(*)" else sprintf("SUM(%s)", sq_id(s, "cl"))   # (cl: a unit's cells)
+    matched <- if (joined) list(matched = sprintf("SUM(CASE WHEN %s IS NULL THEN 0 ELSE 1 END)", sq_id(s, "nc")))
+    sq_lazy(sq_summarise(s, "k", c(list(s = sprintf("SUM(%s)", sq_id(s, "c")), cells = cells), matched)))
   }
   q <- by_k(q, joined)
   if (.query) return(q)
@@ -413,44 +413,42 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
   q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)
   nn <- lazy_drop_null(q, new, check = !.query)
-  q <- nn$q
-  g1 <- sql_lit(grid[1L])      # literals exact to the last bit, as R's snap_to_grid()
+  s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
+  id_ <- sq_id(s, "id")
+  k_ <- sq_id(s, "k")
+  v_ <- sq_id(s, "v")
+  g1 <- sq_lit(grid[1L])      # literals exact to the last bit, as R's snap_to_grid()
   B <- value_clamp_bound(tau, w, clip)   # (as in memory: finite data never overflow)
   # the clamps of argument and value in one SELECT (a third nested one cost SQLite about 25 %)
-  q <- dplyr::mutate(q, ac = pmin(pmax(!!as.name("arg"), !!g1, na.rm = TRUE), !!sql_lit(grid[m]), na.rm = TRUE),
-                     value = pmin(pmax(!!as.name("value"), !!sql_lit(-B), na.rm = TRUE), !!sql_lit(B), na.rm = TRUE))
+  s <- sq_mutate(s, list(value = sq_clamp(s, sq_id(s, "value"), sq_lit(-B), sq_lit(B)),
+                         ac = sq_clamp(s, sq_id(s, "arg"), g1, sq_lit(grid[m]))))
   step <- grid_uniform_step(grid)
-  q <- if (m == 1L) dplyr::mutate(q, k = 0L) else if (!is.na(step)) {
-    dplyr::mutate(q, k = pmin(pmax(floor((!!as.name("ac") - !!g1) / !!sql_lit(step) + 0.5), 0, na.rm = TRUE),
-                              !!(m - 1), na.rm = TRUE))
+  ac <- sq_id(s, "ac")
+  s <- sq_mutate(s, list(k = if (m == 1L) "0" else if (!is.na(step)) {
+    sq_clamp(s, sprintf("FLOOR(((%s - %s) / %s) + 0.5)", ac, g1, sq_lit(step)), "0.0", sq_lit(m - 1))
   } else {
-    dplyr::mutate(q, k = !!sql_interval(q, "ac", (grid[-1L] + grid[-m]) / 2))
-  }
+    as.character(sql_interval(sq_lazy(s), "ac", (grid[-1L] + grid[-m]) / 2))
+  }))
   # with a unit: grouped by it too (the caller checks one unit per curve from these groups), or, when
   # that was checked already, the unit rides along (a shorter sort key)
   keys <- c("id", if (!is.null(unit) && !unit_checked) "u", "k")
-  carry <- if (!is.null(unit) && unit_checked) list(u = quote(min(u, na.rm = TRUE)))
-  q <- dplyr::summarise(dplyr::group_by(q, !!!lapply(keys, as.name)), !!!carry,
-                        v = mean(!!as.name("value"), na.rm = TRUE))
-  q <- dplyr::ungroup(q)
+  s <- sq_summarise(s, keys, c(if (!is.null(unit) && unit_checked) list(u = sprintf("MIN(%s)", sq_id(s, "u"))),
+                               list(v = sprintf("AVG(%s)", sq_id(s, "value")))))
   if (incomplete == "drop") {   # individuals without a cell at every grid point contribute nothing
-    q <- dplyr::group_by(q, !!as.name("id"))
-    q <- dplyr::mutate(q, nk = dplyr::n())
-    q <- dplyr::ungroup(q)
-    q <- dplyr::filter(q, !!as.name("nk") == !!as.double(m))
+    s <- sq_mutate(s, list(nk = sprintf("COUNT(*) OVER (PARTITION BY %s)", id_)))
+    s <- sq_filter(s, sprintf("%s = %s", sq_id(s, "nk"), sq_lit(m)))
   }
-  if (!is.null(center)) q <- dplyr::mutate(q, v = !!as.name("v") - !!sql_lookup(q, "k", center))
+  if (!is.null(center)) s <- sq_mutate(s, list(v = sprintf("%s - %s", v_, sql_lookup_tree(k_, center, 0L))))
   if (clip == "l2") {
-    q <- dplyr::mutate(q, wk = !!sql_lookup(q, "k", w))
-    q <- dplyr::group_by(q, !!as.name("id"))
-    q <- dplyr::mutate(q, nrm2 = sum(!!quote(wk * v * v), na.rm = TRUE))
-    q <- dplyr::ungroup(q)
-    q <- dplyr::mutate(q, c = !!as.name("v") * dplyr::if_else(!!as.name("nrm2") > !!sql_lit(tau * tau),
-                                                               !!sql_lit(tau) / sqrt(!!as.name("nrm2")), 1))
+    s <- sq_mutate(s, list(wk = sql_lookup_tree(k_, w, 0L)))
+    s <- sq_mutate(s, list(nrm2 = sprintf("SUM((%s * %s) * %s) OVER (PARTITION BY %s)", sq_id(s, "wk"), v_, v_, id_)))
+    n2 <- sq_id(s, "nrm2")
+    s <- sq_mutate(s, list(c = sprintf("%s * CASE WHEN (%s > %s) THEN (%s / SQRT(%s)) WHEN NOT (%s > %s) THEN 1.0 END",
+                                       v_, n2, sq_lit(tau * tau), sq_lit(tau), n2, n2, sq_lit(tau * tau))))
   } else {
-    q <- dplyr::mutate(q, c = pmin(pmax(!!as.name("v"), !!sql_lit(-tau), na.rm = TRUE), !!sql_lit(tau), na.rm = TRUE))
+    s <- sq_mutate(s, list(c = sq_clamp(s, v_, sq_lit(-tau), sq_lit(tau))))
   }
-  list(q = q, nn = nn)
+  list(q = sq_lazy(s), nn = nn)
 }
 
 # A double as an SQL literal exact to the last bit (dbplyr writes 15 digits),

@@ -189,3 +189,33 @@ test_engines("integer, bigint, numeric and real columns; tables in another schem
   expect_equal(summarise_kme(to, kernel_gaussian(0.5), synthetic = d$z, columns = c("a", "b"))$sums,
                summarise_kme(cbind(p$a, p$b), kernel_gaussian(0.5), synthetic = d$z)$sums, tolerance = 1e-9)
 })
+
+test_engines("awkward column names (reserved words, spaces, quotes, case) in the SQL dpfda writes", function(con) {
+  # the inner queries are written as text (R/engine-sql.R): every name must be quoted by the connection
+  d <- types_data()
+  long <- stats::setNames(d$long, c("select", "my day", "Sc\"ore"))
+  long$`Unit x` <- long$select %% 3
+  pts <- stats::setNames(d$pts, c("from", "b b", "resp", "Who"))
+  DBI::dbWriteTable(con, "odd long", long, overwrite = TRUE)
+  DBI::dbWriteTable(con, "odd_pts", pts, overwrite = TRUE)
+  k <- kernel_gaussian(0.5)
+  each <- function(tb, tp) {
+    list(mean = summarise_mean(tb, d$t, 1, id = "select", arg = "my day", value = "Sc\"ore"),
+         mean_sup = summarise_mean(tb, d$t, 1, clip = "sup", id = "select", arg = "my day", value = "Sc\"ore",
+                                   center = rep(0.1, 11)),
+         mean_unit = summarise_mean(tb, d$t, 1, id = "select", arg = "my day", value = "Sc\"ore", unit = "Unit x"),
+         cov = summarise_cov(tb, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "select", "my day", "Sc\"ore"),
+         cov_unit = summarise_cov(tb, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "select", "my day", "Sc\"ore",
+                                  unit = "Unit x"),
+         kde_id = summarise_kde(tp, d$t, 0.1, bins = 200, columns = "from", id = "Who"),
+         kde_grid = summarise_kde(tp, d$t, columns = "from", mechanism = "iclp", id = "Who"),
+         kde_2d = summarise_kde(tp, list(d$t, c(0, 0.3, 1)), columns = c("from", "b b"), mechanism = "frl"),
+         kme = summarise_kme(tp, k, synthetic = d$z, columns = c("from", "b b"), id = "Who"))
+  }
+  se <- each(dplyr::tbl(con, "odd long"), dplyr::tbl(con, "odd_pts"))
+  sm <- each(long, pts)
+  for (nm in names(se)) {
+    expect_equal(se[[nm]]$sums, sm[[nm]]$sums, tolerance = 1e-9, info = nm)
+    expect_equal(se[[nm]]$n, sm[[nm]]$n, info = nm)
+  }
+})

@@ -466,7 +466,7 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     t <- dbplyr::tbl_lazy(df, con = cons[[nm]])
     if (nm == "spark") {   # the translation differs from PostgreSQL's in quoting and types: one query each
       q <- engine_sql(t, "kme_kernel", kernel = kernel_gaussian(1), synthetic = matrix(1:4, 2), columns = c("x", "y"))
-      expect_match(q, "CAST(`x1` AS DOUBLE)", fixed = TRUE)
+      expect_match(q, "CAST(`x` AS DOUBLE) AS `x1`", fixed = TRUE)
       expect_false(grepl("DOUBLE PRECISION", q, fixed = TRUE))
       expect_match(q, "EXP(GREATEST((-0.5 * ", fixed = TRUE)
       expect_match(engine_sql(t, "kde", grid = g, bandwidth = 0.1, columns = "x"), "GREATEST(`x`", fixed = TRUE)
@@ -486,7 +486,7 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     q <- engine_sql(t, "kme_kernel", kernel = kernel_gaussian(1), synthetic = matrix(1:4, 2),
                     columns = c("x", "y"))
     expect_match(q, "EXP", ignore.case = TRUE)
-    expect_match(q, "CAST(\"x1\" AS DOUBLE PRECISION)", fixed = TRUE)   # any numeric column: doubles
+    expect_match(q, "CAST(\"x\" AS DOUBLE PRECISION) AS \"x1\"", fixed = TRUE)   # any numeric column: doubles
     q <- engine_sql(t, "kme_features", kernel = kernel_gaussian(1),
                     rff = with_seed_mode(1, kme_rff(kernel_gaussian(1), 6, 2)), columns = c("x", "y"))
     expect_match(q, "COS", ignore.case = TRUE)
