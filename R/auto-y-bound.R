@@ -170,20 +170,21 @@ summarise_binreg_bins_lazy <- function(x, y, columns, settings) {
   xn <- paste0("x", seq_len(D))
   q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"))
   nn <- lazy_drop_null(q, xn)
-  q <- nn$q
+  s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   cand <- settings$candidates
   K2 <- length(cand) + 1L
-  ce <- sql_lit(settings$center)
-  q <- dplyr::mutate(q, b = !!binreg_lazy_index(xn, settings),
-                     v = !!call("-", call("coalesce", as.name("y"), ce), ce),
-                     ym = dplyr::if_else(is.na(!!as.name("y")), 1, 0))
-  q <- dplyr::mutate(q, av = abs(!!as.name("v")))
-  q <- dplyr::mutate(q, kb = !!sql_bin_index(q, "av", cand))
-  q <- dplyr::mutate(q, va = dplyr::if_else(!!as.name("kb") == !!(K2 - 1L), 0, !!as.name("v")),
-                     sg = dplyr::if_else(!!as.name("v") > 0, 1, dplyr::if_else(!!as.name("v") < 0, -1, 0)))
-  q <- dplyr::group_by(q, !!as.name("b"), !!as.name("kb"))
-  q <- dplyr::summarise(q, cnt = dplyr::n(), a = sum(!!as.name("va"), na.rm = TRUE),
-                        s = sum(!!as.name("sg"), na.rm = TRUE), my = sum(!!as.name("ym"), na.rm = TRUE))
+  ce <- sq_lit(settings$center)
+  y_ <- sq_id(s, "y")
+  s <- sq_mutate(s, list(b = binreg_sql_index(s, xn, settings), v = sprintf("COALESCE(%s, %s) - %s", y_, ce, ce),
+                         ym = sprintf("CASE WHEN %s IS NULL THEN 1.0 ELSE 0.0 END", y_)))
+  v <- sq_id(s, "v")
+  s <- sq_mutate(s, list(av = sprintf("ABS(%s)", v)))
+  s <- sq_mutate(s, list(kb = as.character(sql_bin_index(nn$q, "av", cand))))
+  s <- sq_mutate(s, list(va = sprintf("CASE WHEN %s = %d THEN 0.0 ELSE %s END", sq_id(s, "kb"), K2 - 1L, v),
+                         sg = sprintf("CASE WHEN %s > 0 THEN 1.0 WHEN %s < 0 THEN -1.0 ELSE 0.0 END", v, v)))
+  q <- sq_lazy(sq_summarise(s, c("b", "kb"), list(cnt = "COUNT(*)", a = sprintf("SUM(%s)", sq_id(s, "va")),
+                                                  s = sprintf("SUM(%s)", sq_id(s, "sg")),
+                                                  my = sprintf("SUM(%s)", sq_id(s, "ym")))))
   res <- engine_collect(q)
   B <- prod(settings$bins)
   sums <- matrix(0, B, 1L + 2L * K2)

@@ -21,8 +21,26 @@ sq_from <- function(q) {
 # The lazy table of a query in progress (its render is the text itself).
 sq_lazy <- function(s) dplyr::tbl(s$con, dbplyr::sql(s$sql), vars = s$vars)
 
-# Quoted identifiers (vectorised) on the query's connection.
-sq_id <- function(s, nm) vapply(nm, function(v) as.character(sql_ident(s$con, v)), "", USE.NAMES = FALSE)
+# Quoted identifiers (vectorised) on the query's connection. Plain names
+# (letters, digits, underscores) take the connection's quote characters,
+# read from one name; any other goes through dbplyr (the covariance's
+# J (J + 1) sums name thousands of columns: 0.2 ms each).
+sq_id <- function(s, nm) {
+  if (!length(nm)) return(character())
+  probe <- as.character(sql_ident(s$con, "a"))
+  out <- paste0(substr(probe, 1L, 1L), nm, substr(probe, 3L, 3L))
+  odd <- !grepl("^[A-Za-z_][A-Za-z0-9_]*$", nm)
+  out[odd] <- vapply(nm[odd], function(v) as.character(sql_ident(s$con, v)), "", USE.NAMES = FALSE)
+  out
+}
+
+# The most result columns of one query: SQLite allows 2000 by default,
+# PostgreSQL 1664; others (DuckDB, Spark) get a cautious 500. The covariance's
+# J (J + 1) / 2 sums of products are split into queries of this many, each a
+# scan of the data (J = 50: one query, not three).
+sq_max_columns <- function(con) {
+  if (inherits(con, "SQLiteConnection")) 1900L else if (is_postgres(con)) 1600L else 500L
+}
 
 # The alias of a subquery (PostgreSQL needs one; the same name at every
 # level of nesting is allowed, as dbplyr's q01).

@@ -407,7 +407,8 @@ sql_double_type <- function(con) {
 # each block one scan of `q`; `extra` (named SQL) is added to the first
 # block. Returns list(sums = named numeric, extra = named list), or with
 # .query the lazy query of the first block.
-lazy_wide_sums <- function(q, sums, extra = character(), .query = FALSE, block = 500L) {
+lazy_wide_sums <- function(q, sums, extra = character(), .query = FALSE,
+                           block = sq_max_columns(dbplyr::remote_con(q)) - length(extra)) {
   s <- sq_from(lazy_fence(q))
   blocks <- split(seq_along(sums), ceiling(seq_along(sums) / block))
   agg <- function(i, with_extra) sq_lazy(sq_summarise(s, character(), as.list(c(if (with_extra) extra, sums[i]))))

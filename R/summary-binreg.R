@@ -120,16 +120,15 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"),
                    check = !.query)
   nn <- lazy_drop_null(q, xn, check = !.query)
-  q <- nn$q
+  s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   bins <- settings$bins
   yb <- settings$y_bound
-  idx <- binreg_lazy_index(xn, settings)
-  yc <- call("pmin", call("pmax", call("coalesce", as.name("y"), sql_lit(mean(yb))), sql_lit(yb[1L]), na.rm = TRUE),
-             sql_lit(yb[2L]), na.rm = TRUE)
-  q <- dplyr::mutate(q, b = !!idx, yc = !!yc, ym = dplyr::if_else(is.na(!!as.name("y")), 1, 0))
-  q <- dplyr::group_by(q, !!as.name("b"))
-  q <- dplyr::summarise(q, cnt = dplyr::n(), s = sum(!!as.name("yc"), na.rm = TRUE),
-                        my = sum(!!as.name("ym"), na.rm = TRUE))
+  y_ <- sq_id(s, "y")
+  yc <- sq_clamp(s, sprintf("COALESCE(%s, %s)", y_, sq_lit(mean(yb))), sq_lit(yb[1L]), sq_lit(yb[2L]))
+  s <- sq_mutate(s, list(b = binreg_sql_index(s, xn, settings), yc = yc,
+                         ym = sprintf("CASE WHEN %s IS NULL THEN 1.0 ELSE 0.0 END", y_)))
+  q <- sq_lazy(sq_summarise(s, "b", list(cnt = "COUNT(*)", s = sprintf("SUM(%s)", sq_id(s, "yc")),
+                                         my = sprintf("SUM(%s)", sq_id(s, "ym")))))
   if (.query) return(q)
   res <- engine_collect(q)
   B <- prod(bins)
@@ -141,22 +140,20 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
                                 missing_y = sum(as.double(res$my))))
 }
 
-# The SQL expression of the (0-based) bin of the inputs `xn`, as bin_index():
-# floor((u - lower) / width), clamped to the bins (exact literals).
-binreg_lazy_index <- function(xn, settings) {
+# The SQL expression of the (0-based) bin of the inputs `xn` of the query in
+# progress `s`, as bin_index(): floor((u - lower) / width), clamped to the
+# bins (exact literals).
+binreg_sql_index <- function(s, xn, settings) {
   dom <- settings$domain
   bins <- settings$bins
-  idx <- NULL
-  mult <- 1
-  for (j in seq_along(xn)) {
+  mult <- cumprod(c(1, bins))[seq_along(xn)]
+  terms <- vapply(seq_along(xn), function(j) {
     w <- (dom[2, j] - dom[1, j]) / bins[j]
-    kj <- call("pmin", call("pmax", call("floor", call("/", call("-", as.name(xn[j]), sql_lit(dom[1, j])),
-                                                        sql_lit(w))), 0, na.rm = TRUE), bins[j] - 1, na.rm = TRUE)
-    term <- if (mult == 1) kj else call("*", kj, mult)
-    idx <- if (is.null(idx)) term else call("+", idx, term)
-    mult <- mult * bins[j]
-  }
-  idx
+    kj <- sq_clamp(s, sprintf("FLOOR((%s - %s) / %s)", sq_id(s, xn[j]), sq_lit(dom[1, j]), sq_lit(w)), "0.0",
+                   sq_lit(bins[j] - 1))
+    if (mult[j] == 1) kj else sprintf("%s * %s", kj, sq_lit(mult[j]))
+  }, "")
+  paste(terms, collapse = " + ")
 }
 
 # The outputs and the point columns of bin regression's data (names for a data

@@ -211,7 +211,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   first <- c(list(n = "COUNT(*)", cells = sprintf("SUM(%s)", id_("cells"))),
              if (!is.null(unit)) list(nu = sprintf("SUM(%s)", id_("wt")), nid = sprintf("COUNT(DISTINCT %s)", id_("id"))),
              stats::setNames(as.list(sprintf("SUM(%s%s)", a_, wt)), paste0("s", seq_len(Jb))))
-  block <- 500L
+  block <- sq_max_columns(s$con) - length(first)
   blocks <- split(seq_along(prods), ceiling(seq_along(prods) / block))
   agg <- function(e) sq_lazy(sq_summarise(s, character(), e))
   if (.query) return(agg(c(first, prods[blocks[[1L]]])))

@@ -370,3 +370,20 @@ test_that("the SQL of the covariance and binning summaries for PostgreSQL and Sp
     expect_match(q, "GROUP BY", fixed = TRUE, info = nm)
   }
 })
+
+test_engines("the covariance's sums of products split over several queries (J = 70) agree with memory", function(con) {
+  # 70 * 71 / 2 = 2485 sums of products: more than one query holds on any engine (sq_max_columns())
+  old <- dp_reproducible(32)
+  on.exit(dp_rng(old))
+  t <- seq(0, 1, length.out = 70)
+  X <- outer(runif(12, 0.2, 2), sin(2 * pi * t)) + matrix(rnorm(12 * 70, 0, 0.3), 12)
+  long <- data.frame(who = rep(seq_len(12), 70), t = rep(t, each = 12), y = as.vector(X))
+  DBI::dbWriteTable(con, "wide_cov", long, overwrite = TRUE)
+  k <- kernel_matern(3 / 2, 0.05)
+  se <- summarise_cov(dplyr::tbl(con, "wide_cov"), t, 3, k, 70, "who", "t", "y")
+  sm <- summarise_cov(long, t, 3, k, 70, "who", "t", "y")
+  expect_gt(70 * 71 / 2, dpfda:::sq_max_columns(con))
+  expect_equal(dim(se$sums), c(70L, 71L))
+  expect_equal(se$sums, sm$sums, tolerance = 1e-9)
+  expect_equal(se$n, 12)
+})
