@@ -198,11 +198,12 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
     s <- sq_mutate(s, list(bin = as.character(sql_bin_index(cells$q, "av", cand)), bv = sgn(v)))
   }
   if (!is.null(unit)) {   # each unit: the mean of its curves (weight 1 / its number of curves)
-    cu <- dplyr::distinct(dplyr::select(nn$q, "id", "u"))
-    if (lazy_n_ids(nn$q) != as.double(dplyr::collect(dplyr::summarise(cu, n = dplyr::n()))$n)) {
+    cu <- sq_summarise(sq_from(nn$q), c("id", "u"), list())   # (the distinct pairs)
+    if (lazy_n_ids(nn$q) != plain_number(engine_collect(sq_lazy(sq_summarise(cu, character(),
+                                                                              list(n = "COUNT(*)"))))$n, 0)) {
       abort_curve_in_two_units()
     }
-    q <- lazy_unit_counts(sq_lazy(s), dplyr::summarise(dplyr::group_by(cu, !!as.name("u")), nc = dplyr::n()))
+    q <- lazy_unit_counts(sq_lazy(s), sq_lazy(sq_summarise(cu, "u", list(nc = "COUNT(*)"))))
     s <- sq_from(q)
     nc <- sq_id(s, "nc")
     s <- sq_mutate(s, list(v = sprintf("%s / %s", v, nc), bv = sprintf("%s / %s", sq_id(s, "bv"), nc)))
@@ -225,8 +226,7 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   n_full <- if (incomplete == "drop") n_cells / m else n
   n_hist <- n
   if (!is.null(unit)) {
-    n_hist <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")),
-                                                        n = dplyr::n()))$n)
+    n_hist <- lazy_n_distinct(nn$q, "u")
   }
   counts[1L] <- counts[1L] + (n_hist - sum(counts))
   out <- new_dpfda_summary("mean_bins", rbind(A, B), n_hist, nn$rows, nn$dropped, settings, norm_counts = counts,

@@ -79,7 +79,7 @@ sq_filter <- function(s, cond) {
 # Aggregates `exprs` (named SQL) by the columns `by` (none: one row).
 sq_summarise <- function(s, by, exprs) {
   b <- sq_id(s, by)
-  cols <- c(b, paste(unlist(exprs), "AS", sq_id(s, names(exprs))))
+  cols <- c(b, if (length(exprs)) paste(unlist(exprs), "AS", sq_id(s, names(exprs))))
   list(con = s$con, sql = sprintf("SELECT %s\nFROM (%s) AS %s%s", paste(cols, collapse = ", "), s$sql, sq_alias(s),
                                   if (length(b)) paste0("\nGROUP BY ", paste(b, collapse = ", ")) else ""),
        vars = c(by, names(exprs)))

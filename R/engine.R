@@ -357,12 +357,13 @@ sql_double <- function(con, e) {
   if (is.null(dtype)) e else sprintf("CAST(%s AS %s)", e, dtype)
 }
 
-# The number of distinct ids of the rows q.
-lazy_n_ids <- function(q) {
+# The number of distinct ids of the rows q; of distinct values of the column `col`.
+lazy_n_ids <- function(q) lazy_n_distinct(q, "id")
+
+lazy_n_distinct <- function(q, col) {
   s <- sq_from(q)
-  plain_number(engine_collect(sq_lazy(list(con = s$con, sql = sprintf("SELECT COUNT(DISTINCT %s) AS %s\nFROM (%s) AS %s",
-                                                                        sq_id(s, "id"), sq_id(s, "n"), s$sql, sq_alias(s)),
-                                           vars = "n")))$n, 0)
+  plain_number(engine_collect(sq_lazy(sq_summarise(s, character(), list(n = sprintf("COUNT(DISTINCT %s)",
+                                                                                      sq_id(s, col))))))$n, 0)
 }
 
 # A small public table (the projection matrix of a covariance summary)

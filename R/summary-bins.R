@@ -320,10 +320,11 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
     new <- c("age", "deaths", if (!is.null(group)) "grp")
     q <- lazy_select(x, cols, new, numeric = c("age", "deaths"), check = !.query)
     nn <- lazy_drop_null(q, new, check = !.query)
-    q <- if (is.null(group)) dplyr::mutate(nn$q, grp = "all") else nn$q
-    q <- dplyr::group_by(q, !!as.name("grp"), !!as.name("age"))
-    q <- dplyr::summarise(q, d = sum(!!as.name("deaths"), na.rm = TRUE),
-                          neg = sum(dplyr::if_else(!!quote(deaths < 0), 1, 0), na.rm = TRUE))
+    s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
+    if (is.null(group)) s <- sq_mutate(s, list(grp = "'all'"))
+    dd <- sq_id(s, "deaths")
+    q <- sq_lazy(sq_summarise(s, c("grp", "age"), list(d = sprintf("SUM(%s)", dd),
+                                                       neg = sprintf("SUM(CASE WHEN %s < 0 THEN 1.0 ELSE 0.0 END)", dd))))
     if (.query) return(q)
     res <- as.data.frame(engine_collect(q))
     if (any(res$neg > 0)) {

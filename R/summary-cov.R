@@ -176,7 +176,13 @@ lazy_projection <- function(q, P) {
   }
   pub <- data.frame(k = as.double(seq_len(nrow(P)) - 1L), P)
   names(pub) <- c("k", paste0("p", seq_len(Jb)))
-  sq_from(dplyr::inner_join(q, lazy_inline(q, pub), by = "k"))
+  s <- sq_from(q)
+  k <- sq_id(s, "k")
+  sql <- sprintf("SELECT %s, %s\nFROM (%s) AS dpfda_a\nINNER JOIN (%s) AS dpfda_b ON (dpfda_a.%s = dpfda_b.%s)",
+                 paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "),
+                 paste0("dpfda_b.", sq_id(s, names(pub)[-1L]), collapse = ", "), s$sql,
+                 sq_from(lazy_inline(q, pub))$sql, k, k)
+  list(con = s$con, sql = sql, vars = c(s$vars, names(pub)[-1L]))
 }
 
 summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, unit = NULL) {
@@ -224,9 +230,9 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   }
   if (drop) {   # the incomplete individuals (units) count, with no contribution
     n_all <- if (is.null(unit)) lazy_n_ids(nn$q) else
-      plain_double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(nn$q, "u")), n = dplyr::n()))$n)
+      lazy_n_distinct(nn$q, "u")
     n_done <- if (is.null(unit)) n else
-      plain_double(engine_collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")), n = dplyr::n()))$n)
+      lazy_n_distinct(cells$q, "u")
     if (!(n > 0)) {
       return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), n_all, nn$rows, nn$dropped, settings,
                                             missing_cells = 0, incomplete_n = n_all)))

@@ -305,11 +305,13 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   if (!is.null(unit)) {   # each unit: the mean of its clipped curves (weight 1 / its number of curves)
     # one grouping by curve: its unit (the smallest and largest value, to check that it has one), then
     # the units' counts of curves, collected (one row per unit)
-    per_curve <- dplyr::summarise(dplyr::group_by(nn$q, !!as.name("id")), u = min(!!as.name("u"), na.rm = TRUE),
-                                  u2 = max(!!as.name("u"), na.rm = TRUE))
-    per_unit <- dplyr::summarise(dplyr::group_by(per_curve, !!as.name("u")), nc = dplyr::n(),
-                                 two = sum(dplyr::if_else(!!quote(u != u2), 1L, 0L), na.rm = TRUE))
-    counted <- dplyr::select(per_unit, "u", "nc")
+    sc <- sq_from(nn$q)
+    u_ <- sq_id(sc, "u")
+    per_curve <- sq_summarise(sc, "id", list(u = sprintf("MIN(%s)", u_), u2 = sprintf("MAX(%s)", u_)))
+    per_unit <- sq_summarise(per_curve, "u", list(nc = "COUNT(*)", two = sprintf(
+      "SUM(CASE WHEN %s <> %s THEN 1 ELSE 0 END)", u_, sq_id(sc, "u2"))))
+    counted <- sq_lazy(sq_mutate(per_unit, list(), keep = c("u", "nc")))
+    per_unit <- sq_lazy(per_unit)
     if (!.query) {
       uc <- engine_collect(per_unit)
       if (sum(plain_double(uc$two)) > 0) abort_curve_in_two_units()
@@ -322,9 +324,10 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     # few (no second grouping of the rows), else the counting query itself.
     by_cells <- drop || inherits(dbplyr::remote_con(q), "SQLiteConnection")
     if (by_cells) {
-      q <- dplyr::ungroup(dplyr::summarise(dplyr::group_by(q, !!as.name("u"), !!as.name("k")),
-                                           c = sum(!!as.name("c"), na.rm = TRUE), cl = dplyr::n()))
-      q <- dplyr::mutate(q, c = !!as.name("c") / !!as.name("cl"))   # (.query: exact when no cell is missing)
+      s <- sq_from(q)
+      s <- sq_summarise(s, c("u", "k"), list(c = sprintf("SUM(%s)", sq_id(s, "c")), cl = "COUNT(*)"))
+      # (.query: exact when no cell is missing)
+      q <- sq_lazy(sq_mutate(s, list(c = sprintf("%s / %s", sq_id(s, "c"), sq_id(s, "cl")))))
     } else {
       q <- lazy_join_unit_counts(q, (if (!.query) unit_counts_inline(q, uc)) %||% counted)
     }
@@ -354,8 +357,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   if (!is.null(unit)) {
     out$n <- plain_double(cnt$units)
     if (drop) {   # units without a complete curve: no contribution
-      n_complete <- as.double(dplyr::collect(dplyr::summarise(dplyr::distinct(dplyr::select(cells$q, "u")),
-                                                              n = dplyr::n()))$n)
+      n_complete <- lazy_n_distinct(cells$q, "u")
       out$incomplete_n <- out$n - n_complete
     }
     out$unit <- unit
@@ -382,7 +384,8 @@ unit_counts_inline <- function(q, uc, max_units = getOption("dpfda.inline_units"
 # Each cell's clipped value divided by its unit's count of curves (`counts`:
 # a lazy table with columns u and nc; see lazy_unit_counts()).
 lazy_join_unit_counts <- function(q, counts) {
-  dplyr::mutate(lazy_unit_counts(q, counts), c = !!as.name("c") / !!as.name("nc"))
+  s <- sq_from(lazy_unit_counts(q, counts))
+  sq_lazy(sq_mutate(s, list(c = sprintf("%s / %s", sq_id(s, "c"), sq_id(s, "nc")))))
 }
 
 # Adds to the cells `q` (one row per curve and grid point, columns id and u)
@@ -392,13 +395,18 @@ lazy_join_unit_counts <- function(q, counts) {
 # in its unit, then the largest rank): its joins with a grouped subquery can
 # run as a scan of the subquery for every row (6e4 cells of 1500 units: 5 s).
 lazy_unit_counts <- function(q, counts) {
-  con <- dbplyr::remote_con(q)
-  if (!inherits(con, "SQLiteConnection")) return(dplyr::left_join(q, counts, by = "u"))
-  u <- as.character(sql_ident(con, "u"))
-  q <- dplyr::mutate(q, rk = !!dbplyr::sql(sprintf("DENSE_RANK() OVER (PARTITION BY %s ORDER BY %s)", u,
-                                                   sql_ident(con, "id"))))
-  q <- dplyr::mutate(q, nc = !!dbplyr::sql(sprintf("MAX(%s) OVER (PARTITION BY %s)", sql_ident(con, "rk"), u)))
-  dplyr::select(q, -"rk")
+  s <- sq_from(q)
+  u <- sq_id(s, "u")
+  if (inherits(s$con, "SQLiteConnection")) {
+    s <- sq_mutate(s, list(rk = sprintf("DENSE_RANK() OVER (PARTITION BY %s ORDER BY %s)", u, sq_id(s, "id"))))
+    return(sq_lazy(sq_mutate(s, list(nc = sprintf("MAX(%s) OVER (PARTITION BY %s)", sq_id(s, "rk"), u)),
+                             keep = setdiff(s$vars, "rk"))))
+  }
+  b <- sq_from(counts)
+  sql <- sprintf("SELECT %s, dpfda_b.%s AS %s\nFROM (%s) AS dpfda_a\nLEFT JOIN (%s) AS dpfda_b ON (dpfda_a.%s = dpfda_b.%s)",
+                 paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), sq_id(s, "nc"), sq_id(s, "nc"), s$sql, b$sql,
+                 u, u)
+  sq_lazy(list(con = s$con, sql = sql, vars = c(s$vars, "nc")))
 }
 
 # Each individual's clipped curve, cell by cell, as a lazy query with columns
