@@ -27,12 +27,15 @@ sq_lazy <- function(s) dplyr::tbl(s$con, dbplyr::sql(s$sql), vars = s$vars)
 # J (J + 1) sums name thousands of columns: 0.2 ms each).
 sq_id <- function(s, nm) {
   if (!length(nm)) return(character())
-  probe <- as.character(sql_ident(s$con, "a"))
+  key <- paste(class(s$con), collapse = " ")   # (the quoting is the dialect's: one per connection class)
+  probe <- sq_quotes[[key]] %||% (sq_quotes[[key]] <- as.character(sql_ident(s$con, "a")))
   out <- paste0(substr(probe, 1L, 1L), nm, substr(probe, 3L, 3L))
   odd <- !grepl("^[A-Za-z_][A-Za-z0-9_]*$", nm)
   out[odd] <- vapply(nm[odd], function(v) as.character(sql_ident(s$con, v)), "", USE.NAMES = FALSE)
   out
 }
+
+sq_quotes <- new.env(parent = emptyenv())
 
 # The most result columns of one query: SQLite allows 2000 by default,
 # PostgreSQL 1664; others (DuckDB, Spark) get a cautious 500. The covariance's

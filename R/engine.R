@@ -1,8 +1,8 @@
 # Data outside memory: database tables (dbplyr lazy tables: SQLite, DuckDB,
 # PostgreSQL, Spark through sparklyr) and chunks (a function returning data
-# frames). The summaries of R/summary-*.R are computed by the engine with
-# dplyr verbs that dbplyr translates to each backend's SQL; only O(grid)
-# numbers come back to R. DBI, dbplyr (with dplyr) and the drivers are
+# frames). The summaries of R/summary-*.R are computed by the engine in SQL
+# that dpfda writes on top of the user's query rendered by dbplyr
+# (R/engine-sql.R); only O(grid) numbers come back to R. DBI, dbplyr (with dplyr) and the drivers are
 # suggested packages, reached only when such an input is given.
 #
 # Rules shared by every engine summary (documented in ?dp_chunks):
