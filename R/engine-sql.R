@@ -45,9 +45,22 @@ sq_max_columns <- function(con) {
   if (inherits(con, "SQLiteConnection")) 1900L else if (is_postgres(con)) 1600L else 500L
 }
 
-# The alias of a subquery (PostgreSQL needs one; the same name at every
-# level of nesting is allowed, as dbplyr's q01).
-sq_alias <- function(s) "dpfda_q"
+# The query `sql` as a subquery of FROM or JOIN: in parentheses, indented
+# one level (engine_sql() shows it to people), with its alias (PostgreSQL
+# needs one; the same name at every level of nesting is allowed, as
+# dbplyr's q01).
+sq_sub <- function(sql, alias = "dpfda_q") {
+  if (sq_breaks_in_quotes(sql)) return(sprintf("(\n%s\n) AS %s", sql, alias))   # (indenting would change them)
+  sprintf("(\n  %s\n) AS %s", gsub("\n", "\n  ", sql, fixed = TRUE), alias)
+}
+
+# Whether a line break stands inside a quoted string or name of `sql` (a
+# filter of the user's on text with a line break in it, say).
+sq_breaks_in_quotes <- function(sql) {
+  if (!grepl("\n", sql, fixed = TRUE)) return(FALSE)
+  q <- regmatches(sql, gregexpr("'([^']|'')*'|\"([^\"]|\"\")*\"|`([^`]|``)*`", sql))[[1L]]
+  any(grepl("\n", q, fixed = TRUE))
+}
 
 # The scalar minimum / maximum of two SQL expressions.
 sq_least <- function(s, a, b) {
@@ -70,20 +83,20 @@ sq_mutate <- function(s, exprs, keep = s$vars) {
                  USE.NAMES = FALSE)
   new <- setdiff(names(exprs), old)
   cols <- c(cols, if (length(new)) paste(unlist(exprs[new]), "AS", sq_id(s, new)))
-  list(con = s$con, sql = sprintf("SELECT %s\nFROM (%s) AS %s", paste(cols, collapse = ", "), s$sql, sq_alias(s)),
+  list(con = s$con, sql = sprintf("SELECT %s\nFROM %s", paste(cols, collapse = ", "), sq_sub(s$sql)),
        vars = c(old, new))
 }
 
 # Rows for which the SQL condition `cond` holds.
 sq_filter <- function(s, cond) {
-  list(con = s$con, sql = sprintf("SELECT *\nFROM (%s) AS %s\nWHERE %s", s$sql, sq_alias(s), cond), vars = s$vars)
+  list(con = s$con, sql = sprintf("SELECT *\nFROM %s\nWHERE %s", sq_sub(s$sql), cond), vars = s$vars)
 }
 
 # Aggregates `exprs` (named SQL) by the columns `by` (none: one row).
 sq_summarise <- function(s, by, exprs) {
   b <- sq_id(s, by)
   cols <- c(b, if (length(exprs)) paste(unlist(exprs), "AS", sq_id(s, names(exprs))))
-  list(con = s$con, sql = sprintf("SELECT %s\nFROM (%s) AS %s%s", paste(cols, collapse = ", "), s$sql, sq_alias(s),
+  list(con = s$con, sql = sprintf("SELECT %s\nFROM %s%s", paste(cols, collapse = ", "), sq_sub(s$sql),
                                   if (length(b)) paste0("\nGROUP BY ", paste(b, collapse = ", ")) else ""),
        vars = c(by, names(exprs)))
 }

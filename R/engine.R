@@ -252,8 +252,8 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
   dtype <- sql_double_type(s$con)
   src <- sq_id(s, unname(cols))
   sel <- function(expr) {
-    sq_lazy(list(con = s$con, sql = sprintf("SELECT %s\nFROM (%s) AS %s", paste(expr, "AS", sq_id(s, new), collapse = ", "),
-                                            s$sql, sq_alias(s)), vars = new))
+    sq_lazy(list(con = s$con, sql = sprintf("SELECT %s\nFROM %s", paste(expr, "AS", sq_id(s, new), collapse = ", "),
+                                            sq_sub(s$sql)), vars = new))
   }
   q <- sel(if (is.null(dtype)) src else ifelse(new %in% numeric, sprintf("CAST(%s AS %s)", src, dtype), src))
   if (!check) return(q)
@@ -337,11 +337,10 @@ lazy_weight <- function(q, id) {
     # loop and a scan of the rows inside it, quadratic (2e4 points: 15 s); a left join keeps the
     # rows outside and searches the counts by an automatic index. PostgreSQL and DuckDB are faster
     # with the window.
-    sql <- sprintf(paste0("SELECT %s, dpfda_b.%s AS %s, 1.0 / dpfda_b.%s AS %s\nFROM (%s) AS dpfda_a\nLEFT JOIN ",
-                          "(SELECT %s, COUNT(*) AS %s FROM (%s) AS dpfda_q GROUP BY %s) AS dpfda_b ",
-                          "ON (dpfda_a.%s = dpfda_b.%s)"),
-                   paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), nk, nk, nk, sq_id(s, "wt"), s$sql,
-                   i, nk, s$sql, i, i, i)
+    counts <- sq_summarise(s, "id", list(nk = "COUNT(*)"))
+    sql <- sprintf("SELECT %s, dpfda_b.%s AS %s, 1.0 / dpfda_b.%s AS %s\nFROM %s\nLEFT JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
+                   paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), nk, nk, nk, sq_id(s, "wt"),
+                   sq_sub(s$sql, "dpfda_a"), sq_sub(counts$sql, "dpfda_b"), i, i)
     return(sq_lazy(list(con = s$con, sql = sql, vars = c(s$vars, "nk", "wt"))))
   }
   w <- sq_mutate(s, list(nk = sprintf("COUNT(*) OVER (PARTITION BY %s)", i)))

@@ -178,10 +178,10 @@ lazy_projection <- function(q, P) {
   names(pub) <- c("k", paste0("p", seq_len(Jb)))
   s <- sq_from(q)
   k <- sq_id(s, "k")
-  sql <- sprintf("SELECT %s, %s\nFROM (%s) AS dpfda_a\nINNER JOIN (%s) AS dpfda_b ON (dpfda_a.%s = dpfda_b.%s)",
+  sql <- sprintf("SELECT %s, %s\nFROM %s\nINNER JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
                  paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "),
-                 paste0("dpfda_b.", sq_id(s, names(pub)[-1L]), collapse = ", "), s$sql,
-                 sq_from(lazy_inline(q, pub))$sql, k, k)
+                 paste0("dpfda_b.", sq_id(s, names(pub)[-1L]), collapse = ", "), sq_sub(s$sql, "dpfda_a"),
+                 sq_sub(sq_from(lazy_inline(q, pub))$sql, "dpfda_b"), k, k)
   list(con = s$con, sql = sql, vars = c(s$vars, names(pub)[-1L]))
 }
 

@@ -403,9 +403,9 @@ lazy_unit_counts <- function(q, counts) {
                              keep = setdiff(s$vars, "rk"))))
   }
   b <- sq_from(counts)
-  sql <- sprintf("SELECT %s, dpfda_b.%s AS %s\nFROM (%s) AS dpfda_a\nLEFT JOIN (%s) AS dpfda_b ON (dpfda_a.%s = dpfda_b.%s)",
-                 paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), sq_id(s, "nc"), sq_id(s, "nc"), s$sql, b$sql,
-                 u, u)
+  sql <- sprintf("SELECT %s, dpfda_b.%s AS %s\nFROM %s\nLEFT JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
+                 paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), sq_id(s, "nc"), sq_id(s, "nc"),
+                 sq_sub(s$sql, "dpfda_a"), sq_sub(b$sql, "dpfda_b"), u, u)
   sq_lazy(list(con = s$con, sql = sql, vars = c(s$vars, "nc")))
 }
 

@@ -219,3 +219,20 @@ test_engines("awkward column names (reserved words, spaces, quotes, case) in the
     expect_equal(se[[nm]]$n, sm[[nm]]$n, info = nm)
   }
 })
+
+test_engines("a user's query with a line break inside a string keeps its meaning under the SQL dpfda writes", function(con) {
+  # engine_sql() indents the nested queries for reading; inside a quoted string that would change it
+  d <- types_data()
+  long <- d$long
+  long$site <- ifelse(long$patient %% 2 == 0, "a\nb", "a")
+  DBI::dbWriteTable(con, "sites", long, overwrite = TRUE)
+  tb <- dplyr::filter(dplyr::tbl(con, "sites"), site == "a\nb")
+  se <- summarise_mean(tb, d$t, 1, id = "patient", arg = "day", value = "score")
+  sm <- summarise_mean(long[long$site == "a\nb", ], d$t, 1, id = "patient", arg = "day", value = "score")
+  expect_equal(se$n, 3)
+  expect_equal(se$sums, sm$sums, tolerance = 1e-9)
+  expect_match(engine_sql(tb, "mean", grid = d$t, tau = 1, id = "patient", arg = "day", value = "score"),
+               "'a\nb'", fixed = TRUE)
+  expect_true(dpfda:::sq_breaks_in_quotes("SELECT * FROM t WHERE x = 'a\nb'"))
+  expect_false(dpfda:::sq_breaks_in_quotes("SELECT *\nFROM t WHERE x = 'a''b'"))
+})
