@@ -199,7 +199,7 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   }
   if (!is.null(unit)) {   # each unit: the mean of its curves (weight 1 / its number of curves)
     cu <- sq_summarise(sq_from(nn$q), c("id", "u"), list())   # (the distinct pairs)
-    if (lazy_n_ids(nn$q) != plain_number(engine_collect(sq_lazy(sq_summarise(cu, character(),
+    if (nn$n_ids != plain_number(engine_collect(sq_lazy(sq_summarise(cu, character(),
                                                                               list(n = "COUNT(*)"))))$n, 0)) {
       abort_curve_in_two_units()
     }
@@ -221,7 +221,7 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   B[idx] <- as.double(res$b)
   counts <- numeric(K2)
   counts[as.integer(hc$bin) + 1L] <- as.double(hc$cnt)
-  n <- lazy_n_ids(nn$q)
+  n <- nn$n_ids
   n_cells <- sum(as.double(res$cells))
   n_full <- if (incomplete == "drop") n_cells / m else n
   n_hist <- n

@@ -270,17 +270,21 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
 }
 
 # Counts the rows and the rows with a NULL in any of `cols`, then drops them.
-lazy_drop_null <- function(q, cols, check = TRUE) {
+# `ids`: also counts the distinct values of that column among the kept rows
+# (`n_ids`; in the same scan: the summaries of curves need their number).
+lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL) {
   s <- sq_from(q)
   anyna <- paste0("(", paste(sq_id(s, cols), "IS NULL", collapse = " OR "), ")")
   kept <- sq_lazy(sq_filter(s, paste("NOT", anyna)))
   if (!check) return(list(q = kept, rows = NA_real_, dropped = NA_real_))
-  cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), list(
-    rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", anyna)))))
+  cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
+    rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", anyna)),
+    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN NULL ELSE %s END)", anyna, sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
   # (SUM over no rows is NULL: no missing values)
-  list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0))
+  list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0),
+       n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0))
 }
 
 # One number from a query result as a plain double: `default` for NULL, an
@@ -356,9 +360,7 @@ sql_double <- function(con, e) {
   if (is.null(dtype)) e else sprintf("CAST(%s AS %s)", e, dtype)
 }
 
-# The number of distinct ids of the rows q; of distinct values of the column `col`.
-lazy_n_ids <- function(q) lazy_n_distinct(q, "id")
-
+# The number of distinct values of the column `col` of the rows q.
 lazy_n_distinct <- function(q, col) {
   s <- sq_from(q)
   plain_number(engine_collect(sq_lazy(sq_summarise(s, character(), list(n = sprintf("COUNT(DISTINCT %s)",

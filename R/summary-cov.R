@@ -229,7 +229,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     abort_curve_in_two_units()
   }
   if (drop) {   # the incomplete individuals (units) count, with no contribution
-    n_all <- if (is.null(unit)) lazy_n_ids(nn$q) else
+    n_all <- if (is.null(unit)) nn$n_ids else
       lazy_n_distinct(nn$q, "u")
     n_done <- if (is.null(unit)) n else
       lazy_n_distinct(cells$q, "u")
@@ -253,7 +253,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     if (drop) {
       out$n <- n_all
       out$incomplete_n <- n_all - n_done
-      out$curves <- lazy_n_ids(nn$q)
+      out$curves <- nn$n_ids
     }
     return(warn_dropped(out))
   }

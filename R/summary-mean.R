@@ -350,7 +350,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   }
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s
-  n <- if (!is.null(unit)) plain_double(cnt$ids) else lazy_n_ids(nn$q)
+  n <- if (!is.null(unit)) plain_double(cnt$ids) else nn$n_ids
   n_full <- if (drop) sum(res$cells) / m else n   # (drop: whole curves only)
   out <- new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
                            missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full)
@@ -420,7 +420,7 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
   q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)
-  nn <- lazy_drop_null(q, new, check = !.query)
+  nn <- lazy_drop_null(q, new, check = !.query, ids = "id")
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   id_ <- sq_id(s, "id")
   k_ <- sq_id(s, "k")
