@@ -6,6 +6,12 @@
 #
 #   Rscript bench/bench-release-paths.R out.csv            # time the installed dpfda
 #   Rscript bench/bench-release-paths.R --compare old.csv new.csv
+#
+# Measured 2026-11-30 (reps 3, a loaded 2-core machine), the engine's inner queries written as SQL
+# text (R/engine-sql.R) against the build before: every SQLite path faster, dp_cov 10.25 -> 2.62 s,
+# dp_kde 0.215 -> 0.063-0.082 s, dp_mean 0.57-0.83 -> 0.32-0.52 s (ratios 0.26-0.84); the in-memory
+# paths, whose code did not change, within 0.97-1.07 in the quieter of two runs (up to 1.58 on
+# 10-ms paths in the other, with a simulation running beside it).
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) >= 3L && args[1L] == "--compare") {
   a <- utils::read.csv(args[2L])
