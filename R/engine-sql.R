@@ -92,6 +92,17 @@ sq_filter <- function(s, cond) {
   list(con = s$con, sql = sprintf("SELECT *\nFROM %s\nWHERE %s", sq_sub(s$sql), cond), vars = s$vars)
 }
 
+# The rows of `a` with the columns `add` of their matches in `b` on the
+# column `by` (type "LEFT": rows without a match keep NULL there).
+sq_join <- function(a, b, by, add, type = c("LEFT", "INNER")) {
+  type <- match.arg(type)
+  k <- sq_id(a, by)
+  sql <- sprintf("SELECT %s, %s\nFROM %s\n%s JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
+                 paste0("dpfda_a.", sq_id(a, a$vars), collapse = ", "), paste0("dpfda_b.", sq_id(a, add), collapse = ", "),
+                 sq_sub(a$sql, "dpfda_a"), type, sq_sub(b$sql, "dpfda_b"), k, k)
+  list(con = a$con, sql = sql, vars = c(a$vars, add))
+}
+
 # Aggregates `exprs` (named SQL) by the columns `by` (none: one row).
 sq_summarise <- function(s, by, exprs) {
   b <- sq_id(s, by)

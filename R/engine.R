@@ -2,8 +2,9 @@
 # PostgreSQL, Spark through sparklyr) and chunks (a function returning data
 # frames). The summaries of R/summary-*.R are computed by the engine in SQL
 # that dpfda writes on top of the user's query rendered by dbplyr
-# (R/engine-sql.R); only O(grid) numbers come back to R. DBI, dbplyr (with dplyr) and the drivers are
-# suggested packages, reached only when such an input is given.
+# (R/engine-sql.R); only O(grid) numbers come back to R. DBI, dbplyr (with
+# dplyr) and the drivers are suggested packages, reached only when such an
+# input is given.
 #
 # Rules shared by every engine summary (documented in ?dp_chunks):
 #  * missing columns are errors; the used columns must be numeric (ids may be
@@ -341,13 +342,10 @@ lazy_weight <- function(q, id) {
     # loop and a scan of the rows inside it, quadratic (2e4 points: 15 s); a left join keeps the
     # rows outside and searches the counts by an automatic index. PostgreSQL and DuckDB are faster
     # with the window.
-    counts <- sq_summarise(s, "id", list(nk = "COUNT(*)"))
-    sql <- sprintf("SELECT %s, dpfda_b.%s AS %s, 1.0 / dpfda_b.%s AS %s\nFROM %s\nLEFT JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
-                   paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), nk, nk, nk, sq_id(s, "wt"),
-                   sq_sub(s$sql, "dpfda_a"), sq_sub(counts$sql, "dpfda_b"), i, i)
-    return(sq_lazy(list(con = s$con, sql = sql, vars = c(s$vars, "nk", "wt"))))
+    w <- sq_join(s, sq_summarise(s, "id", list(nk = "COUNT(*)")), "id", "nk")
+  } else {
+    w <- sq_mutate(s, list(nk = sprintf("COUNT(*) OVER (PARTITION BY %s)", i)))
   }
-  w <- sq_mutate(s, list(nk = sprintf("COUNT(*) OVER (PARTITION BY %s)", i)))
   sq_lazy(sq_mutate(w, list(wt = paste0("1.0 / ", sql_double(s$con, nk)))))
 }
 

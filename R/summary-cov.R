@@ -176,13 +176,7 @@ lazy_projection <- function(q, P) {
   }
   pub <- data.frame(k = as.double(seq_len(nrow(P)) - 1L), P)
   names(pub) <- c("k", paste0("p", seq_len(Jb)))
-  s <- sq_from(q)
-  k <- sq_id(s, "k")
-  sql <- sprintf("SELECT %s, %s\nFROM %s\nINNER JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
-                 paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "),
-                 paste0("dpfda_b.", sq_id(s, names(pub)[-1L]), collapse = ", "), sq_sub(s$sql, "dpfda_a"),
-                 sq_sub(sq_from(lazy_inline(q, pub))$sql, "dpfda_b"), k, k)
-  list(con = s$con, sql = sql, vars = c(s$vars, names(pub)[-1L]))
+  sq_join(s, sq_from(lazy_inline(q, pub)), "k", names(pub)[-1L], "INNER")
 }
 
 summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, unit = NULL) {

@@ -402,11 +402,7 @@ lazy_unit_counts <- function(q, counts) {
     return(sq_lazy(sq_mutate(s, list(nc = sprintf("MAX(%s) OVER (PARTITION BY %s)", sq_id(s, "rk"), u)),
                              keep = setdiff(s$vars, "rk"))))
   }
-  b <- sq_from(counts)
-  sql <- sprintf("SELECT %s, dpfda_b.%s AS %s\nFROM %s\nLEFT JOIN %s ON (dpfda_a.%s = dpfda_b.%s)",
-                 paste0("dpfda_a.", sq_id(s, s$vars), collapse = ", "), sq_id(s, "nc"), sq_id(s, "nc"),
-                 sq_sub(s$sql, "dpfda_a"), sq_sub(b$sql, "dpfda_b"), u, u)
-  sq_lazy(list(con = s$con, sql = sql, vars = c(s$vars, "nc")))
+  sq_lazy(sq_join(s, sq_from(counts), "u", "nc"))
 }
 
 # Each individual's clipped curve, cell by cell, as a lazy query with columns
