@@ -161,11 +161,11 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
 }
 
 # The cells q with the columns p1, ..., pJ = P[k + 1, ] added, as a query in
-# progress (R/engine-sql.R). SQLite: a CASE
-# tree per column (sql_lookup()); it ran a join with the inline table as a
-# scan of its m rows for every cell (1e6 cells, m = 50, J = 8: 1.5 times the
-# time of the whole mean summary). Other engines: a join with the inline
-# table, which they hash.
+# progress (R/engine-sql.R). SQLite: a CASE tree per column
+# (sql_lookup_tree()); it ran a join with the inline table as a scan of its m
+# rows for every cell (1e6 cells, m = 50, J = 8: 1.5 times the time of the
+# whole mean summary). Other engines: a join with the inline table, which
+# they hash.
 lazy_projection <- function(q, P) {
   Jb <- ncol(P)
   s <- sq_from(q)
