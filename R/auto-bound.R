@@ -50,13 +50,12 @@ auto_bound_candidates <- function(range) {
 # the L2 rule `x` are squared norms and compared with the squared candidates.
 auto_bin_index <- function(x, edges) findInterval(x, edges, left.open = TRUE)
 
-# CASE expression of the same bins in SQL.
-sql_bin_index <- function(q, col, edges) {
-  con <- dbplyr::remote_con(q)
-  qc <- as.character(sql_ident(con, col))   # (dbplyr 2.5 does not export sql_escape_ident())
-  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s <= %s THEN %d", qc, sql_num(edges),
-                                            seq_along(edges) - 1L), collapse = " "),
-                     sprintf(" ELSE %d END", length(edges))))
+# CASE expression of the same bins in SQL, on the column `col` of the query
+# in progress `s` (R/engine-sql.R).
+sql_bin_index <- function(s, col, edges) {
+  qc <- sq_id(s, col)
+  paste0("CASE ", paste(sprintf("WHEN %s <= %s THEN %d", qc, sql_num(edges), seq_along(edges) - 1L), collapse = " "),
+         sprintf(" ELSE %d END", length(edges)))
 }
 
 # The binned summary from cells of individuals (`ci` 0-based individual index,
@@ -191,11 +190,11 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
   sgn <- function(e) sprintf("CASE WHEN %s > 0 THEN 1.0 WHEN %s < 0 THEN -1.0 ELSE 0.0 END", e, e)
   if (clip == "l2") {
     n2 <- sq_id(s, "nrm2")
-    s <- sq_mutate(s, list(bin = as.character(sql_bin_index(cells$q, "nrm2", cand^2)),
+    s <- sq_mutate(s, list(bin = sql_bin_index(s, "nrm2", cand^2),
                            bv = sprintf("CASE WHEN %s > 0 THEN %s / SQRT(%s) ELSE 0.0 END", n2, v, n2)))
   } else {
     s <- sq_mutate(s, list(av = sprintf("ABS(%s)", v)))
-    s <- sq_mutate(s, list(bin = as.character(sql_bin_index(cells$q, "av", cand)), bv = sgn(v)))
+    s <- sq_mutate(s, list(bin = sql_bin_index(s, "av", cand), bv = sgn(v)))
   }
   if (!is.null(unit)) {   # each unit: the mean of its curves (weight 1 / its number of curves)
     cu <- sq_summarise(sq_from(nn$q), c("id", "u"), list())   # (the distinct pairs)

@@ -179,7 +179,7 @@ summarise_binreg_bins_lazy <- function(x, y, columns, settings) {
                          ym = sprintf("CASE WHEN %s IS NULL THEN 1.0 ELSE 0.0 END", y_)))
   v <- sq_id(s, "v")
   s <- sq_mutate(s, list(av = sprintf("ABS(%s)", v)))
-  s <- sq_mutate(s, list(kb = as.character(sql_bin_index(nn$q, "av", cand))))
+  s <- sq_mutate(s, list(kb = sql_bin_index(s, "av", cand)))
   s <- sq_mutate(s, list(va = sprintf("CASE WHEN %s = %d THEN 0.0 ELSE %s END", sq_id(s, "kb"), K2 - 1L, v),
                          sg = sprintf("CASE WHEN %s > 0 THEN 1.0 WHEN %s < 0 THEN -1.0 ELSE 0.0 END", v, v)))
   q <- sq_lazy(sq_summarise(s, c("b", "kb"), list(cnt = "COUNT(*)", a = sprintf("SUM(%s)", sq_id(s, "va")),

@@ -479,13 +479,12 @@ sql_lookup_tree <- function(qc, values, from) {
 }
 
 # CASE expression: index (0-based) of the interval of `col` between the
-# sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j).
-sql_interval <- function(q, col, breaks) {
-  con <- dbplyr::remote_con(q)
-  qc <- as.character(sql_ident(con, col))
-  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %d", qc, sql_num(breaks),
-                                            seq_along(breaks) - 1L), collapse = " "),
-                     sprintf(" ELSE %d END", length(breaks))))
+# sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j),
+# on the query in progress `s` (R/engine-sql.R).
+sql_interval <- function(s, col, breaks) {
+  qc <- sq_id(s, col)
+  paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %d", qc, sql_num(breaks), seq_along(breaks) - 1L), collapse = " "),
+         sprintf(" ELSE %d END", length(breaks)))
 }
 
 #' Show the SQL of an engine summary

@@ -440,8 +440,8 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
       s <- sq_mutate(s, stats::setNames(list(sq_least(s, sprintf("FLOOR(%s)", sq_id(s, pos)), sq_lit(m - 2))), ij))
       fr <- sprintf("%s - %s", sq_id(s, pos), sq_id(s, ij))
     } else {
-      s <- sq_mutate(s, stats::setNames(list(as.character(sql_interval(sq_lazy(s), xn[j], a[2:(m - 1L)]))), ij))
-      fr <- as.character(sql_axis_fraction(sq_lazy(s), xn[j], a))
+      s <- sq_mutate(s, stats::setNames(list(sql_interval(s, xn[j], a[2:(m - 1L)])), ij))
+      fr <- sql_axis_fraction(s, xn[j], a)
     }
     s <- sq_mutate(s, stats::setNames(list(sq_clamp(s, fr, "0.0", "1.0")), fj))
   }
@@ -475,14 +475,12 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
 
 # CASE expression: the fraction (x - a_i) / (a_{i+1} - a_i) of `col` in its
 # interval of the sorted axis `a` (the same intervals as sql_interval()).
-sql_axis_fraction <- function(q, col, a) {
-  con <- dbplyr::remote_con(q)
-  qc <- as.character(sql_ident(con, col))
+sql_axis_fraction <- function(s, col, a) {
+  qc <- sq_id(s, col)
   m <- length(a)
   frac <- sprintf("(%s - %s) / %s", qc, sql_num(a[-m]), sql_num(diff(a)))
-  dbplyr::sql(paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %s", qc, sql_num(a[2:(m - 1L)]),
-                                            frac[seq_len(m - 2L)]), collapse = " "),
-                     " ELSE ", frac[m - 1L], " END"))
+  paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %s", qc, sql_num(a[2:(m - 1L)]), frac[seq_len(m - 2L)]),
+                        collapse = " "), " ELSE ", frac[m - 1L], " END")
 }
 
 # Corners {0, 1}^d of a cell (first axis fastest), without the upper corner

@@ -431,7 +431,7 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   s <- sq_mutate(s, list(k = if (m == 1L) "0" else if (!is.na(step)) {
     sq_clamp(s, sprintf("FLOOR(((%s - %s) / %s) + 0.5)", ac, g1, sq_lit(step)), "0.0", sq_lit(m - 1))
   } else {
-    as.character(sql_interval(sq_lazy(s), "ac", (grid[-1L] + grid[-m]) / 2))
+    sql_interval(s, "ac", (grid[-1L] + grid[-m]) / 2)
   }))
   # with a unit: grouped by it too (the caller checks one unit per curve from these groups), or, when
   # that was checked already, the unit rides along (a shorter sort key)
