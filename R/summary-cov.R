@@ -160,23 +160,58 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
                     missing_cells = missing, incomplete_n = cells$incomplete_n)
 }
 
-# The cells q with the columns p1, ..., pJ = P[k + 1, ] added, as a query in
-# progress (R/engine-sql.R). SQLite: a CASE tree per column
-# (sql_lookup_tree()); it ran a join with the inline table as a scan of its m
-# rows for every cell (1e6 cells, m = 50, J = 8: 1.5 times the time of the
-# whole mean summary). Other engines: a join with the inline table, which
-# they hash.
-lazy_projection <- function(q, P) {
-  Jb <- ncol(P)
+# The coefficients a_ij = sum_k P[k + 1, j] c_ik of each curve (cells c_ik
+# at grid index k), as SQL aggregates to stand in the SELECT that groups the
+# cells q by curve; `s` is that query in progress (R/engine-sql.R). Three
+# ways, by engine and shape:
+# * SQLite, m <= 5 J: the cells pivoted by grid index, SUM(CASE WHEN k = K
+#   THEN c ELSE 0 END), combined with P. SQLite shares identical aggregates of
+#   one SELECT, so the J sums reuse the m pivots, and each cell's c (the
+#   clipped value, an expression of the subquery) is computed once, in the
+#   matching branch.
+# * SQLite otherwise: a CASE tree per component giving P[k, j]
+#   (sql_lookup_tree(), about log2(m) comparisons), then SUM(c * p_j), which
+#   computes c J times. (A join with an inline table of P ran as a scan of its
+#   m rows for every cell: 1e6 cells, m = 50, J = 8, 1.5 times the time of the
+#   whole mean summary.) On 1e5 cells the pivot costs about 6 ms per grid point
+#   and the tree 35 ms per component: m = 50, J = 50 (dp_cov's default
+#   J) 2.3 -> 1.1 s; m = 200, J = 4 the tree 0.4 s, the pivot 1.1 s.
+# * Other engines: a join with the inline table, which they hash (PostgreSQL,
+#   m = 50, J = 50: 1.0-1.2 s against 1.6 s for the pivot).
+# Returns the query to group (with the columns p1, ..., pJ joined, or not) and
+# the J aggregates.
+sql_cell_projection <- function(q, P) {
   s <- sq_from(q)
+  m <- nrow(P)
+  J <- ncol(P)
+  if (inherits(s$con, "SQLiteConnection") && m <= 5L * J) {
+    piv <- sprintf("SUM(CASE WHEN %s = %d THEN %s ELSE 0 END)", sq_id(s, "k"), seq_len(m) - 1L, sq_id(s, "c"))
+    return(list(s = s, sums = vapply(seq_len(J), function(j) {
+      nz <- P[, j] != 0
+      sql_sum_nested(sprintf("%s * %s", piv[nz], sql_num(P[nz, j])))
+    }, "")))
+  }
   if (inherits(s$con, "SQLiteConnection")) {
     k <- sq_id(s, "k")
-    cols <- lapply(seq_len(Jb), function(j) sql_lookup_tree(k, P[, j], 0L))
-    return(sq_mutate(s, stats::setNames(cols, paste0("p", seq_len(Jb)))))
+    cols <- lapply(seq_len(J), function(j) sql_lookup_tree(k, P[, j], 0L))
+    s <- sq_mutate(s, stats::setNames(cols, paste0("p", seq_len(J))))
+  } else {
+    pub <- data.frame(k = as.double(seq_len(m) - 1L), P)
+    names(pub) <- c("k", paste0("p", seq_len(J)))
+    s <- sq_join(s, sq_from(lazy_inline(q, pub)), "k", names(pub)[-1L], "INNER")
   }
-  pub <- data.frame(k = as.double(seq_len(nrow(P)) - 1L), P)
-  names(pub) <- c("k", paste0("p", seq_len(Jb)))
-  sq_join(s, sq_from(lazy_inline(q, pub)), "k", names(pub)[-1L], "INNER")
+  list(s = s, sums = sprintf("SUM(%s * %s)", sq_id(s, "c"), sq_id(s, paste0("p", seq_len(J)))))
+}
+
+# The sum of SQL terms as nested halves ((a + b) + (c + d)): depth log2 of
+# their number, where a + b + c + ... is as deep as it is long (SQLite
+# refuses an expression deeper than 1000).
+sql_sum_nested <- function(terms) {
+  n <- length(terms)
+  if (!n) return("0.0")
+  if (n <= 8L) return(paste0("(", paste(terms, collapse = " + "), ")"))
+  h <- n %/% 2L
+  paste0("(", sql_sum_nested(terms[seq_len(h)]), " + ", sql_sum_nested(terms[-seq_len(h)]), ")")
 }
 
 summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, unit = NULL) {
@@ -187,15 +222,15 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   drop <- identical(settings$incomplete, "drop")
   cells <- lazy_clipped_cells(x, grid, tau, settings$weights, settings$clip, id, arg, value, .query, settings$center,
                               if (drop) "drop" else "zero", unit = unit)
-  # the public projection matrix P[k, ] on every cell, by its grid index (SQL written out:
-  # R/engine-sql.R; dbplyr's translation of the J (J + 1) / 2 sums below took 1.4 of the 2.6 s of a
-  # call on a table of 200 rows, J = 20)
-  s <- lazy_projection(cells$q, P)
+  # each curve's coefficients on the public projection matrix P (SQL written out: R/engine-sql.R;
+  # dbplyr's translation of the J (J + 1) / 2 sums below took 1.4 of the 2.6 s of a call on a table
+  # of 200 rows, J = 20)
+  pr <- sql_cell_projection(cells$q, P)
+  s <- pr$s
   id_ <- function(nm) sq_id(s, nm)
   a_ <- id_(paste0("a", seq_len(Jb)))
   s <- sq_summarise(s, c("id", if (!is.null(unit)) "u"),   # (one unit per curve: checked below)
-                    c(stats::setNames(as.list(sprintf("SUM(%s * %s)", id_("c"), id_(paste0("p", seq_len(Jb))))),
-                                      paste0("a", seq_len(Jb))), list(cells = "COUNT(*)")))
+                    c(stats::setNames(as.list(pr$sums), paste0("a", seq_len(Jb))), list(cells = "COUNT(*)")))
   # the weight of each curve: 1, or 1 / the curves of its unit (a unit adds the mean of its a_i and of
   # its a_i a_i^T): a window over the per-curve rows (no second pass over the cells, no join)
   wt <- ""

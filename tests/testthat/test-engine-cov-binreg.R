@@ -387,3 +387,38 @@ test_engines("the covariance's sums of products split over several queries (J = 
   expect_equal(se$sums, sm$sums, tolerance = 1e-9)
   expect_equal(se$n, 12)
 })
+
+test_that("SQLite: the covariance's projection pivots the cells or looks P up by a CASE tree, alike", {
+  # m <= 5 J: the cells pivoted by grid index (the J sums share the m pivots); otherwise a CASE tree
+  # per component (R/summary-cov.R, sql_cell_projection())
+  set.seed(33)
+  t <- seq(0, 1, length.out = 11)
+  X <- outer(runif(30, 0.2, 2), sin(2 * pi * t)) + matrix(rnorm(30 * 11, 0, 0.3), 30)
+  long <- data.frame(id = rep(seq_len(30), 11), arg = rep(t, each = 30), value = as.vector(X))
+  tb <- sqlite_tbl(long)
+  k <- kernel_matern(3 / 2, 0.2)
+  for (J in c(2L, 3L, 11L)) {
+    q <- dbplyr::sql_render(summarise_cov(tb, t, 2, k, J, .query = TRUE))
+    pivot <- grepl("SUM(CASE WHEN `k` = 10 THEN `c` ELSE 0 END) * ", q, fixed = TRUE)
+    expect_identical(pivot, J >= 3L, info = J)
+    expect_identical(grepl("END AS `p1`", q, fixed = TRUE), !pivot, info = J)   # (the tree's column)
+    expect_equal(summarise_cov(tb, t, 2, k, J)$sums, summarise_cov(long, t, 2, k, J)$sums, tolerance = 1e-9,
+                 info = J)
+  }
+})
+
+test_that("SQL sums are nested in halves, within SQLite's expression depth", {
+  terms <- as.character(1:100)
+  s <- dpfda:::sql_sum_nested(terms)
+  expect_equal(eval(parse(text = s)), sum(1:100))
+  ch <- strsplit(s, "")[[1]]
+  expect_lte(max(cumsum((ch == "(") - (ch == ")"))), 6)
+  expect_identical(dpfda:::sql_sum_nested(character()), "0.0")
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  # a flat sum of 1200 terms is 1200 deep: "Expression tree is too large (maximum depth 1000)"
+  terms <- sprintf("%d.0", 1:1200)
+  expect_error(DBI::dbGetQuery(con, paste("SELECT", paste(terms, collapse = " + "))), "too large")
+  expect_equal(DBI::dbGetQuery(con, paste("SELECT", dpfda:::sql_sum_nested(terms), "AS s"))$s, sum(1:1200))
+})
