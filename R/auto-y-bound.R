@@ -168,7 +168,7 @@ summarise_binreg_bins <- function(x, y, bins, domain, ab, columns) {
 summarise_binreg_bins_lazy <- function(x, y, columns, settings) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
-  q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"))
+  q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"), nan_null = c(xn, "y"))
   nn <- lazy_drop_null(q, xn)
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   cand <- settings$candidates

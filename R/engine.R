@@ -216,12 +216,12 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
 # The last step of every summary outside memory: the numbers of the summary
 # as plain doubles (whatever types the engine returned), then the warning
 # for dropped rows.
-warn_dropped <- function(s) {
-  s <- summary_as_double(s)
+warn_dropped <- function(s, what = "a missing or non-finite value") {
+  if (inherits(s, "dpfda_summary")) s <- summary_as_double(s)
   if (s$dropped > 0) {
-    dpfda_warn(sprintf(paste("%s row%s with a missing value in a used column %s dropped (rows are dropped",
+    dpfda_warn(sprintf(paste("%s row%s with %s in a used column %s dropped (rows are dropped",
                              "one by one, which keeps the contribution bound)."),
-                       format(s$dropped, big.mark = ","), if (s$dropped == 1) "" else "s",
+                       format(s$dropped, big.mark = ","), if (s$dropped == 1) "" else "s", what,
                        if (s$dropped == 1) "was" else "were"), "dpfda_warning_data")
   }
   s
@@ -245,7 +245,10 @@ summary_as_double <- function(s) {
 # of doubles, as in memory: PostgreSQL would otherwise compute in NUMERIC,
 # exact decimals, and slowly; a cast of a double column to a double is no
 # work; SQLite needs none). One SELECT on the user's query (R/engine-sql.R).
-lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
+# `nan_null`: columns whose NaN reads as NULL (summaries that clamp +-Inf
+# but drop missing values; the others drop every non-finite value,
+# lazy_drop_null()).
+lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE, nan_null = character()) {
   engine_need()
   have <- colnames(tbl)
   for (i in seq_along(cols)) if (!cols[[i]] %in% have) engine_missing_column(cols[[i]], have, names(cols)[i])
@@ -256,7 +259,13 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
     sq_lazy(list(con = s$con, sql = sprintf("SELECT %s\nFROM %s", paste(expr, "AS", sq_id(s, new), collapse = ", "),
                                             sq_sub(s$sql)), vars = new))
   }
-  q <- sel(if (is.null(dtype)) src else ifelse(new %in% numeric, sprintf("CAST(%s AS %s)", src, dtype), src))
+  expr <- if (is.null(dtype)) src else ifelse(new %in% numeric, sprintf("CAST(%s AS %s)", src, dtype), src)
+  # NaN as NULL (R's is.na(NaN)): PostgreSQL, DuckDB and Spark store it (SQLite stores NULL); finite
+  # values and +-Inf kept (1 / Inf = 0), in a CASE so that 1 / 0 is never evaluated
+  nan <- new %in% nan_null & !inherits(s$con, "SQLiteConnection")
+  expr[nan] <- sprintf("CASE WHEN (%s - %s) = 0 THEN %s WHEN (1.0 / %s) = 0 THEN %s END", expr[nan], expr[nan],
+                       expr[nan], expr[nan], expr[nan])
+  q <- sel(expr)
   if (!check) return(q)
   head_rows <- dplyr::collect(utils::head(sel(src), 100L))   # (the types as stored: before the cast)
   for (nm in numeric) {
@@ -271,16 +280,24 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE) {
 }
 
 # Counts the rows and the rows with a NULL in any of `cols`, then drops them.
-# `ids`: also counts the distinct values of that column among the kept rows
-# (`n_ids`; in the same scan: the summaries of curves need their number).
-lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL) {
+# `finite`: the columns among them whose values must also be finite (the
+# in-memory rule, frame_clean(): NaN and +-Inf are dropped as missing; a
+# table can hold them: PostgreSQL's 'Infinity' and 'NaN', SQLite's Inf).
+# (x - x) = 0 holds exactly for a finite x: Inf - Inf is NaN (NULL in
+# SQLite), and NaN = 0 is false or NULL on every engine. `ids`: also counts
+# the distinct values of that column among the kept rows (`n_ids`; in the
+# same scan: the summaries of curves need their number).
+lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character()) {
   s <- sq_from(q)
-  anyna <- paste0("(", paste(sq_id(s, cols), "IS NULL", collapse = " OR "), ")")
-  kept <- sq_lazy(sq_filter(s, paste("NOT", anyna)))
+  fin <- intersect(cols, finite)
+  qc <- sq_id(s, cols)
+  keep <- paste0("(", paste(ifelse(cols %in% fin, sprintf("(%s - %s) = 0", qc, qc), paste(qc, "IS NOT NULL")),
+                            collapse = " AND "), ")")
+  kept <- sq_lazy(sq_filter(s, keep))
   if (!check) return(list(q = kept, rows = NA_real_, dropped = NA_real_))
   cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
-    rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", anyna)),
-    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN NULL ELSE %s END)", anyna, sq_id(s, ids)))))))
+    rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 0 ELSE 1 END)", keep)),
+    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
   # (SUM over no rows is NULL: no missing values)

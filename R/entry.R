@@ -586,3 +586,27 @@ select_point_columns <- function(x, columns) {
   }
   as.data.frame(x)[columns]
 }
+
+# Points in a data frame in memory follow the rule of the same rows as chunks
+# or a table (frame_clean()): numeric columns, a data frame with rows, rows
+# with a missing or non-finite value (or a missing `unit`) dropped with a
+# dpfda_warning_data; none left is an error. (They were refused with a
+# request to remove them first, where the same data frame as chunks gave a
+# release: found by the table fuzzer, tests/testthat/helper-fuzz-tables.R.)
+# Vectors and matrices keep as_points()'s rule (finite values only).
+clean_point_frame <- function(x, unit = NULL) {
+  if (!is.data.frame(x)) return(list(x = x, unit = unit))
+  d <- as.data.frame(x)
+  cols <- names(d)
+  # (a column of text: points_problem()'s message names the numeric columns to select)
+  if (!all(vapply(d, function(v) is.numeric(v) || all(is.na(v)), NA))) points_problem(d, "x")
+  u <- if (!is.null(unit) && length(unit) == nrow(d)) ".dpfda_unit"
+  if (!is.null(u)) d[[u]] <- as.vector(unit)
+  cl <- frame_clean(d, cols, u)
+  warn_dropped(list(dropped = cl$dropped))
+  if (!nrow(cl$data)) {
+    dpfda_abort("`x` holds no points: every row has a missing or non-finite value.", class = "dpfda_error_data",
+                arg = "x")
+  }
+  list(x = cl$data[cols], unit = if (!is.null(u)) structure(cl$data[[u]], name = attr(unit, "name")) else unit)
+}

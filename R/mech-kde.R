@@ -76,6 +76,10 @@
 #'   spread each point over the grid as in memory; in several dimensions
 #'   the engine computes the kernel sums at the grid (or Bernstein lattice)
 #'   points. The release is the in-memory one under [dp_reproducible()].
+#'   Rows of a data frame, a table or chunks with a missing or non-finite
+#'   value in a used column (or a missing `unit`) are dropped with a
+#'   warning (`dpfda_warning_data`), one row at a time, which keeps the
+#'   sensitivity; a vector or matrix with one is refused.
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler. With a data frame
 #'   or table, a named list (`list(duration = ..., waiting = ...)`) takes the
@@ -168,6 +172,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     }
     x <- select_point_columns(x, opts$columns)
     opts$columns <- NULL
+    cl <- clean_point_frame(x, unit)
+    x <- cl$x
+    unit <- cl$unit
     if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
   warn_privacy(epsilon, if (missing(delta)) 0 else delta,

@@ -100,7 +100,10 @@
 #'   memory (give the point `columns` in `...`; methods `"subspace"` and
 #'   `"random_features"`: the exponential method needs
 #'   \eqn{\|\hat\mu_X\|_H^2}, a sum over pairs of rows rather than over
-#'   individuals, so it needs the rows in memory).
+#'   individuals, so it needs the rows in memory). Rows of a data frame, a
+#'   table or chunks with a missing or non-finite value in a used column (or
+#'   a missing `unit`) are dropped with a warning (`dpfda_warning_data`); a
+#'   vector or matrix with one is refused.
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure
@@ -209,6 +212,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   }
   x <- select_point_columns(x, eng$columns)   # in memory: the named columns of a data frame
   eng$columns <- NULL
+  cl <- clean_point_frame(x, unit)
+  x <- cl$x
+  unit <- cl$unit
   if (length(eng)) {
     dpfda_abort("`...` (columns, id) is used only with a database table or chunks; give `unit` for points in memory.",
                 arg = "...")

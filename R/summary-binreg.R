@@ -104,7 +104,7 @@ binreg_frame <- function(d, y, columns, settings,
 }
 
 warn_binreg <- function(s) {
-  warn_dropped(s)
+  warn_dropped(s, "a missing value")   # (non-finite inputs are clamped, not dropped)
   if (s$missing_y > 0) {
     dpfda_warn(sprintf(paste("%s row%s with a missing output counted at the midpoint of `y_bound` (dropping",
                              "them would change the public bin counts)."),
@@ -118,7 +118,7 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
   q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"),
-                   check = !.query)
+                   check = !.query, nan_null = c(xn, "y"))
   nn <- lazy_drop_null(q, xn, check = !.query)
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   bins <- settings$bins
@@ -142,15 +142,18 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
 
 # The SQL expression of the (0-based) bin of the inputs `xn` of the query in
 # progress `s`, as bin_index(): floor((u - lower) / width), clamped to the
-# bins (exact literals).
+# bins (exact literals). The position is clamped before FLOOR, not after:
+# the same bin for every finite position, but SQLite's FLOOR of +Inf or of a
+# position beyond 2^63 (an input of 1e300) overflows its 64-bit integer and
+# gave bin 0 (memory: the top bin).
 binreg_sql_index <- function(s, xn, settings) {
   dom <- settings$domain
   bins <- settings$bins
   mult <- cumprod(c(1, bins))[seq_along(xn)]
   terms <- vapply(seq_along(xn), function(j) {
     w <- (dom[2, j] - dom[1, j]) / bins[j]
-    kj <- sq_clamp(s, sprintf("FLOOR((%s - %s) / %s)", sq_id(s, xn[j]), sq_lit(dom[1, j]), sq_lit(w)), "0.0",
-                   sq_lit(bins[j] - 1))
+    kj <- sprintf("FLOOR(%s)", sq_clamp(s, sprintf("(%s - %s) / %s", sq_id(s, xn[j]), sq_lit(dom[1, j]), sq_lit(w)),
+                                        "0.0", sq_lit(bins[j] - 1)))
     if (mult[j] == 1) kj else sprintf("%s * %s", kj, sq_lit(mult[j]))
   }, "")
   paste(terms, collapse = " + ")

@@ -199,7 +199,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     columns <- kde_columns(columns, colnames(x), 1L, id)
     cols <- c(columns = columns, id = id)
     q <- lazy_select(x, cols, c("x", if (!is.null(id)) "id"), numeric = "x", check = !.query)
-    nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query)
+    nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query, finite = "x")
     s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
     lo <- sq_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
     s <- sq_mutate(s, list(pos = sprintf("(%s - %s) / %s", sq_clamp(s, sq_id(s, "x"), lo, sq_lit(dom[2])), lo,
@@ -319,7 +319,7 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
     cols <- c(age = age, deaths = deaths, group = group)
     new <- c("age", "deaths", if (!is.null(group)) "grp")
     q <- lazy_select(x, cols, new, numeric = c("age", "deaths"), check = !.query)
-    nn <- lazy_drop_null(q, new, check = !.query)
+    nn <- lazy_drop_null(q, new, check = !.query, finite = c("age", "deaths"))
     s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
     if (is.null(group)) s <- sq_mutate(s, list(grp = "'all'"))
     dd <- sq_id(s, "deaths")
@@ -418,7 +418,7 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   xn <- paste0("x", seq_len(d))
   q <- lazy_select(x, c(stats::setNames(columns, rep("columns", d)), id = id), c(xn, if (!is.null(id)) "id"),
                    numeric = xn, check = !.query)
-  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
+  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query, finite = xn)
   s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
   sizes <- lengths(axes)
   for (j in seq_len(d)) {

@@ -95,6 +95,10 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
     dropped <- cl$dropped
     rows <- cl$rows
     x <- as.matrix(cl$data[columns])
+    if (!nrow(x)) {   # every row dropped: the empty summary, as a table's or a chunk source's
+      len <- if (method == "subspace") nrow(z) else ncol(kme_features_raw(rff, matrix(0, 1L, D)))
+      return(new_dpfda_summary(kind, numeric(len), 0, rows, dropped, settings))
+    }
   }
   x <- as_points(x, "x", d = D)
   if (is.null(ids)) rows <- nrow(x)
@@ -122,7 +126,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   xn <- paste0("x", seq_len(D))
   q <- lazy_select(x, c(stats::setNames(columns, rep("columns", D)), id = id), c(xn, if (!is.null(id)) "id"),
                    numeric = xn, check = !.query)
-  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query)
+  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query, finite = xn)
   s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
   con <- s$con
   id_sql <- function(nm) sq_id(s, nm)

@@ -416,7 +416,7 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
   q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)
-  nn <- lazy_drop_null(q, new, check = !.query, ids = "id")
+  nn <- lazy_drop_null(q, new, check = !.query, ids = "id", finite = c("arg", "value"))
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   id_ <- sq_id(s, "id")
   k_ <- sq_id(s, "k")

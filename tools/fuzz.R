@@ -1,5 +1,7 @@
 # make fuzz: a long random-argument fuzzing run of every exported function
-# (tests/testthat/helper-fuzz.R), each call in a child R process.
+# (tests/testthat/helper-fuzz.R), then N / 2 cases of nasty tables, chunks and
+# column names (tests/testthat/helper-fuzz-tables.R), each call in a child R
+# process.
 #   Rscript tools/fuzz.R [N] [SEED]     (defaults 5000 and a seed from the clock)
 # Prints the summary (crashes, hangs, unclassed errors, NaN/Inf results) and
 # the failing cases (including calls that raise a warning not of a dpfda
@@ -16,6 +18,9 @@ for (f in list.files("tests/testthat", pattern = "^helper-.*[.]R$", full.names =
 defs <- env$bad_arg_definitions(env, "tests/testthat")
 t0 <- proc.time()[["elapsed"]]
 res <- env$fuzz_run(env$fuzz_cases(n, seed, defs))
+if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+  res <- rbind(res, env$fuzz_run(env$fuzz_table_cases(n %/% 2L, seed, defs)))
+}
 s <- env$fuzz_summary(res)
 cat(sprintf("fuzz: seed %d, %.0f s\n", seed, proc.time()[["elapsed"]] - t0))
 print(s)

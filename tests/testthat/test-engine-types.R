@@ -236,3 +236,49 @@ test_engines("a user's query with a line break inside a string keeps its meaning
   expect_true(dpfda:::sq_breaks_in_quotes("SELECT * FROM t WHERE x = 'a\nb'"))
   expect_false(dpfda:::sq_breaks_in_quotes("SELECT *\nFROM t WHERE x = 'a''b'"))
 })
+
+test_engines("non-finite values (Inf, -Inf, NaN) are dropped as in memory; bin regression clamps Inf as in memory", function(con) {
+  # memory drops a row with a non-finite value in a used column (frame_clean()), a table held them
+  # (SQLite's Inf, PostgreSQL's 'Infinity' and 'NaN') and clamped them: found by the table fuzzer
+  d <- types_data()
+  d$long$score[c(4, 20)] <- c(Inf, -Inf)
+  d$long$day[30] <- Inf
+  d$long$score[40] <- NaN
+  d$pts$a[c(3, 50)] <- c(Inf, -Inf)
+  d$pts$b[7] <- NaN
+  d$pts$resp[c(9, 11)] <- c(Inf, NaN)
+  d$md$deaths[5] <- Inf
+  DBI::dbWriteTable(con, "long", d$long, overwrite = TRUE)
+  DBI::dbWriteTable(con, "pts", d$pts, overwrite = TRUE)
+  DBI::dbWriteTable(con, "md", d$md, overwrite = TRUE)
+  if (dpfda:::is_postgres(con)) {   # (a NaN is written as NULL: make it a real NaN there)
+    DBI::dbExecute(con, sprintf("UPDATE long SET score = 'NaN' WHERE patient = %d AND ABS(day - %.17g) < 1e-12",
+                                d$long$patient[40], d$long$day[40]))
+    DBI::dbExecute(con, sprintf("UPDATE pts SET b = 'NaN' WHERE ABS(a - %.17g) < 1e-12", d$pts$a[7]))
+    DBI::dbExecute(con, sprintf("UPDATE pts SET resp = 'NaN' WHERE ABS(a - %.17g) < 1e-12", d$pts$a[11]))
+    expect_equal(dpfda:::plain_number(DBI::dbGetQuery(con, "SELECT COUNT(*) AS n FROM pts WHERE b = 'NaN' OR resp = 'NaN'")$n, 0), 2)
+  }
+  se <- suppressWarnings(types_summaries(dplyr::tbl(con, "long"), dplyr::tbl(con, "pts"), dplyr::tbl(con, "md"), d))
+  sm <- suppressWarnings(types_summaries(d$long, d$pts, d$md, d))
+  for (nm in names(se)) {
+    expect_equal(se[[nm]]$sums, sm[[nm]]$sums, tolerance = 1e-9, info = nm)
+    expect_equal(se[[nm]]$n, sm[[nm]]$n, info = nm)
+    expect_equal(se[[nm]]$dropped, sm[[nm]]$dropped, info = nm)
+    expect_equal(se[[nm]]$missing_y, sm[[nm]]$missing_y, info = nm)
+    expect_true(all(is.finite(se[[nm]]$sums)), info = nm)
+  }
+  expect_equal(se$mean$dropped, 4)   # the Inf, -Inf, Inf argument and NaN rows
+  expect_equal(se$kde$dropped, 2)
+  expect_equal(se$kme$dropped, 3)
+  expect_equal(se$mortality$dropped, 1)
+  expect_equal(se$binreg$dropped, 1)    # (the NaN input; Inf inputs clamped, a NaN output at the midpoint)
+  expect_warning(summarise_mean(dplyr::tbl(con, "long"), d$t, 1, id = "patient", arg = "day", value = "score"),
+                 "4 rows with a missing or non-finite value", class = "dpfda_warning_data")
+  # and a release: the same under dp_reproducible()
+  r <- lapply(list(dplyr::tbl(con, "long"), d$long), function(x) {
+    old <- dp_reproducible(8)
+    on.exit(dp_rng(old))
+    suppressWarnings(dp_mean(x, 1, 2, grid = d$t, id = "patient", arg = "day", value = "score", incomplete = "drop"))
+  })
+  expect_equal(r[[1]]$values$values, r[[2]]$values$values, tolerance = 1e-9)
+})

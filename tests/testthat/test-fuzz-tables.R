@@ -1,0 +1,51 @@
+# Fuzzing of the data that come as tables, chunks and column names
+# (helper-fuzz-tables.R), in child R processes: random nasty data and bad
+# arguments never crash, hang or raise an unclassed error; unchanged calls
+# give the same outcome and the same release from memory, chunks and SQLite.
+# `make fuzz` runs a long one (tools/fuzz.R).
+
+test_that("random nasty tables, chunks and column names never crash, hang or raise an unclassed error", {
+  skip_if(is.null(dpfda_child_lib()), "dpfda is not installed")
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  n <- as.integer(Sys.getenv("DPFDA_FUZZ_TABLES_N", "200"))
+  defs <- bad_arg_definitions(environment())
+  res <- fuzz_run(fuzz_table_cases(n, seed = 20261130, defs))
+  bad <- res[res$outcome %in% c("crash", "hang", "other_error") | res$nonfinite | res$foreign_warning, ]
+  expect(nrow(bad) == 0L,
+         sprintf("%d of %d table fuzz cases failed:\n%s", nrow(bad), n,
+                 paste(sprintf("  %s -> %s <%s>: %s", bad$label, bad$outcome, bad$class, bad$message),
+                       collapse = "\n")))
+  expect_gt(sum(res$outcome == "ok"), n / 5)           # (the bad values do not stop every call)
+  expect_gt(sum(res$outcome == "dpfda_error"), n / 5)
+})
+
+test_that("the same nasty data give the same outcome and release from memory, chunks and SQLite", {
+  skip_if(is.null(dpfda_child_lib()), "dpfda is not installed")
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  n <- as.integer(Sys.getenv("DPFDA_FUZZ_SOURCES_N", "60"))
+  cases <- fuzz_table_source_cases(n, seed = 20261130)
+  run <- dpfda_child_run(cases, time_limit = 30, timeout = 600)
+  expect(isTRUE(run$finished), dpfda_child_failure(run, cases))
+  lab <- vapply(cases, `[[`, "", "label")
+  key <- sub(" [|] [a-z]+$", "", lab)
+  # SQLite has no logical type: TRUE / FALSE are stored as the integers 1 / 0, numbers there
+  skip_sqlite <- grepl("logical values", key) & grepl("[|] sqlite$", lab)
+  out <- vapply(run$results, function(r) if (r$status == "ok") "ok" else paste(r$class[1L], r$status), "")
+  for (k in unique(key)) {
+    i <- which(key == k & !skip_sqlite)
+    expect(length(unique(out[i])) == 1L,
+           sprintf("%s: %s", k, paste(sprintf("%s %s (%s)", sub(".* ", "", lab[i]), out[i],
+                                              vapply(run$results[i], function(r) r$message %||% "", "")),
+                                      collapse = "; ")))
+    ok <- i[out[i] == "ok"]
+    if (length(ok) > 1L) {
+      v <- lapply(run$results[ok], `[[`, "value")
+      for (j in ok[-1L]) {
+        expect_equal(run$results[[j]]$value, v[[1L]], tolerance = 1e-9, info = lab[j])
+      }
+    }
+  }
+  expect_gt(length(unique(key)), n / 2)
+})
