@@ -134,13 +134,20 @@ fuzz_table_source_cases <- function(n, seed) {
   pairs <- pairs[sample(nrow(pairs), min(n, nrow(pairs))), ]
   cases <- list()
   for (i in seq_len(nrow(pairs))) {
-    for (src in c("frame", "chunks", "sqlite")) {
+    for (src in fuzz_table_sources()) {
       cases[[length(cases) + 1L]] <- list(
         label = sprintf("%s | %s | %s", pairs$call[i], pairs$frame[i], src), keep = TRUE,
         expr = fuzz_table_expr(sub(" .*", "", pairs$call[i]), frames[[pairs$frame[i]]], src, calls[[pairs$call[i]]]))
     }
   }
   cases
+}
+
+# The sources compared: PostgreSQL too where a test server is given
+# (tools/pg-test.sh) and RPostgres is installed.
+fuzz_table_sources <- function() {
+  c("frame", "chunks", "sqlite",
+    if (nzchar(Sys.getenv("DPFDA_PG_HOST")) && requireNamespace("RPostgres", quietly = TRUE)) "postgres")
 }
 
 # The expression of one case: the source built in the child, then the call
@@ -156,6 +163,14 @@ fuzz_table_expr <- function(fun, df, src, args) {
         con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
         on.exit(DBI::dbDisconnect(con))
         DBI::dbWriteTable(con, "t", df)
+        dplyr::tbl(con, "t")
+      },
+      postgres = {   # (the test server of tools/pg-test.sh; a temporary table, gone with the connection)
+        con <- DBI::dbConnect(RPostgres::Postgres(), host = Sys.getenv("DPFDA_PG_HOST"),
+                              port = Sys.getenv("DPFDA_PG_PORT"), user = Sys.getenv("DPFDA_PG_USER"),
+                              dbname = Sys.getenv("DPFDA_PG_DBNAME"))
+        on.exit(DBI::dbDisconnect(con))
+        DBI::dbWriteTable(con, "t", df, temporary = TRUE)
         dplyr::tbl(con, "t")
       })
     old <- dp_reproducible(11)

@@ -1,7 +1,8 @@
 # Fuzzing of the data that come as tables, chunks and column names
 # (helper-fuzz-tables.R), in child R processes: random nasty data and bad
 # arguments never crash, hang or raise an unclassed error; unchanged calls
-# give the same outcome and the same release from memory, chunks and SQLite.
+# give the same outcome and the same release from memory, chunks, SQLite and
+# (under make test) PostgreSQL.
 # `make fuzz` runs a long one (tools/fuzz.R).
 
 test_that("random nasty tables, chunks and column names never crash, hang or raise an unclassed error", {
@@ -20,7 +21,7 @@ test_that("random nasty tables, chunks and column names never crash, hang or rai
   expect_gt(sum(res$outcome == "dpfda_error"), n / 5)
 })
 
-test_that("the same nasty data give the same outcome and release from memory, chunks and SQLite", {
+test_that("the same nasty data give the same outcome and release from memory, chunks, SQLite and PostgreSQL", {
   skip_if(is.null(dpfda_child_lib()), "dpfda is not installed")
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")
@@ -32,6 +33,7 @@ test_that("the same nasty data give the same outcome and release from memory, ch
   key <- sub(" [|] [a-z]+$", "", lab)
   # SQLite has no logical type: TRUE / FALSE are stored as the integers 1 / 0, numbers there
   skip_sqlite <- grepl("logical values", key) & grepl("[|] sqlite$", lab)
+  if (pg_required()) expect_true("postgres" %in% fuzz_table_sources())
   out <- vapply(run$results, function(r) if (r$status == "ok") "ok" else paste(r$class[1L], r$status), "")
   for (k in unique(key)) {
     i <- which(key == k & !skip_sqlite)
