@@ -31,6 +31,13 @@
 # cells, never below nominal; half-width 0.88-1.64 times the oracle's (below
 # 1 only at epsilon 0.25, n 200, where the noise dominates and the band follows
 # its pointwise sd), 0.91-7.4 times the noise band's.
+# "iclp" and "frl" at full size (2026-11-30, 1000 replications per cell, nsim
+# 2000, 32 min): coverage of the mechanism's smoothed density E k(t, X) in all
+# 18 cells of each, never below nominal: iclp 0.984-1.000 (lowest at epsilon
+# 0.25, where the noise dominates), frl 0.998-1.000; half-width 0.67-1.71
+# times the oracle's (iclp) and 1.35-2.64 (frl), 0.67-5.5 and 1.4-14.8 times
+# the noise band's; at epsilon 4, n 1000 1.30 / 1.30 / 1.44 (iclp) and
+# 2.10 / 2.17 / 2.19 (frl) times the oracle's (normal / bimodal / t3).
 
 suppressPackageStartupMessages(library(dpfda))
 args <- commandArgs(trailingOnly = TRUE)
