@@ -94,7 +94,7 @@ dp_fpca <- function(x, npc = 3, ...) {
   hs <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
   gaps <- vapply(seq_len(npc), function(k) {
     nb <- c(if (k > 1L) lam[k - 1L], if (k < length(lam)) lam[k + 1L])
-    min(abs(lam[k] - nb))
+    if (length(nb)) min(abs(lam[k] - nb)) else Inf   # (one grid point: a lone eigenvalue, no gap to close)
   }, 0)
   harm <- new_dpfda_curves(t(phi), g, x$values$domain[, 1L])
   structure(list(values = lam[seq_len(npc)], varprop = if (pos > 0) pmax(lam[seq_len(npc)], 0) / pos else

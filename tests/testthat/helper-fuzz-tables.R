@@ -73,7 +73,9 @@ fuzz_table_calls <- function() {
     "summarise_mean sup" = c(list(grid = t5, tau = 2, clip = "sup", center = 0.5), cols),
     summarise_cov = c(list(grid = t5, tau = 2, J = 3), cols),
     summarise_kde = list(grid = g11, bandwidth = 0.2, columns = "x"),
-    summarise_kme = list(kernel = kme_k, synthetic = matrix(g11), domain = c(0, 1), columns = "x")
+    summarise_kme = list(kernel = kme_k, synthetic = matrix(g11), domain = c(0, 1), columns = "x"),
+    summarise_bin_regression = list(y = "value", bins = 4, y_bound = c(-1, 1), domain = c(0, 1), columns = "x"),
+    dp_fpca = c(list(npc = 2, epsilon = 1, tau = 2, grid = t5), cols)
   )
 }
 
@@ -152,7 +154,7 @@ fuzz_table_sources <- function() {
 
 # The expression of one case: the source built in the child, then the call
 # under dp_reproducible(); its value the numbers of the result (a summary's
-# sums and counts, a release's values).
+# sums and counts, a release's values, an FPCA's eigenvalues and functions).
 fuzz_table_expr <- function(fun, df, src, args) {
   bquote((function() {
     df <- .(df)
@@ -176,6 +178,8 @@ fuzz_table_expr <- function(fun, df, src, args) {
     old <- dp_reproducible(11)
     on.exit(dp_rng(old), add = TRUE)
     v <- do.call(.(fun), c(list(x), .(args)))
-    if (inherits(v, "dpfda_summary")) c(v$sums, v$n, v$rows, v$dropped) else as.double(v$values$values)
+    if (inherits(v, "dpfda_summary")) return(c(v$sums, v$n, v$rows, v$dropped))
+    if (is.list(v$values)) return(as.double(v$values$values))
+    c(v$values, v$harmonics$values)   # (dp_fpca(): eigenvalues and eigenfunctions)
   })())
 }

@@ -146,3 +146,19 @@ test_that("glance() and summary() of dp_fpca() (glance() was R's unclassed 'no a
   # summary() says at least what print() says
   expect_identical(utils::capture.output(print(s)), utils::capture.output(print(p)))
 })
+
+test_that("dp_fpca() on a one-point grid: one component, no gap to close, no foreign warning", {
+  # (min() over no neighbouring eigenvalue warned "no non-missing arguments to min": the table fuzzer)
+  old <- dp_reproducible(31)
+  on.exit(dp_rng(old))
+  d <- data.frame(id = 1:40, arg = 0, value = runif(40))
+  foreign <- character()
+  r <- withCallingHandlers(dp_fpca(d, npc = 2, epsilon = 1, tau = 2, grid = 0), warning = function(w) {
+    if (!inherits(w, "dpfda_warning")) foreign <<- c(foreign, conditionMessage(w))
+    invokeRestart("muffleWarning")
+  })
+  expect_identical(foreign, character())
+  expect_length(r$values, 1L)
+  expect_identical(r$eigengap, Inf)
+  expect_identical(r$eigenfunction_bound, 0)
+})
