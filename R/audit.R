@@ -56,6 +56,9 @@
 #'   `dpfda_release`, a `dpfda_selection`, a `dpfda_bandwidth`, or a numeric
 #'   vector); it should pass the data on to a mechanism of the package (or
 #'   draw its noise through [rlaplace()] / [dp_rng()]) so the seed applies.
+#'   Its errors stop the audit with a classed error naming the data set; its
+#'   own warnings come back once per data set and message, with their count,
+#'   as a `dpfda_warning_audit` (the package's warnings pass unchanged).
 #' @param data,neighbour Two neighbouring data sets (any R objects that
 #'   `mechanism` accepts).
 #' @param n Runs per data set (at least 100; half select the event, half
@@ -194,6 +197,23 @@ dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delt
 # n outputs of the mechanism as rows of a matrix: every run end to end, or
 # (batch = TRUE) the replay of audit_replay_runs() where it applies.
 audit_runs <- function(mechanism, d, n, what, genuine = 1, batch = FALSE) {
+  # the mechanism's own warnings (not dpfda's), once each with their count and the data set, as a
+  # dpfda_warning_audit: thousands of runs would otherwise repeat them thousands of times
+  warned <- list()
+  out <- withCallingHandlers(audit_runs_all(mechanism, d, n, what, genuine, batch), warning = function(w) {
+    if (inherits(w, "dpfda_warning")) return()
+    m <- conditionMessage(w)
+    warned[[m]] <<- (if (is.null(warned[[m]])) 0 else warned[[m]]) + 1
+    invokeRestart("muffleWarning")
+  })
+  for (m in names(warned)) {
+    dpfda_warn(sprintf("`mechanism` warned on `%s` (%d time%s): %s", what, warned[[m]],
+                       if (warned[[m]] == 1) "" else "s", m), "dpfda_warning_audit")
+  }
+  out
+}
+
+audit_runs_all <- function(mechanism, d, n, what, genuine, batch) {
   bar <- dp_progress(n, sprintf("dp_audit(): %d runs on the %s", n, what))
   on.exit(bar$done())
   if (batch && genuine < 1) {

@@ -182,3 +182,20 @@ test_that("mechanisms that are not affine in their noise are run end to end", {
   expect_identical(det$replay$data$family, "none")
   expect_gt(det$epsilon_lower, 4)
 })
+
+test_that("a warning of the user's mechanism comes back classed, naming the data set", {
+  # (the fuzzer: a factor as `data` made `+` warn from the mechanism, a warning of no dpfda class)
+  warny <- function(d) {
+    if (length(d) > 2L) warning("three entries")
+    sum(d) + rlaplace(1, 1)
+  }
+  got <- list()
+  withCallingHandlers(dp_audit(warny, c(1, 0, 1), c(1, 0), n = 200, seed = 3), warning = function(w) {
+    got[[length(got) + 1L]] <<- w
+    invokeRestart("muffleWarning")
+  })
+  # once, with its count, not once per run
+  expect_length(got, 1L)
+  expect_s3_class(got[[1L]], "dpfda_warning_audit")
+  expect_match(conditionMessage(got[[1L]]), "`mechanism` warned on `data` \\(200 times\\): three entries")
+})
