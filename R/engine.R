@@ -468,7 +468,18 @@ engine_collect <- function(q) {
       on.exit(try(DBI::dbExecute(con, paste0("SET jit = ", DBI::dbQuoteString(con, old))), silent = TRUE))
     }
   }
-  dplyr::collect(q)
+  tryCatch(dplyr::collect(q), error = function(e) {
+    # PostgreSQL refuses a floating-point result that underflows to 0 or overflows (R gives 0 or Inf):
+    # with data or a bound near the limits of double precision (a tau of 1e-300 squares to 0)
+    m <- paste(conditionMessage(e), if (!is.null(e$parent)) conditionMessage(e$parent))
+    if (grepl("out of range: (underflow|overflow)", m)) {
+      dpfda_abort(paste("The database refused a floating-point result out of range (PostgreSQL raises an error",
+                        "where a product underflows to 0 or overflows): the data or `tau` are near the limits",
+                        "of double precision. Rescale the data (e.g. to other units) so that values and bounds",
+                        "are within about 1e-150 to 1e150."), class = "dpfda_error_numeric", arg = "x")
+    }
+    stop(e)
+  })
 }
 
 # SQL literal for a double, exact to the last bit.

@@ -66,6 +66,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   J <- if (is.null(opts$J)) NULL else check_count(opts$J, "J", min = 1, max = grid_size(grid))
   axes <- kde_grid_axes(grid)
   dom <- as_domain(domain, grid)
+  kde_check_domain(dom)
   if (engine) {
     if (!is.null(opts$counts)) {
       dpfda_abort(paste("`counts` is for points in memory; a table or chunks hold one row per record (or",

@@ -181,6 +181,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                if (!is.null(units)) units$n_units else if (!engine) NROW(x))
   noise <- check_noise(noise)
   budget <- check_budget(budget)
+  if (!is.null(binned)) binned <- check_flag(binned, "binned")   # (checked on every source, used in memory)
   st <- kde_settings(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget)
   mechanism <- st$mechanism
   calibration <- st$calibration
@@ -191,7 +192,6 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   d <- st$d
   bw <- st$bw
   if (!is.null(units)) {   # points in memory with a unit: the summary a table would give, then its release
-    if (!is.null(binned)) binned <- check_flag(binned, "binned")
     if (d == 1L && isFALSE(binned) && !mechanism %in% c("iclp", "frl")) {
       dpfda_abort(paste("`unit` with points in memory uses the binned estimate in one dimension, as a table does;",
                         "leave `binned` NULL or TRUE."), arg = "binned")
@@ -225,7 +225,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                         "Rescale the columns so that one bandwidth suits all of them, or use mechanism = \"gp\",",
                         "which takes a bandwidth per axis or a matrix."), arg = "bandwidth")
   }
-  dom <- as_domain(domain, grid)
+  dom <- kde_check_domain(as_domain(domain, grid))
   est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) else
     kde_points_estimate(x, bandwidth, dom, binned, bins, d)
   if (mechanism == "bernstein") {

@@ -181,7 +181,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   if (!is.null(dim(grid))) {
     return(summarise_kde_kernel(x, grid, bandwidth, domain, columns, id, mechanism, k, .query))
   }
-  dom <- as_domain(domain, grid)
+  dom <- kde_check_domain(as_domain(domain, grid))
   bw <- as_bandwidth(bandwidth, 1L)
   h <- sqrt(bw$H[1, 1])
   B <- if (is.null(bins)) min(2^22, max(4096, ceiling(8 * diff(dom) / h) + 1)) else
@@ -241,6 +241,19 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   w <- c_summary_bin(v, as.vector(wt), dom[1], delta, as.integer(B))
   n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
   new_dpfda_summary("kde", w, n, rows, dropped, settings)
+}
+
+# A density's domain must have positive length on every axis: a grid of one
+# point and no `domain` would clamp every point onto it (an estimate that
+# does not depend on the data; a division by zero in the engine's binning).
+kde_check_domain <- function(dom) {
+  dm <- matrix(dom, nrow = 2L)
+  if (any(!(dm[1L, ] < dm[2L, ]))) {
+    dpfda_abort(paste("The density's domain has zero length on an axis: the grid is a single point there and no",
+                      "`domain` is given. Give a grid of at least 2 points per axis, or `domain` = c(lower, upper)."),
+                arg = "grid")
+  }
+  dom
 }
 
 engine_names_or <- function(x) {
@@ -379,7 +392,7 @@ mortality_from_summary <- function(s) {
 summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   axes <- kde_grid_axes(grid)
-  dom <- as_domain(domain, grid)
+  dom <- kde_check_domain(as_domain(domain, grid))
   settings <- list(axes = axes, domain = dom)
   have <- engine_names_or(x)
   if (!is.null(id)) id <- engine_columns(id, have, "id", 1L)
@@ -500,7 +513,7 @@ kde_corners <- function(sizes) {
 summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechanism, k, .query) {
   d <- ncol(grid)
   bw <- as_bandwidth(bandwidth, d)
-  dom <- as_domain(domain, grid)
+  dom <- kde_check_domain(as_domain(domain, grid))
   pts <- if (mechanism == "bernstein") kde_lattice(k, dom, d) else grid
   settings <- list(points = pts, domain = dom, H = bw$H)
   have <- engine_names_or(x)

@@ -126,7 +126,7 @@ fuzz_table_cases <- function(n, seed, defs) {
 # SQLite): n pairs of (call, frame), three cases each, their numbers kept for
 # the parent to compare (the same outcome, the same release under
 # dp_reproducible()).
-fuzz_table_source_cases <- function(n, seed) {
+fuzz_table_source_cases <- function(n, seed, defs = NULL) {
   frames <- fuzz_table_frames()
   calls <- fuzz_table_calls()
   old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv()) else NULL
@@ -134,12 +134,24 @@ fuzz_table_source_cases <- function(n, seed) {
   set.seed(seed)
   pairs <- expand.grid(call = names(calls), frame = names(frames), stringsAsFactors = FALSE)
   pairs <- pairs[sample(nrow(pairs), min(n, nrow(pairs))), ]
+  # with `defs` (bad_arg_definitions()): one argument of each call replaced by a bad value, the same on
+  # every source (the outcome must still agree)
+  # ("long vector": a synthetic set of 1e5 points makes the table's kernel sums slow, not wrong)
+  pool <- if (!is.null(defs)) c(fuzz_column_values(), fuzz_values(defs)[setdiff(names(fuzz_values(defs)), "long vector")])
   cases <- list()
   for (i in seq_len(nrow(pairs))) {
+    args <- calls[[pairs$call[i]]]
+    what <- ""
+    if (!is.null(pool)) {
+      a <- sample(names(args), 1L)
+      v <- sample(names(pool), 1L)
+      args[a] <- list(pool[[v]])
+      what <- sprintf(" (%s = %s)", a, v)
+    }
     for (src in fuzz_table_sources()) {
       cases[[length(cases) + 1L]] <- list(
-        label = sprintf("%s | %s | %s", pairs$call[i], pairs$frame[i], src), keep = TRUE,
-        expr = fuzz_table_expr(sub(" .*", "", pairs$call[i]), frames[[pairs$frame[i]]], src, calls[[pairs$call[i]]]))
+        label = sprintf("%s%s | %s | %s", pairs$call[i], what, pairs$frame[i], src), keep = TRUE,
+        expr = fuzz_table_expr(sub(" .*", "", pairs$call[i]), frames[[pairs$frame[i]]], src, args))
     }
   }
   cases

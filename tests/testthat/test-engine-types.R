@@ -282,3 +282,43 @@ test_engines("non-finite values (Inf, -Inf, NaN) are dropped as in memory; bin r
   })
   expect_equal(r[[1]]$values$values, r[[2]]$values$values, tolerance = 1e-9)
 })
+
+test_engines("a density on a one-point grid without a domain is refused on every source; with a domain it agrees", function(con) {
+  # (PostgreSQL divided by zero, unclassed; SQLite, memory and chunks gave three different answers or
+  # errors: the table fuzzer)
+  set.seed(12)
+  d <- data.frame(x = runif(40))
+  DBI::dbWriteTable(con, "one_pt", d, overwrite = TRUE)
+  srcs <- list(table = dplyr::tbl(con, "one_pt"), frame = d, chunks = dp_chunks(split(d, rep(1:2, 20))))
+  for (nm in names(srcs)) {
+    expect_error(summarise_kde(srcs[[nm]], 0.5, 0.2, columns = "x"), class = "dpfda_error_argument",
+                 regexp = "zero length", info = nm)
+    expect_error(summarise_kde(srcs[[nm]], 0.5, columns = "x", mechanism = "iclp"), class = "dpfda_error_argument",
+                 regexp = "zero length", info = nm)
+  }
+  expect_error(dp_kde(srcs$table, 0.5, 0.2, 1, 1e-5, columns = "x"), class = "dpfda_error_argument", regexp = "zero length")
+  expect_error(dp_kde(d, 0.5, 0.2, 1, 1e-5), class = "dpfda_error_argument", regexp = "zero length")
+  expect_error(dp_kde(d, 0.5, 0.2, 1, mechanism = "iclp"), class = "dpfda_error_argument", regexp = "zero length")
+  se <- summarise_kde(dplyr::tbl(con, "one_pt"), 0.5, 0.2, domain = c(0, 1), columns = "x")
+  sm <- summarise_kde(d, 0.5, 0.2, domain = c(0, 1), columns = "x")
+  expect_equal(se$sums, sm$sums, tolerance = 1e-9)
+  # `binned` is checked on every source (it is used in memory only)
+  expect_error(dp_kde(dplyr::tbl(con, "one_pt"), seq(0, 1, 0.1), 0.2, 1, 1e-5, binned = "yes", columns = "x"),
+               class = "dpfda_error_argument", regexp = "binned")
+})
+
+test_engines("a bound near the limits of double precision: a result or a classed error, never the database's own", function(con) {
+  # PostgreSQL raises "value out of range: underflow" where a product underflows to 0 (tau = 1e-300:
+  # the sums of products of the clipped coefficients); R and SQLite give 0
+  d <- types_data()
+  DBI::dbWriteTable(con, "long", d$long, overwrite = TRUE)
+  tb <- dplyr::tbl(con, "long")
+  r <- tryCatch(summarise_cov(tb, d$t, 1e-300, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score"),
+                dpfda_error_numeric = function(e) e)
+  if (inherits(r, "dpfda_error")) {
+    expect_match(conditionMessage(r), "Rescale the data")
+  } else {
+    expect_equal(r$sums, summarise_cov(d$long, d$t, 1e-300, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score")$sums)
+  }
+  if (dpfda:::is_postgres(con)) expect_s3_class(r, "dpfda_error_numeric")
+})

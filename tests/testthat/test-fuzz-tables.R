@@ -51,3 +51,33 @@ test_that("the same nasty data give the same outcome and release from memory, ch
   }
   expect_gt(length(unique(key)), n / 2)
 })
+
+test_that("one bad argument gives the same outcome (a result or a classed error) on every source", {
+  # which error comes first may differ (memory checks the data before some arguments); that one
+  # refuses and another answers may not, except where documented: `grid` is required outside memory
+  # (memory takes the data's), chunks must come sorted by `id`, PostgreSQL's floating-point range
+  skip_if(is.null(dpfda_child_lib()), "dpfda is not installed")
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  n <- as.integer(Sys.getenv("DPFDA_FUZZ_SOURCES_N", "60"))
+  cases <- fuzz_table_source_cases(n, seed = 20261131, defs = bad_arg_definitions(environment()))
+  run <- dpfda_child_run(cases, time_limit = 30, timeout = 600)
+  expect(isTRUE(run$finished), dpfda_child_failure(run, cases))
+  lab <- vapply(cases, `[[`, "", "label")
+  key <- sub(" [|] [a-z]+$", "", lab)
+  msg <- vapply(run$results, function(r) r$message %||% "", "")
+  out <- vapply(run$results, `[[`, "", "status")
+  expect_false(any(out %in% c("other_error")), info = paste(lab[out == "other_error"], collapse = "; "))
+  # (and PostgreSQL refuses a product that underflows, e.g. with tau = 1e-300: a classed error there)
+  documented <- (grepl("(grid = NULL)", lab, fixed = TRUE) & grepl("`grid` is required", msg, fixed = TRUE)) |
+    grepl("refused a floating-point result out of range", msg, fixed = TRUE) |
+    grepl("must be sorted by the `id` column", msg, fixed = TRUE) |
+    (grepl("logical values", key) & grepl("[|] sqlite$", lab))
+  for (k in unique(key)) {
+    i <- which(key == k & !documented)
+    expect(length(unique(out[i])) <= 1L,
+           sprintf("%s: %s", k, paste(sprintf("%s %s (%s)", sub(".* ", "", lab[i]), out[i], msg[i]), collapse = "; ")))
+    ok <- i[out[i] == "ok"]
+    for (j in ok[-1L]) expect_equal(run$results[[j]]$value, run$results[[ok[1L]]]$value, tolerance = 1e-9, info = lab[j])
+  }
+})
