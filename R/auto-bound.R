@@ -51,12 +51,8 @@ auto_bound_candidates <- function(range) {
 auto_bin_index <- function(x, edges) findInterval(x, edges, left.open = TRUE)
 
 # CASE expression of the same bins in SQL, on the column `col` of the query
-# in progress `s` (R/engine-sql.R).
-sql_bin_index <- function(s, col, edges) {
-  qc <- sq_id(s, col)
-  paste0("CASE ", paste(sprintf("WHEN %s <= %s THEN %d", qc, sql_num(edges), seq_along(edges) - 1L), collapse = " "),
-         sprintf(" ELSE %d END", length(edges)))
-}
+# in progress `s` (R/engine-sql.R): left-open intervals, as findInterval().
+sql_bin_index <- function(s, col, edges) sql_interval(s, col, edges, op = "<=")
 
 # The binned summary from cells of individuals (`ci` 0-based individual index,
 # `ck` 0-based grid index, centred value `v`, per-cell weight `wt` (1 / the

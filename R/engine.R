@@ -217,14 +217,19 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
 # as plain doubles (whatever types the engine returned), then the warning
 # for dropped rows.
 warn_dropped <- function(s, what = "a missing or non-finite value") {
-  if (inherits(s, "dpfda_summary")) s <- summary_as_double(s)
-  if (s$dropped > 0) {
+  s <- summary_as_double(s)
+  warn_dropped_rows(s$dropped, what)
+  s
+}
+
+# The warning for `n` dropped rows (none for 0).
+warn_dropped_rows <- function(n, what = "a missing or non-finite value") {
+  if (n > 0) {
     dpfda_warn(sprintf(paste("%s row%s with %s in a used column %s dropped (rows are dropped",
                              "one by one, which keeps the contribution bound)."),
-                       format(s$dropped, big.mark = ","), if (s$dropped == 1) "" else "s", what,
-                       if (s$dropped == 1) "was" else "were"), "dpfda_warning_data")
+                       format(n, big.mark = ","), if (n == 1) "" else "s", what, if (n == 1) "was" else "were"),
+               "dpfda_warning_data")
   }
-  s
 }
 
 # Every number of a summary as a plain double on every engine (counts come
@@ -507,12 +512,13 @@ sql_lookup_tree <- function(qc, values, from) {
 }
 
 # CASE expression: index (0-based) of the interval of `col` between the
-# sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j),
-# on the query in progress `s` (R/engine-sql.R).
-sql_interval <- function(s, col, breaks) {
+# sorted `breaks` (values below breaks[1] -> 0, at or above breaks[j] -> j;
+# op = "<=": intervals closed on the right, at breaks[j] -> j - 1), on the
+# query in progress `s` (R/engine-sql.R).
+sql_interval <- function(s, col, breaks, op = "<") {
   qc <- sq_id(s, col)
-  paste0("CASE ", paste(sprintf("WHEN %s < %s THEN %d", qc, sql_num(breaks), seq_along(breaks) - 1L), collapse = " "),
-         sprintf(" ELSE %d END", length(breaks)))
+  paste0("CASE ", paste(sprintf("WHEN %s %s %s THEN %d", qc, op, sql_num(breaks), seq_along(breaks) - 1L),
+                        collapse = " "), sprintf(" ELSE %d END", length(breaks)))
 }
 
 #' Show the SQL of an engine summary

@@ -603,7 +603,7 @@ clean_point_frame <- function(x, unit = NULL) {
   u <- if (!is.null(unit) && length(unit) == nrow(d)) ".dpfda_unit"
   if (!is.null(u)) d[[u]] <- as.vector(unit)
   cl <- frame_clean(d, cols, u)
-  warn_dropped(list(dropped = cl$dropped))
+  warn_dropped_rows(cl$dropped)
   if (!nrow(cl$data)) {
     dpfda_abort("`x` holds no points: every row has a missing or non-finite value.", class = "dpfda_error_data",
                 arg = "x")

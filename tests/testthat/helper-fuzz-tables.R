@@ -195,3 +195,20 @@ fuzz_table_expr <- function(fun, df, src, args) {
     c(v$values, v$harmonics$values)   # (dp_fpca(): eigenvalues and eigenfunctions)
   })())
 }
+
+# The cases of one (call, data) pair (`key`) on every source agree: one
+# outcome (`out`) among those not `excluded`, and where they succeed, the
+# same numbers to 1e-9. `lab`: the cases' labels (their last word the source).
+expect_sources_agree <- function(run, lab, key, out, excluded) {
+  msg <- vapply(run$results, function(r) r$message %||% "", "")
+  for (k in unique(key)) {
+    i <- which(key == k & !excluded)
+    testthat::expect(length(unique(out[i])) <= 1L,
+                     sprintf("%s: %s", k, paste(sprintf("%s %s (%s)", sub(".* ", "", lab[i]), out[i], msg[i]),
+                                                collapse = "; ")))
+    ok <- i[out[i] == "ok"]
+    for (j in ok[-1L]) {
+      testthat::expect_equal(run$results[[j]]$value, run$results[[ok[1L]]]$value, tolerance = 1e-9, info = lab[j])
+    }
+  }
+}

@@ -35,20 +35,7 @@ test_that("the same nasty data give the same outcome and release from memory, ch
   skip_sqlite <- grepl("logical values", key) & grepl("[|] sqlite$", lab)
   if (pg_required()) expect_true("postgres" %in% fuzz_table_sources())
   out <- vapply(run$results, function(r) if (r$status == "ok") "ok" else paste(r$class[1L], r$status), "")
-  for (k in unique(key)) {
-    i <- which(key == k & !skip_sqlite)
-    expect(length(unique(out[i])) == 1L,
-           sprintf("%s: %s", k, paste(sprintf("%s %s (%s)", sub(".* ", "", lab[i]), out[i],
-                                              vapply(run$results[i], function(r) r$message %||% "", "")),
-                                      collapse = "; ")))
-    ok <- i[out[i] == "ok"]
-    if (length(ok) > 1L) {
-      v <- lapply(run$results[ok], `[[`, "value")
-      for (j in ok[-1L]) {
-        expect_equal(run$results[[j]]$value, v[[1L]], tolerance = 1e-9, info = lab[j])
-      }
-    }
-  }
+  expect_sources_agree(run, lab, key, out, skip_sqlite)
   expect_gt(length(unique(key)), n / 2)
 })
 
@@ -73,11 +60,5 @@ test_that("one bad argument gives the same outcome (a result or a classed error)
     grepl("refused a floating-point result out of range", msg, fixed = TRUE) |
     grepl("must be sorted by the `id` column", msg, fixed = TRUE) |
     (grepl("logical values", key) & grepl("[|] sqlite$", lab))
-  for (k in unique(key)) {
-    i <- which(key == k & !documented)
-    expect(length(unique(out[i])) <= 1L,
-           sprintf("%s: %s", k, paste(sprintf("%s %s (%s)", sub(".* ", "", lab[i]), out[i], msg[i]), collapse = "; ")))
-    ok <- i[out[i] == "ok"]
-    for (j in ok[-1L]) expect_equal(run$results[[j]]$value, run$results[[ok[1L]]]$value, tolerance = 1e-9, info = lab[j])
-  }
+  expect_sources_agree(run, lab, key, out, documented)
 })
