@@ -408,8 +408,9 @@ mech_curves_with_options <- function(x, grid, conv, fun, incomplete = "error") {
     return(check_curves_data(x))
   }
   curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
-  do.call(as_mech_curves, c(list(x, grid = grid), conv,
-                            if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
+  tryCatch(do.call(as_mech_curves, c(list(x, grid = grid), conv,
+                                     if (!curves_in && incomplete == "drop") list(incomplete = "drop"))),
+           dpfda_error_data = function(e) abort_long_frame_grid(e, x, conv, fun))
 }
 
 # The column argument `name` (a string or a bare name) of the function whose

@@ -417,6 +417,22 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
   out
 }
 
+# The hint of the error above when a few short curves make the range all
+# curves cover small (ChickWeight: chick 18 is weighed on days 0 and 2 only,
+# 45 of the 50 chicks on days 0 to 21): the range most curves cover, with
+# incomplete = "drop" (which accounts for the dropping). "" when it is the
+# range all curves cover already.
+common_range_hint <- function(lo_i, hi_i, lo, hi, n_args) {
+  lo_m <- stats::median(lo_i)
+  hi_m <- stats::median(hi_i)
+  if (!(lo_m < hi_m) || (lo_m >= lo && hi_m <= hi)) return("")
+  k <- sum(lo_i <= lo_m & hi_i >= hi_m)
+  sprintf(paste("%s or grid = seq(%s, %s, length.out = %d) with incomplete = \"drop\", which leaves out the %d",
+                "curve%s that do not cover it (%d of %d do)"),
+          if (lo < hi) ";" else ", e.g.", format(signif(lo_m, 4)), format(signif(hi_m, 4)), min(101L, n_args),
+          length(lo_i) - k, if (length(lo_i) - k == 1L) "" else "s", k, length(lo_i))
+}
+
 # Long observations (id, argument, value) to curves on a common grid.
 long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_name, value_name,
                            incomplete = "error") {
@@ -493,12 +509,13 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
       hi <- min(tapply(a, row, max))
       short <- which(cnt < length(g))
       dpfda_abort(sprintf(paste("The curves are observed at different arguments (%d distinct values; curve %s has",
-                                "%d). Give a common public `grid` to interpolate onto%s."),
+                                "%d). Give a common public `grid` to interpolate onto%s%s."),
                           length(g), as.character(uid[short[1L]]), cnt[short[1L]],
                           if (lo < hi) sprintf(", e.g. grid = seq(%s, %s, length.out = %d) inside the range all curves cover",
                                                format(signif(lo, 4)), format(signif(hi, 4)),
-                                               min(101L, length(g))) else ""),
-                  class = data_error_class, arg = "x")
+                                               min(101L, length(g))) else "",
+                          common_range_hint(tapply(a, row, min), tapply(a, row, max), lo, hi, length(g))),
+                  class = data_error_class, arg = "x", args_differ = TRUE)
     }
     M <- matrix(NA_real_, length(uid), length(g))
     M[cbind(row, match(a, g))] <- v

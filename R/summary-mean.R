@@ -485,8 +485,9 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
     conv <- names(opts) %in% as_curves_options
     curves_in <- inherits(x, "dpfda_curves") || inherits(x, "dpfda_release")
     frame <- if (is.data.frame(x)) as.data.frame(x)
-    x <- do.call(as_mech_curves, c(list(wide_frame_drop_unit(x, unit, opts), grid = grid), opts[conv],
-                                   if (!curves_in && incomplete == "drop") list(incomplete = "drop")))
+    x <- tryCatch(do.call(as_mech_curves, c(list(wide_frame_drop_unit(x, unit, opts), grid = grid), opts[conv],
+                                            if (!curves_in && incomplete == "drop") list(incomplete = "drop"))),
+                  dpfda_error_data = function(e) abort_long_frame_grid(e, frame, opts, "dp_mean"))
     units <- memory_units(unit, x, frame, opts)
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
                 n = nrow(x$values), opts = opts[!conv], unit = units))
@@ -525,6 +526,67 @@ long_frame_on_grid <- function(x, opts, grid) {
   # (a matrix column or a tf column holds whole curves: as_curves() reads them)
   is.character(value) && length(value) == 1L && value %in% names(x) && !is.matrix(x[[value]]) &&
     !inherits(x[[value]], "tf")
+}
+
+# dp_mean(), dp_cov() and pcv_select() on a long data frame without `grid`
+# whose curves are observed at different arguments: as_curves() refuses
+# (`e`, with field args_differ) and proposes a grid to interpolate onto, but
+# given a grid these functions follow the rule of tables (snap each row to the
+# nearest grid point), so the error is theirs: it proposes the grid that keeps
+# the most curves complete under that rule, either the distinct arguments (a
+# common schedule with missed visits: ChickWeight) or an equispaced grid of
+# the typical number of observations over the range most curves cover (ages
+# that vary around the visits: nlme::Oxboys), and interpolation as the
+# alternative. Any other error, or a frame it cannot read, is rethrown as is.
+abort_long_frame_grid <- function(e, x, opts, fun) {
+  if (!isTRUE(e$args_differ) || !is.data.frame(x)) stop(e)
+  nm <- function(o, d) if (is.character(o) && length(o) == 1L && o %in% names(x)) o else d
+  id <- nm(opts$id, "id")
+  arg <- nm(opts$arg, "arg")
+  d <- as.data.frame(x)
+  if (!all(c(id, arg) %in% names(d)) || !is.numeric(d[[arg]])) stop(e)
+  a <- as.double(d[[arg]])
+  ok <- is.finite(a) & !is.na(d[[id]])
+  a <- a[ok]
+  ids <- as.character(d[[id]][ok])
+  if (length(unique(ids)) < 2L) stop(e)
+  lo_i <- tapply(a, ids, min)
+  hi_i <- tapply(a, ids, max)
+  D <- sort(unique(a))
+  cands <- list()
+  if (length(D) <= 101L) cands$distinct <- D
+  lo_m <- stats::median(lo_i)
+  hi_m <- stats::median(hi_i)
+  k <- as.integer(min(101, max(2, stats::median(tapply(a, ids, function(z) length(unique(z)))))))
+  if (lo_m < hi_m) cands$seq <- seq(lo_m, hi_m, length.out = k)
+  if (!length(cands)) stop(e)
+  complete <- vapply(cands, function(g) {
+    cells <- tapply(snap_to_grid(a, g), ids, function(z) length(unique(z)))
+    sum(cells == length(g))
+  }, 1)
+  best <- names(cands)[which.max(complete)]   # (ties: the distinct arguments, exact)
+  g <- cands[[best]]
+  n <- length(lo_i)
+  f <- function(v) format(signif(v, 4))
+  grid_txt <- if (best == "seq") sprintf("seq(%s, %s, length.out = %d)", f(lo_m), f(hi_m), k) else
+    if (length(D) <= 12L) sprintf("c(%s)", paste(vapply(D, f, ""), collapse = ", ")) else
+      sprintf("sort(unique(x$%s)) (its %d distinct values)", arg, length(D))
+  kept <- complete[[best]]
+  drop_txt <- if (kept == n) " (every curve has a row nearest each of its points)" else if (kept > 0) {
+    sprintf(paste(" with incomplete = \"drop\", which leaves out, and counts privately, the %d curve%s without a",
+                  "row nearest each point (%d of %d have one)"), n - kept, if (n - kept == 1L) "" else "s", kept, n)
+  } else ""
+  lo <- max(lo_i)
+  hi <- min(hi_i)
+  dpfda_abort(sprintf(paste("The curves are observed at different arguments (%d distinct values of `%s`). Give",
+                            "%s() the public `grid` of the release: each row's argument is then snapped to the",
+                            "nearest grid point and an individual's rows at one point averaged, the rule of",
+                            "database tables and chunks (see ?summarise_mean). E.g. grid = %s%s. Or interpolate",
+                            "each curve onto the grid with method = \"linear\" (curves are not extrapolated%s)."),
+                      length(D), arg, fun, grid_txt, drop_txt,
+                      if (lo < hi) sprintf(": a grid inside [%s, %s], the range all curves cover, or incomplete = \"drop\"",
+                                           f(lo), f(hi)) else ", so add incomplete = \"drop\""),
+              class = setdiff(class(e), c("dpfda_error", "error", "condition")), arg = "grid")
 }
 
 # The curves of a long data frame by the rule of tables: a cell (individual,

@@ -86,6 +86,53 @@ test_that("irregular curves without a grid: a classed error that asks for one an
   expect_match(conditionMessage(e), "grid = seq\\(0.1, 0.95")
 })
 
+test_that("a few short curves: as_curves() also proposes the range most curves cover with incomplete = \"drop\"", {
+  # (ChickWeight: chick 18 is weighed on days 0 and 2 only, 45 of the 50 chicks on days 0 to 21)
+  e <- expect_error(as_curves(ChickWeight, id = "Chick", arg = "Time", value = "weight"), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "grid = seq(0, 2, length.out = 12) inside the range all curves cover", fixed = TRUE)
+  expect_match(conditionMessage(e), "grid = seq(0, 21, length.out = 12) with incomplete = \"drop\"", fixed = TRUE)
+  expect_match(conditionMessage(e), "leaves out the 5 curves that do not cover it (45 of 50 do)", fixed = TRUE)
+  cv <- as_curves(ChickWeight, id = "Chick", arg = "Time", value = "weight", grid = seq(0, 21, length.out = 12),
+                  incomplete = "drop")
+  expect_equal(nrow(cv$values), 45L)
+  expect_length(cv$dropped, 5L)
+})
+
+test_that("dp_mean() and dp_cov() on a long frame without grid propose a grid for their rule (snap), checked", {
+  # a common schedule with missed visits: the distinct arguments, with incomplete = "drop"
+  for (f in c("dp_mean", "dp_cov")) {
+    e <- expect_error(do.call(f, list(ChickWeight, id = "Chick", arg = "Time", value = "weight", epsilon = 1,
+                                      tau = 300)), class = "dpfda_error_data")
+    msg <- conditionMessage(e)
+    expect_match(msg, sprintf("Give %s() the public `grid`", f), fixed = TRUE)
+    expect_match(msg, "grid = c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21) with incomplete = \"drop\"", fixed = TRUE)
+    expect_match(msg, "the 5 curves without a row nearest each point (45 of 50 have one)", fixed = TRUE)
+    expect_match(msg, "method = \"linear\"", fixed = TRUE)
+    expect_identical(e$arg, "grid")
+  }
+  # following the hint: the release is over the 45 complete chicks (noisy count of them), all 50 counted
+  old <- dp_reproducible(3)
+  on.exit(dp_rng(old))
+  r <- dp_mean(ChickWeight, id = "Chick", arg = "Time", value = "weight", epsilon = 1, tau = 1000, center = 100,
+               grid = c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21), incomplete = "drop")
+  expect_equal(r$n, 50)
+  expect_true(r$n_complete >= 1 && r$n_complete <= 50)
+  # ages that vary around nine visits (as nlme::Oxboys): an equispaced grid of nine points keeps every curve
+  set.seed(4)
+  ox <- data.frame(id = rep(1:20, each = 9), age = rep(seq(-1, 1, length.out = 9), 20) + runif(180, -0.02, 0.02))
+  ox$height <- 150 + 7 * ox$age + rep(rnorm(20, 0, 5), each = 9)
+  e <- expect_error(dp_mean(ox, arg = "age", value = "height", epsilon = 1, tau = 30, center = 150),
+                    class = "dpfda_error_data")
+  hint <- regmatches(conditionMessage(e), regexpr("grid = seq\\([^)]*\\)", conditionMessage(e)))
+  expect_match(hint, "length.out = 9", fixed = TRUE)
+  expect_match(conditionMessage(e), "every curve has a row nearest each of its points", fixed = TRUE)
+  g <- eval(parse(text = sub("grid = ", "", hint)))
+  r <- dp_mean(ox, arg = "age", value = "height", epsilon = 1, tau = 30, center = 150, grid = g)
+  expect_equal(r$n, 20)
+  # any other error of the conversion is not touched
+  expect_error(dp_mean(ox, arg = "age", value = "nope", epsilon = 1, tau = 30), "nope")
+})
+
 test_that("linear interpolation onto a grid is exact for linear curves", {
   g <- seq(0.1, 0.95, length.out = 7)
   cv <- as_curves(irr, arg = t, grid = g)
@@ -639,7 +686,7 @@ test_that("points in a data frame drop rows with missing or non-finite values as
   expect_warning(m1 <- kme(df["x"]), "3 rows", class = "dpfda_warning_data")
   expect_equal(m1$values$values, kme(clean["x"])$values$values)
   # nothing left, and a vector with a missing value: classed errors
-  expect_error(rel(data.frame(x = c(NA, Inf))), class = "dpfda_error_data", regexp = "no points")
+  expect_error(suppressWarnings(rel(data.frame(x = c(NA, Inf)))), class = "dpfda_error_data", regexp = "no points")
   expect_error(suppressWarnings(rel(data.frame(x = numeric(0)))), class = "dpfda_error_data")
   expect_error(rel(c(0.5, NA)), class = "dpfda_error_data", regexp = "non-finite")
   # summarise_kme() of a data frame whose rows are all dropped: the empty summary, as a table's
