@@ -34,7 +34,9 @@
 #' `bound_share` of `epsilon`, by the rule of [dp_gp_regression()] (section
 #' Automatic bound: a high quantile of \eqn{|y_i - c|}, \eqn{c} =
 #' `bound_center`, default 0, among public candidates over `bound_range`,
-#' default \eqn{[10^{-4}, 10^4]}), giving `y_bound = c + c(-B, B)`; the rest
+#' default \eqn{[10^{-4}, 10^4]}, in the units of `y`: scale it and
+#' `bound_center` with `y` to keep the release under a change of units),
+#' giving `y_bound = c + c(-B, B)`; the rest
 #' of `epsilon` goes to the Laplace release, so the call charges exactly
 #' `epsilon`, and the release records `y_bound_auto` and `epsilon_release`.
 #' Tables and chunks give the same release as points in memory: the engine

@@ -107,7 +107,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' count of individuals and the sums of their curves and of their curves over
 #' their norms (signs for Bernstein), from which the sum of the curves clipped
 #' at any candidate follows exactly. A [summarise_mean()] summary (clipped at
-#' a fixed `tau`) cannot choose a bound. The release records `tau` (the chosen
+#' a fixed `tau`) cannot choose a bound. The candidates are bounds in the
+#' data's units: after a change of units (values times \eqn{c}, arguments
+#' times \eqn{b}) the release is the same under [dp_reproducible()], up to
+#' the units, only with `bound_range` scaled alike (by \eqn{|c| \sqrt b}; by
+#' \eqn{|c|} for Bernstein); the default range is fixed, so in other units
+#' it offers other candidates and draws other noise. The release records `tau` (the chosen
 #' bound, public once privatised) and `tau_auto` (`epsilon`, `share`,
 #' `quantile` (the targeted level \eqn{1 - k_0/n}), `range`); the print says
 #' "tau chosen privately (share ... of epsilon)". On simulated curves

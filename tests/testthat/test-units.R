@@ -354,3 +354,53 @@ test_that("noise = \"exact\" is equivariant too: its lattice is in units of the 
                                                 units_a + c(0, units_b), noise = "exact"))
   expect_lt(rel_diff(units_c * br[[1]]$values$values, br[[2]]$values$values), 1e-9)
 })
+
+test_that("tau = \"auto\" and y_bound = \"auto\" are equivariant when bound_range is given in the new units", {
+  # (the candidates are public bounds in the data's units: the default range of dp_mean() and
+  # dp_cov() is fixed, so a change of units changes the candidate set and with it the draws; a range
+  # scaled with the data keeps every candidate, rank and draw)
+  d <- units_curves(n = 200, m = 21)
+  s <- d$s
+  t2 <- units_a + units_b * s
+  r1 <- c(0.01, 100)
+  for (m in c("iclp_qr", "frl", "gp", "bernstein")) {
+    ex <- if (m == "gp") list(delta = 1e-5) else list()
+    f2 <- if (m == "bernstein") units_c else units_c * sqrt(units_b)   # (Bernstein: a sup norm)
+    call <- function(grid, X, range) {
+      function() do.call(dp_mean, c(list(curves(X, grid), epsilon = 2, tau = "auto", mechanism = m,
+                                          bound_range = range, inference = m == "iclp_qr"), ex))
+    }
+    r <- units_pair(call(s, d$X, r1), call(t2, units_c * d$X, f2 * r1))
+    expect_equal(f2 * r[[1]]$tau, r[[2]]$tau, tolerance = 1e-12)
+    expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
+    expect_equal(f2 * r[[1]]$tau_auto$range, r[[2]]$tau_auto$range, tolerance = 1e-12)
+    if (m == "iclp_qr") {
+      b1 <- with_seed_mode(3, units_band(r[[1]]))
+      b2 <- with_seed_mode(3, units_band(r[[2]]))
+      expect_equal(units_c * b1$upper, b2$upper, tolerance = 1e-8)
+    }
+  }
+  f2 <- units_c * sqrt(units_b)
+  cv <- units_pair(function() dp_cov(curves(d$X, s), 2, "auto", J = 6, bound_range = r1),
+                   function() dp_cov(curves(units_c * d$X, t2), 2, "auto", J = 6, bound_range = f2 * r1))
+  expect_equal(f2 * cv[[1]]$tau, cv[[2]]$tau, tolerance = 1e-12)
+  expect_lt(rel_diff(units_c^2 * cv[[1]]$values$values, cv[[2]]$values$values), 1e-9)
+  # the bin regression's bound: bound_range and bound_center in the units of y
+  set.seed(8)
+  x <- runif(600)
+  y <- 3 + sin(2 * pi * x) + rnorm(600, sd = 0.3)
+  br <- units_pair(function() dp_bin_regression(x, y, 10, "auto", 2, c(0, 1), bound_range = r1, bound_center = 3),
+                   function() dp_bin_regression(units_a + units_b * x, units_c * y, 10, "auto", 2,
+                                                units_a + c(0, units_b), bound_range = units_c * r1,
+                                                bound_center = units_c * 3))
+  expect_equal(units_c * br[[1]]$y_bound, br[[2]]$y_bound, tolerance = 1e-12)
+  expect_lt(rel_diff(units_c * br[[1]]$values$values, br[[2]]$values$values), 1e-9)
+  # GP regression: the default range follows the model's units (the prior sd of the outputs)
+  nd <- seq(0, 1, length.out = 15)
+  g <- units_pair(function() dp_gp_regression(x, y - 3, nd, kernel_gaussian(0.15), 0.1, "auto", 2, 1e-3),
+                  function() dp_gp_regression(units_a + units_b * x, units_c * (y - 3), units_a + units_b * nd,
+                                              kernel_gaussian(0.15 * units_b, variance = units_c^2), units_c^2 * 0.1,
+                                              "auto", 2, 1e-3))
+  expect_equal(units_c * g[[1]]$y_bound, g[[2]]$y_bound, tolerance = 1e-12)
+  expect_lt(rel_diff(units_c * g[[1]]$values$values, g[[2]]$values$values), 1e-7)
+})
