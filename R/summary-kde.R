@@ -106,8 +106,11 @@ as_bandwidth <- function(bandwidth, d, arg = "bandwidth") {
     ok <- is.numeric(bandwidth) && is.null(dim(bandwidth)) && length(bandwidth) %in% c(1L, d) &&
       all(is.finite(bandwidth)) && all(bandwidth > 0)
     if (!isTRUE(ok)) {
-      arg_error(arg, sprintf("a positive number, %d positive numbers, or a %d x %d positive-definite matrix",
-                             d, d, d), bandwidth)
+      what <- if (d == 1L) "a positive number (or a 1 x 1 positive-definite matrix)" else
+        sprintf("a positive number, %d positive numbers, or a %d x %d positive-definite matrix", d, d, d)
+      # (a bandwidth chosen from the data spends privacy: dp_bandwidth() does it, with its own epsilon)
+      if (is.character(bandwidth)) what <- paste0(what, "; for one chosen privately from the data, see dp_bandwidth()")
+      arg_error(arg, what, bandwidth)
     }
     h <- rep_len(as.double(bandwidth), d)
     k <- kernel_gaussian(if (length(bandwidth) == 1L) h[1] else h)

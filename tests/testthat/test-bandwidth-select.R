@@ -60,3 +60,12 @@ test_that("T10: exponential-mechanism probabilities and privacy ratio", {
   # a sampler that ignored epsilon / (2 sensitivity) would fail this
   expect_gt(max(abs(tabulate(idx, 4) / N - dpfda:::select_probabilities(u, 1, 1.4))), 5 * sqrt(0.25 / N))
 })
+
+test_that("dp_kde(bandwidth = \"auto\") is refused with a pointer to dp_bandwidth() (1-D: no \"1 positive numbers\")", {
+  e <- expect_error(dp_kde(c(0.2, 0.5), seq(0, 1, length.out = 5), "auto", 1, 1e-5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "must be a positive number (or a 1 x 1 positive-definite matrix); for one chosen privately from the data, see dp_bandwidth()", fixed = TRUE)
+  expect_identical(e$arg, "bandwidth")
+  e <- expect_error(dp_kde(cbind(c(0.2, 0.5), 0.1), list(seq(0, 1, length.out = 5), seq(0, 1, length.out = 5)),
+                           -1, 1, 1e-5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "2 positive numbers, or a 2 x 2", fixed = TRUE)
+})
