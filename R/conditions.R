@@ -145,8 +145,9 @@ check_dot_names <- function(dots, allowed, fun,
 check_noise_dots <- function(dots, fun) check_dot_names(dots, "allow_large_epsilon", fun)
 
 # `grid` missing where it must be public: `why` says what the grid is.
-abort_grid_required <- function(why = "evaluation points must be public and chosen without looking at the data") {
-  dpfda_abort(sprintf("`grid` is required: %s.", why), arg = "grid")
+abort_grid_required <- function(why = "evaluation points must be public and chosen without looking at the data",
+                                hint = "") {
+  dpfda_abort(sprintf("`grid` is required: %s.%s", why, hint), arg = "grid")
 }
 
 # A curve whose rows carry two privacy units (`curve`: its id, when known).

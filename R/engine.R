@@ -460,6 +460,40 @@ lazy_fence <- function(q) {
 
 is_postgres <- function(con) inherits(con, c("PqConnection", "PostgreSQLConnection"))
 
+# The hint of "`grid` is required" for a database table of long curves
+# (dp_mean(), dp_cov(), summarise_mean()): the distinct values of the
+# argument column, read with one small query (at most 102 rows), as a grid to
+# give if they are a public schedule, or their range when there are more than
+# 101. Rows are snapped to the nearest grid point, so either works. "" for
+# chunks (read once, by the release), or when the query fails.
+table_grid_hint <- function(x, arg) {
+  if (!is_lazy_table(x) || !is.character(arg) || length(arg) != 1L) return("")
+  tryCatch({
+    s <- sq_from(x)
+    if (!arg %in% s$vars) return("")
+    a <- sq_id(s, arg)
+    q <- function(sql) as.data.frame(engine_collect(sq_lazy(list(con = s$con, sql = sql, vars = c("v", "w")))))
+    v <- q(sprintf("SELECT DISTINCT %s AS v, 0 AS w\nFROM %s\nWHERE %s IS NOT NULL\nORDER BY 1\nLIMIT 102",
+                   a, sq_sub(s$sql), a))$v
+    v <- suppressWarnings(as.double(v))
+    v <- v[is.finite(v)]
+    if (!length(v)) return("")
+    f <- function(z) format(signif(z, 6))
+    if (length(v) <= 101L) {
+      shown <- if (length(v) <= 12L) sprintf("c(%s)", paste(vapply(v, f, ""), collapse = ", ")) else
+        sprintf("c(%s, ..., %s)", paste(vapply(v[1:3], f, ""), collapse = ", "), f(v[length(v)]))
+      return(sprintf(paste(" The column `%s` of the table holds %d distinct value%s, %s: if they are public (a",
+                           "study's schedule), give them as `grid`; rows are snapped to the nearest grid point."),
+                     arg, length(v), if (length(v) == 1L) "" else "s", shown))
+    }
+    r <- q(sprintf("SELECT MIN(%s) AS v, MAX(%s) AS w\nFROM %s", a, a, sq_sub(s$sql)))
+    sprintf(paste(" The column `%s` of the table holds more than 101 distinct values, from %s to %s: give a public",
+                  "grid over the range of interest, grid = seq(%s, %s, length.out = k) with k at most the number",
+                  "of rows of a curve: rows are snapped to the nearest grid point, and a curve without a row",
+                  "nearest some grid point is incomplete (see `incomplete`)."), arg, f(r$v), f(r$w), f(r$v), f(r$w))
+  }, error = function(e) "")
+}
+
 # dplyr::collect() of an engine summary. On PostgreSQL without its JIT
 # compiler for the query: the summaries are one scan with many expressions,
 # which the JIT spends far longer compiling than the scan takes (43 s against

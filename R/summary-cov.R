@@ -91,11 +91,11 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.
-cov_summary_grid <- function(x, grid) {
+cov_summary_grid <- function(x, grid, arg = NULL) {
   if (inherits(x, "dpfda_curves") && x$dim != 1L) {
     dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   }
-  summary_grid_1d(x, grid, "Covariances")
+  summary_grid_1d(x, grid, "Covariances", arg)
 }
 
 # The summary on a given basis (shared by summarise_cov() and dp_cov()).
@@ -362,7 +362,7 @@ cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
     }
     grid <- s$settings$grid
   } else {
-    if (is.null(grid)) abort_grid_required("the public grid of the curves")
+    if (is.null(grid)) abort_grid_required("the public grid of the curves", table_grid_hint(x, eng$arg %||% "arg"))
     grid <- cov_summary_grid(NULL, grid)
   }
   if (!is.null(unit)) {

@@ -107,7 +107,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
       }
       grid <- x$grid
     } else grid <- summary_grid_1d(x, grid, "Long data")
-  } else grid <- summary_grid_1d(x, grid, "Long data")
+  } else grid <- summary_grid_1d(x, grid, "Long data", arg)
   m <- grid_size(grid)
   w <- if (is.null(weights)) {
     if (m == 1L) 1 else quadrature_weights(grid)
@@ -184,14 +184,14 @@ curve_units <- function(unit, n) {
 
 # The public one-dimensional grid of a summary (sorted): that of curves `x`,
 # or `grid`; `what` names the data in the error for a grid of points.
-summary_grid_1d <- function(x, grid, what) {
+summary_grid_1d <- function(x, grid, what, arg = NULL) {
   if (inherits(x, "dpfda_curves")) {
     if (is.null(grid)) grid <- x$grid
     if (!isTRUE(all.equal(as.double(grid), as.double(x$grid)))) {
       dpfda_abort("`grid` must be the grid of the curves `x`.", arg = "grid")
     }
   }
-  if (is.null(grid)) abort_grid_required("the public grid of the curves")
+  if (is.null(grid)) abort_grid_required("the public grid of the curves", table_grid_hint(x, arg))
   grid <- as_grid(grid, "grid")
   if (!is.null(dim(grid))) dpfda_abort(sprintf("%s are summarised on a one-dimensional grid.", what), arg = "grid")
   sort(as.double(grid))
@@ -503,7 +503,7 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
   if (inherits(x, "dpfda_summary")) {
     grid <- check_summary(x, "mean")$settings$grid
   } else if (is.null(grid)) {
-    abort_grid_required("the public grid of the curves in the table or chunks")
+    abort_grid_required("the public grid of the curves in the table or chunks", table_grid_hint(x, cols$arg %||% "arg"))
   }
   grid <- sort(as_grid(grid, "grid"))
   list(curves = NULL, data = x, cols = cols, grid = grid, domain = as_domain(NULL, grid), dim = 1L, n = NA,

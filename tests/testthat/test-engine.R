@@ -547,3 +547,26 @@ test_that("sql_lookup(): the CASE tree maps every k to its value, and anything e
   s <- as.character(dpfda:::sql_lookup(q, "k", seq_len(64) / 7))
   expect_equal(lengths(regmatches(s, gregexpr("CASE", s))), 31)
 })
+
+test_engines("a table without `grid`: the error shows the argument column's distinct values (or range)", function(con) {
+  sched <- data.frame(who = rep(1:6, each = 4), day = rep(c(0, 7, 14, 28), 6), y = rnorm(24))
+  DBI::dbWriteTable(con, "sched", sched)
+  tb <- dplyr::tbl(con, "sched")
+  for (f in list(function() dp_mean(tb, epsilon = 1, tau = 1, id = who, arg = day, value = y),
+                 function() dp_cov(tb, epsilon = 1, tau = 1, id = who, arg = "day", value = y),
+                 function() summarise_mean(tb, tau = 1, id = who, arg = day, value = y))) {
+    e <- expect_error(f(), class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), "`grid` is required", fixed = TRUE)
+    expect_match(conditionMessage(e), "The column `day` of the table holds 4 distinct values, c(0, 7, 14, 28)",
+                 fixed = TRUE)
+    expect_identical(e$arg, "grid")
+  }
+  # following it gives the release; more than 101 distinct values: their range
+  r <- dp_mean(tb, epsilon = 1, tau = 1, id = who, arg = day, value = y, grid = c(0, 7, 14, 28))
+  expect_equal(r$n, 6)
+  irr <- data.frame(who = rep(1:60, each = 2), day = seq(0.5, 60, by = 0.5), y = 1)
+  DBI::dbWriteTable(con, "irr", irr)
+  e <- expect_error(dp_mean(dplyr::tbl(con, "irr"), epsilon = 1, tau = 1, id = who, arg = day, value = y),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "more than 101 distinct values, from 0.5 to 60", fixed = TRUE)
+})
