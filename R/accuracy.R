@@ -125,7 +125,9 @@
 #'   `bias_sup`, `bias_pointwise`, `bias_worst_l2` and `bias_note`, the totals
 #'   `total_l2` and `total_sup` (`NA` where there is no bias bound), the
 #'   settings `n`, `epsilon`, `delta`, `tau`, and with a target `n_needed` or
-#'   `epsilon_needed`.
+#'   `epsilon_needed`; where that is `Inf`, `unreachable` (`solve_for`, the
+#'   search's `limit`, the `bias` bound there, and whether the figures are at
+#'   a `placeholder`), which the print explains with the setting to change.
 #' @seealso [confint.dpfda_release()] for bands of a release's noise.
 #' @examples
 #' g <- seq(0, 1, length.out = 101)
@@ -232,6 +234,15 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
                                            lower = 1e-6, upper = 1e4, integer = FALSE)
     }
     out$target <- c(l2 = target_l2, sup = target_sup)
+    needed <- if (solve_for == "n") out$n_needed else out$epsilon_needed
+    if (!is.finite(needed)) {
+      # why no value reaches the target: the bias bound at the end of the search (it does not fall
+      # with epsilon where the default tuning depends on n only, e.g. FRL's M, Bernstein's k)
+      lim <- if (solve_for == "n") bias0(st$bias(1e12, st$epsilon), if (!is.null(target_l2)) "l2" else "sup") else
+        bias0(st$bias(st$n, 1e4), if (!is.null(target_l2)) "l2" else "sup")
+      out$unreachable <- list(solve_for = solve_for, bias = lim, limit = if (solve_for == "n") 1e12 else 1e4,
+                              placeholder = placeholder)
+    }
     if (placeholder) {   # the plan at the solution, not at the placeholder
       n_at <- if (solve_for == "n") out$n_needed else st$n
       e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
@@ -282,6 +293,19 @@ print.dpfda_accuracy <- function(x, ...) {
                                         format(x$n_needed, big.mark = ",")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
                                               format(x$epsilon_needed, digits = 4)))
+  u <- x$unreachable
+  if (!is.null(u)) {
+    other <- if (u$solve_for == "n") "epsilon" else "n"
+    cat(sprintf(paste("    no %s up to %s reaches it: the smoothing-bias bound alone is %s at that end%s;",
+                      "%s, smooth less (%s in ...) or set a larger target%s\n"),
+                u$solve_for, format(u$limit), format(u$bias, digits = 4),
+                if (u$bias > 0) "" else " (the noise does not fall below the target)",
+                sprintf("plan %s with solve_for = \"%s\"", other, other),
+                switch(x$mechanism, frl = "a larger M", bernstein = "a larger bernstein_k", iclp_ar = "a smaller psi",
+                       cov = "a larger J, a smaller psi", "a smaller psi or eta"),
+                if (isTRUE(u$placeholder)) sprintf("; the figures above are at the placeholder %s = %s",
+                                                   u$solve_for, format(x[[u$solve_for]])) else ""))
+  }
   if (!is.null(x$tau_distribution)) {
     td <- x$tau_distribution
     cat(sprintf(paste("  tau = \"auto\" (share %s of epsilon): tau is %s with probability %s (most likely);",

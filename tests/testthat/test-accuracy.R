@@ -258,6 +258,28 @@ test_that("solve_for needs no value of what it solves for (issue 29)", {
   expect_lte(d$expected_l2, 0.1)
 })
 
+test_that("an unreachable target says why: the bias bound at the end of the search, and the placeholder", {
+  g <- c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21)   # (ChickWeight's days: FRL's default M depends on n only)
+  a <- dp_accuracy(mechanism = "frl", n = 50, tau = 1500, grid = g, target_l2 = 300, solve_for = "epsilon")
+  expect_identical(a$epsilon_needed, Inf)
+  expect_equal(a$unreachable$bias, dp_accuracy(mechanism = "frl", n = 50, epsilon = 1e4, tau = 1500, grid = g)$bias_l2)
+  expect_gt(a$unreachable$bias, 300)
+  out <- paste(capture.output(print(a)), collapse = "\n")
+  expect_match(out, "no epsilon up to 10000 reaches it: the smoothing-bias bound alone is 1247", fixed = TRUE)
+  expect_match(out, "plan n with solve_for = \"n\", smooth less (a larger M in ...)", fixed = TRUE)
+  expect_match(out, "the figures above are at the placeholder epsilon = 1", fixed = TRUE)
+  # and the advice works: with M = 12 (every component, no smoothing bias) the target is reached
+  b <- dp_accuracy(mechanism = "frl", n = 50, tau = 1500, grid = g, target_l2 = 300, solve_for = "epsilon", M = 12)
+  expect_true(is.finite(b$epsilon_needed))
+  expect_null(b$unreachable)
+  expect_lte(b$total_l2, 300 * (1 + 1e-6))
+  # solving for n from a given epsilon: no placeholder sentence
+  d <- dp_accuracy(mechanism = "frl", n = 50, epsilon = 1, tau = 1500, grid = g, target_l2 = 1e-9, solve_for = "n",
+                   nsim = 100)
+  expect_identical(d$n_needed, Inf)
+  expect_false(grepl("placeholder", paste(capture.output(print(d)), collapse = " ")))
+})
+
 # ---- issue 29: the bound on the smoothing bias and the total error ----------
 
 test_that("the smoothing bias bound has the value computed by hand and is attained (QR, FRL)", {
