@@ -254,6 +254,21 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
 # The release of dp_kme() (subspace and random features) from its summary:
 # the only place where this noise is drawn, for points in memory, tables,
 # chunks and given summaries alike.
+# The noisy mean features rounded to a lattice of 2^-20 times the noise
+# scale (post-processing: each moves by at most sigma 2^-21) before the
+# reduced-set search. The search (Adam steps from public starts, lasso
+# weights, clamping to the domain) is not continuous in its target: the
+# rounding of the feature sums in another order (the order of the points,
+# or a database's SUM) moved its points by 1e-5, and with iters = 1000 by 0.2.
+# A perturbation of 1e-16 now crosses a lattice point with probability about
+# 1e-10 / sigma per coordinate, so the same data give the same release in any
+# order and from any source. (Exact noise is on its lattice already.)
+kme_canonical_target <- function(v, sigma) {
+  if (!(is.finite(sigma) && sigma > 0)) return(v)
+  step <- 2^(floor(log2(sigma)) - 20)
+  round(v / step) * step
+}
+
 kme_release <- function(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
                         lasso_lambda, tight, noise, box, call, budget) {
   laplace <- delta == 0
@@ -291,6 +306,7 @@ kme_release <- function(s, z, rff, kernel, method, epsilon, delta, calibration, 
     mu <- s$sums / N
     noisy <- if (!is.null(ex)) ex$draw(mu) else if (laplace) mu + sigma * rlaplace(length(mu), 1) else
       mu + sigma * noise_draw(length(mu), "normal")
+    noisy <- kme_canonical_target(noisy, sigma)
     if (is.null(lasso_lambda)) lasso_lambda <- 100 / N
     rs <- kme_reduced_set(noisy, rff, start = z, iters = iters, lr = lr,
                           weights = if (is.null(l1_bound)) "lasso" else "l1ball",

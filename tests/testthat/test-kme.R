@@ -284,12 +284,16 @@ test_that("the reduced set sees only the noisy vector (called without x) and cop
   expect_length(rec$target, 200L)
   expect_identical(rec$start, z0)
   expect_identical(t$z, z0)                       # not modified in place
-  # the target is the seeded noisy vector: same seed, same features, same noise
+  # the target is the seeded noisy vector: same seed, same features, same noise (on its lattice of
+  # 2^-20 noise scales)
+  sg <- dpfda:::kme_sigma(300, 1, 1e-5)
   rff <- with_seed_mode(7, {
     rf <- kme_rff(t$k, 200, 2)
-    list(rf = rf, noisy = dpfda:::kme_noisy_features(rf, t$x, dpfda:::kme_sigma(300, 1, 1e-5)))
+    list(rf = rf, noisy = dpfda:::kme_noisy_features(rf, t$x, sg))
   })
-  expect_equal(rec$target, rff$noisy)
+  expect_equal(rec$target, dpfda:::kme_canonical_target(rff$noisy, sg), tolerance = 1e-12)
+  expect_lte(max(abs(rec$target - rff$noisy)), sg * 2^-21 * (1 + 1e-9))
+  expect_gt(max(abs(rec$target - rff$noisy)), 0)
   expect_equal(r$rff$W, rff$rf$W)
   expect_true(all(is.finite(r$weights)))
 })
@@ -497,4 +501,30 @@ test_that("experiment paths agree with direct releases (oracle code for the figu
                                                 iters = 20))
   expect_equal(nrow(q), 3L)
   expect_true(all(is.finite(q$dist)))
+})
+
+test_that("random features: the same release in any order of the points and from a table (the search is chaotic)", {
+  # (the reduced-set search amplified the rounding of the feature sums in another order: points moved
+  # by 1e-5, and by 0.2 with iters = 1000; its target is now on a lattice of 2^-20 noise scales)
+  set.seed(31)
+  x <- c(rbeta(400, 2, 5), rbeta(300, 6, 2))
+  o <- sample(length(x))
+  k <- kernel_gaussian(0.2)
+  z <- matrix(seq(0, 1, length.out = 9))
+  rel <- function(d, ...) with_seed_mode(5, dp_kme(d, k, 1, 1e-5, method = "random_features", synthetic = z,
+                                                   domain = c(0, 1), iters = 1000, ...))
+  a <- rel(matrix(x))
+  b <- rel(matrix(x[o]))
+  expect_identical(a$points, b$points)
+  expect_identical(a$values$values, b$values$values)
+  s <- with_seed_mode(5, summarise_kme(matrix(x[o]), k, method = "random_features", rff = kme_rff(k, 1000, 1),
+                                      domain = c(0, 1)))
+  s0 <- with_seed_mode(5, summarise_kme(matrix(x), k, method = "random_features", rff = kme_rff(k, 1000, 1),
+                                       domain = c(0, 1)))
+  expect_false(identical(s$sums, s0$sums))   # (the sums do differ in their last bits)
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr", "2.5.0")
+  tb <- sqlite_tbl(data.frame(x = x), "kme_pts")
+  cc <- rel(tb, columns = "x")
+  expect_identical(a$points, cc$points)
 })
