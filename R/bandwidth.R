@@ -9,8 +9,11 @@
 #' interquartile range released by propose-test-release (PTR):
 #'
 #' 1. propose the bin of width \eqn{w = \log(1 + 1/\log n)} of
-#'    \eqn{\log \mathrm{IQR}} (offset by `offset`) that contains the data's
-#'    value;
+#'    \eqn{\log(\mathrm{IQR}/r)} (offset by `offset`) that contains the data's
+#'    value, \eqn{r} the width of `domain` in that coordinate (public; 1
+#'    without `domain`), so that with a `domain` the bandwidth follows a
+#'    change of units (under [dp_reproducible()], the same bandwidth in the
+#'    new units);
 #' 2. compute \eqn{A}, the number of data points that must change to move the
 #'    IQR out of the bin (each order statistic stays between its neighbours
 #'    \eqn{j} places away after \eqn{j} changes, so \eqn{A} has sensitivity 1);
@@ -115,7 +118,10 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   if (noise == "float") {
     check_float_tails("laplace", eps1, del1, m = d * length(offsets), what = "dp_bandwidth()")
   }
-  iqr <- vapply(seq_len(d), function(j) ptr_iqr(x[, j], eps1, del1, offsets, noise), 1)
+  # the bins of log IQR are taken relative to the domain's width (public), so that a change of units
+  # moves them with the data; without a domain, relative to 1 in the data's units
+  ref <- if (is.null(domain)) rep(1, d) else if (d == 1L) diff(as.double(domain)) else domain[2L, ] - domain[1L, ]
+  iqr <- vapply(seq_len(d), function(j) ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j]), 1)
   const <- (4 / ((d + if (rule == "paper") 1 else 2) * n))^(1 / (d + 4))
   h <- const * iqr / 1.34
   private <- !is.na(h)
@@ -205,7 +211,7 @@ bandwidth_test_terms <- function(delta, d, offsets, pass) {
 # epsilon' = 2^k / t <= epsilon DP for sensitivity 1, and the threshold uses
 # epsilon': P(X >= log(1/delta) / epsilon') <= q^(t log(1/delta)) / (1 + q)
 # <= delta with q = exp(-1/t), so the PTR guarantee is unchanged.
-ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float") {
+ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float", ref = 1) {
   n <- length(x)
   xs <- sort(x)
   w <- log(1 + 1 / log(n))
@@ -223,11 +229,12 @@ ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float") {
     # drawn before the data are looked at, independent of them
     lap <- if (noise == "exact") exact_laplace_noise(0, 1 / epsilon, kx) else rlaplace(1, 1 / epsilon)
     if (!(s > 0)) next                       # the test is refused outright
-    k <- floor(log(s) / w - o)
-    lo <- (k + o) * w
-    hi <- (k + o + 1) * w
+    lr <- log(ref)
+    k <- floor((log(s) - lr) / w - o)
+    lo <- lr + (k + o) * w
+    hi <- lr + (k + o + 1) * w
     A <- ptr_iqr_distance(xs, i1, i3, lo, hi)
-    if (A + lap > thr) return(exp((k + o + 0.5) * w))
+    if (A + lap > thr) return(ref * exp((k + o + 0.5) * w))
   }
   NA_real_
 }

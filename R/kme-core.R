@@ -158,16 +158,25 @@ kme_spectral_draw <- function(kernel, Jp, D) {
 #' The frequencies are public randomness drawn with R's generator (so
 #' `set.seed()` fixes them); they never depend on data.
 #'
+#' The features are taken at \eqn{x - o} for a public `origin` \eqn{o}
+#' (default 0): the kernel estimate does not depend on it, but the feature
+#' vector of a translated point rotates within each cos/sin pair, so
+#' [dp_kme()] sets it to the centroid of its public start points, which moves
+#' with the data under a change of units (the release is then the same in
+#' any units, under [dp_reproducible()]).
+#'
 #' @param kernel A kernel object with variance at most 1.
 #' @param J Even number of features (\eqn{J/2} frequencies).
 #' @param dim Dimension of the points.
+#' @param origin `NULL` (the zero vector) or a public point (`dim` numbers):
+#'   the features are those of \eqn{x - }`origin`.
 #' @return An object of class `dpfda_kme_rff` with the frequency matrix `W`
-#'   (`dim x J/2`), the feature `scale`, `J` and the kernel.
+#'   (`dim x J/2`), the feature `scale`, `J`, the kernel and `origin`.
 #' @examples
 #' rff <- kme_rff(kernel_gaussian(1), J = 200, dim = 2)
 #' rff
 #' @export
-kme_rff <- function(kernel, J, dim) {
+kme_rff <- function(kernel, J, dim, origin = NULL) {
   check_required()
   kme_check_kernel(kernel)
   J <- check_count(J, "J", min = 2, max = 1e7)
@@ -177,12 +186,29 @@ kme_rff <- function(kernel, J, dim) {
     dpfda_abort(sprintf("`dim` is %d but the kernel is defined in %d dimensions.", dim, kernel$dim),
                 arg = "dim")
   }
+  origin <- if (is.null(origin)) rep(0, dim) else {
+    if (!is.numeric(origin) || length(origin) != dim || !all(is.finite(origin))) {
+      arg_error("origin", sprintf("NULL or %d finite number%s (a public point)", dim, if (dim == 1L) "" else "s"),
+                origin)
+    }
+    as.double(origin)
+  }
   check_alloc(as.double(dim) * J / 2, "frequency matrix")
   Jp <- J %/% 2L
   W <- kme_spectral_draw(kernel, Jp, dim)
   storage.mode(W) <- "double"
-  structure(list(W = W, scale = sqrt(kernel$variance / Jp), J = J, dim = dim, kernel = kernel),
+  structure(list(W = W, scale = sqrt(kernel$variance / Jp), J = J, dim = dim, kernel = kernel, origin = origin),
             class = "dpfda_kme_rff")
+}
+
+# The public origin of the features (0 for objects made before it existed).
+kme_rff_origin <- function(rff) if (is.null(rff$origin)) rep(0, rff$dim) else rff$origin
+
+# Points, or a 2 x dim box, relative to the features' origin (and back, sign = -1).
+kme_shift <- function(x, rff, sign = 1) {
+  o <- kme_rff_origin(rff)
+  if (is.null(x) || !any(o != 0)) return(x)
+  x - sign * rep(o, each = nrow(x))
 }
 
 #' @export
@@ -200,7 +226,7 @@ kme_check_rff <- function(rff, arg = "rff") {
 
 # Feature matrix (n x J) or mean feature vector (J) of points (no checks).
 kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
-  c_kme_rff(x, rff$W, rff$scale, as.logical(mean), as.integer(chunk))
+  c_kme_rff(kme_shift(x, rff), rff$W, rff$scale, as.logical(mean), as.integer(chunk))
 }
 
 #' Evaluate random Fourier features
@@ -306,10 +332,12 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   box <- kme_domain(domain, rff$dim)
   M <- nrow(start)
   check_alloc(as.double(M) * rff$J + as.double(M)^2, "reduced-set feature matrices")
-  g <- c_kme_greedy(target, rff$W, rff$scale, start + 0, as.integer(iters),
-                    c(lr, 0.9, 0.999, 1e-8), if (is.null(box)) numeric(0) else box[1L, ],
-                    if (is.null(box)) numeric(0) else box[2L, ])
-  z <- g[[1L]]
+  # (the search runs relative to the features' origin, as the features are defined)
+  sbox <- kme_shift(box, rff)
+  g <- c_kme_greedy(target, rff$W, rff$scale, kme_shift(start, rff) + 0, as.integer(iters),
+                    c(lr, 0.9, 0.999, 1e-8 / (2 * kme_default_lr(rff$kernel))), if (is.null(sbox)) numeric(0) else sbox[1L, ],
+                    if (is.null(sbox)) numeric(0) else sbox[2L, ])
+  z <- kme_shift(g[[1L]], rff, -1)
   if (!all(is.finite(z))) dpfda_abort("The pre-image search diverged; use a smaller `lr`.",
                                       class = "dpfda_error_numeric", arg = "lr")
   Phi <- kme_features_raw(rff, z)      # M x J

@@ -262,7 +262,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   M <- nrow(z)
   if (method == "subspace") check_alloc(3 * as.double(M)^2, "synthetic-point Gram matrices") else
     check_alloc(as.double(chunk) * J / 2 + as.double(M) * J + as.double(M)^2, "random-feature matrices")
-  rff <- if (method == "random_features") kme_rff(kernel, J, D)   # public, data-independent
+  # public, data-independent; relative to the start points' centroid (a change of units moves it with them)
+  rff <- if (method == "random_features") kme_rff(kernel, J, D, origin = colMeans(z))
   # one path for every source: the summary (kernel sums at z, or mean features; the only touch of
   # the data, in chunks of rows), then the release step shared with tables and chunks
   s <- if (is.null(units)) {

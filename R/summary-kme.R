@@ -71,7 +71,7 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
     settings <- list(kernel = kernel, z = z, box = box)
   } else {
     rff <- kme_check_rff(rff)
-    settings <- list(kernel = kernel, W = rff$W, scale = rff$scale, box = box)
+    settings <- list(kernel = kernel, W = rff$W, scale = rff$scale, box = box, origin = kme_rff_origin(rff))
   }
   kind <- if (method == "subspace") "kme_kernel" else "kme_features"
   have <- engine_names_or(x)
@@ -183,8 +183,11 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   } else {
     W <- rff$W
     Jp <- ncol(W)
+    o <- kme_rff_origin(rff)
+    # (each coordinate relative to the features' origin, as kme_features_raw() takes it)
+    xo <- vapply(seq_along(xn), function(d) if (o[d] == 0) id_sql(xn[d]) else sprintf("(%s - %s)", id_sql(xn[d]), lit(o[d])), "")
     tt <- vapply(seq_len(Jp), function(j) {
-      paste0("(", paste(sprintf("%s * %s", vapply(xn, id_sql, ""), vapply(W[, j], lit, "")), collapse = " + "), ")")
+      paste0("(", paste(sprintf("%s * %s", xo, vapply(W[, j], lit, "")), collapse = " + "), ")")
     }, "")
     sums <- c(sprintf("SUM(%sCOS(%s))", wt, tt), sprintf("SUM(%sSIN(%s))", wt, tt))
     names(sums) <- c(paste0("c", seq_len(Jp)), paste0("s", seq_len(Jp)))
@@ -240,8 +243,8 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
   rff <- if (method == "random_features") {
     if (inherits(x, "dpfda_summary")) {
       structure(list(W = s$settings$W, scale = s$settings$scale, J = 2L * ncol(s$settings$W), dim = D,
-                     kernel = kernel), class = "dpfda_kme_rff")
-    } else kme_rff(kernel, J, D)
+                     kernel = kernel, origin = s$settings$origin), class = "dpfda_kme_rff")
+    } else kme_rff(kernel, J, D, origin = colMeans(z))
   }
   if (!inherits(x, "dpfda_summary")) {
     s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,

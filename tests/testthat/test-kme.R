@@ -288,7 +288,7 @@ test_that("the reduced set sees only the noisy vector (called without x) and cop
   # 2^-20 noise scales)
   sg <- dpfda:::kme_sigma(300, 1, 1e-5)
   rff <- with_seed_mode(7, {
-    rf <- kme_rff(t$k, 200, 2)
+    rf <- kme_rff(t$k, 200, 2, origin = colMeans(t$z))   # (dp_kme: the start points' centroid)
     list(rf = rf, noisy = dpfda:::kme_noisy_features(rf, t$x, sg))
   })
   expect_equal(rec$target, dpfda:::kme_canonical_target(rff$noisy, sg), tolerance = 1e-12)
