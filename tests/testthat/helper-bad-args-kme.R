@@ -27,7 +27,7 @@ bad_arg_table_kme <- function() {
                      candidates = list(z2, list(points = z2[1:2, ], weights = c(0.3, 0.7))), chunk = 2048,
                      tight = TRUE, noise = "float", budget = NULL, unit = NULL)
     ),
-    kme_rff = list(list(kernel = k, J = 20, dim = 2)),
+    kme_rff = list(list(kernel = k, J = 20, dim = 2, origin = c(0.5, 0.5))),
     kme_features = list(list(rff = rff, x = x2, mean = TRUE)),
     kme_reduced_set = list(list(target = kme_features(rff, x2, mean = TRUE), rff = rff, start = z2, iters = 5,
                                 lr = 0.1, weights = "lasso", lasso_lambda = 1e-3, domain = c(0, 1), l1_bound = 1)),
@@ -65,6 +65,7 @@ bad_arg_allowed_kme <- function() {
     # identity() as a generator returns M = 3 numbers: 3 points only in 1-D (here 2-D: an error)
     # kme_rff(): large J would be refused by the allocation check; TRUE is 1
     allow("kme_rff", "dim", "TRUE"),
+    allow("kme_rff", "origin", "NULL"),   # NULL is the zero origin
     # kme_features(): any finite points; TRUE is a valid flag
     allow("kme_features", "x", c("a data.frame")),
     allow("kme_features", "mean", "TRUE"),
