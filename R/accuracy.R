@@ -47,7 +47,8 @@
 #' none (its bias depends on the density); a `dp_gp_release()` has no
 #' smoothing.
 #'
-#' With `target_l2` (or `target_sup`), the smallest `n` (`solve_for = "n"`)
+#' With `target_l2` (or `target_sup`) and the settings (not a release: that
+#' is an error whose message writes the settings call for it), the smallest `n` (`solve_for = "n"`)
 #' or `epsilon` (`solve_for = "epsilon"`) whose **total** error
 #' (`total_l2`, or `total_sup`) is at most the target is found by bisection,
 #' holding every other setting fixed (a doubling search then bisection; up to
@@ -181,6 +182,21 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (!is.null(x)) {
     if (!inherits(x, "dpfda_release")) {
       arg_error("x", "a dpfda_release, or NULL (then give the settings: mechanism, n, epsilon, tau, grid)", x)
+    }
+    if (!is.null(target_l2) || !is.null(target_sup)) {
+      # (a target plans another release, whose settings the user chooses; silently ignoring it, as
+      # before, answered another question)
+      tg <- if (!is.null(target_l2)) sprintf("target_l2 = %s", format(target_l2)) else
+        sprintf("target_sup = %s", format(target_sup))
+      dpfda_abort(sprintf(paste("A target plans a release from its settings, not from a release made: e.g.",
+                                "dp_accuracy(mechanism = \"%s\", n = %s, epsilon = %s,%s tau = %s, grid = r$values$grid,",
+                                "%s, solve_for = \"n\") for the n this release's settings need (r: this",
+                                "release; add its kernel and tuning options if you set them)."),
+                          x$mechanism, format(x$n), format(x$epsilon),
+                          if (isTRUE(x$delta > 0)) sprintf(" delta = %s,", format(x$delta)) else "",
+                          format(x$tau), tg),
+                  class = c("dpfda_error_unsupported", "dpfda_error_argument"),
+                  arg = if (!is.null(target_l2)) "target_l2" else "target_sup")
     }
     law <- noise_law(x)
     s <- law_summary(law, nsim, seed)

@@ -492,3 +492,16 @@ test_that("dp_accuracy(mechanism = \"bandwidth\") solves for the epsilon the tes
   expect_error(dp_accuracy(mechanism = "bandwidth", delta = 1e-6, solve_for = "epsilon"), "`n` is needed")
   expect_error(dp_accuracy(mechanism = "bandwidth", n = 8, delta = 1e-300), class = "dpfda_error")
 })
+
+test_that("a target with a release is refused with the settings call (it was silently ignored)", {
+  g <- c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21)
+  r <- with_seed_mode(1, dp_mean(curves(matrix(rnorm(50 * 12, 100, 20), 50), g), epsilon = 2, tau = 600))
+  e <- expect_error(dp_accuracy(r, target_l2 = 100), class = "dpfda_error_unsupported")
+  expect_identical(e$arg, "target_l2")
+  cl <- regmatches(conditionMessage(e), regexpr("dp_accuracy\\(mechanism.*solve_for = \"n\"\\)", conditionMessage(e)))
+  expect_match(cl, "n = 50, epsilon = 2, tau = 600", fixed = TRUE)
+  a <- eval(parse(text = cl))   # the call it writes runs
+  expect_true(is.finite(a$n_needed))
+  expect_error(dp_accuracy(r, target_sup = 10), class = "dpfda_error_unsupported")
+  expect_s3_class(dp_accuracy(r), "dpfda_accuracy")
+})
