@@ -68,16 +68,17 @@
 #'
 #' @param x Public inputs: a vector (one dimension) or an `n x D` matrix, or
 #'   a formula `y ~ x1 + ...` whose variables are columns of `data`. Or
-#'   data outside memory: a database table (dbplyr) or [dp_chunks()] with the
-#'   input columns named by `columns` (in `...`) and the output column `y`,
+#'   a data frame, a database table (dbplyr) or [dp_chunks()] with the
+#'   input columns named by `columns` (in `...`) and the output column `y`
+#'   (the same rows give the same release from each),
 #'   or a [summarise_bin_regression()] summary (then `y` is not needed and
 #'   `bins`, `y_bound`, `domain` default to the summary's). The engine
 #'   clamps, bins and sums; the release is the same as in memory (missing
 #'   values: see [summarise_bin_regression()]).
 #' @param y Private outputs (length `n`), clipped to `y_bound` (a missing
 #'   output counts at the midpoint of `y_bound`, with a warning, as in
-#'   tables: dropping it would change the public bin counts); for a table
-#'   or chunks, the name of the output column.
+#'   tables: dropping it would change the public bin counts); for a data
+#'   frame with `columns`, a table or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
 #'   dimension.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`
@@ -102,7 +103,7 @@
 #' @param ... Options of the integral fit: `lengthscale` (one or one per
 #'   dimension), `variance`, `noise_variance` (starting values, or fixed
 #'   values with `optimise = FALSE`) and `optimise` (default `TRUE`); for a
-#'   table or chunks, `columns` (the names of the input columns); with
+#'   data frame, a table or chunks, `columns` (the names of the input columns); with
 #'   `y_bound = "auto"`, `bound_share`, `bound_range`, `bound_quantile` and
 #'   `bound_center` (see [dp_gp_regression()]).
 #' @return A `dpfda_release` of subclass `dpfda_bin_release`. Its `values`
@@ -159,14 +160,16 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   # one path for every source: the bin summary (R/summary-binreg.R) of points in memory, a table or
   # chunks (or a given summary), then bin_release()
   engine <- is_engine_input(x)
-  # for a table or chunks, `y` (and `columns` in `...`) name columns: strings or bare names
-  if (engine && !missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
-                                               engine_names_or(x), "y")
+  opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
+  # for a table or chunks, and a data frame with `columns` (the same rows as chunks give the same
+  # release; it was refused in memory), `y` (and `columns` in `...`) name columns: strings or bare names
+  named <- engine || (is.data.frame(x) && !is.null(opts$columns))
+  if (named && !missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
+                                              engine_names_or(x), "y")
   noise <- check_noise(noise)
   budget <- release_open(budget)
   method <- check_choice(method, c("simple", "integral"), "method")
-  opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
-  if (engine) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
+  if (named) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
   columns <- opts$columns
   opts$columns <- NULL
   # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...`
@@ -205,8 +208,9 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
       dpfda_abort("`columns` (in `...`) is required: the names of the input columns of the table.",
                   arg = "columns")
     }
-    if (!engine && !is.null(columns)) {
-      dpfda_abort("`columns` is for a database table or chunks; `x` holds the inputs themselves.", arg = "columns")
+    if (!named && !is.null(columns)) {
+      dpfda_abort("`columns` is for a data frame, a database table or chunks; `x` holds the inputs themselves.",
+                  arg = "columns")
     }
     if (auto) {   # a share of epsilon buys y_bound; the rest goes to the release
       ab <- binreg_auto_bound(x, y, bins, domain, bo$auto, columns, check_epsilon(epsilon), budget)

@@ -69,6 +69,10 @@ fuzz_table_calls <- function() {
     "dp_kde iclp" = list(grid = g11, bandwidth = 0.2, epsilon = 1, mechanism = "iclp", columns = "x"),
     dp_kme = list(kernel = kme_k, epsilon = 1, delta = 1e-5, synthetic = matrix(g11), domain = c(0, 1),
                   columns = "x"),
+    "dp_kme rff" = list(kernel = kme_k, epsilon = 1, delta = 1e-5, method = "random_features", J = 40,
+                        synthetic = matrix(g11), domain = c(0, 1), columns = "x"),
+    dp_bin_regression = list(y = "value", bins = 4, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1),
+                             columns = "x"),
     summarise_mean = c(list(grid = t5, tau = 2), cols),
     "summarise_mean sup" = c(list(grid = t5, tau = 2, clip = "sup", center = 0.5), cols),
     summarise_cov = c(list(grid = t5, tau = 2, J = 3), cols),
@@ -191,6 +195,7 @@ fuzz_table_expr <- function(fun, df, src, args) {
     on.exit(dp_rng(old), add = TRUE)
     v <- do.call(.(fun), c(list(x), .(args)))
     if (inherits(v, "dpfda_summary")) return(c(v$sums, v$n, v$rows, v$dropped))
+    if (inherits(v, "dpfda_kme_release")) return(c(as.double(v$values$values), as.double(v$points)))
     if (is.list(v$values)) return(as.double(v$values$values))
     c(v$values, v$harmonics$values)   # (dp_fpca(): eigenvalues and eigenfunctions)
   })())

@@ -694,3 +694,20 @@ test_that("points in a data frame drop rows with missing or non-finite values as
   expect_equal(s$n, 0)
   expect_equal(s$sums, rep(0, 7))
 })
+
+test_that("dp_bin_regression() takes a data frame with `columns` as chunks and tables do (it was refused)", {
+  set.seed(12)
+  d <- data.frame(u = runif(200), out = rnorm(200))
+  d$u[3] <- NA
+  rel <- function(x, ...) with_seed_mode(8, suppressWarnings(dp_bin_regression(x, y = "out", bins = 5,
+                                                                               y_bound = c(-2, 2), epsilon = 1,
+                                                                               domain = c(0, 1), ...)))
+  a <- rel(d, columns = "u")
+  b <- rel(dp_chunks(split(d, rep(1:4, each = 50))), columns = "u")
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-12)
+  expect_warning(rel2 <- dp_bin_regression(d, y = out, bins = 5, y_bound = c(-2, 2), epsilon = 1, domain = c(0, 1),
+                                           columns = u), class = "dpfda_warning_data")   # (bare names; the NA row)
+  # a matrix of inputs still takes the outputs themselves
+  expect_error(dp_bin_regression(cbind(d$u), d$out, 5, c(-2, 2), 1, c(0, 1), columns = "u"),
+               class = "dpfda_error_argument", regexp = "`columns` is for a data frame")
+})
