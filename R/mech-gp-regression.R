@@ -406,7 +406,7 @@ formula_newdata_missing <- function(formula, fun) {
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
 # intercept, no transformations beyond what model.frame() does), the
 # response, and the same predictors taken from `newdata`.
-formula_data <- function(formula, data, newdata, fun) {
+formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
   if (is.null(data)) {
     dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",
                         fun), arg = "data")
@@ -434,8 +434,9 @@ formula_data <- function(formula, data, newdata, fun) {
                         names(X)[k], describe_value(X[[k]]), fun, names(X)[k]), arg = "x")
   }
   X <- as.matrix(X)
-  if (!is.numeric(y)) arg_error("y", "a numeric response", y)
-  bad <- !is.finite(y) | rowSums(!is.finite(X)) > 0
+  # (labels = TRUE: a classifier's response, numbers, a factor or logical, checked by the caller)
+  if (!labels && !is.numeric(y)) arg_error("y", "a numeric response", y)
+  bad <- (if (is.numeric(y)) !is.finite(y) else is.na(y)) | rowSums(!is.finite(X)) > 0
   if (any(bad)) {
     dpfda_abort(sprintf("`data` has %d row%s with missing or non-finite values in the formula's variables (rows %s); remove them first (e.g. with stats::complete.cases()).",
                         sum(bad), if (sum(bad) == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", ")),
@@ -452,7 +453,7 @@ formula_data <- function(formula, data, newdata, fun) {
     if (ncol(nd) == 1L) nd <- as.vector(nd)
   }
   if (ncol(X) == 1L) X <- as.vector(X)
-  list(x = X, y = as.double(y), newdata = nd)
+  list(x = X, y = if (labels && !is.numeric(y)) y else as.double(y), newdata = nd)
 }
 
 # The prior's variance against the outputs' (public settings only): a kernel of variance 1 (the

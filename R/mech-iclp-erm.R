@@ -51,7 +51,9 @@
 #' solver the bound does not apply ([dp_svm()] releases SVMs).
 #'
 #' @param x Covariates: a vector (one-dimensional grid) or a matrix with one
-#'   column per dimension of `grid`.
+#'   column per dimension of `grid`; or a formula `y ~ x1 + ...` whose
+#'   variables are columns of `data`.
+#' @param data With a formula: the data frame holding its variables.
 #' @param y Responses: numbers (square loss) or labels in \{-1, 1\}
 #'   (logistic loss).
 #' @param epsilon Privacy budget (pure DP).
@@ -94,7 +96,18 @@
 #' @export
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
-                   noise = c("float", "exact"), budget = NULL, ...) {
+                   noise = c("float", "exact"), budget = NULL, ..., data = NULL) {
+  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
+    if (!missing(y)) {
+      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+    }
+    fd <- formula_data(x, data, if (!missing(grid)) grid, "dp_erm", labels = TRUE)
+    x <- fd$x
+    y <- fd$y
+    if (!missing(grid)) grid <- fd$newdata
+  } else if (!is.null(data)) {
+    dpfda_abort("`data` is used with a formula: dp_erm(y ~ x, data = , ...).", arg = "data")
+  }
   check_required(c("x", "y", "epsilon", "psi", "grid"))
   check_dot_names(dot_args(), character(), "dp_erm")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon)

@@ -105,9 +105,12 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #' from the stored call.
 #'
 #' @param x Private covariates: a vector (one dimension) or an `n x d` matrix
-#'   (or numeric data frame).
+#'   (or numeric data frame); or a formula `label ~ x1 + ...` whose variables
+#'   are columns of `data` (then `grid` may be a data frame with the
+#'   predictor columns).
 #' @param y Private labels: \eqn{\pm 1}, 0/1, or a two-level factor; one per
 #'   row of `x`.
+#' @param data With a formula: the data frame holding its variables.
 #' @param lambda Public regularisation \eqn{\lambda > 0} (the paper's eq. 12;
 #'   libsvm's `cost` is \eqn{1/(2 n \lambda)}).
 #' @param kernel The SVM kernel, also the covariance of the noise (see
@@ -159,7 +162,18 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
-                   budget = NULL) {
+                   budget = NULL, data = NULL) {
+  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
+    if (!missing(y)) {
+      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+    }
+    fd <- formula_data(x, data, if (!missing(grid)) grid, "dp_svm", labels = TRUE)
+    x <- fd$x
+    y <- fd$y
+    if (!missing(grid)) grid <- fd$newdata
+  } else if (!is.null(data)) {
+    dpfda_abort("`data` is used with a formula: dp_svm(y ~ x, data = , ...).", arg = "data")
+  }
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
@@ -330,6 +344,8 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' optimisation tolerance to account for).
 #'
 #' @inheritParams dp_svm
+#' @param data With a formula (`y ~ x1 + ...` as `x`, as in [dp_svm()]): the data
+#'   frame holding its variables.
 #' @param y Private responses (finite numbers), one per row of `x`; clipped to
 #'   `y_bound`.
 #' @param lambda Public regularisation \eqn{\lambda > 0}.
@@ -355,7 +371,18 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' @export
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), center = TRUE,
-                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL) {
+                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL) {
+  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
+    if (!missing(y)) {
+      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+    }
+    fd <- formula_data(x, data, if (!missing(grid)) grid, "dp_krr", labels = FALSE)
+    x <- fd$x
+    y <- fd$y
+    if (!missing(grid)) grid <- fd$newdata
+  } else if (!is.null(data)) {
+    dpfda_abort("`data` is used with a formula: dp_krr(y ~ x, data = , ...).", arg = "data")
+  }
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it

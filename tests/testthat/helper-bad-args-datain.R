@@ -32,6 +32,7 @@ bad_arg_allowed_datain <- function() {
     allow("dp_gp_regression", "data", "NULL"),
     allow("dp_bin_regression", "data", "NULL"),
     allow("dp_sparse_gp_regression", "data", "NULL"),
+    allow(c("dp_svm", "dp_krr"), "data", "NULL"),
     allow("dp_gp_regression", "method", "NULL"),
     allow("mortality_distribution", "data", "NULL"),
     # domain: NULL is none; c(1, 2) is a valid 1-D domain

@@ -8,10 +8,10 @@ bad_arg_table_lin <- function() {
     dp_erm = list(
       square = list(x = x, y = sin(2 * pi * x), epsilon = 1, psi = 0.1, grid = g,
                     kernel = kernel_matern(3 / 2, 0.1), loss = "square", eta = 2, y_bound = 2, J = 5,
-                    domain = c(0, 1), noise = "exact", budget = privacy_budget(1e6)),
+                    domain = c(0, 1), noise = "exact", budget = privacy_budget(1e6), data = NULL),
       logistic = list(x = x, y = rep(c(-1, 1), 6), epsilon = 1, psi = 0.1, grid = g,
                       kernel = kernel_matern(3 / 2, 0.1), loss = "logistic", eta = 2, y_bound = NULL,
-                      J = NULL, domain = NULL, noise = "float", budget = NULL))
+                      J = NULL, domain = NULL, noise = "float", budget = NULL, data = NULL))
   )
 }
 
@@ -19,7 +19,7 @@ bad_arg_allowed_lin <- function() {
   rbind(
     # NULL is the default of these (all components; the grid's range; the
     # kernel's eta); y_bound = NULL is required by the logistic loss
-    allow("dp_erm", c("J", "domain", "eta", "y_bound"), "NULL"),
+    allow("dp_erm", c("J", "domain", "eta", "y_bound", "data"), "NULL"),
     # large privacy budgets, regularisation and bounds are valid (less noise / clamping)
     allow("dp_erm", c("epsilon", "psi", "y_bound"), c("1e10", "2^31")),
     allow("dp_erm", "epsilon", "double.xmax"),

@@ -470,3 +470,32 @@ test_that("dp_svm() with a data frame and a named grid takes the columns by name
   expect_identical(rel(X, axes)$values, rel(as.matrix(X[c("a", "b")]), unname(axes))$values)
   expect_error(rel(X, stats::setNames(axes, c("a", "c"))), class = "dpfda_error_argument", regexp = "no column \"c\"")
 })
+
+test_that("dp_svm(), dp_krr() and dp_erm() take a formula with `data`, as dp_gp_regression() does", {
+  set.seed(21)
+  d <- data.frame(u = runif(80), w = runif(80))
+  d$lab <- factor(ifelse(d$u + 0.2 * rnorm(80) > 0.5, "yes", "no"))
+  d$out <- sin(2 * pi * d$u) + rnorm(80, sd = 0.1)
+  nd <- seq(0, 1, length.out = 9)
+  k <- kernel_gaussian(0.3)
+  same <- function(a, b) expect_equal(with_seed_mode(3, a())$values$values, with_seed_mode(3, b())$values$values)
+  same(function() dp_svm(lab ~ u, data = d, lambda = 0.1, kernel = k, grid = nd, epsilon = 1, delta = 1e-5),
+       function() dp_svm(d$u, d$lab, 0.1, k, nd, 1, 1e-5))
+  # a data frame of new points with the predictor column, in two dimensions
+  g2 <- expand.grid(u = c(0.2, 0.8), w = c(0.3, 0.7))
+  same(function() dp_svm(lab ~ u + w, data = d, lambda = 0.1, kernel = k, grid = g2, epsilon = 1, delta = 1e-5),
+       function() dp_svm(cbind(d$u, d$w), d$lab, 0.1, k, as.matrix(g2), 1, 1e-5))
+  same(function() dp_krr(out ~ u, data = d, lambda = 0.1, kernel = k, grid = nd, y_bound = c(-2, 2), epsilon = 1,
+                         delta = 1e-5),
+       function() dp_krr(d$u, d$out, 0.1, k, nd, c(-2, 2), 1, 1e-5))
+  same(function() dp_erm(out ~ u, data = d, epsilon = 1, psi = 0.01, grid = nd, y_bound = 2),
+       function() dp_erm(d$u, d$out, 1, 0.01, nd, y_bound = 2))
+  expect_error(dp_svm(lab ~ u, d$lab, data = d, lambda = 0.1, kernel = k, grid = nd, epsilon = 1, delta = 1e-5),
+               class = "dpfda_error_argument", regexp = "not a formula and `y`")
+  expect_error(dp_krr(d$u, d$out, 0.1, k, nd, c(-2, 2), 1, 1e-5, data = d), class = "dpfda_error_argument",
+               regexp = "`data` is used with a formula")
+  expect_error(dp_erm(out ~ nope, data = d, epsilon = 1, psi = 0.01, grid = nd, y_bound = 2),
+               class = "dpfda_error_argument", regexp = "`nope`")
+  expect_error(dp_krr(lab ~ u, data = d, lambda = 0.1, kernel = k, grid = nd, y_bound = c(-2, 2), epsilon = 1,
+                      delta = 1e-5), class = "dpfda_error_argument", regexp = "numeric response")
+})
