@@ -289,6 +289,8 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' `maxit` sweeps first is an error of class `dpfda_error_numeric`.
 #'
 #' @inheritParams dp_svm
+#' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
+#'   numeric data frame).
 #' @return An object of class `dpfda_svm_fit`: `coefficients` \eqn{a},
 #'   `dual` \eqn{b}, `gap`, `iterations` (sweeps), `objective` (primal and
 #'   dual values), `fitted` (\eqn{g(x_i)}), `fun` (a function of new points
@@ -436,6 +438,8 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' a_i K(x_i, \cdot)}.
 #'
 #' @inheritParams dp_krr
+#' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
+#'   numeric data frame).
 #' @param ... `centre`, the older spelling of `center`.
 #' @return An object of class `dpfda_krr_fit` with `coefficients`, `offset`,
 #'   `fitted`, `fun` (a function of new points), `x`, `y` (clipped),
