@@ -146,16 +146,11 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
                               budget = NULL, data = NULL) {
   check_required(c("x", "epsilon"))
   call <- match.call()
-  if (inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
-    if (!missing(y)) {
-      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
-    }
-    fd <- formula_data(x, data, newdata, "dp_bin_regression")
+  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins")
+  if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     newdata <- fd$newdata
-  } else if (!is.null(data)) {
-    dpfda_abort("`data` is used with a formula: dp_bin_regression(y ~ x, data = , bins = , ...).", arg = "data")
   }
   # one path for every source: the bin summary (R/summary-binreg.R) of points in memory, a table or
   # chunks (or a given summary), then bin_release()

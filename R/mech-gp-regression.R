@@ -148,17 +148,12 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                              bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...,
                              noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL) {
   call <- match.call()
-  if (!missing(x) && inherits(x, "formula")) {
-    if (missing(newdata)) formula_newdata_missing(x, "dp_gp_regression")
-    fd <- formula_data(x, data, newdata, "dp_gp_regression")
-    if (!missing(y)) {
-      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
-    }
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata, "dp_gp_regression",
+                                      "newdata", new_required = TRUE)
+  if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     newdata <- fd$newdata
-  } else if (!is.null(data)) {
-    dpfda_abort("`data` is used with a formula: dp_gp_regression(y ~ x, data = , newdata = , ...).", arg = "data")
   }
   check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
                  advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
@@ -406,6 +401,24 @@ formula_newdata_missing <- function(formula, fun) {
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
 # intercept, no transformations beyond what model.frame() does), the
 # response, and the same predictors taken from `newdata`.
+# The formula interface of the regressions and classifiers (`y ~ x1 + ...`,
+# variables in `data`): NULL when `x` is not a formula (then `data` must be
+# NULL), else formula_data()'s x, y and new points. `y_given`: the caller got
+# a `y` too (refused); `new`: the new points (NULL: none), `new_arg` the name
+# of their argument; `new_required`: dp_gp_regression() needs them.
+formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, new_required = FALSE) {
+  if (!inherits(x, "formula")) {
+    if (!is.null(data)) {
+      dpfda_abort(sprintf("`data` is used with a formula: %s(y ~ x, data = , %s = , ...).", fun, new_arg),
+                  arg = "data")
+    }
+    return(NULL)
+  }
+  if (y_given) dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
+  if (new_required && is.null(new)) formula_newdata_missing(x, fun)
+  formula_data(x, data, new, fun, labels)
+}
+
 formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
   if (is.null(data)) {
     dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",

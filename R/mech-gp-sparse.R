@@ -76,18 +76,12 @@
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL, data = NULL) {
-  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
-    if (!missing(y)) {
-      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
-    }
-    if (missing(newdata)) formula_newdata_missing(x, "dp_sparse_gp_regression")
-    fd <- formula_data(x, data, newdata, "dp_sparse_gp_regression")
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata,
+                                      "dp_sparse_gp_regression", "newdata", new_required = TRUE)
+  if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     newdata <- fd$newdata
-  } else if (!is.null(data)) {
-    dpfda_abort("`data` is used with a formula: dp_sparse_gp_regression(y ~ x, data = , newdata = , ...).",
-                arg = "data")
   }
   check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))
   newdata <- newdata_in_x_order(newdata, x)   # (columns by name, as dp_gp_regression())

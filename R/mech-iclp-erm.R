@@ -97,16 +97,12 @@
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
                    noise = c("float", "exact"), budget = NULL, ..., data = NULL) {
-  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
-    if (!missing(y)) {
-      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
-    }
-    fd <- formula_data(x, data, if (!missing(grid)) grid, "dp_erm", labels = TRUE)
+  # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_erm", "grid", labels = TRUE)
+  if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     if (!missing(grid)) grid <- fd$newdata
-  } else if (!is.null(data)) {
-    dpfda_abort("`data` is used with a formula: dp_erm(y ~ x, data = , ...).", arg = "data")
   }
   check_required(c("x", "y", "epsilon", "psi", "grid"))
   check_dot_names(dot_args(), character(), "dp_erm")   # (a misspelt option gets a classed error)

@@ -163,16 +163,12 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
                    budget = NULL, data = NULL) {
-  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
-    if (!missing(y)) {
-      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
-    }
-    fd <- formula_data(x, data, if (!missing(grid)) grid, "dp_svm", labels = TRUE)
+  # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE)
+  if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     if (!missing(grid)) grid <- fd$newdata
-  } else if (!is.null(data)) {
-    dpfda_abort("`data` is used with a formula: dp_svm(y ~ x, data = , ...).", arg = "data")
   }
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
@@ -374,16 +370,12 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), center = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL) {
-  if (!missing(x) && inherits(x, "formula")) {   # y ~ x1 + ..., variables in `data` (as dp_gp_regression())
-    if (!missing(y)) {
-      dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
-    }
-    fd <- formula_data(x, data, if (!missing(grid)) grid, "dp_krr", labels = FALSE)
+  # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE)
+  if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     if (!missing(grid)) grid <- fd$newdata
-  } else if (!is.null(data)) {
-    dpfda_abort("`data` is used with a formula: dp_krr(y ~ x, data = , ...).", arg = "data")
   }
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, NROW(x))
