@@ -75,6 +75,9 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
     x <- mf$curves
     unit <- mf$unit
   }
+  if (is.null(grid) && is.null(mf) && is_lazy_table(x)) {   # (with the argument column's values, as dp_cov())
+    abort_grid_required("the public grid of the curves", table_grid_hint(x, column_arg_names("arg", x)))
+  }
   grid <- cov_summary_grid(x, grid)
   if (is.null(kernel)) kernel <- default_mech_kernel(range(grid))
   check_kernel(kernel)

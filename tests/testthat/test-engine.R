@@ -554,7 +554,8 @@ test_engines("a table without `grid`: the error shows the argument column's dist
   tb <- dplyr::tbl(con, "sched")
   for (f in list(function() dp_mean(tb, epsilon = 1, tau = 1, id = who, arg = day, value = y),
                  function() dp_cov(tb, epsilon = 1, tau = 1, id = who, arg = "day", value = y),
-                 function() summarise_mean(tb, tau = 1, id = who, arg = day, value = y))) {
+                 function() summarise_mean(tb, tau = 1, id = who, arg = day, value = y),
+                 function() summarise_cov(tb, tau = 1, id = who, arg = day, value = y))) {
     e <- expect_error(f(), class = "dpfda_error_argument")
     expect_match(conditionMessage(e), "`grid` is required", fixed = TRUE)
     expect_match(conditionMessage(e), "The column `day` of the table holds 4 distinct values, c(0, 7, 14, 28)",
