@@ -332,11 +332,12 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   box <- kme_domain(domain, rff$dim)
   M <- nrow(start)
   check_alloc(as.double(M) * rff$J + as.double(M)^2, "reduced-set feature matrices")
-  # (the search runs relative to the features' origin, as the features are defined)
+  # (the search runs relative to the features' origin, as the features are defined; Adam's epsilon
+  # is in the units of the gradients, 1e-8 per unit lengthscale, so that a change of units leaves it)
   sbox <- kme_shift(box, rff)
-  g <- c_kme_greedy(target, rff$W, rff$scale, kme_shift(start, rff) + 0, as.integer(iters),
-                    c(lr, 0.9, 0.999, 1e-8 / (2 * kme_default_lr(rff$kernel))), if (is.null(sbox)) numeric(0) else sbox[1L, ],
-                    if (is.null(sbox)) numeric(0) else sbox[2L, ])
+  adam <- c(lr, 0.9, 0.999, 1e-8 / (2 * kme_default_lr(rff$kernel)))
+  g <- c_kme_greedy(target, rff$W, rff$scale, kme_shift(start, rff) + 0, as.integer(iters), adam,
+                    if (is.null(sbox)) numeric(0) else sbox[1L, ], if (is.null(sbox)) numeric(0) else sbox[2L, ])
   z <- kme_shift(g[[1L]], rff, -1)
   if (!all(is.finite(z))) dpfda_abort("The pre-image search diverged; use a smaller `lr`.",
                                       class = "dpfda_error_numeric", arg = "lr")

@@ -565,7 +565,6 @@ abort_long_frame_grid <- function(e, x, opts, fun) {
     sum(cells == length(g))
   }, 1)
   best <- names(cands)[which.max(complete)]   # (ties: the distinct arguments, exact)
-  g <- cands[[best]]
   n <- length(lo_i)
   f <- function(v) format(signif(v, 4))
   grid_txt <- if (best == "seq") sprintf("seq(%s, %s, length.out = %d)", f(lo_m), f(hi_m), k) else
@@ -575,7 +574,7 @@ abort_long_frame_grid <- function(e, x, opts, fun) {
   drop_txt <- if (kept == n) " (every curve has a row nearest each of its points)" else if (kept > 0) {
     sprintf(paste(" with incomplete = \"drop\", which leaves out, and counts privately, the %d curve%s without a",
                   "row nearest each point (%d of %d have one)"), n - kept, if (n - kept == 1L) "" else "s", kept, n)
-  } else ""
+  } else " (but no curve has a row nearest every point of it: interpolate instead)"
   lo <- max(lo_i)
   hi <- min(hi_i)
   dpfda_abort(sprintf(paste("The curves are observed at different arguments (%d distinct values of `%s`). Give",
