@@ -80,7 +80,10 @@ clipped_fraction <- function(cl, level = 0.95) {
   # (discrete Laplace of scale b: P(|L| >= k) <= 2 exp(-k / b))
   q <- if (identical(cl$family, "gaussian")) stats::qnorm(1 - a / 2) * cl$scale else cl$scale * log(2 / a)
   f <- function(v) pmin(pmax(v / cl$n, 0), 1)
-  list(estimate = f(cl$count), lower = f(cl$count - q), upper = f(cl$count + q))
+  # (`outside`: the noisy count is so far below 0 or above n that the interval misses [0, n]; a
+  # draw in the tails, which the clamped "0%-0%" alone would present as certainty)
+  list(estimate = f(cl$count), lower = f(cl$count - q), upper = f(cl$count + q),
+       outside = cl$count + q < 0 | cl$count - q > cl$n)
 }
 
 # Is clipping evident? The fraction above 5% with confidence 0.999.
@@ -99,9 +102,11 @@ clipped_statement <- function(object, level = 0.95) {
   who <- if (is.null(object$privacy_unit) || startsWith(object$privacy_unit, "one curve")) "curves" else "units"
   auto <- !is.null(object$tau_auto)
   txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau%s); a private count",
-                       "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s)"),
+                       "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s%s)"),
                  if (auto) ", here chosen privately" else "", pct(fr[["estimate"]]), who, format(100 * level),
-                 pct(fr[["lower"]]), pct(fr[["upper"]]))
+                 pct(fr[["lower"]]), pct(fr[["upper"]]),
+                 if (isTRUE(fr[["outside"]])) paste0("; the noisy count, ", format(round(cl$count)), " of ",
+                                                     format(cl$n), ", lies outside its noise's range: a tail draw") else "")
   if (clipped_alarm(cl)) {
     advice <- if (!auto) "Use a larger tau, or a `center` nearer the curves." else
       sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger bound_quantile",

@@ -187,3 +187,18 @@ test_that("confint(population) states the clipped share and warns when clipping 
   expect_error(dp_mean(curves(X, pc_grid), epsilon = 2, tau = tau, inference = TRUE, clip_share = 0.7),
                class = "dpfda_error_argument")
 })
+
+test_that("a noisy count outside its noise's range is said to be a tail draw (it printed \"0%-0%\" alone)", {
+  cl <- list(count = -58, n = 50, family = "laplace", scale = 14, epsilon = 0.072)
+  fr <- dpfda:::clipped_fraction(cl)
+  expect_true(fr$outside)
+  expect_equal(c(fr$lower, fr$upper), c(0, 0))
+  txt <- dpfda:::clipped_statement(list(inference = list(clipped = cl)), 0.95)
+  expect_match(txt, "interval of its noise 0%-0%; the noisy count, -58 of 50, lies outside its noise's range",
+               fixed = TRUE)
+  cl$count <- 20
+  expect_false(dpfda:::clipped_fraction(cl)$outside)
+  expect_false(grepl("tail draw", dpfda:::clipped_statement(list(inference = list(clipped = cl)), 0.95)))
+  cl$count <- 50 + 60   # above n by more than the half-width
+  expect_true(dpfda:::clipped_fraction(cl)$outside)
+})
