@@ -117,7 +117,8 @@
 #'   \eqn{\sum_i a_i / N} (ICLP-QR, `mean_share` of the epsilon left after the
 #'   count, default 0.25), and a count of the complete individuals (exact
 #'   discrete Laplace, `count_share` of epsilon, default 0.1, clamped to
-#'   \eqn{[1, N]}). With \eqn{f = N / \tilde n_c} the release is
+#'   \eqn{[1, N]}; a `dpfda_warning_count` when its noise sd exceeds half of
+#'   it, as in [dp_mean()]). With \eqn{f = N / \tilde n_c} the release is
 #'   \eqn{f M - f^2 m m^\top} (post-processing; epsilon in all). The release
 #'   records `n_complete`, `incomplete_n`, `scale_factor`, `epsilon_count`,
 #'   `epsilon_mean` and the mean release (`mean_release`); [confint()] uses
@@ -235,7 +236,7 @@ cov_release_drop <- function(s, basis, epsilon, tau, kernel, centered, eta, psi,
   eps_cov <- epsilon - eps_count - eps_mean
   rel <- cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], N, basis, eps_cov, tau, kernel, FALSE, eta,
                      psi, h, noise, call, domain)
-  count <- min(max(exact_laplace_noise(N - (s$incomplete_n %||% 0), 1 / eps_count, 0L), 1), N)
+  count <- noisy_complete_count(N - (s$incomplete_n %||% 0), N, eps_count)
   f <- N / count
   m <- length(basis$grid)
   M <- f * matrix(rel$values$values[1L, ], m, m)

@@ -130,3 +130,31 @@ test_that("dp_cov(incomplete = \"drop\") stays epsilon-DP when a person's curve 
   expect_lte(a$epsilon_lower, 2)
   expect_gt(a$epsilon_lower, 0.2)   # the audit has power
 })
+
+test_that("a noisy count of complete individuals too uncertain for its division is said (dpfda_warning_utility)", {
+  # (ChickWeight per diet: 10 to 20 chicks at epsilon 1, the count's noise sd 14; a count clamped to 1
+  # multiplied the release by 20, with no word about it)
+  days <- c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21)
+  d1 <- ChickWeight[ChickWeight$Diet == 1, ]
+  rel <- function(f, ...) with_seed_mode(7, f(d1, id = Chick, arg = Time, value = weight, grid = days, epsilon = 1,
+                                               tau = 1500, center = 100, incomplete = "drop", ...))
+  for (f in list(dp_mean, dp_cov)) {
+    w <- NULL
+    r <- withCallingHandlers(rel(f), warning = function(e) {
+      if (inherits(e, "dpfda_warning_utility") && grepl("noisy count of complete", conditionMessage(e))) w <<- e
+      invokeRestart("muffleWarning")
+    })
+    expect_false(is.null(w))
+    expect_match(conditionMessage(w), sprintf("is %s, against a noise sd of 14.1", format(r$n_complete)), fixed = TRUE)
+    expect_match(conditionMessage(w), "larger count_share", fixed = TRUE)
+  }
+  # enough individuals (dti_cca's 141 first visits, epsilon 2): no such warning
+  w <- NULL
+  withCallingHandlers(with_seed_mode(7, dp_mean(dti_cca[dti_cca$visit == 1, ], grid = seq(0, 1, length.out = 93),
+                                                epsilon = 2, tau = 0.2, center = 0.5, incomplete = "drop")),
+                      warning = function(e) {
+                        if (grepl("noisy count of complete", conditionMessage(e))) w <<- e
+                        invokeRestart("muffleWarning")
+                      })
+  expect_null(w)
+})
