@@ -239,25 +239,25 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed))) + bias0(st$bias(n, e), "sup")
     }
     target <- if (!is.null(target_l2)) target_l2 else target_sup
+    upper <- if (solve_for == "n") 1e12 else 1e4   # (the end of the search)
     if (solve_for == "n") {
       if (is.null(st$n)) {
         dpfda_abort("This mechanism has no `n` to solve for; use solve_for = \"epsilon\".", arg = "solve_for")
       }
       out$n_needed <- solve_monotone(function(v) err(v, st$epsilon), target, start = st$n, lower = 2,
-                                     upper = 1e12, integer = TRUE)
+                                     upper = upper, integer = TRUE)
     } else {
       out$epsilon_needed <- solve_monotone(function(v) err(st$n, v), target, start = st$epsilon,
-                                           lower = 1e-6, upper = 1e4, integer = FALSE)
+                                           lower = 1e-6, upper = upper, integer = FALSE)
     }
     out$target <- c(l2 = target_l2, sup = target_sup)
     needed <- if (solve_for == "n") out$n_needed else out$epsilon_needed
     if (!is.finite(needed)) {
       # why no value reaches the target: the bias bound at the end of the search (it does not fall
       # with epsilon where the default tuning depends on n only, e.g. FRL's M, Bernstein's k)
-      lim <- if (solve_for == "n") bias0(st$bias(1e12, st$epsilon), if (!is.null(target_l2)) "l2" else "sup") else
-        bias0(st$bias(st$n, 1e4), if (!is.null(target_l2)) "l2" else "sup")
-      out$unreachable <- list(solve_for = solve_for, bias = lim, limit = if (solve_for == "n") 1e12 else 1e4,
-                              placeholder = placeholder)
+      b_end <- if (solve_for == "n") st$bias(upper, st$epsilon) else st$bias(st$n, upper)
+      out$unreachable <- list(solve_for = solve_for, bias = bias0(b_end, if (!is.null(target_l2)) "l2" else "sup"),
+                              limit = upper, placeholder = placeholder)
     }
     if (placeholder) {   # the plan at the solution, not at the placeholder
       n_at <- if (solve_for == "n") out$n_needed else st$n

@@ -505,8 +505,10 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
     g <- sort(unique(a))
     if (length(a) != length(uid) * length(g)) {
       cnt <- tabulate(row, length(uid))
-      lo <- max(tapply(a, row, min))
-      hi <- min(tapply(a, row, max))
+      lo_i <- tapply(a, row, min)
+      hi_i <- tapply(a, row, max)
+      lo <- max(lo_i)
+      hi <- min(hi_i)
       short <- which(cnt < length(g))
       dpfda_abort(sprintf(paste("The curves are observed at different arguments (%d distinct values; curve %s has",
                                 "%d). Give a common public `grid` to interpolate onto%s%s."),
@@ -514,7 +516,7 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
                           if (lo < hi) sprintf(", e.g. grid = seq(%s, %s, length.out = %d) inside the range all curves cover",
                                                format(signif(lo, 4)), format(signif(hi, 4)),
                                                min(101L, length(g))) else "",
-                          common_range_hint(tapply(a, row, min), tapply(a, row, max), lo, hi, length(g))),
+                          common_range_hint(lo_i, hi_i, lo, hi, length(g))),
                   class = data_error_class, arg = "x", args_differ = TRUE)
     }
     M <- matrix(NA_real_, length(uid), length(g))

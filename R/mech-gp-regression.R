@@ -398,9 +398,6 @@ formula_newdata_missing <- function(formula, fun) {
           collapse = ", ")))
 }
 
-# A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
-# intercept, no transformations beyond what model.frame() does), the
-# response, and the same predictors taken from `newdata`.
 # The formula interface of the regressions and classifiers (`y ~ x1 + ...`,
 # variables in `data`): NULL when `x` is not a formula (then `data` must be
 # NULL), else formula_data()'s x, y and new points. `y_given`: the caller got
@@ -419,6 +416,9 @@ formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, ne
   formula_data(x, data, new, fun, labels)
 }
 
+# A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
+# intercept, no transformations beyond what model.frame() does), the
+# response, and the same predictors taken from `newdata`.
 formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
   if (is.null(data)) {
     dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",

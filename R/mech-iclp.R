@@ -760,8 +760,7 @@ release_details.dpfda_iclp_release <- function(x) {
     cat(sprintf("  clipped: about %s%% of the %s exceed tau (private count; 95%% interval of its noise %s%%-%s%%%s)\n",
                 format(100 * fr[["estimate"]], digits = 2), if (per_unit) "units" else "curves",
                 format(100 * fr[["lower"]], digits = 2), format(100 * fr[["upper"]], digits = 2),
-                if (isTRUE(fr[["outside"]])) sprintf("; the noisy count, %s of %s, lies outside its noise's range: a tail draw",
-                                                     format(round(cl$count)), format(cl$n))
+                if (isTRUE(fr[["outside"]])) clipped_tail_note(cl, fr)
                 else if (fr[["upper"]] - fr[["lower"]] > 0.5) "; too noisy to tell: a larger clip_share buys a sharper count"
                 else ""))
   }

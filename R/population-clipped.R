@@ -86,6 +86,13 @@ clipped_fraction <- function(cl, level = 0.95) {
        outside = cl$count + q < 0 | cl$count - q > cl$n)
 }
 
+# The clause of a print or a band's method when the noisy count is a tail draw ("" otherwise).
+clipped_tail_note <- function(cl, fr) {
+  if (!isTRUE(fr[["outside"]])) return("")
+  sprintf("; the noisy count, %s of %s, lies outside its noise's range: a tail draw", format(round(cl$count)),
+          format(cl$n))
+}
+
 # Is clipping evident? The fraction above 5% with confidence 0.999.
 clipped_alarm <- function(cl) clipped_fraction(cl, 0.998)[["lower"]] > 0.05
 
@@ -104,9 +111,7 @@ clipped_statement <- function(object, level = 0.95) {
   txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau%s); a private count",
                        "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s%s)"),
                  if (auto) ", here chosen privately" else "", pct(fr[["estimate"]]), who, format(100 * level),
-                 pct(fr[["lower"]]), pct(fr[["upper"]]),
-                 if (isTRUE(fr[["outside"]])) paste0("; the noisy count, ", format(round(cl$count)), " of ",
-                                                     format(cl$n), ", lies outside its noise's range: a tail draw") else "")
+                 pct(fr[["lower"]]), pct(fr[["upper"]]), clipped_tail_note(cl, fr))
   if (clipped_alarm(cl)) {
     advice <- if (!auto) "Use a larger tau, or a `center` nearer the curves." else
       sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger bound_quantile",

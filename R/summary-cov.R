@@ -94,11 +94,11 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.
-cov_summary_grid <- function(x, grid, arg = NULL) {
+cov_summary_grid <- function(x, grid) {
   if (inherits(x, "dpfda_curves") && x$dim != 1L) {
     dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
   }
-  summary_grid_1d(x, grid, "Covariances", arg)
+  summary_grid_1d(x, grid, "Covariances")
 }
 
 # The summary on a given basis (shared by summarise_cov() and dp_cov()).
