@@ -95,7 +95,8 @@
 #' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` (alias
 #'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data (default: the range of
-#'   the grid).
+#'   the grid). Without `grid`, the domain gives the default grid: 101
+#'   equispaced points in one dimension, 51 per axis in two.
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism.
@@ -143,6 +144,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    budget = NULL, unit = NULL) {
   check_required(c("x", "epsilon"))
   call <- match.call()
+  if (missing(grid)) grid <- kde_default_grid(domain)   # (from the public domain, or refused in kde_settings())
   # one path for every source: the estimate from the points in memory or from the summary of a
   # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism
   engine <- is_engine_input(x)
@@ -299,8 +301,9 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
 # sub-step, charged here unless already charged to this budget. `grid` and
 # `bandwidth` may be the caller's missing arguments (missing() sees through).
 kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget) {
-  if (missing(grid)) {
-    abort_grid_required()
+  if (is.null(grid)) {
+    abort_grid_required(hint = paste(" Give it, or a public `domain` (c(lower, upper), or a 2 x 2 matrix of bounds",
+                                     "in two dimensions) for a default grid over it."))
   }
   if (missing(bandwidth)) {
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
@@ -385,4 +388,21 @@ new_kde_bernstein_release <- function(values, mechanism, epsilon, delta, sensiti
                                       call = NULL, lattice = NULL, n = NULL, bandwidth = NULL,
                                       privacy_unit = NULL, bin_width = NULL, bandwidth_budget = NULL) {
   release_from_fields(new_kde_bernstein_release, c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
+}
+
+# dp_kde()'s default grid from a public domain: 101 equispaced points on c(lower, upper), or a tensor grid
+# of 51 per axis on a 2 x 2 matrix of bounds (its column names name the columns); NULL otherwise (refused
+# by kde_settings(); three or more dimensions need a grid chosen for the cost of its size).
+kde_default_grid <- function(domain) {
+  if (is.null(dim(domain)) && length(domain) == 2L) {
+    domain <- as_domain(domain, domain[1L])   # (refuses a reversed or non-finite pair, naming it)
+    return(seq(domain[1L], domain[2L], length.out = 101L))
+  }
+  if (!is.numeric(domain) || !all(is.finite(domain))) return(NULL)
+  if (is.matrix(domain) && identical(dim(domain), c(2L, 2L)) && all(domain[1L, ] < domain[2L, ])) {
+    axes <- lapply(1:2, function(j) seq(domain[1L, j], domain[2L, j], length.out = 51L))
+    names(axes) <- colnames(domain)
+    return(axes)
+  }
+  NULL
 }

@@ -407,5 +407,5 @@ cov_summary <- function(src, basis, tau, center, incomplete = "error") {
                              incomplete = if (incomplete == "drop") "drop" else "zero")
   }
   s <- check_summary(s, "cov")
-  if (incomplete == "error") refuse_missing_cells(s) else s
+  if (incomplete == "error") refuse_missing_cells(s, src = src) else s
 }

@@ -559,17 +559,27 @@ abort_long_frame_grid <- function(e, x, opts, fun) {
   hi_m <- stats::median(hi_i)
   k <- as.integer(min(101, max(2, stats::median(tapply(a, ids, function(z) length(unique(z)))))))
   if (lo_m < hi_m) cands$seq <- seq(lo_m, hi_m, length.out = k)
+  # visits at roughly the same times in every curve (a pharmacokinetic design: 0, 0.25, 0.5, 1, 2, ...,
+  # 24 h): the median of each curve's j-th argument, from the curves with the usual number of them
+  per <- tapply(a, ids, function(z) sort(unique(z)), simplify = FALSE)
+  nk <- lengths(per)
+  if (k <= 25L && sum(nk == k) >= length(per) / 2) {
+    v <- apply(do.call(rbind, per[nk == k]), 2, stats::median)
+    if (all(diff(v) > 0)) cands$visits <- v
+  }
   if (!length(cands)) stop(e)
   complete <- vapply(cands, function(g) {
     cells <- tapply(snap_to_grid(a, g), ids, function(z) length(unique(z)))
     sum(cells == length(g))
   }, 1)
-  best <- names(cands)[which.max(complete)]   # (ties: the distinct arguments, exact)
+  best <- names(cands)[which.max(complete)]   # (ties: the distinct arguments, exact; then the equispaced grid)
   n <- length(lo_i)
   f <- function(v) format(signif(v, 4))
   grid_txt <- if (best == "seq") sprintf("seq(%s, %s, length.out = %d)", f(lo_m), f(hi_m), k) else
-    if (length(D) <= 12L) sprintf("c(%s)", paste(vapply(D, f, ""), collapse = ", ")) else
-      sprintf("sort(unique(x$%s)) (its %d distinct values)", arg, length(D))
+    if (best == "visits") sprintf("c(%s) (the median of each curve's 1st, 2nd, ... argument; the study's nominal times, if it has them, are public and better)",
+                                  paste(vapply(cands$visits, f, ""), collapse = ", ")) else
+      if (length(D) <= 12L) sprintf("c(%s)", paste(vapply(D, f, ""), collapse = ", ")) else
+        sprintf("sort(unique(x$%s)) (its %d distinct values)", arg, length(D))
   kept <- complete[[best]]
   drop_txt <- if (kept == n) " (every curve has a row nearest each of its points)" else if (kept > 0) {
     sprintf(paste(" with incomplete = \"drop\", which leaves out, and counts privately, the %d curve%s without a",
@@ -603,7 +613,10 @@ frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete =
   ids <- cells$ids
   rownames(vals) <- as.character(ids)
   full <- rowSums(is.na(vals)) == 0L
-  if (incomplete == "error") refuse_missing_cells(list(missing_cells = sum(is.na(vals))), drop_hint)
+  if (incomplete == "error") {
+    refuse_missing_cells(list(missing_cells = sum(is.na(vals)), where = missing_cells_where(x, grid, id, arg, value)),
+                         drop_hint)
+  }
   if (incomplete == "drop") {
     if (!any(full)) {
       dpfda_abort("No individual has a row at every grid point; nothing is left after dropping incomplete ones.",
@@ -653,7 +666,24 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
     if (!is.null(attr(src$unit, "name", exact = TRUE))) s$unit <- attr(src$unit, "name", exact = TRUE)
   }
   s <- check_summary(s, "mean")
-  if (incomplete == "error") refuse_missing_cells(s) else s
+  if (incomplete == "error") refuse_missing_cells(s, src = src) else s
+}
+
+# The empty (individual, grid point) cells of a long data frame in memory under the rule of tables
+# (rows with a missing value dropped, arguments snapped to the grid), as "Chick 18 at Time = 4", first
+# individuals first: named in the refusal, where the user can look at them.
+missing_cells_where <- function(d, grid, id, arg, value) {
+  a <- suppressWarnings(as.double(d[[arg]]))
+  v <- d[[value]]
+  ok <- is.finite(a) & !is.na(v) & !is.na(d[[id]])
+  ids <- d[[id]][ok]
+  u <- sort(unique(ids))
+  k <- snap_to_grid(a[ok], grid)
+  have <- matrix(FALSE, length(u), length(grid))
+  have[cbind(match(ids, u), k + 1L)] <- TRUE
+  miss <- which(!have, arr.ind = TRUE)
+  miss <- miss[order(miss[, 1L], miss[, 2L]), , drop = FALSE]
+  sprintf("%s %s at %s = %s", id, as.character(u[miss[, 1L]]), arg, format(signif(grid[miss[, 2L]], 4), trim = TRUE))
 }
 
 # The privacy unit of each in-memory curve of `x` (NULL without `unit`): the
@@ -775,13 +805,20 @@ privacy_unit_of <- function(s) {
 
 # One rule on every source: a curve that does not cover the grid is refused
 # (in memory by as_curves(); in a table or chunks, a cell without a row).
-refuse_missing_cells <- function(s, drop_hint = TRUE) {
+refuse_missing_cells <- function(s, drop_hint = TRUE, src = NULL) {
   if (isTRUE(s$missing_cells > 0)) {
-    dpfda_abort(sprintf(paste("%s (individual, grid point) cell%s %s no observation: some curves do not cover",
+    if (is.data.frame(src$data)) {   # (a frame in memory: the empty cells can be named)
+      s$where <- missing_cells_where(src$data, src$grid, src$cols$id %||% "id", src$cols$arg %||% "arg",
+                                     src$cols$value %||% "value")
+    }
+    where <- if (length(s$where)) {
+      sprintf(" (%s%s)", paste(utils::head(s$where, 3L), collapse = ", "), if (length(s$where) > 3L) ", ..." else "")
+    } else ""
+    dpfda_abort(sprintf(paste("%s (individual, grid point) cell%s %s no observation%s: some curves do not cover",
                               "the grid. Use a grid the data cover, or interpolate the curves to the grid first",
                               "(as_curves(), or method = \"linear\" for a data frame in memory)%s."),
                         format(s$missing_cells, big.mark = ","), if (s$missing_cells == 1) "" else "s",
-                        if (s$missing_cells == 1) "has" else "have",
+                        if (s$missing_cells == 1) "has" else "have", where,
                         if (drop_hint) ", or give incomplete = \"drop\" to leave those individuals out" else ""),
                 class = data_error_class, arg = "x")
   }

@@ -129,6 +129,31 @@ test_that("dp_mean() and dp_cov() on a long frame without grid propose a grid fo
   g <- eval(parse(text = sub("grid = ", "", hint)))
   r <- dp_mean(ox, arg = "age", value = "height", epsilon = 1, tau = 30, center = 150, grid = g)
   expect_equal(r$n, 20)
+  # visits at uneven, roughly common times (datasets::Theoph, 0 to 24 h): neither the 78 distinct times nor an
+  # equispaced grid keeps a curve complete; the medians of each curve's j-th time keep all twelve
+  e <- expect_error(dp_mean(datasets::Theoph, id = "Subject", arg = "Time", value = "conc", epsilon = 1, tau = 30),
+                    class = "dpfda_error_data")
+  msg <- conditionMessage(e)
+  expect_match(msg, "grid = c(0, 0.27, 0.545, 1.02, 2.02, 3.53, 5.02, 7.03, 9.03, 12.08, 24.2) (the median of",
+               fixed = TRUE)
+  expect_match(msg, "nominal times, if it has them, are public", fixed = TRUE)
+  expect_match(msg, "every curve has a row nearest each of its points", fixed = TRUE)
+  g <- eval(parse(text = regmatches(msg, regexpr("c\\([^)]*\\)", msg))))
+  r <- dp_mean(datasets::Theoph, id = "Subject", arg = "Time", value = "conc", epsilon = 1, tau = 30, center = 5,
+               grid = g)
+  expect_equal(r$n, 12)
+  # the study's nominal times leave one cell empty (subject 10 at 0.37 and 0.77 h): named, in memory
+  for (f in c("dp_mean", "dp_cov")) {
+    e <- expect_error(do.call(f, list(datasets::Theoph, id = "Subject", arg = "Time", value = "conc", epsilon = 1,
+                                      tau = 30, grid = c(0, 0.25, 0.5, 1, 2, 3.5, 5, 7, 9, 12, 24))),
+                      class = "dpfda_error_data")
+    expect_match(conditionMessage(e), "1 (individual, grid point) cell has no observation (Subject 10 at Time = 0.5)",
+                 fixed = TRUE)
+  }
+  e <- expect_error(dp_mean(ChickWeight, id = "Chick", arg = "Time", value = "weight", epsilon = 1, tau = 300,
+                            grid = unique(ChickWeight$Time)), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), paste("22 (individual, grid point) cells have no observation (Chick 18 at",
+                                          "Time = 4, Chick 18 at Time = 6, Chick 18 at Time = 8, ...)"), fixed = TRUE)
   # any other error of the conversion is not touched
   expect_error(dp_mean(ox, arg = "age", value = "nope", epsilon = 1, tau = 30), "nope")
 })

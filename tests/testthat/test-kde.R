@@ -210,3 +210,33 @@ test_that("dp_kde(mechanism = 'bernstein') releases a lattice and evaluates it o
   g <- with_seed_mode(3, dp_kde(x, grid, 0.1, epsilon = 1, delta = 1e-5, mechanism = "bernstein"))
   expect_identical(g$lattice$noise_type, "gaussian")
 })
+
+test_that("without `grid`, a public domain gives dp_kde() its default grid (101 points; 51 per axis in 2-D)", {
+  rel <- function(...) {
+    old <- dp_reproducible(8)
+    on.exit(dp_rng(old))
+    dp_kde(..., epsilon = 1, delta = 1e-6)
+  }
+  a <- rel(precip, domain = c(0, 70), bandwidth = 5)
+  b <- rel(precip, grid = seq(0, 70, length.out = 101), domain = c(0, 70), bandwidth = 5)
+  expect_identical(a$values$grid, b$values$grid)
+  expect_identical(a$values$values, b$values$values)
+  dom <- cbind(duration = c(0, 6), waiting = c(40, 110))   # (the names take the columns of MASS::geyser's order)
+  g <- data.frame(waiting = rep(seq(40, 110, length.out = 20), 2), duration = rep(c(1, 5), each = 20))
+  a <- rel(g, domain = dom, bandwidth = c(duration = 0.5, waiting = 5))
+  b <- rel(g, grid = list(duration = seq(0, 6, length.out = 51), waiting = seq(40, 110, length.out = 51)),
+           domain = dom, bandwidth = c(duration = 0.5, waiting = 5))
+  expect_equal(dim(a$values$grid), c(51L * 51L, 2L))
+  expect_identical(a$values$values, b$values$values)
+  # no domain, or one in three dimensions: the grid is required, and the message says how to get one
+  e <- expect_error(dp_kde(precip, bandwidth = 5, epsilon = 1, delta = 1e-6), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "or a public `domain` (c(lower, upper)", fixed = TRUE)
+  expect_identical(e$arg, "grid")
+  expect_error(dp_kde(matrix(runif(30), 10), bandwidth = 0.1, epsilon = 1, delta = 1e-6, domain = rbind(rep(0, 3), 1)),
+               "`grid` is required", class = "dpfda_error_argument")
+  # a domain that cannot be one is named
+  expect_error(dp_kde(precip, bandwidth = 5, epsilon = 1, delta = 1e-6, domain = c(70, 0)), "Did you mean c\\(0, 70\\)",
+               class = "dpfda_error_argument")
+  expect_error(dp_kde(precip, bandwidth = 5, epsilon = 1, delta = 1e-6, domain = c(0, Inf)), "`domain` must be",
+               class = "dpfda_error_argument")
+})
