@@ -46,6 +46,13 @@ engine_need <- function() {
 #' one already seen is an error); the rows of the last id of a chunk are held
 #' back and joined to the next chunk, so an individual is never split.
 #'
+#' **Reading again.** Each call reads its chunks once, from the first: the
+#' chunks of a list of data frames or of `csv_chunks()` can be given to any
+#' number of calls (e.g. `dp_mean(ch, ...)` then `dp_cov(ch, ...)`), each
+#' reading them from the start, also after a call that stopped with an error
+#' halfway. A function cannot be rewound: chunks made from a function are
+#' read by one call, and a second call is refused (make them again).
+#'
 #' @param source A function of no arguments that returns the next data frame,
 #'   or `NULL` (or a data frame with no rows) when there are no more; or a
 #'   list of data frames.
@@ -68,14 +75,38 @@ dp_chunks <- function(source) {
   if (is.list(source) && !is.data.frame(source)) {
     parts <- source
     i <- 0L
-    source <- function() {
+    return(new_chunks(function() {
       i <<- i + 1L
       if (i > length(parts)) NULL else parts[[i]]
-    }
+    }, rewind = function() i <<- 0L))
   }
   if (!is.function(source)) arg_error("source", "a function returning data frames, or a list of data frames",
                                       source)
-  structure(list(next_chunk = source), class = "dpfda_chunks")
+  new_chunks(source)
+}
+
+# Chunks: `next_chunk()` gives the next data frame (NULL at the end); `rewind()`, where the source can,
+# starts again. Every call reads its chunks once, from the start (chunks_start()): a list or a file is
+# read again by the next call, even after one that stopped with an error halfway (which would
+# otherwise have gone on from there, silently leaving out the first chunks); a function cannot be
+# rewound, so it is read by one call only.
+new_chunks <- function(next_chunk, rewind = NULL) {
+  structure(list(next_chunk = next_chunk, rewind = rewind, state = new.env(parent = emptyenv())),
+            class = "dpfda_chunks")
+}
+
+chunks_start <- function(chunks) {
+  if (is.function(chunks$rewind)) return(invisible(chunks$rewind()))
+  if (is.environment(chunks$state)) {
+    if (isTRUE(chunks$state$started)) {
+      dpfda_abort(paste("These chunks were read by an earlier call: dp_chunks() of a function reads it once.",
+                        "Create the chunks again for each call, or give dp_chunks() a list of data frames",
+                        "(or use csv_chunks()), which every call reads from the start."),
+                  class = "dpfda_error_data", arg = "x")
+    }
+    chunks$state$started <- TRUE
+  }
+  invisible()
 }
 
 #' @rdname dp_chunks
@@ -90,7 +121,12 @@ csv_chunks <- function(file, rows = 1e6, ...) {
   header <- NULL
   done <- FALSE
   args <- list(...)
-  dp_chunks(function() {
+  rewind <- function() {
+    if (!is.null(con)) try(close(con), silent = TRUE)
+    con <<- NULL
+    done <<- FALSE
+  }
+  new_chunks(function() {
     if (done) return(NULL)
     if (is.null(con)) {
       con <<- file(file, "r")
@@ -105,11 +141,12 @@ csv_chunks <- function(file, rows = 1e6, ...) {
                   error = function(e) NULL)
     if (is.null(d) || nrow(d) == 0L) {
       close(con)
+      con <<- NULL
       done <<- TRUE
       return(NULL)
     }
     d
-  })
+  }, rewind)
 }
 
 #' @export
@@ -121,6 +158,7 @@ print.dpfda_chunks <- function(x, ...) {
 # Calls f(data frame) on every chunk and adds the summaries. With `id`, the
 # rows of the last id of each chunk are held back for the next one.
 chunks_reduce <- function(chunks, f, id = NULL) {
+  chunks_start(chunks)
   total <- NULL
   held <- NULL
   last <- NULL

@@ -186,6 +186,7 @@ population_summary <- function(src, basis, Jt, tau, cen, incomplete = "error") {
 # never split; the mean summary's pass checks the order of the ids.
 chunks_tee <- function(chunks, f, id) {
   force(chunks)   # (the caller replaces its source by the tee)
+  chunks_start(chunks)
   total <- NULL
   held <- NULL
   add <- function(d) if (nrow(d)) total <<- if (is.null(total)) f(d) else total + f(d)

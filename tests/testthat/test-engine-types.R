@@ -103,11 +103,12 @@ test_that("an empty data frame or chunk source is a classed error saying it has 
     expect_error(summarise_cov(x, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score"), "no rows",
                  class = "dpfda_error_data")
   }
-  for (x in list(d$pts[0, ], dp_chunks(list(d$pts[0, ])), dp_chunks(function() NULL))) {
-    expect_error(summarise_kde(x, d$t, 0.1, columns = "a"), "no rows", class = "dpfda_error_data")
-    expect_error(summarise_kde(x, d$t, columns = "a", mechanism = "iclp"), "no rows", class = "dpfda_error_data")
-    expect_error(summarise_kme(x, k, synthetic = d$z, columns = c("a", "b")), "no rows", class = "dpfda_error_data")
-    expect_error(summarise_bin_regression(x, "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b")),
+  # (a function source is read by one call: a new one for each)
+  for (mk in list(function() d$pts[0, ], function() dp_chunks(list(d$pts[0, ])), function() dp_chunks(function() NULL))) {
+    expect_error(summarise_kde(mk(), d$t, 0.1, columns = "a"), "no rows", class = "dpfda_error_data")
+    expect_error(summarise_kde(mk(), d$t, columns = "a", mechanism = "iclp"), "no rows", class = "dpfda_error_data")
+    expect_error(summarise_kme(mk(), k, synthetic = d$z, columns = c("a", "b")), "no rows", class = "dpfda_error_data")
+    expect_error(summarise_bin_regression(mk(), "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b")),
                  "no rows", class = "dpfda_error_data")
   }
   expect_error(summarise_mortality(d$md[0, ], group = "region"), "no rows", class = "dpfda_error_data")

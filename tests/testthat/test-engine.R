@@ -571,3 +571,42 @@ test_engines("a table without `grid`: the error shows the argument column's dist
                     class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "more than 101 distinct values, from 0.5 to 60", fixed = TRUE)
 })
+
+test_that("every call reads its chunks from the start (also after an error halfway); a function once", {
+  set.seed(1)
+  g <- seq(0, 1, length.out = 5)
+  d <- data.frame(id = rep(1:40, each = 5), arg = rep(g, 40), value = rnorm(200))
+  ref <- with_seed_mode(2, suppressWarnings(dp_mean(d, epsilon = 1, tau = 2, grid = g)))
+  # a call that stops at the first chunk (a wrong column name) left a list's chunks there: the next
+  # call silently released the other 30 individuals, n = 30
+  ch <- dp_chunks(split(d, rep(1:4, each = 50)))
+  expect_error(dp_mean(ch, epsilon = 1, tau = 2, grid = g, value = "nope"), "nope", class = "dpfda_error_argument")
+  r <- with_seed_mode(2, suppressWarnings(dp_mean(ch, epsilon = 1, tau = 2, grid = g)))
+  expect_equal(r$n, 40)
+  expect_equal(predict(r), predict(ref), tolerance = 1e-12)
+  # the same chunks serve any number of calls, each from the start
+  r2 <- with_seed_mode(2, suppressWarnings(dp_mean(ch, epsilon = 1, tau = 2, grid = g)))
+  expect_identical(predict(r2), predict(r))
+  expect_equal(summarise_cov(ch, grid = g, tau = 2, kernel = kernel_matern(1.5, 0.2), J = 3)$n, 40)
+  # a file: the same, also after an error halfway
+  f <- tempfile(fileext = ".csv")
+  on.exit(unlink(f))
+  utils::write.csv(d, f, row.names = FALSE)
+  cc <- csv_chunks(f, rows = 60)
+  expect_error(dp_mean(cc, epsilon = 1, tau = 2, grid = g, value = "nope"), "nope", class = "dpfda_error_argument")
+  for (k in 1:2) {
+    r3 <- with_seed_mode(2, suppressWarnings(dp_mean(cc, epsilon = 1, tau = 2, grid = g)))
+    expect_equal(predict(r3), predict(ref), tolerance = 1e-12)
+  }
+  # a function cannot be rewound: read by one call, a second one refused (it found no rows before)
+  parts <- split(d, rep(1:4, each = 50))
+  i <- 0
+  fc <- dp_chunks(function() {
+    i <<- i + 1
+    if (i > 4) NULL else parts[[i]]
+  })
+  expect_equal(summarise_mean(fc, grid = g, tau = 2)$n, 40)
+  e <- expect_error(summarise_mean(fc, grid = g, tau = 2), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "read by an earlier call", fixed = TRUE)
+  expect_match(conditionMessage(e), "a list of data frames", fixed = TRUE)
+})
