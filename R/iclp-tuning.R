@@ -169,6 +169,11 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   check_required(c("x", "epsilon", "tau", "basis", "epsilon_select"),
                  advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
                                epsilon_select = "the budget spent by the selection, e.g. 0.5"))
+  if (is_engine_input(x)) {   # (each curve enters the folds: a summary of a table cannot give them)
+    dpfda_abort(paste("pcv_select() cross-validates over the curves themselves, so it needs them in memory,",
+                      "not a table, chunks or a summary: read them first (e.g. with dplyr::collect()), or",
+                      "release with dp_mean(select = \"pss\")."), arg = "x")
+  }
   budget <- release_open(budget)
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   dots <- pure_dp_delta(capture_dots(..., .cols = c("id", "arg", "value")), "pcv_select()")

@@ -452,3 +452,20 @@ test_that("pcv_select(center = ) selects as on the centred curves, as dp_mean(ce
   expect_error(pcv_select(curves(m, g), 1, 2, "iclp_qr", b, epsilon_select = 1, center = "a"),
                class = "dpfda_error_argument")
 })
+
+test_that("pcv_select() refuses a table, chunks or a summary with a classed error (it raised dplyr's)", {
+  set.seed(2)
+  g <- seq(0, 1, length.out = 6)
+  d <- data.frame(id = rep(1:20, each = 6), arg = rep(g, 20), value = rnorm(120))
+  b <- kl_basis(kernel_matern(1.5, 0.2), g)
+  srcs <- list(dp_chunks(list(d)), summarise_mean(d, grid = g, tau = 2))
+  if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+    srcs <- c(srcs, list(sqlite_tbl(d)))
+  }
+  for (x in srcs) {
+    e <- expect_error(pcv_select(x, epsilon = 1, tau = 2, basis = b, epsilon_select = 0.5, grid = g),
+                      class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), "needs them in memory", fixed = TRUE)
+    expect_identical(e$arg, "x")
+  }
+})
