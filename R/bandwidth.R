@@ -36,7 +36,18 @@
 #' moves it there grows like \eqn{n}); ties (rounded values) and heavy tails
 #' need more. Give a public `fallback` below it.
 #'
-#' @param x Private data: a vector or an `n x d` matrix.
+#' **Person-level privacy.** With `unit`, one person (unit) with several
+#' points is the individual protected: each unit's points weigh 1 / (its
+#' number of points), the quartiles are those of the weighted points (the
+#' distribution a [dp_kde()] with the same `unit` estimates), `n` counts
+#' units, and replacing a whole unit moves the cumulative weight at any
+#' value by at most 1, so the distance \eqn{A} keeps sensitivity 1 in
+#' replacements of units. With one point per unit the result is the one
+#' without `unit`. A [dp_kde()] with `unit` refuses a bandwidth released
+#' without one.
+#'
+#' @param x Private data: a vector, an `n x d` matrix, or a data frame of
+#'   numeric columns (with `unit`, plus the unit's column).
 #' @param epsilon,delta Total budget of the bandwidth release.
 #' @param rule `"paper"` (the paper's \eqn{d+1}) or `"scott"` (\eqn{d+2}).
 #' @param fallback Public bandwidth(s) used for coordinates whose test fails
@@ -62,9 +73,13 @@
 #'   draw per attempt), hence the default.
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
+#' @param unit The privacy unit when one person has several points: a column
+#'   of a data frame `x` (a string or a bare name), or a vector with one
+#'   entry per point. `NULL`: each point is its own unit.
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
-#'   `rule`, `rng`, and `n_needed` (see above).
+#'   `rule`, `rng`, `n_needed` (see above), `n` (points, or units), `unit`
+#'   (the unit's name, or `NULL`) and `privacy_unit`.
 #' @examples
 #' old <- dp_reproducible(1)
 #' x <- matrix(rnorm(4000), ncol = 2)
@@ -75,14 +90,26 @@
 #' dp_rng(old)
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
-                         offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL, ...) {
+                         offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL, ...,
+                         unit = NULL) {
   check_required(c("x", "epsilon", "delta"))
   check_dot_names(dot_args(), character(), "dp_bandwidth")   # (a misspelt option gets a classed error)
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
+    ucol <- column_names(unit, names(x), "unit")
+    unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
+    x <- as.data.frame(x)[setdiff(names(x), ucol)]
+  }
   budget <- release_open(budget, epsilon, delta, NROW(x))
   noise <- check_choice(noise, c("exact", "float"), "noise")
   # a domain with column names takes those columns of a data frame (as dp_kde())
   if (is.matrix(domain)) x <- frame_named_columns(x, colnames(domain), "domain", "names its columns")
   x <- as_points(x, "x")
+  units <- if (!is.null(unit)) point_units(x, unit, NULL, NULL)
+  wts <- if (!is.null(units)) {   # each unit's points weigh 1 / (its number of points): one unit, weight 1
+    k <- tabulate(units$x$unit, units$n_units)
+    1 / k[units$x$unit]
+  }
   if (!is.null(domain)) {
     # the public bounds dp_kde() takes: data are clamped to them, as there
     ok <- is.numeric(domain) && all(is.finite(domain)) &&
@@ -99,8 +126,11 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
                                            "only with delta > 0: give a small delta, e.g. 1e-6, or a public bandwidth"))
   rule <- check_choice(rule, c("paper", "scott"), "rule")
   d <- ncol(x)
-  n <- nrow(x)
-  if (n < 8L) dpfda_abort(sprintf("`x` needs at least 8 observations for a private IQR, not %d.", n), arg = "x")
+  n <- if (is.null(units)) nrow(x) else units$n_units   # (the individuals of the guarantee)
+  if (n < 8L) {
+    dpfda_abort(sprintf("`x` needs at least 8 %s for a private IQR, not %d.",
+                        if (is.null(units)) "observations" else "units", n), arg = "x")
+  }
   if (!is.null(fallback)) {
     ok <- is.numeric(fallback) && length(fallback) %in% c(1L, d) && all(is.finite(fallback)) &&
       all(fallback > 0) && all(fallback < 1e150)
@@ -121,7 +151,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   # the bins of log IQR are taken relative to the domain's width (public), so that a change of units
   # moves them with the data; without a domain, relative to 1 in the data's units
   ref <- if (is.null(domain)) rep(1, d) else if (d == 1L) diff(as.double(domain)) else domain[2L, ] - domain[1L, ]
-  iqr <- vapply(seq_len(d), function(j) ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j]), 1)
+  iqr <- vapply(seq_len(d), function(j) ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j], wts, n), 1)
   const <- (4 / ((d + if (rule == "paper") 1 else 2) * n))^(1 / (d + 4))
   h <- const * iqr / 1.34
   private <- !is.na(h)
@@ -141,7 +171,8 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   structure(list(bandwidth = h, H = diag(h^2, d), private = private,
                  epsilon = epsilon, delta = delta, rule = rule, n = n, rng = dp_rng(),
                  noise = noise, release_id = id,
-                 n_needed = bandwidth_n_needed(epsilon, delta, d, offsets)),
+                 n_needed = bandwidth_n_needed(epsilon, delta, d, offsets),
+                 unit = units$label, privacy_unit = privacy_unit_points(n, units$label)),
             class = "dpfda_bandwidth")
 }
 
@@ -211,13 +242,16 @@ bandwidth_test_terms <- function(delta, d, offsets, pass) {
 # epsilon' = 2^k / t <= epsilon DP for sensitivity 1, and the threshold uses
 # epsilon': P(X >= log(1/delta) / epsilon') <= q^(t log(1/delta)) / (1 + q)
 # <= delta with q = exp(-1/t), so the PTR guarantee is unchanged.
-ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float", ref = 1) {
-  n <- length(x)
-  xs <- sort(x)
+ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float", ref = 1, wts = NULL, n_units = NULL) {
+  n <- if (is.null(wts)) length(x) else n_units
+  o <- order(x)
+  xs <- x[o]
+  # the order statistic at cumulative weight r (points weigh 1, or 1 / their unit's points)
+  at <- ptr_order_stat(xs, if (!is.null(wts)) wts[o])
   w <- log(1 + 1 / log(n))
   i1 <- ceiling(n / 4)
   i3 <- ceiling(3 * n / 4)
-  s <- xs[i3] - xs[i1]
+  s <- at(i3) - at(i1)
   if (noise == "exact") {
     kx <- max(0L, exact_grid(1 / epsilon, "laplace"))
     eps_eff <- 2^kx / ceiling(2^kx / epsilon)
@@ -233,17 +267,34 @@ ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float", ref = 1) {
     k <- floor((log(s) - lr) / w - o)
     lo <- lr + (k + o) * w
     hi <- lr + (k + o + 1) * w
-    A <- ptr_iqr_distance(xs, i1, i3, lo, hi)
+    A <- ptr_iqr_distance(at, n, i1, i3, lo, hi)
     if (A + lap > thr) return(ref * exp((k + o + 0.5) * w))
   }
   NA_real_
 }
 
-# Distance to instability: the smallest j >= 1 for which some data set j
-# replacements away can have its IQR outside [exp(lo), exp(hi)).
-ptr_iqr_distance <- function(xs, i1, i3, lo, hi) {
+# The order statistics of sorted points `xs` as a function of the cumulative weight r: the
+# smallest point whose cumulative weight reaches r, -Inf for r < 1 and Inf beyond the total
+# (with unit weights, the r-th order statistic). With a privacy unit each unit's points weigh
+# 1 / (its number of points), so replacing a unit moves the cumulative weight at any value by at
+# most 1 (its old points' weight out, its new points' in), as replacing a point does without one:
+# after j replacements the statistic at r lies between those at r - j and r + j. (The cumulative
+# sums of fractions are compared with a tolerance of 1e-9 of a unit for their rounding.)
+ptr_order_stat <- function(xs, ws = NULL) {
   n <- length(xs)
-  at <- function(i) ifelse(i < 1, -Inf, ifelse(i > n, Inf, xs[pmin(pmax(i, 1), n)]))
+  if (is.null(ws)) return(function(i) ifelse(i < 1, -Inf, ifelse(i > n, Inf, xs[pmin(pmax(i, 1), n)])))
+  cw <- cumsum(ws)
+  total <- round(cw[n])
+  function(r) {
+    k <- findInterval(r - 1e-9, cw, left.open = TRUE) + 1L
+    ifelse(r < 1, -Inf, ifelse(r > total, Inf, xs[pmin(pmax(k, 1L), n)]))
+  }
+}
+
+# Distance to instability: the smallest j >= 1 for which some data set j
+# replacements (of points, or of units) away can have its IQR outside
+# [exp(lo), exp(hi)); `at` gives the order statistics (ptr_order_stat()).
+ptr_iqr_distance <- function(at, n, i1, i3, lo, hi) {
   j <- seq_len(n + 1L)
   L <- at(i3 - j) - at(i1 + j)
   U <- at(i3 + j) - at(i1 - j)
@@ -264,6 +315,7 @@ print.dpfda_bandwidth <- function(x, ...) {
     cat(sprintf("  the private test needs about n >= %s at this epsilon (Gaussian-shaped data; n = %s)\n",
                 format(x$n_needed, big.mark = ","), format(x$n, big.mark = ",")))
   }
+  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   print_noise_source(x$rng)
   invisible(x)
 }

@@ -88,7 +88,8 @@
 #'   agree). The column names of a `domain` matrix and the names of a
 #'   `bandwidth` vector are read the same way.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
-#'   `dpfda_bandwidth` from [dp_bandwidth()].
+#'   `dpfda_bandwidth` from [dp_bandwidth()] (with `unit`, one released with
+#'   `unit` too: one released for points is refused).
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
 #'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
 #'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted.
@@ -159,6 +160,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  if (!missing(bandwidth)) {
+    check_bandwidth_unit(bandwidth, !is.null(unit) || (inherits(x, "dpfda_summary") && !is.null(x$unit)))
+  }
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
   if (engine && !is.null(unit)) {
     opts$id <- point_units(x, unit, NULL, opts$id)$id
@@ -405,4 +409,17 @@ kde_default_grid <- function(domain) {
     return(axes)
   }
   NULL
+}
+
+# A bandwidth released by dp_bandwidth() protects what its own privacy unit is; a density that protects
+# persons (`unit`, or a summary with one) cannot use one released for points: a person with several
+# points would not be covered by the bandwidth's guarantee.
+check_bandwidth_unit <- function(bandwidth, person_level) {
+  if (person_level && inherits(bandwidth, "dpfda_bandwidth") && is.null(bandwidth$unit)) {
+    dpfda_abort(paste("`bandwidth` was released by dp_bandwidth() with one point as the privacy unit, but this",
+                      "density protects a whole unit (`unit`), whose several points that guarantee does not",
+                      "cover. Release the bandwidth with dp_bandwidth(..., unit = ) on the same units, or give a",
+                      "public bandwidth."), arg = "bandwidth")
+  }
+  invisible()
 }

@@ -12,8 +12,8 @@ test_that("T11: the distance to instability has sensitivity 1 on neighbouring da
     i1 <- ceiling(n / 4); i3 <- ceiling(3 * n / 4)
     s <- xs[i3] - xs[i1]
     k <- floor(log(s) / w)
-    A1 <- dpfda:::ptr_iqr_distance(xs, i1, i3, k * w, (k + 1) * w)
-    A2 <- dpfda:::ptr_iqr_distance(ys, i1, i3, k * w, (k + 1) * w)
+    A1 <- dpfda:::ptr_iqr_distance(dpfda:::ptr_order_stat(xs), n, i1, i3, k * w, (k + 1) * w)
+    A2 <- dpfda:::ptr_iqr_distance(dpfda:::ptr_order_stat(ys), n, i1, i3, k * w, (k + 1) * w)
     expect_lte(abs(A1 - A2), 1)
     expect_gte(A1, 1)
   }
@@ -68,4 +68,77 @@ test_that("dp_kde(bandwidth = \"auto\") is refused with a pointer to dp_bandwidt
   e <- expect_error(dp_kde(cbind(c(0.2, 0.5), 0.1), list(seq(0, 1, length.out = 5), seq(0, 1, length.out = 5)),
                            -1, 1, 1e-5), class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "2 positive numbers, or a 2 x 2", fixed = TRUE)
+})
+
+# The distance to instability of the (weighted) IQR on data and on a neighbour; units weigh 1 in all.
+ptr_distance_of <- function(x, unit = NULL) {
+  o <- order(x)
+  ws <- if (!is.null(unit)) (1 / tabulate(unit)[unit])[o]
+  n <- if (is.null(unit)) length(x) else max(unit)
+  at <- dpfda:::ptr_order_stat(x[o], ws)
+  i1 <- ceiling(n / 4)
+  i3 <- ceiling(3 * n / 4)
+  w <- log(1 + 1 / log(n))
+  k <- floor(log(at(i3) - at(i1)) / w)
+  dpfda:::ptr_iqr_distance(at, n, i1, i3, k * w, (k + 1) * w)
+}
+
+test_that("with a unit the distance to instability has sensitivity 1 in whole-unit replacements", {
+  set.seed(12)
+  worst <- 0
+  worst_rows <- 0
+  for (rep in 1:60) {
+    nu <- sample(20:150, 1)
+    k <- sample(1:8, nu, replace = TRUE)   # 1 to 8 points per person
+    unit <- rep(seq_len(nu), k)
+    x <- rnorm(length(unit), rnorm(nu, 0, 0.5)[unit], 1)
+    # replace every point of the person with the most points by extremes, or by another person's points
+    big <- which.max(k)
+    y <- x
+    y[unit == big] <- switch(rep %% 3 + 1, rep(1e6, k[big]), rep(c(-1e6, 1e6), length.out = k[big]),
+                             rnorm(k[big], 0, 0.01))
+    A1 <- ptr_distance_of(x, unit)
+    A2 <- ptr_distance_of(y, unit)
+    expect_gte(A1, 1)
+    worst <- max(worst, abs(A1 - A2))
+    # each point its own unit (the guarantee of rows): the same swap moves A by up to k points
+    worst_rows <- max(worst_rows, abs(ptr_distance_of(x) - ptr_distance_of(y)))
+  }
+  expect_lte(worst, 1)
+  expect_gt(worst_rows, 1)   # (so the unit is needed: 6 here)
+  # units of one point each: the distance of rows exactly
+  x <- rnorm(300)
+  expect_identical(ptr_distance_of(x, seq_along(x)), ptr_distance_of(x))
+})
+
+test_that("dp_bandwidth(unit =): person-level rule, n in units, same as rows with one point per unit", {
+  set.seed(3)
+  x <- rnorm(4000)
+  a <- with_seed_mode(4, dp_bandwidth(x, 1, 1e-6, fallback = 0.5, domain = c(-5, 5)))
+  b <- with_seed_mode(4, dp_bandwidth(x, 1, 1e-6, fallback = 0.5, domain = c(-5, 5), unit = seq_along(x)))
+  expect_identical(b$bandwidth, a$bandwidth)
+  expect_match(b$privacy_unit, "(4,000 units)", fixed = TRUE)
+  # 3000 persons with 4 points each (the test needs about 1308 at epsilon 4): n counts persons, and a
+  # data frame takes the unit by its column name
+  d <- data.frame(v = rnorm(12000, rep(rnorm(3000, 0, 0.3), each = 4)), person = rep(1:3000, each = 4))
+  p <- with_seed_mode(4, dp_bandwidth(d, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), unit = person))
+  expect_identical(p$n, 3000L)
+  expect_true(p$private)
+  expect_equal(p$bandwidth, (4 / (2 * 3000))^(1 / 5) * IQR(d$v) / 1.34, tolerance = 0.15)
+  expect_output(print(p), "privacy unit: person (3,000 units)", fixed = TRUE)
+  p2 <- with_seed_mode(4, dp_bandwidth(d$v, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), unit = d$person))
+  expect_identical(p2$bandwidth, p$bandwidth)
+  # a person-level density with a bandwidth released at the level of points is refused (its guarantee
+  # would not hold for persons); with a person-level one it runs
+  g <- seq(-5, 5, length.out = 51)
+  e <- expect_error(dp_kde(d, g, bandwidth = with_seed_mode(4, dp_bandwidth(d$v, 2, 1e-6, fallback = 0.5,
+                                                                            domain = c(-5, 5))),
+                           epsilon = 1, delta = 1e-6, unit = person, columns = v), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "dp_bandwidth(..., unit = )", fixed = TRUE)
+  r <- with_seed_mode(4, dp_kde(d, g, bandwidth = p, epsilon = 1, delta = 1e-6, unit = person, columns = v))
+  expect_match(r$privacy_unit, "person", fixed = TRUE)
+  s <- summarise_kde(d, g, p, columns = "v", unit = "person")
+  expect_error(dp_kde(s, g, bandwidth = a, epsilon = 1, delta = 1e-6), class = "dpfda_error_argument")
+  expect_error(dp_bandwidth(d$v, 2, 1e-6, unit = d$person[-1]), class = "dpfda_error_argument")
+  expect_error(dp_bandwidth(d, 2, 1e-6, unit = nope), class = "dpfda_error_argument")
 })

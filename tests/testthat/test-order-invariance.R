@@ -71,6 +71,10 @@ test_that("point and regression releases do not depend on the order of the point
   }
   bw <- function(v) function() dp_bandwidth(v, 2, 1e-6, fallback = 0.1, domain = c(0, 1))
   expect_order_free(bw(rep(x, 5)), bw(rep(x, 5)[sample(5 * length(x))]), "dp_bandwidth")
+  fb <- data.frame(x = rep(x, 5), p = rep(seq_len(1250), each = 2))   # (2 points per person)
+  o5 <- sample(nrow(fb))
+  bu <- function(d) function() dp_bandwidth(d, 2, 1e-6, fallback = 0.1, domain = c(0, 1), unit = p)
+  expect_order_free(bu(fb), bu(fb[o5, ]), "dp_bandwidth unit")
   k <- kernel_gaussian(0.2)
   z <- matrix(seq(0, 1, length.out = 9))
   for (meth in c("subspace", "random_features")) {
