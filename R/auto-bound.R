@@ -317,7 +317,7 @@ auto_bound_choose <- function(sb, ab, epsilon, budget, label, drop_hint = TRUE, 
   k0 <- auto_bound_k0(n, ab$quantile, eps_b, K2)
   b <- auto_bound_select(sb$norm_counts, n - k0, eps_b)
   if (b == 1L || b == K2) {
-    charge_budget(budget, eps_b, 0, sprintf("%s %s = \"auto\" (bound only, refused)", label, bound))
+    charge_budget(budget, eps_b, 0, sprintf("%s %s = \"auto\" (bound only, refused)", label, bound), unit = sb$unit)
     dpfda_abort(sprintf(paste("The private bound fell %s `bound_range` = [%s, %s]: %s",
                               "seem to lie %s it. Give `%s`, or a `bound_range` %s (the budget of the bound,",
                               "epsilon %s, is spent)."),

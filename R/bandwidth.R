@@ -142,7 +142,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   if (!isTRUE(ok)) arg_error("offsets", "numbers in [0, 1)", offsets)
   # charged before the data are used: a failed private test has spent the budget too
   id <- new_release_id("dp_bandwidth")
-  charge_budget(budget, epsilon, delta, "dp_bandwidth", id = id)
+  charge_budget(budget, epsilon, delta, "dp_bandwidth", id = id, unit = units$label)
   eps1 <- epsilon / (d * length(offsets))
   del1 <- delta / (d * length(offsets))
   if (noise == "float") {

@@ -101,11 +101,20 @@
 #'   for a pure release and 1.55 for a Gaussian one); `print()` and a refused
 #'   release say so.
 #'   `summary()`: the ledger, a data frame with one row per charge
-#'   (`label`, `epsilon`, `delta`, `mu`, `rho`) and the composed running total
-#'   `total_epsilon`. A release made of several private parts, one of them
+#'   (`label`, `epsilon`, `delta`, `mu`, `rho`, `unit`: what the release
+#'   protects, see below) and the composed running total `total_epsilon`. A release made of several private parts, one of them
 #'   Gaussian, has one row per part (`"dp_mean (tau = \"auto\") [bound]"`,
 #'   `"... [release]"`), charged together, so that the Gaussian part composes
 #'   as such.
+#'
+#'   **Privacy unit.** The total protects what every release charged to the
+#'   budget protects. Each charge records its release's unit (`unit` in the
+#'   ledger: the name of the unit column of a person-level release, `unit =`,
+#'   or `"one record"`: a curve, a point, a row), and `print()` states
+#'   the budget's: "a whole id (`unit`, every release)" when all releases
+#'   protect the same unit, otherwise one record (a person with several
+#'   records is then protected as several). Charging a release whose unit
+#'   differs from the earlier ones warns (class `dpfda_warning_privacy`).
 #' @references Dwork, C., Rothblum, G. N. and Vadhan, S. (2010). Boosting and
 #'   differential privacy. *FOCS*. Dong, J., Roth, A. and Su, W. J. (2022).
 #'   Gaussian differential privacy. *JRSS B*. Bun, M. and Steinke, T. (2016).
@@ -139,7 +148,7 @@ privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "
 
 empty_ledger <- function() {
   data.frame(label = character(), epsilon = numeric(), delta = numeric(), mu = numeric(),
-             rho = numeric(), id = character(), charge = numeric(), stringsAsFactors = FALSE)
+             rho = numeric(), id = character(), unit = character(), charge = numeric(), stringsAsFactors = FALSE)
 }
 
 check_budget <- function(budget, arg = "budget") {
@@ -303,17 +312,17 @@ headroom_bisect <- function(budget, make) {
 # sub-step such as a released bandwidth reused by several releases). NULL
 # budget: nothing to do.
 charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NULL, id = NULL,
-                          rho = NULL) {
+                          rho = NULL, unit = NULL) {
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
-  ledger_commit(budget, ledger_row(label, epsilon, delta, mu, rho, id))
+  ledger_commit(budget, ledger_row(label, epsilon, delta, mu, rho, id, unit))
 }
 
 # One ledger row. mu (a Gaussian mechanism's profile) and rho (zCDP, e.g. the
 # discrete Gaussian) are kept only when they imply the claimed (epsilon,
 # delta): the accountant never trusts a profile looser than the claim.
-ledger_row <- function(label, epsilon, delta = 0, mu = NULL, rho = NULL, id = NULL) {
+ledger_row <- function(label, epsilon, delta = 0, mu = NULL, rho = NULL, id = NULL, unit = NULL) {
   if (!(is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(epsilon > 0) && is.numeric(delta) &&
         length(delta) == 1L && isTRUE(delta >= 0) && isTRUE(delta < 1))) {
     dpfda_abort(sprintf("Internal accounting error: \"%s\" charges (epsilon = %s, delta = %s); nothing was charged.",
@@ -326,7 +335,39 @@ ledger_row <- function(label, epsilon, delta = 0, mu = NULL, rho = NULL, id = NU
   if (!is.null(rho) && is.finite(rho) && rho > 0 &&
       zcdp_delta_unit(rho, epsilon) <= delta * (1 + 1e-9)) r <- rho
   data.frame(label = label, epsilon = epsilon, delta = delta, mu = m, rho = r,
-             id = if (is.null(id)) NA_character_ else id, stringsAsFactors = FALSE)
+             id = if (is.null(id)) NA_character_ else id,
+             unit = if (is.null(unit) || is.na(unit)) NA_character_ else as.character(unit), stringsAsFactors = FALSE)
+}
+
+# The privacy unit of the ledger's releases: NA for one record (a curve, a point, a row: each
+# release's own), or the name of the unit column of person-level releases (`unit =`).
+ledger_units <- function(ledger) if (is.null(ledger$unit)) rep(NA_character_, nrow(ledger)) else ledger$unit
+
+# A budget's total holds for a whole unit only if every release charged to it protects that unit:
+# one release of records (or of another unit) and the total holds for one record. Said when a
+# charge mixes them (class dpfda_warning_privacy), and in the budget's print.
+warn_mixed_units <- function(ledger, rows) {
+  old <- unique(ledger_units(ledger))
+  new <- unique(ledger_units(rows))
+  if (!length(old) || identical(old, new)) return(invisible())
+  name <- function(u) if (is.na(u)) "one record" else sprintf("a whole %s (`unit`)", u)
+  dpfda_warn(sprintf(paste("This release protects %s, while earlier releases charged to this budget protect %s:",
+                           "the budget's total now holds only for %s. Give every release the same `unit =`",
+                           "for a person-level total."), name(new[1L]), paste(vapply(old, name, ""), collapse = " and "),
+                     if (anyNA(c(old, new))) "one record (a person with several is protected as several)" else
+                       "what all of them protect"),
+             class = "dpfda_warning_privacy")
+}
+
+# The print's line on the privacy unit of the whole budget.
+budget_unit_text <- function(ledger) {
+  u <- ledger_units(ledger)
+  if (!length(u)) return("")
+  if (!anyNA(u) && length(unique(u)) == 1L) return(sprintf("privacy unit: a whole %s (`unit`, every release)", u[1L]))
+  if (all(is.na(u))) return("privacy unit: one record (curve, point or row) of each release's data")
+  sprintf(paste("privacy unit: one record -- %d of %d charges protect a whole unit (%s), the others one",
+                "record, so the total holds for one record; a person with several is protected as several"),
+          sum(!is.na(u)), length(u), paste(unique(u[!is.na(u)]), collapse = ", "))
 }
 
 # Add `rows` to the ledger all together or not at all: refused (class
@@ -335,6 +376,7 @@ ledger_row <- function(label, epsilon, delta = 0, mu = NULL, rho = NULL, id = NU
 ledger_commit <- function(budget, rows) {
   # `charge`: the entries of one release share a number (a release may charge several parts)
   rows$charge <- if (nrow(budget$ledger)) max(budget$ledger$charge) + 1 else 1
+  if (is.null(budget$ledger$unit)) budget$ledger$unit <- rep(NA_character_, nrow(budget$ledger))
   new <- rbind(budget$ledger, rows)
   tot <- ledger_total(new, budget$delta, budget$composition)
   if (!within_budget(budget, tot)) {
@@ -351,6 +393,7 @@ ledger_commit <- function(budget, rows) {
                         if (nzchar(nx <- budget_next_text(budget, before))) paste0(" (", nx, ")") else ""),
                 class = c("dpfda_error_budget", "dpfda_error_privacy"), arg = "budget")
   }
+  warn_mixed_units(budget$ledger, rows)
   budget$ledger <- new
   invisible(budget)
 }
@@ -460,6 +503,8 @@ print.dpfda_budget <- function(x, ...) {
                       "epsilon it gives at the budget's delta = %s; that delta is not summed over releases)\n"),
                 x$composition, if (x$composition == "gdp") "mu-GDP" else "rho-zCDP", format(x$delta, digits = 4)))
   }
+  ut <- budget_unit_text(x$ledger)
+  if (nzchar(ut)) cat(sprintf("  %s\n", ut))
   invisible(x)
 }
 
@@ -471,7 +516,8 @@ summary.dpfda_budget <- function(object, ...) {
     ledger_total(l[seq_len(i), , drop = FALSE], object$delta, object$composition)$epsilon
   }, 1)
   out <- data.frame(label = l$label, epsilon = l$epsilon, delta = l$delta, mu = l$mu, rho = l$rho,
-                    total_epsilon = run, stringsAsFactors = FALSE)
+                    unit = ifelse(is.na(ledger_units(l)), "one record", ledger_units(l)), total_epsilon = run,
+                    stringsAsFactors = FALSE)
   structure(out, budget = c(epsilon = object$epsilon, delta = object$delta),
             composition = object$composition, class = c("summary.dpfda_budget", "data.frame"))
 }
@@ -726,5 +772,5 @@ new_release_id <- function(prefix) {
 
 charge_bandwidth <- function(budget, bw) {
   if (!is.numeric(bw$epsilon) || !is.numeric(bw$delta)) return(invisible(NULL))
-  charge_budget(budget, bw$epsilon, bw$delta, "dp_bandwidth (used by dp_kde)", id = bw$release_id)
+  charge_budget(budget, bw$epsilon, bw$delta, "dp_bandwidth (used by dp_kde)", id = bw$release_id, unit = bw$unit)
 }

@@ -188,6 +188,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     x <- mech_curves_with_options(wide_frame_drop_unit(x, unit, dots), grid, dots, "pcv_select")
     units <- memory_units(unit, x, frame, dots)
   }
+  unit_name <- if (!is.null(units)) attr(units, "name", exact = TRUE) %||% "unit"   # (for the budget's ledger)
   units <- if (!is.null(units)) curve_units(units, nrow(x$values))
   # the public centre: tau bounds the deviations from it, as in dp_mean(center = )
   cen <- center_values(center, x$grid)
@@ -253,7 +254,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
   sens <- pcv_sensitivity(fold, tau)
   s <- quiet_privacy(dp_select(-loss, sensitivity = sens, epsilon = epsilon_select))
-  charge_budget(budget, epsilon_select, 0, "pcv_select")
+  charge_budget(budget, epsilon_select, 0, "pcv_select", unit = unit_name)
   structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
                  candidates = candidates, index = s$index, value = candidates[s$index],
                  eta = if (mechanism == "frl") NULL else eta,

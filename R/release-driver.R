@@ -59,18 +59,27 @@ release_close <- function(rel, budget, label, parts = list(release_part(rel)), t
     }
   }
   profiled <- any(vapply(parts, function(p) !is.null(p$mu) || !is.null(p$rho), NA))
+  unit <- release_unit_name(rel)
   if (length(parts) == 1L) {
     p <- parts[[1L]]
-    charge_budget(budget, p$epsilon, p$delta, label, mu = p$mu, id = id, rho = p$rho)
+    charge_budget(budget, p$epsilon, p$delta, label, mu = p$mu, id = id, rho = p$rho, unit = unit)
   } else if (length(parts) && !profiled) {
-    charge_budget(budget, eps, del, label, id = id)
+    charge_budget(budget, eps, del, label, id = id, unit = unit)
   } else if (length(parts) && !is.null(budget)) {
     budget <- check_budget(budget)
     if (is.null(id) || !id %in% budget$ledger$id) {
       ledger_commit(budget, do.call(rbind, lapply(parts, function(p) {
-        ledger_row(sprintf("%s [%s]", label, p$name), p$epsilon, p$delta, p$mu, p$rho, id)
+        ledger_row(sprintf("%s [%s]", label, p$name), p$epsilon, p$delta, p$mu, p$rho, id, unit)
       })))
     }
   }
   rel
+}
+
+# The unit column's name of a person-level release (its privacy_unit reads "<unit> (n units)"), or NA
+# for one record ("one curve (n)", "one point (n)", or a release that states none: one row).
+release_unit_name <- function(rel) {
+  pu <- rel$privacy_unit
+  if (!is.character(pu) || length(pu) != 1L || !grepl(" units\\)$", pu)) return(NA_character_)
+  sub(" \\([0-9,]+ units\\)$", "", pu)
 }

@@ -300,7 +300,7 @@ test_that("tidy(), glance() and as.data.frame() of a budget: the ledger and one 
   })
   td <- tidy(b)
   expect_identical(class(td), "data.frame")
-  expect_named(td, c("label", "epsilon", "delta", "mu", "rho", "total_epsilon"))
+  expect_named(td, c("label", "epsilon", "delta", "mu", "rho", "unit", "total_epsilon"))
   expect_equal(td, as.data.frame(unclass(summary(b)))[names(td)], ignore_attr = TRUE)
   expect_identical(as.data.frame(b), td)
   s <- budget_spent(b)
@@ -313,4 +313,33 @@ test_that("tidy(), glance() and as.data.frame() of a budget: the ledger and one 
   expect_identical(g$composition, b$composition)
   expect_error(tidy(b, wide = TRUE), class = "dpfda_error_argument")
   expect_error(glance(structure(list(), class = "dpfda_budget")), class = "dpfda_error_argument")
+})
+
+test_that("a budget states its privacy unit: a person only when every release charged protects one", {
+  set.seed(6)
+  g <- seq(0, 1, length.out = 8)
+  X <- matrix(rnorm(90 * 8, 0, 0.3), 90) + rep(sin(2 * pi * g), each = 90)
+  id <- rep(1:30, each = 3)
+  b <- privacy_budget(epsilon = 5)
+  expect_silent(with_seed_mode(1, dp_mean(curves(X, g), epsilon = 1, tau = 2, unit = id, budget = b)))
+  expect_silent(with_seed_mode(1, dp_cov(curves(X, g), epsilon = 1, tau = 2, J = 3, unit = id, budget = b)))
+  expect_output(print(b), "privacy unit: a whole id (`unit`, every release)", fixed = TRUE)
+  expect_identical(summary(b)$unit, c("id", "id"))
+  # a release of records charged to it: warned, and the total holds for one record only
+  w <- expect_warning(with_seed_mode(1, dp_mean(curves(X, g), epsilon = 1, tau = 2, budget = b)),
+                      class = "dpfda_warning_privacy")
+  expect_match(conditionMessage(w), "protects one record, while earlier releases charged to this budget protect a whole id",
+               fixed = TRUE)
+  expect_output(print(b), "privacy unit: one record -- 2 of 3 charges protect a whole unit (id)", fixed = TRUE)
+  expect_identical(summary(b)$unit, c("id", "id", "one record"))
+  # records only: said so, no warning; a person-level bandwidth and density together: no warning
+  b2 <- privacy_budget(epsilon = 5, delta = 1e-5)
+  expect_silent(with_seed_mode(1, dp_mean(curves(X, g), epsilon = 1, tau = 2, budget = b2)))
+  expect_output(print(b2), "privacy unit: one record (curve, point or row)", fixed = TRUE)
+  b3 <- privacy_budget(epsilon = 5, delta = 1e-5)
+  p <- data.frame(v = rnorm(600), person = rep(1:200, 3))
+  bw <- with_seed_mode(1, dp_bandwidth(p, 1, 1e-6, fallback = 0.4, domain = c(-4, 4), unit = person, budget = b3))
+  expect_silent(with_seed_mode(1, dp_kde(p, seq(-4, 4, length.out = 41), bw, epsilon = 1, delta = 1e-6, unit = person,
+                                         columns = v, budget = b3)))
+  expect_identical(summary(b3)$unit, c("person", "person"))
 })
