@@ -99,7 +99,7 @@ print_ybound_auto <- function(x) {
 # (an output is clamped iff |y - c| > c_k). Values above the top candidate
 # are always clamped: their A is kept 0 (an infinite output stays finite).
 # The summaries add over chunks; a table computes it in the engine.
-binreg_bins_summary <- function(pts, y, settings, rows, dropped) {
+binreg_bins_summary <- function(pts, y, settings, rows, dropped, w = NULL) {
   cand <- settings$candidates
   K2 <- length(cand) + 1L
   B <- prod(settings$bins)
@@ -109,18 +109,25 @@ binreg_bins_summary <- function(pts, y, settings, rows, dropped) {
   kb <- auto_bin_index(abs(v), cand)
   va <- ifelse(kb == K2 - 1L, 0, v)
   idx <- bin_index(pts, settings$bins, settings$domain, clamp = TRUE)
+  # (with a unit each row weighs 1 / its unit's rows: the histogram's ranks move by at most 1 when a
+  # whole unit is replaced, as for one output without a unit)
+  ww <- if (is.null(w)) rep(1, length(v)) else w
   sums <- matrix(0, B, 1L + 2L * K2)
-  sums[, 1L] <- tabulate(idx, nbins = B)
+  hist <- numeric(K2)
   if (length(v)) {
-    agg <- rowsum(cbind(va, sign(v)), (idx - 1) * K2 + kb, reorder = TRUE)
+    cnt <- rowsum(ww, idx, reorder = TRUE)
+    sums[as.integer(rownames(cnt)), 1L] <- cnt[, 1L]
+    agg <- rowsum(cbind(ww * va, ww * sign(v)), (idx - 1) * K2 + kb, reorder = TRUE)
     key <- as.double(rownames(agg))
     r <- key %/% K2 + 1
     j <- key %% K2 + 1
     sums[cbind(r, 1 + j)] <- agg[, 1L]
     sums[cbind(r, 1 + K2 + j)] <- agg[, 2L]
+    h <- rowsum(ww, kb, reorder = TRUE)
+    hist[as.integer(rownames(h)) + 1L] <- h[, 1L]
   }
-  new_dpfda_summary("binreg_bins", sums, nrow(pts), rows, dropped, settings, missing_y = sum(miss),
-                    norm_counts = as.double(tabulate(kb + 1L, K2)))
+  new_dpfda_summary("binreg_bins", sums, if (is.null(w)) nrow(pts) else round(sum(ww)), rows, dropped, settings,
+                    missing_y = sum(miss), norm_counts = hist)
 }
 
 # The summary of kind "binreg" (counts, clamped sums) at bin index k, with y_bound.
@@ -139,12 +146,12 @@ binreg_bins_at <- function(sb, k, y_bound) {
 
 # The binned summary from any source of dp_bin_regression(): points and
 # outputs in memory, a data frame, chunks or a table (in the engine).
-summarise_binreg_bins <- function(x, y, bins, domain, ab, columns) {
+summarise_binreg_bins <- function(x, y, bins, domain, ab, columns, unit = NULL) {
   if (inherits(x, "dpfda_summary")) {
     dpfda_abort(paste("y_bound = \"auto\" needs the data (points and outputs, a data frame, a table or chunks),",
                       "not a summary clamped to a fixed y_bound; give y_bound."), arg = "y_bound")
   }
-  src <- binreg_source(x, y, columns)
+  src <- binreg_source(x, y, columns, unit)
   y <- src$y
   columns <- src$columns
   D <- src$D
@@ -154,23 +161,24 @@ summarise_binreg_bins <- function(x, y, bins, domain, ab, columns) {
   K2 <- length(ab$candidates) + 1L
   check_alloc(prod(as.double(bins)) * (1 + 2 * K2), "binned summary of y_bound = \"auto\"")
   settings <- list(bins = bins, domain = dom, candidates = ab$candidates, center = ab$center)
-  f <- function(p, yy, rows, dropped) binreg_bins_summary(p, yy, settings, rows, dropped)
+  f <- function(p, yy, rows, dropped, w) binreg_bins_summary(p, yy, settings, rows, dropped, w)
   if (inherits(x, "dpfda_chunks")) {
-    return(warn_binreg(chunks_reduce(x, function(d) binreg_frame(d, y, columns, settings, f))))
+    return(warn_binreg(binreg_unit(chunks_reduce(x, function(d) binreg_frame(d, y, columns, settings, f, src$unit),
+                                                 id = src$unit), src)))
   }
-  if (is_lazy_table(x)) return(summarise_binreg_bins_lazy(x, y, columns, settings))
-  if (is.data.frame(x)) return(warn_binreg(binreg_frame(x, y, columns, settings, f)))
-  warn_binreg(f(pts, as.double(y), nrow(pts), 0))
+  if (is_lazy_table(x)) return(summarise_binreg_bins_lazy(x, y, columns, settings, src$unit))
+  if (is.data.frame(x)) return(warn_binreg(binreg_unit(binreg_frame(x, y, columns, settings, f, src$unit), src)))
+  warn_binreg(binreg_unit(f(pts, as.double(y), nrow(pts), 0, src$weights), src))
 }
 
 # A table: the same binned summary, computed in the engine (the domain bin and
 # the bin of |y - c| of every row, then counts and sums per pair of bins).
-summarise_binreg_bins_lazy <- function(x, y, columns, settings) {
+summarise_binreg_bins_lazy <- function(x, y, columns, settings, unit = NULL) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
-  q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"), nan_null = c(xn, "y"))
-  nn <- lazy_drop_null(q, xn)
+  nn <- binreg_lazy_rows(x, y, columns, unit)
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
+  wt <- sq_id(s, "wt")
   cand <- settings$candidates
   K2 <- length(cand) + 1L
   ce <- sq_lit(settings$center)
@@ -182,8 +190,9 @@ summarise_binreg_bins_lazy <- function(x, y, columns, settings) {
   s <- sq_mutate(s, list(kb = sql_bin_index(s, "av", cand)))
   s <- sq_mutate(s, list(va = sprintf("CASE WHEN %s = %d THEN 0.0 ELSE %s END", sq_id(s, "kb"), K2 - 1L, v),
                          sg = sprintf("CASE WHEN %s > 0 THEN 1.0 WHEN %s < 0 THEN -1.0 ELSE 0.0 END", v, v)))
-  q <- sq_lazy(sq_summarise(s, c("b", "kb"), list(cnt = "COUNT(*)", a = sprintf("SUM(%s)", sq_id(s, "va")),
-                                                  s = sprintf("SUM(%s)", sq_id(s, "sg")),
+  q <- sq_lazy(sq_summarise(s, c("b", "kb"), list(cnt = sprintf("SUM(%s)", wt),
+                                                  a = sprintf("SUM(%s * %s)", wt, sq_id(s, "va")),
+                                                  s = sprintf("SUM(%s * %s)", wt, sq_id(s, "sg")),
                                                   my = sprintf("SUM(%s)", sq_id(s, "ym")))))
   res <- engine_collect(q)
   B <- prod(settings$bins)
@@ -200,15 +209,18 @@ summarise_binreg_bins_lazy <- function(x, y, columns, settings) {
     per <- rowsum(cnt, j)
     hist[as.integer(rownames(per))] <- per[, 1L]
   }
-  warn_binreg(new_dpfda_summary("binreg_bins", sums, sum(hist), nn$rows, nn$dropped, settings,
-                                missing_y = sum(as.double(res$my)), norm_counts = hist))
+  out <- new_dpfda_summary("binreg_bins", sums, if (is.null(unit)) sum(hist) else round(sum(hist)), nn$rows,
+                           nn$dropped, settings, missing_y = sum(as.double(res$my)), norm_counts = hist)
+  warn_binreg(binreg_unit(out, list(unit = unit, unit_label = unit)))
 }
 
 # dp_bin_regression(y_bound = "auto"): the binned summary, the private choice,
 # and the "binreg" summary at the chosen bound with the record of the choice.
-binreg_auto_bound <- function(x, y, bins, domain, opts, columns, epsilon, budget) {
+binreg_auto_bound <- function(x, y, bins, domain, opts, columns, epsilon, budget, unit = NULL) {
   ab <- ybound_auto_options(opts, 1)
-  sb <- summarise_binreg_bins(x, y, bins, domain, ab, columns)
+  sb <- summarise_binreg_bins(x, y, bins, domain, ab, columns, unit)
   ch <- ybound_choose(sb$norm_counts, sb$n, ab, epsilon, budget, "dp_bin_regression")
-  c(list(summary = binreg_bins_at(sb, ch$index, ch$y_bound)), ch)
+  s <- binreg_bins_at(sb, ch$index, ch$y_bound)
+  s$unit <- sb$unit
+  c(list(summary = s), ch)
 }

@@ -20,6 +20,17 @@
 #' release is \eqn{\epsilon}-DP (\eqn{\delta = 0}) by parallel composition
 #' over the disjoint bins (Dwork and Roth 2014, Section 3.4).
 #'
+#' **One person, several rows** (`unit`). Each row is one individual's by
+#' default. With `unit` (e.g. a person measured at several ages), each
+#' unit's rows weigh 1 / (its number of rows): the bins hold the public sums
+#' of the weights (in place of the counts) and the weighted sums of the
+#' clipped outputs, whose \eqn{L_1} sensitivity to all the outputs of one
+#' unit is still \eqn{d}, so the noise is the same and the whole unit is
+#' protected; the released bin means are the weighted means (each unit
+#' counts once, as in [dp_mean()] with `unit`) and `n` counts units. Without
+#' it, a person with \eqn{k} rows is protected as \eqn{k} individuals, with
+#' \eqn{k \epsilon}.
+#'
 #' **Departures from the paper's code** (both are privacy leaks there):
 #' the bin edges come from the public `domain`, not from the range of the
 #' data plus a 10% margin (the range of `x` is public here, but in the
@@ -95,6 +106,10 @@
 #'   predictor columns.
 #' @param data With a formula: the data frame holding its variables (in
 #'   memory; for a table or chunks give `columns` and `y`).
+#' @param unit The privacy unit when one person has several rows: a column
+#'   (a string or a bare name) of `data`, of a data frame, a table or chunks
+#'   (chunks sorted by it), or a vector with one entry per row of `x` in
+#'   memory. `NULL`: each row is its own unit.
 #' @param method `"simple"` or `"integral"` (how predictions are formed).
 #' @param noise `"float"` (default), or `"exact"`: the bin sums are rounded
 #'   to a grid of step \eqn{g = 2^{-20} d/\epsilon} (sensitivity \eqn{d + g}) and get exact
@@ -143,14 +158,23 @@
 #' @export
 dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NULL,
                               method = c("simple", "integral"), ..., noise = c("float", "exact"),
-                              budget = NULL, data = NULL) {
+                              budget = NULL, data = NULL, unit = NULL) {
   check_required(c("x", "epsilon"))
   call <- match.call()
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins")
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
     newdata <- fd$newdata
+    if (!is.null(unit)) {   # a column of `data`: one unit per row
+      ucol <- column_names(unit, names(data), "unit")
+      unit <- structure(data[[ucol]], name = ucol)
+    }
+  }
+  if (!is.null(unit) && inherits(x, "dpfda_summary")) {
+    dpfda_abort("`unit` is for data; a summary has its unit already (give `unit` to summarise_bin_regression()).",
+                arg = "unit")
   }
   # one path for every source: the bin summary (R/summary-binreg.R) of points in memory, a table or
   # chunks (or a given summary), then bin_release()
@@ -208,10 +232,10 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
                   arg = "columns")
     }
     if (auto) {   # a share of epsilon buys y_bound; the rest goes to the release
-      ab <- binreg_auto_bound(x, y, bins, domain, bo$auto, columns, check_epsilon(epsilon), budget)
+      ab <- binreg_auto_bound(x, y, bins, domain, bo$auto, columns, check_epsilon(epsilon), budget, unit)
       s <- ab$summary
     } else {
-      s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns)
+      s <- summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns = columns, unit = unit)
     }
     st <- s$settings
   }
@@ -221,13 +245,15 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   opts <- check_integral_options(opts, D)
   newpts <- if (is.null(newdata)) NULL else as_points(newdata, "newdata", d = D)
   counts <- s$sums[, 1L]
-  if (max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))   # counts as integers
+  # counts as integers; with a unit, the weights per bin (1 / the rows of each row's unit)
+  if (is.null(s$unit) && max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))
+  pu <- if (!is.null(s$unit)) privacy_unit_points(s$n, s$unit)
   if (is.null(ab)) {
     return(bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts,
-                       noise, budget, call))
+                       noise, budget, call, pu, s$n))
   }
   rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
-                     opts, newpts, noise, NULL, call)
+                     opts, newpts, noise, NULL, call, pu, s$n)
   # one charge for the bound and the release: epsilon in all
   ybound_close(rel, budget, "dp_bin_regression (y_bound = \"auto\")", ab, epsilon)
 }
@@ -235,7 +261,8 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
 # The release step of dp_bin_regression(), shared by the in-memory and the
 # engine path (R/summary-binreg.R): from the public bin counts and the sums
 # of the clipped outputs per bin.
-bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts, newpts, noise, budget, call) {
+bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts, newpts, noise, budget, call,
+                        privacy_unit = NULL, n = NULL) {
   D <- length(bins)
   d <- diff(y_bound)
   mid <- mean(y_bound)
@@ -249,7 +276,8 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
   if (noise == "float") check_float_tails("laplace", epsilon, m = sum(occ), what = "dp_bin_regression()")
-  charge_budget(budget, epsilon, 0, "dp_bin_regression")
+  charge_budget(budget, epsilon, 0, "dp_bin_regression",
+                unit = if (!is.null(privacy_unit)) release_unit_name(list(privacy_unit = privacy_unit)))
   released <- rep(mid, length(counts))
   grid_step <- NULL
   if (noise == "exact" && any(occ)) {
@@ -280,6 +308,10 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
                          domain = dom, y_bound = y_bound, method = method, fit = NULL,
                          predictions = NULL, noise_exact = if (exact) TRUE, grid_step = grid_step)
   rel$n <- sum(counts)   # (every record falls in a bin: one record per individual, as the print says)
+  if (!is.null(privacy_unit)) {   # (a unit: the bins' weights add up to the number of units)
+    rel$n <- n
+    rel$privacy_unit <- privacy_unit
+  }
   if (method == "integral") {
     rel$fit <- integral_gp_fit(rel, opts)
   }
@@ -438,11 +470,19 @@ bin_index <- function(pts, bins, domain, clamp = TRUE) {
 }
 
 # Counts and means (of the clipped outputs) per bin.
-bin_summary <- function(pts, y, bins, domain, y_bound) {
+bin_summary <- function(pts, y, bins, domain, y_bound, w = NULL) {
   yc <- pmin(pmax(as.double(y), y_bound[1]), y_bound[2])
   idx <- bin_index(pts, bins, domain, clamp = TRUE)
   B <- prod(bins)
-  counts <- tabulate(idx, nbins = B)
+  counts <- if (is.null(w)) tabulate(idx, nbins = B) else {   # (weights: the sum of each bin's)
+    cw <- numeric(B)
+    if (length(idx)) {
+      aw <- rowsum(w, idx, reorder = TRUE)
+      cw[as.integer(rownames(aw))] <- aw[, 1L]
+    }
+    cw
+  }
+  if (!is.null(w)) yc <- w * yc
   sums <- numeric(B)
   agg <- rowsum(yc, idx, reorder = TRUE)
   sums[as.integer(rownames(agg))] <- agg[, 1L]

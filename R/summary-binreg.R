@@ -13,8 +13,10 @@
 #' **Rows and missing values.** Each row is one individual's (input, output)
 #' record: the inputs are public in this mechanism (so the bin counts are),
 #' and neighbouring data sets differ in one output (see
-#' [dp_bin_regression()]); an individual with several rows must be reduced
-#' to one row first. A row with a missing input is dropped and counted
+#' [dp_bin_regression()]); for an individual with several rows give `unit`:
+#' each unit's rows then weigh 1 / (its number of rows), `count` holds the
+#' weights per bin and `n` the number of units. A row with a missing input
+#' (or unit) is dropped and counted
 #' (`dropped`): the inputs are public, so this depends on public data only. A
 #' missing output is **not** a reason to drop a row, since that would change
 #' a public count with a private value: it is replaced by the midpoint of
@@ -34,6 +36,9 @@
 #' @param columns Names of the input columns (`D` of them; strings or bare names, as in [as_curves()]:
 #'   `columns = c(u, v)`).
 #' @param .query Internal: return the lazy query instead of running it.
+#' @param unit The privacy unit when one person has several rows: a column
+#'   of `x` (data frame, table, chunks sorted by it), or a vector with one
+#'   entry per row in memory. See [dp_bin_regression()].
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
 #' @return A [dpfda_summary] (kind `"binreg"`): `sums` is the `prod(bins) x
@@ -46,19 +51,23 @@
 #' s
 #' dp_bin_regression(s, epsilon = 1)
 #' @export
-summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE, ...) {
+summarise_bin_regression <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE, ...,
+                                     unit = NULL) {
   check_required(c("x", "bins", "y_bound", "domain"))
   check_dot_names(dot_args(), character(), "summarise_bin_regression")   # (a misspelt option gets a classed error)
   # (in memory `y` is a vector of responses, not a column name)
   y <- if (is.data.frame(x) || is_lazy_table(x) || inherits(x, "dpfda_chunks")) column_arg_names("y", x) else y
   columns <- column_arg_names("columns", x, NULL)
-  summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns, .query)
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  summarise_bin_regression_impl(x, y, bins, y_bound, domain, columns, .query, unit = unit)
 }
 
-# summarise_bin_regression() with column names (strings).
-summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE) {
+# summarise_bin_regression() with column names (strings); `unit` a column name (a data frame, a table,
+# chunks) or a vector with one entry per row (in memory).
+summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, columns = NULL, .query = FALSE,
+                                          unit = NULL) {
   y_bound <- check_y_bound(y_bound)
-  src <- binreg_source(x, y, columns)
+  src <- binreg_source(x, y, columns, unit)
   y <- src$y
   columns <- src$columns
   D <- src$D
@@ -66,32 +75,53 @@ summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, col
   bins <- check_bins(bins, D)
   dom <- check_bin_domain(domain, D)
   settings <- list(bins = bins, domain = dom, y_bound = y_bound)
+  f <- function(p, yy, rows, dropped, w) binreg_summary(p, yy, settings, rows, dropped, w)
   if (inherits(x, "dpfda_chunks")) {
-    return(warn_binreg(chunks_reduce(x, function(d) binreg_frame(d, y, columns, settings))))
+    return(warn_binreg(binreg_unit(chunks_reduce(x, function(d) binreg_frame(d, y, columns, settings, f, src$unit),
+                                                 id = src$unit), src)))
   }
-  if (is_lazy_table(x)) return(summarise_binreg_lazy(x, y, columns, settings, .query))
-  if (is.data.frame(x)) return(warn_binreg(binreg_frame(x, y, columns, settings)))
-  warn_binreg(binreg_summary(pts, as.double(y), settings, rows = nrow(pts), dropped = 0))
+  if (is_lazy_table(x)) return(summarise_binreg_lazy(x, y, columns, settings, .query, src$unit))
+  if (is.data.frame(x)) return(warn_binreg(binreg_unit(binreg_frame(x, y, columns, settings, f, src$unit), src)))
+  warn_binreg(binreg_unit(f(pts, as.double(y), nrow(pts), 0, src$weights), src))
+}
+
+# A unit's rows weigh 1 / (its number of rows): each unit adds weight 1 in all, so replacing all of a
+# unit's outputs moves the weighted bin sums by at most the width of y_bound in L1, as one output does
+# without a unit; the bin "counts" are then the (public) weights per bin and `n` counts units.
+binreg_weights <- function(unit) {
+  codes <- unit_codes(unit)
+  1 / tabulate(codes, max(0L, codes))[codes]
+}
+
+# The summary of rows with a unit: n is the number of units (the sum of the weights, whole), and the
+# unit's name is recorded for the print.
+binreg_unit <- function(s, src) {
+  if (is.null(src$unit)) return(s)
+  s$n <- round(if (inherits(s, "dpfda_summary") && !is.null(s$norm_counts)) sum(s$norm_counts) else sum(s$sums[, 1L]))
+  s$unit <- src$unit_label
+  s
 }
 
 # From public inputs and outputs in memory: missing outputs set to the
-# midpoint (counted), then the bins of bin_summary() (R/mech-gp-binning.R).
-binreg_summary <- function(pts, y, settings, rows, dropped) {
+# midpoint (counted), then the bins of bin_summary() (R/mech-gp-binning.R),
+# each row weighing `w` (1, or 1 / its unit's rows).
+binreg_summary <- function(pts, y, settings, rows, dropped, w = NULL) {
   miss <- is.na(y)
   y[miss] <- mean(settings$y_bound)
-  s <- bin_summary(pts, y, settings$bins, settings$domain, settings$y_bound)
+  s <- bin_summary(pts, y, settings$bins, settings$domain, settings$y_bound, w)
   new_dpfda_summary("binreg", cbind(count = as.double(s$counts), sum = s$sums), nrow(pts), rows, dropped,
                     settings, missing_y = sum(miss))
 }
 
-# A data frame (a chunk): numeric columns, rows with a missing input dropped.
-# `summarise` makes the summary of the kept points and outputs (by default
-# the "binreg" one; y_bound = "auto" gives its binned one, R/auto-y-bound.R).
-binreg_frame <- function(d, y, columns, settings,
-                         summarise = function(p, yy, rows, dropped) binreg_summary(p, yy, settings, rows, dropped)) {
+# A data frame (a chunk): numeric columns, rows with a missing input (or unit) dropped.
+# `summarise(points, outputs, rows, dropped, weights)` makes the summary of the kept points and
+# outputs (the "binreg" one; y_bound = "auto" gives its binned one, R/auto-y-bound.R); with a `unit`
+# column each kept row weighs 1 / (the kept rows of its unit).
+binreg_frame <- function(d, y, columns, settings, summarise, unit = NULL) {
   if (!nrow(d)) engine_no_rows("data frame")
   for (cl in columns) if (!cl %in% names(d)) engine_missing_column(cl, names(d), "columns")
   if (!y %in% names(d)) engine_missing_column(y, names(d), "y")
+  if (!is.null(unit) && !unit %in% names(d)) engine_missing_column(unit, names(d), "unit")
   for (cl in c(columns, y)) {
     if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
       dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
@@ -100,7 +130,9 @@ binreg_frame <- function(d, y, columns, settings,
   }
   pts <- matrix(as.double(unlist(d[columns], use.names = FALSE)), nrow(d))
   bad <- rowSums(is.na(pts)) > 0
-  summarise(pts[!bad, , drop = FALSE], as.double(d[[y]])[!bad], rows = nrow(d), dropped = sum(bad))
+  if (!is.null(unit)) bad <- bad | is.na(d[[unit]])
+  w <- if (!is.null(unit)) binreg_weights(d[[unit]][!bad])
+  summarise(pts[!bad, , drop = FALSE], as.double(d[[y]])[!bad], rows = nrow(d), dropped = sum(bad), w)
 }
 
 warn_binreg <- function(s) {
@@ -114,20 +146,19 @@ warn_binreg <- function(s) {
   s
 }
 
-summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
+summarise_binreg_lazy <- function(x, y, columns, settings, .query, unit = NULL) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
-  q <- lazy_select(x, stats::setNames(c(columns, y), c(rep("columns", D), "y")), c(xn, "y"),
-                   check = !.query, nan_null = c(xn, "y"))
-  nn <- lazy_drop_null(q, xn, check = !.query)
+  nn <- binreg_lazy_rows(x, y, columns, unit, check = !.query)
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   bins <- settings$bins
   yb <- settings$y_bound
   y_ <- sq_id(s, "y")
+  wt <- sq_id(s, "wt")
   yc <- sq_clamp(s, sprintf("COALESCE(%s, %s)", y_, sq_lit(mean(yb))), sq_lit(yb[1L]), sq_lit(yb[2L]))
   s <- sq_mutate(s, list(b = binreg_sql_index(s, xn, settings), yc = yc,
                          ym = sprintf("CASE WHEN %s IS NULL THEN 1.0 ELSE 0.0 END", y_)))
-  q <- sq_lazy(sq_summarise(s, "b", list(cnt = "COUNT(*)", s = sprintf("SUM(%s)", sq_id(s, "yc")),
+  q <- sq_lazy(sq_summarise(s, "b", list(cnt = sprintf("SUM(%s)", wt), s = sprintf("SUM(%s * %s)", wt, sq_id(s, "yc")),
                                          my = sprintf("SUM(%s)", sq_id(s, "ym")))))
   if (.query) return(q)
   res <- engine_collect(q)
@@ -136,8 +167,22 @@ summarise_binreg_lazy <- function(x, y, columns, settings, .query) {
   b <- as.integer(round(as.double(res$b))) + 1L
   sums[b, 1L] <- as.double(res$cnt)
   sums[b, 2L] <- as.double(res$s)
-  warn_binreg(new_dpfda_summary("binreg", sums, sum(sums[, 1L]), nn$rows, nn$dropped, settings,
-                                missing_y = sum(as.double(res$my))))
+  out <- new_dpfda_summary("binreg", sums, sum(sums[, 1L]), nn$rows, nn$dropped, settings,
+                           missing_y = sum(as.double(res$my)))
+  warn_binreg(binreg_unit(out, list(unit = unit, unit_label = unit)))
+}
+
+# The rows of a table for bin regression: inputs x1.., output y (and the unit as `id`), rows with a
+# missing input (or unit) dropped and counted, and the weight `wt` of each row (1, or 1 / its unit's rows).
+binreg_lazy_rows <- function(x, y, columns, unit = NULL, check = TRUE) {
+  D <- length(columns)
+  xn <- paste0("x", seq_len(D))
+  cols <- stats::setNames(c(columns, y, unit), c(rep("columns", D), "y", if (!is.null(unit)) "unit"))
+  q <- lazy_select(x, cols, c(xn, "y", if (!is.null(unit)) "id"), numeric = c(xn, "y"), check = check,
+                   nan_null = c(xn, "y"))
+  nn <- lazy_drop_null(q, c(xn, if (!is.null(unit)) "id"), check = check)
+  nn$q <- lazy_weight(nn$q, if (!is.null(unit)) "id")
+  nn
 }
 
 # The SQL expression of the (0-based) bin of the inputs `xn` of the query in
@@ -161,15 +206,28 @@ binreg_sql_index <- function(s, xn, settings) {
 
 # The outputs and the point columns of bin regression's data (names for a data
 # frame, a table or chunks; checked values in memory), and their dimension.
-binreg_source <- function(x, y, columns) {
+binreg_source <- function(x, y, columns, unit = NULL) {
   if (inherits(x, "dpfda_chunks") || is.data.frame(x) || is_lazy_table(x)) {
     have <- engine_names_or(x)
     columns <- engine_columns(columns, have, "columns")
-    return(list(y = engine_columns(y, have, "y", 1L), columns = columns, D = length(columns)))
+    ucol <- if (!is.null(unit)) column_names(unit, have, "unit")
+    return(list(y = engine_columns(y, have, "y", 1L), columns = columns, D = length(columns), unit = ucol,
+                unit_label = ucol))
   }
   pts <- as_points(x, "x")
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != nrow(pts)) {
     arg_error("y", sprintf("a numeric vector of %d values (one per row of `x`)", nrow(pts)), y)
   }
-  list(y = y, columns = columns, D = ncol(pts), pts = pts)
+  out <- list(y = y, columns = columns, D = ncol(pts), pts = pts)
+  if (!is.null(unit)) {   # one unit per row, as points' units are given (R/summary-bins.R)
+    u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
+    if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == nrow(pts) && !anyNA(u))) {
+      arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per row (%d), without missing values",
+                                nrow(pts)), u)
+    }
+    out$weights <- binreg_weights(u)
+    out$unit <- "unit"
+    out$unit_label <- attr(u, "name", exact = TRUE) %||% "unit"
+  }
+  out
 }

@@ -25,6 +25,7 @@ bad_arg_allowed_datain <- function() {
     allow("dp_kde", "unit", "NULL"),
     allow("dp_kme", "unit", "NULL"),
     allow("dp_bandwidth", "unit", "NULL"),
+    allow("dp_bin_regression", "unit", "NULL"),
     # grid = NULL: x is already curves (any other grid with curves is an error)
     allow("dp_mean", "grid", "NULL"),
     allow("dp_cov", "grid", "NULL"),

@@ -201,12 +201,12 @@ bad_arg_table_core <- function() {
     dp_bin_regression = list(
       simple = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), bins = 3, y_bound = c(-1, 1),
                     epsilon = 1, domain = c(0, 1), newdata = t5, method = "simple", noise = "float", budget = NULL,
-                    data = NULL),
+                    data = NULL, unit = NULL),
       integral = list(x = g2, y = c(0.5, -0.2, 0.3, 1), bins = c(2, 2), y_bound = c(-1, 1), epsilon = 1,
                       domain = rbind(c(0, 0), c(1, 1)), newdata = g2, method = "integral", noise = "float", budget = NULL,
-                      data = NULL),
+                      data = NULL, unit = NULL),
       auto = list(x = x250, y = sin(6 * x250), bins = 3, y_bound = "auto", epsilon = 1, domain = c(0, 1),
-                  newdata = t5, method = "simple", noise = "float", budget = NULL, data = NULL)
+                  newdata = t5, method = "simple", noise = "float", budget = NULL, data = NULL, unit = NULL)
     ),
     integral_kernel = list(list(lower = c(0, 0.5), upper = c(0.4, 1), lower2 = 0.1, upper2 = 0.3,
                                 lengthscale = 0.3, variance = 2, average = TRUE)),
