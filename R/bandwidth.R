@@ -47,7 +47,11 @@
 #' without one.
 #'
 #' @param x Private data: a vector, an `n x d` matrix, or a data frame of
-#'   numeric columns (with `unit`, plus the unit's column).
+#'   numeric columns (with `unit`, plus the unit's column); or a database
+#'   table (dbplyr) or [dp_chunks()] with `columns` (see `binned`). Rows of a
+#'   data frame, a table or chunks with a missing or non-finite value in a
+#'   used column (or a missing unit) are dropped with a warning (class
+#'   `dpfda_warning_data`), as [dp_kde()] drops them.
 #' @param epsilon,delta Total budget of the bandwidth release.
 #' @param rule `"paper"` (the paper's \eqn{d+1}) or `"scott"` (\eqn{d+2}).
 #' @param fallback Public bandwidth(s) used for coordinates whose test fails
@@ -71,11 +75,20 @@
 #'   float: 2.1 against 2.1 ms for 1000 points, 12.6 against 9.5 ms for
 #'   5000 points in two dimensions; the sorting dominates, the noise is one
 #'   draw per attempt), hence the default.
-#' @param ... Not used: a name that is not an option (a misspelling) is an
-#'   error that names it.
+#' @param ... `columns`: the point columns of a data frame, a database table
+#'   or chunks (strings or bare names; for a table or chunks required, unless
+#'   a `domain` matrix names them). Any other name is an error that names it.
 #' @param unit The privacy unit when one person has several points: a column
-#'   of a data frame `x` (a string or a bare name), or a vector with one
-#'   entry per point. `NULL`: each point is its own unit.
+#'   of a data frame, a table or chunks (chunks sorted by it; a string or a
+#'   bare name), or a vector with one entry per point in memory. `NULL`: each
+#'   point is its own unit.
+#' @param binned `FALSE` (default): the quartiles of the data themselves.
+#'   `TRUE` (and always for a table or chunks, which need a `domain`): of the
+#'   data rounded to the centres of 2^16 equal bins of the domain per
+#'   coordinate, so that only a histogram is read (a database groups the rows
+#'   by bin); the IQR moves by at most one bin width, and memory with
+#'   `binned = TRUE` gives the bandwidth of the same rows in a table under
+#'   [dp_reproducible()].
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
 #'   `rule`, `rng`, `n_needed` (see above), `n` (points, or units), `unit`
@@ -91,21 +104,46 @@
 #' @export
 dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback = NULL,
                          offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL, ...,
-                         unit = NULL) {
+                         unit = NULL, binned = FALSE) {
   check_required(c("x", "epsilon", "delta"))
-  check_dot_names(dot_args(), character(), "dp_bandwidth")   # (a misspelt option gets a classed error)
+  # `columns` (tables, chunks, data frames): strings or bare names; anything else misspelt is named
+  opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
+  check_dot_names(opts, "columns", "dp_bandwidth")
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
+  engine <- is_engine_input(x)
+  if (inherits(x, "dpfda_summary")) {
+    dpfda_abort("dp_bandwidth() needs the data (points, a data frame, a table or chunks), not a summary.", arg = "x")
+  }
+  binned <- check_flag(binned, "binned")
+  if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
+  if (!engine && !is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns
     ucol <- column_names(unit, names(x), "unit")
     unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
     x <- as.data.frame(x)[setdiff(names(x), ucol)]
   }
-  budget <- release_open(budget, epsilon, delta, NROW(x))
+  budget <- release_open(budget, epsilon, delta, if (!engine) NROW(x))
   noise <- check_choice(noise, c("exact", "float"), "noise")
-  # a domain with column names takes those columns of a data frame (as dp_kde())
-  if (is.matrix(domain)) x <- frame_named_columns(x, colnames(domain), "domain", "names its columns")
-  x <- as_points(x, "x")
-  units <- if (!is.null(unit)) point_units(x, unit, NULL, NULL)
+  units <- NULL
+  if (engine) {   # a table or chunks: columns by name (`columns`, or those a named domain gives)
+    have <- engine_names_or(x)
+    cols <- opts$columns %||% if (is.matrix(domain)) colnames(domain)
+    if (is.null(cols)) {
+      dpfda_abort("`columns` (in `...`) is required: the names of the point columns of the table or chunks.",
+                  arg = "columns")
+    }
+    cols <- engine_columns(cols, have, "columns")
+    ucol <- if (!is.null(unit)) column_names(unit, have, "unit")
+    d <- length(cols)
+  } else {
+    x <- select_point_columns(x, opts$columns)
+    # a domain with column names takes those columns of a data frame (as dp_kde())
+    if (is.matrix(domain)) x <- frame_named_columns(x, colnames(domain), "domain", "names its columns")
+    cl <- clean_point_frame(x, unit)   # (a data frame: rows with a missing value dropped, as dp_kde() does)
+    x <- as_points(cl$x, "x")
+    unit <- cl$unit
+    units <- if (!is.null(unit)) point_units(x, unit, NULL, NULL)
+    d <- ncol(x)
+  }
   wts <- if (!is.null(units)) {   # each unit's points weigh 1 / (its number of points): one unit, weight 1
     k <- tabulate(units$x$unit, units$n_units)
     1 / k[units$x$unit]
@@ -113,20 +151,39 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   if (!is.null(domain)) {
     # the public bounds dp_kde() takes: data are clamped to them, as there
     ok <- is.numeric(domain) && all(is.finite(domain)) &&
-      (if (ncol(x) == 1L) length(domain) == 2L && domain[1] < domain[2]
-       else is.matrix(domain) && identical(dim(domain), c(2L, ncol(x))) && all(domain[1, ] < domain[2, ]))
+      (if (d == 1L) length(domain) == 2L && domain[1] < domain[2]
+       else is.matrix(domain) && identical(dim(domain), c(2L, d)) && all(domain[1, ] < domain[2, ]))
     if (!isTRUE(ok)) {
-      arg_error("domain", if (ncol(x) == 1L) "NULL or c(lower, upper) with lower < upper"
-                else sprintf("NULL or a 2 x %d matrix of lower and upper bounds", ncol(x)), domain)
+      arg_error("domain", if (d == 1L) "NULL or c(lower, upper) with lower < upper"
+                else sprintf("NULL or a 2 x %d matrix of lower and upper bounds", d), domain)
     }
-    x <- clamp_to_domain(x, if (ncol(x) == 1L) as.double(domain) else domain)
+    if (!engine) x <- clamp_to_domain(x, if (d == 1L) as.double(domain) else domain)
+  } else if (engine || binned) {
+    dpfda_abort(sprintf(paste("`domain` is required %s: the public bounds on which the data are rounded to",
+                              "2^16 bins per coordinate for their quartiles."),
+                        if (engine) "for a table or chunks" else "with binned = TRUE"), arg = "domain")
   }
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta, zero = paste("the private test of dp_bandwidth() (propose-test-release) is (epsilon, delta)-DP",
                                            "only with delta > 0: give a small delta, e.g. 1e-6, or a public bandwidth"))
   rule <- check_choice(rule, c("paper", "scott"), "rule")
-  d <- ncol(x)
-  n <- if (is.null(units)) nrow(x) else units$n_units   # (the individuals of the guarantee)
+  dom <- if (!is.null(domain)) (if (d == 1L) matrix(as.double(domain), 2L) else domain)
+  ats <- NULL   # binned: the order statistics of each coordinate, from its histogram
+  if (engine || binned) {
+    if (engine) {
+      hs <- bandwidth_histograms(x, dom, ucol, cols)
+      label <- ucol
+    } else {
+      frame <- stats::setNames(as.data.frame(x), paste0(".x", seq_len(d)))
+      if (!is.null(units)) frame$.unit <- units$x$unit
+      hs <- bandwidth_histograms(frame, dom, if (!is.null(units)) ".unit", names(frame)[seq_len(d)])
+      label <- units$label
+    }
+    w_bin <- (dom[2L, ] - dom[1L, ]) / bandwidth_hist_bins
+    ats <- lapply(seq_len(d), function(j) bandwidth_hist_at(hs$H[, j], dom[1L, j], w_bin[j]))
+    units <- if (!is.null(label)) list(label = label, n_units = hs$n)
+  }
+  n <- if (!is.null(ats)) hs$n else if (is.null(units)) nrow(x) else units$n_units   # (the individuals protected)
   if (n < 8L) {
     dpfda_abort(sprintf("`x` needs at least 8 %s for a private IQR, not %d.",
                         if (is.null(units)) "observations" else "units", n), arg = "x")
@@ -151,7 +208,10 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   # the bins of log IQR are taken relative to the domain's width (public), so that a change of units
   # moves them with the data; without a domain, relative to 1 in the data's units
   ref <- if (is.null(domain)) rep(1, d) else if (d == 1L) diff(as.double(domain)) else domain[2L, ] - domain[1L, ]
-  iqr <- vapply(seq_len(d), function(j) ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j], wts, n), 1)
+  iqr <- vapply(seq_len(d), function(j) {
+    if (!is.null(ats)) return(ptr_iqr_at(ats[[j]], n, eps1, del1, offsets, noise, ref[j]))
+    ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j], wts, n)
+  }, 1)
   const <- (4 / ((d + if (rule == "paper") 1 else 2) * n))^(1 / (d + 4))
   h <- const * iqr / 1.34
   private <- !is.na(h)
@@ -243,11 +303,14 @@ bandwidth_test_terms <- function(delta, d, offsets, pass) {
 # epsilon': P(X >= log(1/delta) / epsilon') <= q^(t log(1/delta)) / (1 + q)
 # <= delta with q = exp(-1/t), so the PTR guarantee is unchanged.
 ptr_iqr <- function(x, epsilon, delta, offsets, noise = "float", ref = 1, wts = NULL, n_units = NULL) {
-  n <- if (is.null(wts)) length(x) else n_units
   o <- order(x)
-  xs <- x[o]
   # the order statistic at cumulative weight r (points weigh 1, or 1 / their unit's points)
-  at <- ptr_order_stat(xs, if (!is.null(wts)) wts[o])
+  ptr_iqr_at(ptr_order_stat(x[o], if (!is.null(wts)) wts[o]), if (is.null(wts)) length(x) else n_units,
+             epsilon, delta, offsets, noise, ref)
+}
+
+# The same from the order statistics `at` (ptr_order_stat()) of n individuals.
+ptr_iqr_at <- function(at, n, epsilon, delta, offsets, noise = "float", ref = 1) {
   w <- log(1 + 1 / log(n))
   i1 <- ceiling(n / 4)
   i3 <- ceiling(3 * n / 4)

@@ -195,7 +195,8 @@ bad_arg_table_core <- function() {
                              binned = TRUE, bins = 64)),
     sensitivity_kde = list(list(n = 100, bandwidth = 0.1, d = 2, mechanism = "sobolev")),
     dp_bandwidth = list(list(x = seq(0, 1, length.out = 40), epsilon = 1, delta = 1e-5, rule = "scott",
-                             fallback = 0.2, offsets = c(0, 0.5), noise = "exact", budget = NULL, domain = NULL, unit = NULL)),
+                             fallback = 0.2, offsets = c(0, 0.5), noise = "exact", budget = NULL, domain = NULL, unit = NULL,
+                             binned = FALSE)),
     # Smith et al. baselines and extensions (R/mech-gp-binning.R, R/gp-select.R,
     # R/mech-gp-sparse.R)
     dp_bin_regression = list(

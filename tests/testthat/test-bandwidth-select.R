@@ -142,3 +142,49 @@ test_that("dp_bandwidth(unit =): person-level rule, n in units, same as rows wit
   expect_error(dp_bandwidth(d$v, 2, 1e-6, unit = d$person[-1]), class = "dpfda_error_argument")
   expect_error(dp_bandwidth(d, 2, 1e-6, unit = nope), class = "dpfda_error_argument")
 })
+
+test_that("binned = TRUE: the quartiles of the data rounded to 2^16 bins; chunks give the same bandwidth", {
+  set.seed(8)
+  d <- data.frame(v = rnorm(20000, rep(rnorm(5000, 0, 0.3), each = 4)), w = runif(20000), person = rep(1:5000, each = 4))
+  rel <- function(...) with_seed_mode(3, dp_bandwidth(..., epsilon = 1, delta = 1e-6, fallback = 0.5))
+  a <- rel(d$v, domain = c(-5, 5))
+  b <- rel(d$v, domain = c(-5, 5), binned = TRUE)
+  expect_true(b$private)
+  expect_equal(b$bandwidth, a$bandwidth, tolerance = 1e-3)   # (the same bin of log IQR here)
+  ch <- function() dp_chunks(split(d, ceiling(seq_len(nrow(d)) / 3000)))
+  expect_identical(rel(ch(), domain = c(-5, 5), columns = "v")$bandwidth, b$bandwidth)
+  expect_identical(rel(d, domain = c(-5, 5), columns = v, binned = TRUE)$bandwidth, b$bandwidth)
+  u <- rel(d, domain = c(-5, 5), columns = "v", unit = person, binned = TRUE)
+  expect_identical(rel(ch(), domain = c(-5, 5), columns = "v", unit = person)$bandwidth, u$bandwidth)
+  expect_identical(u$n, 5000)
+  # the IQR of the rounded data is within a bin width of the data's
+  at <- dpfda:::bandwidth_hist_at(tabulate(dpfda:::bandwidth_bin_of(d$v, -5, 10 / 65536, 65536) + 1, 65536), -5,
+                                  10 / 65536)
+  q <- sort(d$v)[ceiling(c(0.25, 0.75) * 20000)]
+  expect_lte(abs((at(15000) - at(5000)) - diff(q)), 2 * 10 / 65536)
+  # a table or chunks need a domain and the columns; binned = TRUE a domain
+  expect_error(rel(ch(), columns = "v"), "`domain` is required for a table or chunks", class = "dpfda_error_argument")
+  expect_error(rel(ch(), domain = c(-5, 5)), "`columns`", class = "dpfda_error_argument")
+  expect_error(rel(d$v, binned = TRUE), "`domain` is required with binned = TRUE", class = "dpfda_error_argument")
+  expect_error(rel(d$v, domain = c(-5, 5), binned = NA), class = "dpfda_error_argument")
+  expect_error(rel(d$v, domain = c(-5, 5), colums = "v"), "colums", class = "dpfda_error_argument")
+})
+
+test_engines("dp_bandwidth() from a table equals memory with binned = TRUE (with a unit, in two dimensions)", function(con) {
+  set.seed(9)
+  d <- data.frame(v = rnorm(8000, rep(rnorm(2000, 0, 0.3), each = 4)), w = runif(8000),
+                  person = rep(sprintf("p%04d", 1:2000), each = 4))
+  d$v[c(3, 77)] <- NA   # (dropped with a warning on every source)
+  DBI::dbWriteTable(con, "pts", d)
+  tb <- dplyr::tbl(con, "pts")
+  rel <- function(...) with_seed_mode(3, suppressWarnings(dp_bandwidth(..., epsilon = 4, delta = 1e-6, fallback = 0.5)))
+  expect_identical(rel(tb, domain = c(-5, 5), columns = "v")$bandwidth,
+                   rel(d, domain = c(-5, 5), columns = "v", binned = TRUE)$bandwidth)
+  a <- rel(tb, domain = c(-5, 5), columns = "v", unit = "person")
+  expect_identical(a$bandwidth, rel(d, domain = c(-5, 5), columns = "v", unit = person, binned = TRUE)$bandwidth)
+  expect_identical(a$n, 2000)
+  dom <- cbind(v = c(-5, 5), w = c(0, 1))
+  expect_identical(rel(tb, domain = dom)$bandwidth, rel(d, domain = dom, binned = TRUE)$bandwidth)
+  expect_warning(with_seed_mode(3, dp_bandwidth(tb, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), columns = "v")),
+                 "2 rows", class = "dpfda_warning_data")
+})

@@ -1,0 +1,85 @@
+# dp_bandwidth() from a database table or chunks, and binned in memory: the
+# quartiles are taken of the data rounded to a fine public grid on the
+# domain (2^16 bins per coordinate: their centres), so one histogram per
+# coordinate is all that is read; a database groups the rows by bin and
+# returns at most 2^16 weights per coordinate, chunks add theirs. Rounding
+# each point to its bin is a function of that point alone, so the private
+# test on the rounded data keeps its guarantee; the IQR moves by at most one
+# bin width (2^-16 of the domain's width). Memory with binned = TRUE gives
+# the same bandwidth as a table under dp_reproducible().
+
+# Bins per coordinate of the rounding grid.
+bandwidth_hist_bins <- 65536L
+
+# The bin (0-based) of values `v` on [lo, hi] cut into B bins: the position
+# clamped before floor(), exactly as the SQL below (so that every source puts
+# a value in the same bin, also +-Inf and values beyond the domain).
+bandwidth_bin_of <- function(v, lo, w, B) floor(pmin(pmax((v - lo) / w, 0), B - 1))
+
+# The histograms (B x d weights: counts, or with a unit the sums of 1 / the
+# unit's points) of every source. Returns H, the rows read and dropped (a
+# missing or non-finite value in a used column, or a missing unit), and the number of
+# individuals n (points, or units). Rows with a missing or non-finite value in a used column (or a
+# missing unit) are dropped, as dp_kde() drops them.
+bandwidth_histograms <- function(x, dom, unit = NULL, columns = NULL) {
+  B <- bandwidth_hist_bins
+  d <- ncol(dom)
+  w <- (dom[2L, ] - dom[1L, ]) / B
+  if (is_lazy_table(x)) return(bandwidth_hist_lazy(x, dom, w, B, unit, columns))
+  f <- function(df) bandwidth_hist_frame(df, dom, w, B, unit, columns)
+  s <- warn_dropped(if (inherits(x, "dpfda_chunks")) chunks_reduce(x, f, id = unit) else f(x))
+  list(H = s$sums, rows = s$rows, dropped = s$dropped, n = round(sum(s$sums[, 1L])))
+}
+
+# One data frame (a chunk, or the points in memory as a frame `.x1`, ..., `unit`): the summary of
+# kind "bw_hist" of its kept rows.
+bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
+  if (!nrow(df)) engine_no_rows("data frame")
+  for (cl in c(columns, unit)) if (!cl %in% names(df)) engine_missing_column(cl, names(df), "columns")
+  for (cl in columns) {
+    if (!is.numeric(df[[cl]]) && !all(is.na(df[[cl]]))) {
+      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(df[[cl]])[1L]),
+                  class = "dpfda_error_data", arg = "columns")
+    }
+  }
+  X <- matrix(as.double(unlist(df[columns], use.names = FALSE)), nrow(df))
+  bad <- rowSums(!is.finite(X)) > 0
+  if (!is.null(unit)) bad <- bad | is.na(df[[unit]])
+  X <- X[!bad, , drop = FALSE]
+  wt <- if (!is.null(unit)) binreg_weights(df[[unit]][!bad]) else rep(1, nrow(X))
+  H <- matrix(0, B, ncol(X))
+  for (j in seq_len(ncol(X))) {
+    k <- bandwidth_bin_of(X[, j], dom[1L, j], w[j], B)
+    if (length(k)) {
+      a <- rowsum(wt, k, reorder = TRUE)
+      H[as.integer(rownames(a)) + 1L, j] <- a[, 1L]
+    }
+  }
+  new_dpfda_summary("bw_hist", H, nrow(X), nrow(df), sum(bad), list(domain = dom, bins = B))
+}
+
+# A table: one query per coordinate, grouping the kept rows by bin (SUM of the weights).
+bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns) {
+  d <- length(columns)
+  xn <- paste0("x", seq_len(d))
+  cols <- stats::setNames(c(columns, unit), c(rep("columns", d), if (!is.null(unit)) "unit"))
+  q <- lazy_select(x, cols, c(xn, if (!is.null(unit)) "id"), numeric = xn, nan_null = xn)
+  nn <- lazy_drop_null(q, c(xn, if (!is.null(unit)) "id"), finite = xn)
+  warn_dropped_rows(nn$dropped)
+  s <- sq_from(lazy_weight(nn$q, if (!is.null(unit)) "id"))
+  H <- matrix(0, B, d)
+  for (j in seq_len(d)) {
+    pos <- sq_clamp(s, sprintf("(%s - %s) / %s", sq_id(s, xn[j]), sq_lit(dom[1L, j]), sq_lit(w[j])), "0.0",
+                    sq_lit(B - 1))
+    sj <- sq_mutate(s, list(b = sprintf("FLOOR(%s)", pos)))
+    res <- engine_collect(sq_lazy(sq_summarise(sj, "b", list(wt = sprintf("SUM(%s)", sq_id(sj, "wt"))))))
+    H[as.integer(round(as.double(res$b))) + 1L, j] <- as.double(res$wt)
+  }
+  list(H = H, rows = nn$rows, dropped = nn$dropped, n = round(sum(H[, 1L])))
+}
+
+# The order statistics of coordinate j from its histogram: the bin centres, weighted.
+bandwidth_hist_at <- function(h, lo, w) {
+  nz <- which(h > 0)
+  ptr_order_stat(lo + (nz - 0.5) * w, h[nz])
+}
