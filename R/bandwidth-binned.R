@@ -50,8 +50,10 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
   H <- matrix(0, B, ncol(X))
   for (j in seq_len(ncol(X))) {
     k <- bandwidth_bin_of(X[, j], dom[1L, j], w[j], B)
-    if (length(k)) {
-      a <- rowsum(wt, k, reorder = TRUE)
+    if (is.null(unit)) {
+      H[, j] <- tabulate(k + 1, B)
+    } else if (length(k)) {
+      a <- rowsum(wt, k, reorder = FALSE)   # (a hash of the bins; no sort of the rows)
       H[as.integer(rownames(a)) + 1L, j] <- a[, 1L]
     }
   }
