@@ -5,22 +5,6 @@
 # a call stopped by an error halfway left a list's chunks there, and that pcv_select() raised
 # dplyr's error on a table: test-engine.R, test-iclp.R.)
 
-src_value <- function(r) {
-  if (is.atomic(r)) return(as.double(r))
-  if (inherits(r, "dpfda_fpca")) return(c(r$values, abs(r$harmonics$values)))
-  if (inherits(r, "dpfda_summary")) return(as.double(unlist(r$sums)))
-  c(as.vector(r$values$values), if (!is.null(r$points)) as.vector(r$points), r$weights)
-}
-
-expect_same_source <- function(f_mem, f_src, label, tol = 1e-9) {
-  a <- with_seed_mode(5, suppressWarnings(f_mem()))
-  b <- with_seed_mode(5, suppressWarnings(f_src()))
-  va <- src_value(a)
-  vb <- src_value(b)
-  expect_equal(length(vb), length(va), label = label)
-  expect_lte(max(abs(va - vb)) / max(abs(va), 1e-300), tol, label = label)
-}
-
 source_data <- function() {
   set.seed(1)
   n <- 120
@@ -46,33 +30,33 @@ sweep_curve_sources <- function(d, tl, tli) {
   for (m in c("iclp_qr", "iclp_ar", "frl", "gp", "bernstein")) {
     dl <- if (m == "gp") 1e-5 else 0
     mean_of <- function(x, ...) function() dp_mean(x, epsilon = 2, tau = 2, mechanism = m, delta = dl, ...)
-    expect_same_source(mean_of(d$cv), mean_of(tl, grid = g, arg = "t", value = "y"), m)
-    expect_same_source(mean_of(d$cv, unit = d$person), mean_of(tl, grid = g, arg = "t", value = "y", unit = "person"),
+    expect_same_release(mean_of(d$cv), mean_of(tl, grid = g, arg = "t", value = "y"), m)
+    expect_same_release(mean_of(d$cv, unit = d$person), mean_of(tl, grid = g, arg = "t", value = "y", unit = "person"),
                        paste(m, "unit"))
-    expect_same_source(mean_of(d$longi, grid = g, arg = "t", value = "y", incomplete = "drop"),
+    expect_same_release(mean_of(d$longi, grid = g, arg = "t", value = "y", incomplete = "drop"),
                        mean_of(tli, grid = g, arg = "t", value = "y", incomplete = "drop"), paste(m, "drop"))
   }
   for (m in c("iclp_qr", "bernstein")) {
     auto <- function(x, ...) function() dp_mean(x, epsilon = 2, tau = "auto", mechanism = m, ...)
-    expect_same_source(auto(d$cv), auto(tl, grid = g, arg = "t", value = "y"), paste(m, "tau auto"))
+    expect_same_release(auto(d$cv), auto(tl, grid = g, arg = "t", value = "y"), paste(m, "tau auto"))
     band <- function(x, ...) function() {
       confint(dp_mean(x, epsilon = 2, tau = 2, mechanism = m, inference = TRUE, ...), type = "population")$upper
     }
-    expect_same_source(band(d$cv, unit = d$person), band(tl, grid = g, arg = "t", value = "y", unit = "person"),
+    expect_same_release(band(d$cv, unit = d$person), band(tl, grid = g, arg = "t", value = "y", unit = "person"),
                        paste(m, "population band, unit"))
   }
   ex <- function(x, ...) function() dp_mean(x, epsilon = 1, tau = 2, noise = "exact", ...)
-  expect_same_source(ex(d$cv), ex(tl, grid = g, arg = "t", value = "y"), "exact noise")
+  expect_same_release(ex(d$cv), ex(tl, grid = g, arg = "t", value = "y"), "exact noise")
   cv <- function(x, ...) function() dp_cov(x, 2, 2, J = 6, ...)
-  expect_same_source(cv(d$cv), cv(tl, grid = g, arg = "t", value = "y"), "dp_cov")
-  expect_same_source(cv(d$cv, unit = d$person), cv(tl, grid = g, arg = "t", value = "y", unit = "person"),
+  expect_same_release(cv(d$cv), cv(tl, grid = g, arg = "t", value = "y"), "dp_cov")
+  expect_same_release(cv(d$cv, unit = d$person), cv(tl, grid = g, arg = "t", value = "y", unit = "person"),
                      "dp_cov unit")
-  expect_same_source(cv(d$longi, grid = g, arg = "t", value = "y", incomplete = "drop"),
+  expect_same_release(cv(d$longi, grid = g, arg = "t", value = "y", incomplete = "drop"),
                      cv(tli, grid = g, arg = "t", value = "y", incomplete = "drop"), "dp_cov drop")
   ca <- function(x, ...) function() dp_cov(x, 2, "auto", J = 6, ...)
-  expect_same_source(ca(d$cv), ca(tl, grid = g, arg = "t", value = "y"), "dp_cov tau auto")
+  expect_same_release(ca(d$cv), ca(tl, grid = g, arg = "t", value = "y"), "dp_cov tau auto")
   fp <- function(x, ...) function() dp_fpca(x, npc = 2, epsilon = 1, tau = 2, J = 6, ...)
-  expect_same_source(fp(d$cv, unit = d$person), fp(tl, grid = g, arg = "t", value = "y", unit = "person"),
+  expect_same_release(fp(d$cv, unit = d$person), fp(tl, grid = g, arg = "t", value = "y", unit = "person"),
                      "dp_fpca unit")
 }
 
@@ -92,41 +76,41 @@ test_engines("every release function from a table equals memory", function(con) 
   for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
     dl <- if (m %in% c("gp", "sobolev")) 1e-6 else 0
     kd <- function(x, ...) function() dp_kde(x, gp, 0.05, epsilon = 1, delta = dl, mechanism = m, ...)
-    expect_same_source(kd(d$pts$a, binned = if (!m %in% c("iclp", "frl")) TRUE), kd(tb("pts"), columns = "a"),
+    expect_same_release(kd(d$pts$a, binned = if (!m %in% c("iclp", "frl")) TRUE), kd(tb("pts"), columns = "a"),
                        paste("kde", m))
-    expect_same_source(kd(d$pts$a, unit = d$pts$person), kd(tb("pts"), columns = "a", unit = "person"),
+    expect_same_release(kd(d$pts$a, unit = d$pts$person), kd(tb("pts"), columns = "a", unit = "person"),
                        paste("kde unit", m))
   }
   g2 <- list(a = seq(0, 1, length.out = 9), b = seq(0, 1, length.out = 9))
   for (m in c("gp", "bernstein")) {
     k2 <- function(x, ...) function() dp_kde(x, g2, 0.1, epsilon = 1, delta = if (m == "gp") 1e-6 else 0,
                                              mechanism = m, ...)
-    expect_same_source(k2(d$pts), k2(tb("pts")), paste("kde 2-D", m))
-    expect_same_source(k2(d$pts, unit = "person"), k2(tb("pts"), unit = "person"), paste("kde 2-D unit", m))
+    expect_same_release(k2(d$pts), k2(tb("pts")), paste("kde 2-D", m))
+    expect_same_release(k2(d$pts, unit = "person"), k2(tb("pts"), unit = "person"), paste("kde 2-D unit", m))
   }
   kb <- function(x, ...) function() confint(dp_kde(x, gp, 0.05, epsilon = 1, mechanism = "bernstein", ...),
                                             type = "population")$upper
-  expect_same_source(kb(d$pts$a, binned = TRUE), kb(tb("pts"), columns = "a"), "kde population band")
+  expect_same_release(kb(d$pts$a, binned = TRUE), kb(tb("pts"), columns = "a"), "kde population band")
   # embeddings
   k <- kernel_gaussian(0.2)
   P <- as.matrix(d$pts[c("a", "b")])
   Z <- as.matrix(expand.grid(a = seq(0, 1, length.out = 5), b = seq(0, 1, length.out = 5)))
   km <- function(x, ...) function() dp_kme(x, k, 1, 1e-5, ...)
-  expect_same_source(km(P, synthetic = Z, unit = d$pts$person),
+  expect_same_release(km(P, synthetic = Z, unit = d$pts$person),
                      km(tb("pts"), synthetic = Z, columns = c("a", "b"), unit = "person"), "kme synthetic unit")
   for (meth in c("random_features", "subspace")) {
-    expect_same_source(km(P, method = meth, domain = rbind(c(0, 0), c(1, 1)), M = 20),
+    expect_same_release(km(P, method = meth, domain = rbind(c(0, 0), c(1, 1)), M = 20),
                        km(tb("pts"), method = meth, domain = rbind(c(0, 0), c(1, 1)), M = 20, columns = c("a", "b")),
                        paste("kme", meth))
   }
   # bin regression (a public and a private bound; two predictors), mortality
   bg <- function(x, ...) function() dp_bin_regression(x, y = "y", columns = "x1", epsilon = 1, bins = 10,
                                                       domain = c(0, 1), ...)
-  expect_same_source(bg(d$br, y_bound = c(-3, 3)), bg(tb("br"), y_bound = c(-3, 3)), "bin regression")
-  expect_same_source(bg(d$br, y_bound = "auto"), bg(tb("br"), y_bound = "auto"), "bin regression, y_bound auto")
+  expect_same_release(bg(d$br, y_bound = c(-3, 3)), bg(tb("br"), y_bound = c(-3, 3)), "bin regression")
+  expect_same_release(bg(d$br, y_bound = "auto"), bg(tb("br"), y_bound = "auto"), "bin regression, y_bound auto")
   b2 <- function(x) function() dp_bin_regression(x, y = "y", columns = c("x1", "x2"), epsilon = 1, y_bound = c(-3, 3),
                                                  bins = c(4, 3), domain = rbind(c(0, 0), c(1, 1)))
-  expect_same_source(b2(d$br), b2(tb("br")), "bin regression 2-D")
-  expect_same_source(function() summarise_mortality(d$md, group = "region"),
+  expect_same_release(b2(d$br), b2(tb("br")), "bin regression 2-D")
+  expect_same_release(function() summarise_mortality(d$md, group = "region"),
                      function() summarise_mortality(tb("md"), group = "region"), "mortality summary")
 })
