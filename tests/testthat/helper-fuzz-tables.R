@@ -73,6 +73,11 @@ fuzz_table_calls <- function() {
                         synthetic = matrix(g11), domain = c(0, 1), columns = "x"),
     dp_bin_regression = list(y = "value", bins = 4, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1),
                              columns = "x"),
+    "dp_bin_regression unit" = list(y = "value", bins = 4, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1),
+                                    columns = "x", unit = "person"),
+    dp_bandwidth = list(epsilon = 4, delta = 1e-6, fallback = 0.2, domain = c(0, 1), binned = TRUE, columns = "x"),
+    "dp_bandwidth unit" = list(epsilon = 4, delta = 1e-6, fallback = 0.2, domain = c(0, 1), binned = TRUE,
+                               columns = "x", unit = "person"),
     summarise_mean = c(list(grid = t5, tau = 2), cols),
     "summarise_mean sup" = c(list(grid = t5, tau = 2, clip = "sup", center = 0.5), cols),
     summarise_cov = c(list(grid = t5, tau = 2, J = 3), cols),
@@ -196,6 +201,7 @@ fuzz_table_expr <- function(fun, df, src, args) {
     v <- do.call(.(fun), c(list(x), .(args)))
     if (inherits(v, "dpfda_summary")) return(c(v$sums, v$n, v$rows, v$dropped))
     if (inherits(v, "dpfda_kme_release")) return(c(as.double(v$values$values), as.double(v$points)))
+    if (inherits(v, "dpfda_bandwidth")) return(c(v$bandwidth, v$n))
     if (is.list(v$values)) return(as.double(v$values$values))
     c(v$values, v$harmonics$values)   # (dp_fpca(): eigenvalues and eigenfunctions)
   })())
