@@ -228,6 +228,16 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     }
     h[!private] <- fallback[!private]
   }
+  if (!is.null(ats)) {   # binned: the rounding is negligible only where a bin is small against the IQR
+    coarse <- which(private & w_bin > 0.01 * iqr)
+    if (length(coarse)) {
+      dpfda_warn(sprintf(paste("The bins of `domain` (2^16 per coordinate, width %s) exceed 1%% of the released",
+                               "IQR (%s) in coordinate(s) %s: the rounding of the data moves the bandwidth. Give",
+                               "a narrower `domain` around the data's public range."),
+                         format(signif(w_bin[coarse[1L]], 3)), format(signif(iqr[coarse[1L]], 3)),
+                         paste(coarse, collapse = ", ")), class = "dpfda_warning_utility")
+    }
+  }
   structure(list(bandwidth = h, H = diag(h^2, d), private = private,
                  epsilon = epsilon, delta = delta, rule = rule, n = n, rng = dp_rng(),
                  noise = noise, release_id = id,

@@ -162,6 +162,9 @@ test_that("binned = TRUE: the quartiles of the data rounded to 2^16 bins; chunks
                                   10 / 65536)
   q <- sort(d$v)[ceiling(c(0.25, 0.75) * 20000)]
   expect_lte(abs((at(15000) - at(5000)) - diff(q)), 2 * 10 / 65536)
+  # a domain far wider than the data: the bins are coarse against the released IQR, and it says so
+  expect_warning(rel(d$v * 1e-4, domain = c(-5, 5), binned = TRUE), "exceed 1% of the released IQR",
+                 class = "dpfda_warning_utility")
   # a table or chunks need a domain and the columns; binned = TRUE a domain
   expect_error(rel(ch(), columns = "v"), "`domain` is required for a table or chunks", class = "dpfda_error_argument")
   expect_error(rel(ch(), domain = c(-5, 5)), "`columns`", class = "dpfda_error_argument")

@@ -69,7 +69,10 @@ test_that("every mechanism charges exactly epsilon: share for the bound, the res
     expect_equal(r$noise_scale, ref$noise_scale, tolerance = 1e-12)
     expect_output(print(r), "tau chosen privately \\(share 0.2 of epsilon")
   }
-  # the default share: 0.1, raised (public rule in n and epsilon) when n epsilon is small
+  # the default share: 0.1, raised (public rule in n and epsilon) when n epsilon is small (seeded: with
+  # secure noise a bound above the range is drawn in at most 1 call of 1000, by design, and failed CI once)
+  old <- dp_reproducible(12)
+  on.exit(dp_rng(old), add = TRUE)
   r <- dp_mean(d$cu, epsilon = 2, tau = "auto")
   expect_equal(r$tau_auto$share, 0.1)
   r <- dp_mean(d$cu[1:150], epsilon = 1, tau = "auto")
