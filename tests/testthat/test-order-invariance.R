@@ -72,6 +72,12 @@ test_that("point and regression releases do not depend on the order of the point
   br <- function(i, yb) function() dp_bin_regression(x[i], y[i], 10, yb, 2, c(0, 1))
   expect_same_release(br(seq_along(x), c(-2, 2)), br(o, c(-2, 2)), "dp_bin_regression")
   expect_same_release(br(seq_along(x), "auto"), br(o, "auto"), "dp_bin_regression auto")
+  pr <- rep(seq_len(length(x) / 2), 2)   # (persons of two rows each, apart in the data)
+  bru <- function(i, yb) function() dp_bin_regression(x[i], y[i], 10, yb, 4, c(0, 1), unit = pr[i])
+  expect_same_release(bru(seq_along(x), c(-2, 2)), bru(o, c(-2, 2)), "dp_bin_regression unit")
+  expect_same_release(bru(seq_along(x), "auto"), bru(o, "auto"), "dp_bin_regression unit auto")
+  bb <- function(d) function() dp_bandwidth(d, 2, 1e-6, fallback = 0.1, domain = c(0, 1), unit = p, binned = TRUE)
+  expect_same_release(bb(fb), bb(fb[o5, ]), "dp_bandwidth unit binned")
   xs <- x[1:200]
   ys <- y[1:200]
   yb <- ifelse(ys > 0, 1, -1)

@@ -441,6 +441,17 @@ test_that("embeddings, bandwidths and point regressions are equivariant (a sweep
     expect_true(all(b[[1]]$private))
     expect_equal(units_b * b[[1]]$bandwidth, b[[2]]$bandwidth, tolerance = 1e-12)
   }
+  # binned (the rounding grid is on the domain, so it moves with the units), with persons of 5 points
+  pu <- rep(seq_along(x), 5)
+  b <- units_pair(function() dp_bandwidth(rep(x, 5), 2, 1e-6, fallback = 0.1, domain = c(0, 1), binned = TRUE,
+                                          unit = pu),
+                  function() dp_bandwidth(units_a + units_b * rep(x, 5), 2, 1e-6, fallback = 0.1 * units_b,
+                                          domain = dom2, binned = TRUE, unit = pu))
+  expect_equal(units_b * b[[1]]$bandwidth, b[[2]]$bandwidth, tolerance = 1e-12)
+  pr <- rep(seq_len(length(x) / 2), 2)
+  r <- units_pair(function() dp_bin_regression(x, y, 10, c(-2, 2), 1, c(0, 1), unit = pr),
+                  function() dp_bin_regression(x2, units_c * y, 10, units_c * c(-2, 2), 1, dom2, unit = pr))
+  expect_lt(rel_diff(units_c * r[[1]]$values$values, r[[2]]$values$values), 1e-9)
   for (meth in c("simple", "integral")) {
     r <- units_pair(function() dp_bin_regression(x, y, 10, c(-2, 2), 1, c(0, 1), method = meth),
                     function() dp_bin_regression(x2, units_c * y, 10, units_c * c(-2, 2), 1, dom2, method = meth))
