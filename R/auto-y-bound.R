@@ -126,8 +126,8 @@ binreg_bins_summary <- function(pts, y, settings, rows, dropped, w = NULL) {
     h <- rowsum(ww, kb, reorder = TRUE)
     hist[as.integer(rownames(h)) + 1L] <- h[, 1L]
   }
-  new_dpfda_summary("binreg_bins", sums, if (is.null(w)) nrow(pts) else round(sum(ww)), rows, dropped, settings,
-                    missing_y = sum(miss), norm_counts = hist)
+  new_dpfda_summary("binreg_bins", sums, nrow(pts), rows, dropped, settings, missing_y = sum(miss),
+                    norm_counts = hist)   # (with a unit, binreg_unit() sets n)
 }
 
 # The summary of kind "binreg" (counts, clamped sums) at bin index k, with y_bound.
@@ -209,8 +209,8 @@ summarise_binreg_bins_lazy <- function(x, y, columns, settings, unit = NULL) {
     per <- rowsum(cnt, j)
     hist[as.integer(rownames(per))] <- per[, 1L]
   }
-  out <- new_dpfda_summary("binreg_bins", sums, if (is.null(unit)) sum(hist) else round(sum(hist)), nn$rows,
-                           nn$dropped, settings, missing_y = sum(as.double(res$my)), norm_counts = hist)
+  out <- new_dpfda_summary("binreg_bins", sums, sum(hist), nn$rows, nn$dropped, settings,
+                           missing_y = sum(as.double(res$my)), norm_counts = hist)
   warn_binreg(binreg_unit(out, list(unit = unit, unit_label = unit)))
 }
 

@@ -18,9 +18,8 @@ bandwidth_bin_of <- function(v, lo, w, B) floor(pmin(pmax((v - lo) / w, 0), B - 
 
 # The histograms (B x d weights: counts, or with a unit the sums of 1 / the
 # unit's points) of every source. Returns H, the rows read and dropped (a
-# missing or non-finite value in a used column, or a missing unit), and the number of
-# individuals n (points, or units). Rows with a missing or non-finite value in a used column (or a
-# missing unit) are dropped, as dp_kde() drops them.
+# missing or non-finite value in a used column, or a missing unit: dropped as
+# dp_kde() drops them), and the number of individuals n (points, or units).
 bandwidth_histograms <- function(x, dom, unit = NULL, columns = NULL) {
   B <- bandwidth_hist_bins
   d <- ncol(dom)
@@ -46,7 +45,7 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
   bad <- rowSums(!is.finite(X)) > 0
   if (!is.null(unit)) bad <- bad | is.na(df[[unit]])
   X <- X[!bad, , drop = FALSE]
-  wt <- if (!is.null(unit)) binreg_weights(df[[unit]][!bad]) else rep(1, nrow(X))
+  wt <- if (!is.null(unit)) unit_weights(df[[unit]][!bad])
   H <- matrix(0, B, ncol(X))
   for (j in seq_len(ncol(X))) {
     k <- bandwidth_bin_of(X[, j], dom[1L, j], w[j], B)

@@ -144,10 +144,6 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     units <- if (!is.null(unit)) point_units(x, unit, NULL, NULL)
     d <- ncol(x)
   }
-  wts <- if (!is.null(units)) {   # each unit's points weigh 1 / (its number of points): one unit, weight 1
-    k <- tabulate(units$x$unit, units$n_units)
-    1 / k[units$x$unit]
-  }
   if (!is.null(domain)) {
     # the public bounds dp_kde() takes: data are clamped to them, as there
     ok <- is.numeric(domain) && all(is.finite(domain)) &&
@@ -210,7 +206,8 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   ref <- if (is.null(domain)) rep(1, d) else if (d == 1L) diff(as.double(domain)) else domain[2L, ] - domain[1L, ]
   iqr <- vapply(seq_len(d), function(j) {
     if (!is.null(ats)) return(ptr_iqr_at(ats[[j]], n, eps1, del1, offsets, noise, ref[j]))
-    ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j], wts, n)
+    # (each unit's points weigh 1 / its number of points: one unit, weight 1)
+    ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j], if (!is.null(units)) unit_weights(units$x$unit), n)
   }, 1)
   const <- (4 / ((d + if (rule == "paper") 1 else 2) * n))^(1 / (d + 4))
   h <- const * iqr / 1.34

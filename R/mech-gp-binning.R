@@ -251,22 +251,22 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   counts <- s$sums[, 1L]
   # counts as integers; with a unit, the weights per bin (1 / the rows of each row's unit)
   if (is.null(s$unit) && max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))
-  pu <- if (!is.null(s$unit)) privacy_unit_points(s$n, s$unit)
   if (is.null(ab)) {
     return(bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts,
-                       noise, budget, call, pu, s$n))
+                       noise, budget, call, s$unit, s$n))
   }
   rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
-                     opts, newpts, noise, NULL, call, pu, s$n)
+                     opts, newpts, noise, NULL, call, s$unit, s$n)
   # one charge for the bound and the release: epsilon in all
   ybound_close(rel, budget, "dp_bin_regression (y_bound = \"auto\")", ab, epsilon)
 }
 
 # The release step of dp_bin_regression(), shared by the in-memory and the
 # engine path (R/summary-binreg.R): from the public bin counts and the sums
-# of the clipped outputs per bin.
+# of the clipped outputs per bin (with `unit`, the unit column's name, and n
+# units: the bins' weights and weighted sums).
 bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts, newpts, noise, budget, call,
-                        privacy_unit = NULL, n = NULL) {
+                        unit = NULL, n = NULL) {
   D <- length(bins)
   d <- diff(y_bound)
   mid <- mean(y_bound)
@@ -280,8 +280,7 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
                 class = "dpfda_error_numeric", arg = "epsilon")
   }
   if (noise == "float") check_float_tails("laplace", epsilon, m = sum(occ), what = "dp_bin_regression()")
-  charge_budget(budget, epsilon, 0, "dp_bin_regression",
-                unit = if (!is.null(privacy_unit)) release_unit_name(list(privacy_unit = privacy_unit)))
+  charge_budget(budget, epsilon, 0, "dp_bin_regression", unit = unit)
   released <- rep(mid, length(counts))
   grid_step <- NULL
   if (noise == "exact" && any(occ)) {
@@ -312,9 +311,9 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
                          domain = dom, y_bound = y_bound, method = method, fit = NULL,
                          predictions = NULL, noise_exact = if (exact) TRUE, grid_step = grid_step)
   rel$n <- sum(counts)   # (every record falls in a bin: one record per individual, as the print says)
-  if (!is.null(privacy_unit)) {   # (a unit: the bins' weights add up to the number of units)
+  if (!is.null(unit)) {   # (a unit, by its name: the bins' weights add up to the number of units)
     rel$n <- n
-    rel$privacy_unit <- privacy_unit
+    rel$privacy_unit <- privacy_unit_points(n, unit)
   }
   if (method == "integral") {
     rel$fit <- integral_gp_fit(rel, opts)

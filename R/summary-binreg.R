@@ -85,16 +85,10 @@ summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, col
   warn_binreg(binreg_unit(f(pts, as.double(y), nrow(pts), 0, src$weights), src))
 }
 
-# A unit's rows weigh 1 / (its number of rows): each unit adds weight 1 in all, so replacing all of a
-# unit's outputs moves the weighted bin sums by at most the width of y_bound in L1, as one output does
-# without a unit; the bin "counts" are then the (public) weights per bin and `n` counts units.
-binreg_weights <- function(unit) {
-  codes <- unit_codes(unit)
-  1 / tabulate(codes, max(0L, codes))[codes]
-}
-
-# The summary of rows with a unit: n is the number of units (the sum of the weights, whole), and the
-# unit's name is recorded for the print.
+# The summary of rows with a unit (each weighing 1 / its unit's rows, unit_weights(): replacing all of
+# a unit's outputs moves the weighted bin sums by at most the width of y_bound in L1, as one output
+# does without a unit): n is the number of units (the sum of the weights, whole), and the unit's name
+# is recorded for the print.
 binreg_unit <- function(s, src) {
   if (is.null(src$unit)) return(s)
   s$n <- round(if (inherits(s, "dpfda_summary") && !is.null(s$norm_counts)) sum(s$norm_counts) else sum(s$sums[, 1L]))
@@ -131,7 +125,7 @@ binreg_frame <- function(d, y, columns, settings, summarise, unit = NULL) {
   pts <- matrix(as.double(unlist(d[columns], use.names = FALSE)), nrow(d))
   bad <- rowSums(is.na(pts)) > 0
   if (!is.null(unit)) bad <- bad | is.na(d[[unit]])
-  w <- if (!is.null(unit)) binreg_weights(d[[unit]][!bad])
+  w <- if (!is.null(unit)) unit_weights(d[[unit]][!bad])
   summarise(pts[!bad, , drop = FALSE], as.double(d[[y]])[!bad], rows = nrow(d), dropped = sum(bad), w)
 }
 
@@ -225,7 +219,7 @@ binreg_source <- function(x, y, columns, unit = NULL) {
       arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per row (%d), without missing values",
                                 nrow(pts)), u)
     }
-    out$weights <- binreg_weights(u)
+    out$weights <- unit_weights(u)
     out$unit <- "unit"
     out$unit_label <- attr(u, "name", exact = TRUE) %||% "unit"
   }

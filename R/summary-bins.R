@@ -163,6 +163,12 @@ unit_codes <- function(u) {
   match(key, unique(key))
 }
 
+# The weight of each row of a unit: 1 / (its unit's number of rows), so that every unit weighs 1.
+unit_weights <- function(unit) {
+  codes <- unit_codes(unit)
+  1 / tabulate(codes, max(0L, codes))[codes]
+}
+
 # "one point (n)" or "<unit> (n units)": the privacy unit of a KDE or KME release. (Not the
 # number of points of the units: replacing one unit changes it, so a release never states it.)
 privacy_unit_points <- function(n, unit = NULL) {

@@ -576,7 +576,8 @@ abort_long_frame_grid <- function(e, x, opts, fun) {
   n <- length(lo_i)
   f <- function(v) format(signif(v, 4))
   grid_txt <- if (best == "seq") sprintf("seq(%s, %s, length.out = %d)", f(lo_m), f(hi_m), k) else
-    if (best == "visits") sprintf("c(%s) (the median of each curve's 1st, 2nd, ... argument; the study's nominal times, if it has them, are public and better)",
+    if (best == "visits") sprintf(paste("c(%s) (the median of each curve's 1st, 2nd, ... argument; the study's",
+                                        "nominal times, if it has them, are public and better)"),
                                   paste(vapply(cands$visits, f, ""), collapse = ", ")) else
       if (length(D) <= 12L) sprintf("c(%s)", paste(vapply(D, f, ""), collapse = ", ")) else
         sprintf("sort(unique(x$%s)) (its %d distinct values)", arg, length(D))
