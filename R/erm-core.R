@@ -32,13 +32,25 @@ erm_kernel_expansion <- function(kernel, x, a, p, block_doubles = 2^22) {
   out
 }
 
-# Solve the SVM dual in C; error if it did not converge.
-svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE) {
+# The weights of the rows' losses (summing to 1): 1/n, or 1 / (n_units k) for a row of a unit with k rows
+# (regression_units()), so that each unit's rows weigh as one row does without a unit.
+erm_weights <- function(n, units = NULL) if (is.null(units)) rep(1 / n, n) else units$weights / units$n
+
+# The privacy unit of an ERM release (regression_units()); the warning on delta against the number of
+# units (release_open() was given none: the units were not known yet).
+erm_units <- function(unit, n, data, delta) {
+  units <- regression_units(unit, n, data)
+  if (!is.null(units)) warn_privacy(NULL, delta, units$n)
+  units
+}
+
+# Solve the SVM dual in C (hinge losses weighted by erm_weights()); error if it did not converge.
+svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE, units = NULL) {
   K <- kernel_matrix(kernel, x)
   if (!all(is.finite(K))) {
     dpfda_abort("The kernel matrix of `x` is not finite.", class = "dpfda_error_numeric", arg = "x")
   }
-  fit <- c_svm_fit(K, y, lambda, gap_tol, maxit)
+  fit <- c_svm_fit(K, y, erm_weights(length(y), units), lambda, gap_tol, maxit)
   if (!isTRUE(fit$converged)) {
     dpfda_abort(sprintf(paste("The SVM solver did not reach the duality gap `gap_tol` = %s within",
                               "`maxit` = %d sweeps (gap %s); raise `maxit` or `gap_tol`."),
@@ -53,14 +65,22 @@ svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE) {
   fit
 }
 
-# Solve (K + n lambda I) a = y by Cholesky; no jitter (it would change lambda).
-krr_solve <- function(x, y, lambda, kernel) {
-  n <- length(y)
+# Solve (K + n lambda I) a = y by Cholesky; no jitter (it would change lambda). With a privacy unit
+# (regression_units(): row weights w_i = 1 / (its unit's rows), n the number of units) the minimiser of
+# (1/n) sum_i w_i (y_i - g(x_i))^2 + lambda ||g||^2 solves (W K + n lambda I) a = W y; with a = W^(1/2) c
+# the system is the symmetric (W^(1/2) K W^(1/2) + n lambda I) c = W^(1/2) y.
+krr_solve <- function(x, y, lambda, kernel, units = NULL) {
+  n <- if (is.null(units)) length(y) else units$n
   if (!is.finite(n * lambda)) {
     dpfda_abort(sprintf("`lambda` * n overflows (lambda = %s); use a smaller `lambda`.", format(lambda)),
                 class = "dpfda_error_numeric", arg = "lambda")
   }
   A <- kernel_matrix(kernel, x)
+  if (!is.null(units)) {
+    s <- sqrt(units$weights)
+    A <- A * tcrossprod(s)
+    y <- s * y
+  }
   diag(A) <- diag(A) + n * lambda
   R <- if (all(is.finite(A))) tryCatch(chol(A), error = function(e) NULL) else NULL
   if (is.null(R)) {
@@ -69,6 +89,7 @@ krr_solve <- function(x, y, lambda, kernel) {
                 class = "dpfda_error_numeric", arg = "lambda")
   }
   a <- backsolve(R, forwardsolve(R, y, upper.tri = TRUE, transpose = TRUE))
+  if (!is.null(units)) a <- s * a
   if (!all(is.finite(a))) {
     dpfda_abort("The kernel ridge coefficients overflowed; increase `lambda`.",
                 class = "dpfda_error_numeric", arg = "lambda")

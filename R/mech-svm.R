@@ -99,6 +99,22 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #' (documented privacy rule 2); the bound above holds for any covariates
 #' because \eqn{K(x,x)} is the kernel's `variance` everywhere.
 #'
+#' **Several rows per person (`unit`).** Without `unit` each row is one
+#' individual: a person with \eqn{k} rows (visits, repeated measurements)
+#' moves \eqn{f_D} up to \eqn{k} times as far as \eqn{\Delta} allows. With
+#' `unit`, each unit's rows share one unit of weight: the objective is
+#' \eqn{\frac1n \sum_{u=1}^{n} \frac{1}{k_u} \sum_{i \in u} c(g(x_i), y_i) +
+#' \lambda\|g\|^2_{\mathcal H}} with \eqn{n} the number of units and
+#' \eqn{k_u} the rows of unit \eqn{u}. Each unit's average loss is convex and
+#' \eqn{M}-Lipschitz in the function's values as one row's loss is, so the
+#' proof of [sensitivity_erm()] goes through with one unit in place of one
+#' row: replacing all rows of one unit (any number of them, any values)
+#' moves \eqn{f_D} by at most \eqn{\Delta} with \eqn{n} the number of
+#' units, which is what the noise is calibrated to. The number of units is
+#' public; the number of rows of each is not needed. With one row per unit
+#' the release is the one without `unit`. The print states the privacy unit
+#' ("privacy unit: Chick (50 units)").
+#'
 #' The release stores no data, no fitted non-private function, no
 #' coefficients and no realised gap or iteration count (all data-dependent);
 #' data passed literally in the call (e.g. through [do.call()]) are removed
@@ -137,10 +153,16 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise
 #'   on a \eqn{2^{-k}} grid in whitened coordinates, calibrated through zCDP
 #'   (see [exact_noise]).
+#' @param unit The privacy unit when one person has several rows: a vector
+#'   with one entry per row of `x` (e.g. a person id), or with a formula a
+#'   column of `data` (a string or a bare name). Each unit's rows weigh 1 /
+#'   (its rows) in the loss and `n` counts units (see Details). `NULL`: each
+#'   row is its own unit.
 #' @return A `dpfda_release` of subclasses `dpfda_svm_release` and
 #'   `dpfda_gp_release` (mechanism `"svm"`): the released function on the
 #'   grid, the sensitivity, noise scale and kernel, and the public settings
-#'   `lambda`, `n`, `strict`, `gap_tol`, `calibration`.
+#'   `lambda`, `n` (rows, or units with `unit`), `strict`, `gap_tol`,
+#'   `calibration`, and with `unit` the `privacy_unit`.
 #' @seealso [svm_fit()] for the non-private fit (tests and figures),
 #'   [dp_krr()] for kernel ridge regression.
 #' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
@@ -162,7 +184,9 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
-                   budget = NULL, data = NULL) {
+                   budget = NULL, data = NULL, unit = NULL) {
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  frame <- data
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE)
   if (!is.null(fd)) {
@@ -171,7 +195,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
     if (!missing(grid)) grid <- fd$newdata
   }
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
-  budget <- release_open(budget, epsilon, delta, NROW(x))
+  budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   if (missing(grid)) {
@@ -184,14 +208,17 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   data <- svm_data(grid_named_columns(x, grid), y, kernel, domain)
-  o <- canonical_rows(data$x, data$y)   # (the release does not depend on the order of the individuals)
+  units <- erm_units(unit, length(data$y), frame, delta)
+  # (the release does not depend on the order of the individuals; a unit's weight travels with its rows)
+  o <- if (is.null(units)) canonical_rows(data$x, data$y) else canonical_rows(cbind(data$x, data$y), units$weights)
   data$x <- data$x[o, , drop = FALSE]
   data$y <- data$y[o]
+  if (!is.null(units)) units$weights <- units$weights[o]
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   pts <- as_points(grid, "grid", d = ncol(data$x))
   kernel_scale_points(kernel, pts, "grid")   # overflow is the grid's fault, say so
-  n <- length(data$y)
+  n <- if (is.null(units)) length(data$y) else units$n
 
   # everything that sets the noise scale is public: n, lambda, kernel, gap_tol
   sens <- sensitivity_erm(1, lambda, n, kernel$variance)
@@ -199,13 +226,14 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   check_noise_dots(list(...), "dp_svm")
   sigma <- dp_noise_scale(sens, epsilon, delta, calibration = calibration, ...)
 
-  fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit)
+  fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit, units = units)
   values <- erm_kernel_expansion(kernel, data$x, fit$a, pts)
   rm(fit, data)
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "svm", epsilon = epsilon, delta = delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
                     build = new_svm_release, noise_mode = noise)
+  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   release_close(rel, budget, "dp_svm")
 }
 
@@ -285,6 +313,8 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' `maxit` sweeps first is an error of class `dpfda_error_numeric`.
 #'
 #' @inheritParams dp_svm
+#' @param unit `NULL`, or a vector with one privacy unit per row of `x`: each
+#'   unit's rows weigh 1 / (its rows) in the loss, as in [dp_svm()].
 #' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
 #'   numeric data frame).
 #' @return An object of class `dpfda_svm_fit`: `coefficients` \eqn{a},
@@ -299,21 +329,24 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' fit
 #' mean(predict(fit, x, type = "class") == y) # training accuracy
 #' @export
-svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL) {
+svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL, unit = NULL) {
   check_required()
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   data <- svm_data(x, y, kernel, domain)
-  fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit, keep_gram = TRUE)
+  units <- regression_units(unit, length(data$y))
+  fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit, keep_gram = TRUE, units = units)
   f <- as.vector(fit$K %*% fit$a)
   quad <- sum(fit$a * f)   # a'Ka = ||g||^2
-  objective <- c(primal = mean(pmax(0, 1 - data$y * f)) + lambda * quad,
+  w <- erm_weights(length(data$y), units)
+  objective <- c(primal = sum(w * pmax(0, 1 - data$y * f)) + lambda * quad,
                  dual = sum(fit$b) - lambda * quad)   # b'Qb / (4 lambda) = lambda a'Ka
   new_erm_fit(data$x, fit$a, kernel, class = "dpfda_svm_fit", dual = fit$b, gap = fit$gap,
               iterations = fit$iterations, objective = objective, fitted = f, y = data$y,
-              lambda = lambda, loss = "hinge")
+              lambda = lambda, loss = "hinge", weights = w)
 }
 
 #' Private kernel ridge regression (extension of Hall et al., Section 4.3)
@@ -341,6 +374,16 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' The linear system is solved exactly by a Cholesky factorisation (no
 #' optimisation tolerance to account for).
 #'
+#' **Several rows per person (`unit`).** As in [dp_svm()]: the loss is
+#' \eqn{\frac1n \sum_u \frac1{k_u} \sum_{i \in u} (\tilde y_i - g(x_i))^2}
+#' with \eqn{n} the number of units, solved exactly as \eqn{(WK + n\lambda
+#' I)a = W\tilde y} with \eqn{W} the diagonal of the row weights \eqn{1/k_u}.
+#' The weights add up to \eqn{n}, so \eqn{\|f_D\|_{\mathcal H} \le
+#' B/\sqrt\lambda} still holds, each unit's average loss has the same
+#' Lipschitz constant \eqn{M} on the range that matters, and \eqn{\Delta}
+#' above with \eqn{n} units bounds the change when all rows of one unit are
+#' replaced.
+#'
 #' @inheritParams dp_svm
 #' @param data With a formula (`y ~ x1 + ...` as `x`, as in [dp_svm()]): the data
 #'   frame holding its variables.
@@ -366,10 +409,19 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #'             y_bound = c(-2, 2), epsilon = 1, delta = 1e-5)
 #' plot(r)
 #' lines(grid, krr_fit(x, y, 0.01, kernel_gaussian(0.1), c(-2, 2))$fun(grid), col = "grey")
+#' # several rows per person (1 to 6 visits each): protect the person, not a visit
+#' id <- rep(1:150, times = sample(1:6, 150, replace = TRUE))
+#' xv <- runif(length(id))
+#' yv <- sin(2 * pi * xv) + rnorm(length(id), sd = 0.3)
+#' rp <- dp_krr(xv, yv, lambda = 0.01, kernel = kernel_gaussian(0.1), grid = grid,
+#'              y_bound = c(-2, 2), epsilon = 1, delta = 1e-5, unit = id)
+#' rp$privacy_unit
 #' @export
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), center = TRUE,
-                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL) {
+                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL, unit = NULL) {
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  frame <- data
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE)
   if (!is.null(fd)) {
@@ -378,7 +430,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
     if (!missing(grid)) grid <- fd$newdata
   }
   check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
-  budget <- release_open(budget, epsilon, delta, NROW(x))
+  budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   if (missing(grid)) {
@@ -395,23 +447,25 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   center <- check_flag(ca$center, ca$arg)
   yb <- krr_bound(y_bound, center)
   data <- krr_data(grid_named_columns(x, grid), y, kernel, domain, yb)
+  units <- erm_units(unit, length(data$y), frame, delta)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   pts <- as_points(grid, "grid", d = ncol(data$x))
   kernel_scale_points(kernel, pts, "grid")   # overflow is the grid's fault, say so
-  n <- length(data$y)
+  n <- if (is.null(units)) length(data$y) else units$n
 
   sens <- sensitivity_krr(yb$B, lambda, n, kernel$variance)
   sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration),
                                      check_noise_dots(ca$dots, "dp_krr")))
 
-  a <- krr_solve(data$x, data$y, lambda, kernel)
+  a <- krr_solve(data$x, data$y, lambda, kernel, units)
   values <- yb$offset + erm_kernel_expansion(kernel, data$x, a, pts)
   rm(a, data)
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "krr", epsilon = epsilon, delta = delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "squared",
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
                     build = new_krr_release, noise_mode = noise)
+  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   release_close(rel, budget, "dp_krr")
 }
 
@@ -430,6 +484,8 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' a_i K(x_i, \cdot)}.
 #'
 #' @inheritParams dp_krr
+#' @param unit `NULL`, or a vector with one privacy unit per row of `x`: each
+#'   unit's rows weigh 1 / (its rows) in the loss, as in [dp_krr()].
 #' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
 #'   numeric data frame).
 #' @param ... `centre`, the older spelling of `center`.
@@ -442,8 +498,9 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #'                y_bound = c(-1, 1))
 #' predict(fit, c(0.25, 0.75))
 #' @export
-krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL, ...) {
+krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL, ..., unit = NULL) {
   check_required()
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   ca <- centre_alias(center, list(...))
   if (length(ca$dots)) {
     nm <- names(ca$dots)[1L]
@@ -458,7 +515,7 @@ krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL,
   }
   yb <- krr_bound(y_bound, center)
   data <- krr_data(x, y, kernel, domain, yb)
-  a <- krr_solve(data$x, data$y, lambda, kernel)
+  a <- krr_solve(data$x, data$y, lambda, kernel, regression_units(unit, length(data$y)))
   fit <- new_erm_fit(data$x, a, kernel, class = "dpfda_krr_fit", offset = yb$offset,
                      y = data$y + yb$offset, lambda = lambda, y_bound = yb$bound, loss = "squared")
   fit$fitted <- fit$fun(data$x)
@@ -481,8 +538,8 @@ print.dpfda_svm_fit <- function(x, ...) {
   cat(sprintf("<dpfda_svm_fit> NON-PRIVATE bias-free kernel SVM, n = %d, lambda = %s\n",
               length(x$y), format(x$lambda, digits = 4)))
   cat("  kernel: ", format(x$kernel), "\n", sep = "")
-  cat(sprintf("  %d support vectors (%d at the bound 1/n), duality gap %s after %d sweeps\n",
-              sum(x$dual > 0), sum(x$dual >= 1 / length(x$y)), format(x$gap, digits = 3),
+  cat(sprintf("  %d support vectors (%d at their bound), duality gap %s after %d sweeps\n",
+              sum(x$dual > 0), sum(x$dual >= (x$weights %||% (1 / length(x$y)))), format(x$gap, digits = 3),
               x$iterations))
   invisible(x)
 }

@@ -214,14 +214,10 @@ binreg_source <- function(x, y, columns, unit = NULL) {
   }
   out <- list(y = y, columns = columns, D = ncol(pts), pts = pts)
   if (!is.null(unit)) {   # one unit per row, as points' units are given (R/summary-bins.R)
-    u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
-    if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == nrow(pts) && !anyNA(u))) {
-      arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per row (%d), without missing values",
-                                nrow(pts)), u)
-    }
-    out$weights <- unit_weights(u)
+    u <- regression_units(unit, nrow(pts))
+    out$weights <- u$weights
     out$unit <- "unit"
-    out$unit_label <- attr(u, "name", exact = TRUE) %||% "unit"
+    out$unit_label <- u$label
   }
   out
 }

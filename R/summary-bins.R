@@ -169,6 +169,31 @@ unit_weights <- function(unit) {
   1 / tabulate(codes, max(0L, codes))[codes]
 }
 
+# The privacy unit of n rows in memory (the regressions and bin regression): a vector with one entry
+# per row, or a column (a string or a bare name) of a formula's `data`. Returns each row's weight
+# 1 / (its unit's rows), the number of units `n` and the unit's name for the print; NULL without one.
+regression_units <- function(unit, n, data = NULL) {
+  if (is.null(unit)) return(NULL)
+  ref <- inherits(unit, "dpfda_column_ref")
+  if (is.data.frame(data) && (ref || (is.character(unit) && length(unit) == 1L && n > 1L))) {
+    ucol <- column_names(unit, names(data), "unit", what = "`data`")
+    u <- structure(data[[ucol]], name = ucol)
+  } else if (ref && inherits(unit$value, "error")) {
+    dpfda_abort(sprintf(paste("`unit` = %s is not a variable; it names a column only with a formula and its",
+                              "`data`. Give a vector with one privacy unit per row of `x`, or use",
+                              "y ~ x, data = d, unit = %s."), deparse1(unit$expr), deparse1(unit$expr)),
+                arg = "unit")
+  } else {
+    u <- if (ref) with_unit_label(unit$value, unit$expr) else unit
+  }
+  if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == n && !anyNA(u))) {
+    arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per row (%d), without missing values",
+                              n), u)
+  }
+  w <- unit_weights(u)
+  list(weights = w, n = as.integer(round(sum(w))), label = attr(u, "name", exact = TRUE) %||% "unit")
+}
+
 # "one point (n)" or "<unit> (n units)": the privacy unit of a KDE or KME release. (Not the
 # number of points of the units: replacing one unit changes it, so a release never states it.)
 privacy_unit_points <- function(n, unit = NULL) {

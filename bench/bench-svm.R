@@ -116,8 +116,8 @@ for (n in c(1000L, 3000L)) {
     set.seed(n)
     d <- circle_data(n)
     K <- kernel_matrix(kern, d$x)
-    fit_c <- .Call(c_solver, K, d$y, lambda, 1e-8, 100000L)
-    t_c <- time_median(list(C = quote(.Call(c_solver, K, d$y, lambda, 1e-8, 100000L)),
+    fit_c <- .Call(c_solver, K, d$y, rep(1 / n, n), lambda, 1e-8, 100000L)
+    t_c <- time_median(list(C = quote(.Call(c_solver, K, d$y, rep(1 / n, n), lambda, 1e-8, 100000L)),
                             fit = quote(svm_fit(d$x, d$y, lambda, kern))), iterations = 5L)
     set.seed(1)
     t_r <- system.time(fit_r <- svm_dual_cd_r(K, d$y, lambda))[["elapsed"]]

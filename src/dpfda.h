@@ -146,7 +146,7 @@ int  dpfda_kl_markov_vectors(const double *d, const double *e, const double *sw,
                              double *values, double *vectors);
 
 /* ---- svm.c --------------------------------------------------------------- */
-int dpfda_svm(const double *K, const double *y, int n, double lambda, double gap_tol, int maxit,
+int dpfda_svm(const double *K, const double *y, const double *cap, int n, double lambda, double gap_tol, int maxit,
               double *b, double *a, double *gap, int *iter);
 
 /* ---- cloak.c: the optimal cloaking covariance (Smith et al. 2018) -------- */
@@ -199,7 +199,7 @@ SEXP dpfda_online_answer(SEXP ptr, SEXP x, SEXP xs, SEXP need, SEXP fval, SEXP l
 SEXP dpfda_online_query1(SEXP object, SEXP x);
 SEXP dpfda_online_condition(SEXP ptr, SEXP x, SEXP xs);
 SEXP dpfda_online_collect(SEXP ptr);
-SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP lambda, SEXP gap_tol, SEXP maxit);
+SEXP dpfda_svm_fit(SEXP K, SEXP y, SEXP cap, SEXP lambda, SEXP gap_tol, SEXP maxit);
 SEXP dpfda_cloak_solve(SEXP C, SEXP tol, SEXP maxit, SEXP rank_tol);
 SEXP dpfda_kde_sum(SEXP x, SEXP t);
 SEXP dpfda_gp_posterior_parts(SEXP K, SEXP Kfs, SEXP kss, SEXP want_inverse);

@@ -24,7 +24,7 @@ static const R_CallMethodDef call_methods[] = {
   CALLDEF(dpfda_online_query1, 2),
   CALLDEF(dpfda_online_condition, 3),
   CALLDEF(dpfda_online_collect, 1),
-  CALLDEF(dpfda_svm_fit, 5),
+  CALLDEF(dpfda_svm_fit, 6),
   CALLDEF(dpfda_cloak_solve, 4),
   CALLDEF(dpfda_kde_sum, 2),
   CALLDEF(dpfda_gp_posterior_parts, 4),

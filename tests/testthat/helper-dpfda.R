@@ -36,3 +36,11 @@ expect_valid_release <- function(r) {
   testthat::expect_true(all(out %in% s))
   invisible(r)
 }
+
+# RKHS distance between two kernel expansions with centres x1, x2 (union
+# expansion): sqrt(c' K_U c). (The ERM sensitivity tests: test-svm.R, test-erm-unit.R.)
+rkhs_distance <- function(kernel, x1, a1, x2, a2) {
+  U <- rbind(x1, x2)
+  cc <- c(a1, -a2)
+  sqrt(max(0, drop(crossprod(cc, kernel_matrix(kernel, U) %*% cc))))
+}

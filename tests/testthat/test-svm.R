@@ -10,14 +10,6 @@ circle_data <- function(n, d = 2, flip = 0.05) {
   list(x = x, y = y)
 }
 
-# RKHS distance between two kernel expansions with centres x1, x2 (union
-# expansion): sqrt(c' K_U c).
-rkhs_distance <- function(kernel, x1, a1, x2, a2) {
-  U <- rbind(x1, x2)
-  cc <- c(a1, -a2)
-  sqrt(max(0, drop(crossprod(cc, kernel_matrix(kernel, U) %*% cc))))
-}
-
 # Independent reference solver (plain R): accelerated projected gradient
 # (FISTA with gradient-based restart) on the dual,
 # min (1/(4 lambda)) b'Qb - sum(b) over the box [0, 1/n]^n, followed by an
