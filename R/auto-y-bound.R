@@ -39,10 +39,17 @@ ybound_auto_options <- function(o, scale = 1) {
 
 # The histogram of |y - c| over the K + 2 bins of the candidates (bin 0: at
 # most c_0, ..., bin K + 1: above c_K). Missing outputs count as c (bin 0).
-ybound_hist <- function(y, center, cand) {
+ybound_hist <- function(y, center, cand, weights = NULL) {
   v <- abs(as.double(y) - center)
   v[is.na(v)] <- 0
-  as.double(tabulate(auto_bin_index(v, cand) + 1L, length(cand) + 1L))
+  b <- auto_bin_index(v, cand) + 1L
+  if (is.null(weights)) return(as.double(tabulate(b, length(cand) + 1L)))
+  # (with a privacy unit each row weighs 1 / its unit's rows: a whole unit moves the cumulative
+  # weights by at most 1, as one row does the counts)
+  out <- numeric(length(cand) + 1L)
+  per <- rowsum(weights, b)
+  out[as.integer(rownames(per))] <- per[, 1L]
+  out
 }
 
 # The private choice of y_bound from the histogram `counts` of n outputs.

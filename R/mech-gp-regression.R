@@ -68,6 +68,24 @@
 #' needs a few hundred outputs at \eqn{\epsilon = 1} (\eqn{n \epsilon}
 #' `bound_share` at least about 43 with the default range).
 #'
+#' **Several rows per person (`unit`).** Without `unit` each output is one
+#' individual's. With `unit` (the inputs of every row stay public, as
+#' without it), all outputs of one unit may change at once, each by at most
+#' \eqn{d}: the released vector moves by \eqn{\sum_{i \in u} s_i c_i} with
+#' \eqn{|s_i| \le d}. The noise is calibrated to the largest such shift over
+#' the units: for cloaking its Mahalanobis norm in \eqn{M}, for `"standard"`
+#' the RKHS norm (`bound = "rkhs"`) or the triangle inequality over the
+#' unit's rows (`"infinity"`; `"paper_b"` has no unit version). The maximum of
+#' a convex function over the box \eqn{[-d, d]^k} is at a vertex, so for units
+#' of up to 12 rows all sign vectors are searched (exact); larger units use
+#' the smaller of the triangle inequality and \eqn{\sqrt{k \lambda_{\max}}}.
+#' Units of one row give the release without `unit`. A unit's rows at nearby
+#' inputs add up (about \eqn{k} times one row's shift for \eqn{k} rows at one
+#' place), so the noise grows with the largest unit: cloaking's \eqn{M} is the
+#' one-row optimum, scaled. With `y_bound = "auto"` the histogram weighs each
+#' row 1 / (its unit's rows) (a whole unit moves it by at most 1). `n` and the
+#' print count units.
+#'
 #' The posterior variance depends on public quantities only and is returned as
 #' it is. The paper calibrates with \eqn{c(\delta)\Delta/\epsilon}
 #' (`calibration = "hall"`), proven only for \eqn{\epsilon \le 1}; its
@@ -84,6 +102,10 @@
 #'   predictor columns (taken by name, in x's order; other columns are
 #'   ignored). One-dimensional test points are sorted.
 #' @param data With a formula: the data frame holding its variables.
+#' @param unit The privacy unit when one person has several rows: a vector
+#'   with one entry per row of `x` (e.g. a person id), or with a formula a
+#'   column of `data` (a string or a bare name). `NULL`: each row is its own
+#'   unit. See Details.
 #' @param kernel The GP prior kernel (see [kernels]). Its `variance` is the
 #'   prior variance of the outputs about the midpoint of `y_bound`: give it
 #'   on the outputs' scale (below 1% of `noise_variance` and of the squared
@@ -146,8 +168,10 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                              mechanism = c("cloaking", "standard"),
                              calibration = c("analytic", "hall", "classical"),
                              bound = c("rkhs", "paper_b", "infinity"), tol = 1e-8, ...,
-                             noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL) {
+                             noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL, unit = NULL) {
   call <- match.call()
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  frame <- data
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata, "dp_gp_regression",
                                       "newdata", new_required = TRUE)
   if (!is.null(fd)) {
@@ -176,7 +200,12 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta, zero = gaussian_delta_zero("dp_gp_regression()", "dp_bin_regression()"))
-  warn_privacy(epsilon, delta, length(y))
+  units <- if (!is.null(unit)) regression_units(unit, NROW(as_points(x, "x")), frame)
+  if (!is.null(units) && method == "standard" && bound == "paper_b") {
+    dpfda_abort(paste("bound = \"paper_b\" (the paper's bound, not a proven RKHS bound) has no version for a",
+                      "privacy unit of several rows; use bound = \"rkhs\" or \"infinity\"."), arg = "bound")
+  }
+  warn_privacy(epsilon, delta, if (is.null(units)) length(y) else units$n)
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")   # also when unused (standard)
   # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...` (the rest goes to dp_noise_scale())
@@ -194,7 +223,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
     noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
     # the default range follows the prior sd of the outputs, sqrt(v + noise_variance) (public)
     ab <- ybound_auto_options(dots$auto, sqrt(kernel$variance + noise_variance))
-    ch <- ybound_choose(ybound_hist(y, ab$center, ab$candidates), n, ab, epsilon, budget, "dp_gp_regression")
+    ch <- ybound_choose(ybound_hist(y, ab$center, ab$candidates, units$weights), units$n %||% n, ab, epsilon,
+                        budget, "dp_gp_regression")
     y_bound <- ch$y_bound
     eps_rel <- epsilon - ch$epsilon
   } else {
@@ -204,6 +234,10 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   # entry for the bound and the release together (R/auto-y-bound.R)
   finish <- function(rel, label) {
     rel$n <- length(y)   # (the records: one per individual, as the print says)
+    if (!is.null(units)) {
+      rel$n <- units$n
+      rel$privacy_unit <- privacy_unit_points(units$n, units$label)
+    }
     if (is.null(ch)) return(release_close(rel, budget, label))
     ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
@@ -213,13 +247,18 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
     o <- canonical_rows(xp, y)
     x <- xp[o, , drop = FALSE]
     y <- y[o]
+    if (!is.null(units)) units$codes <- units$codes[o]
   }
+  # (a unit of several rows needs K^-1 itself for the standard RKHS bound: unit_gp_bound())
+  several <- !is.null(units) && units$n < length(units$codes)
   parts <- gp_regression_parts(x, y, newdata, kernel, noise_variance, y_bound,
-                               inverse = if (method == "standard") "stats" else FALSE, auto_ok = TRUE)
+                               inverse = if (method == "standard") (if (several && bound == "rkhs") TRUE else "stats")
+                                         else FALSE, auto_ok = TRUE)
   warn_prior_scale(kernel, noise_variance, parts$y_bound)
   d <- parts$d
   if (method == "standard") {
-    sens <- d * standard_gp_bound(parts, kernel, noise_variance, bound)
+    sens <- d * if (several) unit_gp_bound(parts, kernel, noise_variance, bound, units$codes)
+                else standard_gp_bound(parts, kernel, noise_variance, bound)
     sigma <- do.call(dp_noise_scale, c(list(sens, eps_rel, delta, calibration = calibration), dots$rest))
     rel <- gp_release(parts$mean, parts$grid, kernel, sigma, mechanism = "gp-regression-standard",
                       epsilon = eps_rel, delta = delta, sensitivity = sens, call = call,
@@ -232,8 +271,22 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   }
   cl <- cloaking_covariance(parts$C, tol = tol)
   rel <- cloaking_release(parts, cl, eps_rel, delta, calibration, call, noise_args = dots$rest,
-                          noise_mode = noise)
+                          noise_mode = noise, unit_codes = if (several) units$codes)
   finish(rel, "dp_gp_regression (cloaking)")
+}
+
+# The standard mechanism's sensitivity per unit d when every output of one unit (`codes`, one per row)
+# moves (R/unit-sensitivity.R). "rkhs": the RKHS norm of sum_{i in u} s_i K^-1 e_i k(x, .) is
+# s' G_u s with G = A K' A = A - noise_variance A^2 (A = K^-1, K' = K - noise_variance I);
+# "infinity": sqrt(v) ||A s||_1 <= sqrt(v) sum_{i in u} ||A e_i||_1 (the triangle inequality).
+unit_gp_bound <- function(parts, kernel, noise_variance, bound, codes) {
+  if (bound == "infinity") {
+    S <- parts$Kinv_stats
+    return(sqrt(kernel$variance) * max(rowsum(S[, 3L] + S[, 4L], codes)))
+  }
+  A <- parts$Kinv
+  unit_shift_norm(function(idx) A[idx, idx, drop = FALSE] - noise_variance * crossprod(A[, idx, drop = FALSE]),
+                  codes)
 }
 
 # The cloaking mechanism for any mean that is linear in the clipped outputs,
@@ -242,8 +295,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
 # works for singular M, with sigma calibrated to d sqrt(max_i c_i' M^+ c_i).
 cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise_args = list(),
                              mechanism = "gp-regression-cloaking", regression = "cloaking", ...,
-                             noise_mode = "float") {
-  sens <- parts$d * sqrt(cl$max_constraint)
+                             noise_mode = "float", unit_codes = NULL) {
+  sens <- parts$d * if (is.null(unit_codes)) sqrt(cl$max_constraint) else cloaking_unit_bound(parts$C, cl, unit_codes)
   sigma <- do.call(dp_noise_scale, c(list(sens, epsilon, delta, calibration = calibration), noise_args))
   # Release the mean projected on range(M) plus N(0, sigma^2 M) noise: the parts
   # of the mean (and of every neighbour's shift d c_i) outside that range,
@@ -283,6 +336,17 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
                     noise_covariance = sigma^2 * M, lambda = cl$lambda,
                     max_constraint = cl$max_constraint, ..., noise_exact = if (noise_mode == "exact") TRUE,
                     grid_step = step, zcdp_rho = rho)
+}
+
+# The cloaking sensitivity per unit d when every output of one unit (`codes`) moves: the Mahalanobis
+# norm of sum_{i in u} s_i c_i in M (R/unit-sensitivity.R), from the whitened columns z_i = F^+ c_i
+# (M = F F', F of full column rank: z_i' z_j = c_i' M^+ c_j on the range the release is projected on).
+# One row's is sqrt(q_i) <= sqrt(max_constraint); the rounding margin of the solver's final scaling
+# covers this computation as it covers q_i's.
+cloaking_unit_bound <- function(C, cl, codes) {
+  Fm <- cl$factor
+  Z <- solve(crossprod(Fm), crossprod(Fm, C))
+  sqrt(1 + cl$margin) * unit_shift_norm(function(idx) crossprod(Z[, idx, drop = FALSE]), codes)
 }
 
 #' The release of dp_gp_regression() and dp_sparse_gp_regression(): class

@@ -164,14 +164,14 @@ unit_codes <- function(u) {
 }
 
 # The weight of each row of a unit: 1 / (its unit's number of rows), so that every unit weighs 1.
-unit_weights <- function(unit) {
-  codes <- unit_codes(unit)
+unit_weights <- function(unit, codes = unit_codes(unit)) {
   1 / tabulate(codes, max(0L, codes))[codes]
 }
 
 # The privacy unit of n rows in memory (the regressions and bin regression): a vector with one entry
 # per row, or a column (a string or a bare name) of a formula's `data`. Returns each row's weight
-# 1 / (its unit's rows), the number of units `n` and the unit's name for the print; NULL without one.
+# 1 / (its unit's rows), its unit's code (1..n), the number of units `n` and the unit's name for the
+# print; NULL without one.
 regression_units <- function(unit, n, data = NULL) {
   if (is.null(unit)) return(NULL)
   ref <- inherits(unit, "dpfda_column_ref")
@@ -190,8 +190,9 @@ regression_units <- function(unit, n, data = NULL) {
     arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per row (%d), without missing values",
                               n), u)
   }
-  w <- unit_weights(u)
-  list(weights = w, n = as.integer(round(sum(w))), label = attr(u, "name", exact = TRUE) %||% "unit")
+  codes <- unit_codes(u)
+  list(weights = unit_weights(codes = codes), codes = codes, n = max(0L, codes),
+       label = attr(u, "name", exact = TRUE) %||% "unit")
 }
 
 # "one point (n)" or "<unit> (n units)": the privacy unit of a KDE or KME release. (Not the

@@ -1,0 +1,143 @@
+# dp_gp_regression(unit =): one person with several rows (issue 31's person-level privacy, carried to
+# Smith et al.'s GP regression). The inputs stay public; every output of one unit may move by up to d
+# at once, and the noise is calibrated to the largest shift that can make, over the units.
+
+gpu_data <- function(n_units = 20, seed = 2) {
+  set.seed(seed)
+  k <- c(6, sample(1:3, n_units - 1L, replace = TRUE))
+  person <- rep(seq_len(n_units), k)
+  x <- stats::runif(length(person))
+  x[person == 1L] <- seq(0.45, 0.55, length.out = 6)   # the largest unit's rows close together
+  list(x = x, y = sin(6 * x) + stats::rnorm(length(x), 0, 0.2), person = person)
+}
+
+gpu_release <- function(d, y = d$y, seed = 4, ...) {
+  with_seed_mode(seed, dp_gp_regression(d$x, y, newdata = seq(0, 1, length.out = 15), kernel = kernel_gaussian(0.2),
+                                        noise_variance = 0.04, y_bound = c(-2, 2), epsilon = 1, delta = 1e-5, ...))
+}
+
+# All sign vectors of length k (rows), for the independent worst case.
+all_signs <- function(k) as.matrix(expand.grid(rep(list(c(-1, 1)), k)))
+
+test_that("cloaking with a unit: the worst whole-unit swap reaches the calibrated sensitivity, never more", {
+  d <- gpu_data()
+  r <- gpu_release(d, unit = d$person)
+  # the Mahalanobis norm in M = F F' (F from cloaking_covariance() of the public C, full column rank):
+  # ||F^+ v||, by least squares (QR) rather than the package's normal equations
+  kern <- kernel_gaussian(0.2)
+  C <- kernel_matrix(kern, seq(0, 1, length.out = 15), d$x) %*% solve(kernel_matrix(kern, d$x) + 0.04 * diag(length(d$x)))
+  Fm <- cloaking_covariance(C)$factor
+  expect_equal(tcrossprod(Fm), r$noise_covariance / r$noise_scale^2, tolerance = 1e-6)   # (M to the solver's tol)
+  mahalanobis_m <- function(v) sqrt(sum(qr.coef(qr(Fm), v)^2))
+  # the largest unit's worst sign vector, from the outputs' shifts alone (an independent route):
+  # release once with the unit's outputs at mid + s d / 2 and once at mid - s d / 2
+  rows <- which(d$person == 1L)
+  S <- all_signs(length(rows))
+  shift <- function(s) {
+    y1 <- y2 <- d$y
+    y1[rows] <- 2 * s
+    y2[rows] <- -2 * s
+    mahalanobis_m(as.vector(gpu_release(d, y1, unit = d$person)$values$values -
+                              gpu_release(d, y2, unit = d$person)$values$values))
+  }
+  # (the vertex search, in closed form: C's columns from unit output shifts)
+  worst <- max(vapply(seq_len(nrow(S) / 2L), function(j) shift(S[j, ]), 0))
+  expect_lte(worst, r$sensitivity * (1 + 1e-6))
+  expect_gt(worst, 0.999 * r$sensitivity)   # this unit is the worst one: the bound is reached
+  # the row-level release under the same swap moves by far more than its one-row calibration
+  r0 <- gpu_release(d)
+  y1 <- y2 <- d$y
+  y1[rows] <- 2
+  y2[rows] <- -2
+  # (the same M: the unit's release scales the one-row optimum's noise)
+  m0 <- mahalanobis_m(as.vector(gpu_release(d, y1)$values$values - gpu_release(d, y2)$values$values))
+  expect_gt(m0, 2.5 * r0$sensitivity)
+  expect_equal(r$n, 20)
+  expect_output(print(r), "privacy unit: person (20 units)", fixed = TRUE)
+})
+
+test_that("standard mechanism with a unit: the RKHS sensitivity is the worst sign vector's", {
+  d <- gpu_data()
+  kern <- kernel_gaussian(0.2)
+  r <- gpu_release(d, unit = d$person, mechanism = "standard")
+  # independent: alpha = (K' + s2 I)^-1 y; a unit's output shift s moves f by sum_i (A s)_i k(x_i, .)
+  Kp <- kernel_matrix(kern, matrix(d$x))
+  A <- solve(Kp + 0.04 * diag(length(d$x)))
+  G <- A %*% Kp %*% A
+  worst <- 0
+  for (u in unique(d$person)) {
+    rows <- which(d$person == u)
+    S <- all_signs(length(rows))
+    worst <- max(worst, max(rowSums((S %*% G[rows, rows, drop = FALSE]) * S)))
+  }
+  expect_equal(r$sensitivity, 4 * sqrt(worst), tolerance = 1e-8)
+  expect_gt(r$sensitivity, 1.5 * gpu_release(d, mechanism = "standard")$sensitivity)
+  # "infinity": sqrt(v) times the largest sum over a unit of ||A e_i||_1
+  ri <- gpu_release(d, unit = d$person, mechanism = "standard", bound = "infinity")
+  expect_equal(ri$sensitivity, 4 * max(rowsum(rowSums(abs(A)), d$person)), tolerance = 1e-8)
+  expect_error(gpu_release(d, unit = d$person, mechanism = "standard", bound = "paper_b"),
+               class = "dpfda_error_argument")
+})
+
+test_that("units of one row give the release without a unit; the order of rows does not matter", {
+  d <- gpu_data()
+  n <- length(d$x)
+  for (m in c("cloaking", "standard")) {
+    expect_identical(gpu_release(d, unit = seq_len(n), mechanism = m)$values,
+                     gpu_release(d, mechanism = m)$values)
+    o <- sample.int(n)
+    ds <- list(x = d$x[o], y = d$y[o], person = d$person[o])
+    expect_equal(gpu_release(ds, unit = ds$person, mechanism = m)$values$values,
+                 gpu_release(d, unit = d$person, mechanism = m)$values$values, tolerance = 1e-9)
+  }
+})
+
+test_that("a formula takes the unit from `data`; y_bound = \"auto\" weighs each unit as one", {
+  d <- gpu_data(n_units = 150, seed = 8)
+  df <- data.frame(t = d$x, v = d$y, who = d$person)
+  nd <- data.frame(t = seq(0, 1, length.out = 10))
+  f <- function(...) with_seed_mode(5, dp_gp_regression(v ~ t, data = df, newdata = nd, kernel = kernel_gaussian(0.2),
+                                                         noise_variance = 0.04, epsilon = 2, delta = 1e-5, ...))
+  a <- f(y_bound = c(-2, 2), unit = who)
+  m <- with_seed_mode(5, dp_gp_regression(df$t, df$v, newdata = nd$t, kernel = kernel_gaussian(0.2),
+                                          noise_variance = 0.04, y_bound = c(-2, 2), epsilon = 2, delta = 1e-5,
+                                          unit = df$who))
+  expect_identical(m$values$values, a$values$values)
+  expect_equal(f(y_bound = c(-2, 2), unit = "who")$values$values, a$values$values)
+  au <- f(y_bound = "auto", unit = who, bound_share = 0.3)
+  expect_equal(au$n, 150)
+  expect_true(all(is.finite(au$y_bound)))
+  # one row per unit: the automatic bound and release of the rows without a unit
+  df1 <- df[!duplicated(df$who), ]
+  g1 <- function(...) with_seed_mode(5, dp_gp_regression(v ~ t, data = df1, newdata = nd, kernel = kernel_gaussian(0.2),
+                                                          noise_variance = 0.04, epsilon = 2, delta = 1e-5,
+                                                          y_bound = "auto", bound_share = 0.3, ...))
+  expect_identical(g1(unit = who)$values, g1()$values)
+  expect_error(f(y_bound = c(-2, 2), unit = nobody), class = "dpfda_error_argument")
+  expect_error(f(y_bound = c(-2, 2), unit = df$who[-1]), class = "dpfda_error_argument")
+})
+
+test_that("the unit shift norm is the exact vertex maximum up to 12 rows and an upper bound above", {
+  set.seed(21)
+  shift_norm <- dpfda:::unit_shift_norm
+  for (k in c(1L, 2L, 5L, 12L, 14L)) {
+    Z <- matrix(stats::rnorm(6 * k), 6, k)
+    G <- crossprod(Z)
+    brute <- sqrt(max(rowSums((all_signs(k) %*% G) * all_signs(k))))
+    got <- shift_norm(function(idx) G[idx, idx, drop = FALSE], rep(1L, k))
+    if (k <= 12L) expect_equal(got, brute, tolerance = 1e-12) else expect_gte(got, brute)
+    # the triangle inequality and sqrt(k lambda_max) both bound it
+    expect_lte(brute, sum(sqrt(diag(G))) * (1 + 1e-12))
+  }
+  # several units: the largest
+  G <- diag(c(1, 4, 9))
+  expect_equal(shift_norm(function(idx) G[idx, idx, drop = FALSE], c(1L, 1L, 2L)), 3)
+  expect_equal(shift_norm(function(idx) G[idx, idx, drop = FALSE], c(1L, 2L, 2L)), sqrt(13))
+})
+
+test_that("exact noise with a unit is calibrated to the unit's sensitivity", {
+  d <- gpu_data()
+  r <- gpu_release(d, unit = d$person, noise = "exact")
+  expect_equal(r$sensitivity, gpu_release(d, unit = d$person)$sensitivity)
+  expect_true(isTRUE(r$noise_exact))
+})
