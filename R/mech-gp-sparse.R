@@ -33,6 +33,10 @@
 #' farthest-point choice of centres: no random numbers are used, so the
 #' noise stream of a seeded session is not disturbed).
 #'
+#' With `unit` (several rows per person) the noise is calibrated to the
+#' largest shift all outputs of one unit can make together, as for cloaking
+#' in [dp_gp_regression()] (Several rows per person); `n` counts units.
+#'
 #' The posterior variance (FITC, noise excluded) depends on public
 #' quantities only and is returned as it is.
 #'
@@ -75,7 +79,10 @@
 #' @export
 dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_variance, y_bound,
                                     epsilon, delta, calibration = c("analytic", "hall", "classical"),
-                                    tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL, data = NULL) {
+                                    tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL, data = NULL,
+                                    unit = NULL) {
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  frame <- data
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata,
                                       "dp_sparse_gp_regression", "newdata", new_required = TRUE)
   if (!is.null(fd)) {
@@ -85,7 +92,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   }
   check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))
   newdata <- newdata_in_x_order(newdata, x)   # (columns by name, as dp_gp_regression())
-  budget <- release_open(budget, epsilon, delta, NROW(x))
+  budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
   call <- match.call()
   noise <- check_noise(noise)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
@@ -99,6 +106,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
+  units <- erm_units(unit, n, frame, delta)
   y_bound <- check_y_bound(y_bound)
   grid <- as_grid(newdata, "newdata")
   if (is.null(dim(grid))) grid <- sort(grid)
@@ -114,8 +122,13 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   rel <- cloaking_release(parts, cl, epsilon, delta, calibration, call,
                           noise_args = check_noise_dots(list(...), "dp_sparse_gp_regression"),
                           mechanism = "gp-regression-cloaking-fitc", regression = "cloaking-fitc",
-                          inducing = Z, noise_mode = noise)
+                          inducing = Z, noise_mode = noise,
+                          unit_codes = if (!is.null(units) && units$n < n) units$codes)
   rel$n <- n   # (the records: one per individual, as the print says)
+  if (!is.null(units)) {
+    rel$n <- units$n
+    rel$privacy_unit <- privacy_unit_points(units$n, units$label)
+  }
   release_close(rel, budget, "dp_sparse_gp_regression")
 }
 

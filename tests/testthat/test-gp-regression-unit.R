@@ -16,6 +16,9 @@ gpu_release <- function(d, y = d$y, seed = 4, ...) {
                                         noise_variance = 0.04, y_bound = c(-2, 2), epsilon = 1, delta = 1e-5, ...))
 }
 
+# The FITC cloaking matrix of the sparse release (the package's, internal).
+fitc_cloaking_matrix_ref <- function(x, g, m) dpfda:::fitc_cloaking_matrix(x, g, m, kernel_gaussian(0.2), 0.04)
+
 # All sign vectors of length k (rows), for the independent worst case.
 all_signs <- function(k) as.matrix(expand.grid(rep(list(c(-1, 1)), k)))
 
@@ -140,4 +143,27 @@ test_that("exact noise with a unit is calibrated to the unit's sensitivity", {
   r <- gpu_release(d, unit = d$person, noise = "exact")
   expect_equal(r$sensitivity, gpu_release(d, unit = d$person)$sensitivity)
   expect_true(isTRUE(r$noise_exact))
+})
+
+test_that("sparse (FITC) cloaking with a unit: the worst swap of the largest unit stays within the sensitivity", {
+  d <- gpu_data(n_units = 60, seed = 3)
+  g <- seq(0, 1, length.out = 12)
+  sp <- function(y, ...) with_seed_mode(4, dp_sparse_gp_regression(d$x, y, g, inducing = 8, kernel = kernel_gaussian(0.2),
+                                                                    noise_variance = 0.04, y_bound = c(-2, 2),
+                                                                    epsilon = 1, delta = 1e-5, ...))
+  r <- sp(d$y, unit = d$person)
+  r0 <- sp(d$y)
+  expect_equal(r$n, 60)
+  expect_gt(r$sensitivity, 1.5 * r0$sensitivity)
+  expect_identical(sp(d$y, unit = seq_along(d$y))$values, r0$values)
+  Fm <- cloaking_covariance(fitc_cloaking_matrix_ref(d$x, g, 8))$factor
+  rows <- which(d$person == 1L)
+  S <- all_signs(length(rows))
+  worst <- max(vapply(seq_len(nrow(S) / 2L), function(j) {
+    y1 <- y2 <- d$y
+    y1[rows] <- 2 * S[j, ]
+    y2[rows] <- -2 * S[j, ]
+    sqrt(sum(qr.coef(qr(Fm), as.vector(sp(y1, unit = d$person)$values$values - sp(y2, unit = d$person)$values$values))^2))
+  }, 0))
+  expect_lte(worst, r$sensitivity * (1 + 1e-6))
 })
