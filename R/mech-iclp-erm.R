@@ -79,6 +79,12 @@
 #' @param budget `NULL` or a [privacy_budget()] to charge.
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
+#' @param unit The privacy unit when one person has several rows: a vector
+#'   with one entry per point of `x`, or with a formula a column of `data`.
+#'   Each unit's rows weigh 1 / (its rows) in the risk and \eqn{n} counts
+#'   units: a unit's average loss is \eqn{M}-admissible as one row's is, so
+#'   \eqn{\Delta} with \eqn{n} units bounds the change when all rows of one
+#'   unit are replaced (as in [dp_svm()]). `NULL`: each row is its own unit.
 #' @return A `dpfda_release` of class `dpfda_iclp_erm_release` with the
 #'   released function on the grid, `coefficients`, `basis`, `params`
 #'   (`eta`, `psi`, `J`, `kappa`, `M`, `loss`), `n`; [predict()] evaluates
@@ -96,7 +102,9 @@
 #' @export
 dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
-                   noise = c("float", "exact"), budget = NULL, ..., data = NULL) {
+                   noise = c("float", "exact"), budget = NULL, ..., data = NULL, unit = NULL) {
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  frame <- data
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_erm", "grid", labels = TRUE)
   if (!is.null(fd)) {
@@ -121,6 +129,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   if (n < 1L) arg_error("x", "at least one point", x)
   ok <- is.numeric(y) && is.null(dim(y)) && length(y) == n && all(is.finite(y))
   if (!isTRUE(ok)) arg_error("y", sprintf("%d finite numbers, one per point of `x`", n), y)
+  units <- regression_units(unit, n, frame)
   if (loss == "logistic") {
     if (!all(y %in% c(-1, 1))) arg_error("y", "labels in {-1, 1} for the logistic loss", y)
     if (!is.null(y_bound)) dpfda_abort("`y_bound` is only used by the square loss.", arg = "y_bound")
@@ -148,7 +157,9 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
     dpfda_abort("`psi` under- or overflows on the scale of this grid; rescale the grid.",
                 class = "dpfda_error_numeric", arg = "psi")
   }
-  fit <- erm_solve(Phi, as.double(y), psi_n, prior, loss)
+  fit <- if (is.null(units)) erm_solve(Phi, as.double(y), psi_n, prior, loss)
+         else erm_solve(Phi, as.double(y), psi_n, prior, loss, v = n * erm_weights(n, units))
+  if (!is.null(units)) n <- units$n   # (each unit's rows weigh one row: n counts units)
   M <- if (loss == "square") 2 * (y_bound + kappa * y_bound / sqrt(psi_n)) else 1
   sens <- M * kappa / (n * psi_n) * sqrt(sum(lam^(eta - 1)))
   if (!is.finite(sens)) {
@@ -164,6 +175,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                               params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
                               n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
                               noise_inflation = out$noise_inflation)
+  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   release_close(rel, budget, "dp_erm")
 }
 
@@ -217,8 +229,9 @@ nearest_grid_point <- function(pts, gp) {
   out
 }
 
-# Coefficients minimising (1/n) sum l(Phi c, y) + psi sum prior_j c_j^2.
-erm_solve <- function(Phi, y, psi, prior, loss) {
+# Coefficients minimising (1/n) sum v_i l(Phi c, y) + psi sum prior_j c_j^2, with v_i = 1, or with a
+# privacy unit n / (n_units k_i) for a row of a unit with k_i rows (each unit's rows weigh one row).
+erm_solve <- function(Phi, y, psi, prior, loss, v = rep(1, nrow(Phi))) {
   solve <- function(A, b) {
     tryCatch(base::solve(A, b), error = function(e) {
       dpfda_abort(sprintf("The ERM system is numerically singular (%s); increase `psi`.", conditionMessage(e)),
@@ -227,17 +240,18 @@ erm_solve <- function(Phi, y, psi, prior, loss) {
   }
   n <- nrow(Phi)
   if (loss == "square") {
-    A <- crossprod(Phi) / n
+    r <- sqrt(v)
+    A <- crossprod(Phi * r) / n
     diag(A) <- diag(A) + psi * prior
-    return(as.vector(solve(A, crossprod(Phi, y) / n)))
+    return(as.vector(solve(A, crossprod(Phi, v * y) / n)))
   }
   cf <- numeric(ncol(Phi))
   for (it in seq_len(100L)) {
     f <- as.vector(Phi %*% cf)
     p <- 1 / (1 + exp(y * f))                           # -dl/df / y
-    g <- -as.vector(crossprod(Phi, y * p)) / n + 2 * psi * prior * cf
+    g <- -as.vector(crossprod(Phi, v * y * p)) / n + 2 * psi * prior * cf
     if (sqrt(sum(g^2)) < 1e-10) break
-    H <- crossprod(Phi, Phi * (p * (1 - p))) / n
+    H <- crossprod(Phi, Phi * (v * p * (1 - p))) / n
     diag(H) <- diag(H) + 2 * psi * prior
     cf <- cf - solve(H, g)
   }

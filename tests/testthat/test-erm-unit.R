@@ -155,3 +155,35 @@ test_that("a formula takes the unit as a column of `data`; bad units are classed
   expect_warning(svm(0.01), class = "dpfda_warning_delta")
   expect_no_warning(svm(0.01, unit = d$Chick))
 })
+
+test_that("dp_erm (ICLP): a whole-unit swap moves the ICLP norm by at most the unit sensitivity", {
+  set.seed(5)
+  np <- 40
+  k <- c(10, sample(1:3, np - 1L, replace = TRUE))
+  person <- rep(seq_len(np), k)
+  x <- stats::runif(length(person))
+  x[person == 1L] <- 0.5
+  y <- ifelse(x > 0.4, 1, -1)
+  y2 <- y
+  y2[person == 1L] <- -1   # the 10 rows of person 1 change their response
+  g <- seq(0, 1, length.out = 41)
+  iclp_norm <- function(r1, r2) sum(abs(r1$coefficients - r2$coefficients) / sqrt(r1$basis$values))
+  for (loss in c("square", "logistic")) {
+    f <- function(yy, ...) with_seed_mode(3, dp_erm(x, yy, epsilon = 1, psi = 100, grid = g, eta = 2, loss = loss,
+                                                    y_bound = if (loss == "square") 1, ...))
+    a <- f(y, unit = person)
+    b <- f(y2, unit = person)
+    expect_lte(iclp_norm(a, b), a$sensitivity)
+    expect_gt(iclp_norm(a, b), 0.3 * a$sensitivity)
+    expect_equal(a$n, np)
+    # without the unit the same swap exceeds the one-row calibration (3.6 and 6.9 times here)
+    a0 <- f(y)
+    expect_gt(iclp_norm(a0, f(y2)), 3 * a0$sensitivity)
+    expect_equal(a$sensitivity * np, a0$sensitivity * length(y), tolerance = 1e-12)
+    expect_identical(f(y, unit = seq_along(y))$values, a0$values)
+  }
+  d <- data.frame(x = x, y = y, who = person)
+  r <- with_seed_mode(3, dp_erm(y ~ x, data = d, epsilon = 1, psi = 1, grid = data.frame(x = g), eta = 2,
+                                y_bound = 1, unit = who))
+  expect_output(print(r), "privacy unit: who (40 units)", fixed = TRUE)
+})
