@@ -345,6 +345,7 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
 # covers this computation as it covers q_i's.
 cloaking_unit_bound <- function(C, cl, codes) {
   Fm <- cl$factor
+  if (ncol(Fm) == 0L) return(0)   # (C of rank 0: the projected release moves with no output)
   Z <- solve(crossprod(Fm), crossprod(Fm, C))
   sqrt(1 + cl$margin) * unit_shift_norm(function(idx) crossprod(Z[, idx, drop = FALSE]), codes)
 }

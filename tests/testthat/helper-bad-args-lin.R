@@ -8,10 +8,11 @@ bad_arg_table_lin <- function() {
     dp_erm = list(
       square = list(x = x, y = sin(2 * pi * x), epsilon = 1, psi = 0.1, grid = g,
                     kernel = kernel_matern(3 / 2, 0.1), loss = "square", eta = 2, y_bound = 2, J = 5,
-                    domain = c(0, 1), noise = "exact", budget = privacy_budget(1e6), data = NULL),
+                    domain = c(0, 1), noise = "exact", budget = privacy_budget(1e6), data = NULL,
+                    unit = rep(1:6, 2)),
       logistic = list(x = x, y = rep(c(-1, 1), 6), epsilon = 1, psi = 0.1, grid = g,
                       kernel = kernel_matern(3 / 2, 0.1), loss = "logistic", eta = 2, y_bound = NULL,
-                      J = NULL, domain = NULL, noise = "float", budget = NULL, data = NULL))
+                      J = NULL, domain = NULL, noise = "float", budget = NULL, data = NULL, unit = NULL))
   )
 }
 
