@@ -112,8 +112,10 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' changes the utility by at most \eqn{(4\tau^2 + \max_k \sum_{k' \ne k}
 #' n_{k'} 8\tau^2/(n - n_{k'}))/n} (about \eqn{12\tau^2/n}), the sensitivity
 #' given to [dp_select()]. The folds are a random partition drawn from the
-#' noise source, independent of the data. Only the chosen candidate leaves
-#' the function (the cross-validation scores are private).
+#' noise source, independent of the data, laid on the curves (or units) in a
+#' canonical order of their values, so that the order of the individuals does
+#' not change the selection under [dp_reproducible()]. Only the chosen
+#' candidate leaves the function (the cross-validation scores are private).
 #'
 #' Default candidates (section 5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
 #' \eqn{\min(M_{max} + 5, 20)} around the PSS set; QR 20 log-spaced \eqn{\psi}
@@ -249,8 +251,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     A <- rowsum(A, units$index, reorder = TRUE) / k
     X2 <- as.vector(rowsum(X2, units$index, reorder = TRUE)) / k
   }
-  fold <- integer(n)
-  fold[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
+  fold <- pcv_folds(A, X2, folds)
   loss <- pcv_losses(A, X2, fold, candidates, mechanism, lam, epsilon, tau, eta, o)
   sens <- pcv_sensitivity(fold, tau)
   s <- quiet_privacy(dp_select(-loss, sensitivity = sens, epsilon = epsilon_select))
@@ -260,6 +261,19 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
                  eta = if (mechanism == "frl") NULL else eta,
                  epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng()),
             class = "dpfda_pcv_selection")
+}
+
+# The folds: a random partition into `folds` parts of (nearly) equal size, drawn from the noise source
+# and laid on the individuals (rows of A, X2) in a canonical order of their data, so that the order
+# they came in does not change the selection. The partition is uniform whatever that order, and
+# independent of the data as a partition of the individuals, which is all the privacy argument uses.
+pcv_folds <- function(A, X2, folds) {
+  n <- length(X2)
+  by_draw <- integer(n)
+  by_draw[order(noise_draw(n, "uniform"))] <- rep_len(seq_len(folds), n)
+  fold <- integer(n)
+  fold[canonical_rows(cbind(A, X2))] <- by_draw
+  fold
 }
 
 # Expected cross-validation loss of each candidate: A (n x J coefficients of

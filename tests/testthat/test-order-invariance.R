@@ -101,3 +101,18 @@ test_that("point and regression releases do not depend on the order of the point
   om <- sample(300)
   expect_identical(summarise_mortality(mort)$sums, summarise_mortality(mort[om, ])$sums)
 })
+
+test_that("pcv_select() lays its random folds on the curves in a canonical order, not the order given", {
+  set.seed(3)
+  A <- matrix(stats::rnorm(40 * 4), 40)
+  X2 <- rowSums(A^2) + stats::runif(40)
+  o <- sample(40)
+  f1 <- with_seed_mode(8, dpfda:::pcv_folds(A, X2, 5))
+  f2 <- with_seed_mode(8, dpfda:::pcv_folds(A[o, ], X2[o], 5))
+  expect_identical(f2, f1[o])   # each curve keeps its fold
+  expect_identical(as.vector(table(f1)), rep(8L, 5))
+  # two data sets differing in one curve: the partition is still uniform (the same fold sizes)
+  A2 <- A
+  A2[1, ] <- 10
+  expect_identical(sort(with_seed_mode(8, dpfda:::pcv_folds(A2, X2, 5))), sort(f1))
+})
