@@ -89,6 +89,14 @@
 #' @param calibration Calibration of the simulated regression noise (see
 #'   [dp_noise_scale()]).
 #' @param tol Tolerance of [cloaking_covariance()] for the simulated noise.
+#' @param unit The privacy unit when one person has several rows: a vector
+#'   with one entry per row of `x`. Folds then hold whole units (`folds = K`
+#'   assigns the units, in order of first appearance, modulo \eqn{K}; fold
+#'   labels must be constant within a unit), and the sensitivity is that of
+#'   changing every output of one unit (the inputs and which rows belong to
+#'   which unit stay public): \eqn{k_u b(d)} in its test fold plus
+#'   \eqn{\sum_m b(d \sum_{i \in u} |c_{ik,m}|)} in every other fold, the
+#'   largest over the units. `NULL`: each row is its own unit.
 #' @return An object of class `c("dpfda_gp_selection", "dpfda_selection")`:
 #'   the fields of [dp_select()] (`index`, `epsilon` spent, `sensitivity`
 #'   \eqn{\Delta_u}, `n_candidates`, `rng`) plus the chosen `candidate`
@@ -116,22 +124,29 @@
 dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, error_limit = 4,
                          include_dp_noise = TRUE, epsilon_regression = NULL, delta = NULL,
                          sensitivity_rule = c("corrected", "paper"),
-                         calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL) {
+                         calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL,
+                         unit = NULL) {
   check_required(c("x", "y", "candidates", "y_bound", "epsilon"))
-  budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, NROW(x))
+  unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, if (is.null(unit)) NROW(x))
   call <- match.call()
   pts <- as_points(x, "x")
   n <- nrow(pts)
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
+  units <- regression_units(unit, n)
   cands <- check_candidates(candidates, ncol(pts))
   y_bound <- check_y_bound(y_bound)
   epsilon <- check_epsilon(epsilon)
-  fold <- check_folds(folds, n)
+  fold <- check_folds(folds, n, units$codes)
   error_limit <- check_number(error_limit, "error_limit", lower = 0, lower_open = TRUE)
   include_dp_noise <- check_flag(include_dp_noise, "include_dp_noise")
   sensitivity_rule <- check_choice(sensitivity_rule, c("corrected", "paper"), "sensitivity_rule")
+  if (!is.null(units) && sensitivity_rule == "paper") {
+    dpfda_abort("sensitivity_rule = \"paper\" (not a bound) has no version for a privacy unit; use \"corrected\".",
+                arg = "sensitivity_rule")
+  }
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   tol <- check_number(tol, "tol", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                       what = "a number strictly between 0 and 1")
@@ -164,7 +179,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   for (r in seq_along(cands)) {
     cv <- gp_cv_candidate(pts, cands[[r]], fold, d, noise)
     sse[r] <- gp_cv_sse(cv, yc, L)
-    sens[r] <- gp_cv_sensitivity(cv, d, L, n, sensitivity_rule)
+    sens[r] <- gp_cv_sensitivity(cv, d, L, n, sensitivity_rule, units$codes)
     bar$tick()
   }
   bar$done()
@@ -175,7 +190,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                      "to be epsilon-DP. Use it only to reproduce the paper."),
                class = c("dpfda_warning_privacy", "dpfda_warning"))
   }
-  charge_budget(budget, epsilon, 0, "dp_gp_select (hyper-parameters)")
+  charge_budget(budget, epsilon, 0, "dp_gp_select (hyper-parameters)", unit = units$label)
   sel <- quiet_privacy(dp_select(-sse, delta_u, epsilon))
   chosen <- cands[[sel$index]]
   candidate <- if (is.data.frame(candidates)) candidates[sel$index, , drop = FALSE] else candidates[[sel$index]]
@@ -183,7 +198,8 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
               list(candidate = candidate, kernel = chosen$kernel, noise_variance = chosen$noise_variance,
                    candidates = candidates, folds = fold, error_limit = error_limit,
                    sensitivity_rule = sensitivity_rule, include_dp_noise = include_dp_noise,
-                   epsilon_regression = epsilon_regression, delta = delta, call = call)),
+                   epsilon_regression = epsilon_regression, delta = delta, call = call,
+                   privacy_unit = if (!is.null(units)) privacy_unit_points(units$n, units$label))),
             class = c("dpfda_gp_selection", "dpfda_selection"))
 }
 
@@ -196,6 +212,7 @@ selection_details.dpfda_gp_selection <- function(x) {
   cat(sprintf("  utility: -SSE over %d folds, errors clipped at +/- %s d; sensitivity %s (%s rule)\n",
               length(unique(x$folds)), format(x$error_limit), format(x$sensitivity, digits = 4),
               x$sensitivity_rule))
+  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s (folds hold whole units)\n", x$privacy_unit))
   cat("  the regression with these hyper-parameters spends its own budget (sequential composition)\n")
 }
 
@@ -230,9 +247,14 @@ check_candidates <- function(candidates, D) {
   lapply(candidates, function(cd) list(kernel = cd$kernel, noise_variance = as.double(cd$noise_variance)))
 }
 
-# Public fold labels 1..K.
-check_folds <- function(folds, n) {
+# Public fold labels 1..K; with a privacy unit (`codes`, 1..n_units in order of appearance) every
+# fold holds whole units.
+check_folds <- function(folds, n, codes = NULL) {
   if (is.numeric(folds) && length(folds) == 1L && n > 1L) {
+    if (!is.null(codes)) {
+      K <- check_count(folds, "folds", min = 2, max = max(codes))
+      return(((codes - 1L) %% K) + 1L)
+    }
     K <- check_count(folds, "folds", min = 2, max = n)
     return(((seq_len(n) - 1L) %% K) + 1L)
   }
@@ -242,7 +264,12 @@ check_folds <- function(folds, n) {
     arg_error("folds", sprintf("a number of folds between 2 and n = %d, or %d fold labels with at least two distinct values",
                                n, n), folds)
   }
-  as.integer(factor(folds))
+  fold <- as.integer(factor(folds))
+  if (!is.null(codes) && any(tabulate(codes[!duplicated(cbind(codes, fold))]) > 1L)) {
+    dpfda_abort("`folds` must keep each unit's rows in one fold (a unit is tested or trains as a whole).",
+                arg = "folds")
+  }
+  fold
 }
 
 # Cloaking matrix of the test rows given the training rows (P x n); test
@@ -291,9 +318,20 @@ gp_cv_sse <- function(cv, yc, L) {
 # moves by a (see the roxygen derivation).
 sq_change_bound <- function(a, L) L^2 - pmax(L - a, 0)^2
 
-# Sensitivity of the CV SSE of one candidate (n = number of points).
-gp_cv_sensitivity <- function(cv, d, L, n, rule = c("corrected", "paper")) {
+# Sensitivity of the CV SSE of one candidate (n = number of points). With a privacy unit (`codes`, folds
+# holding whole units), all outputs of one unit move: in its test fold its k rows' targets (k b(d)), in
+# every other fold each test prediction by at most d sum_{i in u} |C_mi|.
+gp_cv_sensitivity <- function(cv, d, L, n, rule = c("corrected", "paper"), codes = NULL) {
   rule <- match.arg(rule)
+  if (!is.null(codes)) {
+    per_unit <- tabulate(codes) * sq_change_bound(d, L)
+    for (f in cv) {
+      S <- rowsum(t(abs(f$C)), codes[f$train])   # units x test points: sum over the unit's rows of |C_mi|
+      u <- as.integer(rownames(S))
+      per_unit[u] <- per_unit[u] + rowSums(sq_change_bound(d * S, L))
+    }
+    return(max(per_unit))
+  }
   if (rule == "paper") {
     s <- vapply(cv, function(f) d^2 * max(colSums(f$C^2)), 1)
     s <- sort(s, decreasing = TRUE)

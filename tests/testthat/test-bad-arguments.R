@@ -217,13 +217,14 @@ bad_arg_table_core <- function() {
       frame = list(x = seq(0.05, 0.95, length.out = 8), y = sin(1:8), y_bound = c(-1, 1), epsilon = 1,
                    candidates = data.frame(lengthscale = c(0.1, 0.5), noise_variance = c(0.1, 0.2)),
                    folds = 4, error_limit = 4, include_dp_noise = TRUE, epsilon_regression = 1,
-                   delta = 1e-5, sensitivity_rule = "corrected", calibration = "analytic", tol = 1e-8, budget = NULL),
+                   delta = 1e-5, sensitivity_rule = "corrected", calibration = "analytic", tol = 1e-8, budget = NULL,
+                   unit = rep(1:4, each = 2)),
       list = list(x = g2, y = c(0.5, -0.2, 0.3, 1), y_bound = c(-1, 1), epsilon = 1,
                   candidates = list(list(kernel = kernel_gaussian(0.3), noise_variance = 0.1),
                                     list(kernel = kernel_matern(2.5, 0.5), noise_variance = 0.2)),
                   folds = c(1, 2, 1, 2), error_limit = 2, include_dp_noise = FALSE,
                   epsilon_regression = NULL, delta = NULL, sensitivity_rule = "paper",
-                  calibration = "hall", tol = 1e-8, budget = NULL)
+                  calibration = "hall", tol = 1e-8, budget = NULL, unit = NULL)
     ),
     dp_sparse_gp_regression = list(
       kmeans = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5, inducing = 2,

@@ -167,3 +167,52 @@ test_that("sparse (FITC) cloaking with a unit: the worst swap of the largest uni
   }, 0))
   expect_lte(worst, r$sensitivity * (1 + 1e-6))
 })
+
+test_that("dp_gp_select(unit =): folds hold whole units, and the sensitivity covers a whole unit's outputs", {
+  d <- gpu_data(n_units = 30, seed = 6)
+  cand <- expand.grid(lengthscale = c(0.1, 0.4), noise_variance = c(0.04, 0.3))
+  sel <- function(y, folds = 5, ...) with_seed_mode(3, dp_gp_select(d$x, y, cand, y_bound = c(-2, 2), epsilon = 1,
+                                                                     folds = folds, include_dp_noise = FALSE, ...))
+  s <- sel(d$y, unit = d$person)
+  # every unit in one fold
+  expect_true(all(tapply(s$folds, d$person, function(f) length(unique(f))) == 1L))
+  expect_output(print(s), "privacy unit: person (30 units)", fixed = TRUE)
+  # the SSE of every candidate moves by at most the sensitivity when all outputs of the largest unit move
+  yc <- pmin(pmax(d$y, -2), 2)
+  codes <- dpfda:::unit_codes(d$person)
+  L <- 4 * 4
+  worst <- 0
+  for (r in seq_len(nrow(cand))) {
+    cv <- dpfda:::gp_cv_candidate(matrix(d$x), list(kernel = kernel_gaussian(cand$lengthscale[r]),
+                                                    noise_variance = cand$noise_variance[r]), s$folds, 4)
+    rows <- which(d$person == 1L)
+    for (v in c(-2, 2)) {
+      y2 <- yc
+      y2[rows] <- v
+      worst <- max(worst, abs(dpfda:::gp_cv_sse(cv, yc, L) - dpfda:::gp_cv_sse(cv, y2, L)))
+    }
+  }
+  expect_lte(worst, s$sensitivity)
+  expect_gt(s$sensitivity, sel(d$y)$sensitivity)
+  # the calibration, written out unit by unit: k_u b(d) in its test fold, sum_m b(d sum_{i in u} |C_mi|) elsewhere
+  b <- function(a) L^2 - pmax(L - a, 0)^2
+  expected <- max(vapply(seq_len(nrow(cand)), function(r) {
+    cv <- dpfda:::gp_cv_candidate(matrix(d$x), list(kernel = kernel_gaussian(cand$lengthscale[r]),
+                                                    noise_variance = cand$noise_variance[r]), s$folds, 4)
+    max(vapply(unique(d$person), function(u) {
+      rows <- which(d$person == u)
+      tot <- length(rows) * b(4)
+      for (f in cv) {
+        tr <- f$train %in% rows
+        if (any(tr)) tot <- tot + sum(b(4 * rowSums(abs(f$C[, tr, drop = FALSE]))))
+      }
+      tot
+    }, 0))
+  }, 0))
+  expect_equal(s$sensitivity, expected, tolerance = 1e-12)
+  # fold labels that split a unit are refused; the paper's rule has no unit version
+  expect_error(sel(d$y, unit = d$person, folds = rep(1:2, length.out = length(d$y))),
+               "whole", class = "dpfda_error_argument")
+  expect_error(sel(d$y, unit = d$person, sensitivity_rule = "paper"), class = "dpfda_error_argument")
+  expect_identical(sel(d$y, unit = seq_along(d$y))$sensitivity, sel(d$y)$sensitivity)
+})
