@@ -92,8 +92,8 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #' \eqn{+1}); predicted classes are always \eqn{\pm 1}.
 #'
 #' **Public inputs.** `lambda`, `kernel`, `grid`, `domain`, `gap_tol` and
-#' `n = nrow(x)` are public (neighbouring data sets differ by replacing one
-#' observation). The grid must not be derived from the data, and the
+#' `n = nrow(x)` (with `unit`, the number of units) are public (neighbouring
+#' data sets differ by replacing one observation, or every row of one unit). The grid must not be derived from the data, and the
 #' released function must not be evaluated at the training points and
 #' published. When `domain` is given, covariates outside it are clamped to it
 #' (documented privacy rule 2); the bound above holds for any covariates
@@ -538,8 +538,11 @@ print.dpfda_svm_fit <- function(x, ...) {
   cat(sprintf("<dpfda_svm_fit> NON-PRIVATE bias-free kernel SVM, n = %d, lambda = %s\n",
               length(x$y), format(x$lambda, digits = 4)))
   cat("  kernel: ", format(x$kernel), "\n", sep = "")
-  cat(sprintf("  %d support vectors (%d at their bound), duality gap %s after %d sweeps\n",
-              sum(x$dual > 0), sum(x$dual >= (x$weights %||% (1 / length(x$y)))), format(x$gap, digits = 3),
+  w <- x$weights %||% rep(1 / length(x$y), length(x$y))
+  cat(sprintf("  %d support vectors (%d at %s), duality gap %s after %d sweeps\n",
+              sum(x$dual > 0), sum(x$dual >= w),
+              if (length(unique(w)) == 1L) "the bound 1/n" else "their bound 1 / (units x rows of the unit)",
+              format(x$gap, digits = 3),
               x$iterations))
   invisible(x)
 }

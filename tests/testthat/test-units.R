@@ -475,6 +475,21 @@ test_that("embeddings, bandwidths and point regressions are equivariant (a sweep
                                                       kernel_gaussian(0.15 * units_b, variance = units_c^2),
                                                       units_c^2 * 0.1, units_c * c(-2, 2), 1, 1e-3))
   expect_lt(rel_diff(units_c * sp[[1]]$values$values, sp[[2]]$values$values), 1e-8)
+  # the regressions with a privacy unit (persons of 1 to 4 rows): the unit's sensitivity moves with the units
+  pu <- rep(seq_len(80), times = rep(1:4, 20))[1:200]
+  sv <- units_pair(function() dp_svm(xs, sign(ys), 0.1, kg, nd, 1, 1e-3, unit = pu),
+                   function() dp_svm(xs2, sign(ys), 0.1, kg2, nd2, 1, 1e-3, unit = pu))
+  expect_lt(rel_diff(sv[[1]]$values$values, sv[[2]]$values$values), 1e-8)
+  kr <- units_pair(function() dp_krr(xs, ys, 0.1, kg, nd, c(-2, 2), 1, 1e-3, unit = pu),
+                   function() dp_krr(xs2, units_c * ys, 0.1, kg2, nd2, units_c * c(-2, 2), 1, 1e-3, unit = pu))
+  expect_lt(rel_diff(units_c * kr[[1]]$values$values, kr[[2]]$values$values), 1e-8)
+  for (meth in c("cloaking", "standard")) {
+    gr <- units_pair(function() dp_gp_regression(xs, ys, nd, kg, 0.1, c(-2, 2), 1, 1e-3, mechanism = meth, unit = pu),
+                     function() dp_gp_regression(xs2, units_c * ys, nd2, kernel_gaussian(0.15 * units_b, variance = units_c^2),
+                                                 units_c^2 * 0.1, units_c * c(-2, 2), 1, 1e-3, mechanism = meth,
+                                                 unit = pu))
+    expect_lt(rel_diff(units_c * gr[[1]]$values$values, gr[[2]]$values$values), 1e-7, label = meth)
+  }
   # densities with a privacy unit, binned, and their population band
   fr <- data.frame(x = x, p = rep(1:250, each = 2))
   g <- seq(0, 1, length.out = 21)
