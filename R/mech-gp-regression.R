@@ -285,8 +285,13 @@ unit_gp_bound <- function(parts, kernel, noise_variance, bound, codes) {
     return(sqrt(kernel$variance) * max(rowsum(S[, 3L] + S[, 4L], codes)))
   }
   A <- parts$Kinv
-  unit_shift_norm(function(idx) A[idx, idx, drop = FALSE] - noise_variance * crossprod(A[, idx, drop = FALSE]),
-                  codes)
+  # s' G_u s = s' A s - noise_variance ||A s||^2, with A s (n x units) built column block by block
+  quad <- function(V, s, idx) {
+    q <- 0
+    for (j in seq_along(s)) q <- q + s[j] * V[cbind(idx[, j], seq_len(nrow(idx)))]
+    q - noise_variance * colSums(V^2)
+  }
+  unit_shift_norm(function(i) A[, i, drop = FALSE], quad, codes)
 }
 
 # The cloaking mechanism for any mean that is linear in the clipped outputs,
@@ -347,7 +352,7 @@ cloaking_unit_bound <- function(C, cl, codes) {
   Fm <- cl$factor
   if (ncol(Fm) == 0L) return(0)   # (C of rank 0: the projected release moves with no output)
   Z <- solve(crossprod(Fm), crossprod(Fm, C))
-  sqrt(1 + cl$margin) * unit_shift_norm(function(idx) crossprod(Z[, idx, drop = FALSE]), codes)
+  sqrt(1 + cl$margin) * unit_shift_norm(function(i) Z[, i, drop = FALSE], function(V, s, idx) colSums(V^2), codes)
 }
 
 #' The release of dp_gp_regression() and dp_sparse_gp_regression(): class

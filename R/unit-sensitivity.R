@@ -4,29 +4,45 @@
 # sum_{i in u} s_i z_i with |s_i| <= 1, of squared norm s' G_u s (G_u = the Gram matrix of the unit's
 # z_i in the norm the noise is calibrated in).
 
-# The largest shift norm max_u max_{s in [-1, 1]^k} sqrt(s' G_u s) over the units (`codes`, 1..n, one per
-# row); `block(idx)` returns the Gram block of rows `idx`. A convex function's maximum over the box is
-# at a vertex: for up to `exact_max` rows the 2^(k-1) sign vectors are searched (s and -s agree), above
-# that the smaller of the triangle inequality (sum_i sqrt(G_ii))^2 and k lambda_max(G_u) bounds it.
-unit_shift_norm <- function(block, codes, exact_max = 12L) {
-  groups <- split(seq_along(codes), codes)
-  signs <- vector("list", exact_max)
+# The largest shift norm max_u max_{s in [-1, 1]^k} sqrt(s' G_u s) over the units (`codes`, 1..n, one
+# per row). A convex function's maximum over the box is at a vertex: for units of up to `exact_max`
+# rows the 2^(k-1) sign vectors are searched (s and -s agree), above that the triangle inequality
+# (sum_i sqrt(G_ii))^2 bounds it. The units of one size are searched together: `gather(i)` returns
+# the columns of rows `i` (one per unit) of a matrix V with s' G_u s = value(V s, s, idx) (idx: the
+# units' rows, one unit per row of idx), and the sign vectors are visited in Gray-code order, so that
+# each step adds one column block.
+unit_shift_norm <- function(gather, value, codes, exact_max = 12L) {
+  sizes <- tabulate(codes, max(0L, codes))
+  rows <- split(seq_along(codes), codes)
   best <- 0
-  for (idx in groups) {
-    G <- block(idx)
-    k <- length(idx)
-    v <- if (k == 1L) {
-      G[1L, 1L]
-    } else if (k <= exact_max) {
-      if (is.null(signs[[k]])) {
-        signs[[k]] <- cbind(1, as.matrix(expand.grid(rep(list(c(-1, 1)), k - 1L))))
-      }
-      S <- signs[[k]]
-      max(rowSums((S %*% G) * S))
-    } else {
-      min(sum(sqrt(pmax(diag(G), 0)))^2, k * max(eigen(G, symmetric = TRUE, only.values = TRUE)$values))
+  for (k in sort(unique(sizes))) {
+    idx <- matrix(unlist(rows[sizes == k], use.names = FALSE), ncol = k, byrow = TRUE)
+    cols <- lapply(seq_len(k), function(j) gather(idx[, j]))
+    if (k > exact_max) {
+      tri <- 0
+      for (j in seq_len(k)) tri <- tri + sqrt(pmax(value(cols[[j]], 1, idx[, j, drop = FALSE]), 0))
+      best <- max(best, tri^2)
+      next
     }
-    best <- max(best, v)
+    s <- rep(1, k)
+    V <- Reduce(`+`, cols)
+    best <- max(best, value(V, s, idx))
+    for (t in seq_len(2^(k - 1L) - 1L)) {
+      j <- 2L + gray_flip_bit(t)   # (the first sign stays +1)
+      V <- V - 2 * s[j] * cols[[j]]
+      s[j] <- -s[j]
+      best <- max(best, value(V, s, idx))
+    }
   }
   sqrt(max(0, best))
+}
+
+# The bit that changes between the Gray codes of t - 1 and t: the number of trailing zeros of t.
+gray_flip_bit <- function(t) {
+  z <- 0L
+  while (t %% 2 == 0) {
+    t <- t %/% 2
+    z <- z + 1L
+  }
+  z
 }

@@ -7,6 +7,11 @@
 # Cholesky factor); the SVM's dual has a box per row (no extra work); the cloaking and standard GP
 # regressions search each unit's sign vectors over the Gram block of its rows (2^(k-1) k^2 per unit
 # of k rows) and, for the standard RKHS bound, form K^-1 itself.
+# Measured 2026-11-30 (median of 3): krr 7.1 / 7.4 s (0.96), svm 753 / 532 ms (1.42), erm 0.98 /
+# 1.02 s (0.96), cloaking 369 / 386 ms (0.96), standard 712 / 659 ms (1.08), sparse 4.54 / 4.15 s
+# (1.10; 1.23 before the units of one size were searched together). The SVM is not slowed by the
+# unit's code: its weighted dual, with a box per row, takes more sweeps of coordinate ascent to
+# reach the same duality gap (1361 against 905 on these data; each sweep costs the same).
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # med(), fmt_s(), bench_ratio()
 

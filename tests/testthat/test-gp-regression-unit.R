@@ -123,19 +123,27 @@ test_that("a formula takes the unit from `data`; y_bound = \"auto\" weighs each 
 test_that("the unit shift norm is the exact vertex maximum up to 12 rows and an upper bound above", {
   set.seed(21)
   shift_norm <- dpfda:::unit_shift_norm
+  norm_z <- function(Z, codes) shift_norm(function(i) Z[, i, drop = FALSE], function(V, s, idx) colSums(V^2), codes)
   for (k in c(1L, 2L, 5L, 12L, 14L)) {
     Z <- matrix(stats::rnorm(6 * k), 6, k)
     G <- crossprod(Z)
     brute <- sqrt(max(rowSums((all_signs(k) %*% G) * all_signs(k))))
-    got <- shift_norm(function(idx) G[idx, idx, drop = FALSE], rep(1L, k))
+    got <- norm_z(Z, rep(1L, k))
     if (k <= 12L) expect_equal(got, brute, tolerance = 1e-12) else expect_gte(got, brute)
-    # the triangle inequality and sqrt(k lambda_max) both bound it
+    # the triangle inequality bounds it
     expect_lte(brute, sum(sqrt(diag(G))) * (1 + 1e-12))
   }
-  # several units: the largest
-  G <- diag(c(1, 4, 9))
-  expect_equal(shift_norm(function(idx) G[idx, idx, drop = FALSE], c(1L, 1L, 2L)), 3)
-  expect_equal(shift_norm(function(idx) G[idx, idx, drop = FALSE], c(1L, 2L, 2L)), sqrt(13))
+  # several units of several sizes, rows interleaved: the largest, each unit searched over its own rows
+  Z <- matrix(stats::rnorm(5 * 30), 5, 30)
+  codes <- sample(rep(1:9, times = c(1, 2, 3, 4, 5, 6, 4, 3, 2)))
+  brute <- max(vapply(1:9, function(u) {
+    Zu <- Z[, codes == u, drop = FALSE]
+    S <- all_signs(ncol(Zu))
+    max(colSums((Zu %*% t(S))^2))
+  }, 0))
+  expect_equal(norm_z(Z, codes), sqrt(brute), tolerance = 1e-12)
+  expect_equal(norm_z(diag(c(1, 2, 3)), c(1L, 1L, 2L)), 3)
+  expect_equal(norm_z(diag(c(1, 2, 3)), c(1L, 2L, 2L)), sqrt(13))
 })
 
 test_that("exact noise with a unit is calibrated to the unit's sensitivity", {
