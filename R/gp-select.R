@@ -177,7 +177,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   sse <- sens <- numeric(length(cands))
   bar <- dp_progress(length(cands), "dp_gp_select(): cross-validating the candidates")
   for (r in seq_along(cands)) {
-    cv <- gp_cv_candidate(pts, cands[[r]], fold, d, noise)
+    cv <- gp_cv_candidate(pts, cands[[r]], fold, d, noise, units$codes)
     sse[r] <- gp_cv_sse(cv, yc, L)
     sens[r] <- gp_cv_sensitivity(cv, d, L, n, sensitivity_rule, units$codes)
     bar$tick()
@@ -287,8 +287,9 @@ gp_cloaking_matrix <- function(x_train, x_test, kernel, noise_variance) {
 }
 
 # One candidate: per fold the cloaking matrix, the indices and the simulated
-# cloaking noise (data independent), or zero noise.
-gp_cv_candidate <- function(pts, cand, fold, d, noise = NULL) {
+# cloaking noise (data independent), or zero noise; with a privacy unit (`codes`) the noise of
+# dp_gp_regression(unit =), calibrated to a whole unit of the training rows.
+gp_cv_candidate <- function(pts, cand, fold, d, noise = NULL, codes = NULL) {
   check_alloc(as.double(nrow(pts))^2 * 2, "cross-validation system")
   lapply(sort(unique(fold)), function(k) {
     train <- which(fold != k)
@@ -298,7 +299,8 @@ gp_cv_candidate <- function(pts, cand, fold, d, noise = NULL) {
     z <- numeric(length(test))
     if (!is.null(noise)) {
       cl <- cloaking_covariance(C, tol = noise$tol)
-      sigma <- do.call(dp_noise_scale, c(list(d * sqrt(cl$max_constraint), noise$epsilon, noise$delta,
+      per_d <- if (is.null(codes)) sqrt(cl$max_constraint) else cloaking_unit_bound(C, cl, codes[train])
+      sigma <- do.call(dp_noise_scale, c(list(d * per_d, noise$epsilon, noise$delta,
                                               calibration = noise$calibration), noise$args))
       z <- sigma * as.vector(C %*% (sqrt(cl$lambda) * noise_draw(ncol(C), "normal")))
     }

@@ -173,7 +173,8 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
 
 # The unit of each curve (a vector with one entry per curve): index and count.
 curve_units <- function(unit, n) {
-  if (is.null(dim(unit)) && length(unit) == n && !anyNA(unit) && (is.atomic(unit) || is.factor(unit))) {
+  # (atomic first: anyNA() of a function is an error, and a function has length 1, as one curve has)
+  if (is.null(dim(unit)) && (is.atomic(unit) || is.factor(unit)) && length(unit) == n && !anyNA(unit)) {
     # (codes of the values themselves: as.character() of numbers is not cheap)
     index <- unit_codes(unit)
     return(list(index = index, n = max(0L, index)))

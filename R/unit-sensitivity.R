@@ -13,9 +13,9 @@
 # each step adds one column block.
 unit_shift_norm <- function(gather, value, codes, exact_max = 12L) {
   sizes <- tabulate(codes, max(0L, codes))
-  rows <- split(seq_along(codes), codes)
+  rows <- split(seq_along(codes), factor(codes, levels = seq_along(sizes)))   # (codes need not be 1..n: a subset)
   best <- 0
-  for (k in sort(unique(sizes))) {
+  for (k in setdiff(sort(unique(sizes)), 0L)) {
     idx <- matrix(unlist(rows[sizes == k], use.names = FALSE), ncol = k, byrow = TRUE)
     cols <- lapply(seq_len(k), function(j) gather(idx[, j]))
     if (k > exact_max) {

@@ -224,3 +224,29 @@ test_that("dp_gp_select(unit =): folds hold whole units, and the sensitivity cov
   expect_error(sel(d$y, unit = d$person, sensitivity_rule = "paper"), class = "dpfda_error_argument")
   expect_identical(sel(d$y, unit = seq_along(d$y))$sensitivity, sel(d$y)$sensitivity)
 })
+
+test_that("the unit shift norm takes codes with gaps (the training rows of a fold)", {
+  set.seed(4)
+  Z <- matrix(stats::rnorm(4 * 12), 4, 12)
+  codes <- rep(c(2L, 5L, 9L), times = c(3, 4, 5))
+  norm_z <- function(Z, codes) dpfda:::unit_shift_norm(function(i) Z[, i, drop = FALSE],
+                                                       function(V, s, idx) colSums(V^2), codes)
+  expect_equal(norm_z(Z, codes), norm_z(Z, rep(1:3, times = c(3, 4, 5))), tolerance = 1e-14)
+  # dp_gp_select() simulates the regression's noise at the unit's calibration
+  d <- gpu_data(n_units = 30, seed = 6)
+  cand <- data.frame(lengthscale = 0.2, noise_variance = 0.1)
+  cv1 <- with_seed_mode(1, dpfda:::gp_cv_candidate(matrix(d$x), list(kernel = kernel_gaussian(0.2), noise_variance = 0.1),
+                                                    rep(1:3, length.out = length(d$x)), 4,
+                                                    list(epsilon = 1, delta = 1e-5, calibration = "analytic", tol = 1e-8,
+                                                         args = list())))
+  codes <- dpfda:::unit_codes(d$person)
+  fold_u <- ((codes - 1L) %% 3L) + 1L
+  cvu <- with_seed_mode(1, dpfda:::gp_cv_candidate(matrix(d$x), list(kernel = kernel_gaussian(0.2), noise_variance = 0.1),
+                                                    fold_u, 4, list(epsilon = 1, delta = 1e-5, calibration = "analytic",
+                                                                    tol = 1e-8, args = list()), codes))
+  cvr <- with_seed_mode(1, dpfda:::gp_cv_candidate(matrix(d$x), list(kernel = kernel_gaussian(0.2), noise_variance = 0.1),
+                                                    fold_u, 4, list(epsilon = 1, delta = 1e-5, calibration = "analytic",
+                                                                    tol = 1e-8, args = list())))
+  expect_gt(sum(abs(cvu[[1]]$noise)), 1.2 * sum(abs(cvr[[1]]$noise)))
+  expect_length(cv1, 3L)
+})

@@ -41,6 +41,8 @@ test_that("unit =: n counts persons, the print says so, and a whole-person swap 
   u2 <- summarise_mean(curves(X2 - cen, d$t), tau = tau, unit = d$id)
   expect_lte(wl2((u2$sums - u1$sums) / u1$n, d$t), 2 * tau / n_units * (1 + 1e-9))
   expect_error(dp_mean(curves(d$X, d$t), epsilon = 1, tau = tau, unit = d$id[-1]), class = "dpfda_error_argument")
+  # one curve and a function as its unit (length 1, as one curve): a classed error, not anyNA()'s (found by tools/fuzz.R)
+  expect_error(dp_mean(1e-300, epsilon = 1, tau = tau, unit = function(x) x), class = "dpfda_error_argument")
 })
 
 test_that("unit = as a vector: the print names the variable or column it came from", {
