@@ -610,3 +610,34 @@ test_that("every call reads its chunks from the start (also after an error halfw
   expect_match(conditionMessage(e), "read by an earlier call", fixed = TRUE)
   expect_match(conditionMessage(e), "a list of data frames", fixed = TRUE)
 })
+
+test_that("the SQL lookup and interval trees agree with flat CASE lists and stay shallow for long grids", {
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  set.seed(2)
+  for (m in c(1, 3, 5, 17, 100, 3000)) for (op in c("<", "<=")) {
+    b <- sort(unique(round(stats::runif(m), 3)))
+    v <- c(b, (b[-1] + b[-length(b)]) / 2, -1, 2, NA, 1e308, -1e308)
+    DBI::dbWriteTable(con, "v", data.frame(v = v), overwrite = TRUE)
+    flat <- paste0("CASE ", paste(sprintf("WHEN v %s %s THEN %d", op, dpfda:::sql_num(b), seq_along(b) - 1L),
+                                  collapse = " "), sprintf(" ELSE %d END", length(b)))
+    tree <- dpfda:::sql_interval_tree("v", b, op, 0L, 0L)
+    expect_identical(DBI::dbGetQuery(con, paste("SELECT", tree, "AS i FROM v"))$i,
+                     DBI::dbGetQuery(con, paste("SELECT", flat, "AS i FROM v"))$i)
+  }
+  # the lookup of values by k, over runs of equal values: k off the list (and NULL) give NULL
+  vals <- c(0.5, rep(1, 50), 2, 3, rep(4, 7), 0.5)
+  DBI::dbWriteTable(con, "k", data.frame(k = c(-1L, seq_along(vals) - 1L, length(vals), NA)), overwrite = TRUE)
+  got <- DBI::dbGetQuery(con, paste("SELECT", dpfda:::sql_lookup_tree("k", vals, 0L), "AS w FROM k"))$w
+  expect_identical(got, c(NA, vals, NA, NA))
+  # nesting: a grid of 1e5 distinct weights nested about 17 CASEs deep, past SQLite's parser stack
+  # ("parser stack overflow", found by tools/fuzz.R seed 20); the trees stop at depth 10
+  depth <- function(sql) {
+    lv <- cumsum(ifelse(regmatches(sql, gregexpr("CASE|END", sql))[[1]] == "CASE", 1L, -1L))
+    max(lv)
+  }
+  expect_lte(depth(dpfda:::sql_lookup_tree("k", seq_len(1e5) / 7, 0L)), 11L)
+  expect_lte(depth(dpfda:::sql_interval_tree("v", seq_len(1e5) / 7, "<", 0L, 0L)), 11L)
+  expect_identical(dpfda:::sql_lookup_tree("k", rep(1, 1e5), 0L), "CASE WHEN k >= 0 AND k < 100000 THEN 1 END")
+})
