@@ -117,7 +117,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   binned <- check_flag(binned, "binned")
   if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
   if (!engine && !is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns
-    ucol <- column_names(unit, names(x), "unit")
+    ucol <- check_unit_column(column_names(unit, names(x), "unit"), opts$columns)
     unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
     x <- as.data.frame(x)[setdiff(names(x), ucol)]
   }
@@ -132,7 +132,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
                   arg = "columns")
     }
     cols <- engine_columns(cols, have, "columns")
-    ucol <- if (!is.null(unit)) column_names(unit, have, "unit")
+    ucol <- if (!is.null(unit)) check_unit_column(column_names(unit, have, "unit"), cols)
     d <- length(cols)
   } else {
     x <- select_point_columns(x, opts$columns)

@@ -455,6 +455,16 @@ capture_dots <- function(..., .cols = character()) {
 # Column names from a column argument (NULL gives `default`), checked against
 # the data's names `have` (NULL: not known yet); `n` names expected (NULL: any
 # number, at least one).
+# The unit's column must not be one of the point columns: a point's coordinate is not a person
+# (dp_bandwidth() lost the column and stopped with "undefined columns selected", found by tools/fuzz.R).
+check_unit_column <- function(ucol, columns) {
+  if (!is.null(ucol) && ucol %in% columns) {
+    dpfda_abort(sprintf(paste("`unit` (\"%s\") is also one of the point columns (`columns`); the privacy unit",
+                              "must be a column of its own, e.g. a person id."), ucol), arg = "unit")
+  }
+  invisible(ucol)
+}
+
 column_names <- function(spec, have, arg, n = 1L, default = NULL, what = "`x`") {
   if (is.null(spec)) return(default)
   if (inherits(spec, "dpfda_column_ref")) {

@@ -165,14 +165,14 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
   if (engine && !is.null(unit)) {
-    opts$id <- point_units(x, unit, NULL, opts$id)$id
+    opts$id <- point_units(x, unit, opts$columns, opts$id)$id
   } else if (!engine) {
     if (!is.null(opts$id)) {
       dpfda_abort("`id` is used only with a database table or chunks; give `unit` for points in memory.",
                   arg = "id")
     }
     if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
-      ucol <- column_names(unit, names(x), "unit")
+      ucol <- check_unit_column(column_names(unit, names(x), "unit"), opts$columns)
       unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
       if (is.null(opts$columns)) opts$columns <- setdiff(names(x), ucol)
     }

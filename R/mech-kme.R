@@ -199,14 +199,14 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, NULL, eng$id)$id
+  if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, eng$columns, eng$id)$id
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
     return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, match.call(),
                          columns = eng$columns, id = eng$id))
   }
   if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
-    ucol <- column_names(unit, names(x), "unit")
+    ucol <- check_unit_column(column_names(unit, names(x), "unit"), eng$columns)
     unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
     if (is.null(eng$columns)) eng$columns <- setdiff(names(x), ucol)
   }

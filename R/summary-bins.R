@@ -127,7 +127,8 @@ point_units <- function(x, unit, columns, id) {
                 arg = "unit")
   }
   if (is.data.frame(x) || is_engine_input(x)) {
-    return(list(x = x, columns = columns, id = column_names(unit, engine_names_or(x), "unit")))
+    return(list(x = x, columns = columns, id = check_unit_column(column_names(unit, engine_names_or(x), "unit"),
+                                                                  columns)))
   }
   u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
   # a plain vector of finite numbers is one column already (as_points() would copy it into a matrix)

@@ -735,3 +735,18 @@ test_that("as_curves(incomplete = \"drop\") of wide rows takes a unit vector of 
   expect_error(rel(x[1:300], dti_cca$id), class = "dpfda_error_argument")
   expect_equal(rel(x[o], NULL)$n, nrow(dti_cca))   # a reordering keeps the 6 left out (counted, no contribution)
 })
+
+test_that("a unit that is one of the point columns is a classed error on every source (found by tools/fuzz.R)", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  d <- data.frame(person = rep(1:6, each = 5), x = stats::runif(30))
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "t", d)
+  for (src in list(d, dplyr::tbl(con, "t"), dp_chunks(split(d, rep(1:3, each = 10))))) {
+    expect_error(dp_bandwidth(src, epsilon = 4, delta = 1e-6, fallback = 0.2, domain = c(0, 1), binned = TRUE,
+                              columns = "x", unit = "x"), "also one of the point columns", class = "dpfda_error_argument")
+    expect_error(dp_kde(src, seq(0, 1, 0.1), 0.1, epsilon = 1, delta = 1e-6, domain = c(0, 1), columns = "x", unit = "x"),
+                 "also one of the point columns", class = "dpfda_error_argument")
+  }
+})
