@@ -29,8 +29,10 @@ unit_shift_norm <- function(gather, value, codes, exact_max = 12L) {
     best <- max(best, value(V, s, idx))
     for (t in seq_len(2^(k - 1L) - 1L)) {
       j <- 2L + gray_flip_bit(t)   # (the first sign stays +1)
-      V <- V - 2 * s[j] * cols[[j]]
       s[j] <- -s[j]
+      # (one block per step; every 32 steps the sum afresh, so that rounding does not accumulate
+      # over the 2^11 steps of a unit of 12 rows: the sensitivity is never computed short)
+      V <- if (t %% 32L == 0L) Reduce(`+`, Map(`*`, s, cols)) else V + 2 * s[j] * cols[[j]]
       best <- max(best, value(V, s, idx))
     }
   }
