@@ -36,14 +36,6 @@ erm_kernel_expansion <- function(kernel, x, a, p, block_doubles = 2^22) {
 # (regression_units()), so that each unit's rows weigh as one row does without a unit.
 erm_weights <- function(n, units = NULL) if (is.null(units)) rep(1 / n, n) else units$weights / units$n
 
-# The privacy unit of an ERM release (regression_units()); the warning on delta against the number of
-# units (release_open() was given none: the units were not known yet).
-erm_units <- function(unit, n, data, delta) {
-  units <- regression_units(unit, n, data)
-  if (!is.null(units)) warn_privacy(NULL, delta, units$n)
-  units
-}
-
 # Solve the SVM dual in C (hinge losses weighted by erm_weights()); error if it did not converge.
 svm_solve <- function(x, y, lambda, kernel, gap_tol, maxit, keep_gram = FALSE, units = NULL) {
   K <- kernel_matrix(kernel, x)

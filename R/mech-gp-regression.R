@@ -171,7 +171,6 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                              noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL, unit = NULL) {
   call <- match.call()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata, "dp_gp_regression",
                                       "newdata", new_required = TRUE)
   if (!is.null(fd)) {
@@ -200,7 +199,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   bound <- check_choice(bound, c("rkhs", "paper_b", "infinity"), "bound")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta, zero = gaussian_delta_zero("dp_gp_regression()", "dp_bin_regression()"))
-  units <- if (!is.null(unit)) regression_units(unit, NROW(as_points(x, "x")), frame)
+  units <- if (!is.null(unit)) regression_units(unit, NROW(as_points(x, "x")), data)
   if (!is.null(units) && method == "standard" && bound == "paper_b") {
     dpfda_abort(paste("bound = \"paper_b\" (the paper's bound, not a proven RKHS bound) has no version for a",
                       "privacy unit of several rows; use bound = \"rkhs\" or \"infinity\"."), arg = "bound")

@@ -82,7 +82,6 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL, data = NULL,
                                     unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata,
                                       "dp_sparse_gp_regression", "newdata", new_required = TRUE)
   if (!is.null(fd)) {
@@ -106,7 +105,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
-  units <- erm_units(unit, n, frame, delta)
+  units <- regression_units(unit, n, data, delta)
   y_bound <- check_y_bound(y_bound)
   grid <- as_grid(newdata, "newdata")
   if (is.null(dim(grid))) grid <- sort(grid)

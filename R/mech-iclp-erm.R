@@ -104,7 +104,6 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    loss = c("square", "logistic"), eta = NULL, y_bound = NULL, J = NULL, domain = NULL,
                    noise = c("float", "exact"), budget = NULL, ..., data = NULL, unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_erm", "grid", labels = TRUE)
   if (!is.null(fd)) {
@@ -129,7 +128,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   if (n < 1L) arg_error("x", "at least one point", x)
   ok <- is.numeric(y) && is.null(dim(y)) && length(y) == n && all(is.finite(y))
   if (!isTRUE(ok)) arg_error("y", sprintf("%d finite numbers, one per point of `x`", n), y)
-  units <- regression_units(unit, n, frame)
+  units <- regression_units(unit, n, data)
   if (loss == "logistic") {
     if (!all(y %in% c(-1, 1))) arg_error("y", "labels in {-1, 1} for the logistic loss", y)
     if (!is.null(y_bound)) dpfda_abort("`y_bound` is only used by the square loss.", arg = "y_bound")

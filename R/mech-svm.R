@@ -186,7 +186,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
                    budget = NULL, data = NULL, unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data
+  frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE)
   if (!is.null(fd)) {
@@ -208,7 +208,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   data <- svm_data(grid_named_columns(x, grid), y, kernel, domain)
-  units <- erm_units(unit, length(data$y), frame, delta)
+  units <- regression_units(unit, length(data$y), frame, delta)
   # (the release does not depend on the order of the individuals; a unit's weight travels with its rows)
   o <- if (is.null(units)) canonical_rows(data$x, data$y) else canonical_rows(cbind(data$x, data$y), units$weights)
   data$x <- data$x[o, , drop = FALSE]
@@ -421,7 +421,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), center = TRUE,
                    domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL, unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data
+  frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE)
   if (!is.null(fd)) {
@@ -447,7 +447,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   center <- check_flag(ca$center, ca$arg)
   yb <- krr_bound(y_bound, center)
   data <- krr_data(grid_named_columns(x, grid), y, kernel, domain, yb)
-  units <- erm_units(unit, length(data$y), frame, delta)
+  units <- regression_units(unit, length(data$y), frame, delta)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   pts <- as_points(grid, "grid", d = ncol(data$x))
@@ -538,7 +538,7 @@ print.dpfda_svm_fit <- function(x, ...) {
   cat(sprintf("<dpfda_svm_fit> NON-PRIVATE bias-free kernel SVM, n = %d, lambda = %s\n",
               length(x$y), format(x$lambda, digits = 4)))
   cat("  kernel: ", format(x$kernel), "\n", sep = "")
-  w <- x$weights %||% rep(1 / length(x$y), length(x$y))
+  w <- x$weights
   cat(sprintf("  %d support vectors (%d at %s), duality gap %s after %d sweeps\n",
               sum(x$dual > 0), sum(x$dual >= w),
               if (length(unique(w)) == 1L) "the bound 1/n" else "their bound 1 / (units x rows of the unit)",

@@ -172,8 +172,9 @@ unit_weights <- function(unit, codes = unit_codes(unit)) {
 # The privacy unit of n rows in memory (the regressions and bin regression): a vector with one entry
 # per row, or a column (a string or a bare name) of a formula's `data`. Returns each row's weight
 # 1 / (its unit's rows), its unit's code (1..n), the number of units `n` and the unit's name for the
-# print; NULL without one.
-regression_units <- function(unit, n, data = NULL) {
+# print; NULL without one. With `delta`, the warning on delta against the number of units (the
+# callers' release_open() was given none: the units were not known yet).
+regression_units <- function(unit, n, data = NULL, delta = NULL) {
   if (is.null(unit)) return(NULL)
   ref <- inherits(unit, "dpfda_column_ref")
   if (is.data.frame(data) && (ref || (is.character(unit) && length(unit) == 1L && n > 1L))) {
@@ -192,6 +193,7 @@ regression_units <- function(unit, n, data = NULL) {
                               n), u)
   }
   codes <- unit_codes(u)
+  if (!is.null(delta)) warn_privacy(NULL, delta, max(0L, codes))
   list(weights = unit_weights(codes = codes), codes = codes, n = max(0L, codes),
        label = attr(u, "name", exact = TRUE) %||% "unit")
 }
