@@ -63,8 +63,13 @@
 #' not spent here: that regression spends its own budget, for a total of
 #' (`epsilon + epsilon_regression`, `delta`) by sequential composition.
 #'
-#' @param x Public inputs (vector or `n x D` matrix).
-#' @param y Private outputs (length `n`), clipped to `y_bound`.
+#' @param x Public inputs (vector or `n x D` matrix), or a formula
+#'   `y ~ x1 + x2` whose variables are columns of `data` (numeric predictors,
+#'   rows in the order of `data`, which sets the folds).
+#' @param y Private outputs (length `n`), clipped to `y_bound` (not given
+#'   with a formula).
+#' @param data With a formula, the data frame holding its variables (and the
+#'   `unit` column, when `unit` names one).
 #' @param candidates The hyper-parameter settings: a data frame with columns
 #'   `lengthscale`, `noise_variance` and optionally `variance` (default 1),
 #'   one Gaussian kernel ([kernel_gaussian()]) per row; or a list whose
@@ -90,7 +95,8 @@
 #'   [dp_noise_scale()]).
 #' @param tol Tolerance of [cloaking_covariance()] for the simulated noise.
 #' @param unit The privacy unit when one person has several rows: a vector
-#'   with one entry per row of `x`. Folds then hold whole units (`folds = K`
+#'   with one entry per row of `x`, or with a formula a column of `data`
+#'   (`unit = Subject` or `unit = "Subject"`). Folds then hold whole units (`folds = K`
 #'   assigns the units, in order of first appearance, modulo \eqn{K}; fold
 #'   labels must be constant within a unit), and the sensitivity is that of
 #'   changing every output of one unit (the inputs and which rows belong to
@@ -119,23 +125,35 @@
 #' # the regression then spends its own budget (total epsilon 2)
 #' r <- dp_gp_regression(x, y, seq(0, 1, length.out = 20), s$kernel, s$noise_variance,
 #'                       y_bound = c(-2, 2), epsilon = 1, delta = 0.01)
+#'
+#' # a formula, with one chick (up to 12 weighings) as the privacy unit: the
+#' # folds hold whole chicks
+#' cw <- expand.grid(lengthscale = c(3, 10), noise_variance = c(100, 1000), variance = 1e4)
+#' dp_gp_select(weight ~ Time, data = ChickWeight, candidates = cw, y_bound = c(0, 400),
+#'              epsilon = 1, folds = 5, epsilon_regression = 1, delta = 1e-3, unit = Chick)
 #' dp_rng(old)
 #' @export
 dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, error_limit = 4,
                          include_dp_noise = TRUE, epsilon_regression = NULL, delta = NULL,
                          sensitivity_rule = c("corrected", "paper"),
                          calibration = c("analytic", "hall", "classical"), tol = 1e-8, budget = NULL,
-                         unit = NULL) {
-  check_required(c("x", "y", "candidates", "y_bound", "epsilon"))
+                         unit = NULL, data = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, if (is.null(unit)) NROW(x))
   call <- match.call()
+  # (y ~ x1 + ..., variables in `data`, as dp_gp_regression(); `unit` may then name a column of `data`)
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, NULL, "dp_gp_select", "candidates")
+  if (!is.null(fd)) {
+    x <- fd$x
+    y <- fd$y
+  }
+  check_required(c("x", "y", "candidates", "y_bound", "epsilon"))
+  budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, if (is.null(unit)) NROW(x))
   pts <- as_points(x, "x")
   n <- nrow(pts)
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
-  units <- regression_units(unit, n)
+  units <- regression_units(unit, n, data)
   cands <- check_candidates(candidates, ncol(pts))
   y_bound <- check_y_bound(y_bound)
   epsilon <- check_epsilon(epsilon)

@@ -345,12 +345,15 @@ cloaking_release <- function(parts, cl, epsilon, delta, calibration, call, noise
 # The cloaking sensitivity per unit d when every output of one unit (`codes`) moves: the Mahalanobis
 # norm of sum_{i in u} s_i c_i in M (R/unit-sensitivity.R), from the whitened columns z_i = F^+ c_i
 # (M = F F', F of full column rank: z_i' z_j = c_i' M^+ c_j on the range the release is projected on).
+# F = U_r T with U_r the orthonormal `basis` and T lower triangular (src/cloak.c), so F^+ c =
+# T^{-1} U_r' c: a triangular solve, as the solver computes q_i. (The normal equations F'F z = F'c
+# square T's condition number: 1e16 for ChickWeight's repeated times, where they failed.)
 # One row's is sqrt(q_i) <= sqrt(max_constraint); the rounding margin of the solver's final scaling
 # covers this computation as it covers q_i's.
 cloaking_unit_bound <- function(C, cl, codes) {
   Fm <- cl$factor
   if (ncol(Fm) == 0L) return(0)   # (C of rank 0: the projected release moves with no output)
-  Z <- solve(crossprod(Fm), crossprod(Fm, C))
+  Z <- forwardsolve(crossprod(cl$basis, Fm), crossprod(cl$basis, C))
   sqrt(1 + cl$margin) * unit_shift_norm(function(i) Z[, i, drop = FALSE], function(V, s, idx) colSums(V^2), codes)
 }
 

@@ -250,3 +250,43 @@ test_that("the unit shift norm takes codes with gaps (the training rows of a fol
   expect_gt(sum(abs(cvu[[1]]$noise)), 1.2 * sum(abs(cvr[[1]]$noise)))
   expect_length(cv1, 3L)
 })
+
+test_that("repeated inputs (every unit weighed at the same times) give the unit sensitivity of the QR route", {
+  # ChickWeight's chicks (up to 12 weighings each, at the same times), 4 folds of 5: the factor F of
+  # M has condition about 1e8, and the normal equations F'F z = F'c (condition 1e16) were singular
+  d <- ChickWeight[((dpfda:::unit_codes(ChickWeight$Chick) - 1L) %% 5L) != 0L, ]
+  kern <- kernel_gaussian(10, 1e4)
+  g <- sort(unique(d$Time))
+  r <- with_seed_mode(2, dp_gp_regression(weight ~ Time, data = d, newdata = g, kernel = kern, noise_variance = 100,
+                                          y_bound = c(0, 400), epsilon = 1, delta = 1e-3, unit = Chick))
+  # the release's own C, its columns in the release's canonical order (another order, or a C rounded
+  # differently by 2e-11, gives another optimal M, 1e-5 away, with a unit sensitivity 1.6e-4 away:
+  # the release is calibrated to the M it adds)
+  d <- d[dpfda:::canonical_rows(matrix(d$Time), d$weight), ]
+  C <- dpfda:::gp_regression_parts(d$Time, d$weight, g, kern, 100, c(0, 400))$C
+  cl <- cloaking_covariance(C)
+  expect_equal(tcrossprod(cl$factor), r$noise_covariance / r$noise_scale^2, tolerance = 1e-10)
+  Z <- qr.coef(qr(cl$factor), C)   # F^+ c_i by least squares
+  worst <- max(vapply(split(seq_len(nrow(d)), as.character(d$Chick)), function(rows) {
+    max(sqrt(colSums((Z[, rows, drop = FALSE] %*% t(all_signs(length(rows))))^2)))
+  }, 0))
+  expect_equal(r$sensitivity / 400, worst, tolerance = 1e-6)
+  expect_equal(r$n, 40)
+})
+
+test_that("dp_gp_select() takes a formula, its unit a column of `data`, and gives the vector call's selection", {
+  cw <- expand.grid(lengthscale = c(3, 10), noise_variance = c(100, 1000), variance = 1e4)
+  d <- ChickWeight[ChickWeight$Chick %in% levels(ChickWeight$Chick)[1:15], ]
+  sel <- function(...) with_seed_mode(5, dp_gp_select(..., candidates = cw, y_bound = c(0, 400), epsilon = 1, folds = 3,
+                                                      epsilon_regression = 1, delta = 1e-3))
+  s1 <- sel(weight ~ Time, data = d, unit = Chick)
+  s2 <- sel(d$Time, d$weight, unit = d$Chick)
+  expect_identical(s1$index, s2$index)
+  expect_equal(s1$sensitivity, s2$sensitivity, tolerance = 1e-12)
+  expect_identical(s1$folds, s2$folds)
+  expect_output(print(s1), "privacy unit: Chick (15 units)", fixed = TRUE)
+  expect_identical(sel(weight ~ Time, data = d, unit = "Chick")$sensitivity, s1$sensitivity)
+  expect_error(sel(weight ~ Time, data = d, unit = Hen), "Hen", class = "dpfda_error_argument")
+  expect_error(sel(weight ~ Time, d$weight, data = d), class = "dpfda_error_argument")
+  expect_error(sel(weight ~ Time), "data", class = "dpfda_error_argument")
+})
