@@ -79,7 +79,7 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
 #' [sensitivity_bernstein_naive_bayes()].
 #'
 #' @param x Points: a vector (one dimension) or an `n x dim` matrix.
-#' @param y Labels: \eqn{\pm 1}, 0/1, or a two-level factor (the second level
+#' @param y Labels: \eqn{\pm 1}, 0/1, logical, or a two-level factor (the second level
 #'   is the positive class).
 #' @param newdata Evaluation points, with the columns of `x`.
 #' @param bandwidth \eqn{b}, or one \eqn{b_j} per dimension.
@@ -132,7 +132,7 @@ naive_bayes_kde <- function(x, y, newdata, bandwidth) {
 #' \eqn{\langle \hat w, y\rangle} or its sigmoid.
 #'
 #' @param x Covariates: a vector or an `n x dim` matrix.
-#' @param y Labels: \eqn{\pm 1}, 0/1, or a two-level factor.
+#' @param y Labels: \eqn{\pm 1}, 0/1, logical, or a two-level factor.
 #' @param C Regularisation constant \eqn{C > 0} of program (5).
 #' @param tol Gradient-norm tolerance.
 #' @param maxit Maximum number of Newton steps.

@@ -133,11 +133,13 @@ krr_bound <- function(y_bound, center) {
   list(bound = y_bound, offset = offset, B = B)
 }
 
-# Labels: +-1, 0/1 or a two-level factor -> double +-1.
+# Labels: +-1, 0/1, logical (TRUE is +1) or a two-level factor -> double +-1.
 svm_labels <- function(y, n) {
-  what <- "labels in {-1, +1}, in {0, 1}, or a factor with two levels"
+  what <- "labels in {-1, +1}, in {0, 1}, TRUE/FALSE, or a factor with two levels"
   if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
-  if (is.factor(y)) {
+  if (is.logical(y) && is.null(dim(y)) && length(y) >= 1L && !anyNA(y)) {
+    out <- ifelse(y, 1, -1)
+  } else if (is.factor(y)) {
     if (nlevels(y) != 2L || anyNA(y)) arg_error("y", what, y)
     out <- ifelse(as.integer(y) == 2L, 1, -1)
   } else {

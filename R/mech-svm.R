@@ -87,9 +87,10 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #'
 #' **Model.** There is no intercept: the privacy analysis covers only this
 #' form (a libsvm-style SVM with a free bias is not covered). Labels may be
-#' given as \eqn{\pm 1}, as 0/1 (0 becomes \eqn{-1}) or as a factor with
-#' exactly two levels (the first level becomes \eqn{-1}, the second
-#' \eqn{+1}); predicted classes are always \eqn{\pm 1}.
+#' given as \eqn{\pm 1}, as 0/1 (0 becomes \eqn{-1}), as `TRUE`/`FALSE`
+#' (`FALSE` becomes \eqn{-1}) or as a factor with exactly two levels (the
+#' first level becomes \eqn{-1}, the second \eqn{+1}); predicted classes are
+#' always \eqn{\pm 1}.
 #'
 #' **Public inputs.** `lambda`, `kernel`, `grid`, `domain`, `gap_tol` and
 #' `n = nrow(x)` (with `unit`, the number of units) are public (neighbouring
@@ -124,7 +125,7 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
 #'   (or numeric data frame); or a formula `label ~ x1 + ...` whose variables
 #'   are columns of `data` (then `grid` may be a data frame with the
 #'   predictor columns).
-#' @param y Private labels: \eqn{\pm 1}, 0/1, or a two-level factor; one per
+#' @param y Private labels: \eqn{\pm 1}, 0/1, logical, or a two-level factor; one per
 #'   row of `x`.
 #' @param data With a formula: the data frame holding its variables.
 #' @param lambda Public regularisation \eqn{\lambda > 0} (the paper's eq. 12;

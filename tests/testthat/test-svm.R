@@ -233,7 +233,7 @@ test_that("Figure 3: the private classifier agrees with the non-private one (S6)
   expect_lt(sum(proc.time()[c("user.self", "sys.self")]) - t0, 10)
 })
 
-test_that("labels may be +-1, 0/1 or a two-level factor; anything else is an error", {
+test_that("labels may be +-1, 0/1, logical or a two-level factor; anything else is an error", {
   d <- with_seed_mode(4, circle_data(60))
   k <- kernel_gaussian(0.2)
   g <- c(0.2, 0.8)
@@ -243,10 +243,14 @@ test_that("labels may be +-1, 0/1 or a two-level factor; anything else is an err
   expect_identical(svm_fit(d$x, factor(d$y, levels = c(-1, 1), labels = c("out", "in")), 0.05, k)$coefficients,
                    ref)
   expect_identical(svm_fit(d$x, as.integer(d$y), 0.05, k)$coefficients, ref)
+  expect_identical(svm_fit(d$x, d$y > 0, 0.05, k)$coefficients, ref)   # TRUE is +1, as in glm()
+  expect_identical(with_seed_mode(1, dp_svm(y ~ x1 + x2, data = data.frame(y = d$y > 0, x1 = d$x[, 1], x2 = d$x[, 2]),
+                                            lambda = 0.05, kernel = k, grid = grid, epsilon = 1, delta = 1e-5))$values,
+                   with_seed_mode(1, dp_svm(d$x, d$y, 0.05, k, grid, 1, 1e-5))$values)
   r1 <- with_seed_mode(1, dp_svm(d$x, d$y, 0.05, k, grid, 1, 1e-5))
   r2 <- with_seed_mode(1, dp_svm(d$x, (d$y + 1) / 2, 0.05, k, grid, 1, 1e-5))
   expect_identical(r1$values, r2$values)
-  bad <- list(c(-1, 0, 1), c(1, 2), "a", factor(c("a", "b", "c")), c(1, NA), c(TRUE, FALSE),
+  bad <- list(c(-1, 0, 1), c(1, 2), "a", factor(c("a", "b", "c")), c(1, NA), c(TRUE, NA),
               factor(c("a", NA), levels = c("a", "b")))
   for (y in bad) {
     xx <- d$x[seq_along(y), , drop = FALSE]
