@@ -79,7 +79,7 @@
 #'   or chunks (strings or bare names; for a table or chunks required, unless
 #'   a `domain` matrix names them). Any other name is an error that names it.
 #' @param unit The privacy unit when one person has several points: a column
-#'   of a data frame, a table or chunks (chunks sorted by it; a string or a
+#'   of a data frame, a table or chunks (in chunks, each unit's rows together; a string or a
 #'   bare name), or a vector with one entry per point in memory. `NULL`: each
 #'   point is its own unit.
 #' @param binned `FALSE` (default): the quartiles of the data themselves.

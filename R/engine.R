@@ -41,10 +41,11 @@ engine_need <- function() {
 #' `arg`, `value`, `age`, `deaths`, `group`). Rows with a missing value in a
 #' used column are dropped and counted (the summary's `dropped`, and a
 #' warning of class `dpfda_warning_data`); values outside the public bounds
-#' are clamped. With an `id` column, the rows of one individual must come
-#' together and the chunks must be sorted by id (checked: an id smaller than
-#' one already seen is an error); the rows of the last id of a chunk are held
-#' back and joined to the next chunk, so an individual is never split.
+#' are clamped. With an `id` (or `unit`) column, the rows of one individual
+#' must come together, in any order of the ids (checked: an id that comes
+#' again after other ids' rows is an error); the rows of the last id of a
+#' chunk are held back and joined to the next chunk, so an individual is
+#' never split.
 #'
 #' **Reading again.** Each call reads its chunks once, from the first: the
 #' chunks of a list of data frames or of `csv_chunks()` can be given to any
@@ -156,12 +157,18 @@ print.dpfda_chunks <- function(x, ...) {
 }
 
 # Calls f(data frame) on every chunk and adds the summaries. With `id`, the
-# rows of the last id of each chunk are held back for the next one.
+# rows of the last id of each chunk are held back for the next one, and the
+# ids already finished are remembered: an id that comes back after other ids'
+# rows is an error (its rows would be summarised as two individuals).
+# Grouped is enough, sorted is not needed: nlme's Oxboys and datasets'
+# ChickWeight list each subject's rows together in the order 1, 2, 3, ...,
+# while their ordered factors' levels run "10" < "26" < ... (and `<` is not
+# defined for an unordered factor).
 chunks_reduce <- function(chunks, f, id = NULL) {
   chunks_start(chunks)
   total <- NULL
   held <- NULL
-  last <- NULL
+  finished <- new.env(hash = TRUE, parent = emptyenv())
   repeat {
     d <- chunks$next_chunk()
     end <- is.null(d) || (is.data.frame(d) && nrow(d) == 0L)
@@ -174,17 +181,24 @@ chunks_reduce <- function(chunks, f, id = NULL) {
       d <- if (is.null(held)) d else rbind(held, d[names(held)])
       ids <- d[[id]]
       ok <- !is.na(ids)
-      if (is.unsorted(ids[ok]) || (!is.null(last) && any(ids[ok] < last))) {
-        dpfda_abort(paste("The chunks must be sorted by the `id` column, so that the rows of one",
-                          "individual come together (an individual split between chunks would be",
-                          "counted twice)."), class = "dpfda_error_data", arg = "id")
-      }
       if (any(ok)) {
+        runs <- rle(id_keys(ids[ok]))$values   # (the held id, if any, is the first run)
+        back <- anyDuplicated(runs)
+        seen <- unlist(mget(runs, envir = finished, ifnotfound = list(FALSE)), use.names = FALSE)
+        if (back || any(seen)) {
+          again <- if (back) runs[back] else runs[which(seen)[1L]]
+          dpfda_abort(sprintf(paste("The rows of one individual must come together in the chunks: `%s` = %s",
+                                    "comes again after rows of other individuals (its rows would be",
+                                    "summarised as two individuals). Sort or group the data by `%s`",
+                                    "first (e.g. ORDER BY %s when reading from a database)."),
+                              id, substring(again, 2L), id, id), class = "dpfda_error_data", arg = "id")
+        }
+        done <- runs[-length(runs)]
+        if (length(done)) list2env(as.list(stats::setNames(rep(TRUE, length(done)), done)), envir = finished)
         lid <- ids[ok][sum(ok)]
         hold <- ok & ids == lid
         held <- d[hold, , drop = FALSE]
         d <- d[!hold, , drop = FALSE]
-        last <- lid
       }
     }
     if (end) {
@@ -202,6 +216,12 @@ chunks_reduce <- function(chunks, f, id = NULL) {
     abort_no_rows()
   }
   total
+}
+
+# Ids as strings that tell them apart (doubles to all their digits), never "" (not a name in an
+# environment): the keys of chunks_reduce()'s finished ids.
+id_keys <- function(ids) {
+  paste0("k", if (is.double(ids)) sprintf("%.17g", ids) else as.character(ids))
 }
 
 engine_missing_column <- function(col, have, arg) {

@@ -108,7 +108,7 @@
 #'   memory; for a table or chunks give `columns` and `y`).
 #' @param unit The privacy unit when one person has several rows: a column
 #'   (a string or a bare name) of `data`, of a data frame, a table or chunks
-#'   (chunks sorted by it), or a vector with one entry per row of `x` in
+#'   (in chunks, each unit's rows together), or a vector with one entry per row of `x` in
 #'   memory. `NULL`: each row is its own unit.
 #' @param method `"simple"` or `"integral"` (how predictions are formed).
 #' @param noise `"float"` (default), or `"exact"`: the bin sums are rounded

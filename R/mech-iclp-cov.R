@@ -96,7 +96,7 @@
 #'   release is pure epsilon-DP); a positive `delta` is refused.
 #' @param unit The privacy unit when one person has several curves (as in
 #'   [dp_mean()]): a column (string or bare name) of a data frame, table or
-#'   chunks (chunks sorted by it), or a vector with one entry per curve.
+#'   chunks (in chunks, each unit's rows together), or a vector with one entry per curve.
 #'   Each unit contributes the mean of its curves' clipped coefficient
 #'   vectors and the mean of their outer products, whose norms are bounded
 #'   as one curve's, so changing everything about one unit moves the summary

@@ -213,8 +213,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   entry per row of that table also works: `unit = dti_cca$id`). Each unit
 #'   contributes the mean of its clipped curves (norm at most `tau`), so
 #'   changing everything about one unit moves the release by at most the
-#'   sensitivity it is calibrated for, and `n` counts units; chunks must be
-#'   sorted by it. `NULL` (default): every curve is its own unit (a person
+#'   sensitivity it is calibrated for, and `n` counts units; in chunks each
+#'   unit's rows must come together. `NULL` (default): every curve is its own unit (a person
 #'   with 8 curves would move the mean up to 8 times as much as calibrated).
 #'   The print says which it is ("privacy unit: one curve (376)" / "privacy
 #'   unit: id (142 units)"; not the units' number of curves, which is not
@@ -436,7 +436,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   if (inference && inherits(src$data, "dpfda_chunks")) {
     # chunks are read once: the second moments are summed as the mean summary reads them, on
     # the components the shrinkage keeps (public: n is not known yet, so all of them)
-    # (with a unit the chunks are sorted by it, and a unit is never split)
+    # (with a unit, its rows come together in the chunks, and a unit is never split)
     by <- src$cols$unit %||% src$cols$id %||% "id"
     inc <- if (incomplete == "drop") "drop" else "zero"
     tee <- chunks_tee(src$data, function(d) {

@@ -111,8 +111,8 @@
 #' @param budget `NULL`, or a [privacy_budget()] to charge. A
 #'   `dpfda_bandwidth` passed as `bandwidth` is charged too (once per budget).
 #' @param unit The privacy unit when one person has several points: a column
-#'   (string or bare name) of a data frame, table or chunks (chunks sorted by
-#'   it; `id` in `...` is its older name), or a vector with one entry per
+#'   (string or bare name) of a data frame, table or chunks (in chunks, each
+#'   unit's rows together; `id` in `...` is its older name), or a vector with one entry per
 #'   point for a vector or matrix. A unit with \eqn{r} points adds each with
 #'   weight \eqn{1/r}: its contribution is a convex combination of kernels,
 #'   which moves the estimate by at most what one point does, so the

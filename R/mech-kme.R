@@ -148,8 +148,8 @@
 #'   a database table or chunks also `id` (an individual's rows are weighted
 #'   by one over their number, see [summarise_kme()]).
 #' @param unit The privacy unit when one person has several points: a column
-#'   (string or bare name) of a data frame, table or chunks (chunks sorted by
-#'   it; `id` in `...` is its older name), or a vector with one entry per
+#'   (string or bare name) of a data frame, table or chunks (in chunks, each
+#'   unit's rows together; `id` in `...` is its older name), or a vector with one entry per
 #'   point for a vector or matrix. A unit with \eqn{r} points adds each with
 #'   weight \eqn{1/r}, so its embedding is a convex combination of kernel
 #'   features with norm at most one and the sensitivity is that of one point

@@ -37,7 +37,7 @@
 #'   `columns = c(u, v)`).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @param unit The privacy unit when one person has several rows: a column
-#'   of `x` (data frame, table, chunks sorted by it), or a vector with one
+#'   of `x` (data frame, table, chunks with each unit's rows together), or a vector with one
 #'   entry per row in memory. See [dp_bin_regression()].
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.

@@ -64,7 +64,7 @@
 #' @param id `NULL` or the name of an id column (see Individuals; a string or
 #'   a bare name); `unit` is its newer name.
 #' @param unit The privacy unit when one person has several points: a column
-#'   (as `id`) of a data frame, table or chunks (chunks sorted by it), or a
+#'   (as `id`) of a data frame, table or chunks (each unit's rows together), or a
 #'   vector with one entry per point for points in memory. A unit with
 #'   \eqn{r} points adds each with weight \eqn{1/r}, and `n` counts units.
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).

@@ -44,7 +44,7 @@ summary_kinds <- c(summary_kinds, kde_grid = "KDE weights on the grid points (li
 #'
 #' Each part must hold whole individuals: an individual whose rows are split
 #' between two parts would be bounded twice. [dp_chunks()] checks this for
-#' chunks sorted by id.
+#' chunks whose ids' rows come together.
 #'
 #' **`+` trusts that the parts are disjoint; it cannot check it.** Adding the
 #' same summary twice (or two parts that share people) counts those people

@@ -42,8 +42,8 @@
 #' @param center A public reference curve subtracted before clipping (see
 #'   [summarise_mean()]); [dp_cov()] checks it against its own `center`.
 #' @param unit The privacy unit when one person has several curves (see
-#'   [dp_mean()]): a column of a data frame, table or chunks (chunks sorted
-#'   by it), or one entry per curve for curves. Each unit contributes the
+#'   [dp_mean()]): a column of a data frame, table or chunks (each unit's
+#'   rows together), or one entry per curve for curves. Each unit contributes the
 #'   mean of its curves' clipped coefficients and the mean of their outer
 #'   products (norms at most \eqn{\tau} and \eqn{\tau^2}, as one curve's),
 #'   and `n` counts units. `NULL`: every curve is its own unit.

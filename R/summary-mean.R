@@ -47,7 +47,7 @@
 #' @param .query Internal: return the lazy query instead of running it.
 #' @param unit The privacy unit when one person has several curves: a
 #'   column (string or bare name) of a long data frame, table or chunks
-#'   (chunks sorted by it), or one entry per curve for a curves object. Each
+#'   (each unit's rows together), or one entry per curve for a curves object. Each
 #'   unit contributes the mean of its clipped curves; `n` counts units and
 #'   `curves` the curves (see [dp_mean()]). With `incomplete = "drop"` the
 #'   incomplete curves are dropped first: a unit is the mean of its complete

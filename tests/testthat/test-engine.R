@@ -121,10 +121,28 @@ test_that("chunks give the summary of the whole, with ids kept together", {
                            synthetic = d$z, J = 40, iters = 5, columns = c("a", "b")))
   expect_equal(r[[2]]$weights, r[[1]]$weights, tolerance = 1e-9)
   expect_equal(r[[2]]$points, r[[1]]$points, tolerance = 1e-9)
-  # unsorted ids are refused: an individual split between chunks would count twice
-  shuffled <- d$long[c(22:42, 1:21, 43:nrow(d$long)), ]
-  expect_error(summarise_mean(dp_chunks(list(shuffled[1:30, ], shuffled[-(1:30), ])), d$t, 1, id = "patient",
-                              arg = "day", value = "score"), class = "dpfda_error_data")
+  # ids grouped but not sorted are fine (patient 2's rows, then patient 1's, ...): the same summary;
+  # an id whose rows come back after other ids' rows is refused (it would be summarised twice)
+  grouped <- d$long[c(22:42, 1:21, 43:nrow(d$long)), ]
+  by_chunks <- function(x, cut = 30) {
+    summarise_mean(dp_chunks(list(x[1:cut, ], x[-(1:cut), ])), d$t, 1, id = "patient", arg = "day", value = "score")
+  }
+  expect_equal(by_chunks(grouped)$sums, summarise_mean(d$long, d$t, 1, id = "patient", arg = "day",
+                                                       value = "score")$sums, tolerance = 1e-12)
+  split_rows <- d$long[c(1:10, 22:42, 11:21, 43:nrow(d$long)), ]
+  for (cut in c(5, 15, 35)) {   # patient 1 back within a chunk, or in the next one
+    expect_error(by_chunks(split_rows, cut), "`patient` = 1 comes again", class = "dpfda_error_data")
+  }
+  # factor ids: an ordered factor whose levels run otherwise than the rows (nlme::Oxboys, ChickWeight),
+  # and an unordered one (`<` is not defined for it: an unclassed error before)
+  f <- d$long
+  f$patient <- factor(f$patient, levels = rev(unique(f$patient)), ordered = TRUE)
+  expect_equal(summarise_mean(dp_chunks(list(f[1:30, ], f[-(1:30), ])), d$t, 1, id = "patient", arg = "day",
+                              value = "score")$sums, by_chunks(d$long)$sums, tolerance = 1e-12)
+  f$patient <- factor(paste0("p", d$long$patient))
+  fs <- f[c(1:10, 22:42, 11:21, 43:nrow(f)), ]
+  expect_error(summarise_mean(dp_chunks(list(fs[1:30, ], fs[-(1:30), ])), d$t, 1, id = "patient", arg = "day",
+                              value = "score"), "`patient` = p1 comes again", class = "dpfda_error_data")
   # a source that does not return data frames
   expect_error(summarise_kde(dp_chunks(function() 1), d$t, 0.05, columns = "x"), class = "dpfda_error_argument")
 })

@@ -58,7 +58,7 @@ test_that("one bad argument gives the same outcome (a result or a classed error)
   # (and PostgreSQL refuses a product that underflows, e.g. with tau = 1e-300: a classed error there)
   documented <- (grepl("(grid = NULL)", lab, fixed = TRUE) & grepl("`grid` is required", msg, fixed = TRUE)) |
     grepl("refused a floating-point result out of range", msg, fixed = TRUE) |
-    grepl("must be sorted by the `id` column", msg, fixed = TRUE) |
+    grepl("must come together in the chunks", msg, fixed = TRUE) |
     (grepl("logical values", key) & grepl("[|] sqlite$", lab))
   expect_sources_agree(run, lab, key, out, documented)
 })
