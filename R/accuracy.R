@@ -575,7 +575,8 @@ signal_bound_l2 <- function(x) {
     }
     return(x$tau)
   }
-  if (inherits(x, c("dpfda_gpreg_release", "dpfda_bin_release")) && is.numeric(x$y_bound)) {
+  if (inherits(x, c("dpfda_gpreg_release", "dpfda_bin_release", "dpfda_krr_release", "dpfda_iclp_erm_release")) &&
+      is.numeric(x$y_bound)) {
     w <- tryCatch(sum(quadrature_weights(x$values$grid)), error = function(e) NULL)
     if (!is.null(w)) return(max(abs(x$y_bound)) * sqrt(w))
   }

@@ -132,8 +132,12 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'   (it sets the noise term of the criterion).
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve.
 #' @param mechanism `"iclp_qr"`, `"iclp_ar"` or `"frl"`.
-#' @param basis A [kl_basis()] on the grid of `x` (or a kernel, from which the
-#'   basis is computed with default settings).
+#' @param basis A [kl_basis()] on the grid of `x`, or a kernel, from which the
+#'   basis is computed with default settings. `NULL` (default): the kernel of
+#'   [dp_mean()], Matern 3/2 with lengthscale 0.1 times the width of the
+#'   domain.
+#' @param kernel A kernel, as in [dp_mean()] (the same as giving it as
+#'   `basis`).
 #' @param epsilon_select Budget spent by the selection.
 #' @param candidates `NULL` (defaults above) or a vector of candidates.
 #' @param folds Number of folds (at least 2, at most `n`).
@@ -164,13 +168,18 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' b <- kl_basis(kernel_matern(3/2, 0.1), t)
 #' pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = b, epsilon_select = 0.5)
 #' @export
-pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis,
+pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis = NULL,
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
                        frl_bound = c("M", "sqrtM"), ar_bound = c("sum", "cs"), threshold_scale = 1,
-                       budget = NULL, grid = NULL, ..., unit = NULL, center = NULL) {
-  check_required(c("x", "epsilon", "tau", "basis", "epsilon_select"),
-                 advice = list(basis = "a kl_basis() on the grid of `x`, or a kernel",
-                               epsilon_select = "the budget spent by the selection, e.g. 0.5"))
+                       budget = NULL, grid = NULL, ..., unit = NULL, center = NULL, kernel = NULL) {
+  check_required(c("x", "epsilon", "tau", "epsilon_select"),
+                 advice = list(epsilon_select = "the budget spent by the selection, e.g. 0.5"))
+  # `kernel` as in dp_mean(): the basis is the kernel's
+  if (!is.null(kernel)) {
+    if (!is.null(basis)) dpfda_abort("Give `basis` or `kernel`, not both.", arg = "kernel")
+    if (!inherits(kernel, "dpfda_kernel")) arg_error("kernel", "a kernel, e.g. kernel_matern(3/2, 0.1)", kernel)
+    basis <- kernel
+  }
   if (is_engine_input(x)) {   # (each curve enters the folds: a summary of a table cannot give them)
     dpfda_abort(paste("pcv_select() cross-validates over the curves themselves, so it needs them in memory,",
                       "not a table, chunks or a summary: read them first (e.g. with dplyr::collect()), or",
@@ -198,6 +207,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   epsilon <- check_epsilon(epsilon)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
   mechanism <- check_mechanism(mechanism, c("iclp_qr", "iclp_ar", "frl"), "pcv_select")
+  if (is.null(basis)) basis <- default_mech_kernel(x$domain)   # (dp_mean()'s default)
   if (inherits(basis, "dpfda_kernel")) basis <- kl_basis(basis, x$grid)
   if (!inherits(basis, "dpfda_kl_basis")) arg_error("basis", "a kl_basis() or a kernel", basis)
   if (nrow(basis$vectors) != ncol(x$values) ||

@@ -54,8 +54,9 @@
 #'   column per dimension of `grid`; or a formula `y ~ x1 + ...` whose
 #'   variables are columns of `data`.
 #' @param data With a formula: the data frame holding its variables.
-#' @param y Responses: numbers (square loss) or labels in \{-1, 1\}
-#'   (logistic loss).
+#' @param y Responses: numbers (square loss) or labels (logistic loss):
+#'   \eqn{\pm 1}, 0/1, logical or a two-level factor, as in [dp_svm()]
+#'   (the second level, 1 or `TRUE` is \eqn{+1}).
 #' @param epsilon Privacy budget (pure DP).
 #' @param psi Regularisation \eqn{\psi > 0} (public), on the domain rescaled to
 #'   unit measure: the objective uses \eqn{\psi S^{\eta - 1}} with \eqn{S}
@@ -70,8 +71,12 @@
 #'   1/(2h) + 1/4}, with \eqn{h} the eigenvalue decay exponent of `kernel`;
 #'   1.25 for the Gaussian kernel). Above \eqn{1 + 1/(2h)} the sensitivity
 #'   stays bounded as the grid is refined.
-#' @param y_bound Public bound on \eqn{|y|} (square loss; responses are
-#'   clamped to it).
+#' @param y_bound Public bound on the responses (square loss): a number
+#'   \eqn{B}, \eqn{|y| \le B}, or `c(lower, upper)`. Responses are clamped
+#'   to it; with `c(lower, upper)` they are centred at its midpoint before
+#'   the fit and the midpoint is added back to the release (public
+#'   post-processing), so \eqn{y_b = (upper - lower)/2} in the sensitivity
+#'   (`B` is `c(-B, B)`).
 #' @param J Number of components (default: all positive eigenvalues).
 #' @param domain Public domain of `x` (default: the range of the grid).
 #' @param noise `"float"` or `"exact"` (discrete Laplace on the rounded
@@ -126,17 +131,28 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   pts <- as_points(x, "x", d = d)
   n <- nrow(pts)
   if (n < 1L) arg_error("x", "at least one point", x)
-  ok <- is.numeric(y) && is.null(dim(y)) && length(y) == n && all(is.finite(y))
-  if (!isTRUE(ok)) arg_error("y", sprintf("%d finite numbers, one per point of `x`", n), y)
+  if (loss == "square") {
+    ok <- is.numeric(y) && is.null(dim(y)) && length(y) == n && all(is.finite(y))
+    if (!isTRUE(ok)) arg_error("y", sprintf("%d finite numbers, one per point of `x`", n), y)
+  }
   units <- regression_units(unit, n, data)
+  offset <- 0
+  yb <- NULL
   if (loss == "logistic") {
-    if (!all(y %in% c(-1, 1))) arg_error("y", "labels in {-1, 1} for the logistic loss", y)
+    y <- svm_labels(y, n)   # (+-1, 0/1, logical or a two-level factor, as dp_svm())
     if (!is.null(y_bound)) dpfda_abort("`y_bound` is only used by the square loss.", arg = "y_bound")
   } else {
-    if (is.null(y_bound)) dpfda_abort("`y_bound` (a public bound on |y|) is required for the square loss.",
-                                      arg = "y_bound")
-    y_bound <- check_number(y_bound, "y_bound", lower = 0, lower_open = TRUE, upper = 1e150)
-    y <- pmin(pmax(y, -y_bound), y_bound)
+    if (is.null(y_bound)) {
+      dpfda_abort("`y_bound` (a public bound B on |y|, or c(lower, upper)) is required for the square loss.",
+                  arg = "y_bound")
+    }
+    # B (|y| <= B), or c(lower, upper): the responses are clamped to it and centred at its (public) midpoint,
+    # which is added back to the release (post-processing), so the loss sees |y - mid| <= (upper - lower) / 2
+    yb <- erm_y_bound(y_bound)
+    y <- pmin(pmax(y, yb[1L]), yb[2L])
+    offset <- yb[1L] / 2 + yb[2L] / 2
+    y <- y - offset
+    y_bound <- yb[2L] / 2 - yb[1L] / 2
   }
   basis <- kl_basis(kernel, grid, J = J)
   eta <- if (is.null(eta)) (if (kernel$type == "gaussian") 1.25 else 1 + 0.5 / kernel_edr(kernel, d) + 0.25) else
@@ -167,13 +183,13 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   out <- iclp_release_core("iclp_qr", fit, lam, basis, n, epsilon, tau = NA_real_,
                            params = list(params = list(eta = eta, psi = 0)), o = list(), kernel = kernel,
                            sensitivity = sens, noise = noise)
-  vals <- new_dpfda_curves(out$values, basis$grid, dom)
+  vals <- new_dpfda_curves(out$values + offset, basis$grid, dom)
   rel <- new_iclp_erm_release(vals, mechanism = paste0("erm-", loss), epsilon = epsilon, delta = 0,
                               sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
                               call = call, coefficients = as.vector(kl_coef(basis, out$values)), basis = basis,
                               params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
                               n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
-                              noise_inflation = out$noise_inflation)
+                              noise_inflation = out$noise_inflation, y_bound = yb, offset = offset)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   release_close(rel, budget, "dp_erm")
 }
@@ -189,14 +205,15 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
 #' @noRd
 new_iclp_erm_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                                  call = NULL, coefficients = NULL, basis = NULL, params = NULL, n = NULL,
-                                 noise_exact = NULL, grid_step = NULL, noise_inflation = NULL) {
+                                 noise_exact = NULL, grid_step = NULL, noise_inflation = NULL, y_bound = NULL,
+                                 offset = 0) {
   release_from_fields(new_iclp_erm_release, "dpfda_iclp_erm_release",
-                      nullable = c("noise_exact", "grid_step", "noise_inflation"))
+                      nullable = c("noise_exact", "grid_step", "noise_inflation", "y_bound"))
 }
 
 #' @export
 release_predict.dpfda_iclp_erm_release <- function(object, newdata, ...) {
-  as.vector(stats::predict(object$basis, newdata) %*% object$coefficients)
+  as.vector(stats::predict(object$basis, newdata) %*% object$coefficients) + (object$offset %||% 0)
 }
 
 #' @export
@@ -205,6 +222,26 @@ release_details.dpfda_iclp_erm_release <- function(x) {
   cat(sprintf("  %s-loss ERM of %d points: psi = %s, eta = %s, J = %d, kappa = %s, M = %s\n", p$loss, x$n,
               format(p$psi, digits = 4), format(p$eta, digits = 4), p$J, format(p$kappa, digits = 4),
               format(p$M, digits = 4)))
+  yb <- x$y_bound
+  if (!is.null(yb)) {
+    cat(sprintf("  responses clamped to [%s, %s]%s\n", format(yb[1L], digits = 4), format(yb[2L], digits = 4),
+                if (x$offset != 0) sprintf(" and centred at %s (added back)", format(x$offset, digits = 4)) else ""))
+  }
+}
+
+# The square loss's y_bound: B > 0 (|y| <= B) or c(lower, upper), as c(lower, upper).
+erm_y_bound <- function(y_bound) {
+  if (is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 1L) {
+    B <- check_number(y_bound, "y_bound", lower = 0, lower_open = TRUE, upper = 1e150)
+    return(c(-B, B))
+  }
+  ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L && all(is.finite(y_bound)) &&
+    y_bound[1L] < y_bound[2L] && all(abs(y_bound) <= 1e150)
+  if (!isTRUE(ok)) {
+    arg_error("y_bound", "a positive number B (|y| <= B), or c(lower, upper) with lower < upper (finite, at most 1e150 in size)",
+              y_bound)
+  }
+  as.double(y_bound)
 }
 
 # Index of the nearest grid point of each row of pts (Euclidean), in chunks.

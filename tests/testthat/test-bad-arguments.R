@@ -218,13 +218,13 @@ bad_arg_table_core <- function() {
                    candidates = data.frame(lengthscale = c(0.1, 0.5), noise_variance = c(0.1, 0.2)),
                    folds = 4, error_limit = 4, include_dp_noise = TRUE, epsilon_regression = 1,
                    delta = 1e-5, sensitivity_rule = "corrected", calibration = "analytic", tol = 1e-8, budget = NULL,
-                   unit = rep(1:4, each = 2)),
+                   unit = rep(1:4, each = 2), data = NULL),
       list = list(x = g2, y = c(0.5, -0.2, 0.3, 1), y_bound = c(-1, 1), epsilon = 1,
                   candidates = list(list(kernel = kernel_gaussian(0.3), noise_variance = 0.1),
                                     list(kernel = kernel_matern(2.5, 0.5), noise_variance = 0.2)),
                   folds = c(1, 2, 1, 2), error_limit = 2, include_dp_noise = FALSE,
                   epsilon_regression = NULL, delta = NULL, sensitivity_rule = "paper",
-                  calibration = "hall", tol = 1e-8, budget = NULL, unit = NULL)
+                  calibration = "hall", tol = 1e-8, budget = NULL, unit = NULL, data = NULL)
     ),
     dp_sparse_gp_regression = list(
       kmeans = list(x = c(0.1, 0.4, 0.6, 0.9), y = c(0.5, -0.2, 0.3, 1), newdata = t5, inducing = 2,
@@ -314,7 +314,7 @@ bad_arg_table_core <- function() {
                            epsilon = 1, tau = 1, mechanism = "frl", basis = kernel_matern(1.5, 0.2),
                            epsilon_select = 0.5, candidates = c(1, 2), folds = 2, eta = NULL, h = 2,
                            frl_bound = "M", ar_bound = "sum", threshold_scale = 1, budget = NULL, grid = NULL,
-                           unit = c(1, 1, 2, 3, 4, 5, 6, 7), center = NULL)),
+                           unit = c(1, 1, 2, 3, 4, 5, 6, 7), center = NULL, kernel = NULL)),
     validate_dpfda_release = list(list(x = rel))
   )
 }
@@ -417,7 +417,7 @@ bad_arg_allowed_core <- function() {
     # candidates is a valid list of four candidates
     allow("dp_gp_select", c("epsilon", "epsilon_regression", "error_limit"), c("1e10", "2^31", "double.xmax")),
     allow("dp_gp_select", "include_dp_noise", "TRUE"),
-    allow("dp_gp_select", c("epsilon_regression", "delta"), "NULL"),
+    allow("dp_gp_select", c("epsilon_regression", "delta", "data"), "NULL"),
     allow("dp_gp_select", "candidates", "wrong length"),
     # dp_sparse_gp_regression(): any finite test points, a numeric data
     # frame of inducing inputs, a large public noise variance, any epsilon > 0
@@ -548,6 +548,7 @@ bad_arg_allowed_core <- function() {
     allow("pcv_select", c("tau", "threshold_scale"), c("1e10", "2^31")),
     allow("pcv_select", "h", c("NULL", huge)),
     allow("pcv_select", c("candidates", "eta"), "NULL"),
+    allow("pcv_select", c("basis", "kernel"), "NULL"),   # dp_mean()'s default kernel
     allow("pcv_select", "candidates", "wrong length"),
     # SVM / KRR (R/mech-svm.R): any positive lambda is a valid (if useless)
     # regularisation, any epsilon > 0 with the analytic calibration, TRUE is

@@ -115,3 +115,49 @@ test_that("bad dp_erm inputs give classed errors naming the argument", {
   err(dp_erm(cbind(x, x), y, 1, 0.1, g, y_bound = 1), "x")
   expect_error(dp_erm(x, y, 0, 0.1, g, y_bound = 1), class = "dpfda_error_privacy")
 })
+
+test_that("y_bound = c(lower, upper) centres the responses at its midpoint; labels as dp_svm() takes them", {
+  g <- seq(0, 1, length.out = 41)
+  x <- seq(0.01, 0.99, length.out = 60)
+  y <- 120 + 30 * sin(2 * pi * x)
+  y[c(3, 40)] <- c(60, 200)   # beyond the bounds: clamped
+  fit <- function(y, yb, seed = 2, ...) with_seed_mode(seed, dp_erm(x, y, 1, psi = 0.01, grid = g, eta = 2,
+                                                                    y_bound = yb, ...))
+  r <- fit(y, c(80, 160))
+  # = the fit of the centred, clamped responses with B = 40, plus the midpoint 120 (post-processing)
+  r0 <- fit(pmin(pmax(y, 80), 160) - 120, 40)
+  expect_equal(r$values$values, r0$values$values + 120, tolerance = 1e-12)
+  expect_identical(r$sensitivity, r0$sensitivity)
+  expect_equal(predict(r, c(0.3, 0.7)), predict(r0, c(0.3, 0.7)) + 120, tolerance = 1e-12)
+  expect_equal(predict(r, g), as.vector(r$values$values), tolerance = 1e-9)
+  expect_output(print(r), "responses clamped to [80, 160] and centred at 120 (added back)", fixed = TRUE)
+  # B is c(-B, B): the same release, to the bit
+  expect_identical(fit(y / 100, 1.5)$values, fit(y / 100, c(-1.5, 1.5))$values)
+  # without the centring, the bound B = 160 would give 4x the sensitivity
+  expect_gt(fit(y, 160)$sensitivity, 3.9 * r$sensitivity)
+  for (bad in list(c(2, 1), c(0, Inf), c(NA, 1), c(1, 2, 3), -1, "a")) {
+    expect_error(fit(y, bad), class = "dpfda_error_argument")
+  }
+  # logistic labels: +-1, 0/1, logical and a two-level factor give the same release
+  lab <- ifelse(x > 0.5, 1, -1)
+  lf <- function(l) fit(l, NULL, loss = "logistic")$values
+  ref <- lf(lab)
+  expect_identical(lf((lab + 1) / 2), ref)
+  expect_identical(lf(lab > 0), ref)
+  expect_identical(lf(factor(lab, labels = c("no", "yes"))), ref)
+  expect_error(lf(c(lab[-1], 2)), class = "dpfda_error_argument")
+})
+
+test_that("a KRR or ERM release that is mostly noise gets the utility warning", {
+  mc <- data.frame(t = seq(2, 58, length.out = 133), a = 40 * sin(seq(2, 58, length.out = 133) / 6))
+  old <- options(dpfda.utility_warning = TRUE)   # (off in the suite: helper-uncertainty.R)
+  on.exit(options(old))
+  # (MASS::mcycle's setting with a kernel of variance 2500: noise sd 8e7 against outputs of size 150)
+  expect_warning(with_seed_mode(1, dp_krr(a ~ t, data = mc, lambda = 0.05, kernel = kernel_gaussian(3, 2500),
+                                          grid = seq(0, 60, 1), y_bound = c(-150, 100), epsilon = 1, delta = 1e-5)),
+                 class = "dpfda_warning_utility")
+  expect_no_warning(with_seed_mode(1, dp_krr(a ~ t, data = mc, lambda = 1, kernel = kernel_gaussian(3),
+                                             grid = seq(0, 60, 1), y_bound = c(-50, 50), epsilon = 1, delta = 1e-5)))
+  expect_warning(with_seed_mode(1, dp_erm(a ~ t, data = mc, psi = 1e-4, grid = seq(0, 60, 1), y_bound = c(-150, 100),
+                                          epsilon = 0.1)), class = "dpfda_warning_utility")
+})

@@ -469,3 +469,19 @@ test_that("pcv_select() refuses a table, chunks or a summary with a classed erro
     expect_identical(e$arg, "x")
   }
 })
+
+test_that("pcv_select() defaults to dp_mean()'s kernel, and takes it as `kernel` too", {
+  g <- seq(0, 10, length.out = 30)   # a grid in other units: the default lengthscale is 0.1 of its width
+  set.seed(2)
+  x <- curves(outer(stats::runif(60, 0.5, 1), sin(2 * pi * g / 10)) + matrix(stats::rnorm(1800, 0, 0.3), 60), g)
+  sel <- function(...) vapply(c(1, 5, 6), function(seed) {
+    with_seed_mode(seed, pcv_select(x, epsilon = 1, tau = 2, epsilon_select = 5, ...)$index)
+  }, 1L)
+  ref <- sel(basis = kl_basis(kernel_matern(3 / 2, 1), g))
+  expect_false(identical(sel(basis = kernel_matern(3 / 2, 0.1)), ref))   # (the basis matters here)
+  expect_identical(sel(), ref)
+  expect_identical(sel(kernel = kernel_matern(3 / 2, 1)), ref)
+  expect_error(sel(kernel = kernel_matern(3 / 2, 1), basis = kernel_matern(3 / 2, 1)), "not both",
+               class = "dpfda_error_argument")
+  expect_error(sel(kernel = "matern"), class = "dpfda_error_argument")
+})
