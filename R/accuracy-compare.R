@@ -23,6 +23,7 @@ accuracy_compare <- function(mechanism, args) {
                     stringsAsFactors = FALSE)
     if (!is.null(p$n_needed)) r$n_needed <- p$n_needed
     if (!is.null(p$epsilon_needed)) r$epsilon_needed <- p$epsilon_needed
+    if (!is.null(p$tau_needed)) r$tau_needed <- p$tau_needed
     # a target out of reach, solving for what was not given: no plan to show (its row would describe
     # the search's starting value)
     out_e <- !is.null(p$epsilon_needed) && !is.finite(p$epsilon_needed) && is.null(args$epsilon)
@@ -53,7 +54,8 @@ print.dpfda_accuracy_comparison <- function(x, ...) {
   }
   if (!is.null(x$epsilon_needed)) best(x$epsilon_needed, "least epsilon for the target") else
     if (!is.null(x$n_needed)) best(x$n_needed, "fewest individuals for the target") else
-      best(x$total_l2, "smallest total L2 error (noise and smoothing bias)")
+      if (!is.null(x$tau_needed)) best(-x$tau_needed, "largest bound tau for the target (least clipping)") else
+        best(x$total_l2, "smallest total L2 error (noise and smoothing bias)")
   if (any(!is.finite(x$epsilon_needed %||% x$n_needed %||% 0))) {
     cat("  Inf: the target is out of reach (the bias bound alone exceeds it, or the search range)\n")
   }

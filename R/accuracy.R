@@ -50,7 +50,8 @@
 #' With `target_l2` (or `target_sup`) and the settings (not a release: that
 #' is an error whose message writes the settings call for it), the smallest `n` (`solve_for = "n"`)
 #' or `epsilon` (`solve_for = "epsilon"`) whose **total** error
-#' (`total_l2`, or `total_sup`) is at most the target is found by bisection,
+#' (`total_l2`, or `total_sup`) is at most the target is found by bisection
+#' (or the largest `tau`, `solve_for = "tau"`),
 #' holding every other setting fixed (a doubling search then bisection; up to
 #' `n = 1e12`, `epsilon` up to `1e4`); `Inf` when the bias bound alone
 #' exceeds the target.
@@ -114,7 +115,12 @@
 #' @param target_l2,target_sup Optional target for the total
 #'   root-mean-square \eqn{L^2} error or the total mean sup error (noise and
 #'   bias bound).
-#' @param solve_for `"n"` or `"epsilon"`: what to solve for with a target.
+#' @param solve_for `"n"`, `"epsilon"` or `"tau"`: what to solve for with a
+#'   target. `"tau"` gives `tau_needed`, the *largest* bound whose total error
+#'   meets the target (the noise and the smoothing-bias bound grow in
+#'   proportion to `tau`, as `tau^2` for `"cov"`; the clipping bias of curves
+#'   beyond it, which falls as `tau` grows, has no public bound and is not
+#'   included): the bound a planned release can afford.
 #'   What is solved for needs no value (`dp_accuracy("iclp_qr", n = 93, tau
 #'   = 1, grid = g, target_l2 = 0.1, solve_for = "epsilon")`); the result
 #'   then describes the release at the solution.
@@ -153,7 +159,7 @@
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
-                        target_sup = NULL, solve_for = c("n", "epsilon"), nsim = 2000, seed = 1) {
+                        target_sup = NULL, solve_for = c("n", "epsilon", "tau"), nsim = 2000, seed = 1) {
   if (is.character(x) && length(x) >= 1L) {   # dp_accuracy("frl", n = ...): the mechanism first
     mechanism <- x
     x <- NULL
@@ -214,13 +220,16 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     return(accuracy_auto(mechanism, n, epsilon, delta, kernel, grid, list(...), nsim, seed))
   }
   solving <- !is.null(target_l2) || !is.null(target_sup)
-  if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon"), "solve_for")
+  if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
   # what is solved for needs no value: a placeholder starts the search, and the result then
   # describes the release at the solution
-  placeholder <- solving && ((solve_for == "epsilon" && is.null(epsilon)) || (solve_for == "n" && is.null(n)))
+  placeholder <- solving && ((solve_for == "epsilon" && is.null(epsilon)) || (solve_for == "n" && is.null(n)) ||
+                               (solve_for == "tau" && is.null(tau) && is.null(sensitivity)))
   if (placeholder && solve_for == "epsilon") epsilon <- 1
   if (placeholder && solve_for == "n") n <- 100
-  st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, list(...))
+  if (placeholder && solve_for == "tau") tau <- 1
+  opts <- list(...)
+  st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts)
   plan_at <- function(n_at, e_at) {
     law <- st$law(n_at, e_at)
     new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
@@ -230,15 +239,32 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (solving) {
     # the solvers use the total: noise and the bound on the smoothing bias
     bias0 <- function(b, what) { v <- b[[what]]; if (is.null(v) || !is.finite(v)) 0 else v }
-    err <- if (!is.null(target_l2)) {
-      function(n, e) {
-        noise <- suppressWarnings(law_summary(st$law(n, e), sup = FALSE)$expected_l2)
-        sqrt(noise^2 + bias0(st$bias(n, e), "l2")^2)
+    err_of <- if (!is.null(target_l2)) {
+      function(s, n, e) {
+        noise <- suppressWarnings(law_summary(s$law(n, e), sup = FALSE)$expected_l2)
+        sqrt(noise^2 + bias0(s$bias(n, e), "l2")^2)
       }
     } else {
-      function(n, e) suppressWarnings(mean(law_sup_draws(st$law(n, e), nsim, seed))) + bias0(st$bias(n, e), "sup")
+      function(s, n, e) suppressWarnings(mean(law_sup_draws(s$law(n, e), nsim, seed))) + bias0(s$bias(n, e), "sup")
     }
+    err <- function(n, e) err_of(st, n, e)
     target <- if (!is.null(target_l2)) target_l2 else target_sup
+    if (solve_for == "tau") {
+      # the largest bound whose total error meets the target (R/accuracy-tau.R)
+      at <- accuracy_tau_needed(st, function(s) err_of(s, s$n, s$epsilon), target,
+                                function(tau_at) accuracy_settings(mechanism, n, epsilon, delta, tau_at, kernel,
+                                                                   grid, sensitivity, opts))
+      out$tau_needed <- at
+      out$target <- c(l2 = target_l2, sup = target_sup)
+      if (placeholder || !isTRUE(all.equal(at, tau))) {   # the plan at the solution
+        keep <- out[c("tau_needed", "target")]
+        st <- accuracy_settings(mechanism, n, epsilon, delta, at, kernel, grid, sensitivity, opts)
+        out <- plan_at(st$n, st$epsilon)
+        out[names(keep)] <- keep
+        out$tau_given <- if (!placeholder) tau
+      }
+      return(out)
+    }
     upper <- if (solve_for == "n") 1e12 else 1e4   # (the end of the search)
     if (solve_for == "n") {
       if (is.null(st$n)) {
@@ -309,6 +335,12 @@ print.dpfda_accuracy <- function(x, ...) {
                                         format(x$n_needed, big.mark = ",")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
                                               format(x$epsilon_needed, digits = 4)))
+  if (!is.null(x$tau_needed)) {
+    cat(sprintf(paste("  the largest tau for the target %s: %s (the figures above are at it%s); curves beyond it",
+                      "are clipped, a bias that no public bound includes\n"), names(x$target),
+                format(x$tau_needed, digits = 4),
+                if (!is.null(x$tau_given)) sprintf(", not at tau = %s", format(x$tau_given, digits = 4)) else ""))
+  }
   u <- x$unreachable
   if (!is.null(u)) {
     other <- if (u$solve_for == "n") "epsilon" else "n"

@@ -505,3 +505,45 @@ test_that("a target with a release is refused with the settings call (it was sil
   expect_error(dp_accuracy(r, target_sup = 10), class = "dpfda_error_unsupported")
   expect_s3_class(dp_accuracy(r), "dpfda_accuracy")
 })
+
+test_that("solve_for = \"tau\": the largest bound whose total error meets the target, for every mechanism", {
+  g <- seq(0, 1, length.out = 41)
+  for (m in c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp")) {
+    a <- dp_accuracy(mechanism = m, n = 141, epsilon = 1, delta = 1e-5, grid = g, target_l2 = 0.05, solve_for = "tau",
+                     nsim = 10)
+    # the plan is at the solution, and its total is the target
+    expect_equal(a$tau, a$tau_needed, info = m)
+    expect_equal(a$total_l2, 0.05, tolerance = 1e-8, info = m)
+    # a plan at a 1% larger bound misses the target, at a 1% smaller one meets it
+    at <- function(f) dp_accuracy(mechanism = m, n = 141, epsilon = 1, delta = 1e-5, tau = f * a$tau_needed,
+                                  grid = g, nsim = 10)$total_l2
+    expect_gt(at(1.01), 0.05)
+    expect_lt(at(0.99), 0.05)
+  }
+  # sup targets; the covariance (Hilbert-Schmidt error in tau^2); a given tau is only the start
+  s <- dp_accuracy(mechanism = "frl", n = 141, epsilon = 1, tau = 0.2, grid = g, target_sup = 0.2, solve_for = "tau")
+  expect_equal(s$total_sup, 0.2, tolerance = 1e-8)
+  expect_output(print(s), "the largest tau for the target sup: .* not at tau = 0.2")
+  g21 <- seq(0, 1, length.out = 21)   # (nsim = 10: the sup error of a covariance, not used here, is slow)
+  cv <- dp_accuracy(mechanism = "cov", n = 141, epsilon = 1, grid = g21, target_l2 = 0.01, solve_for = "tau",
+                    nsim = 10)
+  expect_equal(dp_accuracy(mechanism = "cov", n = 141, epsilon = 1, tau = cv$tau_needed, grid = g21,
+                           nsim = 10)$total_l2, 0.01, tolerance = 1e-8)
+  expect_equal(dp_accuracy(mechanism = "cov", n = 141, epsilon = 1, tau = 2 * cv$tau_needed, grid = g21,
+                           nsim = 10)$total_l2, 0.04, tolerance = 1e-8)   # (tau^2)
+  # more epsilon affords a larger bound
+  expect_gt(dp_accuracy(mechanism = "iclp_qr", n = 141, epsilon = 4, grid = g, target_l2 = 0.05,
+                        solve_for = "tau")$tau_needed, dp_accuracy(mechanism = "iclp_qr", n = 141, epsilon = 1, grid = g,
+                                                                   target_l2 = 0.05, solve_for = "tau")$tau_needed)
+  # the comparison names the largest; a density has no tau
+  cmp <- dp_accuracy(mechanism = c("iclp_qr", "frl"), n = 141, epsilon = 1, grid = g, target_l2 = 0.05,
+                     solve_for = "tau")
+  expect_equal(cmp$tau_needed, cmp$tau)
+  expect_output(print(cmp), "largest bound tau for the target")
+  expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, delta = 1e-5, bandwidth = 0.1, grid = g,
+                           target_l2 = 0.1, solve_for = "tau"), "no bound tau", class = "dpfda_error_argument")
+  # an error that is not proportional to tau (no mechanism's, today): the bisection finds the bound
+  st_at <- function(t) list(tau = t, mechanism = "test")
+  tn <- dpfda:::accuracy_tau_needed(st_at(1), function(s) s$tau^1.5 + 0.1 * s$tau, 2, st_at)
+  expect_equal(tn^1.5 + 0.1 * tn, 2, tolerance = 1e-3)
+})
