@@ -12,11 +12,15 @@
 #' \eqn{\epsilon}-DP with respect to changing one output \eqn{y_i}; the
 #' inputs `x` are public.
 #'
-#' **Folds** are assigned by a public rule that never looks at `y`: with
-#' `folds = K`, row \eqn{i} is in fold \eqn{((i - 1) \bmod K) + 1}; or give
-#' `folds` as a vector of fold labels (e.g. from a fixed permutation or a
-#' function of the public `x`). The row order must not depend on `y` (do not
-#' sort the data by the outputs).
+#' **Folds.** With `folds = K` the rows (with `unit`, the units) are split
+#' into \eqn{K} folds of near-equal sizes by a uniformly random partition
+#' drawn from the noise source ([dp_rng()]), independent of the data, so the
+#' sensitivity bound below holds given the folds. It is laid on the rows in a
+#' canonical order (by `x`, then `y`; units by their first row in it), so the order
+#' the rows come in does not change the selection under
+#' [dp_reproducible()]; the labels are returned in `folds`. Or give `folds`
+#' as a vector of public fold labels (e.g. a function of the public `x`),
+#' which must not be chosen by looking at `y`.
 #'
 #' **Utility.** In fold \eqn{k} the outputs (clipped to `y_bound`, centred
 #' at its midpoint) of the other folds predict the fold's outputs through
@@ -81,8 +85,8 @@
 #'   exceed the budget).
 #' @param ... Passed to [dp_noise_scale()] for the simulated regression noise
 #'   (e.g. `allow_large_epsilon`).
-#' @param folds Number of folds \eqn{K \ge 2} (assigned by index modulo
-#'   \eqn{K}), or a vector of `n` public fold labels.
+#' @param folds Number of folds \eqn{K \ge 2} (a random partition, see
+#'   Folds), or a vector of `n` public fold labels.
 #' @param error_limit Errors are clipped to \eqn{\pm} `error_limit` \eqn{d}
 #'   (the paper's "completely arbitrary bound" 4).
 #' @param include_dp_noise Add the cloaking noise of the final regression to
@@ -97,8 +101,8 @@
 #' @param unit The privacy unit when one person has several rows: a vector
 #'   with one entry per row of `x`, or with a formula a column of `data`
 #'   (`unit = Subject` or `unit = "Subject"`). Folds then hold whole units (`folds = K`
-#'   assigns the units, in order of first appearance, modulo \eqn{K}; fold
-#'   labels must be constant within a unit), and the sensitivity is that of
+#'   partitions the units at random; fold labels must be constant within a
+#'   unit), and the sensitivity is that of
 #'   changing every output of one unit (the inputs and which rows belong to
 #'   which unit stay public): \eqn{k_u b(d)} in its test fold plus
 #'   \eqn{\sum_m b(d \sum_{i \in u} |c_{ik,m}|)} in every other fold, the
@@ -157,7 +161,11 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   cands <- check_candidates(candidates, ncol(pts))
   y_bound <- check_y_bound(y_bound)
   epsilon <- check_epsilon(epsilon)
-  fold <- check_folds(folds, n, units$codes)
+  fold <- if (is.numeric(folds) && length(folds) == 1L && n > 1L) {
+    gp_random_folds(check_count(folds, "folds", min = 2, max = if (is.null(units)) n else units$n), pts, y, units)
+  } else {
+    check_folds(folds, n, units$codes)
+  }
   error_limit <- check_number(error_limit, "error_limit", lower = 0, lower_open = TRUE)
   include_dp_noise <- check_flag(include_dp_noise, "include_dp_noise")
   sensitivity_rule <- check_choice(sensitivity_rule, c("corrected", "paper"), "sensitivity_rule")
@@ -191,13 +199,18 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
     dpfda_abort("`error_limit` times the width of `y_bound` overflows.", class = "dpfda_error_numeric",
                 arg = "error_limit")
   }
-  yc <- pmin(pmax(as.double(y), y_bound[1]), y_bound[2]) - mean(y_bound)
+  # the rows in a canonical order for the cross-validation (as dp_gp_regression()): each fold's
+  # systems, the cloaking solver's path and the simulated noise then do not depend on the order the
+  # rows came in (the folds are returned in that order)
+  o <- canonical_rows(pts, y)
+  yc <- pmin(pmax(as.double(y[o]), y_bound[1]), y_bound[2]) - mean(y_bound)
+  codes <- units$codes[o]
   sse <- sens <- numeric(length(cands))
   bar <- dp_progress(length(cands), "dp_gp_select(): cross-validating the candidates")
   for (r in seq_along(cands)) {
-    cv <- gp_cv_candidate(pts, cands[[r]], fold, d, noise, units$codes)
+    cv <- gp_cv_candidate(pts[o, , drop = FALSE], cands[[r]], fold[o], d, noise, codes)
     sse[r] <- gp_cv_sse(cv, yc, L)
-    sens[r] <- gp_cv_sensitivity(cv, d, L, n, sensitivity_rule, units$codes)
+    sens[r] <- gp_cv_sensitivity(cv, d, L, n, sensitivity_rule, codes)
     bar$tick()
   }
   bar$done()
@@ -265,17 +278,34 @@ check_candidates <- function(candidates, D) {
   lapply(candidates, function(cd) list(kernel = cd$kernel, noise_variance = as.double(cd$noise_variance)))
 }
 
-# Public fold labels 1..K; with a privacy unit (`codes`, 1..n_units in order of appearance) every
-# fold holds whole units.
-check_folds <- function(folds, n, codes = NULL) {
-  if (is.numeric(folds) && length(folds) == 1L && n > 1L) {
-    if (!is.null(codes)) {
-      K <- check_count(folds, "folds", min = 2, max = max(codes))
-      return(((codes - 1L) %% K) + 1L)
-    }
-    K <- check_count(folds, "folds", min = 2, max = n)
-    return(((seq_len(n) - 1L) %% K) + 1L)
+# folds = K: a uniformly random partition of the rows (with a privacy unit, of the units) into K
+# folds of near-equal sizes, drawn from the noise source and laid on them in a canonical order (rows
+# by (x, y), units by their first row in that order, so that units of one row are rows), so that the
+# order the rows came in does not change the selection under dp_reproducible(). The partition is uniform whatever that order, and independent
+# of the data as a partition of the individuals, which is all the privacy argument uses: given the
+# folds, the sensitivity bound holds (as for pcv_select()'s folds). (Row i in fold (i - 1) mod K + 1,
+# the rule before, made the selection depend on the order of the rows, and on y when the rows were
+# sorted by it.)
+gp_random_folds <- function(K, pts, y, units = NULL) {
+  m <- if (is.null(units)) nrow(pts) else units$n
+  by_draw <- integer(m)
+  by_draw[order(noise_draw(m, "uniform"))] <- rep_len(seq_len(K), m)
+  o <- canonical_rows(pts, y)
+  if (is.null(units)) {
+    fold <- integer(m)
+    fold[o] <- by_draw
+    return(fold)
   }
+  first <- integer(m)   # each unit's first row in the canonical order (the last assignment wins)
+  first[units$codes[rev(o)]] <- rev(seq_along(o))
+  ufold <- integer(m)
+  ufold[order(first)] <- by_draw
+  ufold[units$codes]
+}
+
+# Public fold labels (a vector, one per row) as 1..K; with a privacy unit (`codes`, 1..n_units in
+# order of appearance) every fold must hold whole units.
+check_folds <- function(folds, n, codes = NULL) {
   ok <- (is.numeric(folds) || is.factor(folds) || is.character(folds)) && is.null(dim(folds)) &&
     length(folds) == n && !anyNA(folds) && length(unique(folds)) >= 2L
   if (!isTRUE(ok)) {

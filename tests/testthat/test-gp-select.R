@@ -1,6 +1,9 @@
 # Private hyper-parameter selection (dp_gp_select): sensitivity of the
 # cross-validated SSE, exponential-mechanism probabilities, classed errors.
 
+# Fixed public fold labels: row i in fold (i - 1) mod K + 1.
+mod_folds <- function(K, n) ((seq_len(n) - 1L) %% K) + 1L
+
 # Clipped, centred outputs as dp_gp_select uses them.
 centred <- function(y, yb) pmin(pmax(y, yb[1]), yb[2]) - mean(yb)
 
@@ -34,7 +37,7 @@ test_that("the corrected SSE sensitivity bounds every neighbouring change (rando
   n_checked <- 0
   for (cs in cases) {
     n <- nrow(cs$x)
-    fold <- dpfda:::check_folds(cs$folds, n)
+    fold <- mod_folds(cs$folds, n)
     for (cand in cs$cands) {
       for (rep in 1:3) {
         y <- runif(n, yb[1] - 0.5, yb[2] + 0.5)
@@ -67,7 +70,7 @@ test_that("the paper's SSE sensitivity is not a bound (missing cross term): a vi
   L <- 4 * d
   y <- rep(0.5, 100)
   y[1] <- 0                        # point 1 (cluster 1, fold 1) will move to 1
-  fold <- dpfda:::check_folds(10, 100)
+  fold <- mod_folds(10, 100)
   cand <- list(kernel = kernel_gaussian(0.05), noise_variance = 0.01)
   cv <- dpfda:::gp_cv_candidate(x, cand, fold, d, NULL)
   yc <- centred(y, yb)
@@ -99,7 +102,7 @@ test_that("selection follows select_probabilities() of the CV utilities", {
   y <- sin(5 * x) + rnorm(n, 0, 0.3)
   yb <- c(-2, 2)
   cand <- data.frame(lengthscale = c(0.02, 0.1, 0.3, 1.5), noise_variance = c(0.01, 0.1, 0.1, 1))
-  fold <- dpfda:::check_folds(5, n)
+  fold <- mod_folds(5, n)
   cands <- dpfda:::check_candidates(cand, 1L)
   u <- vapply(cands, function(cd) {
     -dpfda:::gp_cv_sse(dpfda:::gp_cv_candidate(matrix(x), cd, fold, 4, NULL), centred(y, yb), 16)
@@ -112,7 +115,7 @@ test_that("selection follows select_probabilities() of the CV utilities", {
   expect_gt(min(p), 0.01)
   expect_lt(max(p), 0.9)
   # exactly dp_select() on the same utilities with the same noise
-  s <- with_seed_mode(9, dp_gp_select(x, y, cand, yb, eps, folds = 5, include_dp_noise = FALSE))
+  s <- with_seed_mode(9, dp_gp_select(x, y, cand, yb, eps, folds = fold, include_dp_noise = FALSE))
   s0 <- with_seed_mode(9, dp_select(u, du, eps))
   expect_identical(s$index, s0$index)
   expect_equal(s$sensitivity, du)
@@ -126,20 +129,46 @@ test_that("selection follows select_probabilities() of the CV utilities", {
   # count is above 6)
   N <- 600
   idx <- with_seed_mode(10, vapply(seq_len(N), function(i) {
-    dp_gp_select(x, y, cand, yb, eps, folds = 5, include_dp_noise = FALSE)$index
+    dp_gp_select(x, y, cand, yb, eps, folds = fold, include_dp_noise = FALSE)$index
   }, 1L))
   obs <- tabulate(idx, nbins = length(p))
   expect_gt(stats::chisq.test(obs, p = p)$p.value, 1e-3)
 })
 
-test_that("folds are public: index modulo K or given labels, never from y", {
+test_that("folds = K: a random partition independent of the data; the order of the rows changes nothing", {
   set.seed(2)
   x <- runif(25)
+  y <- rnorm(25)
   cand <- data.frame(lengthscale = c(0.1, 0.5), noise_variance = 0.1, variance = c(1, 2))
-  s1 <- dp_gp_select(x, rnorm(25), cand, c(-3, 3), 1, folds = 4, include_dp_noise = FALSE)
-  s2 <- dp_gp_select(x, rnorm(25), cand, c(-3, 3), 1, folds = 4, include_dp_noise = FALSE)
-  expect_identical(s1$folds, s2$folds)
-  expect_identical(s1$folds, ((0:24) %% 4L) + 1L)
+  sel <- function(seed, o = seq_along(x), ...) with_seed_mode(seed, dp_gp_select(x[o], y[o], cand, c(-3, 3), 1, folds = 4,
+                                                                                include_dp_noise = FALSE, ...))
+  s1 <- sel(3)
+  expect_identical(sort(tabulate(s1$folds)), c(6L, 6L, 6L, 7L))   # near-equal sizes
+  expect_false(identical(sel(4)$folds, s1$folds))                   # a new partition per draw
+  # rows in another order: the same selection and the same partition of the individuals
+  for (o in list(rev(seq_along(x)), order(y), order(-y))) {
+    s2 <- sel(3, o)
+    expect_identical(s2$index, s1$index)
+    expect_identical(s2$folds, s1$folds[o])
+  }
+  # the partition's law does not depend on y: rows 1 and 2 share a fold with probability 0.22 (sizes
+  # 6, 6, 6, 7), whatever the outputs (400 draws each, sd 0.02)
+  same <- function(yy) mean(vapply(1:400, function(sd) {
+    f <- with_seed_mode(sd, dpfda:::gp_random_folds(4L, matrix(x), yy))
+    f[1] == f[2]
+  }, NA))
+  p_same <- (3 * 6 * 5 + 7 * 6) / (25 * 24)
+  expect_lt(abs(same(y) - p_same), 0.07)
+  expect_lt(abs(same(-y) - p_same), 0.07)
+  # units: whole units at random, whatever the order of the rows and the units' labels; units of one
+  # row are rows
+  u <- rep(letters[1:10], length.out = 25)
+  su <- sel(3, unit = u)
+  expect_true(all(tapply(su$folds, u, function(f) length(unique(f))) == 1L))
+  o <- order(u)
+  expect_identical(sel(3, o, unit = u[o])$folds, su$folds[o])
+  expect_identical(sel(3, unit = rev(LETTERS[1:10])[match(u, letters)])$folds, su$folds)
+  expect_identical(sel(3, unit = seq_along(x))$folds, s1$folds)
   lab <- rep(c("a", "b", "c"), length.out = 25)
   s3 <- dp_gp_select(x, rnorm(25), cand, c(-3, 3), 1, folds = lab, include_dp_noise = FALSE)
   expect_identical(s3$folds, as.integer(factor(lab)))

@@ -88,6 +88,17 @@ test_that("point and regression releases do not depend on the order of the point
     gr <- function(i) function() dp_gp_regression(xs[i], ys[i], nd, kg, 0.1, c(-2, 2), 1, 1e-3, method = meth)
     expect_same_release(gr(1:200), gr(os), paste("dp_gp_regression", meth))
   }
+  # the hyper-parameter selection: its random folds are laid on the rows in a canonical order
+  cand <- expand.grid(lengthscale = c(0.05, 0.15, 0.5), noise_variance = c(0.01, 0.1))
+  for (k in 1:3) {
+    sel <- function(i) with_seed_mode(k, dp_gp_select(xs[i], ys[i], cand, c(-2, 2), 1, folds = 5,
+                                                      epsilon_regression = 1, delta = 1e-3))
+    a <- sel(1:200)
+    b <- sel(os)
+    expect_identical(b$index, a$index)
+    expect_identical(b$folds, a$folds[os])
+    expect_equal(b$sensitivity, a$sensitivity, tolerance = 1e-9)
+  }
   sp <- function(i) function() dp_sparse_gp_regression(xs[i], ys[i], nd, 10, kg, 0.1, c(-2, 2), 1, 1e-3)
   expect_same_release(sp(1:200), sp(os), "dp_sparse_gp_regression")
   kr <- function(i) function() dp_krr(xs[i], ys[i], 0.1, kg, nd, c(-2, 2), 1, 1e-3)
