@@ -121,7 +121,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
     x <- as.data.frame(x)[setdiff(names(x), ucol)]
   }
-  budget <- release_open(budget, epsilon, delta, if (!engine) NROW(x))
+  budget <- release_open(budget, epsilon, delta)   # (the delta warning once n is known, below)
   noise <- check_choice(noise, c("exact", "float"), "noise")
   units <- NULL
   if (engine) {   # a table or chunks: columns by name (`columns`, or those a named domain gives)
@@ -180,6 +180,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     units <- if (!is.null(label)) list(label = label, n_units = hs$n)
   }
   n <- if (!is.null(ats)) hs$n else if (is.null(units)) nrow(x) else units$n_units   # (the individuals protected)
+  warn_privacy(NULL, delta, n)   # (every source: a table's n is known from its histogram)
   if (n < 8L) {
     dpfda_abort(sprintf("`x` needs at least 8 %s for a private IQR, not %d.",
                         if (is.null(units)) "observations" else "units", n), arg = "x")

@@ -183,8 +183,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     unit <- cl$unit
     if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
-  warn_privacy(epsilon, if (missing(delta)) 0 else delta,
-               if (!is.null(units)) units$n_units else if (!engine) NROW(x))
+  n_known <- if (!is.null(units)) units$n_units else if (!engine) NROW(x)
+  warn_privacy(epsilon, if (missing(delta)) 0 else delta, n_known)
   noise <- check_noise(noise)
   budget <- check_budget(budget)
   if (!is.null(binned)) binned <- check_flag(binned, "binned")   # (checked on every source, used in memory)
@@ -234,6 +234,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   dom <- kde_check_domain(as_domain(domain, grid))
   est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) else
     kde_points_estimate(x, bandwidth, dom, binned, bins, d)
+  if (is.null(n_known)) warn_privacy(NULL, if (missing(delta)) 0 else delta, est$n)   # (a table's n, from its summary)
   if (mechanism == "bernstein") {
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)

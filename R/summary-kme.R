@@ -212,7 +212,7 @@ kme_kernel_sql_ok <- function(kernel) {
 # as in memory, so dp_reproducible() gives the same release.
 dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
                           l1_bound, iters, lr, lasso_lambda, tight, noise, budget, call, columns, id) {
-  budget <- release_open(budget)
+  budget <- release_open(budget, epsilon)   # (the epsilon warning; delta's once n is known)
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
   if (method == "exponential") {
@@ -252,6 +252,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,
                             columns = columns, id = id)
   }
+  warn_privacy(NULL, delta, s$n)   # (as in memory: n is known from the summary)
   kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
               lasso_lambda, tight, noise, box, call, budget)
 }

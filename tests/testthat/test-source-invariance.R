@@ -114,3 +114,37 @@ test_engines("every release function from a table equals memory", function(con) 
   expect_same_release(function() summarise_mortality(d$md, group = "region"),
                      function() summarise_mortality(tb("md"), group = "region"), "mortality summary")
 })
+
+test_that("the delta warning is the same from every source (it was given in memory only for points)", {
+  local_privacy_warnings()
+  d <- source_data()
+  tp <- sqlite_tbl(d$pts, "pts")
+  ch <- function() dp_chunks(split(d$pts, rep(1:4, each = 100)))
+  deltas <- function(f) {   # the dpfda_warning_delta messages a call gives
+    out <- character()
+    withCallingHandlers(f(), dpfda_warning_delta = function(w) {
+      out <<- c(out, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    }, warning = function(w) invokeRestart("muffleWarning"))
+    out
+  }
+  calls <- list(
+    kde = function(x, ...) function() dp_kde(x, grid = seq(0, 1, 0.1), bandwidth = 0.1, epsilon = 1, delta = 0.01,
+                                              domain = c(0, 1), ...),
+    kme = function(x, ...) function() dp_kme(x, kernel_gaussian(0.3), 1, 0.01, synthetic = seq(0, 1, 0.25), ...),
+    bandwidth = function(x, ...) function() dp_bandwidth(x, epsilon = 1, delta = 0.01, domain = c(0, 1),
+                                                          fallback = 0.1, ...))
+  for (nm in names(calls)) {
+    f <- calls[[nm]]
+    ref <- deltas(f(d$pts$a))   # 400 points: delta 0.01 >= 1/400
+    expect_length(ref, 1L)
+    expect_identical(deltas(f(d$pts, columns = "a")), ref, info = nm)
+    expect_identical(deltas(f(tp, columns = "a")), ref, info = nm)
+    expect_identical(deltas(f(ch(), columns = "a")), ref, info = nm)
+    # with a unit, 1/n is one over the 100 persons: 0.01 is at it
+    ru <- deltas(f(d$pts, columns = "a", unit = "person"))
+    expect_length(ru, 1L)
+    expect_match(ru, "1/n = 0.01", fixed = TRUE, info = nm)
+    expect_identical(deltas(f(tp, columns = "a", unit = "person")), ru, info = nm)
+  }
+})
