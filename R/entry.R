@@ -452,9 +452,6 @@ capture_dots <- function(..., .cols = character()) {
   out
 }
 
-# Column names from a column argument (NULL gives `default`), checked against
-# the data's names `have` (NULL: not known yet); `n` names expected (NULL: any
-# number, at least one).
 # The unit's column must not be one of the point columns: a point's coordinate is not a person
 # (dp_bandwidth() lost the column and stopped with "undefined columns selected", found by tools/fuzz.R).
 check_unit_column <- function(ucol, columns) {
@@ -465,6 +462,9 @@ check_unit_column <- function(ucol, columns) {
   invisible(ucol)
 }
 
+# Column names from a column argument (NULL gives `default`), checked against
+# the data's names `have` (NULL: not known yet); `n` names expected (NULL: any
+# number, at least one).
 column_names <- function(spec, have, arg, n = 1L, default = NULL, what = "`x`") {
   if (is.null(spec)) return(default)
   if (inherits(spec, "dpfda_column_ref")) {

@@ -161,8 +161,13 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   cands <- check_candidates(candidates, ncol(pts))
   y_bound <- check_y_bound(y_bound)
   epsilon <- check_epsilon(epsilon)
+  # the rows in a canonical order (as dp_gp_regression()): the random folds are laid on it, and the
+  # cross-validation runs on the rows in it, so that each fold's systems, the cloaking solver's path
+  # and the simulated noise do not depend on the order the rows came in (the folds are returned in
+  # that order)
+  o <- canonical_rows(pts, y)
   fold <- if (is.numeric(folds) && length(folds) == 1L && n > 1L) {
-    gp_random_folds(check_count(folds, "folds", min = 2, max = if (is.null(units)) n else units$n), pts, y, units)
+    gp_random_folds(check_count(folds, "folds", min = 2, max = if (is.null(units)) n else units$n), o, units)
   } else {
     check_folds(folds, n, units$codes)
   }
@@ -199,10 +204,6 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
     dpfda_abort("`error_limit` times the width of `y_bound` overflows.", class = "dpfda_error_numeric",
                 arg = "error_limit")
   }
-  # the rows in a canonical order for the cross-validation (as dp_gp_regression()): each fold's
-  # systems, the cloaking solver's path and the simulated noise then do not depend on the order the
-  # rows came in (the folds are returned in that order)
-  o <- canonical_rows(pts, y)
   yc <- pmin(pmax(as.double(y[o]), y_bound[1]), y_bound[2]) - mean(y_bound)
   codes <- units$codes[o]
   sse <- sens <- numeric(length(cands))
@@ -279,18 +280,18 @@ check_candidates <- function(candidates, D) {
 }
 
 # folds = K: a uniformly random partition of the rows (with a privacy unit, of the units) into K
-# folds of near-equal sizes, drawn from the noise source and laid on them in a canonical order (rows
-# by (x, y), units by their first row in that order, so that units of one row are rows), so that the
-# order the rows came in does not change the selection under dp_reproducible(). The partition is uniform whatever that order, and independent
-# of the data as a partition of the individuals, which is all the privacy argument uses: given the
-# folds, the sensitivity bound holds (as for pcv_select()'s folds). (Row i in fold (i - 1) mod K + 1,
-# the rule before, made the selection depend on the order of the rows, and on y when the rows were
-# sorted by it.)
-gp_random_folds <- function(K, pts, y, units = NULL) {
-  m <- if (is.null(units)) nrow(pts) else units$n
+# folds of near-equal sizes, drawn from the noise source and laid on them in the canonical order `o`
+# of the rows (canonical_rows() of (x, y); units by their first row in it, so that units of one row
+# are rows), so that the order the rows came in does not change the selection under
+# dp_reproducible(). The partition is uniform whatever that order, and independent of the data as a
+# partition of the individuals, which is all the privacy argument uses: given the folds, the
+# sensitivity bound holds (as for pcv_select()'s folds). (Row i in fold (i - 1) mod K + 1, the rule
+# before, made the selection depend on the order of the rows, and on y when the rows were sorted by
+# it.)
+gp_random_folds <- function(K, o, units = NULL) {
+  m <- if (is.null(units)) length(o) else units$n
   by_draw <- integer(m)
   by_draw[order(noise_draw(m, "uniform"))] <- rep_len(seq_len(K), m)
-  o <- canonical_rows(pts, y)
   if (is.null(units)) {
     fold <- integer(m)
     fold[o] <- by_draw

@@ -154,7 +154,7 @@ test_that("folds = K: a random partition independent of the data; the order of t
   # the partition's law does not depend on y: rows 1 and 2 share a fold with probability 0.22 (sizes
   # 6, 6, 6, 7), whatever the outputs (400 draws each, sd 0.02)
   same <- function(yy) mean(vapply(1:400, function(sd) {
-    f <- with_seed_mode(sd, dpfda:::gp_random_folds(4L, matrix(x), yy))
+    f <- with_seed_mode(sd, dpfda:::gp_random_folds(4L, dpfda:::canonical_rows(matrix(x), yy)))
     f[1] == f[2]
   }, NA))
   p_same <- (3 * 6 * 5 + 7 * 6) / (25 * 24)
