@@ -79,9 +79,9 @@ check_required <- function(args = NULL, advice = list()) {
       if (!is.null(near)) abort_unknown_option(g, fname, names(fm))
     }
   }
-  for (a in args) {
-    if (eval(call("missing", as.name(a)), env)) require_arg_error(a, fname, advice[[a]])
-  }
+  miss <- args[vapply(args, function(a) eval(call("missing", as.name(a)), env), NA)]
+  if (length(miss) == 1L) require_arg_error(miss, fname, advice[[miss]])
+  if (length(miss)) require_args_error(miss, fname, advice)
   invisible(TRUE)
 }
 

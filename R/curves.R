@@ -123,17 +123,23 @@ as_grid <- function(grid, arg = "grid") {
   }
   if (!is.null(dim(grid)) && ncol(grid) == 1L) grid <- as.vector(grid)
   if (is.null(dim(grid))) {
-    if (anyDuplicated(grid)) {
-      dpfda_abort(sprintf("`%s` must not contain duplicated points.", arg), arg = arg)
-    }
+    if (anyDuplicated(grid)) abort_duplicated_grid(arg, grid)
     return(as.double(grid))
   }
   storage.mode(grid) <- "double"
   dimnames(grid) <- NULL
-  if (anyDuplicated(grid)) {
-    dpfda_abort(sprintf("`%s` must not contain duplicated points.", arg), arg = arg)
-  }
+  if (anyDuplicated(grid)) abort_duplicated_grid(arg, grid)
   grid
+}
+
+# Which points repeat (the first, as a row of a matrix grid), and the fix.
+abort_duplicated_grid <- function(arg, grid) {
+  matrix_grid <- !is.null(dim(grid))
+  dup <- which(duplicated(grid))
+  first <- if (matrix_grid) sprintf("row %d repeats an earlier row", dup[1L]) else
+    sprintf("position %d repeats %s", dup[1L], format(grid[dup[1L]], digits = 6))
+  dpfda_abort(sprintf("`%s` must not contain duplicated points: %d duplicate%s (%s); remove them, e.g. with unique(%s).",
+                      arg, length(dup), if (length(dup) == 1L) "" else "s", first, arg), arg = arg)
 }
 
 grid_size <- function(grid) if (is.null(dim(grid))) length(grid) else nrow(grid)

@@ -147,7 +147,7 @@ arg_advice <- c(
               "measurement range, after subtracting a public `center`); curves are clipped to it"),
   kernel = "a kernel object, e.g. kernel_gaussian(0.1 * width of the domain) or kernel_matern(3/2, ...)",
   grid = "public evaluation points chosen without looking at the data, e.g. seq(lower, upper, length.out = 101)",
-  newdata = "public points at which to release the regression function, e.g. seq(lower, upper, length.out = 50)",
+  newdata = "the public points at which to evaluate (or release) the function, e.g. seq(lower, upper, length.out = 50)",
   bandwidth = "a public value (e.g. 0.1 * width of the domain) or one released by dp_bandwidth()",
   sensitivity = "the public sensitivity of the target (see sensitivity_kde() and friends)",
   noise_variance = "the public observation noise variance of the GP model",
@@ -168,6 +168,18 @@ require_arg_error <- function(arg, fun = NULL, advice = NULL) {
   dpfda_abort(sprintf("`%s` is missing%s%s", arg, if (is.null(fun)) "" else sprintf(" in %s()", fun),
                       if (is.null(advice)) "." else sprintf(": give %s.", advice)),
               class = "dpfda_error_argument", arg = arg)
+}
+
+# Several required arguments missing at once: all named in one error (one at a time costs a user a
+# call per argument), each with its advice; `arg` is the first.
+require_args_error <- function(args, fun = NULL, advice = list()) {
+  give <- vapply(args, function(a) {
+    adv <- if (!is.null(advice[[a]])) advice[[a]] else if (a %in% names(arg_advice)) arg_advice[[a]] else NULL
+    if (is.null(adv)) sprintf("`%s`", a) else sprintf("`%s`, %s", a, adv)
+  }, "")
+  dpfda_abort(sprintf("%s are missing%s: give %s.", paste0("`", args, "`", collapse = ", "),
+                      if (is.null(fun)) "" else sprintf(" in %s()", fun), paste(give, collapse = "; ")),
+              class = "dpfda_error_argument", arg = args[[1L]])
 }
 
 # Why delta = 0 is refused by a release with Gaussian noise (check_delta(zero = )): `what` names

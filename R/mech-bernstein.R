@@ -57,9 +57,11 @@
 #'
 #' @param f The target \eqn{F_D}, already closed over the private data: an R
 #'   function of the lattice points (a vector in one dimension, an
-#'   `m x dim` matrix otherwise) returning one finite value per point; or the
-#'   `m` lattice values themselves (a numeric vector or array in lattice
-#'   order).
+#'   `m x dim` matrix otherwise) returning one finite value per point (or a
+#'   one-curve [curves()] object on those points, e.g.
+#'   `function(t) kde_gaussian(x, t, b)`); or the `m` lattice values themselves
+#'   (a numeric vector or array in lattice order, or a one-curve curves
+#'   object).
 #' @param sensitivity Public per-point (sup-norm) sensitivity \eqn{S(F)}, as in
 #'   the paper.
 #' @param epsilon Positive privacy parameter.
@@ -272,6 +274,11 @@ bernstein_target <- function(f, lattice, m) {
   } else if (inherits(f, "dpfda_curves") && nrow(f$values) == 1L) {
     check_curves_data(f, "f")$values[1L, ]
   } else f
+  # (a function may return a one-curve curves object on the lattice, as kde_gaussian(x, t, b) does)
+  if (is_fun && inherits(v, "dpfda_curves") && nrow(v$values) == 1L &&
+      isTRUE(all.equal(unname(as.matrix(v$grid)), unname(as.matrix(lattice)), check.attributes = FALSE))) {
+    v <- check_curves_data(v, "f")$values[1L, ]
+  }
   if (!is.numeric(v) || is.object(v) || length(v) != m || !all(is.finite(v))) {
     shape <- if (!is.numeric(v) || is.object(v)) sprintf("an object of class <%s>", class(v)[1L])
              else if (length(v) != m) sprintf("%d values", length(v))

@@ -195,13 +195,10 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
     y <- fd$y
     if (!missing(grid)) grid <- fd$newdata
   }
-  check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
+  check_required(c("x", "y", "lambda", "kernel", "grid", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
-  if (missing(grid)) {
-    abort_grid_required()
-  }
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
@@ -430,17 +427,10 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
     y <- fd$y
     if (!missing(grid)) grid <- fd$newdata
   }
-  check_required(c("x", "y", "lambda", "kernel", "epsilon", "delta"))
+  check_required(c("x", "y", "lambda", "kernel", "grid", "y_bound", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
-  if (missing(grid)) {
-    abort_grid_required()
-  }
-  if (missing(y_bound)) {
-    dpfda_abort("`y_bound` is required: public bounds c(lower, upper) for the responses.",
-                arg = "y_bound")
-  }
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")

@@ -399,6 +399,24 @@ test_that("h = 1 evaluation agrees with the diffpriv package", {
 
 # ---- errors ----------------------------------------------------------------------------
 
+test_that("f may return a one-curve curves object on the lattice (kde_gaussian()), as the values themselves", {
+  x <- faithful$eruptions
+  S <- sensitivity_kde(n = length(x), bandwidth = 0.3)
+  # (it was "`f` must return 21 finite numbers ..., not an object of class <dpfda_curves>")
+  old <- dp_reproducible(5)
+  on.exit(dp_rng(old))
+  r1 <- dp_bernstein(function(t) kde_gaussian(x, t, 0.3), S, 1, k = 20, domain = c(1, 6))
+  dp_reproducible(5)
+  r2 <- dp_bernstein(function(t) kde_gaussian(x, t, 0.3)$values[1, ], S, 1, k = 20, domain = c(1, 6))
+  expect_identical(r1$values$values, r2$values$values)
+  # a curves object on other points than the lattice is refused, not silently used
+  expect_error(dp_bernstein(function(t) kde_gaussian(x, seq(1, 6, length.out = 21)[-1], 0.3), S, 1, k = 20,
+                            domain = c(1, 6)),
+               "`f` must return 21 finite numbers", class = "dpfda_error_argument")
+  expect_error(dp_bernstein(function(t) kde_gaussian(x, t + 0.01, 0.3), S, 1, k = 20, domain = c(1, 6)),
+               "not an object of class <dpfda_curves>", class = "dpfda_error_argument")
+})
+
 test_that("bad input gives classed errors that name the argument", {
   f <- function(t) t
   expect_error(dp_bernstein(f, -1, 1, k = 3), class = "dpfda_error_privacy")

@@ -227,6 +227,34 @@ test_that("after a test that switches the warnings on, the suite's setting is ba
   expect_false(getOption("dpfda.privacy_warnings", TRUE))
 })
 
+test_that("a grid with repeated points says which and how to remove them", {
+  e <- expect_error(dp_mean(matrix(0, 2, 4), 1, 1, grid = c(0.1, 0.5, 0.1, 0.9)),
+                    class = "dpfda_error_argument")
+  expect_identical(e$arg, "grid")
+  expect_match(conditionMessage(e), "1 duplicate (position 3 repeats 0.1); remove them, e.g. with unique(grid)",
+               fixed = TRUE)
+  g <- as.matrix(expand.grid(c(0, 0.5, 1), c(0, 1)))
+  e <- expect_error(dp_svm(g, c(-1, 1, -1, 1, -1, 1), lambda = 0.1, kernel = kernel_gaussian(0.3),
+                           grid = rbind(g, g[2:3, ]), epsilon = 1, delta = 1e-5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "2 duplicates (row 7 repeats an earlier row)", fixed = TRUE)
+})
+
+test_that("several missing required arguments are named in one error, each with its advice", {
+  x <- cbind(stats::runif(20), stats::runif(20))
+  y <- rep(c(-1, 1), 10)
+  # (dp_svm() said "`kernel` is missing", then on the next call "`delta` is missing")
+  e <- expect_error(dp_svm(x, y, epsilon = 1, lambda = 0.01, grid = c(0, 1)), class = "dpfda_error_argument")
+  expect_identical(e$arg, "kernel")
+  expect_match(conditionMessage(e), "^`kernel`, `delta` are missing in dp_svm\\(\\): give `kernel`, a kernel object.*; `delta`, a small public delta")
+  e <- expect_error(dp_mean(curves(matrix(0, 2, 3), 1:3)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`epsilon`, `tau` are missing in dp_mean(): give `epsilon`, the privacy budget",
+               fixed = TRUE)
+  # one missing argument keeps its sentence
+  e <- expect_error(dp_svm(x, y, epsilon = 1, lambda = 0.01, kernel = kernel_gaussian(0.3), grid = c(0, 1)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "^`delta` is missing in dp_svm\\(\\): give a small public delta")
+})
+
 test_that("every exported function called without a required argument gives a classed error naming it", {
   ns <- asNamespace("dpfda")
   exports <- sort(getNamespaceExports("dpfda"))
@@ -244,7 +272,8 @@ test_that("every exported function called without a required argument gives a cl
            sprintf("%s() without arguments: %s", f, if (inherits(e, "error")) conditionMessage(e) else "no error"))
     if (inherits(e, "dpfda_error_argument")) {
       expect_identical(e$arg, req[1L], info = f)
-      expect_match(conditionMessage(e), sprintf("`%s` is missing", req[1L]), fixed = TRUE, info = f)
+      # (one missing argument: "`x` is missing"; several: "`x`, `epsilon`, `tau` are missing", each with its advice)
+      expect_match(conditionMessage(e), sprintf("^`%s`( is|(, `[A-Za-z_.0-9]+`)+ are) missing", req[1L]), info = f)
     }
     checked <- checked + 1L
   }
