@@ -222,11 +222,8 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
       dpfda_abort("`domain` differs from the domain of the summary `x` (or omit it).", arg = "domain")
     }
   } else {
-    check_required(c("y", "bins", "y_bound"))
-    if (missing(domain)) {
-      dpfda_abort("`domain` is required: the public region to bin (it must not be derived from the data).",
-                  arg = "domain")
-    }
+    check_required(c("y", "bins", "y_bound", "domain"),
+                   advice = list(domain = "the public region to bin, e.g. c(lower, upper) (not derived from the data)"))
     if (engine && is.null(columns)) {
       dpfda_abort("`columns` (in `...`) is required: the names of the input columns of the table.",
                   arg = "columns")

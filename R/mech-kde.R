@@ -306,10 +306,14 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
 # sub-step, charged here unless already charged to this budget. `grid` and
 # `bandwidth` may be the caller's missing arguments (missing() sees through).
 kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget) {
-  if (is.null(grid)) {
-    abort_grid_required(hint = paste(" Give it, or a public `domain` (c(lower, upper), or a 2 x 2 matrix of bounds",
-                                     "in two dimensions) for a default grid over it."))
+  grid_hint <- paste("Give it, or a public `domain` (c(lower, upper), or a 2 x 2 matrix of bounds",
+                     "in two dimensions) for a default grid over it.")
+  if (is.null(grid) && missing(bandwidth)) {   # (both named at once)
+    dpfda_abort(paste("`grid` (or `domain`) and `bandwidth` are missing in dp_kde(): evaluation points must be",
+                      "public and chosen without looking at the data;", sub("^Give it", "give the grid", grid_hint),
+                      "Give `bandwidth` as a public value or one released by dp_bandwidth()."), arg = "grid")
   }
+  if (is.null(grid)) abort_grid_required(hint = paste0(" ", grid_hint))
   if (missing(bandwidth)) {
     dpfda_abort("`bandwidth` is required: give a public value or one released by dp_bandwidth().",
                 arg = "bandwidth")

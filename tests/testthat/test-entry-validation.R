@@ -249,6 +249,15 @@ test_that("several missing required arguments are named in one error, each with 
   e <- expect_error(dp_mean(curves(matrix(0, 2, 3), 1:3)), class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "`epsilon`, `tau` are missing in dp_mean(): give `epsilon`, the privacy budget",
                fixed = TRUE)
+  # dp_bin_regression() names `domain` with the others; dp_kde() the grid (or domain) with the bandwidth
+  e <- expect_error(dp_bin_regression(dist ~ speed, data = cars, epsilon = 1), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "^`bins`, `y_bound`, `domain` are missing in dp_bin_regression\\(\\)")
+  expect_match(conditionMessage(e), "`domain`, the public region to bin", fixed = TRUE)
+  e <- expect_error(dp_kde(faithful$eruptions, epsilon = 1), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "^`grid` \\(or `domain`\\) and `bandwidth` are missing in dp_kde\\(\\)")
+  expect_error(dp_kde(faithful$eruptions, epsilon = 1, bandwidth = 0.3), "^`grid` is required", class = "dpfda_error_argument")
+  expect_error(dp_kde(faithful$eruptions, epsilon = 1, domain = c(1, 6)), "^`bandwidth` is required",
+               class = "dpfda_error_argument")
   # one missing argument keeps its sentence
   e <- expect_error(dp_svm(x, y, epsilon = 1, lambda = 0.01, kernel = kernel_gaussian(0.3), grid = c(0, 1)),
                     class = "dpfda_error_argument")
