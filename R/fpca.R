@@ -17,7 +17,15 @@
 #' eigenfunctions \eqn{\phi_k = W^{-1/2} u_k} (orthonormal in \eqn{L^2}),
 #' signed to have a positive integral. Privacy noise can make small
 #' eigenvalues negative; fractions of variance are taken over the positive
-#' eigenvalues. The harmonics are a [curves()] object (`$harmonics`, one
+#' eigenvalues. The released surface has at most the rank the mechanism
+#' keeps (at most `J`, less where its smoothing sets components to zero):
+#' eigenvalues at rounding level (below \eqn{10^{-10}} of the largest) are
+#' reported as exactly 0, and the result's `rank` and `positive` count the
+#' non-zero and the positive ones. Asking for more components than there are
+#' positive eigenvalues warns (`dpfda_warning_utility`): the eigenfunctions
+#' of the others are an arbitrary basis of the null space (eigenvalue 0) or
+#' directions of the privacy noise (negative eigenvalues), not features of
+#' the data. The harmonics are a [curves()] object (`$harmonics`, one
 #' curve per component, like the `harmonics` of `fda::pca.fd()`), so
 #' [as_fd()], [as_tfd()], `plot()` and `autoplot()` work on them; `as_fd(p)`
 #' converts them directly.
@@ -43,7 +51,9 @@
 #'   graphical parameters passed to [graphics::matplot()].
 #' @return An object of class `dpfda_fpca`: `values` (eigenvalues, all
 #'   `npc`), `varprop` (fractions of the positive variance), `harmonics`
-#'   (curves), `grid`, `noise_hs`, `eigenfunction_bound`, and the public
+#'   (curves), `grid`, `noise_hs`, `eigenfunction_bound`, `rank` and
+#'   `positive` (the numbers of non-zero and of positive eigenvalues of the
+#'   released surface), `all_values` (all its eigenvalues), and the public
 #'   settings of the covariance release (`epsilon`, `delta`, `n`, `tau`,
 #'   `mechanism`) in `release`.
 #' @examples
@@ -85,6 +95,21 @@ dp_fpca <- function(x, npc = 3, ...) {
   e <- eigen(sw * t(sw * C), symmetric = TRUE)
   npc <- min(npc, m)
   lam <- e$values
+  # the released surface's rank: eigenvalues at rounding level are zeros of the mechanism's truncation
+  zero <- abs(lam) <= 1e-10 * max(abs(lam))
+  lam[zero] <- 0
+  rank <- sum(!zero)
+  positive <- sum(lam > 0)
+  if (npc > positive) {
+    dpfda_warn(sprintf(paste("The released covariance has %d positive eigenvalue%s (rank %d), so component%s %s",
+                             "%s eigenvalue 0 (an arbitrary direction of the mechanism's null space) or below 0",
+                             "(privacy noise), not a feature of the data: ask for npc = %d, or release the",
+                             "covariance with more basis functions (J in dp_cov()) or less noise."),
+                       positive, if (positive == 1L) "" else "s", rank, if (npc - positive == 1L) "" else "s",
+                       if (npc - positive == 1L) positive + 1L else sprintf("%d to %d", positive + 1L, npc),
+                       if (npc - positive == 1L) "has" else "have", max(positive, 1L)),
+               "dpfda_warning_utility")
+  }
   phi <- e$vectors[, seq_len(npc), drop = FALSE] / sw
   sgn <- sign(colSums(w * phi))
   sgn[sgn == 0] <- 1
@@ -101,7 +126,7 @@ dp_fpca <- function(x, npc = 3, ...) {
                    rep(NA_real_, npc),
                  harmonics = harm, grid = g, noise_hs = hs, eigengap = gaps,
                  eigenfunction_bound = pmin(2 * sqrt(2) * hs / gaps, sqrt(2)),
-                 all_values = lam,
+                 all_values = lam, rank = rank, positive = positive,
                  release = list(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta, n = x$n,
                                 tau = x$tau, rng = x$rng, tau_auto = x$tau_auto,
                                 privacy_unit = x$privacy_unit)),
@@ -117,6 +142,11 @@ print.dpfda_fpca <- function(x, ...) {
   tab <- data.frame(component = paste0("PC", seq_along(x$values)), eigenvalue = signif(x$values, 4),
                     varprop = signif(x$varprop, 3), eigenfunction_bound = signif(x$eigenfunction_bound, 3))
   print(tab, row.names = FALSE)
+  if (!is.null(x$positive) && x$positive < length(x$values)) {
+    cat(sprintf(paste("  the released covariance has %d positive eigenvalue%s (rank %d): PC%d and beyond are",
+                      "its null space or noise, not features of the data\n"),
+                x$positive, if (x$positive == 1L) "" else "s", x$rank, x$positive + 1L))
+  }
   if (!is.null(r$privacy_unit)) cat(sprintf("  privacy unit: %s\n", r$privacy_unit))
   cat(sprintf(paste("  covariance noise: expected Hilbert-Schmidt norm %s; eigenfunction_bound is the",
                     "Davis-Kahan bound 2 sqrt(2) |E| / gap (sqrt(2) = no information)\n"),

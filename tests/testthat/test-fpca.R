@@ -162,3 +162,25 @@ test_that("dp_fpca() on a one-point grid: one component, no gap to close, no for
   expect_identical(r$eigengap, Inf)
   expect_identical(r$eigenfunction_bound, 0)
 })
+
+test_that("components beyond the positive eigenvalues of the released surface warn; rounding zeros are 0", {
+  # (CanadianWeather with J = 3 printed PC3 with eigenvalue 4.7e-13 and an arbitrary eigenfunction)
+  r <- with_seed_mode(3, dp_cov(fp_data(500), epsilon = 1, tau = 2, J = 2))
+  ev <- eigen(r$coefficients, symmetric = TRUE, only.values = TRUE)$values
+  expect_true(ev[1] > 0 && ev[2] < 0)   # (this seed: one positive, one negative from the noise)
+  expect_warning(p <- dp_fpca(r, npc = 4), "1 positive eigenvalue \\(rank 2\\), so components 2 to 4 have",
+                 class = "dpfda_warning_utility")
+  expect_identical(c(p$rank, p$positive), c(2L, 1L))
+  expect_identical(p$values[2:4], c(0, 0, 0))            # the null space of the rank-2 surface, exactly 0
+  expect_identical(sum(p$all_values != 0), 2L)
+  expect_lt(min(p$all_values), 0)                        # the negative one comes last
+  expect_equal(sort(p$all_values[p$all_values != 0]), sort(ev), tolerance = 1e-8)
+  expect_output(print(p), "1 positive eigenvalue (rank 2): PC2 and beyond are its null space or noise", fixed = TRUE)
+  # within the positive ones: no warning, no line
+  expect_no_warning(p1 <- dp_fpca(r, npc = 1))
+  expect_false(any(grepl("positive eigenvalue", capture.output(print(p1)))))
+  expect_warning(dp_fpca(r, npc = 2), "so component 2 has eigenvalue 0", class = "dpfda_warning_utility")
+  r6 <- with_seed_mode(3, dp_cov(fp_data(500), epsilon = 1, tau = 2, J = 6))
+  expect_no_warning(p6 <- dp_fpca(r6, npc = 2))
+  expect_gte(p6$positive, 2L)
+})
