@@ -68,7 +68,7 @@ engine_need <- function() {
 #' s <- summarise_kde(ch, grid = seq(0, 1, length.out = 101), bandwidth = 0.1, columns = "x")
 #' s$n
 #' r <- dp_kde(csv_chunks(f, rows = 1000), seq(0, 1, length.out = 101), 0.1, epsilon = 1,
-#'             delta = 1e-3, columns = "x")
+#'             delta = 1e-6, columns = "x")
 #' unlink(f)
 #' @export
 dp_chunks <- function(source) {

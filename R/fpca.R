@@ -58,8 +58,8 @@
 #'   `mechanism`) in `release`.
 #' @examples
 #' g <- seq(0, 1, length.out = 51)
-#' x <- curves(outer(rnorm(400), sin(pi * g)) + outer(rnorm(400, sd = 0.5), cos(pi * g)), g)
-#' p <- dp_fpca(x, npc = 2, epsilon = 1, tau = 2, J = 8)
+#' x <- curves(outer(rnorm(5000), sin(pi * g)) + outer(rnorm(5000, sd = 0.5), cos(pi * g)), g)
+#' p <- dp_fpca(x, npc = 2, epsilon = 1, tau = 1.5, J = 8)
 #' p
 #' plot(p)
 #' @export

@@ -142,13 +142,15 @@
 #'   *AISTATS*, PMLR 84, 1195--1203.
 #' @examples
 #' old <- dp_reproducible(1)
-#' x <- sort(runif(40))
-#' y <- sin(6 * x) + rnorm(40, 0, 0.2)
+#' # (the cloaking noise falls with n: at n = 40 the release would be mostly noise, and say so)
+#' x <- sort(runif(500))
+#' y <- sin(6 * x) + rnorm(500, 0, 0.2)
 #' r <- dp_gp_regression(x, y, seq(0, 1, length.out = 30), kernel_gaussian(0.2),
-#'                       noise_variance = 0.04, y_bound = c(-2, 2), epsilon = 1, delta = 0.01)
+#'                       noise_variance = 0.04, y_bound = c(-2, 2), epsilon = 1, delta = 1e-5)
 #' r
 #' plot(r, band = TRUE)
-#' # formula interface
+#' # formula interface (133 records of MASS::mcycle: at epsilon = 1 mostly noise, as the
+#' # warning says; dp_accuracy() tells before releasing)
 #' if (requireNamespace("MASS", quietly = TRUE)) {
 #'   r2 <- dp_gp_regression(accel ~ times, data = MASS::mcycle,
 #'                          newdata = data.frame(times = seq(2, 58, length.out = 50)),

@@ -73,7 +73,7 @@
 #' y <- sin(6 * x) + rnorm(2000, 0, 0.3)
 #' r <- dp_sparse_gp_regression(x, y, seq(0, 1, length.out = 25), inducing = 15,
 #'                              kernel = kernel_gaussian(0.15), noise_variance = 0.09,
-#'                              y_bound = c(-2, 2), epsilon = 1, delta = 0.01)
+#'                              y_bound = c(-2, 2), epsilon = 1, delta = 1e-5)
 #' r
 #' dp_rng(old)
 #' @export

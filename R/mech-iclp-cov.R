@@ -132,11 +132,11 @@
 #'   pairs (Nystrom extension, post-processing).
 #' @examples
 #' t <- seq(0, 1, length.out = 15)
-#' x <- curves(outer(rnorm(100), sin(pi * t)) / 2, t)
-#' r <- dp_cov(x, epsilon = 1, tau = 1, kernel = kernel_matern(3/2, 0.2))
+#' x <- curves(outer(rnorm(1000), sin(pi * t)) / 2, t)
+#' r <- dp_cov(x, epsilon = 1, tau = 0.75, kernel = kernel_matern(3/2, 0.2))
 #' r
 #' predict(r, cbind(c(0.5, 0.25), c(0.5, 0.75)))
-#' # (a share of 0.43 of epsilon at n = 100)
+#' # (a share of 0.1 of epsilon at n = 1000)
 #' dp_cov(x, epsilon = 1, tau = "auto", kernel = kernel_matern(3/2, 0.2))$tau
 #' @export
 dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,

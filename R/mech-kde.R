@@ -130,6 +130,7 @@
 #' @examples
 #' x <- c(rnorm(50, 0.3, 0.1), rnorm(50, 0.7, 0.1))
 #' grid <- seq(0, 1, length.out = 500)
+#' # the paper's Figure 1 settings; its delta = 0.1 is far above 1/n, hence the warning
 #' r <- dp_kde(x, grid, bandwidth = 0.1, epsilon = 1, delta = 0.1, calibration = "hall")
 #' r$noise_scale # 0.1380993
 #' plot(r)

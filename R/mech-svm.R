@@ -399,19 +399,21 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #'   released path around the offset.
 #' @seealso [krr_fit()] for the non-private fit.
 #' @examples
-#' n <- 300
+#' # (the sensitivity falls as 1 / (lambda n): at n = 300 and lambda = 0.01 the
+#' # release would be mostly noise, and say so)
+#' n <- 1000
 #' x <- runif(n)
 #' y <- sin(2 * pi * x) + rnorm(n, sd = 0.3)
 #' grid <- seq(0, 1, length.out = 200)
-#' r <- dp_krr(x, y, lambda = 0.01, kernel = kernel_gaussian(0.1), grid = grid,
+#' r <- dp_krr(x, y, lambda = 0.1, kernel = kernel_gaussian(0.1), grid = grid,
 #'             y_bound = c(-2, 2), epsilon = 1, delta = 1e-5)
 #' plot(r)
-#' lines(grid, krr_fit(x, y, 0.01, kernel_gaussian(0.1), c(-2, 2))$fun(grid), col = "grey")
-#' # several rows per person (1 to 6 visits each): protect the person, not a visit
-#' id <- rep(1:150, times = sample(1:6, 150, replace = TRUE))
+#' lines(grid, krr_fit(x, y, 0.1, kernel_gaussian(0.1), c(-2, 2))$fun(grid), col = "grey")
+#' # several rows per person (1 to 3 visits each): protect the person, not a visit
+#' id <- rep(1:700, times = sample(1:3, 700, replace = TRUE))
 #' xv <- runif(length(id))
 #' yv <- sin(2 * pi * xv) + rnorm(length(id), sd = 0.3)
-#' rp <- dp_krr(xv, yv, lambda = 0.01, kernel = kernel_gaussian(0.1), grid = grid,
+#' rp <- dp_krr(xv, yv, lambda = 0.1, kernel = kernel_gaussian(0.1), grid = grid,
 #'              y_bound = c(-2, 2), epsilon = 1, delta = 1e-5, unit = id)
 #' rp$privacy_unit
 #' @export

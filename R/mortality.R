@@ -64,7 +64,9 @@
 #' m
 #' plot(m)
 #' head(as.data.frame(m))
-#' # private mean distribution, one region = one record
+#' # private mean distribution, one region = one record (two regions: the
+#' # release is mostly noise, as its warning says; see vignette("iclp-functional-summaries")
+#' # for the 19 regions of the UN table)
 #' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
 #' @export
 mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
