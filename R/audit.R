@@ -115,7 +115,8 @@
 #' @export
 dp_audit <- function(mechanism, data, neighbour, n = 10000, epsilon = NULL, delta = 0,
                      projection = c("lda", "laplace", "identity"), confidence = 0.95, seed = 1,
-                     thresholds = 64, digits = NULL, genuine = 0.1) {
+                     thresholds = 64, digits = NULL, genuine = 0.1, ...) {
+  check_dot_names(dot_args(), character(), "dp_audit")
   check_required()
   if (!is.function(mechanism)) arg_error("mechanism", "a function of one data set", mechanism)
   if (missing(data)) arg_error("data", "a data set", NULL)

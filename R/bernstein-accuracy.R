@@ -40,6 +40,7 @@
 #' @param ngrid Number of grid points for `type = "grid"` (and the starting
 #'   resolution of `"certified"`).
 #' @param tol Absolute tolerance of `type = "certified"`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return \eqn{\Lambda_{k,h}^\ell} (an estimate for `"grid"`, an upper bound
 #'   for `"certified"` and `"paper"`).
 #' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
@@ -51,7 +52,8 @@
 #' bernstein_lebesgue(20, h = 2, type = "paper")      # 3
 #' @export
 bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified", "paper"),
-                               ngrid = 2001L, tol = 1e-4) {
+                               ngrid = 2001L, tol = 1e-4, ...) {
+  check_dot_names(dot_args(), character(), "bernstein_lebesgue")
   check_required()
   k <- check_count(k, "k", max = 1000)
   h <- check_count(h, "h", max = 1000)
@@ -140,6 +142,7 @@ bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified"
 #'   or one value per element of `h` (entries for \eqn{h = 1} are ignored and
 #'   may be `NA`).
 #' @param noise `"uniform"` or `"paper"`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A data frame with one row per combination of `k` and `h` and
 #'   columns `k`, `h`, `noise_type` (`"laplace"` or `"gaussian"`),
 #'   `noise_scale` (\eqn{\lambda} or \eqn{\sigma}, the `noise_scale` of
@@ -158,7 +161,8 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
                                   calibration = c("analytic", "hall", "classical", "composition"),
                                   class = c("none", "smooth", "holder", "linear"), derivative_bound = NULL,
                                   holder_constant = NULL, holder_exponent = 1,
-                                  micchelli_constant = NULL, noise = c("uniform", "paper")) {
+                                  micchelli_constant = NULL, noise = c("uniform", "paper"), ...) {
+  check_dot_names(dot_args(), character(), "bernstein_error_bound")
   check_required()
   # sensitivity, epsilon, h, dim, beta, delta and calibration, checked, in place
   list2env(bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration), environment())
@@ -207,6 +211,7 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
 #' @param class `"smooth"`, `"holder"` or `"linear"`.
 #' @param method `"rate"` or `"bound"`.
 #' @param k_max Largest degree searched by `method = "bound"` (up to 1000).
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A list with `k` (integer) and `h`, and for `"rate"` `unrounded`
 #'   (the formula's value), for `"bound"` `bound` (the minimal total error
 #'   bound) and `table` (the bounds computed, as from
@@ -224,7 +229,8 @@ bernstein_choose_k <- function(sensitivity, epsilon, h = 1L, dim = 1L, beta = 0.
                                calibration = c("analytic", "hall", "classical", "composition"),
                                class = c("smooth", "holder", "linear"), method = c("rate", "bound"),
                                derivative_bound = NULL, holder_constant = NULL, holder_exponent = 1,
-                               micchelli_constant = NULL, k_max = 200L) {
+                               micchelli_constant = NULL, k_max = 200L, ...) {
+  check_dot_names(dot_args(), character(), "bernstein_choose_k")
   check_required()
   # sensitivity, epsilon, h, dim, beta, delta and calibration, checked, in place
   list2env(bern_check_bound_args(sensitivity, epsilon, h, dim, beta, delta, calibration), environment())

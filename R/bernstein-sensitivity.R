@@ -144,7 +144,8 @@ NULL
 
 #' @rdname sensitivity_bernstein
 #' @export
-sensitivity_bernstein_kde <- function(n, bandwidth, dim = 1L) {
+sensitivity_bernstein_kde <- function(n, bandwidth, dim = 1L, ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_bernstein_kde")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   dim <- bern_dim_from_bandwidth(bandwidth, dim)
@@ -154,7 +155,8 @@ sensitivity_bernstein_kde <- function(n, bandwidth, dim = 1L) {
 
 #' @rdname sensitivity_bernstein
 #' @export
-sensitivity_bernstein_priestley_chao <- function(n, bandwidth, bound, gap) {
+sensitivity_bernstein_priestley_chao <- function(n, bandwidth, bound, gap, ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_bernstein_priestley_chao")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   bandwidth <- check_number(bandwidth, "bandwidth", lower = 0, lower_open = TRUE)
@@ -173,7 +175,8 @@ sensitivity_bernstein_priestley_chao <- function(n, bandwidth, bound, gap) {
 #' @rdname sensitivity_bernstein
 #' @export
 sensitivity_bernstein_naive_bayes <- function(n, bandwidth, dim = 1L,
-                                              method = c("corrected", "conservative", "paper")) {
+                                              method = c("corrected", "conservative", "paper"), ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_bernstein_naive_bayes")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   method <- check_choice(method, c("corrected", "conservative", "paper"), "method")
@@ -198,9 +201,11 @@ sensitivity_bernstein_naive_bayes <- function(n, bandwidth, dim = 1L,
 }
 
 #' @rdname sensitivity_bernstein
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @export
 sensitivity_bernstein_erm <- function(n, C = 1, lipschitz = 1, sup_kxx = 1, gap_tol = 0,
-                                      method = c("corrected", "paper")) {
+                                      method = c("corrected", "paper"), ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_bernstein_erm")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   C <- check_number(C, "C", lower = 0, lower_open = TRUE)
@@ -223,7 +228,8 @@ sensitivity_bernstein_erm <- function(n, C = 1, lipschitz = 1, sup_kxx = 1, gap_
 #' @rdname sensitivity_bernstein
 #' @export
 sensitivity_bernstein_logistic <- function(n, C = 1, dim = 1L, output = c("linear", "sigmoid"),
-                                           tol = 0) {
+                                           tol = 0, ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_bernstein_logistic")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   C <- check_number(C, "C", lower = 0, lower_open = TRUE)

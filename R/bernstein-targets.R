@@ -31,6 +31,7 @@
 #' @param bound \eqn{B > 0}; responses are clamped to \eqn{[-B, B]}.
 #' @param gap `NULL` (no check) or \eqn{c}: refuse data whose largest
 #'   consecutive gap exceeds \eqn{c/n}.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The estimate at `newdata` (a numeric vector).
 #' @seealso [sensitivity_bernstein_priestley_chao()], [dp_bernstein()].
 #' @examples
@@ -39,7 +40,8 @@
 #' t <- seq(0, 1, length.out = 5)
 #' priestley_chao(x, y, t, bandwidth = 0.05, bound = 2, gap = 1.5)
 #' @export
-priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
+priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL, ...) {
+  check_dot_names(dot_args(), character(), "priestley_chao")
   check_required()
   x <- check_numeric_vector(x, "x")
   if (!is.numeric(y) || !is.null(dim(y)) || length(y) != length(x) || !all(is.finite(y))) {
@@ -83,6 +85,7 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
 #'   is the positive class).
 #' @param newdata Evaluation points, with the columns of `x`.
 #' @param bandwidth \eqn{b}, or one \eqn{b_j} per dimension.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return \eqn{F_D} at `newdata` (a numeric vector).
 #' @seealso [sensitivity_bernstein_naive_bayes()], [dp_bernstein()].
 #' @examples
@@ -90,7 +93,8 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL) {
 #' y <- rep(c(1, -1), each = 50)
 #' naive_bayes_kde(x, y, rbind(c(0.3, 0.3), c(0.7, 0.7)), bandwidth = 0.1)
 #' @export
-naive_bayes_kde <- function(x, y, newdata, bandwidth) {
+naive_bayes_kde <- function(x, y, newdata, bandwidth, ...) {
+  check_dot_names(dot_args(), character(), "naive_bayes_kde")
   check_required()
   x <- as_points(x, "x")
   d <- ncol(x)
@@ -136,6 +140,7 @@ naive_bayes_kde <- function(x, y, newdata, bandwidth) {
 #' @param C Regularisation constant \eqn{C > 0} of program (5).
 #' @param tol Gradient-norm tolerance.
 #' @param maxit Maximum number of Newton steps.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return An object of class `dpfda_logistic_fit` with `coefficients`,
 #'   `C`, `n`, `gradient_norm` and `iterations`.
 #' @seealso [sensitivity_bernstein_logistic()], [dp_bernstein()].
@@ -146,7 +151,8 @@ naive_bayes_kde <- function(x, y, newdata, bandwidth) {
 #' fit
 #' predict(fit, rbind(c(0.4, 0.1), c(0.1, 0.4)), type = "response")
 #' @export
-logistic_fit <- function(x, y, C = 1, tol = 1e-10, maxit = 100L) {
+logistic_fit <- function(x, y, C = 1, tol = 1e-10, maxit = 100L, ...) {
+  check_dot_names(dot_args(), character(), "logistic_fit")
   check_required()
   x <- as_points(x, "x")
   y <- svm_labels(y, nrow(x))

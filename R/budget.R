@@ -84,8 +84,8 @@
 #'   releases than its (`epsilon`, `delta`) pays for (with `mu = 0.001` and
 #'   claims of (0.9, 1e-6), a budget of (1, 1e-5) refuses the second spend).
 #'   A `mu` that does not imply the claim is ignored (basic composition).
-#' @param ... Not used (privacy_budget(): a name that is not an option is an
-#'   error that names it).
+#' @param ... Not used (in privacy_budget(), spend() and budget_spent(), a
+#'   name that is not an option is an error that names it).
 #' @return `privacy_budget()`: a `dpfda_budget`. `spend()`: the budget,
 #'   invisibly. `budget_spent()`: a list with `epsilon` and `delta` (the
 #'   composed total), `remaining_epsilon` (the budget's epsilon minus that
@@ -162,7 +162,8 @@ check_budget <- function(budget, arg = "budget") {
 
 #' @rdname privacy_budget
 #' @export
-spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL) {
+spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL, ...) {
+  check_dot_names(dot_args(), character(), "spend")
   check_required()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
@@ -210,7 +211,8 @@ bisect_edge <- function(ok, rel_tol) {
 
 #' @rdname privacy_budget
 #' @export
-budget_spent <- function(budget) {
+budget_spent <- function(budget, ...) {
+  check_dot_names(dot_args(), character(), "budget_spent")
   check_required()
   if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
   budget <- check_budget(budget)
@@ -600,6 +602,7 @@ print.summary.dpfda_budget <- function(x, ...) {
 #' @param delta_slack The extra \eqn{\delta'} of advanced composition.
 #' @param mu The GDP parameter \eqn{\mu > 0} (at most \eqn{10^6}).
 #' @param rho The zCDP parameter \eqn{\rho > 0} (at most \eqn{10^6}).
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return `compose_epsilon()`: a list with `epsilon` and `delta`;
 #'   `gdp_delta()`, `zcdp_delta()`: \eqn{\delta}; `gdp_epsilon()`,
 #'   `zcdp_epsilon()`: the smallest \eqn{\epsilon} (up to \eqn{10^{-10}}
@@ -611,7 +614,8 @@ print.summary.dpfda_budget <- function(x, ...) {
 #' gdp_epsilon(mu = sqrt(4) * 0.5, delta = 1e-5)   # four 0.5-GDP releases
 #' zcdp_epsilon(rho = 1 / 32, delta = 1e-3)         # Gaussian sigma = 4, sensitivity 1
 #' @export
-compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"), delta_slack = NULL) {
+compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"), delta_slack = NULL, ...) {
+  check_dot_names(dot_args(), character(), "compose_epsilon")
   check_required()
   ok <- is.numeric(epsilon) && is.null(dim(epsilon)) && length(epsilon) >= 1L &&
     all(is.finite(epsilon)) && all(epsilon > 0)
@@ -642,7 +646,8 @@ compose_epsilon <- function(epsilon, delta = 0, method = c("basic", "advanced"),
 
 #' @rdname compose_epsilon
 #' @export
-gdp_delta <- function(epsilon, mu) {
+gdp_delta <- function(epsilon, mu, ...) {
+  check_dot_names(dot_args(), character(), "gdp_delta")
   check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
@@ -652,7 +657,8 @@ gdp_delta <- function(epsilon, mu) {
 
 #' @rdname compose_epsilon
 #' @export
-gdp_epsilon <- function(mu, delta) {
+gdp_epsilon <- function(mu, delta, ...) {
+  check_dot_names(dot_args(), character(), "gdp_epsilon")
   check_required()
   mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)
@@ -661,7 +667,8 @@ gdp_epsilon <- function(mu, delta) {
 
 #' @rdname compose_epsilon
 #' @export
-zcdp_delta <- function(epsilon, rho) {
+zcdp_delta <- function(epsilon, rho, ...) {
+  check_dot_names(dot_args(), character(), "zcdp_delta")
   check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")
@@ -671,7 +678,8 @@ zcdp_delta <- function(epsilon, rho) {
 
 #' @rdname compose_epsilon
 #' @export
-zcdp_epsilon <- function(rho, delta) {
+zcdp_epsilon <- function(rho, delta, ...) {
+  check_dot_names(dot_args(), character(), "zcdp_epsilon")
   check_required()
   rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
   delta <- check_delta(delta)

@@ -8,11 +8,13 @@
 #' \eqn{\epsilon \le 1}.
 #'
 #' @param delta A number in (0, 1).
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return \eqn{c(\delta)}.
 #' @examples
 #' dp_cdelta(0.1) # 2.447746831
 #' @export
-dp_cdelta <- function(delta) {
+dp_cdelta <- function(delta, ...) {
+  check_dot_names(dot_args(), character(), "dp_cdelta")
   check_required()
   delta <- check_number(delta, "delta", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE, what = "a number in (0, 1)",
@@ -54,6 +56,7 @@ dp_cdelta <- function(delta) {
 #' @param delta Number in (0, 1).
 #' @param calibration One of `"analytic"`, `"hall"`, `"classical"`.
 #' @param allow_large_epsilon Allow \eqn{\epsilon > 1} with `"hall"`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The noise scale \eqn{\sigma}.
 #' @examples
 #' dp_noise_scale(1, epsilon = 1, delta = 1e-5)
@@ -62,7 +65,8 @@ dp_cdelta <- function(delta) {
 #' @export
 dp_noise_scale <- function(sensitivity, epsilon, delta,
                            calibration = c("analytic", "hall", "classical"),
-                           allow_large_epsilon = FALSE) {
+                           allow_large_epsilon = FALSE, ...) {
+  check_dot_names(dot_args(), character(), "dp_noise_scale")
   check_required()
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
   epsilon <- check_epsilon(epsilon)
@@ -125,12 +129,14 @@ check_delta <- function(delta, arg = "delta", zero = NULL) {
 #' @param epsilon Non-negative numbers.
 #' @param sigma Noise standard deviation.
 #' @param sensitivity L2 sensitivity.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The smallest \eqn{\delta} for which the mechanism is
 #'   \eqn{(\epsilon, \delta)}-DP, for each `epsilon`.
 #' @examples
 #' gaussian_delta(1, sigma = dp_noise_scale(1, 1, 1e-5), sensitivity = 1) # <= 1e-5
 #' @export
-gaussian_delta <- function(epsilon, sigma, sensitivity = 1) {
+gaussian_delta <- function(epsilon, sigma, sensitivity = 1, ...) {
+  check_dot_names(dot_args(), character(), "gaussian_delta")
   check_required()
   ok <- is.numeric(epsilon) && length(epsilon) >= 1L && all(is.finite(epsilon)) && all(epsilon >= 0)
   if (!isTRUE(ok)) arg_error("epsilon", "non-negative finite numbers", epsilon, "dpfda_error_privacy")

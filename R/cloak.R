@@ -80,6 +80,7 @@
 #'   paper's code, which takes the pseudo-inverse of \eqn{M} with cut-off
 #'   \eqn{10^{-15}}) keeps `margin` negligible; smaller values cover more
 #'   (ever smaller) directions at the price of a larger `margin`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A list with
 #'   * `M`: the \eqn{P \times P} noise covariance (symmetric, positive
 #'     semi-definite, rank `rank`), after the final scaling;
@@ -119,7 +120,8 @@
 #' C2 <- matrix(c(1, 0.2, -0.5, 0.3, 1, 0.4), 3, 2)
 #' all.equal(cloaking_covariance(C2)$M, tcrossprod(C2))
 #' @export
-cloaking_covariance <- function(C, tol = 1e-8, maxit = 10000, rank_tol = 1e-8) {
+cloaking_covariance <- function(C, tol = 1e-8, maxit = 10000, rank_tol = 1e-8, ...) {
+  check_dot_names(dot_args(), character(), "cloaking_covariance")
   check_required()
   ok <- is.numeric(C) && is.matrix(C) && nrow(C) >= 1L && ncol(C) >= 1L && all(is.finite(C))
   if (!isTRUE(ok)) {

@@ -30,7 +30,8 @@
 #' plot(x)
 #' as.data.frame(x)[1:3, ]
 #' @export
-curves <- function(values, grid = NULL, domain = NULL) {
+curves <- function(values, grid = NULL, domain = NULL, ...) {
+  check_dot_names(dot_args(), character(), "curves")
   check_required()
   if (is.data.frame(values)) values <- as.matrix(values)
   if (!is.numeric(values) || length(values) == 0L ||
@@ -290,7 +291,8 @@ as.matrix.dpfda_curves <- function(x, ...) x$values
 #'   layout [as_curves()] reads back by default; `TRUE` to name the columns
 #'   after the curves' `arg_name` and `value_name` (e.g. `age`, `height`,
 #'   as recorded by [as_curves()]) with the curve labels in `id`.
-#' @param ... Unused.
+#' @param ... Unused (in `curves()`, a name that is not an option, e.g. a
+#'   misspelling, is an error that names it).
 #' @export
 as.data.frame.dpfda_curves <- function(x, row.names = NULL, optional = FALSE, ..., names = FALSE) {
   names <- check_flag(names, "names")
@@ -367,12 +369,14 @@ as_density <- function(x, ...) {
 #' to each curve.
 #'
 #' @param x A `dpfda_curves` object.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A numeric vector with one integral per curve.
 #' @examples
 #' t <- seq(0, 1, length.out = 11)
 #' integrate_curves(curves(rbind(t, t^2), t)) # 0.5, 0.335
 #' @export
-integrate_curves <- function(x) {
+integrate_curves <- function(x, ...) {
+  check_dot_names(dot_args(), character(), "integrate_curves")
   check_required()
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   x <- check_curves_data(x, "x")

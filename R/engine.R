@@ -59,7 +59,9 @@ engine_need <- function() {
 #'   list of data frames.
 #' @param file Path of a CSV file with a header line.
 #' @param rows Rows per chunk.
-#' @param ... Passed to [utils::read.csv()] (e.g. `sep`, `colClasses`).
+#' @param ... For `csv_chunks()`: passed to [utils::read.csv()] (e.g. `sep`,
+#'   `colClasses`). `dp_chunks()` takes none: a name given is an error that
+#'   names it.
 #' @return An object of class `dpfda_chunks`.
 #' @examples
 #' f <- tempfile(fileext = ".csv")
@@ -71,7 +73,8 @@ engine_need <- function() {
 #'             delta = 1e-6, columns = "x")
 #' unlink(f)
 #' @export
-dp_chunks <- function(source) {
+dp_chunks <- function(source, ...) {
+  check_dot_names(dot_args(), character(), "dp_chunks")
   check_required("source")
   if (is.list(source) && !is.data.frame(source)) {
     parts <- source

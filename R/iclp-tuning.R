@@ -39,6 +39,7 @@
 #' @param tau Public norm bound of the curves.
 #' @param rule `"theory"`, `"theory_upper"` or `"authors_code"`.
 #' @param const The constant \eqn{c}.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A list with `mechanism`, `eta`, `psi`, `M`, `M_set`, `k`, `rule`, `h`.
 #'
 #' **Units.** \eqn{\psi} is the parameter on the domain rescaled to unit
@@ -55,7 +56,8 @@
 #' pss_params("frl", n = 1000, epsilon = 1, h = 2, rule = "authors_code")$M_set
 #' @export
 pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp"), n, epsilon, h,
-                       tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1) {
+                       tau = 1, rule = c("theory", "theory_upper", "authors_code"), const = 1, ...) {
+  check_dot_names(dot_args(), character(), "pss_params")
   check_required()
   mechanism <- check_mechanism(mechanism, iclp_mechanisms, "pss_params")
   n <- check_count(n, "n", max = 1e15)

@@ -39,7 +39,8 @@
 #' integral_cross_kernel(c(0, 0.5), 0, 1, lengthscale = 0.3)
 #' @export
 integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, lengthscale = 1,
-                            variance = 1, average = FALSE) {
+                            variance = 1, average = FALSE, ...) {
+  check_dot_names(dot_args(), character(), "integral_kernel")
   check_required()
   b1 <- check_boxes(lower, upper, "lower", "upper")
   b2 <- check_boxes(lower2, upper2, "lower2", "upper2", d = ncol(b1$lower))
@@ -57,9 +58,11 @@ integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, length
 }
 
 #' @rdname integral_kernel
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @export
 integral_cross_kernel <- function(points, lower, upper, lengthscale = 1, variance = 1,
-                                  average = FALSE) {
+                                  average = FALSE, ...) {
+  check_dot_names(dot_args(), character(), "integral_cross_kernel")
   check_required()
   b <- check_boxes(lower, upper, "lower", "upper")
   pts <- as_points(points, "points", d = ncol(b$lower))

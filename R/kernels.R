@@ -45,7 +45,8 @@ NULL
 
 #' @rdname kernels
 #' @export
-kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL) {
+kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL, ...) {
+  check_dot_names(dot_args(), character(), "kernel_gaussian")
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
   # checked even when `H` is given (and `lengthscale` unused), so that garbage is not ignored
   ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
@@ -67,8 +68,10 @@ kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL) {
 }
 
 #' @rdname kernels
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @export
-kernel_exponential <- function(lengthscale = 1, norm = c("l1", "l2"), variance = 1) {
+kernel_exponential <- function(lengthscale = 1, norm = c("l1", "l2"), variance = 1, ...) {
+  check_dot_names(dot_args(), character(), "kernel_exponential")
   lengthscale <- check_number(lengthscale, "lengthscale", lower = 0, lower_open = TRUE)
   norm <- check_choice(norm, c("l1", "l2"), "norm")
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
@@ -78,7 +81,8 @@ kernel_exponential <- function(lengthscale = 1, norm = c("l1", "l2"), variance =
 
 #' @rdname kernels
 #' @export
-kernel_matern <- function(nu = 3 / 2, lengthscale = 1, variance = 1) {
+kernel_matern <- function(nu = 3 / 2, lengthscale = 1, variance = 1, ...) {
+  check_dot_names(dot_args(), character(), "kernel_matern")
   nu <- check_number(nu, "nu", lower = 0, lower_open = TRUE, upper = 1e3)
   lengthscale <- check_number(lengthscale, "lengthscale", lower = 0, lower_open = TRUE)
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
@@ -130,12 +134,14 @@ kernel_scale_points <- function(kernel, x, arg = "x") {
 #'   one point per row.
 #' @param y Points in the same dimension; by default `x`, in which case the
 #'   symmetric Gram matrix is returned.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A `nrow(x)` by `nrow(y)` matrix.
 #' @examples
 #' kernel_matrix(kernel_gaussian(0.5), c(0, 0.5, 1))
 #' kernel_matrix(kernel_matern(5/2), matrix(runif(6), 3), matrix(runif(4), 2))
 #' @export
-kernel_matrix <- function(kernel, x, y = x) {
+kernel_matrix <- function(kernel, x, y = x, ...) {
+  check_dot_names(dot_args(), character(), "kernel_matrix")
   check_required()
   check_kernel(kernel)
   sym <- missing(y) || identical(x, y)

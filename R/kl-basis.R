@@ -78,7 +78,8 @@
 #' round(crossprod(b$vectors, b$weights * b$vectors)[1:3, 1:3], 10)
 #' v <- predict(b, c(0.005, 0.5))
 #' @export
-kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12) {
+kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12, ...) {
+  check_dot_names(dot_args(), character(), "kl_basis")
   check_required()
   check_kernel(kernel)
   grid <- as_grid(grid, "grid")
@@ -229,6 +230,7 @@ kl_coef <- function(basis, values) values %*% (basis$weights * basis$vectors)
 #' @param grid The public grid, see [curves()].
 #' @param J `NULL` (all positive eigenvalues, see [kl_basis()]) or the number
 #'   of components.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A [curves()] object with `n` paths and fields `J` (components
 #'   used), `trace` (\eqn{\sum \lambda_j}, the expected squared weighted norm)
 #'   and `rng` (the noise-source mode).
@@ -238,7 +240,8 @@ kl_coef <- function(basis, values) values %*% (basis$weights * basis$vectors)
 #' plot(x)
 #' riclp(2, kernel_gaussian(0.2), t, J = 10)
 #' @export
-riclp <- function(n, kernel, grid, J = NULL) {
+riclp <- function(n, kernel, grid, J = NULL, ...) {
+  check_dot_names(dot_args(), character(), "riclp")
   check_required(c("n", "kernel"))   # `grid` only with a kernel: a kl_basis() carries its grid
   n <- check_count(n, "n", max = 2^31 - 1)
   if (!inherits(kernel, "dpfda_kl_basis")) check_required("grid")

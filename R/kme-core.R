@@ -170,13 +170,15 @@ kme_spectral_draw <- function(kernel, Jp, D) {
 #' @param dim Dimension of the points.
 #' @param origin `NULL` (the zero vector) or a public point (`dim` numbers):
 #'   the features are those of \eqn{x - }`origin`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return An object of class `dpfda_kme_rff` with the frequency matrix `W`
 #'   (`dim x J/2`), the feature `scale`, `J`, the kernel and `origin`.
 #' @examples
 #' rff <- kme_rff(kernel_gaussian(1), J = 200, dim = 2)
 #' rff
 #' @export
-kme_rff <- function(kernel, J, dim, origin = NULL) {
+kme_rff <- function(kernel, J, dim, origin = NULL, ...) {
+  check_dot_names(dot_args(), character(), "kme_rff")
   check_required()
   kme_check_kernel(kernel)
   J <- check_count(J, "J", min = 2, max = 1e7)
@@ -239,6 +241,7 @@ kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
 #' @param rff A [kme_rff()] object.
 #' @param x Points, a vector (1-D) or a matrix with `rff$dim` columns.
 #' @param mean Return the mean feature vector instead of the matrix.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return An `n x J` matrix or a vector of length `J` (cos features first,
 #'   then the sin features).
 #' @examples
@@ -246,7 +249,8 @@ kme_features_raw <- function(rff, x, mean = FALSE, chunk = 1024L) {
 #' phi <- kme_features(rff, matrix(rnorm(6), 3))
 #' rowSums(phi^2)   # exactly 1
 #' @export
-kme_features <- function(rff, x, mean = FALSE) {
+kme_features <- function(rff, x, mean = FALSE, ...) {
+  check_dot_names(dot_args(), character(), "kme_features")
   check_required()
   rff <- kme_check_rff(rff)
   x <- as_points(x, "x", d = rff$dim)
@@ -301,6 +305,7 @@ kme_default_lr <- function(kernel) {
 #' @param lasso_lambda Penalty \eqn{\lambda \ge 0} of the Lasso.
 #' @param domain `NULL` or a public box (`c(lower, upper)` or a `2 x dim`
 #'   matrix) to which the points are clipped during the search.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A list with `points` (`M x dim`), `weights`, the greedy
 #'   coefficients `greedy_beta`, the residual norms after each greedy step
 #'   and the final residual norm `||target - Phi' w||`.
@@ -314,7 +319,8 @@ kme_default_lr <- function(kernel) {
 #' @export
 kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
                             weights = c("lasso", "greedy", "l1ball"), lasso_lambda = 0, domain = NULL,
-                            l1_bound = 1) {
+                            l1_bound = 1, ...) {
+  check_dot_names(dot_args(), character(), "kme_reduced_set")
   check_required()
   rff <- kme_check_rff(rff)
   target <- check_numeric_vector(target, "target")

@@ -128,6 +128,7 @@ plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, .
 #' @param h A function of an `M x D` matrix of points returning `M` finite
 #'   numbers (or an `M x q` matrix for several functions at once).
 #' @param normalise Divide by the total mass \eqn{\sum_m w_m}.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The estimate(s), with the total mass as attribute `"mass"`.
 #' @examples
 #' old <- dp_reproducible(3)
@@ -135,7 +136,8 @@ plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, .
 #' kme_expectation(r, function(p) p[, 1])    # about 1
 #' dp_rng(old)
 #' @export
-kme_expectation <- function(release, h, normalise = FALSE) {
+kme_expectation <- function(release, h, normalise = FALSE, ...) {
+  check_dot_names(dot_args(), character(), "kme_expectation")
   check_required()
   check_kme(release)
   if (!is.function(h)) arg_error("h", "a function of the points", h)
@@ -188,6 +190,7 @@ kme_sq_dist <- function(kernel, a, b) {
 #' @param release A [dp_kme()] release.
 #' @param y A sample (`L x D` matrix or vector) or another release.
 #' @param weights_y Optional weights for the rows of `y`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The RKHS distance.
 #' @examples
 #' old <- dp_reproducible(4)
@@ -196,7 +199,8 @@ kme_sq_dist <- function(kernel, a, b) {
 #' kme_mmd(r, rnorm(200, 2))
 #' dp_rng(old)
 #' @export
-kme_mmd <- function(release, y, weights_y = NULL) {
+kme_mmd <- function(release, y, weights_y = NULL, ...) {
+  check_dot_names(dot_args(), character(), "kme_mmd")
   check_required()
   check_kme(release)
   a <- list(points = release$points, weights = release$weights)
@@ -231,6 +235,7 @@ kme_mmd <- function(release, y, weights_y = NULL) {
 #' @param release A [dp_kme()] release.
 #' @param y The sample, `L x D`.
 #' @param B Number of null simulations.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return An object of class `htest`.
 #' @examples
 #' old <- dp_reproducible(5)
@@ -239,7 +244,8 @@ kme_mmd <- function(release, y, weights_y = NULL) {
 #' kme_mmd_test(r, rnorm(200, 1), B = 199)$p.value
 #' dp_rng(old)
 #' @export
-kme_mmd_test <- function(release, y, B = 999) {
+kme_mmd_test <- function(release, y, B = 999, ...) {
+  check_dot_names(dot_args(), character(), "kme_mmd_test")
   check_required()
   check_kme(release)
   y <- as_points(y, "y", d = ncol(release$points))
@@ -278,12 +284,14 @@ kme_mmd_test <- function(release, y, B = 999) {
 #' @param C Number of components.
 #' @param center,sd_means,sd_within Mean of the component means and the two
 #'   standard deviations.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A list with `x` (`N x D`), `label`, `means` (`C x D`) and `probs`.
 #' @examples
 #' d <- kme_mog_data(1000, 2)
 #' dim(d$x)
 #' @export
-kme_mog_data <- function(N = 1e5, D = 2, C = 10, center = 100, sd_means = 200, sd_within = 30) {
+kme_mog_data <- function(N = 1e5, D = 2, C = 10, center = 100, sd_means = 200, sd_within = 30, ...) {
+  check_dot_names(dot_args(), character(), "kme_mog_data")
   N <- check_count(N, "N", min = 1, max = 1e8)
   D <- check_count(D, "D", min = 1, max = 1e4)
   C <- check_count(C, "C", min = 1, max = 1e6)

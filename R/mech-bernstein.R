@@ -349,6 +349,7 @@ bernstein_noise <- function(sensitivity, epsilon, delta, m, calibration) {
 #' @param y Points in \eqn{[0, 1]}: a numeric vector.
 #' @param k Degree: a whole number \eqn{\ge 1}.
 #' @param h Order: a whole number \eqn{\ge 1} (`1` is the plain basis).
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A `length(y) x (k + 1)` matrix; column \eqn{\nu + 1} holds
 #'   \eqn{b^{(h)}_{\nu,k}(y)}.
 #' @examples
@@ -358,7 +359,8 @@ bernstein_noise <- function(sensitivity, epsilon, delta, m, calibration) {
 #' # B_k^(h) reproduces y^2 up to y (1 - y) / k^h
 #' bernstein_basis(y, 4, h = 3) %*% ((0:4) / 4)^2 - (y^2 + y * (1 - y) / 4^3)
 #' @export
-bernstein_basis <- function(y, k, h = 1) {
+bernstein_basis <- function(y, k, h = 1, ...) {
+  check_dot_names(dot_args(), character(), "bernstein_basis")
   check_required()
   ok <- is.numeric(y) && is.null(dim(y)) && length(y) >= 1L && all(is.finite(y)) &&
     all(y >= 0 & y <= 1)

@@ -393,7 +393,11 @@ kme_synthetic <- function(synthetic, M, D, box, x, public) {
   }
   if (is.null(synthetic)) {
     if (is.null(box)) {
-      dpfda_abort("Give public `synthetic` points, or a public `domain` to draw them from.",
+      dpfda_abort(sprintf(paste("`synthetic` (or `domain`) is missing in dp_kme(): give public synthetic points",
+                                "(a matrix of %d column%s), or a public `domain` to draw them from, chosen without",
+                                "looking at the data: %s, with M = the number of points."), D, if (D == 1L) "" else "s",
+                          if (D == 1L) "domain = c(lower, upper)" else
+                            "domain = rbind(lower, upper) (one column per dimension)"),
                   arg = "synthetic")
     }
     if (is.null(M)) {

@@ -31,6 +31,7 @@
 #' @param lambda Regularisation \eqn{\lambda > 0}.
 #' @param n Number of observations (public).
 #' @param sup_kxx \eqn{\sup_x K(x, x)}.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return \eqn{\Delta = M\sqrt{\sup_x K(x,x)}/(\lambda n)}.
 #' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
 #'   privacy for functions and functional data. *JMLR* 14, 703--727.
@@ -40,7 +41,8 @@
 #' @examples
 #' sensitivity_erm(1, lambda = 0.01, n = 1000) # 0.1: SVM of the paper's Figure 3
 #' @export
-sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1) {
+sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_erm")
   check_required()
   lipschitz <- check_number(lipschitz, "lipschitz", lower = 0, lower_open = TRUE)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
@@ -315,6 +317,7 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #'   unit's rows weigh 1 / (its rows) in the loss, as in [dp_svm()].
 #' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
 #'   numeric data frame).
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return An object of class `dpfda_svm_fit`: `coefficients` \eqn{a},
 #'   `dual` \eqn{b}, `gap`, `iterations` (sweeps), `objective` (primal and
 #'   dual values), `fitted` (\eqn{g(x_i)}), `fun` (a function of new points
@@ -327,7 +330,8 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' fit
 #' mean(predict(fit, x, type = "class") == y) # training accuracy
 #' @export
-svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL, unit = NULL) {
+svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL, unit = NULL, ...) {
+  check_dot_names(dot_args(), character(), "svm_fit")
   check_required()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   check_kernel(kernel)

@@ -69,7 +69,8 @@
 #' # for the 19 regions of the UN table)
 #' r <- dp_mean(m, epsilon = 1, tau = 0.3, kernel = kernel_matern(3/2, 10))
 #' @export
-mortality_distribution <- function(data = NULL, age, deaths, group = NULL) {
+mortality_distribution <- function(data = NULL, age, deaths, group = NULL, ...) {
+  check_dot_names(dot_args(), character(), "mortality_distribution")
   if (is.data.frame(data) || (!is.null(data) && is_engine_input(data))) {
     # column names: strings or bare names (the rule of column_names(), R/entry.R)
     age <- if (missing(age)) NULL else column_arg(substitute(age), tryCatch(age, error = function(e) e), "age")

@@ -13,6 +13,7 @@
 #'
 #' @param total Number of steps.
 #' @param label Text shown before the bar.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return `dp_progress()`: a list of two functions, `tick(k = 1)` (advance)
 #'   and `done()` (close the bar). `dp_progress_enabled()`: `TRUE` or
 #'   `FALSE`.
@@ -22,7 +23,8 @@
 #' p$done()
 #' dp_progress_enabled()
 #' @export
-dp_progress <- function(total, label = "dpfda") {
+dp_progress <- function(total, label = "dpfda", ...) {
+  check_dot_names(dot_args(), character(), "dp_progress")
   check_required()
   total <- check_count(total, "total", min = 0, max = 2^31 - 1)
   if (!is.character(label) || length(label) != 1L || is.na(label)) arg_error("label", "a string", label)
@@ -45,7 +47,8 @@ dp_progress <- function(total, label = "dpfda") {
 
 #' @rdname dp_progress
 #' @export
-dp_progress_enabled <- function() {
+dp_progress_enabled <- function(...) {
+  check_dot_names(dot_args(), character(), "dp_progress_enabled")
   opt <- getOption("dpfda.progress")
   if (isFALSE(opt)) return(FALSE)
   if (isTRUE(opt)) return(TRUE)

@@ -19,6 +19,7 @@
 #'   printed.
 #'
 #' @param mode `NULL` to query, or `"secure"` / `"seeded"` to set.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The mode in force before the call (invisibly when setting), so that
 #'   it can be restored.
 #' @seealso [dp_reproducible()]
@@ -30,7 +31,8 @@
 #' identical(a, b)
 #' dp_rng(old)
 #' @export
-dp_rng <- function(mode = NULL) {
+dp_rng <- function(mode = NULL, ...) {
+  check_dot_names(dot_args(), character(), "dp_rng")
   old <- c_rng_mode_get()
   if (is.null(mode)) return(old)
   mode <- check_choice(mode, c("secure", "seeded"), "mode")
@@ -46,13 +48,15 @@ dp_rng <- function(mode = NULL) {
 #' `dp_rng("secure")` to return to the operating system's entropy.
 #'
 #' @param seed A single whole number passed to [set.seed()].
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The previous mode, invisibly.
 #' @examples
 #' old <- dp_reproducible(42)
 #' rlaplace(2, scale = 1)
 #' dp_rng(old)
 #' @export
-dp_reproducible <- function(seed) {
+dp_reproducible <- function(seed, ...) {
+  check_dot_names(dot_args(), character(), "dp_reproducible")
   check_required()
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
   old <- dp_rng("seeded")
@@ -69,12 +73,14 @@ dp_reproducible <- function(seed) {
 #' @param n Number of draws.
 #' @param scale The scale \eqn{b > 0}; \eqn{\Delta_1 / \epsilon} for the
 #'   Laplace mechanism. At most \eqn{10^{300}}, so that the draws stay finite.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A numeric vector of length `n`.
 #' @examples
 #' x <- rlaplace(1000, scale = 2)
 #' mean(abs(x)) # close to 2
 #' @export
-rlaplace <- function(n, scale = 1) {
+rlaplace <- function(n, scale = 1, ...) {
+  check_dot_names(dot_args(), character(), "rlaplace")
   check_required()
   n <- check_count(n, "n", min = 0, max = 2^31 - 1)
   # draws are scale * E with E below about 40: the bound keeps them finite

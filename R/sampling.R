@@ -40,6 +40,7 @@
 #' @param method The sampler, see Details.
 #' @param jitter Relative size of the first jitter rung of the Cholesky
 #'   ladder (multiplied by the kernel variance).
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A [curves()] object with `n` paths and fields `method` (sampler
 #'   used), `jitter` (absolute jitter added to the diagonal, 0 if none) and
 #'   `rng` (the noise-source mode). A one-dimensional grid is sorted, as in
@@ -53,7 +54,8 @@
 #' @export
 rgp <- function(n, kernel, grid,
                 method = c("auto", "cholesky", "markov", "kronecker", "circulant"),
-                jitter = 1e-10) {
+                jitter = 1e-10, ...) {
+  check_dot_names(dot_args(), character(), "rgp")
   check_required()
   n <- check_count(n, "n")
   check_kernel(kernel)
@@ -185,12 +187,14 @@ is_regular_grid <- function(grid, tol = 1e-9) {
 #' @param A A symmetric matrix.
 #' @param jitter Relative size of the first rung (0 tries without jitter first).
 #' @param max_jitter Relative size of the last rung.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A list with `L` and `jitter` (the absolute \eqn{\tau}).
 #' @examples
 #' K <- kernel_matrix(kernel_gaussian(0.1), seq(0, 1, length.out = 300))
 #' chol_jitter(K)$jitter
 #' @export
-chol_jitter <- function(A, jitter = 1e-10, max_jitter = 1e-2) {
+chol_jitter <- function(A, jitter = 1e-10, max_jitter = 1e-2, ...) {
+  check_dot_names(dot_args(), character(), "chol_jitter")
   check_required()
   ok <- is.numeric(A) && is.matrix(A) && nrow(A) == ncol(A) && nrow(A) >= 1L && all(is.finite(A))
   if (!isTRUE(ok)) arg_error("A", "a square numeric matrix of finite values", A)

@@ -32,13 +32,15 @@
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, or a matrix \eqn{H}.
 #' @param d Dimension (taken from a matrix bandwidth when given).
 #' @param mechanism `"gp"` or `"sobolev"`.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return \eqn{\Delta}.
 #' @examples
 #' sensitivity_kde(100, 0.1)                        # 0.05641896
 #' sensitivity_kde(100, 0.1, mechanism = "sobolev") # 0.1263238
 #' sensitivity_kde(100, diag(c(0.01, 0.04)))
 #' @export
-sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")) {
+sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev"), ...) {
+  check_dot_names(dot_args(), character(), "sensitivity_kde")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev"), "sensitivity_kde")
@@ -77,6 +79,7 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
 #' @param f,fprime The function and its derivative (vectorised R functions).
 #' @param gamma The kernel's rate \eqn{\gamma > 0} (\eqn{1/\ell}).
 #' @param lower,upper The interval.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The norm \eqn{\|f\|}.
 #' @examples
 #' g <- 3; s <- 0.4
@@ -84,7 +87,8 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
 #' dk <- function(t) -g * sign(t - s) * exp(-g * abs(t - s))
 #' sobolev_norm_1d(k, dk, g) # 1: the norm of a kernel section
 #' @export
-sobolev_norm_1d <- function(f, fprime, gamma, lower = 0, upper = 1) {
+sobolev_norm_1d <- function(f, fprime, gamma, lower = 0, upper = 1, ...) {
+  check_dot_names(dot_args(), character(), "sobolev_norm_1d")
   check_required()
   if (!is.function(f)) arg_error("f", "a function", f)
   if (!is.function(fprime)) arg_error("fprime", "a function", fprime)

@@ -32,6 +32,7 @@
 #'   when \eqn{n \cdot m > 10^7}.
 #' @param bins Number of bin centres; by default at least 4096 and at least 8
 #'   per bandwidth across the domain.
+#' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A `dpfda_curves` object with one curve.
 #' @examples
 #' x <- c(rnorm(50, 0.3, 0.1), rnorm(50, 0.7, 0.1))
@@ -39,7 +40,8 @@
 #' f <- kde_gaussian(x, grid, 0.1)
 #' plot(f)
 #' @export
-kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins = NULL) {
+kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins = NULL, ...) {
+  check_dot_names(dot_args(), character(), "kde_gaussian")
   check_required()
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)

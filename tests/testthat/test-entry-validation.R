@@ -258,10 +258,49 @@ test_that("several missing required arguments are named in one error, each with 
   expect_error(dp_kde(faithful$eruptions, epsilon = 1, bandwidth = 0.3), "^`grid` is required", class = "dpfda_error_argument")
   expect_error(dp_kde(faithful$eruptions, epsilon = 1, domain = c(1, 6)), "^`bandwidth` is required",
                class = "dpfda_error_argument")
+  # dp_kme() without synthetic points or a domain: the call that gives them
+  e <- expect_error(dp_kme(as.matrix(iris[, 1:4]), kernel = kernel_gaussian(1), epsilon = 1, delta = 1e-5),
+                    class = "dpfda_error_argument")
+  expect_identical(e$arg, "synthetic")
+  expect_match(conditionMessage(e), "(a matrix of 4 columns), or a public `domain`", fixed = TRUE)
+  expect_match(conditionMessage(e), "domain = rbind(lower, upper) (one column per dimension), with M =", fixed = TRUE)
   # one missing argument keeps its sentence
   e <- expect_error(dp_svm(x, y, epsilon = 1, lambda = 0.01, kernel = kernel_gaussian(0.3), grid = c(0, 1)),
                     class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "^`delta` is missing in dp_svm\\(\\): give a small public delta")
+})
+
+test_that("every exported function refuses an argument it does not have with a classed error", {
+  # (58 exported functions had no `...`: R's unclassed "unused argument", e.g. kme_mmd_test(kernel = ))
+  ns <- asNamespace("dpfda")
+  exports <- setdiff(sort(getNamespaceExports("dpfda")),
+                     c("new_dpfda_release", "validate_dpfda_release", "tidy", "glance", "dp_explore"))
+  for (f in exports) {
+    fn <- get(f, envir = ns)
+    if (!is.function(fn)) next
+    e <- tryCatch(suppressWarnings(fn(not_an_option_zz = 1)), error = identity)
+    expect(inherits(e, "dpfda_error"), sprintf("%s(not_an_option_zz = 1): %s", f,
+                                               if (inherits(e, "error")) conditionMessage(e) else "no error"))
+  }
+  # with the required arguments given, the unknown name is the error, with the option it likely meant
+  x <- matrix(stats::runif(40), 20)
+  r <- with_seed_mode(1, dp_kme(x, kernel = kernel_gaussian(0.5), epsilon = 1, delta = 1e-5,
+                                domain = rbind(c(0, 0), c(1, 1)), M = 20))
+  e <- expect_error(kme_mmd_test(r, x, kernel = kernel_gaussian(0.5)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`kernel` is not an option of kme_mmd_test(); see ?kme_mmd_test.", fixed = TRUE)
+  expect_identical(e$arg, "kernel")
+  expect_error(curves(x, 1:2, domian = c(0, 3)), "`domian` is not an option of curves() (did you mean `domain`?)",
+               fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(kernel_gaussian(lenghtscale = 0.2), "(did you mean `lengthscale`?)", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(kde_gaussian(x[, 1], seq(0, 1, 0.1), 0.1, bandwith = 0.2), "did you mean `bandwidth`",
+               class = "dpfda_error_argument")
+  expect_error(spend(privacy_budget(1), 0.1, lable = "a"), "did you mean `label`", class = "dpfda_error_argument")
+  expect_error(rlaplace(3, 1, 2), "rlaplace() was given a value after its last argument", fixed = TRUE,
+               class = "dpfda_error_argument")
+  # the functions keep working
+  expect_length(rlaplace(3, 1), 3L)
+  expect_s3_class(kernel_gaussian(0.2), "dpfda_kernel")
 })
 
 test_that("every exported function called without a required argument gives a classed error naming it", {
