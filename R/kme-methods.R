@@ -248,6 +248,9 @@ kme_mmd_test <- function(release, y, B = 999, ...) {
   check_dot_names(dot_args(), character(), "kme_mmd_test")
   check_required()
   check_kme(release)
+  # (named before `y` is replaced by its points: deparsing the value printed the whole matrix)
+  data_name <- sprintf("%s against the private embedding %s", short_deparse(substitute(y)),
+                       short_deparse(substitute(release)))
   y <- as_points(y, "y", d = ncol(release$points))
   B <- check_count(B, "B", min = 1, max = 1e6)
   L <- nrow(y)
@@ -267,8 +270,14 @@ kme_mmd_test <- function(release, y, B = 999, ...) {
   p <- (1 + sum(null >= stat)) / (B + 1)
   structure(list(statistic = c(MMD2 = stat), p.value = p, parameter = c(B = B),
                  method = "MMD test against a private kernel mean embedding (bootstrap + privacy noise)",
-                 data.name = deparse(substitute(y)), alternative = "mu_Y != mu_X"),
+                 data.name = data_name, alternative = "mu_Y != mu_X"),
             class = "htest")
+}
+
+# An expression for a test's data name: one line, at most `width` characters.
+short_deparse <- function(e, width = 60L) {
+  s <- deparse1(e, collapse = " ")
+  if (nchar(s) > width) paste0(substr(s, 1L, width - 3L), "...") else s
 }
 
 #' Mixture-of-Gaussians data of Balog et al. (Appendix B)
