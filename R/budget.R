@@ -93,8 +93,9 @@
 #'   `next_release`: a data frame with the largest `epsilon` (and its
 #'   `delta`) of a further release the budget still accepts, one row for a
 #'   pure-DP release (`noise = "pure"`, delta 0) and one for a Gaussian one
-#'   (`"gaussian"`; delta: the budget's under `"gdp"` and `"zcdp"`, what
-#'   remains of it otherwise). Under GDP, zCDP and advanced composition
+#'   (`"gaussian"`; delta: the budget's under `"gdp"` and `"zcdp"`, or what
+#'   remains of it when a release at that delta fits with a larger epsilon,
+#'   as always otherwise). Under GDP, zCDP and advanced composition
 #'   releases compose to less than their sum, so a Gaussian release may
 #'   spend more than `remaining_epsilon` (after Gaussian releases of
 #'   (1, 1e-5) and (0.5, 1e-5), a GDP budget of (2, 1e-5) has 0.854 left
@@ -268,6 +269,19 @@ budget_headroom <- function(budget, tot) {
   gauss <- if (g_delta > 0) headroom_accepted(budget, gauss, function(e) {
     ledger_row("next", e, g_delta, mu = gdp_mu_for(e, g_delta))
   }) else 0
+  # under GDP and zCDP, a Gaussian release at the budget's delta may not fit while one at the delta that
+  # the basic sum leaves does (a (0.3, 0) and a (0.5, 1e-7) release on a zCDP budget of (1, 1e-6): 0 at
+  # delta 1e-6, but 0.2 at delta 9e-7): report the larger
+  rest_delta <- budget$delta - sum(led$delta)
+  if (comp %in% c("gdp", "zcdp") && rest_delta > 0 && rest_delta < g_delta && basic_rest > gauss) {
+    gb <- headroom_accepted(budget, basic_rest, function(e) {
+      ledger_row("next", e, rest_delta, mu = gdp_mu_for(e, rest_delta))
+    })
+    if (gb > gauss) {
+      gauss <- gb
+      g_delta <- rest_delta
+    }
+  }
   data.frame(noise = c("pure", "gaussian"), epsilon = c(pure, gauss), delta = c(0, g_delta), row.names = NULL)
 }
 
@@ -418,7 +432,9 @@ budget_next_text <- function(budget, spent) {
   if (budget$composition == "basic" || !nrow(budget$ledger)) return("")
   nx <- spent$next_release %||% budget_headroom(budget, spent)
   rest <- max(0, budget$epsilon - spent$epsilon)
-  if (!any(nx$epsilon > 0) || all(abs(nx$epsilon - rest) <= 1e-6 * budget$epsilon)) return("")
+  # (said also when the Gaussian row is at less than the budget's delta, which the remaining text states)
+  other_delta <- budget$composition %in% c("gdp", "zcdp") && nx$epsilon[2L] > 0 && nx$delta[2L] < budget$delta
+  if (!any(nx$epsilon > 0) || (all(abs(nx$epsilon - rest) <= 1e-6 * budget$epsilon) && !other_delta)) return("")
   sprintf("the next release may spend up to epsilon %s if pure-DP, or up to (epsilon %s, delta %s) if Gaussian",
           format_down(nx$epsilon[1L]), format_down(nx$epsilon[2L]), format(nx$delta[2L], digits = 4))
 }

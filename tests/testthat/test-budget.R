@@ -277,6 +277,23 @@ test_that("the largest next release is what the budget still accepts, beyond bud
   expect_error(spend(b, e * (1 + 1e-4)), class = "dpfda_error_budget")
   # cheap enough for every print (a ledger of 40 releases)
   expect_lt(cpu_seconds(for (i in 1:5) budget_spent(zc())) / 5, 0.5)
+  # zCDP after a pure release and a Gaussian one whose delta was summed: at the budget's delta no Gaussian
+  # release fits, at the delta the sum leaves one of the remaining epsilon does (it said "(epsilon 0, delta
+  # 1e-06) if Gaussian" while a (0.05, 5e-7) release was accepted)
+  zm <- function() {
+    b <- privacy_budget(1, 1e-6, composition = "zcdp")
+    spend(b, 0.3)
+    spend(b, 0.5, 1e-7)
+    b
+  }
+  nx <- budget_spent(zm())$next_release
+  expect_equal(nx$epsilon, c(0.2, 0.2), tolerance = 1e-6)
+  expect_equal(nx$delta, c(0, 9e-7), tolerance = 1e-12)
+  b <- zm()
+  expect_silent(spend(b, nx$epsilon[2L] * (1 - 1e-6), nx$delta[2L]))
+  expect_error(spend(zm(), 0.2 * (1 + 1e-4), nx$delta[2L]), class = "dpfda_error_budget")
+  expect_error(spend(zm(), 0.01, 1e-6), class = "dpfda_error_budget")   # at the budget's delta: nothing fits
+  expect_output(print(zm()), "or up to (epsilon 0.2, delta 9e-07) if Gaussian", fixed = TRUE)
   # basic composition: the difference, and no Gaussian release without delta
   b <- privacy_budget(1, composition = "basic")
   spend(b, 0.9)
