@@ -323,11 +323,16 @@ print.dpfda_accuracy <- function(x, ...) {
   cat(sprintf("  expected L2 noise error (root mean square) %s; expected sup error %s\n",
               format(x$expected_l2, digits = 4), format(x$expected_sup, digits = 4)))
   if (is.finite(x$bias_l2 %||% NA_real_)) {
-    cat(sprintf("  smoothing bias at most %s (L2) and %s (sup) for a mean as smooth as the kernel allows; up to %s\n",
-                format(x$bias_l2, digits = 4), format(x$bias_sup, digits = 4), format(x$bias_worst_l2, digits = 4)))
-    cat("    for any mean within tau; no clipping bias when the curves are within tau\n")
-    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square), sup at most %s\n",
-                format(x$total_l2, digits = 4), format(x$total_sup, digits = 4)))
+    # (a covariance plan has no sup bound of the bias: said, not printed as NA)
+    what <- if (identical(x$mechanism, "cov")) c("covariance", "tau^2") else c("mean", "tau")
+    sup <- is.finite(x$bias_sup %||% NA_real_)
+    cat(sprintf("  smoothing bias at most %s (L2)%s for a %s as smooth as the kernel allows; up to %s\n",
+                format(x$bias_l2, digits = 4), if (sup) sprintf(" and %s (sup)", format(x$bias_sup, digits = 4)) else "",
+                what[1L], format(x$bias_worst_l2, digits = 4)))
+    cat(sprintf("    for any %s within %s; no clipping bias when the curves are within tau\n", what[1L], what[2L]))
+    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square)%s\n", format(x$total_l2, digits = 4),
+                if (sup) sprintf(", sup at most %s", format(x$total_sup, digits = 4)) else
+                  " (no sup bound of the bias for this mechanism)"))
   } else if (!is.null(x$bias_note)) {
     cat(sprintf("  bias: %s\n", x$bias_note))
   }

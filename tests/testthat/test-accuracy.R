@@ -189,6 +189,12 @@ test_that("dp_accuracy of a covariance release matches its settings", {
   a2 <- dp_accuracy(mechanism = "cov", n = 30, epsilon = 1, tau = 1, grid = g, J = 4, nsim = 300)
   expect_equal(a1$pointwise_sd, a2$pointwise_sd, tolerance = 1e-10)
   expect_length(a1$pointwise_sd, 15^2)
+  # the print speaks of a covariance and says there is no sup bound (it printed "NA (sup)", "sup at most NA")
+  out <- capture.output(print(a2))
+  expect_false(any(grepl("NA", out, fixed = TRUE)))
+  expect_true(any(grepl("for a covariance as smooth as the kernel allows", out, fixed = TRUE)))
+  expect_true(any(grepl("for any covariance within tau^2", out, fixed = TRUE)))
+  expect_true(any(grepl("(no sup bound of the bias for this mechanism)", out, fixed = TRUE)))
   # zero data with centring: the released surface is pure noise; pooled variance within 15%
   N <- with_seed_mode(5, t(vapply(1:100, function(i) predict(dp_cov(x, epsilon = 1, tau = 1, J = 4)),
                                   numeric(225))))
