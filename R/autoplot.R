@@ -79,7 +79,7 @@ autoplot_dpfda_curves <- function(object, ...) {
 #' @param level Level of the band.
 autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level = 0.95, ...) {
   need_package("ggplot2", "autoplot()")
-  v <- object$values
+  v <- release_labelled_values(object)
   title <- sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
                    format(object$epsilon, digits = 3), format(object$delta, digits = 3))
   if (v$dim != 1L || nrow(v$values) > 1L) return(autoplot_dpfda_curves(v) + ggplot2::ggtitle(title))
@@ -96,7 +96,8 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   d$what <- factor(d$what, levels = names(ltys))
   p <- ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value))
   if (!is.null(b)) {
-    bd <- data.frame(arg = v$grid, lo = b$lower, hi = b$upper, band = b$label)
+    # (wrapped: "95% band for the population density smoothed by the kernel" ran off a 5-inch plot)
+    bd <- data.frame(arg = v$grid, lo = b$lower, hi = b$upper, band = paste(strwrap(b$label, 32), collapse = "\n"))
     p <- p + ggplot2::geom_ribbon(data = bd, ggplot2::aes(x = arg, ymin = lo, ymax = hi, fill = band),
                                   inherit.aes = FALSE, alpha = 0.3) +
       ggplot2::scale_fill_manual(values = "grey50", name = NULL)

@@ -64,6 +64,17 @@ curves_value_label <- function(x) {
   if (is.character(v) && length(v) == 1L && !is.na(v) && nzchar(v)) v else "value"
 }
 
+# A release's values with axis names where none were recorded: a density is of x (not t) and its
+# values are a density.
+release_labelled_values <- function(x) {
+  v <- x$values
+  if (inherits(x, "dpfda_kde_release")) {
+    if (identical(curves_arg_label(v), "t")) v$arg_name <- "x"
+    if (identical(curves_value_label(v), "value")) v$value_name <- "density"
+  }
+  v
+}
+
 # band argument -> NULL or "pointwise" / "simultaneous"
 band_type <- function(band) {
   if (isFALSE(band) || is.null(band)) return(NULL)
@@ -121,7 +132,7 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
     main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
                     format(x$epsilon, digits = 3), format(x$delta, digits = 3))
   }
-  v <- x$values
+  v <- release_labelled_values(x)
   if (is.null(xlab)) xlab <- curves_arg_label(v)
   if (is.null(ylab)) ylab <- curves_value_label(v)
   b <- if (v$dim == 1L) release_band(x, band, level) else NULL

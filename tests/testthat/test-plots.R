@@ -52,6 +52,25 @@ test_that("autoplot methods build ggplot objects when ggplot2 is installed", {
   on_null_device(expect_identical(plot(k), k))
 })
 
+test_that("a density release is plotted against x with a density axis, and its population band's legend wraps", {
+  skip_if_not_installed("ggplot2")
+  # (the axes said "t" and "value", and the band's legend ran off a 5-inch plot)
+  k <- with_seed_mode(4, dp_kde(faithful$eruptions, epsilon = 1, domain = c(1, 6), bandwidth = 0.3,
+                                mechanism = "iclp"))
+  p <- ggplot2::autoplot(k, band = "population")
+  expect_identical(c(p$labels$x, p$labels$y), c("x", "density"))
+  lab <- unique(as.character(p$layers[[1L]]$data$band))
+  expect_match(lab, "^95% band for the population\ndensity smoothed by the kernel$")
+  expect_true(all(nchar(strsplit(lab, "\n")[[1L]]) <= 32L))
+  on_null_device(print(p))
+  # recorded names win; a curve release keeps "t" and "value"
+  x <- as_curves(data.frame(id = rep(1:3, each = 5), age = rep(1:5, 3), height = runif(15)), id = id, arg = age,
+                 value = height)
+  r <- with_seed_mode(5, dp_mean(x, epsilon = 1, tau = 1))
+  expect_identical(c(ggplot2::autoplot(r)$labels$x, ggplot2::autoplot(r)$labels$y), c("age", "height"))
+  expect_identical(dpfda:::release_labelled_values(k)$arg_name, "x")
+})
+
 test_that("progress bars are silent unless enabled and count to their total", {
   expect_false(dp_progress_enabled())          # tests are not interactive
   p <- dp_progress(5, "x")
