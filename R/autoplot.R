@@ -97,7 +97,7 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   p <- ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value))
   if (!is.null(b)) {
     # (wrapped: "95% band for the population density smoothed by the kernel" ran off a 5-inch plot)
-    bd <- data.frame(arg = v$grid, lo = b$lower, hi = b$upper, band = paste(strwrap(b$label, 32), collapse = "\n"))
+    bd <- data.frame(arg = v$grid, lo = b$lower, hi = b$upper, band = paste(strwrap(b$label, 44), collapse = "\n"))
     p <- p + ggplot2::geom_ribbon(data = bd, ggplot2::aes(x = arg, ymin = lo, ymax = hi, fill = band),
                                   inherit.aes = FALSE, alpha = 0.3) +
       ggplot2::scale_fill_manual(values = "grey50", name = NULL)

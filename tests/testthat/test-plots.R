@@ -60,8 +60,8 @@ test_that("a density release is plotted against x with a density axis, and its p
   p <- ggplot2::autoplot(k, band = "population")
   expect_identical(c(p$labels$x, p$labels$y), c("x", "density"))
   lab <- unique(as.character(p$layers[[1L]]$data$band))
-  expect_match(lab, "^95% band for the population\ndensity smoothed by the kernel$")
-  expect_true(all(nchar(strsplit(lab, "\n")[[1L]]) <= 32L))
+  expect_match(lab, "^95% band for the population density smoothed\nby the kernel$")
+  expect_true(all(nchar(strsplit(lab, "\n")[[1L]]) <= 44L))
   on_null_device(print(p))
   # recorded names win; a curve release keeps "t" and "value"
   x <- as_curves(data.frame(id = rep(1:3, each = 5), age = rep(1:5, 3), height = runif(15)), id = id, arg = age,
