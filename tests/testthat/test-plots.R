@@ -60,7 +60,7 @@ test_that("a density release is plotted against x with a density axis, and its p
   p <- ggplot2::autoplot(k, band = "population")
   expect_identical(c(p$labels$x, p$labels$y), c("x", "density"))
   lab <- unique(as.character(p$layers[[1L]]$data$band))
-  expect_match(lab, "^95% band for the population density smoothed\nby the kernel$")
+  expect_match(lab, "^95% band for the population density\nsmoothed by the kernel$")
   expect_true(all(nchar(strsplit(lab, "\n")[[1L]]) <= 44L))
   on_null_device(print(p))
   # recorded names win; a curve release keeps "t" and "value"
