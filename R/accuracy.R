@@ -81,7 +81,7 @@
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
 #'
 #' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
-#'   name (a shortcut for `mechanism =`).
+#'   name (a shortcut for `mechanism =`). For `glance()`: a `dpfda_accuracy`.
 #' @param mechanism The mechanism (see Details), or several to compare them:
 #'   `dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), ...)` plans each
 #'   with the same settings (`delta` is used by the Gaussian ones only) and
@@ -135,6 +135,8 @@
 #'   `epsilon_needed`; where that is `Inf`, `unreachable` (`solve_for`, the
 #'   search's `limit`, the `bias` bound there, and whether the figures are at
 #'   a `placeholder`), which the print explains with the setting to change.
+#'   `glance()` gives the settings and the scalar figures as one row (with
+#'   `n_needed`, `epsilon_needed` or `tau_needed` when solved for).
 #' @seealso [confint.dpfda_release()] for bands of a release's noise.
 #' @examples
 #' g <- seq(0, 1, length.out = 101)
@@ -310,6 +312,19 @@ new_accuracy <- function(s, law, mechanism, n, epsilon, delta, tau, bias = NULL)
                  total_sup = s$expected_sup + b_sup,
                  n = n, epsilon = epsilon, delta = delta, tau = tau),
             class = "dpfda_accuracy")
+}
+
+#' @rdname dp_accuracy
+#' @export
+glance.dpfda_accuracy <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  num <- function(v) if (is.numeric(v) && length(v) == 1L) v else NA_real_
+  out <- data.frame(mechanism = x$mechanism, epsilon = num(x$epsilon), delta = num(x$delta), n = num(x$n),
+                    tau = num(x$tau), expected_l2 = x$expected_l2, expected_sup = x$expected_sup,
+                    bias_l2 = num(x$bias_l2), bias_sup = num(x$bias_sup), total_l2 = num(x$total_l2),
+                    total_sup = num(x$total_sup))
+  for (f in c("n_needed", "epsilon_needed", "tau_needed")) if (!is.null(x[[f]])) out[[f]] <- num(x[[f]])
+  out
 }
 
 #' @export

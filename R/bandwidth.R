@@ -51,7 +51,8 @@
 #'   table (dbplyr) or [dp_chunks()] with `columns` (see `binned`). Rows of a
 #'   data frame, a table or chunks with a missing or non-finite value in a
 #'   used column (or a missing unit) are dropped with a warning (class
-#'   `dpfda_warning_data`), as [dp_kde()] drops them.
+#'   `dpfda_warning_data`), as [dp_kde()] drops them. For `tidy()` and
+#'   `glance()`: a `dpfda_bandwidth`.
 #' @param epsilon,delta Total budget of the bandwidth release.
 #' @param rule `"paper"` (the paper's \eqn{d+1}) or `"scott"` (\eqn{d+2}).
 #' @param fallback Public bandwidth(s) used for coordinates whose test fails
@@ -92,7 +93,10 @@
 #' @return An object of class `dpfda_bandwidth`: `bandwidth` (the \eqn{h_j}),
 #'   `H`, `private` (which coordinates passed the test), `epsilon`, `delta`,
 #'   `rule`, `rng`, `n_needed` (see above), `n` (points, or units), `unit`
-#'   (the unit's name, or `NULL`) and `privacy_unit`.
+#'   (the unit's name, or `NULL`) and `privacy_unit`. `tidy()` gives one
+#'   row per coordinate (`coordinate`, `bandwidth`, `private`), `glance()`
+#'   one row (the guarantee, `rule`, `n`, how many coordinates are private,
+#'   `n_needed`, `rng`, `privacy_unit`).
 #' @examples
 #' old <- dp_reproducible(1)
 #' x <- matrix(rnorm(4000), ncol = 2)
@@ -379,6 +383,23 @@ ptr_iqr_distance <- function(at, n, i1, i3, lo, hi) {
     from <- from + size
     size <- 2L * size
   }
+}
+
+#' @rdname dp_bandwidth
+#' @export
+tidy.dpfda_bandwidth <- function(x, ...) {
+  check_dot_names(list(...), character(), "tidy")
+  data.frame(coordinate = seq_along(x$bandwidth), bandwidth = as.double(x$bandwidth),
+             private = as.logical(x$private))
+}
+
+#' @rdname dp_bandwidth
+#' @export
+glance.dpfda_bandwidth <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  data.frame(rule = x$rule, epsilon = x$epsilon, delta = x$delta, n = x$n, dim = length(x$bandwidth),
+             private = sum(x$private), n_needed = x$n_needed %||% NA_real_, rng = x$rng,
+             privacy_unit = x$privacy_unit %||% NA_character_)
 }
 
 #' @export

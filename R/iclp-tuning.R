@@ -129,7 +129,7 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'
 #' @param x A [curves()] object, or anything [as_curves()] understands (a
 #'   long data frame with `id`, `arg`, `value` and `grid`, a matrix with
-#'   `grid`, an fda `fd`, a tf `tfd`).
+#'   `grid`, an fda `fd`, a tf `tfd`). For `glance()`: a `dpfda_pcv_selection`.
 #' @param epsilon The budget of the release that will use the selection
 #'   (it sets the noise term of the criterion).
 #' @param tau Public bound on the weighted \eqn{L^2} norm of a curve.
@@ -163,7 +163,8 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'   `n` in the sensitivity counts units. `NULL`: every curve is its own unit.
 #' @return An object of class `dpfda_pcv_selection`: `mechanism`,
 #'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
-#'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`.
+#'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`;
+#'   `glance()` gives them as one row.
 #' @examples
 #' t <- seq(0, 1, length.out = 50)
 #' x <- curves(outer(runif(300, 0.5, 1), sin(2 * pi * t)), t)
@@ -321,6 +322,15 @@ pcv_sensitivity <- function(fold, tau) {
   nk <- tabulate(fold, max(fold))
   others <- vapply(seq_along(nk), function(k) sum((nk * 8 * tau^2 / (n - nk))[-k]), 0)
   (4 * tau^2 + max(others)) / n
+}
+
+#' @rdname pcv_select
+#' @export
+glance.dpfda_pcv_selection <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  data.frame(mechanism = x$mechanism, parameter = x$parameter, value = x$value, index = x$index,
+             n_candidates = length(x$candidates), epsilon = x$epsilon, sensitivity = x$sensitivity,
+             folds = x$folds, rng = x$rng)
 }
 
 #' @export

@@ -46,6 +46,8 @@
 #'   error that names it.
 #' @return An object of class `dpfda_selection` with the selected `index`,
 #'   `epsilon`, `sensitivity`, the number of candidates and the rng mode.
+#'   `glance()` gives them as one row (for [dp_gp_select()] also `delta`
+#'   and `epsilon_regression`; never the utilities, which are not private).
 #' @examples
 #' s <- dp_select(c(1, 5, 2), sensitivity = 1, epsilon = 2)
 #' s$index
@@ -118,6 +120,23 @@ select_probabilities <- function(utility, sensitivity, epsilon) {
   s <- epsilon * utility / (2 * sensitivity)
   p <- exp(s - max(s))
   p / sum(p)
+}
+
+#' @rdname dp_select
+#' @param x For `glance()`: a `dpfda_selection` (from `dp_select()` or
+#'   [dp_gp_select()]).
+#' @export
+glance.dpfda_selection <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  out <- data.frame(index = x$index, n_candidates = x$n_candidates, epsilon = x$epsilon,
+                    sensitivity = x$sensitivity, noise = x$noise %||% NA_character_, rng = x$rng)
+  if (inherits(x, "dpfda_gp_selection")) {
+    out$delta <- x$delta
+    out$epsilon_regression <- x$epsilon_regression %||% NA_real_
+    out$noise_variance <- x$noise_variance
+    out$privacy_unit <- x$privacy_unit %||% NA_character_
+  }
+  out
 }
 
 #' @export
