@@ -133,6 +133,23 @@ as_grid <- function(grid, arg = "grid") {
   grid
 }
 
+# The values of `v` at `points` when `v` is a one-curve curves object on exactly those points, in
+# any order (a target written with kde_gaussian(x, t, b) returns one, on its sorted grid); `v`
+# unchanged otherwise, for the caller's own check of the values.
+curve_values_at <- function(v, points, arg) {
+  if (!inherits(v, "dpfda_curves") || !is.matrix(v$values) || nrow(v$values) != 1L) return(v)
+  p <- unname(as.matrix(points))
+  g <- unname(as.matrix(v$grid))
+  if (!identical(dim(p), dim(g)) || !is.numeric(p)) return(v)
+  op <- do.call(order, as.data.frame(p))
+  og <- do.call(order, as.data.frame(g))
+  if (!isTRUE(all.equal(p[op, , drop = FALSE], g[og, , drop = FALSE], check.attributes = FALSE))) return(v)
+  vals <- check_curves_data(v, arg)$values[1L, ]
+  out <- numeric(length(vals))
+  out[op] <- vals[og]
+  out
+}
+
 # Which points repeat (the first, as a row of a matrix grid), and the fix.
 abort_duplicated_grid <- function(arg, grid) {
   matrix_grid <- !is.null(dim(grid))

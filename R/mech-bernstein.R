@@ -275,10 +275,7 @@ bernstein_target <- function(f, lattice, m) {
     check_curves_data(f, "f")$values[1L, ]
   } else f
   # (a function may return a one-curve curves object on the lattice, as kde_gaussian(x, t, b) does)
-  if (is_fun && inherits(v, "dpfda_curves") && nrow(v$values) == 1L &&
-      isTRUE(all.equal(unname(as.matrix(v$grid)), unname(as.matrix(lattice)), check.attributes = FALSE))) {
-    v <- check_curves_data(v, "f")$values[1L, ]
-  }
+  if (is_fun) v <- curve_values_at(v, lattice, "f")
   if (!is.numeric(v) || is.object(v) || length(v) != m || !all(is.finite(v))) {
     shape <- if (!is.numeric(v) || is.object(v)) sprintf("an object of class <%s>", class(v)[1L])
              else if (length(v) != m) sprintf("%d values", length(v))

@@ -183,8 +183,10 @@
 #'
 #' @param f The non-private function, evaluated by the curator: an R function
 #'   of the points (a numeric vector in one dimension, a `k x d` matrix with
-#'   one point per row otherwise) returning one finite value per point. It is
-#'   called once per `query()` with the new points of that query only.
+#'   one point per row otherwise) returning one finite value per point (or a
+#'   one-curve [curves()] object on those points, e.g. `function(t)
+#'   kde_gaussian(x, t, b)`). It is called once per `query()` with the new
+#'   points of that query only.
 #' @param kernel The reproducing kernel of the RKHS in which `sensitivity` is
 #'   measured, also the covariance of the noise (see [kernels]).
 #' @param sensitivity Public RKHS sensitivity \eqn{\Delta}.
@@ -292,7 +294,8 @@ dp_online <- function(f, kernel, sensitivity, epsilon, delta,
                 list(privacy_part(epsilon, delta, mu = if (is.null(ex) && sigma > 0) as.double(sensitivity) / sigma,
                                   rho = ex$rho)))
   st <- new.env(parent = emptyenv())
-  st$f <- f
+  # (a target may return a one-curve curves object on the queried points, as kde_gaussian(x, t, b) does)
+  st$f <- function(p) curve_values_at(f(p), p, "f")
   st$kernel <- kernel
   st$sensitivity <- as.double(sensitivity)
   st$epsilon <- as.double(epsilon)

@@ -33,7 +33,11 @@
 #' @param bins Number of bin centres; by default at least 4096 and at least 8
 #'   per bandwidth across the domain.
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
-#' @return A `dpfda_curves` object with one curve.
+#' @return A `dpfda_curves` object with one curve. Its grid is sorted, as in
+#'   every curves object: for an unsorted `grid`, `$values[1, ]` follows the
+#'   sorted points (`f$values[1, match(grid, f$grid)]` gives them in the
+#'   order of `grid`). [dp_bernstein()] and [dp_online()] take a target that
+#'   returns this object and align it with their points.
 #' @examples
 #' x <- c(rnorm(50, 0.3, 0.1), rnorm(50, 0.7, 0.1))
 #' grid <- seq(0, 1, length.out = 200)

@@ -446,3 +446,26 @@ test_that("10^5 sequential OU queries take well under 5 seconds (bench: under 1 
   t_batch <- cpu_seconds(query(o2, x))
   expect_lt(t_batch, 2)
 })
+
+test_that("a target may return a one-curve curves object on the queried points (kde_gaussian())", {
+  # (it was "`f` must be a function returning 2 numbers (one per new point), not a list of length 1")
+  x <- faithful$eruptions
+  S <- sensitivity_kde(length(x), 0.3)
+  o1 <- with_seed_mode(6, dp_online(function(t) kde_gaussian(x, t, 0.3, domain = c(1, 6)), kernel_gaussian(0.3),
+                                    sensitivity = S, epsilon = 1, delta = 1e-5))
+  # (the values in the order of the points: the curves object's grid is sorted, so `$values[1, ]` of
+  # kde_gaussian(x, c(2, 4.5, 3), b) is in the order 2, 3, 4.5)
+  in_order <- function(t) {
+    k <- kde_gaussian(x, t, 0.3, domain = c(1, 6))
+    k$values[1, match(t, k$grid)]
+  }
+  o2 <- with_seed_mode(6, dp_online(in_order, kernel_gaussian(0.3), sensitivity = S, epsilon = 1, delta = 1e-5))
+  q1 <- with_seed_mode(7, query(o1, c(2, 4.5, 3)))
+  q2 <- with_seed_mode(7, query(o2, c(2, 4.5, 3)))
+  expect_identical(q1, q2)
+  expect_identical(with_seed_mode(8, query(o1, c(1.5, 5))), with_seed_mode(8, query(o2, c(1.5, 5))))
+  # curves on other points than those queried are refused
+  o3 <- dp_online(function(t) kde_gaussian(x, t + 0.1, 0.3, domain = c(1, 6)), kernel_gaussian(0.3),
+                  sensitivity = S, epsilon = 1, delta = 1e-5)
+  expect_error(query(o3, c(2, 3)), "`f` must be a function returning 2 numbers", class = "dpfda_error_argument")
+})
