@@ -272,7 +272,14 @@ bernstein_target <- function(f, lattice, m) {
         invokeRestart("muffleWarning")
       })
   } else if (inherits(f, "dpfda_curves") && nrow(f$values) == 1L) {
-    check_curves_data(f, "f")$values[1L, ]
+    # (its values were taken whatever its grid: a curve on other points of the same number was used)
+    v0 <- curve_values_at(f, lattice, "f")
+    if (inherits(v0, "dpfda_curves")) {
+      dpfda_abort(sprintf(paste("`f` is a curve on other points than the %s lattice points of k and `domain`;",
+                                "evaluate it there first (see ?dp_bernstein, section Lattice)."),
+                          format(m, big.mark = ",")), arg = "f")
+    }
+    v0
   } else f
   # (a function may return a one-curve curves object on the lattice, as kde_gaussian(x, t, b) does)
   if (is_fun) v <- curve_values_at(v, lattice, "f")

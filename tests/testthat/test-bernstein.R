@@ -415,6 +415,13 @@ test_that("f may return a one-curve curves object on the lattice (kde_gaussian()
                "`f` must return 21 finite numbers", class = "dpfda_error_argument")
   expect_error(dp_bernstein(function(t) kde_gaussian(x, t + 0.01, 0.3), S, 1, k = 20, domain = c(1, 6)),
                "not an object of class <dpfda_curves>", class = "dpfda_error_argument")
+  # a curves object given as the values: on the lattice it is used, on other points of the same number refused
+  lat <- seq(1, 6, length.out = 21)
+  dp_reproducible(5)
+  r3 <- dp_bernstein(kde_gaussian(x, lat, 0.3), S, 1, k = 20, domain = c(1, 6))
+  expect_equal(r3$values$values, r1$values$values, tolerance = 1e-12)   # (the lattice, computed otherwise)
+  expect_error(dp_bernstein(kde_gaussian(x, lat + 0.01, 0.3), S, 1, k = 20, domain = c(1, 6)),
+               "`f` is a curve on other points than the 21 lattice points", class = "dpfda_error_argument")
 })
 
 test_that("bad input gives classed errors that name the argument", {
