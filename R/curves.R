@@ -349,8 +349,10 @@ mean.dpfda_curves <- function(x, ...) {
 #' Post-processing that turns released curves into proper densities: negative
 #' values are set to zero and each curve is divided by its integral (trapezoid
 #' rule on a one-dimensional grid, products of trapezoid weights on a tensor
-#' grid). A curve that is zero everywhere becomes the uniform density on the
-#' grid's domain. Post-processing never costs privacy.
+#' grid). A curve that is zero (or negative) everywhere becomes the uniform
+#' density on the grid's domain, with a warning (class `dpfda_warning_utility`:
+#' such a release carries no information on the density). Post-processing
+#' never costs privacy.
 #'
 #' @param x A `dpfda_curves` object or a release whose values are curves.
 #' @param ... Unused.
@@ -371,6 +373,10 @@ as_density <- function(x, ...) {
   mass <- as.vector(v %*% w)
   zero <- !(mass > 0)
   if (any(zero)) {
+    dpfda_warn(sprintf(paste("%s of the %d curves %s no positive part (%s): %s replaced by the uniform density",
+                             "on the grid's domain."), sum(zero), length(zero), if (sum(zero) == 1L) "has" else "have",
+                       paste0("curve ", utils::head(which(zero), 5L), collapse = ", "),
+                       if (sum(zero) == 1L) "it is" else "they are"), "dpfda_warning_utility")
     v[zero, ] <- 1
     mass[zero] <- sum(w)
   }

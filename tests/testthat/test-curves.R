@@ -38,12 +38,14 @@ test_that("subsetting, mean and as.data.frame", {
 test_that("as_density clamps negatives and integrates to one", {
   g <- seq(-3, 3, length.out = 201)
   x <- curves(rbind(dnorm(g) + 0.05 * sin(7 * g), -abs(g), 2 * dnorm(g)), g)
-  d <- as_density(x)
+  # (an all-negative curve became uniform silently)
+  expect_warning(d <- as_density(x), "1 of the 3 curves has no positive part \\(curve 2\\): it is replaced by the uniform",
+                 class = "dpfda_warning_utility")
   expect_s3_class(d, "dpfda_density")
   expect_true(all(d$values >= 0))
   expect_equal(integrate_curves(d), rep(1, 3), tolerance = 1e-12)
   expect_equal(d$values[2, ], rep(1 / 6, 201))   # all-negative curve -> uniform
-  d2 <- as_density(curves(matrix(runif(12), 1), list(1:3, 1:4)))
+  d2 <- expect_no_warning(as_density(curves(matrix(runif(12), 1), list(1:3, 1:4))))
   expect_equal(integrate_curves(d2), 1)
 })
 
