@@ -134,6 +134,27 @@ krr_bound <- function(y_bound, center) {
 }
 
 # Labels: +-1, 0/1, logical (TRUE is +1) or a two-level factor -> double +-1.
+# The user's two classes, negative then positive, where the labels name them (a two-level factor's
+# levels, FALSE/TRUE): public schema, kept so that predict(type = "class") answers in them. NULL for
+# numeric labels (whether they were coded 0/1 or -1/+1 is read off the data, so it is not kept).
+label_classes <- function(y) {
+  if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
+  if (is.factor(y) && nlevels(y) == 2L) return(levels(y))
+  if (is.logical(y)) return(c(FALSE, TRUE))
+  NULL
+}
+
+# Scores to classes: the positive class where the score is >= 0; in the user's classes when known,
+# else -1 / +1 (keeps the shape of v).
+score_classes <- function(v, classes) {
+  pos <- v >= 0
+  if (is.null(classes)) return(ifelse(pos, 1L, -1L))
+  if (is.logical(classes)) return(pos)
+  out <- factor(ifelse(pos, classes[2L], classes[1L]), levels = classes)
+  if (!is.null(dim(v))) dim(out) <- dim(v)
+  out
+}
+
 svm_labels <- function(y, n) {
   what <- "labels in {-1, +1}, in {0, 1}, TRUE/FALSE, or a factor with two levels"
   if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]

@@ -138,7 +138,9 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   units <- regression_units(unit, n, data)
   offset <- 0
   yb <- NULL
+  classes <- NULL
   if (loss == "logistic") {
+    classes <- label_classes(y)
     y <- svm_labels(y, n)   # (+-1, 0/1, logical or a two-level factor, as dp_svm())
     if (!is.null(y_bound)) dpfda_abort("`y_bound` is only used by the square loss.", arg = "y_bound")
   } else {
@@ -191,6 +193,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                               n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
                               noise_inflation = out$noise_inflation, y_bound = yb, offset = offset)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
+  rel$classes <- classes
   release_close(rel, budget, "dp_erm")
 }
 
@@ -209,6 +212,30 @@ new_iclp_erm_release <- function(values, mechanism, epsilon, delta, sensitivity,
                                  offset = 0) {
   release_from_fields(new_iclp_erm_release, "dpfda_iclp_erm_release",
                       nullable = c("noise_exact", "grid_step", "noise_inflation", "y_bound"))
+}
+
+#' @rdname dp_erm
+#' @param object A `dpfda_iclp_erm_release`.
+#' @param newdata `NULL` for the grid, or new points (the Nystrom extension,
+#'   post-processing).
+#' @param type `"link"` (default) for the released function; for the
+#'   logistic loss also `"response"`, the probability of the positive class
+#'   (`plogis()` of it), and `"class"`, the positive class where the function
+#'   is \eqn{\ge 0} in the labels' own terms (a factor with the levels of a
+#'   factor `y`, `TRUE`/`FALSE` for logical labels, \eqn{\pm 1} for
+#'   numeric ones). For the square loss `"response"` is the function itself.
+#' @export
+predict.dpfda_iclp_erm_release <- function(object, newdata = NULL, type = c("link", "response", "class"), ...) {
+  type <- check_choice(type, c("link", "response", "class"), "type")
+  logistic <- identical(object$params$loss, "logistic")
+  if (type == "class" && !logistic) {
+    dpfda_abort("type = \"class\" is for the logistic loss; this release has the square loss (use \"response\").",
+                arg = "type")
+  }
+  v <- predict.dpfda_release(object, newdata, ...)
+  if (!logistic || type == "link") return(v)
+  if (type == "response") return(stats::plogis(v))
+  score_classes(v, object$classes)
 }
 
 #' @export

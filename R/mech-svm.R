@@ -207,6 +207,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   strict <- check_flag(strict, "strict")
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
+  classes <- label_classes(y)
   data <- svm_data(grid_named_columns(x, grid), y, kernel, domain)
   units <- regression_units(unit, length(data$y), frame, delta)
   # (the release does not depend on the order of the individuals; a unit's weight travels with its rows)
@@ -234,6 +235,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
                     build = new_svm_release, noise_mode = noise)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
+  rel$classes <- classes
   release_close(rel, budget, "dp_svm")
 }
 
@@ -282,13 +284,15 @@ new_krr_release <- function(values, mechanism, epsilon, delta, sensitivity, nois
 #'   evaluated by kriging on the released path (post-processing, see
 #'   [predict.dpfda_release()]).
 #' @param type `"response"` for the released function, `"class"` for the
-#'   predicted labels \eqn{\pm 1} (\eqn{+1} where the released function is
-#'   \eqn{\ge 0}).
+#'   predicted classes: the positive class where the released function is
+#'   \eqn{\ge 0}, in the labels' own terms (a factor with the levels of a
+#'   factor `y`, `TRUE`/`FALSE` for logical labels, \eqn{\pm 1} for numeric
+#'   ones).
 #' @export
 predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response", "class"), ...) {
   type <- check_choice(type, c("response", "class"), "type")
   v <- predict.dpfda_release(object, newdata, ...)
-  if (type == "class") v <- ifelse(v >= 0, 1L, -1L)   # keeps the shape of v
+  if (type == "class") v <- score_classes(v, object$classes)
   v
 }
 

@@ -161,3 +161,36 @@ test_that("a KRR or ERM release that is mostly noise gets the utility warning", 
   expect_warning(with_seed_mode(1, dp_erm(a ~ t, data = mc, psi = 1e-4, grid = seq(0, 60, 1), y_bound = c(-150, 100),
                                           epsilon = 0.1)), class = "dpfda_warning_utility")
 })
+
+test_that("predict() of a logistic release: link, probability and classes in the labels' own terms", {
+  # (it had only the score: `type` was "not an option of predict()", and dp_svm()'s classes were -1/+1
+  # whatever the labels)
+  set.seed(41)
+  x <- runif(400)
+  lab <- factor(ifelse(x + rnorm(400, 0, 0.2) > 0.5, "case", "control"), levels = c("control", "case"))
+  g <- seq(0, 1, length.out = 21)
+  r <- with_seed_mode(42, dp_erm(x, lab, epsilon = 1, psi = 0.01, grid = g, loss = "logistic"))
+  expect_identical(r$classes, c("control", "case"))
+  f <- predict(r, c(0.1, 0.9))
+  expect_identical(predict(r, c(0.1, 0.9), type = "link"), f)
+  expect_equal(predict(r, c(0.1, 0.9), type = "response"), stats::plogis(f))
+  cl <- predict(r, c(0.1, 0.9), type = "class")
+  expect_identical(cl, factor(ifelse(f >= 0, "case", "control"), levels = c("control", "case")))
+  # logical labels give TRUE/FALSE, numeric ones -1/+1 (their coding is not kept: it is read off the data)
+  rl <- with_seed_mode(42, dp_erm(x, lab == "case", epsilon = 1, psi = 0.01, grid = g, loss = "logistic"))
+  expect_identical(predict(rl, c(0.1, 0.9), type = "class"), f >= 0)
+  rn <- with_seed_mode(42, dp_erm(x, as.integer(lab == "case"), epsilon = 1, psi = 0.01, grid = g, loss = "logistic"))
+  expect_null(rn$classes)
+  expect_identical(predict(rn, c(0.1, 0.9), type = "class"), ifelse(f >= 0, 1L, -1L))
+  # the square loss has no classes
+  rs <- with_seed_mode(43, dp_erm(x, x + rnorm(400, 0, 0.1), epsilon = 1, psi = 0.01, grid = g, y_bound = 2))
+  expect_identical(predict(rs, 0.5, type = "response"), predict(rs, 0.5))
+  expect_error(predict(rs, 0.5, type = "class"), "is for the logistic loss", class = "dpfda_error_argument")
+  expect_error(predict(r, 0.5, type = "prob"), class = "dpfda_error_argument")
+  # dp_svm() likewise: a factor's levels
+  xs <- cbind(x, runif(400))
+  rsvm <- with_seed_mode(44, dp_svm(xs, lab, lambda = 0.05, kernel = kernel_gaussian(0.3), grid = xs[1:5, ],
+                                    epsilon = 1, delta = 1e-5))
+  expect_identical(predict(rsvm, type = "class"),
+                   factor(ifelse(predict(rsvm) >= 0, "case", "control"), levels = c("control", "case")))
+})
