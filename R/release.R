@@ -158,9 +158,16 @@ validate_dpfda_release <- function(x) {
 
 #' @rdname new_dpfda_release
 #' @export
+format.dpfda_release <- function(x, ...) {
+  # (one line: format() of the list was the deparsed values, thousands of characters)
+  sprintf("<dpfda_release> %s mechanism, (epsilon = %s, delta = %s)-DP", x$mechanism,
+          format(x$epsilon, digits = 4), format(x$delta, digits = 4))
+}
+
+#' @rdname new_dpfda_release
+#' @export
 print.dpfda_release <- function(x, ...) {
-  cat(sprintf("<dpfda_release> %s mechanism, (epsilon = %s, delta = %s)-DP\n", x$mechanism,
-              format(x$epsilon, digits = 4), format(x$delta, digits = 4)))
+  cat(format(x), "\n", sep = "")
   cat(sprintf("  sensitivity %s, noise scale %s\n", format(x$sensitivity, digits = 4),
               format(x$noise_scale, digits = 4)))
   if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", noise_description(x), "\n", sep = "")

@@ -132,3 +132,13 @@ test_that("every regression release says its privacy unit: one record (issue 31:
                 info = nm)
   }
 })
+
+test_that("format() of a release is its one-line header, as print() starts", {
+  # (format() of the list gave the deparsed values, thousands of characters)
+  g <- seq(0, 1, length.out = 21)
+  r <- with_seed_mode(9, dp_mean(curves(outer(seq(0.5, 1.5, length.out = 50), sin(pi * g)), g), 1, 1))
+  f <- format(r)
+  expect_length(f, 1L)
+  expect_identical(f, "<dpfda_release> iclp_qr mechanism, (epsilon = 1, delta = 0)-DP")
+  expect_identical(capture.output(print(r))[1L], f)
+})
