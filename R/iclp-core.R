@@ -49,7 +49,9 @@ iclp_check_options <- function(o, mechanism, select) {
   }
   if (select == "pcv") {
     if (is.null(o$epsilon_select)) {
-      dpfda_abort("`epsilon_select` must be given (in `...`) for select = \"pcv\": the budget of the selection.",
+      dpfda_abort(paste("`epsilon_select` must be given (in `...`) for select = \"pcv\": the budget of the",
+                        "private cross-validation, spent on top of `epsilon` (e.g. epsilon_select = 0.5; the",
+                        "call then charges epsilon + 0.5)."),
                   class = "dpfda_error_privacy", arg = "epsilon_select")
     }
     if (mechanism %in% c("bernstein", "gp")) {

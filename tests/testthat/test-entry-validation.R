@@ -264,6 +264,10 @@ test_that("several missing required arguments are named in one error, each with 
   expect_identical(e$arg, "synthetic")
   expect_match(conditionMessage(e), "(a matrix of 4 columns), or a public `domain`", fixed = TRUE)
   expect_match(conditionMessage(e), "domain = rbind(lower, upper) (one column per dimension), with M =", fixed = TRUE)
+  # select = "pcv" without its budget says what it costs
+  e <- expect_error(dp_mean(curves(matrix(stats::runif(60), 6), 1:10), epsilon = 1, tau = 1, select = "pcv"),
+                    class = "dpfda_error_privacy")
+  expect_match(conditionMessage(e), "e.g. epsilon_select = 0.5; the call then charges epsilon + 0.5", fixed = TRUE)
   # one missing argument keeps its sentence
   e <- expect_error(dp_svm(x, y, epsilon = 1, lambda = 0.01, kernel = kernel_gaussian(0.3), grid = c(0, 1)),
                     class = "dpfda_error_argument")
