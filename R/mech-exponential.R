@@ -44,8 +44,10 @@
 #'   expected number of proposals is at most the number of candidates.
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
-#' @return An object of class `dpfda_selection` with the selected `index`,
-#'   `epsilon`, `sensitivity`, the number of candidates and the rng mode.
+#' @return An object of class `dpfda_selection` with the selected `index`
+#'   (and its name as `label` when `utility` is named: the candidates' names
+#'   are public), `epsilon`, `sensitivity`, the number of candidates and the
+#'   rng mode.
 #'   `glance()` gives them as one row (for [dp_gp_select()] also `delta`
 #'   and `epsilon_regression`; never the utilities, which are not private).
 #' @examples
@@ -58,6 +60,7 @@ dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("e
   check_dot_names(dot_args(), character(), "dp_select")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon)
   noise <- check_choice(noise, c("exact", "float"), "noise")
+  labels <- names(utility)   # (the candidates' public names, when the utilities carry them)
   utility <- check_numeric_vector(utility, "utility")
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE,
                               class = "dpfda_error_privacy")
@@ -78,8 +81,10 @@ dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("e
     g <- -log(noise_draw(length(score), "exponential"))
     which.max(score + g)
   }
-  structure(list(index = index, epsilon = epsilon, sensitivity = sensitivity,
-                 n_candidates = length(score), noise = noise, rng = dp_rng()),
+  label <- if (length(labels) == length(score) && !is.na(labels[index]) && nzchar(labels[index])) labels[index]
+  structure(c(list(index = index), if (!is.null(label)) list(label = label),
+              list(epsilon = epsilon, sensitivity = sensitivity, n_candidates = length(score), noise = noise,
+                   rng = dp_rng())),
             class = "dpfda_selection")
 }
 
@@ -128,7 +133,8 @@ select_probabilities <- function(utility, sensitivity, epsilon) {
 #' @export
 glance.dpfda_selection <- function(x, ...) {
   check_dot_names(list(...), character(), "glance")
-  out <- data.frame(index = x$index, n_candidates = x$n_candidates, epsilon = x$epsilon,
+  out <- data.frame(index = x$index, label = x$label %||% NA_character_, n_candidates = x$n_candidates,
+                    epsilon = x$epsilon,
                     sensitivity = x$sensitivity, noise = x$noise %||% NA_character_, rng = x$rng)
   if (inherits(x, "dpfda_gp_selection")) {
     out$delta <- x$delta
@@ -141,8 +147,9 @@ glance.dpfda_selection <- function(x, ...) {
 
 #' @export
 print.dpfda_selection <- function(x, ...) {
-  cat(sprintf("<dpfda_selection> candidate %d of %d, epsilon = %s (exponential mechanism)\n",
-              x$index, x$n_candidates, format(x$epsilon, digits = 4)))
+  cat(sprintf("<dpfda_selection> candidate %d%s of %d, epsilon = %s (exponential mechanism)\n",
+              x$index, if (is.null(x$label)) "" else sprintf(" (\"%s\")", x$label), x$n_candidates,
+              format(x$epsilon, digits = 4)))
   selection_details(x)
   print_noise_source(x$rng)
   invisible(x)

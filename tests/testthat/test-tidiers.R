@@ -22,8 +22,15 @@ test_that("a released bandwidth: one row per coordinate, and one row of settings
 test_that("a selection: its index and guarantee as one row, never the utilities", {
   s <- with_seed_mode(2, dp_select(c(a = 1, b = 5, c = 2), sensitivity = 1, epsilon = 2))
   g <- glance(s)
-  expect_identical(names(g), c("index", "n_candidates", "epsilon", "sensitivity", "noise", "rng"))
+  expect_identical(names(g), c("index", "label", "n_candidates", "epsilon", "sensitivity", "noise", "rng"))
   expect_identical(c(g$index, g$n_candidates), c(s$index, 3L))
+  # the candidates' names are public: the chosen one's is kept and printed
+  expect_identical(g$label, c("a", "b", "c")[s$index])
+  expect_output(print(s), sprintf("candidate %d (\"%s\") of 3", s$index, c("a", "b", "c")[s$index]), fixed = TRUE)
+  s2 <- with_seed_mode(2, dp_select(c(1, 5, 2), sensitivity = 1, epsilon = 2))
+  expect_null(s2$label)
+  expect_true(is.na(glance(s2)$label))
+  expect_output(print(s2), sprintf("candidate %d of 3", s2$index), fixed = TRUE)
   x <- seq(0, 1, length.out = 40)
   y <- sin(6 * x) + stats::rnorm(40, 0, 0.2)
   gs <- with_seed_mode(3, dp_gp_select(x, y, expand.grid(lengthscale = c(0.1, 0.5), noise_variance = 0.04),
