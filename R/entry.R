@@ -163,8 +163,13 @@ arg_advice <- c(
   deaths = "the name of the deaths column (or a numeric vector of death counts)"
 )
 
+# The advice for `arg`: the caller's, else the table's, else NULL.
+advice_for <- function(arg, advice = NULL) {
+  if (!is.null(advice)) advice else if (arg %in% names(arg_advice)) arg_advice[[arg]] else NULL
+}
+
 require_arg_error <- function(arg, fun = NULL, advice = NULL) {
-  if (is.null(advice)) advice <- if (arg %in% names(arg_advice)) arg_advice[[arg]] else NULL
+  advice <- advice_for(arg, advice)
   dpfda_abort(sprintf("`%s` is missing%s%s", arg, if (is.null(fun)) "" else sprintf(" in %s()", fun),
                       if (is.null(advice)) "." else sprintf(": give %s.", advice)),
               class = "dpfda_error_argument", arg = arg)
@@ -174,7 +179,7 @@ require_arg_error <- function(arg, fun = NULL, advice = NULL) {
 # call per argument), each with its advice; `arg` is the first.
 require_args_error <- function(args, fun = NULL, advice = list()) {
   give <- vapply(args, function(a) {
-    adv <- if (!is.null(advice[[a]])) advice[[a]] else if (a %in% names(arg_advice)) arg_advice[[a]] else NULL
+    adv <- advice_for(a, advice[[a]])
     if (is.null(adv)) sprintf("`%s`", a) else sprintf("`%s`, %s", a, adv)
   }, "")
   dpfda_abort(sprintf("%s are missing%s: give %s.", paste0("`", args, "`", collapse = ", "),

@@ -101,13 +101,13 @@ dp_fpca <- function(x, npc = 3, ...) {
   rank <- sum(!zero)
   positive <- sum(lam > 0)
   if (npc > positive) {
-    dpfda_warn(sprintf(paste("The released covariance has %d positive eigenvalue%s (rank %d), so component%s %s",
-                             "%s eigenvalue 0 (an arbitrary direction of the mechanism's null space) or below 0",
+    beyond <- if (npc - positive == 1L) sprintf("component %d has", npc) else
+      sprintf("components %d to %d have", positive + 1L, npc)
+    dpfda_warn(sprintf(paste("The released covariance has %d positive eigenvalue%s (rank %d), so %s",
+                             "eigenvalue 0 (an arbitrary direction of the mechanism's null space) or below 0",
                              "(privacy noise), not a feature of the data: ask for npc = %d, or release the",
                              "covariance with more basis functions (J in dp_cov()) or less noise."),
-                       positive, if (positive == 1L) "" else "s", rank, if (npc - positive == 1L) "" else "s",
-                       if (npc - positive == 1L) positive + 1L else sprintf("%d to %d", positive + 1L, npc),
-                       if (npc - positive == 1L) "has" else "have", max(positive, 1L)),
+                       positive, if (positive == 1L) "" else "s", rank, beyond, max(positive, 1L)),
                "dpfda_warning_utility")
   }
   phi <- e$vectors[, seq_len(npc), drop = FALSE] / sw
