@@ -429,7 +429,7 @@ common_range_hint <- function(lo_i, hi_i, lo, hi, n_args) {
   k <- sum(lo_i <= lo_m & hi_i >= hi_m)
   sprintf(paste("%s or grid = seq(%s, %s, length.out = %d) with incomplete = \"drop\", which leaves out the %d",
                 "curve%s that do not cover it (%d of %d do)"),
-          if (lo < hi) ";" else ", e.g.", format(signif(lo_m, 4)), format(signif(hi_m, 4)), min(101L, n_args),
+          if (lo < hi) ";" else ":", format(signif(lo_m, 4)), format(signif(hi_m, 4)), min(101L, n_args),
           length(lo_i) - k, if (length(lo_i) - k == 1L) "" else "s", k, length(lo_i))
 }
 
@@ -510,10 +510,13 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
       lo <- max(lo_i)
       hi <- min(hi_i)
       short <- which(cnt < length(g))
+      # (the ranges come from the data: they orient the user, who fixes the published grid from the design)
       dpfda_abort(sprintf(paste("The curves are observed at different arguments (%d distinct values; curve %s has",
-                                "%d). Give a common public `grid` to interpolate onto%s%s."),
+                                "%d). Give a common `grid` to interpolate onto. The grid is published with the",
+                                "release: fix it from the study design (e.g. the planned times), not from these",
+                                "data. For orientation%s%s."),
                           length(g), as.character(uid[short[1L]]), cnt[short[1L]],
-                          if (lo < hi) sprintf(", e.g. grid = seq(%s, %s, length.out = %d) inside the range all curves cover",
+                          if (lo < hi) sprintf(": grid = seq(%s, %s, length.out = %d) lies inside the range all curves cover",
                                                format(signif(lo, 4)), format(signif(hi, 4)),
                                                min(101L, length(g))) else "",
                           common_range_hint(lo_i, hi_i, lo, hi, length(g))),

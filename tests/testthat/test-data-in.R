@@ -89,7 +89,10 @@ test_that("irregular curves without a grid: a classed error that asks for one an
 test_that("a few short curves: as_curves() also proposes the range most curves cover with incomplete = \"drop\"", {
   # (ChickWeight: chick 18 is weighed on days 0 and 2 only, 45 of the 50 chicks on days 0 to 21)
   e <- expect_error(as_curves(ChickWeight, id = "Chick", arg = "Time", value = "weight"), class = "dpfda_error_data")
-  expect_match(conditionMessage(e), "grid = seq(0, 2, length.out = 12) inside the range all curves cover", fixed = TRUE)
+  expect_match(conditionMessage(e), "grid = seq(0, 2, length.out = 12) lies inside the range all curves cover", fixed = TRUE)
+  # the ranges are read off the data: the message says that the published grid comes from the design
+  expect_match(conditionMessage(e), "fix it from the study design (e.g. the planned times), not from these data",
+               fixed = TRUE)
   expect_match(conditionMessage(e), "grid = seq(0, 21, length.out = 12) with incomplete = \"drop\"", fixed = TRUE)
   expect_match(conditionMessage(e), "leaves out the 5 curves that do not cover it (45 of 50 do)", fixed = TRUE)
   cv <- as_curves(ChickWeight, id = "Chick", arg = "Time", value = "weight", grid = seq(0, 21, length.out = 12),
