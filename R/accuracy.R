@@ -522,7 +522,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
                         bad[1L], if (bad[1L] == "unit") " and give `n`, the number of units" else ""),
                 arg = bad[1L])
   }
-  if (length(bad)) abort_unknown_option(bad[1L], "dp_mean")
+  if (length(bad)) abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), dp_mean_options))
   o <- iclp_check_options(opts, mechanism, "pss")
   if (mechanism == "bernstein") {
     if (!is.null(dim(grid))) dpfda_abort("mechanism = \"bernstein\" needs a one-dimensional grid.", arg = "grid")

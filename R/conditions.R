@@ -98,7 +98,8 @@ closest_name <- function(name, candidates) {
   d <- drop(utils::adist(tolower(name), tolower(candidates)))
   # a prefix typo (eps for epsilon) counts as close
   d[startsWith(candidates, name) & nchar(name) >= 3L] <- 0
-  best <- which.min(d)
+  # ties: the candidate of the nearest length (centre: center, not centered)
+  best <- order(d, abs(nchar(candidates) - nchar(name)))[1L]
   if (d[best] <= if (nchar(name) <= 4L) 1L else if (nchar(name) <= 8L) 2L else 3L) candidates[best] else NULL
 }
 

@@ -415,8 +415,10 @@ mech_curves_with_options <- function(x, grid, conv, fun, incomplete = "error") {
   bad <- nms[!nms %in% as_curves_options]
   if (length(bad)) {
     if (!nzchar(bad[1L])) abort_unnamed_dots()
-    dpfda_abort(sprintf("`%s` is not an argument of %s() or an option of as_curves(); see ?%s.",
-                        bad[1L], fun, fun), arg = bad[1L])
+    near <- closest_name(bad[1L], c(option_names(fun), as_curves_options))
+    dpfda_abort(sprintf("`%s` is not an argument of %s() or an option of as_curves()%s; see ?%s.",
+                        bad[1L], fun, if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near), fun),
+                arg = bad[1L])
   }
   if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
   if (long_frame_on_grid(x, conv, grid)) {   # long data: the rule of tables (see mean_source())

@@ -68,7 +68,10 @@ dp_fpca <- function(x, npc = 3, ...) {
   npc <- check_count(npc, "npc", min = 1, max = 1e4)
   # the other packages' names for the number of components (fda's nharm, prcomp's rank., ...) would
   # reach dp_cov() and be refused there as not one of its arguments: say which is meant
-  other <- intersect(names(substitute(list(...))), c("K", "k", "nharm", "ncomp", "rank.", "n_components", "npcs"))
+  # (and misspellings of npc: n_pc, npcs)
+  dn <- names(substitute(list(...)))[-1L]
+  other <- dn[dn %in% c("K", "k", "nharm", "ncomp", "rank.", "n_components") |
+                (!dn %in% names(formals(dp_cov)) & vapply(dn, function(d) !is.null(closest_name(d, "npc")), NA))]
   if (length(other)) {
     dpfda_abort(sprintf("The number of components of dp_fpca() is `npc`, not `%s`: give npc = %s.", other[1L],
                         deparse(substitute(list(...))[[other[1L]]])), arg = other[1L])

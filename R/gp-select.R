@@ -145,7 +145,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   call <- match.call()
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression(); `unit` may then name a column of `data`)
-  fd <- if (!missing(x)) formula_call(x, !missing(y), data, NULL, "dp_gp_select", "candidates")
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, NULL, "dp_gp_select", "candidates", y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y

@@ -166,7 +166,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   check_required(c("x", "epsilon"))
   call <- match.call()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins")
+  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins", y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y

@@ -174,7 +174,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   call <- match.call()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata, "dp_gp_regression",
-                                      "newdata", new_required = TRUE)
+                                      "newdata", new_required = TRUE, y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
@@ -477,13 +477,19 @@ formula_newdata_missing <- function(formula, fun) {
 # NULL), else formula_data()'s x, y and new points. `y_given`: the caller got
 # a `y` too (refused); `new`: the new points (NULL: none), `new_arg` the name
 # of their argument; `new_required`: dp_gp_regression() needs them.
-formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, new_required = FALSE) {
+formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, new_required = FALSE, y = NULL) {
   if (!inherits(x, "formula")) {
     if (!is.null(data)) {
       dpfda_abort(sprintf("`data` is used with a formula: %s(y ~ x, data = , %s = , ...).", fun, new_arg),
                   arg = "data")
     }
     return(NULL)
+  }
+  if (y_given && is.data.frame(y) && is.null(data)) {
+    # (lm(dist ~ speed, cars) takes the data second; here the second argument is `y`)
+    dpfda_abort(sprintf(paste("`y` is a data frame: with a formula, give the data frame by name, %s(%s, data = <data",
+                              "frame>, ...); the second argument of %s() is `y`."),
+                        fun, short_deparse(x), fun), arg = "data")
   }
   if (y_given) dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
   if (new_required && is.null(new)) formula_newdata_missing(x, fun)

@@ -83,7 +83,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
                                     unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata,
-                                      "dp_sparse_gp_regression", "newdata", new_required = TRUE)
+                                      "dp_sparse_gp_regression", "newdata", new_required = TRUE, y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y

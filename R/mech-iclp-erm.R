@@ -110,7 +110,8 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    noise = c("float", "exact"), budget = NULL, ..., data = NULL, unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
-  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_erm", "grid", labels = TRUE)
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_erm", "grid", labels = TRUE,
+                                                y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y

@@ -392,7 +392,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   check_kernel(kernel)
   bad <- setdiff(names(src$opts), dp_mean_options)
   if (length(bad)) {
-    abort_unknown_option(bad[1L], "dp_mean")
+    abort_unknown_option(bad[1L], "dp_mean", c(option_names("dp_mean"), dp_mean_options))
   }
   o <- iclp_check_options(src$opts, mechanism, select)
   # incomplete = "drop": a share of epsilon buys a noisy count of the complete individuals

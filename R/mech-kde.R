@@ -225,7 +225,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     dpfda_abort(sprintf("`%s` is an option of mechanism \"iclp\" and \"frl\" only, not of \"%s\"; see ?dp_kde.",
                         iclp_only[1L], mechanism), arg = iclp_only[1L])
   }
-  check_dot_names(opts, ok, "dp_kde")
+  check_dot_names(opts, ok, "dp_kde", unknown = function(name) {
+    abort_unknown_option(name, "dp_kde", c(option_names("dp_kde"), ok, "columns", "id", iclp_kde_options))
+  })
   if (engine && d == 1L) grid <- sort(grid)
   if (mechanism == "sobolev" && !bw$isotropic) {
     dpfda_abort(paste("The Sobolev mechanism needs an isotropic (scalar) bandwidth, not one per axis.",

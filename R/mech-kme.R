@@ -216,8 +216,10 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   x <- cl$x
   unit <- cl$unit
   if (length(eng)) {
-    dpfda_abort("`...` (columns, id) is used only with a database table or chunks; give `unit` for points in memory.",
-                arg = "...")
+    other <- setdiff(names(eng), "id")
+    if (length(other) && !nzchar(other[1L])) abort_unnamed_dots()
+    if (length(other)) abort_unknown_option(other[1L], "dp_kme", c(option_names("dp_kme"), "columns", "id"))
+    dpfda_abort("`id` is used only with a database table or chunks; give `unit` for points in memory.", arg = "id")
   }
   units <- if (!is.null(unit)) point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   budget <- release_open(budget, epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)

@@ -191,7 +191,8 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
-  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE)
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE,
+                                                y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
@@ -431,7 +432,8 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
-  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE)
+  fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE,
+                                                y = if (!missing(y)) y)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y

@@ -94,6 +94,8 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
                           unit = NULL, ...) {
   check_required(c("x", "grid"))
   check_dot_names(dot_args(), character(), "summarise_kde")   # (a misspelt option gets a classed error)
+  # the kernel sums need the bandwidth; the grid summary of "iclp" and "frl" does not
+  if (!is.character(mechanism) || !mechanism[1L] %in% c("iclp", "iclp_qr", "frl")) check_required("bandwidth")
   columns <- column_arg_names("columns", x, NULL)
   if (is.data.frame(x) || is_engine_input(x)) {
     columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x), columns)

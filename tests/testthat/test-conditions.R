@@ -174,9 +174,42 @@ test_that("a misspelt argument is named with the option it most likely meant (wa
   for (f in c("summarise_cov", "summarise_kme", "summarise_bin_regression")) {
     expect_error(do.call(f, list(x, zzz_typo = 1)), class = "dpfda_error_argument")
   }
+  # options of `...` that are not formal arguments are suggested too (they were not: no "did you mean")
+  e <- expect_error(dp_kde(faithful, column = "eruptions", grid = seq(1, 6, length.out = 30), bandwidth = 0.3,
+                           epsilon = 1, delta = 1e-5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`column` is not an option of dp_kde() (did you mean `columns`?)", fixed = TRUE)
+  e <- expect_error(dp_kme(faithful, column = "eruptions", epsilon = 1, delta = 1e-5, kernel = kernel_gaussian(1),
+                           domain = c(1, 6), M = 20), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`column` is not an option of dp_kme() (did you mean `columns`?)", fixed = TRUE)
+  expect_error(dp_kme(faithful, id = "eruptions", epsilon = 1, delta = 1e-5, kernel = kernel_gaussian(1),
+                      domain = c(1, 6), M = 20), "`id` is used only with a database table or chunks", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(dp_mean(x, epsilon = 1, tau = 1, frl_nois = "gaussian"), "did you mean `frl_noise`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(dp_accuracy(mechanism = "frl", n = 100, epsilon = 1, tau = 1, grid = x$grid, frl_nois = "gaussian"),
+               "`frl_nois` is not an option of dp_accuracy() (did you mean `frl_noise`?)", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(dp_cov(x, epsilon = 1, tau = 1, centre = 0), "did you mean `center`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  e <- expect_error(dp_fpca(x, epsilon = 1, tau = 1, n_pc = 2), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "The number of components of dp_fpca() is `npc`, not `n_pc`", fixed = TRUE)
+  # summarise_kde() names itself (not an internal function) when the bandwidth is missing
+  e <- expect_error(summarise_kde(faithful, columns = "eruptions", grid = seq(1, 6, length.out = 30)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`bandwidth` is missing in summarise_kde():", fixed = TRUE)
+  expect_s3_class(summarise_kde(faithful, columns = "eruptions", grid = seq(1, 6, length.out = 30), mechanism = "iclp"),
+                  "dpfda_summary")
+  # a formula's data frame given second, as lm(dist ~ speed, cars): the second argument is `y`
+  for (f in c("dp_gp_regression", "dp_bin_regression", "dp_krr", "dp_erm", "dp_svm", "dp_gp_select",
+              "dp_sparse_gp_regression")) {
+    e <- expect_error(do.call(f, list(quote(dist ~ speed), cars, epsilon = 1)), class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), sprintf("`y` is a data frame: with a formula, give the data frame by name, %s(dist ~ speed, data = <data frame>", f),
+                 fixed = TRUE, info = f)
+  }
   # no suggestion when nothing is close
   expect_null(dpfda:::closest_name("qqqqqq", c("tau", "epsilon")))
   expect_identical(dpfda:::closest_name("eps", c("tau", "epsilon")), "epsilon")
+  expect_identical(dpfda:::closest_name("centre", c("centered", "center")), "center")
 })
 
 test_that("every warning of the package inherits dpfda_warning, whatever its subclass", {
