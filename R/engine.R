@@ -60,7 +60,10 @@ engine_need <- function() {
 #' @param file Path of a CSV file with a header line.
 #' @param rows Rows per chunk.
 #' @param ... For `csv_chunks()`: passed to [utils::read.csv()] (e.g. `sep`,
-#'   `colClasses`). `dp_chunks()` takes none: a name given is an error that
+#'   `colClasses`); a name that `read.csv()` does not take is refused when
+#'   the chunks are made. A chunk that cannot be read (e.g. a value that does
+#'   not fit `colClasses`) is an error naming its rows, never a silent end of
+#'   the data. `dp_chunks()` takes none: a name given is an error that
 #'   names it.
 #' @return An object of class `dpfda_chunks`.
 #' @examples
@@ -117,6 +120,16 @@ chunks_start <- function(chunks) {
 #' @export
 csv_chunks <- function(file, rows = 1e6, ...) {
   check_required("file")
+  # `...` goes to read.csv(), lazily at the first read: a name it does not take is refused now
+  own <- c("file", "nrows", "header", "col.names", "skip")
+  check_dot_names(dot_args(), setdiff(names(formals(utils::read.table)), c(own, "...")), "csv_chunks",
+                  unknown = function(name) {
+                    near <- closest_name(name, c("rows", setdiff(names(formals(utils::read.table)), c(own, "..."))))
+                    if (is.null(near) && grepl("row", name, ignore.case = TRUE)) near <- "rows"
+                    dpfda_abort(sprintf("`%s` is not an option of csv_chunks() or of read.csv()%s; see ?csv_chunks.",
+                                        name, if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near)),
+                                arg = name)
+                  })
   rows <- check_count(rows, "rows", min = 1, max = 1e9)
   if (!is.character(file) || length(file) != 1L || !file.exists(file)) {
     arg_error("file", "the path of an existing CSV file", file)
@@ -124,25 +137,26 @@ csv_chunks <- function(file, rows = 1e6, ...) {
   con <- NULL
   header <- NULL
   done <- FALSE
+  read <- 0   # data rows read so far (for the error of a chunk that cannot be read)
   args <- list(...)
   rewind <- function() {
     if (!is.null(con)) try(close(con), silent = TRUE)
     con <<- NULL
     done <<- FALSE
+    read <<- 0
   }
   new_chunks(function() {
     if (done) return(NULL)
     if (is.null(con)) {
       con <<- file(file, "r")
-      header <<- utils::read.csv(con, nrows = 1L, header = TRUE, ...)
+      header <<- csv_read_or_abort(con, file, 0, c(list(nrows = 1L, header = TRUE), args))
       header <<- names(header)
       close(con)
       con <<- file(file, "r")
       readLines(con, n = 1L)
     }
-    d <- tryCatch(do.call(utils::read.csv, c(list(con, nrows = rows, header = FALSE, col.names = header),
-                                           args)),
-                  error = function(e) NULL)
+    d <- csv_read_or_abort(con, file, read, c(list(nrows = rows, header = FALSE, col.names = header), args))
+    if (!is.null(d)) read <<- read + nrow(d)
     if (is.null(d) || nrow(d) == 0L) {
       close(con)
       con <<- NULL
@@ -151,6 +165,21 @@ csv_chunks <- function(file, rows = 1e6, ...) {
     }
     d
   }, rewind)
+}
+
+# read.csv() of the next rows of `con`: NULL at the end of the file (read.csv()'s "no lines
+# available"); any other failure (a value that does not fit `colClasses`, a broken line) is a
+# classed error naming the file and the rows, never a silent end of the data.
+csv_read_or_abort <- function(con, file, read, args) {
+  tryCatch(do.call(utils::read.csv, c(list(con), args)), error = function(e) {
+    eof <- c("no lines available in input", gettext("no lines available in input", domain = "R-utils"))
+    if (any(vapply(eof, grepl, NA, x = conditionMessage(e), fixed = TRUE))) return(NULL)
+    try(close(con), silent = TRUE)
+    what <- if (isTRUE(args$header)) "the header line" else
+      sprintf("data rows %s to %s", format(read + 1, big.mark = ","), format(read + args$nrows, big.mark = ","))
+    dpfda_abort(sprintf("Reading %s of %s failed (the data would be cut short there): %s", what, basename(file),
+                        conditionMessage(e)), class = "dpfda_error_data", arg = "file")
+  })
 }
 
 #' @export

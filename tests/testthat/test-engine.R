@@ -629,6 +629,34 @@ test_that("every call reads its chunks from the start (also after an error halfw
   expect_match(conditionMessage(e), "a list of data frames", fixed = TRUE)
 })
 
+test_that("csv_chunks(): a chunk that cannot be read is an error, never the end of the data", {
+  # (read.csv()'s error on a value that does not fit colClasses ended the chunks silently: 60 of 100 rows used)
+  f <- tempfile(fileext = ".csv")
+  on.exit(unlink(f))
+  v <- format(seq(0.005, 0.995, length.out = 100))
+  writeLines(c("v", v), f)
+  g <- seq(0, 1, length.out = 11)
+  expect_equal(summarise_kde(csv_chunks(f, rows = 20, colClasses = "numeric"), columns = "v", grid = g,
+                             bandwidth = 0.1)$n, 100)
+  v[75] <- "abc"
+  writeLines(c("v", v), f)
+  e <- expect_error(summarise_kde(csv_chunks(f, rows = 20, colClasses = "numeric"), columns = "v", grid = g,
+                                  bandwidth = 0.1), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "Reading data rows 61 to 80 of", fixed = TRUE)
+  expect_match(conditionMessage(e), "got 'abc'", fixed = TRUE)
+  # the same chunks read again from the start give the same error (the connection was closed and reopened)
+  cc <- csv_chunks(f, rows = 20, colClasses = "numeric")
+  for (k in 1:2) expect_error(summarise_kde(cc, columns = "v", grid = g, bandwidth = 0.1), "rows 61 to 80",
+                              class = "dpfda_error_data")
+  # an option that read.csv() does not take is refused when the chunks are made (it reached read.table() at
+  # the first read, unclassed), with the likeliest meaning
+  expect_error(csv_chunks(f, chunk_rows = 40), "`chunk_rows` is not an option of csv_chunks() or of read.csv() (did you mean `rows`?)",
+               fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(csv_chunks(f, colclasses = "numeric"), "did you mean `colClasses`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_s3_class(csv_chunks(f, sep = ",", dec = "."), "dpfda_chunks")
+})
+
 test_that("the SQL lookup and interval trees agree with flat CASE lists and stay shallow for long grids", {
   skip_if_not_installed("RSQLite")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
