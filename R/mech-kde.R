@@ -226,6 +226,11 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                         iclp_only[1L], mechanism), arg = iclp_only[1L])
   }
   check_dot_names(opts, ok, "dp_kde", unknown = function(name) {
+    if (identical(name, "inference")) {   # (dp_mean()'s option: a KDE's band needs no budget of its own)
+      dpfda_abort(paste("`inference` is an option of dp_mean(); dp_kde() needs none: confint(r, type =",
+                        "\"population\") gives a band for the population density from the release alone."),
+                  arg = "inference")
+    }
     abort_unknown_option(name, "dp_kde", c(option_names("dp_kde"), ok, "columns", "id", iclp_kde_options))
   })
   if (engine && d == 1L) grid <- sort(grid)

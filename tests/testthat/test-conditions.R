@@ -184,6 +184,8 @@ test_that("a misspelt argument is named with the option it most likely meant (wa
   expect_error(dp_kme(faithful, id = "eruptions", epsilon = 1, delta = 1e-5, kernel = kernel_gaussian(1),
                       domain = c(1, 6), M = 20), "`id` is used only with a database table or chunks", fixed = TRUE,
                class = "dpfda_error_argument")
+  expect_error(dp_kde(faithful$eruptions, grid = 1:6, bandwidth = 0.3, epsilon = 1, delta = 1e-5, inference = TRUE),
+               "dp_kde() needs none: confint(r, type = \"population\")", fixed = TRUE, class = "dpfda_error_argument")
   expect_error(dp_mean(x, epsilon = 1, tau = 1, frl_nois = "gaussian"), "did you mean `frl_noise`?", fixed = TRUE,
                class = "dpfda_error_argument")
   expect_error(dp_accuracy(mechanism = "frl", n = 100, epsilon = 1, tau = 1, grid = x$grid, frl_nois = "gaussian"),
