@@ -249,13 +249,13 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   # counts as integers; with a unit, the weights per bin (1 / the rows of each row's unit)
   if (is.null(s$unit) && max(counts) < .Machine$integer.max) counts <- as.integer(round(counts))
   if (is.null(ab)) {
-    return(bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method, opts, newpts,
-                       noise, budget, call, s$unit, s$n))
+    return(formula_release(bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon, method,
+                                       opts, newpts, noise, budget, call, s$unit, s$n), fd))
   }
   rel <- bin_release(counts, unname(s$sums[, 2L]), st$bins, st$domain, st$y_bound, epsilon - ab$epsilon, method,
                      opts, newpts, noise, NULL, call, s$unit, s$n)
   # one charge for the bound and the release: epsilon in all
-  ybound_close(rel, budget, "dp_bin_regression (y_bound = \"auto\")", ab, epsilon)
+  ybound_close(formula_release(rel, fd), budget, "dp_bin_regression (y_bound = \"auto\")", ab, epsilon)
 }
 
 # The release step of dp_bin_regression(), shared by the in-memory and the
@@ -366,7 +366,8 @@ release_details.dpfda_bin_release <- function(x) {
 #'
 #' @param object A `dpfda_bin_release`.
 #' @param newdata Points (vector or `P x D` matrix); `NULL` returns the
-#'   released bin means.
+#'   released bin means. For a release fit through a formula, a data frame
+#'   whose predictor columns are taken by name.
 #' @param method `"simple"` (the released mean of the bin holding the point;
 #'   the midpoint of `y_bound` outside the domain, with a classed warning,
 #'   `dpfda_warning_extrapolation`) or `"integral"` (posterior
@@ -382,6 +383,7 @@ release_details.dpfda_bin_release <- function(x) {
 predict.dpfda_bin_release <- function(object, newdata = NULL, method = object$method, ...) {
   refuse_interval(list(...), "a binned regression release")
   if (is.null(newdata)) return(as.vector(object$values$values))
+  newdata <- predictor_columns(object, newdata)
   warn_outside_grid(object$values, newdata)   # (the midpoint of y_bound there, as documented)
   release_predict(object, newdata, method = method)
 }

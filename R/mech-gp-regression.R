@@ -239,6 +239,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
       rel$n <- units$n
       rel$privacy_unit <- privacy_unit_points(units$n, units$label)
     }
+    rel <- formula_release(rel, fd)
     if (is.null(ch)) return(release_close(rel, budget, label))
     ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
@@ -545,8 +546,36 @@ formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
     nd <- as.matrix(newdata[pv])
     if (ncol(nd) == 1L) nd <- as.vector(nd)
   }
+  pv <- colnames(X)
   if (ncol(X) == 1L) X <- as.vector(X)
-  list(x = X, y = if (labels && !is.numeric(y)) y else as.double(y), newdata = nd)
+  list(x = X, y = if (labels && !is.numeric(y)) y else as.double(y), newdata = nd, predictors = pv,
+       response = if (is.name(formula[[2L]])) as.character(formula[[2L]]))
+}
+
+# A release fit through a formula keeps the names of its predictors: predict() takes those columns
+# of a data frame by name, as predict.lm() does, and plots label the axis by the predictor (one) and
+# the values by the response (`response = FALSE` for a classifier, whose values are scores).
+formula_release <- function(rel, fd, response = TRUE) {
+  if (is.null(fd)) return(rel)
+  rel$predictors <- fd$predictors
+  if (length(fd$predictors) == 1L) rel$values$arg_name <- fd$predictors
+  if (response && !is.null(fd$response)) rel$values$value_name <- fd$response
+  rel
+}
+
+# newdata for predict(): with a release fit through a formula and a data frame, the predictor
+# columns by name (a data frame with other columns too, e.g. a test set, as predict.lm() takes it).
+predictor_columns <- function(object, newdata) {
+  pv <- object[["predictors"]]
+  if (is.null(pv) || !is.data.frame(newdata)) return(newdata)
+  miss <- setdiff(pv, names(newdata))
+  if (length(miss)) {
+    dpfda_abort(sprintf("`newdata` must have the release's predictor column%s %s (from its formula); it lacks %s.",
+                        if (length(pv) == 1L) "" else "s", paste0("\"", pv, "\"", collapse = ", "),
+                        paste0("\"", miss, "\"", collapse = ", ")), arg = "newdata")
+  }
+  nd <- newdata[pv]
+  if (length(pv) == 1L) nd[[1L]] else nd
 }
 
 # The prior's variance against the outputs' (public settings only): a kernel of variance 1 (the

@@ -128,7 +128,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
     rel$n <- units$n
     rel$privacy_unit <- privacy_unit_points(units$n, units$label)
   }
-  release_close(rel, budget, "dp_sparse_gp_regression")
+  release_close(formula_release(rel, fd), budget, "dp_sparse_gp_regression")
 }
 
 # The FITC cloaking matrix C_FITC (P x n) on its own (internal; see the header).

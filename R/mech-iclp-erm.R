@@ -195,7 +195,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                               noise_inflation = out$noise_inflation, y_bound = yb, offset = offset)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   rel$classes <- classes
-  release_close(rel, budget, "dp_erm")
+  release_close(formula_release(rel, fd, response = loss == "square"), budget, "dp_erm")
 }
 
 #' The release of dp_erm(): class `dpfda_iclp_erm_release`.
@@ -218,7 +218,8 @@ new_iclp_erm_release <- function(values, mechanism, epsilon, delta, sensitivity,
 #' @rdname dp_erm
 #' @param object A `dpfda_iclp_erm_release`.
 #' @param newdata `NULL` for the grid, or new points (the Nystrom extension,
-#'   post-processing).
+#'   post-processing). For a release fit through a formula, a data frame
+#'   (e.g. a test set) whose predictor columns are taken by name.
 #' @param type `"link"` (default) for the released function; for the
 #'   logistic loss also `"response"`, the probability of the positive class
 #'   (`plogis()` of it), and `"class"`, the positive class where the function

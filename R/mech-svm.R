@@ -237,7 +237,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                     build = new_svm_release, noise_mode = noise)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   rel$classes <- classes
-  release_close(rel, budget, "dp_svm")
+  release_close(formula_release(rel, fd, response = FALSE), budget, "dp_svm")
 }
 
 #' The release of dp_svm(): class `dpfda_svm_release` (a GP-noise release).
@@ -283,7 +283,8 @@ new_krr_release <- function(values, mechanism, epsilon, delta, sensitivity, nois
 #' @param object A `dpfda_svm_release`.
 #' @param newdata `NULL` for the grid, or new points; off-grid points are
 #'   evaluated by kriging on the released path (post-processing, see
-#'   [predict.dpfda_release()]).
+#'   [predict.dpfda_release()]). For a release fit through a formula, a
+#'   data frame (e.g. a test set) whose predictor columns are taken by name.
 #' @param type `"response"` for the released function, `"class"` for the
 #'   predicted classes: the positive class where the released function is
 #'   \eqn{\ge 0}, in the labels' own terms (a factor with the levels of a
@@ -469,7 +470,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
                     build = new_krr_release, noise_mode = noise)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
-  release_close(rel, budget, "dp_krr")
+  release_close(formula_release(rel, fd), budget, "dp_krr")
 }
 
 #' @export

@@ -264,7 +264,11 @@ print.summary.dpfda_release <- function(x, ...) {
 #' error (`dpfda_error_unsupported`) rather than a silent `fit`.
 #'
 #' @param object A `dpfda_release`.
-#' @param newdata Points (vector or matrix), or `NULL`.
+#' @param newdata Points (vector or matrix), or `NULL`. For a release fit
+#'   through a formula (`dp_gp_regression(y ~ x, data = )`, `dp_krr()`,
+#'   `dp_svm()`, `dp_erm()`, ...), a data frame such as a test set: its
+#'   predictor columns are taken by name (other columns are ignored), as
+#'   `predict.lm()` does.
 #' @param interval `"none"` (default) or `"confidence"` (see above).
 #' @param level Coverage probability of the interval.
 #' @param ... Options of the mechanism's evaluation (a density's Bernstein
@@ -280,6 +284,7 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
   if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
   if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)
+  newdata <- predictor_columns(object, newdata)
   warn_outside_grid(object$values, newdata)
   release_predict(object, newdata, ...)
 }

@@ -429,6 +429,35 @@ test_that("dp_gp_regression() takes a formula with data and newdata (MASS's mcyc
   expect_match(conditionMessage(e), "expand.grid(Temp = seq(lower, upper, length.out = 10), Wind = seq(", fixed = TRUE)
 })
 
+test_that("a release fit through a formula predicts from a data frame by its predictors' names, as predict.lm()", {
+  # (predict(r, test_set) took every numeric column: "`newdata` must have 1 column ..., not 2", or with a
+  # factor column "must have numeric columns only")
+  aq <- stats::na.omit(datasets::airquality)
+  test <- aq[c(5, 40, 90), ]
+  old <- dp_reproducible(31)
+  on.exit(dp_rng(old))
+  b <- dp_bin_regression(Ozone ~ Temp, data = aq, bins = 8, y_bound = c(0, 170), epsilon = 1, domain = c(50, 100))
+  expect_identical(b$predictors, "Temp")
+  expect_identical(predict(b, test), predict(b, test$Temp))
+  expect_identical(b$values$arg_name, "Temp")       # plots label the axis and the values
+  expect_identical(b$values$value_name, "Ozone")
+  g <- expand.grid(Temp = seq(55, 95, length.out = 5), Wind = seq(2, 20, length.out = 5))
+  k <- suppressWarnings(dp_krr(Ozone ~ Temp + Wind, data = aq, lambda = 0.05, kernel = kernel_gaussian(10, variance = 900),
+                               grid = g, y_bound = c(0, 170), epsilon = 1, delta = 1e-5))
+  # columns by name, whatever their order in newdata (in the order given they would be swapped silently)
+  expect_equal(predict(k, test[c("Wind", "Ozone", "Temp", "Month")]), predict(k, as.matrix(test[c("Temp", "Wind")])))
+  expect_dpfda_error(predict(k, test["Temp"]), regexp = "it lacks \"Wind\"")
+  skip_if_not_installed("MASS")
+  P <- MASS::Pima.tr
+  s <- suppressWarnings(dp_svm(type ~ glu + bmi, data = P, lambda = 0.01, kernel = kernel_gaussian(30), epsilon = 1,
+                               delta = 1e-5, grid = expand.grid(glu = seq(50, 200, length.out = 5),
+                                                                bmi = seq(15, 70, length.out = 5))))
+  cl <- predict(s, MASS::Pima.te, type = "class")   # a test set with a factor column and others
+  expect_s3_class(cl, "factor")
+  expect_identical(cl, predict(s, as.matrix(MASS::Pima.te[c("glu", "bmi")]), type = "class"))
+  expect_identical(s$values$value_name, "value")    # a classifier's values are scores, not the labels
+})
+
 test_that("dp_bin_regression() and dp_sparse_gp_regression() take a formula as dp_gp_regression() does", {
   # (dp_bin_regression(Ozone ~ Temp, data = aq, ...) said "`y` is missing")
   aq <- stats::na.omit(datasets::airquality)
