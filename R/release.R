@@ -281,10 +281,10 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
   # (a density's Bernstein lattice takes its own h and type)
   check_dot_names(list(...), if (inherits(object, "dpfda_kde_bernstein_release")) c("h", "type"), "predict")
   interval <- check_choice(interval, c("none", "confidence"), "interval")
+  newdata <- predictor_columns(object, newdata)
   if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
   if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)
-  newdata <- predictor_columns(object, newdata)
   warn_outside_grid(object$values, newdata)
   release_predict(object, newdata, ...)
 }

@@ -439,6 +439,11 @@ test_that("a release fit through a formula predicts from a data frame by its pre
   b <- dp_bin_regression(Ozone ~ Temp, data = aq, bins = 8, y_bound = c(0, 170), epsilon = 1, domain = c(50, 100))
   expect_identical(b$predictors, "Temp")
   expect_identical(predict(b, test), predict(b, test$Temp))
+  k1 <- suppressWarnings(dp_krr(Ozone ~ Temp, data = aq, lambda = 0.05, kernel = kernel_gaussian(10, variance = 900),
+                                grid = data.frame(Temp = seq(55, 95, length.out = 9)), y_bound = c(0, 170),
+                                epsilon = 1, delta = 1e-5))
+  on_grid <- data.frame(Ozone = c(1, 2), Temp = c(60, 75))   # (intervals: at grid points)
+  expect_identical(predict(k1, on_grid, interval = "confidence"), predict(k1, c(60, 75), interval = "confidence"))
   expect_identical(b$values$arg_name, "Temp")       # plots label the axis and the values
   expect_identical(b$values$value_name, "Ozone")
   g <- expand.grid(Temp = seq(55, 95, length.out = 5), Wind = seq(2, 20, length.out = 5))
