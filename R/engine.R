@@ -55,8 +55,10 @@ engine_need <- function() {
 #' read by one call, and a second call is refused (make them again).
 #'
 #' @param source A function of no arguments that returns the next data frame,
-#'   or `NULL` (or a data frame with no rows) when there are no more; or a
-#'   list of data frames.
+#'   or `NULL` (or a data frame with no rows) when there are no more (an
+#'   error it raises becomes a `dpfda_error_data` naming the chunk); or a
+#'   list of data frames, every one of them read (a `NULL` or empty element
+#'   is skipped, not taken for the end).
 #' @param file Path of a CSV file with a header line.
 #' @param rows Rows per chunk.
 #' @param ... For `csv_chunks()`: passed to [utils::read.csv()] (e.g. `sep`,
@@ -80,16 +82,31 @@ dp_chunks <- function(source, ...) {
   check_dot_names(dot_args(), character(), "dp_chunks")
   check_required("source")
   if (is.list(source) && !is.data.frame(source)) {
+    # every element is read: a NULL or an empty data frame is skipped (it ended the chunks, so the
+    # elements after it were left out without a word)
     parts <- source
     i <- 0L
     return(new_chunks(function() {
-      i <<- i + 1L
-      if (i > length(parts)) NULL else parts[[i]]
+      repeat {
+        i <<- i + 1L
+        if (i > length(parts)) return(NULL)
+        d <- parts[[i]]
+        if (!is.null(d) && !(is.data.frame(d) && nrow(d) == 0L)) return(d)
+      }
     }, rewind = function() i <<- 0L))
   }
   if (!is.function(source)) arg_error("source", "a function returning data frames, or a list of data frames",
                                       source)
-  new_chunks(source)
+  k <- 0L
+  new_chunks(function() {
+    k <<- k + 1L
+    # the source's own failure (a lost connection, a bad file) is a classed error that says where
+    tryCatch(source(), error = function(e) {
+      if (inherits(e, "dpfda_error")) stop(e)
+      dpfda_abort(sprintf("The chunk source failed when asked for chunk %d: %s", k, conditionMessage(e)),
+                  class = "dpfda_error_data", arg = "source", parent = e)
+    })
+  })
 }
 
 # Chunks: `next_chunk()` gives the next data frame (NULL at the end); `rewind()`, where the source can,

@@ -629,6 +629,26 @@ test_that("every call reads its chunks from the start (also after an error halfw
   expect_match(conditionMessage(e), "a list of data frames", fixed = TRUE)
 })
 
+test_that("dp_chunks(): a list's empty element is skipped, not the end; a source's error is classed", {
+  d1 <- data.frame(v = seq(0.05, 0.95, length.out = 50))
+  g <- seq(0, 1, length.out = 11)
+  # (a NULL or empty element ended the chunks: 50 of the 100 rows were summarised without a word)
+  expect_equal(summarise_kde(dp_chunks(list(d1, NULL, d1)), columns = "v", grid = g, bandwidth = 0.1)$n, 100)
+  expect_equal(summarise_kde(dp_chunks(list(d1[0, , drop = FALSE], d1, d1[0, , drop = FALSE], d1)), columns = "v",
+                             grid = g, bandwidth = 0.1)$n, 100)
+  expect_equal(summarise_kde(dp_chunks(list(d1, NULL, d1)), columns = "v", grid = g, bandwidth = 0.1)$sums,
+               summarise_kde(rbind(d1, d1), columns = "v", grid = g, bandwidth = 0.1)$sums)
+  i <- 0
+  f <- function() {
+    i <<- i + 1
+    if (i == 2) stop("network down")
+    if (i > 3) NULL else d1
+  }
+  e <- expect_error(summarise_kde(dp_chunks(f), columns = "v", grid = g, bandwidth = 0.1), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "The chunk source failed when asked for chunk 2: network down", fixed = TRUE)
+  expect_s3_class(e$parent, "simpleError")
+})
+
 test_that("csv_chunks(): a chunk that cannot be read is an error, never the end of the data", {
   # (read.csv()'s error on a value that does not fit colClasses ended the chunks silently: 60 of 100 rows used)
   f <- tempfile(fileext = ".csv")
