@@ -629,8 +629,12 @@ signal_bound_l2 <- function(x) {
   }
   if (inherits(x, c("dpfda_gpreg_release", "dpfda_bin_release", "dpfda_krr_release", "dpfda_iclp_erm_release")) &&
       is.numeric(x$y_bound)) {
+    # the regressions work about the midpoint of the bounds (the GP prior's mean, the centring of KRR
+    # and ERM): what the data can tell is a deviation from it, at most half the range (max |y_bound|
+    # let a release with noise of the whole range, e.g. cars' distances in [0, 130], pass)
+    half <- if (length(x$y_bound) == 2L) diff(range(x$y_bound)) / 2 else max(abs(x$y_bound))
     w <- tryCatch(sum(quadrature_weights(x$values$grid)), error = function(e) NULL)
-    if (!is.null(w)) return(max(abs(x$y_bound)) * sqrt(w))
+    if (!is.null(w)) return(half * sqrt(w))
   }
   NULL
 }
@@ -644,7 +648,7 @@ signal_size_l2 <- function(x) {
   what <- if (inherits(x, "dpfda_iclp_cov_release")) "tau^2, the bound of the covariance"
           else if (identical(x$mechanism, "bernstein")) "tau times the root of the domain's length"
           else if (is.numeric(x$tau)) "the bound tau"
-          else "the response bounds y_bound over the domain"
+          else "half the range of y_bound over the domain, the largest deviation from its midpoint"
   cen <- x[["center"]]                     # [[ ]]: no partial match of other fields (`centered`)
   if (is.null(b) || is.null(cen)) return(list(size = b, what = what))
   g <- x$values$grid

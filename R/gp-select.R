@@ -120,15 +120,15 @@
 #'   *AISTATS*, PMLR 84, 1195--1203.
 #' @examples
 #' old <- dp_reproducible(1)
-#' x <- seq(0, 1, length.out = 60)
-#' y <- sin(6 * x) + rnorm(60, 0, 0.2)
+#' x <- seq(0, 1, length.out = 100)
+#' y <- sin(6 * x) + rnorm(100, 0, 0.2)
 #' cand <- expand.grid(lengthscale = c(0.05, 0.2, 0.8), noise_variance = c(0.04, 0.5))
 #' s <- dp_gp_select(x, y, cand, y_bound = c(-2, 2), epsilon = 1, folds = 5,
-#'                   epsilon_regression = 1, delta = 0.01)
+#'                   epsilon_regression = 1, delta = 1e-3)
 #' s
 #' # the regression then spends its own budget (total epsilon 2)
 #' r <- dp_gp_regression(x, y, seq(0, 1, length.out = 20), s$kernel, s$noise_variance,
-#'                       y_bound = c(-2, 2), epsilon = 1, delta = 0.01)
+#'                       y_bound = c(-2, 2), epsilon = 1, delta = 1e-3)
 #'
 #' # a formula, with one chick (up to 12 weighings) as the privacy unit: the
 #' # folds hold whole chicks

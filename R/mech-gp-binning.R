@@ -155,7 +155,8 @@
 #' dp_bin_regression(Ozone ~ Temp, data = aq, bins = 10, y_bound = c(0, 170), epsilon = 1,
 #'                   domain = c(50, 100))
 #' # several rows per individual (a chick weighed 12 times): protect the chick, not a weighing
-#' rc <- dp_bin_regression(weight ~ Time, data = ChickWeight, bins = 7, y_bound = c(0, 400),
+#' # (50 chicks: three periods of a week carry the growth; seven bins were mostly noise)
+#' rc <- dp_bin_regression(weight ~ Time, data = ChickWeight, bins = 3, y_bound = c(0, 400),
 #'                         epsilon = 1, domain = c(0, 21), unit = Chick)
 #' rc$privacy_unit
 #' dp_rng(old)

@@ -22,7 +22,8 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' expected \eqn{L^2} norm of the privacy noise is more than half the
 #' largest norm the public settings let the signal have (`tau` for
 #' [dp_mean()], or the \eqn{L^2} norm of its public `center` when larger;
-#' the response bounds for the regressions): such a release is mostly noise,
+#' for the regressions, which work about the midpoint of `y_bound`, half its
+#' range times the root of the domain's measure): such a release is mostly noise,
 #' with a relative error above 50 percent even for a signal of that size. The
 #' check uses public quantities only. Printing
 #' a release shows the range of its pointwise noise standard deviation and

@@ -262,3 +262,22 @@ test_that("bad inputs are classed errors naming the argument", {
   expect_error(integral_kernel(0, 1, lengthscale = c(1, 2)), "`lengthscale`")
   expect_error(integral_cross_kernel(cbind(1, 2), 0, 1), "`points`")
 })
+
+test_that("the utility warning of a regression measures the noise against half the range of y_bound", {
+  # (against max |y_bound|: cars' stopping distances in [0, 130] in 8 bins have noise of L2 size 166, more
+  # than half of what the largest deviation from the midpoint, 65, allows over the bin centres (279), and
+  # gave no warning: half of 130's 558 is 279)
+  old <- options(dpfda.utility_warning = TRUE)   # (off in the suite: helper-uncertainty.R)
+  on.exit(options(old))
+  rel <- function(bins) with_seed_mode(1, dp_bin_regression(dist ~ speed, data = cars, y_bound = c(0, 130),
+                                                            bins = bins, epsilon = 1, domain = c(4, 25)))
+  e <- expect_warning(rel(8), class = "dpfda_warning_utility")
+  expect_match(conditionMessage(e), "half the range of y_bound over the domain", fixed = TRUE)
+  expect_match(conditionMessage(e), "(279: half", fixed = TRUE)
+  expect_no_warning(rel(5))   # (noise 85)
+  # the bound is public: shifting the responses and their bounds together changes nothing
+  shifted <- transform(cars, dist = dist + 1000)
+  expect_warning(with_seed_mode(1, dp_bin_regression(dist ~ speed, data = shifted, y_bound = c(1000, 1130), bins = 8,
+                                                     epsilon = 1, domain = c(4, 25))),
+                 class = "dpfda_warning_utility")
+})
