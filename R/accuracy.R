@@ -629,14 +629,24 @@ signal_bound_l2 <- function(x) {
   }
   if (inherits(x, c("dpfda_gpreg_release", "dpfda_bin_release", "dpfda_krr_release", "dpfda_iclp_erm_release")) &&
       is.numeric(x$y_bound)) {
-    # the regressions work about the midpoint of the bounds (the GP prior's mean, the centring of KRR
-    # and ERM): what the data can tell is a deviation from it, at most half the range (max |y_bound|
-    # let a release with noise of the whole range, e.g. cars' distances in [0, 130], pass)
-    half <- if (length(x$y_bound) == 2L) diff(range(x$y_bound)) / 2 else max(abs(x$y_bound))
     w <- tryCatch(sum(quadrature_weights(x$values$grid)), error = function(e) NULL)
-    if (!is.null(w)) return(half * sqrt(w))
+    if (!is.null(w)) return(regression_signal(x$y_bound) * sqrt(w))
   }
   NULL
+}
+
+# The pointwise signal of a regression with response bounds c(lower, upper),
+# as dp_mean()'s: the regressions work about the midpoint (the GP prior's
+# mean, the centring of KRR and ERM), so the data tell a deviation from it
+# of at most half the range; when the bounds keep the outputs away from 0
+# (both of one sign), the function is at least min |y_bound| in size, as a
+# release centred on a public reference is at least the reference. (max
+# |y_bound| let cars' distances in [0, 130] pass with noise of the whole
+# range.)
+regression_signal <- function(y_bound) {
+  if (length(y_bound) != 2L) return(max(abs(y_bound)))
+  floor <- if (y_bound[1L] > 0 || y_bound[2L] < 0) min(abs(y_bound)) else 0
+  max(diff(range(y_bound)) / 2, floor)
 }
 
 # The size of the released curve that the public settings imply: the bound
@@ -648,6 +658,8 @@ signal_size_l2 <- function(x) {
   what <- if (inherits(x, "dpfda_iclp_cov_release")) "tau^2, the bound of the covariance"
           else if (identical(x$mechanism, "bernstein")) "tau times the root of the domain's length"
           else if (is.numeric(x$tau)) "the bound tau"
+          else if (regression_signal(x$y_bound) > diff(range(x$y_bound)) / 2)
+            "the smallest |y_bound| over the domain, the least size of the outputs"
           else "half the range of y_bound over the domain, the largest deviation from its midpoint"
   cen <- x[["center"]]                     # [[ ]]: no partial match of other fields (`centered`)
   if (is.null(b) || is.null(cen)) return(list(size = b, what = what))

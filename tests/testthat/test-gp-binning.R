@@ -275,9 +275,12 @@ test_that("the utility warning of a regression measures the noise against half t
   expect_match(conditionMessage(e), "half the range of y_bound over the domain", fixed = TRUE)
   expect_match(conditionMessage(e), "(279: half", fixed = TRUE)
   expect_no_warning(rel(5))   # (noise 85)
-  # the bound is public: shifting the responses and their bounds together changes nothing
+  # bounds of one sign keep the outputs at least min |y_bound| from 0, as a public centre does for dp_mean():
+  # the same noise on outputs of 1000 to 1130 is a small relative error
   shifted <- transform(cars, dist = dist + 1000)
-  expect_warning(with_seed_mode(1, dp_bin_regression(dist ~ speed, data = shifted, y_bound = c(1000, 1130), bins = 8,
-                                                     epsilon = 1, domain = c(4, 25))),
-                 class = "dpfda_warning_utility")
+  expect_no_warning(with_seed_mode(1, dp_bin_regression(dist ~ speed, data = shifted, y_bound = c(1000, 1130),
+                                                        bins = 8, epsilon = 1, domain = c(4, 25))))
+  expect_identical(dpfda:::regression_signal(c(1000, 1130)), 1000)
+  expect_identical(dpfda:::regression_signal(c(-150, 100)), 125)
+  expect_identical(dpfda:::regression_signal(c(-200, -10)), 95)
 })
