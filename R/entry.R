@@ -160,7 +160,19 @@ arg_advice <- c(
   candidates = "the public candidate values to select from",
   k = "the Bernstein lattice size, e.g. k = 20",
   age = "the name of the age column (or a numeric vector of ages)",
-  deaths = "the name of the deaths column (or a numeric vector of death counts)"
+  deaths = "the name of the deaths column (or a numeric vector of death counts)",
+  release = "a dp_kme() release",
+  budget = "a privacy_budget() object",
+  object = "an online session from dp_online()",
+  file = "the path of a CSV file with a header line",
+  source = "a list of data frames, or a function returning the next data frame (NULL at the end)",
+  epsilon_select = "the budget of the selection, spent on top of epsilon (e.g. epsilon_select = 0.5)",
+  mechanism = "a function of one data set returning a release, e.g. function(d) dp_mean(d, epsilon = 1, tau = 1)",
+  data = "the data set to audit, one that `mechanism` accepts",
+  neighbour = "its neighbouring data set (the same with one individual changed), e.g. the worst case",
+  start = "public start points, an M x dim matrix (one reduced-set point per row)",
+  rff = "random Fourier features from kme_rff()",
+  target = "the target embedding's feature vector (length of the features), e.g. kme_features(rff, x)"
 )
 
 # The advice for `arg`: the caller's, else the table's, else NULL.
@@ -171,19 +183,22 @@ advice_for <- function(arg, advice = NULL) {
 require_arg_error <- function(arg, fun = NULL, advice = NULL) {
   advice <- advice_for(arg, advice)
   dpfda_abort(sprintf("`%s` is missing%s%s", arg, if (is.null(fun)) "" else sprintf(" in %s()", fun),
-                      if (is.null(advice)) "." else sprintf(": give %s.", advice)),
+                      if (!is.null(advice)) sprintf(": give %s.", advice)
+                      else if (!is.null(fun)) sprintf("; see ?%s for what it is.", fun) else "."),
               class = "dpfda_error_argument", arg = arg)
 }
 
 # Several required arguments missing at once: all named in one error (one at a time costs a user a
 # call per argument), each with its advice; `arg` is the first.
 require_args_error <- function(args, fun = NULL, advice = list()) {
-  give <- vapply(args, function(a) {
-    adv <- advice_for(a, advice[[a]])
-    if (is.null(adv)) sprintf("`%s`", a) else sprintf("`%s`, %s", a, adv)
-  }, "")
+  adv <- lapply(args, function(a) advice_for(a, advice[[a]]))
+  has <- !vapply(adv, is.null, NA)
+  give <- sprintf("`%s`, %s", args[has], unlist(adv[has]))
+  # (the arguments without advice are named once, with the help page that says what they are)
+  rest <- if (any(!has)) sprintf("%s%s", paste0("`", args[!has], "`", collapse = ", "),
+                                 if (is.null(fun)) "" else sprintf(" (see ?%s)", fun))
   dpfda_abort(sprintf("%s are missing%s: give %s.", paste0("`", args, "`", collapse = ", "),
-                      if (is.null(fun)) "" else sprintf(" in %s()", fun), paste(give, collapse = "; ")),
+                      if (is.null(fun)) "" else sprintf(" in %s()", fun), paste(c(give, rest), collapse = "; ")),
               class = "dpfda_error_argument", arg = args[[1L]])
 }
 

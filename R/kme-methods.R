@@ -138,7 +138,7 @@ plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, .
 #' @export
 kme_expectation <- function(release, h, normalise = FALSE, ...) {
   check_dot_names(dot_args(), character(), "kme_expectation")
-  check_required()
+  check_required(advice = list(h = "a function of the points (one per row), e.g. function(p) p[, 1]^2"))
   check_kme(release)
   if (!is.function(h)) arg_error("h", "a function of the points", h)
   normalise <- check_flag(normalise, "normalise")
@@ -201,7 +201,8 @@ kme_sq_dist <- function(kernel, a, b) {
 #' @export
 kme_mmd <- function(release, y, weights_y = NULL, ...) {
   check_dot_names(dot_args(), character(), "kme_mmd")
-  check_required()
+  check_required(advice = list(y = paste("a sample to compare with the release (a matrix with its dimension,",
+                                         "or a vector in one dimension), or another dp_kme() release")))
   check_kme(release)
   a <- list(points = release$points, weights = release$weights)
   if (!inherits(y, "dpfda_kme_release") && is.null(weights_y)) {
@@ -246,7 +247,8 @@ kme_mmd <- function(release, y, weights_y = NULL, ...) {
 #' @export
 kme_mmd_test <- function(release, y, B = 999, ...) {
   check_dot_names(dot_args(), character(), "kme_mmd_test")
-  check_required()
+  check_required(advice = list(y = paste("the sample to test against the release (a matrix with its dimension,",
+                                         "or a vector in one dimension)")))
   check_kme(release)
   # (named before `y` is replaced by its points: deparsing the value printed the whole matrix)
   data_name <- sprintf("%s against the private embedding %s", short_deparse(substitute(y)),

@@ -56,7 +56,8 @@
 #' @export
 dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("exact", "float"), ...) {
   check_required(c("utility", "sensitivity", "epsilon"),
-                 advice = list(utility = "the private utility of each candidate (a numeric vector)"))
+                 advice = list(utility = "the private utility of each candidate (a numeric vector)",
+                               sensitivity = "the public sensitivity of the utilities (how much one individual moves any of them)"))
   check_dot_names(dot_args(), character(), "dp_select")   # (a misspelt option gets a classed error)
   budget <- release_open(budget, epsilon)
   noise <- check_choice(noise, c("exact", "float"), "noise")

@@ -53,6 +53,13 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' @export
 new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale,
                               noise = NULL, call = NULL, ..., class = character()) {
+  # (exported for extensions: their missing arguments and non-curves values are classed errors)
+  check_required(c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale"),
+                 advice = list(values = "the released values, a curves() object",
+                               mechanism = "a short name of the mechanism, e.g. \"gp\"",
+                               sensitivity = "the public sensitivity used",
+                               noise_scale = "the noise multiplier (standard deviation or Laplace scale)"))
+  if (!inherits(values, "dpfda_curves")) arg_error("values", "a curves() object with the released values", values)
   # the one check of the constructor: noise of scale ~ 1/epsilon can overflow
   overflow <- function(v) is.double(v) && any(is.infinite(v) | is.nan(v))
   if ((inherits(values, "dpfda_curves") && !all(is.finite(values$values))) || overflow(noise_scale) ||

@@ -208,6 +208,21 @@ test_that("a misspelt argument is named with the option it most likely meant (wa
     expect_match(conditionMessage(e), sprintf("`y` is a data frame: with a formula, give the data frame by name, %s(dist ~ speed, data = <data frame>", f),
                  fixed = TRUE, info = f)
   }
+  # missing arguments without advice point to the help page (they read "give `n`; `bound`; `gap`.")
+  e <- expect_error(sensitivity_bernstein_priestley_chao(bandwidth = 0.1), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "give `n`, `bound`, `gap` (see ?sensitivity_bernstein_priestley_chao).",
+               fixed = TRUE)
+  expect_error(sensitivity_kde(bandwidth = 1), "`n` is missing in sensitivity_kde(); see ?sensitivity_kde", fixed = TRUE,
+               class = "dpfda_error_argument")
+  e <- expect_error(kme_mmd(), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`y`, a sample to compare with the release", fixed = TRUE)   # (was "the private responses")
+  expect_error(dp_audit(), "`mechanism`, a function of one data set returning a release", fixed = TRUE,
+               class = "dpfda_error_argument")
+  # the exported constructor: missing arguments and values that are not curves are classed errors (R's
+  # "argument "values" is missing, with no default")
+  expect_error(new_dpfda_release(), "are missing in new_dpfda_release()", fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(new_dpfda_release(1:3, "x", 1, 0, 1, 1), "`values` must be a curves() object", fixed = TRUE,
+               class = "dpfda_error_argument")
   # no suggestion when nothing is close
   expect_null(dpfda:::closest_name("qqqqqq", c("tau", "epsilon")))
   expect_identical(dpfda:::closest_name("eps", c("tau", "epsilon")), "epsilon")
