@@ -204,6 +204,11 @@ quadrature_weights <- function(grid) {
   trap <- function(t) {
     m <- length(t)
     if (m == 1L) return(1)
+    # an equispaced grid (as the engines' snapping sees it) gets its exact weights, step / 2 at the ends
+    # and step inside: the differences of seq() vary in the last bits, and a database lookup of weights
+    # equal but for rounding was a CASE as long as the grid (SQLite compiled 1e5 points in 112 s)
+    step <- grid_uniform_step(t)
+    if (!is.na(step)) return(c(step / 2, rep(step, m - 2L), step / 2))
     h <- diff(t)
     (c(h, 0) + c(0, h)) / 2
   }

@@ -100,10 +100,7 @@ fuzz_column_values <- function() {
 fuzz_table_cases <- function(n, seed, defs) {
   frames <- fuzz_table_frames()
   calls <- fuzz_table_calls()
-  # ("long vector" as a grid: the quadrature weights of 1e5 points, equal but for rounding, make an SQL
-  # statement that SQLite compiles in time quadratic in its length: summarise_mean() took 0.4 s at 1e4
-  # points, 5 s at 4e4 and 112 s at 1e5 on 30 rows (2026-11-30), slow rather than wrong)
-  pool <- c(fuzz_column_values(), fuzz_values(defs)[setdiff(names(fuzz_values(defs)), "long vector")])
+  pool <- c(fuzz_column_values(), fuzz_values(defs))
   colpool <- fuzz_column_values()
   old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv()) else NULL
   on.exit(if (!is.null(old)) assign(".Random.seed", old, globalenv()))
