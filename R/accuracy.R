@@ -79,9 +79,19 @@
 #' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
 #'   Gaussian-process release of one function with RKHS sensitivity
 #'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
+#' * `"gp_regression"`: [dp_gp_regression()] (cloaking). Its inputs are
+#'   public and only the outputs private, so its noise follows exactly from
+#'   the inputs `x` (they set `n`), the test points (`newdata` in `...`, or
+#'   `grid`), `kernel`, `noise_variance` and `y_bound` in `...`, `epsilon`,
+#'   `delta`, and optionally `unit` and `calibration` in `...`: the plan
+#'   equals `dp_accuracy()` of the release made with those settings, and no
+#'   output is needed. With a target, `solve_for = "epsilon"` (the default
+#'   here) gives the epsilon that reaches it; the regression's bias is not
+#'   bounded.
 #'
 #' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
-#'   name (a shortcut for `mechanism =`). For `glance()`: a `dpfda_accuracy`.
+#'   name (a shortcut for `mechanism =`); for `mechanism = "gp_regression"`,
+#'   the public inputs of the regression. For `glance()`: a `dpfda_accuracy`.
 #' @param mechanism The mechanism (see Details), or several to compare them:
 #'   `dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), ...)` plans each
 #'   with the same settings (`delta` is used by the Gaussian ones only) and
@@ -158,6 +168,13 @@
 #' # which mechanism reaches a total L2 error of 0.05 with the least epsilon?
 #' dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), n = 500, tau = 1, grid = g,
 #'             delta = 1e-5, target_l2 = 0.05, solve_for = "epsilon")
+#' # GP regression: the inputs are public, so the noise is known before the
+#' # release; the epsilon for an L2 noise error of 200 on MASS's mcycle design
+#' if (requireNamespace("MASS", quietly = TRUE)) {
+#'   dp_accuracy(MASS::mcycle$times, mechanism = "gp_regression",
+#'               newdata = seq(5, 55, length.out = 51), kernel = kernel_gaussian(8, variance = 2500),
+#'               noise_variance = 2500, y_bound = c(-150, 100), delta = 1e-5, target_l2 = 200)
+#' }
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
@@ -186,6 +203,16 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   }
   if (!is.null(target_l2) && !is.null(target_sup)) {
     dpfda_abort("Give one of `target_l2` and `target_sup`, not both.", arg = "target_sup")
+  }
+  # GP regression: `x` is the public inputs, not a release (R/accuracy-gpreg.R)
+  gpreg <- identical(mechanism, "gp_regression")
+  inputs <- if (gpreg && !inherits(x, "dpfda_release")) x
+  if (gpreg && !inherits(x, "dpfda_release")) x <- NULL
+  if (gpreg && (!is.null(tau) || !is.null(sensitivity))) {
+    arg <- if (!is.null(tau)) "tau" else "sensitivity"
+    dpfda_abort(sprintf(paste("`%s` is not a setting of mechanism \"gp_regression\": its sensitivity follows from",
+                              "the public inputs `x`, the test points, the kernel, `noise_variance` and `y_bound`."),
+                        arg), arg = arg)
   }
   if (!is.null(x)) {
     if (!inherits(x, "dpfda_release")) {
@@ -222,6 +249,15 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     return(accuracy_auto(mechanism, n, epsilon, delta, kernel, grid, list(...), nsim, seed))
   }
   solving <- !is.null(target_l2) || !is.null(target_sup)
+  if (solving && gpreg) {
+    # the inputs fix n: epsilon is what is solved for (the default here)
+    solve_for <- if (missing(solve_for)) "epsilon" else check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
+    if (solve_for != "epsilon") {
+      dpfda_abort(sprintf(paste("For mechanism \"gp_regression\" the public inputs `x` fix n and there is no tau:",
+                                "solve_for = \"epsilon\" (not \"%s\"); to plan another n, give the inputs it would",
+                                "have."), solve_for), arg = "solve_for")
+    }
+  }
   if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
   # what is solved for needs no value: a placeholder starts the search, and the result then
   # describes the release at the solution
@@ -231,7 +267,8 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (placeholder && solve_for == "n") n <- 100
   if (placeholder && solve_for == "tau") tau <- 1
   opts <- list(...)
-  st <- accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts)
+  st <- if (gpreg) accuracy_settings_gpreg(inputs, n, epsilon, delta, kernel, grid, opts) else
+    accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts)
   plan_at <- function(n_at, e_at) {
     law <- st$law(n_at, e_at)
     new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,

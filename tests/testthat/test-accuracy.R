@@ -553,3 +553,42 @@ test_that("solve_for = \"tau\": the largest bound whose total error meets the ta
   tn <- dpfda:::accuracy_tau_needed(st_at(1), function(s) s$tau^1.5 + 0.1 * s$tau, 2, st_at)
   expect_equal(tn^1.5 + 0.1 * tn, 2, tolerance = 1e-3)
 })
+
+test_that("GP regression is planned from its public inputs: the plan is the release's noise, and draws nothing", {
+  # (mechanism "gp_regression" did not exist: the noise of a cloaking release was known only after it)
+  skip_if_not_installed("MASS")
+  mc <- MASS::mcycle
+  g <- seq(5, 55, length.out = 26)
+  k <- kernel_gaussian(8, variance = 2500)
+  plan <- function(...) dp_accuracy(mc$times, mechanism = "gp_regression", newdata = g, kernel = k,
+                                    noise_variance = 2500, y_bound = c(-150, 100), delta = 1e-5, ...)
+  rel <- function(eps, ...) suppressWarnings(dp_gp_regression(mc$times, mc$accel, g, k, 2500, c(-150, 100),
+                                                              epsilon = eps, delta = 1e-5, ...))
+  a <- plan(epsilon = 1)
+  b <- dp_accuracy(with_seed_mode(1, rel(1)))
+  expect_equal(a$pointwise_sd, b$pointwise_sd, tolerance = 1e-10)
+  expect_equal(a$expected_l2, b$expected_l2, tolerance = 1e-10)
+  expect_identical(a$n, 133L)
+  # a person-level plan: the unit's sensitivity, n counts units
+  u <- rep(1:67, each = 2)[1:133]
+  au <- plan(epsilon = 1, unit = u)
+  expect_equal(au$expected_l2, dp_accuracy(with_seed_mode(1, rel(1, unit = u)))$expected_l2, tolerance = 1e-10)
+  expect_equal(au$n, 67)
+  expect_gt(au$expected_l2, 1.5 * a$expected_l2)
+  # the epsilon for a target, checked on the release made at it
+  p <- plan(target_l2 = 200)
+  expect_gt(p$epsilon_needed, 1)
+  expect_equal(dp_accuracy(with_seed_mode(1, rel(p$epsilon_needed)))$expected_l2, 200, tolerance = 1e-3)
+  # no draw: the reproducible noise source is where it was
+  r1 <- with_seed_mode(9, {plan(epsilon = 1); dp_mean(curves(matrix(0.5, 5, 26), g), epsilon = 1, tau = 1)})
+  r2 <- with_seed_mode(9, dp_mean(curves(matrix(0.5, 5, 26), g), epsilon = 1, tau = 1))
+  expect_identical(r1$values$values, r2$values$values)
+  # what does not apply is refused
+  expect_error(plan(target_l2 = 200, solve_for = "n"), regexp = "fix n", class = "dpfda_error")
+  expect_error(plan(epsilon = 1, tau = 3), regexp = "`tau` is not a setting", class = "dpfda_error")
+  expect_error(dp_accuracy(mc$times, mechanism = "gp_regression", newdata = g, kernel = k, noise_variance = 2500,
+                                 y_bound = "auto", epsilon = 1, delta = 1e-5), regexp = "chosen from the outputs", class = "dpfda_error")
+  expect_error(dp_accuracy(mechanism = "gp_regression", newdata = g, kernel = k, noise_variance = 2500,
+                                 y_bound = c(-150, 100), epsilon = 1, delta = 1e-5), regexp = "public inputs", class = "dpfda_error")
+  expect_error(plan(epsilon = 1, n = 500), regexp = "which `x` fixes", class = "dpfda_error")
+})

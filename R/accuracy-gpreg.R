@@ -1,0 +1,59 @@
+# dp_accuracy(mechanism = "gp_regression"): the noise of dp_gp_regression()'s
+# cloaking release before it is made. In Smith et al.'s model the inputs `x`
+# are public and only the outputs are private, and the cloaking covariance,
+# the sensitivity and so the whole noise law depend on the inputs, the test
+# points, the kernel, the noise variance and `y_bound` alone: the plan is
+# exact, and costs no budget. Nothing is drawn (the noise source of
+# dp_reproducible() is not advanced).
+
+accuracy_gpreg_options <- c("newdata", "noise_variance", "y_bound", "unit", "calibration", "tol")
+
+accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
+  bad <- setdiff(names(opts), accuracy_gpreg_options)
+  if (length(bad)) {
+    abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), accuracy_gpreg_options))
+  }
+  need <- function(v, arg, hint) {
+    if (is.null(v)) {
+      dpfda_abort(sprintf("`%s` is needed for mechanism \"gp_regression\": %s.", arg, hint), arg = arg)
+    }
+  }
+  need(x, "x", "the public inputs of the regression (its outputs are the private part and are not needed)")
+  pts <- as_points(x, "x")
+  if (!is.null(n) && !isTRUE(all.equal(as.double(n), nrow(pts)))) {
+    dpfda_abort(sprintf(paste("`n` (%s) is the number of inputs, which `x` fixes (%d rows): leave `n` out. To plan",
+                              "a larger study, give the inputs it would have."), format(n), nrow(pts)), arg = "n")
+  }
+  need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")
+  epsilon <- check_epsilon(epsilon)
+  delta <- check_delta(delta, zero = gaussian_delta_zero("mechanism \"gp_regression\""))
+  newdata <- opts$newdata %||% grid
+  need(newdata, "newdata", "the public test points of the release (or `grid`)")
+  need(kernel, "kernel", "the GP prior kernel of the regression")
+  check_kernel(kernel)
+  need(opts$noise_variance, "noise_variance", "the public observation noise variance of the GP model")
+  need(opts$y_bound, "y_bound", "public bounds c(lower, upper) on the outputs")
+  if (identical(opts$y_bound, "auto")) {
+    dpfda_abort(paste("y_bound = \"auto\" is chosen from the outputs, so its noise cannot be planned from public",
+                      "settings: plan with numeric bounds (the auto bound spends a share of epsilon as well)."),
+                arg = "y_bound")
+  }
+  calibration <- check_choice(opts$calibration %||% "analytic", c("analytic", "hall", "classical"), "calibration")
+  tol <- opts$tol %||% 1e-8
+  # outputs at the midpoint stand in for the private ones: the noise law does not depend on them
+  yb <- opts$y_bound
+  mid <- if (is.numeric(yb) && length(yb) == 2L && all(is.finite(yb))) mean(yb) else 0
+  parts <- gp_regression_parts(pts, rep(mid, nrow(pts)), newdata, kernel, opts$noise_variance, yb)
+  cl <- cloaking_covariance(parts$C, tol = tol)
+  units <- if (!is.null(opts$unit)) regression_units(opts$unit, nrow(pts), NULL)
+  several <- !is.null(units) && units$n < length(units$codes)
+  sens <- parts$d * if (several) cloaking_unit_bound(parts$C, cl, units$codes) else sqrt(cl$max_constraint)
+  law <- function(n, e) {
+    sigma <- dp_noise_scale(sens, e, delta, calibration = calibration)
+    S <- sigma^2 * cl$M
+    law_gaussian_cov(diag(S), function() S, parts$grid, "Gaussian with the cloaking covariance")
+  }
+  list(law = law, bias = function(n, e) list(note = "not bounded (it depends on the regression function)"),
+       mechanism = "gp-regression-cloaking", n = if (is.null(units)) nrow(pts) else units$n,
+       epsilon = epsilon, delta = delta, tau = NULL, fixed_n = TRUE)
+}
