@@ -518,7 +518,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% names(accuracy_aliases)) {
     mechanism <- accuracy_aliases[[mechanism]]
   }
-  mechanism <- check_choice(mechanism, accuracy_mechanisms, "mechanism")
+  # (the two planned elsewhere in dp_accuracy() are named in the error too)
+  mechanism <- check_choice(mechanism, c(accuracy_mechanisms, "bandwidth", "gp_regression"), "mechanism")
   need <- function(v, arg, hint) {
     if (is.null(v)) {
       dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)
