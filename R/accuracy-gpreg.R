@@ -57,3 +57,44 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
        mechanism = "gp-regression-cloaking", n = if (is.null(units)) nrow(pts) else units$n,
        epsilon = epsilon, delta = delta, tau = NULL, fixed_n = TRUE)
 }
+
+# dp_accuracy(mechanism = "bin_regression"): dp_bin_regression()'s noise, Laplace of scale
+# d / (n_b epsilon) on each occupied bin's mean, where the counts n_b (weights with a unit) come
+# from the public inputs alone; an empty bin is the midpoint of y_bound, without noise.
+accuracy_bin_options <- c("bins", "domain", "y_bound", "unit")
+
+accuracy_settings_binreg <- function(x, n, epsilon, opts) {
+  bad <- setdiff(names(opts), accuracy_bin_options)
+  if (length(bad)) abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), accuracy_bin_options))
+  for (a in c("bins", "domain", "y_bound")) {
+    if (is.null(opts[[a]])) {
+      dpfda_abort(sprintf("`%s` is needed for mechanism \"bin_regression\" (in `...`, as for dp_bin_regression()).",
+                          a), arg = a)
+    }
+  }
+  if (is.null(x)) {
+    dpfda_abort(paste("`x` is needed for mechanism \"bin_regression\": the public inputs of the regression (the",
+                      "bins' counts set the noise; the outputs are not needed)."), arg = "x")
+  }
+  if (identical(opts$y_bound, "auto")) {
+    dpfda_abort("y_bound = \"auto\" is chosen from the outputs: plan with numeric bounds.", arg = "y_bound")
+  }
+  if (!is.null(n)) {
+    dpfda_abort("`n` is the number of inputs, which `x` fixes: leave `n` out.", arg = "n")
+  }
+  if (is.null(epsilon)) dpfda_abort("`epsilon` is needed: the privacy budget you plan to spend.", arg = "epsilon")
+  epsilon <- check_epsilon(epsilon)
+  yb <- check_y_bound(opts$y_bound)
+  pts <- as_points(x, "x")
+  # outputs at the midpoint stand in for the private ones: the counts do not depend on them
+  s <- summarise_bin_regression_impl(pts, rep(mean(yb), nrow(pts)), opts$bins, yb, opts$domain, unit = opts$unit)
+  st <- s$settings
+  counts <- s$sums[, 1L]
+  centres <- bin_centres(st$bins, st$domain)
+  law <- function(n, e) {
+    scale <- ifelse(counts > 0, diff(yb) / (pmax(counts, 1e-300) * e), 0)
+    law_linear(NULL, scale, "laplace", centres, "independent Laplace on the bin means")
+  }
+  list(law = law, bias = function(n, e) list(note = "not bounded (it depends on the regression function)"),
+       mechanism = "bin-laplace", n = s$n, epsilon = epsilon, delta = 0, tau = NULL)
+}

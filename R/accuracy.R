@@ -88,10 +88,14 @@
 #'   output is needed. With a target, `solve_for = "epsilon"` (the default
 #'   here) gives the epsilon that reaches it; the regression's bias is not
 #'   bounded.
+#' * `"bin_regression"`: [dp_bin_regression()], the same way: the public
+#'   inputs `x`, and `bins`, `domain`, `y_bound` (and optionally `unit`) in
+#'   `...`; the counts of the bins set the noise.
 #'
 #' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
-#'   name (a shortcut for `mechanism =`); for `mechanism = "gp_regression"`,
-#'   the public inputs of the regression. For `glance()`: a `dpfda_accuracy`.
+#'   name (a shortcut for `mechanism =`); for `mechanism = "gp_regression"`
+#'   or `"bin_regression"`, the public inputs of the regression. For
+#'   `glance()`: a `dpfda_accuracy`.
 #' @param mechanism The mechanism (see Details), or several to compare them:
 #'   `dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), ...)` plans each
 #'   with the same settings (`delta` is used by the Gaussian ones only) and
@@ -204,15 +208,14 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (!is.null(target_l2) && !is.null(target_sup)) {
     dpfda_abort("Give one of `target_l2` and `target_sup`, not both.", arg = "target_sup")
   }
-  # GP regression: `x` is the public inputs, not a release (R/accuracy-gpreg.R)
-  gpreg <- identical(mechanism, "gp_regression")
+  # the regressions: `x` is the public inputs, not a release (R/accuracy-gpreg.R)
+  gpreg <- is.character(mechanism) && length(mechanism) == 1L && mechanism %in% c("gp_regression", "bin_regression")
   inputs <- if (gpreg && !inherits(x, "dpfda_release")) x
   if (gpreg && !inherits(x, "dpfda_release")) x <- NULL
   if (gpreg && (!is.null(tau) || !is.null(sensitivity))) {
     arg <- if (!is.null(tau)) "tau" else "sensitivity"
-    dpfda_abort(sprintf(paste("`%s` is not a setting of mechanism \"gp_regression\": its sensitivity follows from",
-                              "the public inputs `x`, the test points, the kernel, `noise_variance` and `y_bound`."),
-                        arg), arg = arg)
+    dpfda_abort(sprintf(paste("`%s` is not a setting of mechanism \"%s\": its noise follows from the public",
+                              "inputs `x` and the regression's other public settings."), arg, mechanism), arg = arg)
   }
   if (!is.null(x)) {
     if (!inherits(x, "dpfda_release")) {
@@ -253,9 +256,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     # the inputs fix n: epsilon is what is solved for (the default here)
     solve_for <- if (missing(solve_for)) "epsilon" else check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
     if (solve_for != "epsilon") {
-      dpfda_abort(sprintf(paste("For mechanism \"gp_regression\" the public inputs `x` fix n and there is no tau:",
+      dpfda_abort(sprintf(paste("For mechanism \"%s\" the public inputs `x` fix n and there is no tau:",
                                 "solve_for = \"epsilon\" (not \"%s\"); to plan another n, give the inputs it would",
-                                "have."), solve_for), arg = "solve_for")
+                                "have."), mechanism, solve_for), arg = "solve_for")
     }
   }
   if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
@@ -267,8 +270,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (placeholder && solve_for == "n") n <- 100
   if (placeholder && solve_for == "tau") tau <- 1
   opts <- list(...)
-  st <- if (gpreg) accuracy_settings_gpreg(inputs, n, epsilon, delta, kernel, grid, opts) else
-    accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts)
+  st <- if (identical(mechanism, "gp_regression")) accuracy_settings_gpreg(inputs, n, epsilon, delta, kernel, grid, opts)
+    else if (identical(mechanism, "bin_regression")) accuracy_settings_binreg(inputs, n, epsilon, opts)
+    else accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts)
   plan_at <- function(n_at, e_at) {
     law <- st$law(n_at, e_at)
     new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
@@ -519,7 +523,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
     mechanism <- accuracy_aliases[[mechanism]]
   }
   # (the two planned elsewhere in dp_accuracy() are named in the error too)
-  mechanism <- check_choice(mechanism, c(accuracy_mechanisms, "bandwidth", "gp_regression"), "mechanism")
+  mechanism <- check_choice(mechanism, c(accuracy_mechanisms, "bandwidth", "gp_regression", "bin_regression"),
+                            "mechanism")
   need <- function(v, arg, hint) {
     if (is.null(v)) {
       dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)

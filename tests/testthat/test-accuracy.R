@@ -592,3 +592,27 @@ test_that("GP regression is planned from its public inputs: the plan is the rele
                                  y_bound = c(-150, 100), epsilon = 1, delta = 1e-5), regexp = "public inputs", class = "dpfda_error")
   expect_error(plan(epsilon = 1, n = 500), regexp = "which `x` fixes", class = "dpfda_error")
 })
+
+test_that("the bin regression is planned from its public inputs (counts of the bins), with a unit too", {
+  aq <- stats::na.omit(datasets::airquality)
+  plan <- function(...) dp_accuracy(aq$Temp, mechanism = "bin_regression", bins = 8, domain = c(50, 100),
+                                    y_bound = c(0, 170), ...)
+  rel <- function(eps, ...) dp_bin_regression(Ozone ~ Temp, data = aq, bins = 8, y_bound = c(0, 170), epsilon = eps,
+                                              domain = c(50, 100), ...)
+  a <- plan(epsilon = 1)
+  b <- dp_accuracy(with_seed_mode(1, rel(1)))
+  expect_equal(a$pointwise_sd, b$pointwise_sd, tolerance = 1e-12)
+  expect_equal(a$n, 111)
+  p <- plan(target_l2 = 50)
+  expect_equal(dp_accuracy(with_seed_mode(1, rel(p$epsilon_needed)))$expected_l2, 50, tolerance = 1e-3)
+  cw <- datasets::ChickWeight
+  au <- dp_accuracy(cw$Time, mechanism = "bin_regression", bins = 3, domain = c(0, 21), y_bound = c(0, 400),
+                    epsilon = 1, unit = cw$Chick)
+  ru <- with_seed_mode(1, dp_bin_regression(weight ~ Time, data = cw, bins = 3, y_bound = c(0, 400), epsilon = 1,
+                                            domain = c(0, 21), unit = Chick))
+  expect_equal(au$expected_l2, dp_accuracy(ru)$expected_l2, tolerance = 1e-12)
+  expect_equal(au$n, 50)
+  expect_error(plan(epsilon = 1, kernel = kernel_gaussian(1), lambda = 2), "`lambda` is not an option", class = "dpfda_error")
+  expect_error(dp_accuracy(aq$Temp, mechanism = "bin_regression", bins = 8, y_bound = c(0, 170), epsilon = 1),
+               "`domain` is needed", class = "dpfda_error")
+})
