@@ -20,10 +20,7 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   }
   need(x, "x", "the public inputs of the regression (its outputs are the private part and are not needed)")
   pts <- as_points(x, "x")
-  if (!is.null(n) && !isTRUE(all.equal(as.double(n), nrow(pts)))) {
-    dpfda_abort(sprintf(paste("`n` (%s) is the number of inputs, which `x` fixes (%d rows): leave `n` out. To plan",
-                              "a larger study, give the inputs it would have."), format(n), nrow(pts)), arg = "n")
-  }
+  check_plan_n(n, pts)
   need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta, zero = gaussian_delta_zero("mechanism \"gp_regression\""))
@@ -55,7 +52,15 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   }
   list(law = law, bias = function(n, e) list(note = "not bounded (it depends on the regression function)"),
        mechanism = "gp-regression-cloaking", n = if (is.null(units)) nrow(pts) else units$n,
-       epsilon = epsilon, delta = delta, tau = NULL, fixed_n = TRUE)
+       epsilon = epsilon, delta = delta, tau = NULL)
+}
+
+# `n` of a regression plan: the inputs fix it (a value that differs is refused, not ignored).
+check_plan_n <- function(n, pts) {
+  if (!is.null(n) && !isTRUE(all.equal(as.double(n), nrow(pts)))) {
+    dpfda_abort(sprintf(paste("`n` (%s) is the number of inputs, which `x` fixes (%d rows): leave `n` out. To plan",
+                              "a larger study, give the inputs it would have."), format(n), nrow(pts)), arg = "n")
+  }
 }
 
 # dp_accuracy(mechanism = "bin_regression"): dp_bin_regression()'s noise, Laplace of scale
@@ -79,13 +84,11 @@ accuracy_settings_binreg <- function(x, n, epsilon, opts) {
   if (identical(opts$y_bound, "auto")) {
     dpfda_abort("y_bound = \"auto\" is chosen from the outputs: plan with numeric bounds.", arg = "y_bound")
   }
-  if (!is.null(n)) {
-    dpfda_abort("`n` is the number of inputs, which `x` fixes: leave `n` out.", arg = "n")
-  }
   if (is.null(epsilon)) dpfda_abort("`epsilon` is needed: the privacy budget you plan to spend.", arg = "epsilon")
   epsilon <- check_epsilon(epsilon)
   yb <- check_y_bound(opts$y_bound)
   pts <- as_points(x, "x")
+  check_plan_n(n, pts)
   # outputs at the midpoint stand in for the private ones: the counts do not depend on them
   s <- summarise_bin_regression_impl(pts, rep(mean(yb), nrow(pts)), opts$bins, yb, opts$domain, unit = opts$unit)
   st <- s$settings

@@ -210,8 +210,11 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   }
   # the regressions: `x` is the public inputs, not a release (R/accuracy-gpreg.R)
   gpreg <- is.character(mechanism) && length(mechanism) == 1L && mechanism %in% c("gp_regression", "bin_regression")
-  inputs <- if (gpreg && !inherits(x, "dpfda_release")) x
-  if (gpreg && !inherits(x, "dpfda_release")) x <- NULL
+  inputs <- NULL
+  if (gpreg && !inherits(x, "dpfda_release")) {
+    inputs <- x
+    x <- NULL
+  }
   if (gpreg && (!is.null(tau) || !is.null(sensitivity))) {
     arg <- if (!is.null(tau)) "tau" else "sensitivity"
     dpfda_abort(sprintf(paste("`%s` is not a setting of mechanism \"%s\": its noise follows from the public",
