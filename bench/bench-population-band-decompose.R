@@ -28,11 +28,13 @@
 # 1000 replications, epsilon 0.25 and 1 at n 200: 73.9 and 25.8 against 73.1 and 25.5.)
 
 suppressPackageStartupMessages(library(dpfda))
-m <- 50
-g <- seq(0, 1, length.out = m)
-mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t
-phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g), sqrt(2) * sin(3 * pi * g))
-draw <- function(n) outer(rep(1, n), mu(g)) + (matrix(rnorm(3 * n), n) * rep(c(0.4, 0.25, 0.15), each = n)) %*% phi
+source("bench/band-helpers.R")   # band_smooth_population()
+pop <- band_smooth_population(50)
+m <- pop$m
+g <- pop$g
+mu <- pop$mu
+phi <- pop$phi
+draw <- pop$draw
 tau <- 1.5
 designs <- list(
   "iclp_qr (PSS)" = list(),

@@ -44,11 +44,13 @@
 # the private variance bound a valid band needs.
 
 suppressPackageStartupMessages(library(dpfda))
-m <- 50
-g <- seq(0, 1, length.out = m)
-mu <- function(t) 0.4 * sin(2 * pi * t) + 0.3 * t
-phi <- rbind(sqrt(2) * sin(pi * g), sqrt(2) * cos(2 * pi * g), sqrt(2) * sin(3 * pi * g))
-draw <- function(n) outer(rep(1, n), mu(g)) + (matrix(rnorm(3 * n), n) * rep(c(0.4, 0.25, 0.15), each = n)) %*% phi
+source("bench/band-helpers.R")   # band_smooth_population()
+pop <- band_smooth_population(50)
+m <- pop$m
+g <- pop$g
+mu <- pop$mu
+phi <- pop$phi
+draw <- pop$draw
 sw <- sqrt(dpfda:::quadrature_weights(g))    # values * sw: coordinates in which the Euclidean norm is L2
 rho_of <- function(eps, delta) stats::uniroot(function(r) zcdp_epsilon(r, delta) - eps, c(1e-8, 100), tol = 1e-12)$root
 cosines <- function(P) qr.Q(qr(sw * outer(g, 0:(P - 1), function(t, k) cos(k * pi * t))))
