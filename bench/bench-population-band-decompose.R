@@ -28,13 +28,8 @@
 # 1000 replications, epsilon 0.25 and 1 at n 200: 73.9 and 25.8 against 73.1 and 25.5.)
 
 suppressPackageStartupMessages(library(dpfda))
-source("bench/band-helpers.R")   # band_smooth_population()
-pop <- band_smooth_population(50)
-m <- pop$m
-g <- pop$g
-mu <- pop$mu
-phi <- pop$phi
-draw <- pop$draw
+source("bench/band-helpers.R")
+list2env(band_smooth_population(50), environment())   # m, g, mu, phi, sds, draw
 tau <- 1.5
 designs <- list(
   "iclp_qr (PSS)" = list(),

@@ -44,13 +44,8 @@
 # the private variance bound a valid band needs.
 
 suppressPackageStartupMessages(library(dpfda))
-source("bench/band-helpers.R")   # band_smooth_population()
-pop <- band_smooth_population(50)
-m <- pop$m
-g <- pop$g
-mu <- pop$mu
-phi <- pop$phi
-draw <- pop$draw
+source("bench/band-helpers.R")
+list2env(band_smooth_population(50), environment())   # m, g, mu, phi, sds, draw
 sw <- sqrt(dpfda:::quadrature_weights(g))    # values * sw: coordinates in which the Euclidean norm is L2
 rho_of <- function(eps, delta) stats::uniroot(function(r) zcdp_epsilon(r, delta) - eps, c(1e-8, 100), tol = 1e-12)$root
 cosines <- function(P) qr.Q(qr(sw * outer(g, 0:(P - 1), function(t, k) cos(k * pi * t))))
