@@ -13,11 +13,7 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   if (length(bad)) {
     abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), accuracy_gpreg_options))
   }
-  need <- function(v, arg, hint) {
-    if (is.null(v)) {
-      dpfda_abort(sprintf("`%s` is needed for mechanism \"gp_regression\": %s.", arg, hint), arg = arg)
-    }
-  }
+  need <- function(v, arg, hint) plan_need(v, arg, "gp_regression", hint)
   need(x, "x", "the public inputs of the regression (its outputs are the private part and are not needed)")
   pts <- as_points(x, "x")
   check_plan_n(n, pts)
@@ -30,17 +26,11 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   check_kernel(kernel)
   need(opts$noise_variance, "noise_variance", "the public observation noise variance of the GP model")
   need(opts$y_bound, "y_bound", "public bounds c(lower, upper) on the outputs")
-  if (identical(opts$y_bound, "auto")) {
-    dpfda_abort(paste("y_bound = \"auto\" is chosen from the outputs, so its noise cannot be planned from public",
-                      "settings: plan with numeric bounds (the auto bound spends a share of epsilon as well)."),
-                arg = "y_bound")
-  }
+  yb <- plan_y_bound(opts$y_bound)
   calibration <- check_choice(opts$calibration %||% "analytic", c("analytic", "hall", "classical"), "calibration")
   tol <- opts$tol %||% 1e-8
   # outputs at the midpoint stand in for the private ones: the noise law does not depend on them
-  yb <- opts$y_bound
-  mid <- if (is.numeric(yb) && length(yb) == 2L && all(is.finite(yb))) mean(yb) else 0
-  parts <- gp_regression_parts(pts, rep(mid, nrow(pts)), newdata, kernel, opts$noise_variance, yb)
+  parts <- gp_regression_parts(pts, rep(mean(yb), nrow(pts)), newdata, kernel, opts$noise_variance, yb)
   cl <- cloaking_covariance(parts$C, tol = tol)
   units <- if (!is.null(opts$unit)) regression_units(opts$unit, nrow(pts), NULL)
   several <- !is.null(units) && units$n < length(units$codes)
@@ -53,6 +43,16 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   list(law = law, bias = function(n, e) list(note = "not bounded (it depends on the regression function)"),
        mechanism = "gp-regression-cloaking", n = if (is.null(units)) nrow(pts) else units$n,
        epsilon = epsilon, delta = delta, tau = NULL)
+}
+
+# `y_bound` of a regression plan: numeric bounds ("auto" is chosen from the outputs).
+plan_y_bound <- function(y_bound) {
+  if (identical(y_bound, "auto")) {
+    dpfda_abort(paste("y_bound = \"auto\" is chosen from the outputs, so its noise cannot be planned from public",
+                      "settings: plan with numeric bounds (the auto bound spends a share of epsilon as well)."),
+                arg = "y_bound")
+  }
+  check_y_bound(y_bound)
 }
 
 # `n` of a regression plan: the inputs fix it (a value that differs is refused, not ignored).
@@ -72,21 +72,12 @@ accuracy_settings_binreg <- function(x, n, epsilon, opts) {
   bad <- setdiff(names(opts), accuracy_bin_options)
   if (length(bad)) abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), accuracy_bin_options))
   for (a in c("bins", "domain", "y_bound")) {
-    if (is.null(opts[[a]])) {
-      dpfda_abort(sprintf("`%s` is needed for mechanism \"bin_regression\" (in `...`, as for dp_bin_regression()).",
-                          a), arg = a)
-    }
+    plan_need(opts[[a]], a, "bin_regression", "in `...`, as for dp_bin_regression()")
   }
-  if (is.null(x)) {
-    dpfda_abort(paste("`x` is needed for mechanism \"bin_regression\": the public inputs of the regression (the",
-                      "bins' counts set the noise; the outputs are not needed)."), arg = "x")
-  }
-  if (identical(opts$y_bound, "auto")) {
-    dpfda_abort("y_bound = \"auto\" is chosen from the outputs: plan with numeric bounds.", arg = "y_bound")
-  }
-  if (is.null(epsilon)) dpfda_abort("`epsilon` is needed: the privacy budget you plan to spend.", arg = "epsilon")
+  plan_need(x, "x", "bin_regression", "the public inputs of the regression (the bins' counts set the noise)")
+  plan_need(epsilon, "epsilon", "bin_regression", "the privacy budget you plan to spend, e.g. epsilon = 1")
   epsilon <- check_epsilon(epsilon)
-  yb <- check_y_bound(opts$y_bound)
+  yb <- plan_y_bound(opts$y_bound)
   pts <- as_points(x, "x")
   check_plan_n(n, pts)
   # outputs at the midpoint stand in for the private ones: the counts do not depend on them

@@ -520,6 +520,11 @@ default_mean_kernel <- function(grid) {
   kernel_matern(3 / 2, 0.1 * diff(range(grid)))
 }
 
+# A setting a plan of `mechanism` needs: its absence is an error saying what it is.
+plan_need <- function(v, arg, mechanism, hint) {
+  if (is.null(v)) dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)
+}
+
 # Settings -> a function (n, epsilon) -> noise law, with the checked settings.
 accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts) {
   if (is.character(mechanism) && length(mechanism) == 1L && mechanism %in% names(accuracy_aliases)) {
@@ -528,11 +533,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   # (the two planned elsewhere in dp_accuracy() are named in the error too)
   mechanism <- check_choice(mechanism, c(accuracy_mechanisms, "bandwidth", "gp_regression", "bin_regression"),
                             "mechanism")
-  need <- function(v, arg, hint) {
-    if (is.null(v)) {
-      dpfda_abort(sprintf("`%s` is needed for mechanism \"%s\": %s.", arg, mechanism, hint), arg = arg)
-    }
-  }
+  need <- function(v, arg, hint) plan_need(v, arg, mechanism, hint)
   need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")
   epsilon <- check_epsilon(epsilon)
   need(grid, "grid", "the public grid of the release")

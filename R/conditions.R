@@ -109,9 +109,13 @@ closest_name <- function(name, candidates) {
 abort_unnamed_dots <- function() dpfda_abort("All arguments in `...` must be named.", arg = "...")
 
 abort_unknown_option <- function(name, fun, candidates = option_names(fun)) {
-  near <- closest_name(name, candidates)
-  dpfda_abort(sprintf("`%s` is not an option of %s()%s; see ?%s.", name, fun,
-                      if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near), fun), arg = name)
+  dpfda_abort(sprintf("`%s` is not an option of %s()%s; see ?%s.", name, fun, did_you_mean(name, candidates), fun),
+              arg = name)
+}
+
+# " (did you mean `x`?)" for the candidate closest to a misspelt `name`, or "" when none is close.
+did_you_mean <- function(name, candidates, near = closest_name(name, candidates)) {
+  if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near)
 }
 
 # The argument names of dpfda's function `fun` (a name), for suggestions.

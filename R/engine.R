@@ -138,15 +138,13 @@ chunks_start <- function(chunks) {
 csv_chunks <- function(file, rows = 1e6, ...) {
   check_required("file")
   # `...` goes to read.csv(), lazily at the first read: a name it does not take is refused now
-  own <- c("file", "nrows", "header", "col.names", "skip")
-  check_dot_names(dot_args(), setdiff(names(formals(utils::read.table)), c(own, "...")), "csv_chunks",
-                  unknown = function(name) {
-                    near <- closest_name(name, c("rows", setdiff(names(formals(utils::read.table)), c(own, "..."))))
-                    if (is.null(near) && grepl("row", name, ignore.case = TRUE)) near <- "rows"
-                    dpfda_abort(sprintf("`%s` is not an option of csv_chunks() or of read.csv()%s; see ?csv_chunks.",
-                                        name, if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near)),
-                                arg = name)
-                  })
+  read_opts <- setdiff(names(formals(utils::read.table)), c("file", "nrows", "header", "col.names", "skip", "..."))
+  check_dot_names(dot_args(), read_opts, "csv_chunks", unknown = function(name) {
+    near <- closest_name(name, c("rows", read_opts))
+    if (is.null(near) && grepl("row", name, ignore.case = TRUE)) near <- "rows"
+    dpfda_abort(sprintf("`%s` is not an option of csv_chunks() or of read.csv()%s; see ?csv_chunks.", name,
+                        did_you_mean(name, near = near)), arg = name)
+  })
   rows <- check_count(rows, "rows", min = 1, max = 1e9)
   if (!is.character(file) || length(file) != 1L || !file.exists(file)) {
     arg_error("file", "the path of an existing CSV file", file)

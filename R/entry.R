@@ -430,9 +430,8 @@ mech_curves_with_options <- function(x, grid, conv, fun, incomplete = "error") {
   bad <- nms[!nms %in% as_curves_options]
   if (length(bad)) {
     if (!nzchar(bad[1L])) abort_unnamed_dots()
-    near <- closest_name(bad[1L], c(option_names(fun), as_curves_options))
     dpfda_abort(sprintf("`%s` is not an argument of %s() or an option of as_curves()%s; see ?%s.",
-                        bad[1L], fun, if (is.null(near)) "" else sprintf(" (did you mean `%s`?)", near), fun),
+                        bad[1L], fun, did_you_mean(bad[1L], c(option_names(fun), as_curves_options)), fun),
                 arg = bad[1L])
   }
   if (is.data.frame(x)) conv <- resolve_column_opts(conv, x, c("id", "arg", "value"))
