@@ -43,7 +43,8 @@ register_s3_later <- function(pkg, generic, cls, method) {
 #'   (public information, see [confint.dpfda_release()]); the legend names
 #'   the release, the band and the reference.
 #' @param reference For releases: an optional non-private reference, a
-#'   numeric vector on the release's grid or a [curves()] object.
+#'   function of the grid points, a numeric vector on the release's grid or a
+#'   [curves()] object (see [plot.dpfda_release()]).
 #' @param ... Unused.
 #' @return A `ggplot` object.
 #' @name autoplot-dpfda
@@ -79,18 +80,21 @@ autoplot_dpfda_curves <- function(object, ...) {
 #' @param level Level of the band.
 autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level = 0.95, ...) {
   need_package("ggplot2", "autoplot()")
-  v <- release_labelled_values(object)
+  shown <- release_view(object)   # (a Bernstein release: its polynomial)
+  v <- release_labelled_values(shown)
   title <- sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
                    format(object$epsilon, digits = 3), format(object$delta, digits = 3))
   if (v$dim != 1L || nrow(v$values) > 1L) return(autoplot_dpfda_curves(v) + ggplot2::ggtitle(title))
-  b <- release_band(object, band, level)
-  rel_lab <- "private release"
+  b <- release_band(shown, band, level)
+  rel_lab <- if (is.null(shown$lattice)) "private release" else
+    sprintf("Bernstein polynomial (h = %d)", as.integer(object$h))
   d <- data.frame(arg = v$grid, value = v$values[1L, ], what = rel_lab)
   ltys <- c(1)
   names(ltys) <- rel_lab
   if (!is.null(reference)) {
     ref_lab <- "reference (not private)"
-    d <- rbind(d, data.frame(arg = v$grid, value = release_reference(reference, v), what = ref_lab))
+    rf <- release_reference(reference, v, shown$lattice$values)
+    d <- rbind(d, data.frame(arg = rf$arg, value = rf$value, what = ref_lab))
     ltys[ref_lab] <- 2
   }
   d$what <- factor(d$what, levels = names(ltys))
@@ -101,6 +105,10 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
     p <- p + ggplot2::geom_ribbon(data = bd, ggplot2::aes(x = arg, ymin = lo, ymax = hi, fill = band),
                                   inherit.aes = FALSE, alpha = 0.3) +
       ggplot2::scale_fill_manual(values = "grey50", name = NULL)
+  }
+  if (!is.null(shown$lattice)) {   # the noisy lattice values the polynomial is made of
+    lat <- shown$lattice$values
+    p <- p + ggplot2::geom_point(data = data.frame(arg = lat$grid, value = lat$values[1L, ]), shape = 1)
   }
   p + ggplot2::geom_line(ggplot2::aes(linetype = what)) +
     ggplot2::scale_linetype_manual(values = ltys, name = NULL) +
@@ -132,17 +140,32 @@ autoplot_dpfda_kme_release <- function(object, ...) {
 }
 
 # A non-private reference curve on the grid of curves v.
-release_reference <- function(reference, v) {
-  if (inherits(reference, "dpfda_curves")) {
-    if (ncol(reference$values) != length(v$grid)) {
-      arg_error("reference", sprintf("curves on the release's %d grid points", length(v$grid)), reference)
+release_reference <- function(reference, v, lattice = NULL) {
+  grids <- list(v$grid)   # (a Bernstein release: also its lattice, where its values were given before)
+  if (!is.null(lattice)) grids <- c(grids, list(lattice$grid))
+  if (is.function(reference)) {
+    val <- tryCatch(reference(v$grid), error = function(e) {
+      dpfda_abort(sprintf("`reference` failed at the release's grid: %s", conditionMessage(e)), arg = "reference",
+                  parent = e)
+    })
+    if (inherits(val, "dpfda_curves")) val <- val$values[1L, ]
+    if (!is.numeric(val) || length(val) != length(v$grid) || !all(is.finite(val))) {
+      arg_error("reference", sprintf("a function returning %d finite values at the release's grid points",
+                                     length(v$grid)), val)
     }
-    return(reference$values[1L, ])
+    return(list(arg = v$grid, value = as.double(val)))
   }
-  ok <- is.numeric(reference) && length(reference) == length(v$grid) && all(is.finite(reference))
-  if (!isTRUE(ok)) {
-    arg_error("reference", sprintf("a numeric vector of %d finite values (the release's grid)", length(v$grid)),
-              reference)
+  sizes <- vapply(grids, length, 1L)
+  what <- if (length(grids) > 1L) sprintf("%d (the polynomial's grid) or %d (the lattice)", sizes[1L], sizes[2L]) else
+    sprintf("%d", sizes[1L])
+  val <- if (inherits(reference, "dpfda_curves")) reference$values[1L, ] else reference
+  hit <- match(length(val), sizes)
+  if (inherits(reference, "dpfda_curves") && is.na(hit)) {
+    arg_error("reference", sprintf("curves on the release's %s grid points", what), reference)
   }
-  as.double(reference)
+  if (!is.numeric(val) || is.na(hit) || !all(is.finite(val))) {
+    arg_error("reference", sprintf("a function of the grid, or a numeric vector of %s finite values (the release's grid)",
+                                   what), reference)
+  }
+  list(arg = grids[[hit]], value = as.double(val))
 }

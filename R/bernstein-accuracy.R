@@ -183,6 +183,9 @@ bernstein_error_bound <- function(sensitivity, epsilon, k, h = 1L, dim = 1L, bet
 
 #' Choose the degree k (and order h) of the Bernstein mechanism
 #'
+#' Picks the lattice resolution \eqn{k} (and the order \eqn{h}) of
+#' [dp_bernstein()] from public quantities only, by one of two rules:
+#'
 #' * `method = "rate"`: the paper's balancing rule (eq. 4), which equates the
 #'   rates of the approximation and noise terms and ignores their constants:
 #'   \eqn{k = (\epsilon / (S\log(1/\beta)))^{1/(h+\ell)}} for smooth targets,

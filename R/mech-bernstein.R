@@ -16,6 +16,12 @@
 #' private data, e.g. by the paper's rate formula, or with privacy budget
 #' spent on the choice.
 #'
+#' `plot()` and `autoplot()` draw the released function, the polynomial of
+#' order `h` on 201 points of the domain, with the noisy lattice values as
+#' points (and `band =` its noise band); `predict(r, t, interval =
+#' "confidence")` gives that band at any points. `confint()`, `tidy()` and
+#' `as.data.frame()` describe the released lattice values themselves.
+#'
 #' **Sensitivity.** `sensitivity` is the paper's \eqn{S(F)}: the largest
 #' change of the target at a single point, \eqn{\sup_y \sup_{D \sim D'}
 #' |F_D(y) - F_{D'}(y)|}, for neighbouring data sets that differ in one
@@ -430,9 +436,24 @@ bernstein_coef <- function(values, k, h, method = c("auto", "form", "columns")) 
 #' @param type `"bernstein"` (default), or `"nearest"` for the paper's
 #'   baseline: the noisy value at the nearest lattice point (ties away from
 #'   zero, \eqn{\lfloor y k + 1/2 \rfloor}).
-#' @param ... Unused.
+#' @param interval `"none"` (default) or `"confidence"`: the pointwise band
+#'   of the **privacy noise** of the evaluated function at each point, as a
+#'   matrix with columns `fit`, `lwr`, `upr` (as [stats::predict.lm()]). The
+#'   value at a point is a fixed linear combination of the noisy lattice
+#'   values, so the band is that of the combined noise: exact normal
+#'   quantiles for Gaussian noise, and quantiles of 10,000 draws from the
+#'   public Laplace law (seed 1, reproducible) for a combination of Laplace
+#'   values (exact Laplace quantiles with `type = "nearest"`). Inside the
+#'   domain the polynomial averages several lattice values, so its band is
+#'   narrower than the lattice's. The band covers the polynomial of the
+#'   non-private lattice values, not the target itself: the Bernstein
+#'   approximation's bias ([bernstein_error_bound()]) is not in it.
+#' @param level Coverage probability of the interval.
+#' @param ... Unused; a name that is not an argument is an error.
 #' @return A numeric vector with one value per point; for a list of axes in
-#'   `dim > 1`, an array with one dimension per axis.
+#'   `dim > 1`, an array with one dimension per axis; with `interval =
+#'   "confidence"`, a matrix with columns `fit`, `lwr`, `upr` and one row per
+#'   point (for a list of axes, in [expand.grid()] order).
 #' @examples
 #' r <- dp_bernstein(function(t) sin(2 * pi * t), sensitivity = 0.01,
 #'                   epsilon = 1, k = 12)
@@ -440,19 +461,50 @@ bernstein_coef <- function(values, k, h, method = c("auto", "form", "columns")) 
 #' predict(r, t)
 #' predict(r, t, h = 4)     # same release, no new noise
 #' predict(r, t, type = "nearest")
+#' predict(r, c(0.25, 0.5), interval = "confidence")
 #' @export
 predict.dpfda_bernstein_release <- function(object, newdata = NULL, h = object$h,
-                                            type = c("bernstein", "nearest"), ...) {
-  refuse_interval(list(...), "a Bernstein release")
+                                            type = c("bernstein", "nearest"), interval = c("none", "confidence"),
+                                            level = 0.95, ...) {
+  check_dot_names(list(...), character(), "predict")
+  interval <- check_choice(interval, c("none", "confidence"), "interval")
   if (is.null(newdata)) {
     if (!missing(h) || !missing(type)) {
       dpfda_abort("`newdata` is needed to evaluate the release (pass the lattice, `object$values$grid`, to evaluate there).",
                   arg = "newdata")
     }
+    if (interval == "confidence") return(release_predict_band(object, NULL, level))   # the lattice values
     return(as.vector(object$values$values))
   }
   warn_outside_grid(object$values, newdata)   # (clamped there, as predict() of other releases warns)
-  bernstein_predict(object, newdata, h = h, type = type)
+  fit <- bernstein_predict(object, newdata, h = h, type = type)
+  if (interval == "none") return(fit)
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+                        what = "a number in (0, 1)")
+  # the linear map from the lattice values to the evaluations: its column j evaluates lattice vector e_j
+  m <- length(object$values$values)
+  check_alloc(as.double(length(fit)) * m * 2, "the Bernstein prediction band in memory")
+  one <- object
+  A <- vapply(seq_len(m), function(j) {
+    one$values$values[] <- as.double(seq_len(m) == j)
+    as.vector(bernstein_predict(one, newdata, h = h, type = type))
+  }, numeric(length(fit)))
+  if (!is.matrix(A)) A <- matrix(A, nrow = length(fit))
+  fam <- if (identical(object$noise_type, "gaussian")) "gaussian" else "laplace"
+  note <- "i.i.d. noise on the lattice values, then the evaluation"
+  one_value <- rowSums(A != 0) == 1L   # a point that takes one lattice value (nearest, an end point): exact
+  half <- numeric(length(fit))
+  if (any(one_value)) {
+    law <- law_linear(NULL, object$noise_scale * rowSums(abs(A[one_value, , drop = FALSE])), fam,
+                      which(one_value), note)
+    half[one_value] <- noise_band(law, level, "pointwise", 10000L, 1L)$half
+  }
+  if (!all(one_value)) {
+    law <- law_linear(A[!one_value, , drop = FALSE], rep(object$noise_scale, m), fam, which(!one_value), note)
+    half[!one_value] <- noise_band(law, level, "pointwise", 10000L, 1L)$half
+  }
+  fit <- as.vector(fit)
+  cbind(fit = fit, lwr = fit - half, upr = fit + half)
 }
 
 #' @export

@@ -21,8 +21,11 @@
 #'   `"pointwise"`, `"simultaneous"` or `"population"`.
 #' @param level Level of the band.
 #' @param reference For releases: an optional non-private reference drawn
-#'   dashed (a numeric vector on the release's grid or a [curves()] object),
-#'   e.g. to show a teaching example next to the truth.
+#'   dashed: a function of the grid points (e.g. the true curve of a teaching
+#'   example), a numeric vector on the release's grid or a [curves()] object.
+#'   A Bernstein release ([dp_bernstein()]) is drawn as its polynomial on 201
+#'   points of its domain, with the noisy lattice values as points; its
+#'   reference may be given on either.
 #' @param legend For releases: draw a legend (when there is a band or a
 #'   reference).
 #' @param ... Passed to [graphics::matplot()] / [graphics::matlines()].
@@ -74,6 +77,27 @@ release_labelled_values <- function(x) {
   }
   v
 }
+
+# The function a release publishes, as a release to draw. A one-dimensional
+# Bernstein release keeps its noisy lattice values, but what it publishes is
+# their Bernstein polynomial of order h: joining the lattice values by lines
+# drew a different (rougher) function. The view holds the polynomial on 201
+# points of the domain, and its noise law is that of the polynomial.
+release_view <- function(x) {
+  if (!inherits(x, "dpfda_bernstein_release") || !identical(as.integer(x$dim), 1L)) return(x)
+  dom <- as.double(x$domain)
+  grid <- seq(dom[1L], dom[2L], length.out = 201L)
+  view <- x
+  view$values <- new_dpfda_curves(matrix(bernstein_predict(x, grid), nrow = 1L), grid, x$values$domain,
+                                  arg_name = x$values$arg_name %||% "t",
+                                  value_name = x$values$value_name %||% "value")
+  view$lattice <- x
+  class(view) <- c("dpfda_bernstein_view", "dpfda_release")
+  view
+}
+
+#' @export
+noise_law.dpfda_bernstein_view <- function(x, ...) law_bernstein(x$lattice, x$values$grid)
 
 # band argument -> NULL or "pointwise" / "simultaneous"
 band_type <- function(band) {
@@ -132,31 +156,38 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
     main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
                     format(x$epsilon, digits = 3), format(x$delta, digits = 3))
   }
-  v <- release_labelled_values(x)
+  shown <- release_view(x)
+  v <- release_labelled_values(shown)
   if (is.null(xlab)) xlab <- curves_arg_label(v)
   if (is.null(ylab)) ylab <- curves_value_label(v)
-  b <- if (v$dim == 1L) release_band(x, band, level) else NULL
-  ref <- if (!is.null(reference) && v$dim == 1L) release_reference(reference, v) else NULL
+  b <- if (v$dim == 1L) release_band(shown, band, level) else NULL
+  ref <- if (!is.null(reference) && v$dim == 1L) release_reference(reference, v, shown$lattice$values) else NULL
   if (v$dim != 1L) {
     plot(v, main = main, xlab = xlab, ylab = ylab, ...)
     return(invisible(x))
   }
-  graphics::plot(range(v$grid), range(v$values, b$lower, b$upper, ref), type = "n", xlab = xlab, ylab = ylab,
-                 main = main)
+  lat <- shown$lattice$values   # (a Bernstein release: its noisy lattice values, drawn as points)
+  graphics::plot(range(v$grid), range(v$values, b$lower, b$upper, ref$value, lat$values), type = "n", xlab = xlab,
+                 ylab = ylab, main = main)
   if (!is.null(b)) {
     graphics::polygon(c(v$grid, rev(v$grid)), c(b$lower, rev(b$upper)),
                       col = grDevices::adjustcolor("grey60", 0.4), border = NA)
   }
   graphics::lines(v, ...)
-  if (!is.null(ref)) graphics::lines(v$grid, ref, lty = 2, lwd = 2)
-  if (isTRUE(legend) && (!is.null(b) || !is.null(ref))) {
-    lab <- c("private release", if (!is.null(b)) b$label, if (!is.null(ref)) "reference (not private)")
+  if (!is.null(lat)) graphics::points(lat$grid, lat$values[1L, ], pch = 1, cex = 0.8)
+  if (!is.null(ref)) graphics::lines(ref$arg, ref$value, lty = 2, lwd = 2)
+  if (isTRUE(legend) && (!is.null(b) || !is.null(ref) || !is.null(lat))) {
+    lab <- c(if (is.null(lat)) "private release" else sprintf("Bernstein polynomial (h = %d)",
+                                                               as.integer(x$h)),
+             if (!is.null(lat)) "noisy lattice values", if (!is.null(b)) b$label,
+             if (!is.null(ref)) "reference (not private)")
     graphics::legend("topleft", legend = lab, bty = "n", cex = 0.8,
-                     lty = c(1, if (!is.null(b)) NA, if (!is.null(ref)) 2),
-                     lwd = c(1, if (!is.null(b)) NA, if (!is.null(ref)) 2),
-                     pch = c(NA, if (!is.null(b)) 15, if (!is.null(ref)) NA),
-                     col = c("black", if (!is.null(b)) grDevices::adjustcolor("grey60", 0.6),
-                             if (!is.null(ref)) "black"), pt.cex = 2)
+                     lty = c(1, if (!is.null(lat)) NA, if (!is.null(b)) NA, if (!is.null(ref)) 2),
+                     lwd = c(1, if (!is.null(lat)) NA, if (!is.null(b)) NA, if (!is.null(ref)) 2),
+                     pch = c(NA, if (!is.null(lat)) 1, if (!is.null(b)) 15, if (!is.null(ref)) NA),
+                     col = c("black", if (!is.null(lat)) "black", if (!is.null(b)) grDevices::adjustcolor("grey60", 0.6),
+                             if (!is.null(ref)) "black"),
+                     pt.cex = c(1, if (!is.null(lat)) 0.8, if (!is.null(b)) 2, if (!is.null(ref)) 1))
   }
   invisible(x)
 }
@@ -164,7 +195,7 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
 #' @rdname plot.dpfda_curves
 #' @export
 lines.dpfda_release <- function(x, ...) {
-  graphics::lines(x$values, ...)
+  graphics::lines(release_view(x)$values, ...)
   invisible(x)
 }
 

@@ -323,8 +323,8 @@ test_that("predict(interval = \"confidence\") returns fit/lwr/upr from the noise
 test_that("predict() methods without an interval refuse `interval` instead of ignoring it (issue 32)", {
   dp_reproducible(2)
   b <- dp_bernstein(function(a) sin(a), sensitivity = 0.1, epsilon = 1, k = 5)
-  expect_error(predict(b, 0.3, interval = "confidence"), class = "dpfda_error_unsupported")
   expect_equal(predict(b, 0.3, interval = "none"), predict(b, 0.3))
+  expect_error(predict(b, 0.3, intervals = "confidence"), class = "dpfda_error_argument", regexp = "`intervals`")
   x <- runif(60)
   r <- dp_bin_regression(x, sin(3 * x), bins = 5, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1))
   expect_error(predict(r, interval = "confidence"), class = "dpfda_error_unsupported")
@@ -345,4 +345,40 @@ test_that("confint(), tidy() and as.data.frame() refuse arguments they would dro
                regexp = "unnamed value")
   # the documented ones still pass through
   expect_equal(nrow(tidy(r, type = "simultaneous", nsim = 200)), length(g))
+})
+
+test_that("predict(interval = \"confidence\") of a Bernstein release is the band of the evaluated polynomial", {
+  # (refused before: the value at a point is a known linear combination of the noisy lattice values)
+  f <- function(t) cos(3 * t)
+  t <- c(0, 0.05, 0.25, 0.5, 0.93, 1)
+  rg <- with_seed_mode(6, dp_bernstein(f, sensitivity = 0.02, epsilon = 1, k = 8, delta = 1e-5))
+  p <- predict(rg, t, interval = "confidence", level = 0.9)
+  B <- bernstein_basis(t, 8)
+  expect_equal(unname(p[, "fit"]), predict(rg, t))
+  expect_equal(unname(p[, "upr"] - p[, "fit"]), qnorm(0.95) * rg$noise_scale * sqrt(rowSums(B^2)), tolerance = 1e-12)
+  p2 <- predict(rg, t, h = 3, interval = "confidence")     # any order: the iterated basis's weights
+  expect_equal(unname(p2[, "upr"] - p2[, "fit"]), qnorm(0.975) * rg$noise_scale * sqrt(rowSums(bernstein_basis(t, 8, 3)^2)),
+               tolerance = 1e-12)
+  rl <- with_seed_mode(7, dp_bernstein(f, sensitivity = 0.02, epsilon = 1, k = 8))
+  pl <- predict(rl, t, interval = "confidence")
+  half <- unname(pl[, "upr"] - pl[, "fit"])
+  b <- rl$noise_scale
+  expect_equal(half[c(1, 6)], rep(-b * log(0.05), 2), tolerance = 1e-12)   # an end point: one Laplace value, exact
+  set.seed(11)   # the combined Laplace noise's 95% quantile, drawn independently of the package
+  L <- matrix(rexp(2e5 * 9) - rexp(2e5 * 9), ncol = 9) * b
+  ref <- apply(abs(L %*% t(B[2:5, ])), 2, quantile, 0.95)
+  expect_equal(half[2:5], unname(ref), tolerance = 0.03)
+  expect_true(all(half[2:5] < -b * log(0.05)))   # inside, the polynomial averages: narrower than a lattice value's
+  pn <- predict(rl, t, type = "nearest", interval = "confidence")
+  expect_equal(unname(pn[, "upr"] - pn[, "fit"]), rep(-b * log(0.05), 6), tolerance = 1e-12)
+  expect_equal(unname(predict(rl, interval = "confidence")), unname(as.matrix(confint(rl)[, c("estimate", "lower", "upper")])))
+  r2 <- with_seed_mode(8, dp_bernstein(function(p) p[, 1] * p[, 2], sensitivity = 0.02, epsilon = 1, k = 4, dim = 2,
+                                        delta = 1e-5))
+  ax <- list(c(0.2, 0.7), c(0.1, 0.5, 0.9))
+  p3 <- predict(r2, ax, interval = "confidence")
+  expect_equal(dim(p3), c(6L, 3L))
+  expect_equal(unname(p3[, "fit"]), as.vector(predict(r2, ax)))
+  B2 <- kronecker(bernstein_basis(ax[[2]], 4), bernstein_basis(ax[[1]], 4))   # expand.grid order
+  expect_equal(unname(p3[, "upr"] - p3[, "fit"]), qnorm(0.975) * r2$noise_scale * sqrt(rowSums(B2^2)), tolerance = 1e-12)
+  expect_error(predict(rl, t, interval = "confidence", level = 2), class = "dpfda_error_argument")
 })

@@ -91,3 +91,39 @@ test_that("progress bars are silent unless enabled and count to their total", {
   e <- expect_error(dp_progress(-1), class = "dpfda_error_argument")
   expect_identical(e$arg, "total")
 })
+
+test_that("a Bernstein release is drawn as its polynomial with its band, not as its lattice joined by lines", {
+  # (plot() joined the 11 noisy lattice values by straight lines: a rougher function than the one released)
+  f <- function(t) sin(2 * pi * t) + 2
+  r <- with_seed_mode(5, dp_bernstein(f, sensitivity = 0.01, epsilon = 1, k = 10, domain = c(0, 2)))
+  v <- dpfda:::release_view(r)
+  expect_length(v$values$grid, 201L)
+  expect_equal(range(v$values$grid), c(0, 2))
+  expect_equal(as.vector(v$values$values), predict(r, v$values$grid), tolerance = 1e-14)
+  ci <- confint(v)
+  B <- bernstein_basis(v$values$grid / 2, 10)
+  expect_equal(ci$se, r$noise_scale * sqrt(2) * sqrt(rowSums(B^2)), tolerance = 1e-12)   # Laplace sd of B %*% noise
+  expect_equal(ci$se[c(1, 201)], rep(r$noise_scale * sqrt(2), 2), tolerance = 1e-12)     # the end lattice values
+  expect_lt(max(ci$se[20:180]), 0.6 * r$noise_scale * sqrt(2))                           # averaging inside
+  on_null_device({
+    expect_identical(plot(r, band = TRUE, reference = f), r)
+    expect_identical(plot(r, reference = f(seq(0, 2, length.out = 11))), r)    # on the lattice, as before
+    expect_identical(plot(r, reference = f(v$values$grid)), r)
+    expect_identical(lines(r), r)
+  })
+  e <- expect_error(on_null_device(plot(r, reference = 1:3)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "201 \\(the polynomial's grid\\) or 11 \\(the lattice\\)")
+  e <- expect_error(on_null_device(plot(r, reference = function(t) stop("no"))), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "failed at the release's grid: no")
+  e <- expect_error(on_null_device(plot(r, reference = function(t) 1)), class = "dpfda_error_argument")
+  expect_identical(e$arg, "reference")
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(r, band = TRUE, reference = f)
+  rel <- p$data[p$data$what == "Bernstein polynomial (h = 1)", ]
+  expect_equal(rel$value, as.vector(v$values$values))
+  expect_equal(p$data$value[p$data$what == "reference (not private)"], f(v$values$grid))
+  pts <- Filter(function(l) inherits(l$geom, "GeomPoint"), p$layers)
+  expect_length(pts, 1L)
+  expect_equal(pts[[1L]]$data$value, as.vector(r$values$values))
+  on_null_device(print(p))
+})
