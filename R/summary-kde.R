@@ -13,9 +13,10 @@
 #' [dp_kde()] for the private release.
 #'
 #' With `binned = TRUE` (one dimension only) the data are first linearly
-#' binned onto `bins` equally spaced centres spanning `domain`, and the
-#' estimate is the kernel sum over bins: \eqn{O(n + m B)} instead of
-#' \eqn{O(nm)}. Each data point becomes a convex combination of kernels at
+#' binned onto `bins` equally spaced centres spanning `domain` (without a
+#' `domain`, the range of the grid, and points beyond it enter exactly,
+#' each with its own kernel), and the estimate is the kernel sum over bins:
+#' \eqn{O(n + m B)} instead of \eqn{O(nm)}. Each data point becomes a convex combination of kernels at
 #' two neighbouring centres, which changes the estimate by \eqn{O(\delta^2)}
 #' (\eqn{\delta} the bin width) and leaves its RKHS sensitivity unchanged
 #' (see [sensitivity_kde()]).
@@ -26,8 +27,13 @@
 #'   \eqn{d \times d} bandwidth matrix \eqn{H}; or a `dpfda_bandwidth` from
 #'   [dp_bandwidth()].
 #' @param domain Public bounds on the data: `c(lower, upper)` in one
-#'   dimension or a `2 x d` matrix. Data outside are clamped to it. Defaults
-#'   to the range of the grid.
+#'   dimension or a `2 x d` matrix. Data outside are clamped to it, as the
+#'   private releases of [dp_kde()] do. `NULL` (default): the data are used
+#'   as they are (a Gaussian kernel needs no bounds), so the estimate at a
+#'   few points, e.g. the queries of [dp_online()], is the estimate of all
+#'   the data there. (It used to clamp the data to the range of the grid:
+#'   evaluated at the single point 3, the estimate of `faithful$eruptions`
+#'   was that of 272 points at 3.)
 #' @param binned Use the binned fast path (one dimension only). `NULL` uses it
 #'   when \eqn{n \cdot m > 10^7}.
 #' @param bins Number of bin centres; by default at least 4096 and at least 8
@@ -51,8 +57,9 @@ kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins 
   if (is.null(dim(grid))) grid <- sort(grid)
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   x <- as_points(x, "x", d = d)
+  clamp <- !is.null(domain)   # (without a public domain the data are used as they are)
   domain <- as_domain(domain, grid)
-  x <- clamp_to_domain(x, domain)
+  if (clamp) x <- clamp_to_domain(x, domain)
   bw <- as_bandwidth(bandwidth, d)
   n <- nrow(x)
   m <- grid_size(grid)
@@ -71,8 +78,9 @@ kde_gaussian <- function(x, grid, bandwidth, domain = NULL, binned = NULL, bins 
       dpfda_abort("`bandwidth` is out of range for binning on this domain; use binned = FALSE.",
                   class = "dpfda_error_numeric", arg = "bandwidth")
     }
-    s <- c_kde_binned_sum(as.double(x) / h, as.double(pts) / h,
-                          domain[1] / h, delta / h, bins)
+    beyond <- as.vector(x < domain[1] | x > domain[2])   # (only without a domain: points beyond the bins, exactly)
+    s <- c_kde_binned_sum(as.double(x[!beyond]) / h, as.double(pts) / h, domain[1] / h, delta / h, bins)
+    if (any(beyond)) s <- s + c_kde_sum(bw$scale(x[beyond, , drop = FALSE]), bw$scale(pts))
   } else {
     check_alloc(as.double(n) * m / 64, "kernel sum (n x m / 64)")
     s <- c_kde_sum(bw$scale(x), bw$scale(pts))

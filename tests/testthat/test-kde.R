@@ -52,11 +52,34 @@ test_that("the binned KDE is close to the exact one", {
                class = "dpfda_error_argument")
 })
 
-test_that("data outside the domain are clamped", {
+test_that("data outside a given domain are clamped; without one they are used as they are", {
   grid <- seq(0, 1, length.out = 11)
-  a <- kde_gaussian(c(-5, 0.5, 7), grid, 0.1)
-  b <- kde_gaussian(c(0, 0.5, 1), grid, 0.1)
+  a <- kde_gaussian(c(-5, 0.5, 7), grid, 0.1, domain = c(0, 1))
+  b <- kde_gaussian(c(0, 0.5, 1), grid, 0.1, domain = c(0, 1))
   expect_equal(a$values, b$values)
+  # (the default clamped to the grid's range: at the single point 3 the estimate of faithful$eruptions was
+  # that of 272 points at 3, 1.33, and dp_online(function(t) kde_gaussian(x, t, b)) answered with it)
+  x <- faithful$eruptions
+  at <- c(3, 1, 4.4)
+  exact <- vapply(at, function(t) mean(dnorm(t, x, 0.3)), 1)
+  expect_equal(as.vector(kde_gaussian(x, 3, 0.3)$values), exact[1], tolerance = 1e-12)
+  f <- kde_gaussian(x, at, 0.3)
+  expect_equal(f$values[1, match(at, f$grid)], exact, tolerance = 1e-12)
+  expect_equal(as.vector(kde_gaussian(c(-5, 0.5, 7), grid, 0.1)$values), colMeans(outer(c(-5, 0.5, 7), grid, function(a, t)
+    dnorm(t, a, 0.1))), tolerance = 1e-12)
+  # binned without a domain: the bins span the grid, points beyond it enter exactly
+  set.seed(2)
+  y <- c(rnorm(500), 6 + rnorm(40), -9)
+  g <- seq(-2, 2, length.out = 301)
+  e <- kde_gaussian(y, g, 0.2, binned = FALSE)$values
+  expect_equal(kde_gaussian(y, g, 0.2, binned = TRUE)$values, e, tolerance = 1e-5)
+  expect_equal(as.vector(e), colMeans(outer(y, g, function(a, t) dnorm(t, a, 0.2))), tolerance = 1e-12)
+  # the online session's answers are the estimate of all the data at the queried points
+  o <- with_seed_mode(3, dp_online(function(t) kde_gaussian(x, t, 0.3), kernel_gaussian(0.3),
+                                   sensitivity = sensitivity_kde(272, 0.3), epsilon = 1e6, delta = 1e-6,
+                                   allow_large_epsilon = TRUE))
+  expect_equal(query(o, 3), exact[1], tolerance = 1e-4)
+  expect_equal(query(o, c(1, 4.4)), exact[2:3], tolerance = 1e-4)
 })
 
 test_that("noise of the release has covariance sigma^2 K at 5 grid points (N = 2500)", {
