@@ -40,7 +40,7 @@ test_that("dp_bandwidth applies the rule of thumb and the fallback, and spends i
   expect_error(with_seed_mode(2, dp_bandwidth(rnorm(20), 0.1, 1e-4)), class = "dpfda_error_ptr")
   s <- with_seed_mode(2, dp_bandwidth(rnorm(50000), 1, 1e-4, rule = "scott", fallback = 1))
   expect_lt(s$bandwidth, b$bandwidth)
-  r <- dp_kde(rnorm(100), seq(-3, 3, length.out = 50), f$bandwidth[1], 1, 1e-5)
+  r <- dp_kde(rnorm(100), seq(-3, 3, length.out = 50), f$bandwidth[1], 1, 1e-5, domain = c(-3, 3))
   expect_s3_class(r, "dpfda_release")
 })
 

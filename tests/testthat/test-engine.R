@@ -24,9 +24,9 @@ eng_data <- function() {
 same_release <- function(seed, a, b) {
   old <- dp_reproducible(seed)
   on.exit(dp_rng(old))
-  r1 <- force(a)
+  r1 <- quiet_grid_clamp(force(a))   # (the in-memory data of these tests pass the grid's ends on purpose)
   dp_reproducible(seed)
-  r2 <- force(b)
+  r2 <- quiet_grid_clamp(force(b))
   list(r1, r2)
 }
 

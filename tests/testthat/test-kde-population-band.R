@@ -145,7 +145,8 @@ test_that("population bands of densities are refused where the argument does not
   rp$bandwidth_budget <- list(epsilon = 0.1, delta = 0)   # a bandwidth released from the same data
   expect_error(confint(rp, type = "population"), "independently of the data", class = "dpfda_error_unsupported")
   g2 <- list(seq(-3, 3, length.out = 6), seq(-3, 3, length.out = 6))
-  r2 <- dp_kde(cbind(rnorm(100), rnorm(100)), g2, 0.5, epsilon = 1, mechanism = "bernstein", k = 4)
+  r2 <- dp_kde(cbind(rnorm(100), rnorm(100)), g2, 0.5, epsilon = 1, mechanism = "bernstein", k = 4,
+               domain = cbind(c(-3, 3), c(-3, 3)))
   expect_error(confint(r2, type = "population"), "one dimension", class = "dpfda_error_unsupported")
   # the mean's population band takes no smoothness
   mr <- dp_mean(curves(matrix(runif(40), 4), seq(0, 1, length.out = 10)), epsilon = 1, tau = 1)
