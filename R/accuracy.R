@@ -19,7 +19,10 @@
 #'   trapezoid weights \eqn{w_i} (exact);
 #' * `expected_sup`: the mean sup-norm \eqn{E \max_i |N(t_i)|} (Monte Carlo
 #'   from the public noise law, `nsim` draws with a fixed public seed; your
-#'   random-number state is left untouched).
+#'   random-number state is left untouched);
+#' * for a [dp_kme()] release, also `expected_rkhs`: the root-mean-square
+#'   RKHS norm of the noise, the MMD it adds to the embedding (its "grid" is
+#'   the release's points, where the L2 figures say little).
 #'
 #' The released value is the clipped, smoothed summary plus this noise. The
 #' smoothing (the shrinkage of ICLP-QR and GP, the thresholds of ICLP-AR, the
@@ -241,8 +244,10 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     }
     law <- noise_law(x)
     s <- law_summary(law, nsim, seed)
-    return(new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
-                        tau = x$tau, bias = release_bias_bound(x)))
+    out <- new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
+                        tau = x$tau, bias = release_bias_bound(x))
+    if (inherits(x, "dpfda_kme_release")) out$expected_rkhs <- kme_noise_norm(x)
+    return(out)
   }
   if (identical(mechanism, "bandwidth")) {
     return(accuracy_bandwidth(n, epsilon, delta, list(...), if (!missing(solve_for)) solve_for))
@@ -368,6 +373,7 @@ glance.dpfda_accuracy <- function(x, ...) {
                     bias_l2 = num(x$bias_l2), bias_sup = num(x$bias_sup), total_l2 = num(x$total_l2),
                     total_sup = num(x$total_sup))
   for (f in c("n_needed", "epsilon_needed", "tau_needed")) if (!is.null(x[[f]])) out[[f]] <- num(x[[f]])
+  if (!is.null(x$expected_rkhs)) out$expected_rkhs <- as.double(x$expected_rkhs)
   out
 }
 
@@ -381,6 +387,7 @@ print.dpfda_accuracy <- function(x, ...) {
               length(x$pointwise_sd)))
   cat(sprintf("  expected L2 noise error (root mean square) %s; expected sup error %s\n",
               format(x$expected_l2, digits = 4), format(x$expected_sup, digits = 4)))
+  if (!is.null(x$expected_rkhs)) print_kme_noise_norm(x$expected_rkhs)
   if (is.finite(x$bias_l2 %||% NA_real_)) {
     # (a covariance plan has no sup bound of the bias: said, not printed as NA)
     what <- if (identical(x$mechanism, "cov")) c("covariance", "tau^2") else c("mean", "tau")

@@ -288,7 +288,11 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' release (clamped to \eqn{[0, 1]}, so biased up where the count is noisy),
 #' and `clipped_count`, the noisy count itself (unbiased, so averaging it
 #' over releases is fair; it may be negative or above `n`) (both `NA` for
-#' other releases). `tidy()` and `glance()` are the generics of the
+#' other releases). For a [dp_kme()] release `glance()` adds
+#' `expected_rkhs`, the root-mean-square RKHS norm of the noise (the MMD it
+#' puts between the release and the data's embedding; for random features,
+#' in the feature space), which says more than the noise sd at the points.
+#' `tidy()` and `glance()` are the generics of the
 #' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
 #'
 #' @param x A `dpfda_release`.

@@ -22,6 +22,7 @@ print.dpfda_kme_release <- function(x, ...) {
     cat(sprintf("  (epsilon = %s, delta = %s)-DP, N = %d, L2 sensitivity %s\n",
                 format(x$epsilon, digits = 4), format(x$delta, digits = 4), x$n, format(x$sensitivity, digits = 4)))
     cat(sprintf("  noise: %s, scale %s (%s)\n", x$noise, format(x$noise_scale, digits = 4), x$calibration))
+    print_kme_noise_norm(kme_noise_norm(x))
   }
   cat(sprintf("  %d weighted points in %d dimension%s; sum(w) = %s, ||w||_1 = %s\n", nrow(x$points),
               ncol(x$points), if (ncol(x$points) == 1L) "" else "s", format(sum(x$weights), digits = 4),
@@ -30,6 +31,39 @@ print.dpfda_kme_release <- function(x, ...) {
   if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   print_noise_source(x$rng)
   invisible(x)
+}
+
+# The root-mean-square RKHS norm of the noise a dp_kme() release adds to the
+# embedding, (E ||noise||_H^2)^(1/2) = scale sqrt(v noise_dim) (v = 2 for
+# Laplace, 1 for Gaussian coordinates): the subspace coordinates are
+# orthonormal in the RKHS, so this is the MMD the noise puts between the
+# release and the data's embedding. For random features it is the norm in the
+# feature space (the reduced-set fit adds its own error). The noise is public,
+# so is this. NULL for the exponential method (no additive noise).
+kme_noise_norm <- function(x) {
+  if (identical(x$method, "exponential") || !is.numeric(x$noise_dim) || !is.numeric(x$noise_scale)) return(NULL)
+  v <- if (isTRUE(x$delta == 0)) 2 else 1
+  structure(x$noise_scale * sqrt(v * x$noise_dim), method = x$method, coordinates = x$noise_dim)
+}
+
+print_kme_noise_norm <- function(e) {
+  if (is.null(e)) return(invisible())
+  if (identical(attr(e, "method"), "subspace")) {
+    cat(sprintf("  expected RKHS norm of the noise %s (the MMD it adds to the data's embedding; %d coordinates)\n",
+                format(as.double(e), digits = 4), as.integer(attr(e, "coordinates"))))
+  } else {
+    cat(sprintf(paste("  expected norm of the noise on the %d features %s (the MMD it adds to the features' embedding;",
+                      "the reduced-set fit adds its own)\n"), as.integer(attr(e, "coordinates")), format(as.double(e), digits = 4)))
+  }
+  invisible()
+}
+
+#' @export
+glance.dpfda_kme_release <- function(x, ...) {
+  out <- NextMethod()
+  e <- kme_noise_norm(x)
+  out$expected_rkhs <- if (is.null(e)) NA_real_ else as.double(e)
+  out
 }
 
 #' @export

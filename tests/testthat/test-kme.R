@@ -537,3 +537,33 @@ test_that("random features: the same release in any order of the points and from
   cc <- rel(tb, columns = "x")
   expect_identical(a$points, cc$points)
 })
+
+test_that("a KME release reports the RKHS norm of its noise (the MMD it adds), checked by simulation", {
+  # (print, glance and dp_accuracy gave only the noise sd at the points, 0.025 on geyser at epsilon 1,
+  # where the noise moves the embedding by 0.35 in the RKHS, about the size of the embedding itself)
+  set.seed(5)
+  x <- matrix(runif(80), 40, 2)
+  Z <- matrix(runif(40), 20, 2)
+  k <- kernel_gaussian(0.4)
+  K <- kernel_matrix(k, Z)
+  for (delta in c(1e-5, 0)) {
+    rs <- with_seed_mode(9, lapply(1:400, function(i) dp_kme(x, k, epsilon = 1, delta = delta, synthetic = Z)))
+    r <- rs[[1]]
+    e <- dpfda:::kme_noise_norm(r)
+    expect_equal(as.double(e), r$noise_scale * sqrt((if (delta == 0) 2 else 1) * r$noise_dim))
+    W <- sapply(rs, function(ri) ri$weights)
+    D <- W - rowMeans(W)                       # noise of each release about their mean (the noiseless fit)
+    ms <- mean(colSums(D * (K %*% D))) * 400 / 399
+    expect_equal(sqrt(ms), as.double(e), tolerance = 0.05)   # 400 draws: the mean square within about 5%
+    expect_output(print(r), sprintf("expected RKHS norm of the noise %s", format(as.double(e), digits = 4)))
+    expect_equal(glance(r)$expected_rkhs, as.double(e))
+    a <- dp_accuracy(r)
+    expect_equal(as.double(a$expected_rkhs), as.double(e))
+    expect_equal(glance(a)$expected_rkhs, as.double(e))
+    expect_output(print(a), "expected RKHS norm of the noise")
+  }
+  rf <- with_seed_mode(2, dp_kme(x, k, epsilon = 1, delta = 1e-5, method = "random_features", J = 300, M = 10,
+                                 domain = rbind(c(0, 0), c(1, 1))))
+  expect_output(print(rf), "expected norm of the noise on the 300 features")
+  expect_equal(glance(rf)$expected_rkhs, rf$noise_scale * sqrt(300))
+})
