@@ -19,9 +19,10 @@ fig_hall_kde <- function(out_dir) {
   file <- "hall-fig1-fig2-kde.png"
   x <- hall_mixture(100)
   grid <- seq(0, 1, length.out = 1000)
-  f <- kde_gaussian(x, grid, 0.1)
-  r1 <- dp_kde(x, grid, 0.1, epsilon = 1, delta = 0.1, mechanism = "gp", calibration = "hall")
-  r2 <- dp_kde(x, grid, 0.1, epsilon = 1, delta = 0.1, mechanism = "sobolev", calibration = "hall")
+  f <- kde_gaussian(x, grid, 0.1, domain = c(0, 1))   # (the data clamped to [0, 1], as the releases' targets)
+  r1 <- dp_kde(x, grid, 0.1, epsilon = 1, delta = 0.1, mechanism = "gp", calibration = "hall", domain = c(0, 1))
+  r2 <- dp_kde(x, grid, 0.1, epsilon = 1, delta = 0.1, mechanism = "sobolev", calibration = "hall",
+               domain = c(0, 1))
   yl <- range(f$values, r1$values$values, r2$values$values)
   open_png(file.path(out_dir, file), height = 500)
   op <- graphics::par(mfrow = c(1, 2), mar = c(4, 4, 3, 1))
