@@ -268,9 +268,11 @@ print.summary.dpfda_release <- function(x, ...) {
 #' the **privacy noise** of [confint()] (the non-private summary lies in it
 #' with probability `level`; sampling variability and clipping or smoothing
 #' bias are not included). It is available at the release's grid points
-#' (`newdata = NULL` or points of the grid); elsewhere the prediction
-#' transforms the noise, and asking for an interval there is a classed
-#' error (`dpfda_error_unsupported`) rather than a silent `fit`.
+#' (`newdata = NULL` or points of the grid), and for a Bernstein density
+#' (`dp_kde(mechanism = "bernstein")`) at any points (the band of its
+#' lattice's polynomial, see [predict.dpfda_bernstein_release()]); elsewhere
+#' the prediction transforms the noise, and asking for an interval there is
+#' a classed error (`dpfda_error_unsupported`) rather than a silent `fit`.
 #'
 #' @param object A `dpfda_release`.
 #' @param newdata Points (vector or matrix), or `NULL`. For a release fit
@@ -291,6 +293,12 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
   check_dot_names(list(...), if (inherits(object, "dpfda_kde_bernstein_release")) c("h", "type"), "predict")
   interval <- check_choice(interval, c("none", "confidence"), "interval")
   newdata <- predictor_columns(object, newdata)
+  if (interval == "confidence" && inherits(object, "dpfda_kde_bernstein_release") && !is.null(newdata) &&
+      anyNA(release_grid_index(object, newdata))) {
+    # off the grid a Bernstein density is the lattice's polynomial there: its band is known as well
+    # (beyond the lattice's domain, its predict() warns)
+    return(predict.dpfda_bernstein_release(object$lattice, newdata, ..., interval = "confidence", level = level))
+  }
   if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
   if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)

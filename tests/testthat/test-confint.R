@@ -382,3 +382,17 @@ test_that("predict(interval = \"confidence\") of a Bernstein release is the band
   expect_equal(unname(p3[, "upr"] - p3[, "fit"]), qnorm(0.975) * r2$noise_scale * sqrt(rowSums(B2^2)), tolerance = 1e-12)
   expect_error(predict(rl, t, interval = "confidence", level = 2), class = "dpfda_error_argument")
 })
+
+test_that("a Bernstein density gives predict(interval = \"confidence\") off its grid too", {
+  x <- faithful$eruptions
+  r <- with_seed_mode(9, dp_kde(x, seq(1, 6, by = 0.25), 0.3, epsilon = 1, mechanism = "bernstein", domain = c(1, 6)))
+  t <- c(2.123, 4.5, 5.01)
+  p <- predict(r, t, interval = "confidence", level = 0.9)
+  expect_equal(unname(p[, "fit"]), predict(r, t))
+  expect_equal(p, predict(r$lattice, t, interval = "confidence", level = 0.9))
+  expect_true(all(p[, "upr"] > p[, "fit"]) && all(p[, "lwr"] < p[, "fit"]))
+  expect_equal(dim(predict(r, c(2, 4.5), interval = "confidence")), c(2L, 3L))   # grid points: the confint() band
+  expect_warning(predict(r, 7, interval = "confidence"), class = "dpfda_warning_extrapolation")
+  g <- with_seed_mode(9, dp_kde(x, seq(1, 6, by = 0.25), 0.3, epsilon = 1, delta = 1e-6, domain = c(1, 6)))
+  expect_error(predict(g, 2.123, interval = "confidence"), class = "dpfda_error_unsupported")   # a GP density: grid only
+})
