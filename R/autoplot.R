@@ -70,7 +70,7 @@ autoplot_dpfda_curves <- function(object, ...) {
     d <- d[d$id == 1L, ]
     d <- data.frame(t1 = d$arg1, t2 = d$arg2, value = d$value)
     ggplot2::ggplot(d, ggplot2::aes(x = t1, y = t2, fill = value)) + ggplot2::geom_raster() +
-      ggplot2::labs(x = paste0(xl, "1"), y = paste0(xl, "2"), fill = yl)
+      ggplot2::labs(x = curves_axis_labels(object, xl)[1L], y = curves_axis_labels(object, xl)[2L], fill = yl)
   } else {
     dpfda_abort("Only one- and two-dimensional curves can be plotted.", arg = "object")
   }
@@ -84,6 +84,7 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   v <- release_labelled_values(shown)
   title <- sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
                    format(object$epsilon, digits = 3), format(object$delta, digits = 3))
+  refuse_band_beyond_1d(v, band, reference)
   if (v$dim != 1L || nrow(v$values) > 1L) return(autoplot_dpfda_curves(v) + ggplot2::ggtitle(title))
   b <- release_band(shown, band, level)
   rel_lab <- if (is.null(shown$lattice)) "private release" else

@@ -337,6 +337,10 @@ as.data.frame.dpfda_curves <- function(x, row.names = NULL, optional = FALSE, ..
     an <- curves_arg_label(x)
     vn <- curves_value_label(x)
     if (x$dim == 1L) names(out)[names(out) == "arg"] <- an
+    ax <- x$arg_name   # (several dimensions: the names of the columns, when recorded one per axis)
+    if (x$dim > 1L && length(ax) == x$dim && identical(ax, curves_axis_labels(x)) && !any(ax %in% c("id", "value"))) {
+      names(out)[match(paste0("arg", seq_len(x$dim)), names(out))] <- ax
+    }
     names(out)[names(out) == "value"] <- if (vn %in% c("id", an)) paste0(vn, "_value") else vn
   }
   out

@@ -95,11 +95,17 @@
 #'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted.
 #' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` (alias
 #'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
-#' @param domain Public bounds for clamping the data (default: the range of
-#'   the grid; points in memory beyond it get a warning of class
-#'   `dpfda_warning_data`, since on a grid over part of the data the release
-#'   is then the density of the points piled at its ends: give `domain`). Without `grid`, the domain gives the default grid: 101
-#'   equispaced points in one dimension, 51 per axis in two.
+#' @param domain Public bounds for clamping the data: `c(lower, upper)`, or a
+#'   `2 x d` matrix (row 1 lower, row 2 upper; its column names, if any,
+#'   select the data's columns). Default: the range of the grid; points in
+#'   memory beyond it get a warning of class `dpfda_warning_data`, since on a
+#'   grid over part of the data the release is then the density of the
+#'   points piled at its ends: give `domain`. With a given `domain`, a tenth
+#'   or more of the points beyond it get the same warning (a domain that does
+#'   not fit the data, e.g. its columns swapped); fewer are clamped silently.
+#'   Without `grid`, the domain gives the default grid: 101 equispaced points
+#'   in one dimension, 51 per axis in two. The names of the point columns of a
+#'   data frame (or `columns`) label the release's axes.
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism.
@@ -167,6 +173,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     check_bandwidth_unit(bandwidth, !is.null(unit) || (inherits(x, "dpfda_summary") && !is.null(x$unit)))
   }
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
+  point_names <- NULL   # the names of the point columns (axis labels of the release)
   if (engine && !is.null(unit)) {
     opts$id <- point_units(x, unit, opts$columns, opts$id)$id
   } else if (!engine) {
@@ -181,6 +188,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     }
     x <- select_point_columns(x, opts$columns)
     opts$columns <- NULL
+    point_names <- if (is.data.frame(x)) names(x)
     cl <- clean_point_frame(x, unit)
     x <- cl$x
     unit <- cl$unit
@@ -201,9 +209,11 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   d <- st$d
   bw <- st$bw
   # (said once the release is made: not before an error about another argument)
-  clamped <- if (!engine && is.null(domain)) clamped_to_grid(x, grid, d)
+  clamped <- if (!engine) clamped_note(x, grid, d, domain, point_names)
+  if (engine && is.character(opts$columns)) point_names <- opts$columns
   done <- function(rel) {
     if (!is.null(clamped)) dpfda_warn(clamped, "dpfda_warning_data")
+    if (length(point_names) == d && !anyNA(point_names) && all(nzchar(point_names))) rel$values$arg_name <- point_names
     rel
   }
   if (!is.null(units)) {   # points in memory with a unit: the summary a table would give, then its release
@@ -272,23 +282,34 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
 # Without a `domain`, the grid's range bounds the data and points beyond it are
 # moved to its ends: on a grid over part of the data (a zoom on [3, 4] of
 # faithful's eruptions) the release was that of a pile at each end, 0.49 at 3
-# where the density is 0.055, without a word. Said to the curator, who holds
-# the data (as the count of dropped missing values is). The warning's message, or NULL.
-clamped_to_grid <- function(x, grid, d) {
+# where the density is 0.055, without a word. With a `domain`, clamping a few
+# points is its purpose, but a tenth or more says the domain does not fit the
+# data (MASS::geyser's columns are waiting, then duration: a domain written
+# for duration, waiting moved all 299 points to one corner). Said to the
+# curator, who holds the data (as the count of dropped missing values is).
+# The warning's message, or NULL.
+clamped_note <- function(x, grid, d, domain, point_names = NULL) {
   pts <- tryCatch(kde_input_points(x, d), error = function(e) NULL)   # (bad input: refused later, by name)
-  if (is.null(pts) || !is.numeric(pts)) return(NULL)
-  dom <- as_domain(NULL, grid)
+  dom <- tryCatch(as_domain(domain, grid), error = function(e) NULL)
+  if (is.null(pts) || !is.numeric(pts) || is.null(dom) || !nrow(pts)) return(NULL)
   lo <- if (is.matrix(dom)) dom[1L, ] else dom[1L]
   hi <- if (is.matrix(dom)) dom[2L, ] else dom[2L]
   out <- rowSums(pts < rep(lo, each = nrow(pts)) | pts > rep(hi, each = nrow(pts)), na.rm = TRUE) > 0
-  if (!any(out)) return(NULL)
-  sprintf(paste("%d of the %d points lie outside the range of the grid (%s), which bounds the data when no",
-                "`domain` is given: they were moved to its %s, so the release there is the density of those",
-                "piled-up points. Give `domain`, public bounds of all the data (e.g. c(lower, upper)), to release",
-                "the density of all the points on this grid."),
-          sum(out), nrow(pts),
-          paste(sprintf("[%s, %s]", format(lo, digits = 4), format(hi, digits = 4)), collapse = " x "),
-          if (d == 1L) "ends" else "edges")
+  fmt <- function(v) vapply(v, format, "", digits = 4)
+  box <- paste(sprintf("[%s, %s]", fmt(lo), fmt(hi)), collapse = " x ")
+  edge <- if (d == 1L) "ends" else "edges"
+  if (is.null(domain)) {
+    if (!any(out)) return(NULL)
+    return(sprintf(paste("%d of the %d points lie outside the range of the grid (%s), which bounds the data when no",
+                         "`domain` is given: they were moved to its %s, so the release there is the density of those",
+                         "piled-up points. Give `domain`, public bounds of all the data (e.g. c(lower, upper)), to release",
+                         "the density of all the points on this grid."), sum(out), nrow(pts), box, edge))
+  }
+  if (mean(out) < 0.1) return(NULL)
+  sprintf(paste("%d of the %d points (%s%%) lie outside `domain` (%s) and were moved to its %s: check that it bounds",
+                "the data%s."), sum(out), nrow(pts), format(round(100 * mean(out))), box, edge,
+          if (d > 1L && length(point_names) == d) sprintf(", its columns in the order of the points' (%s)",
+                                                          paste(point_names, collapse = ", ")) else "")
 }
 
 # The points of a density estimate in memory (n x d), with advice for a

@@ -38,6 +38,9 @@
 plot.dpfda_curves <- function(x, y, col = NULL, lty = 1, lwd = 1, type = "l",
                               xlab = NULL, ylab = NULL, main = NULL, ...) {
   if (is.null(main)) main <- format(x)
+  labs <- if (x$dim == 2L) {
+    if (is.null(xlab)) curves_axis_labels(x) else paste0(xlab, 1:2)
+  }
   if (is.null(xlab)) xlab <- curves_arg_label(x)
   if (is.null(ylab)) ylab <- curves_value_label(x)
   if (x$dim == 1L) {
@@ -48,7 +51,7 @@ plot.dpfda_curves <- function(x, y, col = NULL, lty = 1, lwd = 1, type = "l",
              !any(vapply(axes, is.unsorted, NA))) {
     z <- matrix(x$values[1L, ], length(axes[[1L]]), length(axes[[2L]]))
     graphics::image(axes[[1L]], axes[[2L]], z, col = grDevices::hcl.colors(64, "viridis"),
-                    xlab = paste0(xlab, "1"), ylab = paste0(xlab, "2"), main = main, ...)
+                    xlab = labs[1L], ylab = labs[2L], main = main, ...)
     graphics::contour(axes[[1L]], axes[[2L]], z, add = TRUE, drawlabels = FALSE)
   } else {
     dpfda_abort("Only one-dimensional curves and curves on two-dimensional tensor grids can be plotted.",
@@ -61,6 +64,13 @@ plot.dpfda_curves <- function(x, y, col = NULL, lty = 1, lwd = 1, type = "l",
 curves_arg_label <- function(x) {
   a <- x$arg_name
   if (is.character(a) && length(a) >= 1L && !is.na(a[1L]) && nzchar(a[1L])) a[1L] else "t"
+}
+# The labels of the axes of two-dimensional curves: the names of the columns they came from
+# (e.g. a density of MASS::geyser's waiting and duration), else the argument label numbered.
+curves_axis_labels <- function(x, xlab = curves_arg_label(x)) {
+  a <- x$arg_name
+  if (is.character(a) && length(a) == x$dim && !anyNA(a) && all(nzchar(a))) return(a)
+  paste0(xlab, seq_len(x$dim))
 }
 curves_value_label <- function(x) {
   v <- x$value_name
@@ -98,6 +108,16 @@ release_view <- function(x) {
 
 #' @export
 noise_law.dpfda_bernstein_view <- function(x, ...) law_bernstein(x$lattice, x$values$grid)
+
+# A band or a reference is drawn about one-dimensional releases only; an image
+# of a density in the plane drew neither and said nothing.
+refuse_band_beyond_1d <- function(v, band, reference) {
+  if (v$dim == 1L || (is.null(band_type(band)) && is.null(reference))) return(invisible())
+  what <- if (!is.null(reference)) "reference" else "band"
+  dpfda_abort(sprintf(paste("`%s` is drawn for one-dimensional releases only; this one is %d-dimensional: take its",
+                            "band from confint() (columns lower, upper), or plot a reference separately."), what, v$dim),
+              class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = what)
+}
 
 # band argument -> NULL or "pointwise" / "simultaneous"
 band_type <- function(band) {
@@ -158,14 +178,15 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
   }
   shown <- release_view(x)
   v <- release_labelled_values(shown)
-  if (is.null(xlab)) xlab <- curves_arg_label(v)
-  if (is.null(ylab)) ylab <- curves_value_label(v)
-  b <- if (v$dim == 1L) release_band(shown, band, level) else NULL
-  ref <- if (!is.null(reference) && v$dim == 1L) release_reference(reference, v, shown$lattice$values) else NULL
-  if (v$dim != 1L) {
+  if (v$dim != 1L) {   # (an image: the axes are named by the curves unless xlab is given)
+    refuse_band_beyond_1d(v, band, reference)
     plot(v, main = main, xlab = xlab, ylab = ylab, ...)
     return(invisible(x))
   }
+  if (is.null(xlab)) xlab <- curves_arg_label(v)
+  if (is.null(ylab)) ylab <- curves_value_label(v)
+  b <- release_band(shown, band, level)
+  ref <- if (!is.null(reference)) release_reference(reference, v, shown$lattice$values) else NULL
   lat <- shown$lattice$values   # (a Bernstein release: its noisy lattice values, drawn as points)
   graphics::plot(range(v$grid), range(v$values, b$lower, b$upper, ref$value, lat$values), type = "n", xlab = xlab,
                  ylab = ylab, main = main)

@@ -127,3 +127,35 @@ test_that("a Bernstein release is drawn as its polynomial with its band, not as 
   expect_equal(pts[[1L]]$data$value, as.vector(r$values$values))
   on_null_device(print(p))
 })
+
+test_that("a density of named columns is labelled by them; a band in the plane is refused, not dropped", {
+  # (axes read x1, x2 for MASS::geyser's waiting and duration; plot(r, band = TRUE) drew no band, silently)
+  d <- data.frame(waiting = c(80, 71, 57, 80, 75, 77, 60, 86, 77, 56), duration = c(4, 2.2, 4.7, 4.2, 3.9, 1.9, 4.5,
+                                                                                   1.8, 4.6, 4.7))
+  dom <- rbind(c(40, 0.5), c(110, 6))
+  r <- with_seed_mode(1, dp_kde(d, bandwidth = c(5, 0.4), epsilon = 1, delta = 1e-6, domain = dom))
+  expect_identical(r$values$arg_name, c("waiting", "duration"))
+  expect_identical(names(as.data.frame(r$values, names = TRUE))[2:3], c("waiting", "duration"))
+  expect_identical(dpfda:::curves_axis_labels(r$values), c("waiting", "duration"))
+  on_null_device(expect_identical(plot(r), r))
+  e <- expect_error(on_null_device(plot(r, band = TRUE)), class = "dpfda_error_unsupported")
+  expect_identical(e$arg, "band")
+  expect_error(on_null_device(plot(r, reference = 1)), class = "dpfda_error_unsupported")
+  r1 <- with_seed_mode(1, dp_kde(d, bandwidth = 0.4, epsilon = 1, delta = 1e-6, domain = c(0.5, 6),
+                                 columns = "duration"))
+  expect_identical(dpfda:::curves_arg_label(r1$values), "duration")
+  # a domain that does not fit the data (its columns swapped) is said; a few points beyond it are not
+  w <- expect_warning(dp_kde(d, bandwidth = c(5, 0.4), epsilon = 1, delta = 1e-6, domain = dom[, 2:1]),
+                      class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "10 of the 10 points \\(100%\\) lie outside `domain` \\(\\[0.5, 6\\] x \\[40, 110\\]\\)")
+  expect_match(conditionMessage(w), "order of the points' \\(waiting, duration\\)")
+  expect_silent(with_seed_mode(1, dp_kde(c(d$duration, 9), seq(0.5, 6, length.out = 30), 0.4, epsilon = 1,
+                                         delta = 1e-6, domain = c(0.5, 6))))   # 1 of 11 beyond: its purpose
+  expect_warning(with_seed_mode(1, dp_kde(c(d$duration, 9, 9), seq(0.5, 6, length.out = 30), 0.4, epsilon = 1,
+                                          delta = 1e-6, domain = c(0.5, 6))), "2 of the 12 points \\(17%\\)",
+                 class = "dpfda_warning_data")
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(r)
+  expect_identical(c(p$labels$x, p$labels$y), c("waiting", "duration"))
+  expect_error(ggplot2::autoplot(r, band = TRUE), class = "dpfda_error_unsupported")
+})
