@@ -173,6 +173,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
                              noise = c("float", "exact"), budget = NULL, data = NULL, method = NULL, unit = NULL) {
   call <- match.call()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata, "dp_gp_regression",
                                       "newdata", new_required = TRUE, y = if (!missing(y)) y)
   if (!is.null(fd)) {
@@ -239,7 +240,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
       rel$n <- units$n
       rel$privacy_unit <- privacy_unit_points(units$n, units$label)
     }
-    rel <- formula_release(rel, fd)
+    rel <- formula_release(rel, fd %||% fr)
     if (is.null(ch)) return(release_close(rel, budget, label))
     ybound_close(rel, budget, paste(label, "y_bound = \"auto\""), ch, epsilon)
   }
@@ -563,6 +564,14 @@ formula_release <- function(rel, fd, response = TRUE) {
   rel
 }
 
+# A release fit on a data frame `x` of named columns (no formula) keeps their names as a formula's
+# predictors: predict() takes those columns of a data frame by name. (A test set with other columns
+# was refused, and one with the same columns in another order was read by position: swapped inputs.)
+frame_predictors <- function(x) {
+  nm <- if (is.data.frame(x)) names(x)
+  if (length(nm) >= 1L && !anyNA(nm) && all(nzchar(nm)) && !anyDuplicated(nm)) list(predictors = nm)
+}
+
 # newdata for predict(): with a release fit through a formula and a data frame, the predictor
 # columns by name (a data frame with other columns too, e.g. a test set, as predict.lm() takes it).
 predictor_columns <- function(object, newdata) {
@@ -570,7 +579,7 @@ predictor_columns <- function(object, newdata) {
   if (is.null(pv) || !is.data.frame(newdata)) return(newdata)
   miss <- setdiff(pv, names(newdata))
   if (length(miss)) {
-    dpfda_abort(sprintf("`newdata` must have the release's predictor column%s %s (from its formula); it lacks %s.",
+    dpfda_abort(sprintf("`newdata` must have the release's predictor column%s %s (as in the data it was fit on); it lacks %s.",
                         if (length(pv) == 1L) "" else "s", paste0("\"", pv, "\"", collapse = ", "),
                         paste0("\"", miss, "\"", collapse = ", ")), arg = "newdata")
   }

@@ -82,6 +82,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
                                     tol = 1e-8, ..., noise = c("float", "exact"), budget = NULL, data = NULL,
                                     unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(newdata)) newdata,
                                       "dp_sparse_gp_regression", "newdata", new_required = TRUE, y = if (!missing(y)) y)
   if (!is.null(fd)) {
@@ -128,7 +129,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
     rel$n <- units$n
     rel$privacy_unit <- privacy_unit_points(units$n, units$label)
   }
-  release_close(formula_release(rel, fd), budget, "dp_sparse_gp_regression")
+  release_close(formula_release(rel, fd %||% fr), budget, "dp_sparse_gp_regression")
 }
 
 # The FITC cloaking matrix C_FITC (P x n) on its own (internal; see the header).

@@ -199,12 +199,12 @@ kron_grid_axes <- function(g) {
 kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
   v <- kernel$variance
   tau <- max(jitter, 1e-10 * v)
-  k1 <- kernel
-  k1$variance <- 1
-  k1$dim <- NA_integer_
   dims <- lengths(axes)
   D <- length(axes)
-  eig <- lapply(axes, function(a) eigen(kernel_matrix(k1, matrix(a, ncol = 1L)), symmetric = TRUE))
+  # one unit-variance kernel per axis, with that axis's lengthscale (the whole kernel on one column
+  # recycled a lengthscale per axis over the points: wrong predictions with kernel_gaussian(c(30, 7)))
+  k1 <- kernel_axis_factors(kernel, D)
+  eig <- lapply(seq_len(D), function(d) eigen(kernel_matrix(k1[[d]], matrix(axes[[d]], ncol = 1L)), symmetric = TRUE))
   lam <- Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values)
   den <- v * lam + tau
   # apply (x Q_d)' or (x Q_d) to the columns of an m x r matrix, one mode at a time
@@ -225,7 +225,7 @@ kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
   W <- W / den
   W <- mode_apply(W, lapply(eig, function(e) e$vectors))      # (K + tau I)^{-1} y
   # k(p, grid)' w = v sum over the grid of prod_d k1(p_d, axis_d) w
-  Kp <- lapply(seq_len(D), function(d) kernel_matrix(k1, p[, d, drop = FALSE], matrix(axes[[d]], ncol = 1L)))
+  Kp <- lapply(seq_len(D), function(d) kernel_matrix(k1[[d]], p[, d, drop = FALSE], matrix(axes[[d]], ncol = 1L)))
   out <- vapply(seq_len(ncol(W)), function(j) {
     A <- array(W[, j], dims)
     # contract the last axes first: T_i = sum over axes 2..D, then axis 1

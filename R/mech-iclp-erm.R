@@ -110,6 +110,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                    noise = c("float", "exact"), budget = NULL, ..., data = NULL, unit = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
+  fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_erm", "grid", labels = TRUE,
                                                 y = if (!missing(y)) y)
   if (!is.null(fd)) {
@@ -195,7 +196,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                               noise_inflation = out$noise_inflation, y_bound = yb, offset = offset)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   rel$classes <- classes
-  release_close(formula_release(rel, fd, response = loss == "square"), budget, "dp_erm")
+  release_close(formula_release(rel, fd %||% fr, response = loss == "square"), budget, "dp_erm")
 }
 
 #' The release of dp_erm(): class `dpfda_iclp_erm_release`.

@@ -191,6 +191,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
+  fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE,
                                                 y = if (!missing(y)) y)
   if (!is.null(fd)) {
@@ -237,7 +238,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                     build = new_svm_release, noise_mode = noise)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
   rel$classes <- classes
-  release_close(formula_release(rel, fd, response = FALSE), budget, "dp_svm")
+  release_close(formula_release(rel, fd %||% fr, response = FALSE), budget, "dp_svm")
 }
 
 #' The release of dp_svm(): class `dpfda_svm_release` (a GP-noise release).
@@ -433,6 +434,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
+  fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE,
                                                 y = if (!missing(y)) y)
   if (!is.null(fd)) {
@@ -470,7 +472,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
                     build = new_krr_release, noise_mode = noise)
   if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
-  release_close(formula_release(rel, fd), budget, "dp_krr")
+  release_close(formula_release(rel, fd %||% fr), budget, "dp_krr")
 }
 
 #' @export

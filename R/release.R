@@ -323,7 +323,7 @@ warn_outside_grid <- function(v, newdata) {
     dpfda_warn(sprintf(paste("%d of the %d points of `newdata` lie outside the range of the release's grid (%s):",
                              "the release was computed on the grid, and there the values are only the",
                              "mechanism's extension of it."), sum(out), length(out),
-                       paste(sprintf("[%s, %s]", format(lo, digits = 4), format(hi, digits = 4)), collapse = " x ")),
+                       paste(sprintf("[%s, %s]", vapply(lo, format, "", digits = 4), vapply(hi, format, "", digits = 4)), collapse = " x ")),
                "dpfda_warning_extrapolation")
   }
   invisible()

@@ -463,6 +463,37 @@ test_that("a release fit through a formula predicts from a data frame by its pre
   expect_identical(s$values$value_name, "value")    # a classifier's values are scores, not the labels
 })
 
+test_that("a fit on a data frame of named columns (no formula) predicts from a test set by name", {
+  # (predict(dp_svm(Pima.tr[c("glu", "bmi")], ...), Pima.te[c("bmi", "glu")]) read bmi as glu, silently; the whole
+  # test set was refused for its factor column)
+  skip_if_not_installed("MASS")
+  tr <- MASS::Pima.tr
+  te <- MASS::Pima.te
+  grid <- expand.grid(glu = seq(50, 200, length.out = 8), bmi = seq(15, 70, length.out = 8))
+  s <- with_seed_mode(5, suppressWarnings(dp_svm(tr[c("glu", "bmi")], tr$type, lambda = 0.01, grid = grid,
+                                                 kernel = kernel_gaussian(c(30, 7)), epsilon = 1, delta = 1e-5)))
+  expect_identical(s$predictors, c("glu", "bmi"))
+  ref <- suppressWarnings(predict(s, as.matrix(te[c("glu", "bmi")])))
+  expect_equal(suppressWarnings(predict(s, te[c("bmi", "glu")])), ref)
+  expect_equal(suppressWarnings(predict(s, te)), ref)
+  expect_dpfda_error(predict(s, te["glu"]), regexp = "it lacks \"bmi\"")
+  aq <- stats::na.omit(datasets::airquality)
+  k <- with_seed_mode(6, suppressWarnings(dp_krr(aq[c("Temp", "Wind")], aq$Ozone, lambda = 0.05,
+                                                 kernel = kernel_gaussian(c(10, 4), variance = 900),
+                                                 grid = expand.grid(Temp = seq(55, 95, length.out = 5),
+                                                                    Wind = seq(2, 20, length.out = 5)),
+                                                 y_bound = c(0, 170), epsilon = 1, delta = 1e-5)))
+  expect_equal(suppressWarnings(predict(k, aq[c("Wind", "Ozone", "Temp")])),
+               suppressWarnings(predict(k, as.matrix(aq[c("Temp", "Wind")]))))
+  gp <- with_seed_mode(7, suppressWarnings(dp_gp_regression(aq["Temp"], aq$Ozone, newdata = data.frame(Temp = 60:90),
+                                                            kernel = kernel_gaussian(8, variance = 900),
+                                                            noise_variance = 400, y_bound = c(0, 170), epsilon = 1,
+                                                            delta = 1e-5)))
+  expect_identical(gp$predictors, "Temp")
+  expect_identical(gp$values$arg_name, "Temp")   # plots label the axis by the column
+  expect_equal(predict(gp, aq[c("Ozone", "Temp")][1:5, ]), predict(gp, aq$Temp[1:5]))
+})
+
 test_that("dp_bin_regression() and dp_sparse_gp_regression() take a formula as dp_gp_regression() does", {
   # (dp_bin_regression(Ozone ~ Temp, data = aq, ...) said "`y` is missing")
   aq <- stats::na.omit(datasets::airquality)
