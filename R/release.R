@@ -277,9 +277,10 @@ print.summary.dpfda_release <- function(x, ...) {
 #' @param object A `dpfda_release`.
 #' @param newdata Points (vector or matrix), or `NULL`. For a release fit
 #'   through a formula (`dp_gp_regression(y ~ x, data = )`, `dp_krr()`,
-#'   `dp_svm()`, `dp_erm()`, ...), a data frame such as a test set: its
-#'   predictor columns are taken by name (other columns are ignored), as
-#'   `predict.lm()` does.
+#'   `dp_svm()`, `dp_erm()`, ...) or on a data frame of named columns
+#'   (`dp_svm(d[c("glu", "bmi")], y, ...)`), a data frame such as a test set:
+#'   its predictor columns (the release's `predictors`) are taken by name,
+#'   in any order (other columns are ignored), as `predict.lm()` does.
 #' @param interval `"none"` (default) or `"confidence"` (see above).
 #' @param level Coverage probability of the interval.
 #' @param ... Options of the mechanism's evaluation (a density's Bernstein
