@@ -116,6 +116,10 @@ kernel_scale_points <- function(kernel, x, arg = "x") {
     t(backsolve(kernel$H_chol, t(x), transpose = TRUE))
   } else {
     ls <- kernel$lengthscale
+    if (length(ls) > 1L && length(ls) != d) {   # (sweep() would recycle them over the points, with a warning)
+      dpfda_abort(sprintf("`%s` has %d column%s but the kernel has %d lengthscales, one per dimension.", arg, d,
+                          if (d == 1L) "" else "s", length(ls)), arg = arg)
+    }
     if (length(ls) == 1L) x / ls else sweep(x, 2L, ls, "/")
   }
   if (!all(is.finite(xs))) {

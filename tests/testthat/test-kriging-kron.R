@@ -41,3 +41,10 @@ test_that("grids that are not tensor grids and non-separable kernels use dense k
   expect_false(dpfda:::kernel_separable(kernel_exponential(0.2, norm = "l2")))
   expect_true(dpfda:::kernel_separable(kernel_gaussian(0.2)))
 })
+
+test_that("a kernel with a lengthscale per axis refuses points of another dimension (never recycles them)", {
+  k <- kernel_gaussian(c(0.25, 0.6))
+  k$dim <- NA_integer_   # (as the Kronecker path once set it, which made sweep() recycle the lengthscales)
+  expect_error(kernel_matrix(k, matrix(1:3, ncol = 1L)), "2 lengthscales, one per dimension", class = "dpfda_error_argument")
+  expect_equal(kernel_matrix(k, cbind(0, 0), cbind(0.25, 0.6)), matrix(exp(-1)))
+})
