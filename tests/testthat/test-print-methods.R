@@ -142,3 +142,21 @@ test_that("format() of a release is its one-line header, as print() starts", {
   expect_identical(f, "<dpfda_release> iclp_qr mechanism, (epsilon = 1, delta = 0)-DP")
   expect_identical(capture.output(print(r))[1L], f)
 })
+
+test_that("format() of every object above is one line that print() starts with (never a deparsed list)", {
+  # (format() of a budget was "<environment: 0x...>", of an accuracy plan a column of numbers per field)
+  old <- dp_rng("secure")
+  on.exit(dp_rng(old), add = TRUE)
+  for (nm in names(fx)) {
+    obj <- fx[[nm]]
+    if (is.data.frame(obj) || startsWith(class(obj)[1L], "summary.")) next   # (data frames keep their format)
+    f <- format(obj)
+    expect_true(is.character(f) && length(f) == 1L && nzchar(f), info = nm)
+    expect_false(grepl("<environment|^list\\(", f), info = nm)
+    first <- trimws(utils::capture.output(print(obj))[1L])
+    if (!inherits(obj, "dpfda_kernel")) expect_true(startsWith(f, first), info = nm)   # (a kernel: its formula)
+  }
+  b <- fx$budget
+  expect_match(format(b), "spent: epsilon .* remaining")
+  expect_match(format(fx$accuracy), "expected L2 noise error [0-9.]+, total with the bias at most")
+})
