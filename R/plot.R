@@ -88,17 +88,26 @@ release_labelled_values <- function(x) {
   v
 }
 
-# The function a release publishes, as a release to draw. A one-dimensional
-# Bernstein release keeps its noisy lattice values, but what it publishes is
-# their Bernstein polynomial of order h: joining the lattice values by lines
-# drew a different (rougher) function. The view holds the polynomial on 201
-# points of the domain, and its noise law is that of the polynomial.
+# The function a release publishes, as a release to draw. A Bernstein release
+# keeps its noisy lattice values, but what it publishes is their Bernstein
+# polynomial of order h: joining the lattice values by lines drew a different
+# (rougher) function. The view holds the polynomial on 201 points of the
+# domain (51 x 51 in the plane), and its noise law is that of the polynomial.
 release_view <- function(x) {
-  if (!inherits(x, "dpfda_bernstein_release") || !identical(as.integer(x$dim), 1L)) return(x)
-  dom <- as.double(x$domain)
-  grid <- seq(dom[1L], dom[2L], length.out = 201L)
+  if (!inherits(x, "dpfda_bernstein_release") || !as.integer(x$dim) %in% 1:2) return(x)
   view <- x
-  view$values <- new_dpfda_curves(matrix(bernstein_predict(x, grid), nrow = 1L), grid, x$values$domain,
+  if (identical(as.integer(x$dim), 1L)) {
+    dom <- as.double(x$domain)
+    grid <- seq(dom[1L], dom[2L], length.out = 201L)
+    vals <- bernstein_predict(x, grid)
+  } else {   # in the plane: the polynomial on 51 x 51 points of the box (an image; no band there)
+    dom <- matrix(x$domain, 2L, 2L)
+    axes <- lapply(1:2, function(j) seq(dom[1L, j], dom[2L, j], length.out = 51L))
+    vals <- as.vector(bernstein_predict(x, axes))   # (column-major: first coordinate fastest)
+    grid <- as.matrix(expand.grid(axes, KEEP.OUT.ATTRS = FALSE))
+    colnames(grid) <- colnames(x$values$grid)
+  }
+  view$values <- new_dpfda_curves(matrix(vals, nrow = 1L), grid, x$values$domain,
                                   arg_name = x$values$arg_name %||% "t",
                                   value_name = x$values$value_name %||% "value")
   view$lattice <- x

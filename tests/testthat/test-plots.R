@@ -117,6 +117,16 @@ test_that("a Bernstein release is drawn as its polynomial with its band, not as 
   expect_match(conditionMessage(e), "failed at the release's grid: no")
   e <- expect_error(on_null_device(plot(r, reference = function(t) 1)), class = "dpfda_error_argument")
   expect_identical(e$arg, "reference")
+  # in the plane: the polynomial on 51 x 51 points of the box, drawn as an image
+  r2 <- with_seed_mode(6, dp_bernstein(function(p) p[, 1] * p[, 2], sensitivity = 0.01, epsilon = 1, k = 6, dim = 2,
+                                       domain = rbind(c(0, -1), c(2, 1))))
+  v2 <- dpfda:::release_view(r2)
+  ax <- list(seq(0, 2, length.out = 51), seq(-1, 1, length.out = 51))
+  expect_equal(nrow(v2$values$grid), 2601L)
+  expect_equal(as.vector(v2$values$values), as.vector(predict(r2, ax)), tolerance = 1e-14)
+  expect_equal(as.vector(v2$values$values)[c(1, 52, 2601)], predict(r2, rbind(c(0, -1), c(0, -1 + 2 / 50), c(2, 1))),
+               tolerance = 1e-12)
+  on_null_device(expect_identical(plot(r2), r2))
   skip_if_not_installed("ggplot2")
   p <- ggplot2::autoplot(r, band = TRUE, reference = f)
   rel <- p$data[p$data$what == "Bernstein polynomial (h = 1)", ]
