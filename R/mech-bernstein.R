@@ -17,8 +17,9 @@
 #' spent on the choice.
 #'
 #' `plot()` and `autoplot()` draw the released function, the polynomial of
-#' order `h` on 201 points of the domain, with the noisy lattice values as
-#' points (and `band =` its noise band); `predict(r, t, interval =
+#' order `h` on 201 points of the domain (an image on 51 x 51 points in two
+#' dimensions), with the noisy lattice values as points (and `band =` its
+#' noise band, in one dimension); `predict(r, t, interval =
 #' "confidence")` gives that band at any points. `confint()`, `tidy()` and
 #' `as.data.frame()` describe the released lattice values themselves.
 #'
