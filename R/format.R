@@ -4,7 +4,11 @@
 # gave "<environment: 0x...>", an accuracy plan a column of numbers per field,
 # so paste(), message() or an inline `r b` in R Markdown showed nothing useful.
 
-format_header <- function(x) utils::capture.output(print(x))[1L]
+# The first `lines` lines of print(x), joined by "; ".
+format_header <- function(x, lines = 1L) {
+  out <- trimws(utils::capture.output(print(x)))
+  paste(out[seq_len(min(lines, length(out)))], collapse = "; ")
+}
 
 #' One-line descriptions of dpfda objects
 #'
@@ -26,10 +30,7 @@ NULL
 
 #' @rdname format-dpfda
 #' @export
-format.dpfda_budget <- function(x, ...) {
-  lines <- trimws(utils::capture.output(print(x)))
-  paste(lines[1:2], collapse = "; ")   # (the header, then what is spent and remains)
-}
+format.dpfda_budget <- function(x, ...) format_header(x, 2L)   # (the header, then what is spent and remains)
 
 #' @rdname format-dpfda
 #' @export
@@ -49,10 +50,7 @@ format.dpfda_kme_release <- function(x, ...) format_header(x)
 
 #' @rdname format-dpfda
 #' @export
-format.dpfda_bandwidth <- function(x, ...) {
-  lines <- trimws(utils::capture.output(print(x)))
-  paste(lines[1:2], collapse = "; ")   # (the header, then h)
-}
+format.dpfda_bandwidth <- function(x, ...) format_header(x, 2L)   # (the header, then h)
 
 #' @rdname format-dpfda
 #' @export
@@ -88,10 +86,7 @@ format.dpfda_mortality <- function(x, ...) format_header(x)
 
 #' @rdname format-dpfda
 #' @export
-format.dpfda_accuracy_bandwidth <- function(x, ...) {
-  lines <- trimws(utils::capture.output(print(x)))
-  paste(lines[1:2], collapse = "; ")   # (the header, then the n the test needs)
-}
+format.dpfda_accuracy_bandwidth <- function(x, ...) format_header(x, 2L)   # (the header, then the n the test needs)
 
 #' @rdname format-dpfda
 #' @export
