@@ -87,8 +87,7 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   refuse_band_beyond_1d(v, band, reference)
   if (v$dim != 1L || nrow(v$values) > 1L) return(autoplot_dpfda_curves(v) + ggplot2::ggtitle(title))
   b <- release_band(shown, band, level)
-  rel_lab <- if (is.null(shown$lattice)) "private release" else
-    sprintf("Bernstein polynomial (h = %d)", as.integer(object$h))
+  rel_lab <- shown$line_label %||% "private release"
   d <- data.frame(arg = v$grid, value = v$values[1L, ], what = rel_lab)
   ltys <- c(1)
   names(ltys) <- rel_lab

@@ -229,6 +229,9 @@ quadrature_weights <- function(grid) {
 }
 
 format_range <- function(r) sprintf("[%s, %s]", format(r[1], digits = 4), format(r[2], digits = 4))
+# A box c(lo_1, ...) x c(hi_1, ...) as "[lo_1, hi_1] x [lo_2, hi_2]".
+format_box <- function(lo, hi) paste(vapply(seq_along(lo), function(j) format_range(c(lo[j], hi[j])), ""),
+                                     collapse = " x ")
 
 #' @export
 format.dpfda_curves <- function(x, ...) {
@@ -337,10 +340,8 @@ as.data.frame.dpfda_curves <- function(x, row.names = NULL, optional = FALSE, ..
     an <- curves_arg_label(x)
     vn <- curves_value_label(x)
     if (x$dim == 1L) names(out)[names(out) == "arg"] <- an
-    ax <- x$arg_name   # (several dimensions: the names of the columns, when recorded one per axis)
-    if (x$dim > 1L && length(ax) == x$dim && identical(ax, curves_axis_labels(x)) && !any(ax %in% c("id", "value"))) {
-      names(out)[match(paste0("arg", seq_len(x$dim)), names(out))] <- ax
-    }
+    ax <- curves_axis_names(x)   # (several dimensions: the names of the columns, when recorded one per axis)
+    if (!is.null(ax) && !any(ax %in% c("id", "value"))) names(out)[match(paste0("arg", seq_len(x$dim)), names(out))] <- ax
     names(out)[names(out) == "value"] <- if (vn %in% c("id", an)) paste0(vn, "_value") else vn
   }
   out

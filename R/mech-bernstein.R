@@ -482,15 +482,10 @@ predict.dpfda_bernstein_release <- function(object, newdata = NULL, h = object$h
   if (interval == "none") return(fit)
   level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                         what = "a number in (0, 1)")
-  # the linear map from the lattice values to the evaluations: its column j evaluates lattice vector e_j
+  # the linear map from the lattice values to the evaluations
   m <- length(object$values$values)
   check_alloc(as.double(length(fit)) * m * 2, "the Bernstein prediction band in memory")
-  one <- object
-  A <- vapply(seq_len(m), function(j) {
-    one$values$values[] <- as.double(seq_len(m) == j)
-    as.vector(bernstein_predict(one, newdata, h = h, type = type))
-  }, numeric(length(fit)))
-  if (!is.matrix(A)) A <- matrix(A, nrow = length(fit))
+  A <- matrix(bernstein_map(object, newdata, h = h, type = type), nrow = length(fit))
   fam <- if (identical(object$noise_type, "gaussian")) "gaussian" else "laplace"
   note <- "i.i.d. noise on the lattice values, then the evaluation"
   one_value <- rowSums(A != 0) == 1L   # a point that takes one lattice value (nearest, an end point): exact

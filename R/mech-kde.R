@@ -295,8 +295,7 @@ clamped_note <- function(x, grid, d, domain, point_names = NULL) {
   lo <- if (is.matrix(dom)) dom[1L, ] else dom[1L]
   hi <- if (is.matrix(dom)) dom[2L, ] else dom[2L]
   out <- rowSums(pts < rep(lo, each = nrow(pts)) | pts > rep(hi, each = nrow(pts)), na.rm = TRUE) > 0
-  fmt <- function(v) vapply(v, format, "", digits = 4)
-  box <- paste(sprintf("[%s, %s]", fmt(lo), fmt(hi)), collapse = " x ")
+  box <- format_box(lo, hi)
   edge <- if (d == 1L) "ends" else "edges"
   if (is.null(domain)) {
     if (!any(out)) return(NULL)

@@ -109,18 +109,19 @@ noise_law.dpfda_bernstein_release <- function(x, ...) {
              sprintf("i.i.d. %s on the lattice values", fam))
 }
 
-# The linear map from Bernstein lattice values to the polynomial on `points`.
-bernstein_map <- function(br, points) {
-  if (identical(as.integer(br$dim), 1L) && is.null(dim(points))) {   # the (iterated) basis directly
-    dom <- as.double(br$domain)
+# The linear map from Bernstein lattice values to the polynomial of order `h` on
+# `points` (or, with type = "nearest", to the nearest lattice values there).
+bernstein_map <- function(br, points, h = br$h, type = "bernstein") {
+  if (type == "bernstein" && identical(as.integer(br$dim), 1L) && is.null(dim(points)) && !is.list(points)) {
+    dom <- as.double(br$domain)   # (the iterated basis directly)
     u <- pmin(pmax((points - dom[1L]) / (dom[2L] - dom[1L]), 0), 1)
-    return(bernstein_basis(u, br$k, br$h))
+    return(bernstein_basis(u, br$k, h))
   }
-  p <- ncol(br$values$values)
+  p <- length(br$values$values)
   one <- br
   cols <- lapply(seq_len(p), function(j) {
     one$values$values <- matrix(as.double(seq_len(p) == j), nrow = 1L)
-    as.vector(bernstein_predict(one, points))
+    as.vector(bernstein_predict(one, points, h = h, type = type))
   })
   do.call(cbind, cols)
 }

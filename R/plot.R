@@ -67,10 +67,11 @@ curves_arg_label <- function(x) {
 }
 # The labels of the axes of two-dimensional curves: the names of the columns they came from
 # (e.g. a density of MASS::geyser's waiting and duration), else the argument label numbered.
-curves_axis_labels <- function(x, xlab = curves_arg_label(x)) {
+curves_axis_labels <- function(x, xlab = curves_arg_label(x)) curves_axis_names(x) %||% paste0(xlab, seq_len(x$dim))
+# The names recorded one per axis of curves in several dimensions, or NULL.
+curves_axis_names <- function(x) {
   a <- x$arg_name
-  if (is.character(a) && length(a) == x$dim && !anyNA(a) && all(nzchar(a))) return(a)
-  paste0(xlab, seq_len(x$dim))
+  if (x$dim > 1L && is.character(a) && length(a) == x$dim && !anyNA(a) && all(nzchar(a))) a
 }
 curves_value_label <- function(x) {
   v <- x$value_name
@@ -111,6 +112,7 @@ release_view <- function(x) {
                                   arg_name = x$values$arg_name %||% "t",
                                   value_name = x$values$value_name %||% "value")
   view$lattice <- x
+  view$line_label <- sprintf("Bernstein polynomial (h = %d)", as.integer(x$h))
   class(view) <- c("dpfda_bernstein_view", "dpfda_release")
   view
 }
@@ -207,9 +209,7 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
   if (!is.null(lat)) graphics::points(lat$grid, lat$values[1L, ], pch = 1, cex = 0.8)
   if (!is.null(ref)) graphics::lines(ref$arg, ref$value, lty = 2, lwd = 2)
   if (isTRUE(legend) && (!is.null(b) || !is.null(ref) || !is.null(lat))) {
-    lab <- c(if (is.null(lat)) "private release" else sprintf("Bernstein polynomial (h = %d)",
-                                                               as.integer(x$h)),
-             if (!is.null(lat)) "noisy lattice values", if (!is.null(b)) b$label,
+    lab <- c(shown$line_label %||% "private release", if (!is.null(lat)) "noisy lattice values", if (!is.null(b)) b$label,
              if (!is.null(ref)) "reference (not private)")
     graphics::legend("topleft", legend = lab, bty = "n", cex = 0.8,
                      lty = c(1, if (!is.null(lat)) NA, if (!is.null(b)) NA, if (!is.null(ref)) 2),

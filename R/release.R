@@ -324,7 +324,7 @@ warn_outside_grid <- function(v, newdata) {
     dpfda_warn(sprintf(paste("%d of the %d points of `newdata` lie outside the range of the release's grid (%s):",
                              "the release was computed on the grid, and there the values are only the",
                              "mechanism's extension of it."), sum(out), length(out),
-                       paste(sprintf("[%s, %s]", vapply(lo, format, "", digits = 4), vapply(hi, format, "", digits = 4)), collapse = " x ")),
+                       format_box(lo, hi)),
                "dpfda_warning_extrapolation")
   }
   invisible()
