@@ -478,6 +478,7 @@ predict.dpfda_bernstein_release <- function(object, newdata = NULL, h = object$h
     return(as.vector(object$values$values))
   }
   warn_outside_grid(object$values, newdata)   # (clamped there, as predict() of other releases warns)
+  type <- check_choice(type, c("bernstein", "nearest"), "type")   # (one value for bernstein_map() below)
   fit <- bernstein_predict(object, newdata, h = h, type = type)
   if (interval == "none") return(fit)
   level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,

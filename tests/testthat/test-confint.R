@@ -360,7 +360,7 @@ test_that("predict(interval = \"confidence\") of a Bernstein release is the band
   expect_equal(unname(p2[, "upr"] - p2[, "fit"]), qnorm(0.975) * rg$noise_scale * sqrt(rowSums(bernstein_basis(t, 8, 3)^2)),
                tolerance = 1e-12)
   rl <- with_seed_mode(7, dp_bernstein(f, sensitivity = 0.02, epsilon = 1, k = 8))
-  pl <- predict(rl, t, interval = "confidence")
+  pl <- expect_silent(predict(rl, t, interval = "confidence"))   # (the default `type`, matched to one value)
   half <- unname(pl[, "upr"] - pl[, "fit"])
   b <- rl$noise_scale
   expect_equal(half[c(1, 6)], rep(-b * log(0.05), 2), tolerance = 1e-12)   # an end point: one Laplace value, exact
