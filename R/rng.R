@@ -49,7 +49,8 @@ dp_rng <- function(mode = NULL, ...) {
 #'
 #' @param seed A single whole number passed to [set.seed()].
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
-#' @return The previous mode, invisibly.
+#' @return The previous mode (`"secure"` or `"seeded"`), invisibly: restore
+#'   it with `dp_rng(old)` (not `dp_reproducible(old)`, which needs a seed).
 #' @examples
 #' old <- dp_reproducible(42)
 #' rlaplace(2, scale = 1)
@@ -58,6 +59,12 @@ dp_rng <- function(mode = NULL, ...) {
 dp_reproducible <- function(seed, ...) {
   check_dot_names(dot_args(), character(), "dp_reproducible")
   check_required()
+  # `old <- dp_reproducible(1); ...; dp_reproducible(old)` is the options() idiom, but `old` is a
+  # mode ("secure" / "seeded"): dp_rng() restores it
+  if (is.character(seed) && length(seed) == 1L && seed %in% c("secure", "seeded")) {
+    dpfda_abort(sprintf(paste("`seed` is a number; \"%s\" is a noise mode, as dp_reproducible() returns:",
+                              "restore it with dp_rng(\"%s\")."), seed, seed), arg = "seed")
+  }
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
   old <- dp_rng("seeded")
   set.seed(seed)

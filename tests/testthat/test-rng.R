@@ -42,6 +42,16 @@ test_that("seeded mode: the same seed gives identical output", {
   expect_identical(x, y)
 })
 
+test_that("dp_reproducible(old) with the mode it returned points to dp_rng()", {
+  old <- dp_rng("secure")
+  on.exit(dp_rng(old))
+  prev <- dp_reproducible(3)
+  expect_identical(prev, "secure")
+  e <- expect_error(dp_reproducible(prev), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "dp_rng(\"secure\")", fixed = TRUE)
+  expect_identical(dp_rng(), "seeded")   # (refused: the mode is unchanged)
+})
+
 test_that("secure mode: set.seed() does not repeat output", {
   old <- dp_rng("secure")
   on.exit(dp_rng(old))
