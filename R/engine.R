@@ -58,9 +58,12 @@ engine_need <- function() {
 #'   or `NULL` (or a data frame with no rows) when there are no more (an
 #'   error it raises becomes a `dpfda_error_data` naming the chunk); or a
 #'   list of data frames, every one of them read (a `NULL` or empty element
-#'   is skipped, not taken for the end).
+#'   is skipped, not taken for the end); or a data frame in memory, read
+#'   `rows` rows at a time (to try the chunked path, or to keep the work of
+#'   each step small).
 #' @param file Path of a CSV file with a header line.
-#' @param rows Rows per chunk.
+#' @param rows Rows per chunk: for `csv_chunks()`, and for `dp_chunks()` of
+#'   a data frame (required there; not taken with a list or a function).
 #' @param ... For `csv_chunks()`: passed to [utils::read.csv()] (e.g. `sep`,
 #'   `colClasses`); a name that `read.csv()` does not take is refused when
 #'   the chunks are made. A chunk that cannot be read (e.g. a value that does
@@ -77,10 +80,27 @@ engine_need <- function() {
 #' r <- dp_kde(csv_chunks(f, rows = 1000), seq(0, 1, length.out = 101), 0.1, epsilon = 1,
 #'             delta = 1e-6, columns = "x")
 #' unlink(f)
+#' # a data frame in memory, 100 rows at a time: the same summary as the whole frame
+#' ch <- dp_chunks(faithful, rows = 100)
+#' summarise_kde(ch, grid = seq(1, 6, length.out = 51), bandwidth = 0.3, columns = "eruptions")$n
 #' @export
-dp_chunks <- function(source, ...) {
+dp_chunks <- function(source, rows = NULL, ...) {
   check_dot_names(dot_args(), character(), "dp_chunks")
   check_required("source")
+  if (is.data.frame(source)) {   # a data frame in memory, `rows` rows at a time (in its order)
+    if (is.null(rows)) {
+      dpfda_abort(paste("`rows` is missing: dp_chunks() of a data frame reads it `rows` rows at a time",
+                        "(e.g. dp_chunks(d, rows = 1e5))."), arg = "rows")
+    }
+    rows <- check_count(rows, "rows", min = 1)
+    d <- source
+    starts <- if (nrow(d) > 0L) seq(1, nrow(d), by = rows) else numeric(0)
+    return(dp_chunks(lapply(starts, function(a) d[seq.int(a, min(nrow(d), a + rows - 1)), , drop = FALSE])))
+  }
+  if (!is.null(rows)) {
+    dpfda_abort(paste("`rows` is for a data frame, which dp_chunks() splits; a list or a function gives its chunks",
+                      "as they are."), arg = "rows")
+  }
   if (is.list(source) && !is.data.frame(source)) {
     # every element is read: a NULL or an empty data frame is skipped (it ended the chunks, so the
     # elements after it were left out without a word)
@@ -340,7 +360,7 @@ warn_dropped_rows <- function(n, what = "a missing or non-finite value") {
 # Every number of a summary as a plain double on every engine (counts come
 # back as integer64 from PostgreSQL, as integer from SQLite).
 summary_as_double <- function(s) {
-  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y"))) {
+  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y", "outside"))) {
     if (is.numeric(s[[f]]) || inherits(s[[f]], "integer64")) s[[f]] <- plain_double(s[[f]])
   }
   s

@@ -147,6 +147,27 @@ test_that("chunks give the summary of the whole, with ids kept together", {
   expect_error(summarise_kde(dp_chunks(function() 1), d$t, 0.05, columns = "x"), class = "dpfda_error_argument")
 })
 
+test_that("dp_chunks() of a data frame reads it `rows` rows at a time: the summary of the whole frame", {
+  d <- eng_data()
+  f <- d$long
+  # 7 rows at a time splits individuals across chunks (joined by the reader) and leaves a short last chunk
+  expect_equal(summarise_mean(dp_chunks(f, rows = 7), d$t, 1, id = "patient", arg = "day", value = "score")$sums,
+               summarise_mean(f, d$t, 1, id = "patient", arg = "day", value = "score")$sums, tolerance = 1e-12)
+  ch <- dp_chunks(data.frame(x = faithful$eruptions), rows = 100)
+  g <- seq(1, 6, length.out = 51)
+  s1 <- summarise_kde(ch, g, 0.3, columns = "x")
+  s2 <- summarise_kde(ch, g, 0.3, columns = "x")   # read again from the start
+  s0 <- summarise_kde(data.frame(x = faithful$eruptions), g, 0.3, columns = "x")
+  expect_equal(s1$n, 272)
+  expect_equal(s1$sums, s0$sums, tolerance = 1e-12)
+  expect_identical(s2$sums, s1$sums)
+  expect_error(summarise_kde(dp_chunks(data.frame(x = numeric(0)), rows = 5), g, 0.3, columns = "x"),
+               "no rows", class = "dpfda_error_data")
+  expect_error(dp_chunks(faithful), "`rows` is missing", class = "dpfda_error_argument")
+  expect_error(dp_chunks(faithful, rows = 0), class = "dpfda_error_argument")
+  expect_error(dp_chunks(list(faithful), rows = 10), "`rows` is for a data frame", class = "dpfda_error_argument")
+})
+
 test_that("bad input: missing and non-numeric columns, NULLs, ids", {
   d <- eng_data()
   df <- data.frame(v = d$x, s = "a")
@@ -525,7 +546,9 @@ test_that("the SQL for PostgreSQL and Spark is generated", {
     # below (no underflow), computed once per kernel value; the rows computed once (OFFSET 0)
     expect_false(grepl("JOIN", q, fixed = TRUE))
     expect_match(q, "EXP(GREATEST((-0.5 * ", fixed = TRUE)
-    expect_false(grepl("CASE", q, fixed = TRUE))
+    # (one CASE: the count of points beyond the domain, not a test per kernel value)
+    expect_identical(lengths(regmatches(q, gregexpr("CASE", q, fixed = TRUE))), 1L)
+    expect_match(q, "SUM(\"outside\")", fixed = TRUE)
     expect_match(q, "OFFSET 0", fixed = TRUE)
     expect_match(q, "AS \"s121\"", fixed = TRUE)
     q <- engine_sql(t, "mortality")
