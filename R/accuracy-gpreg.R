@@ -52,7 +52,7 @@ plan_y_bound <- function(y_bound) {
                       "settings: plan with numeric bounds (the auto bound spends a share of epsilon as well)."),
                 arg = "y_bound")
   }
-  check_y_bound(y_bound)
+  check_y_bound(y_bound)   # (c(lower, upper); one number B is c(-B, B))
 }
 
 # `n` of a regression plan: the inputs fix it (a value that differs is refused, not ignored).

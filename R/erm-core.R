@@ -119,10 +119,7 @@ centre_alias <- function(center, dots) {
 
 # Public response bound: clipping interval, offset and B with |y - offset| <= B.
 krr_bound <- function(y_bound, center) {
-  ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L &&
-    all(is.finite(y_bound)) && y_bound[1L] < y_bound[2L]
-  if (!isTRUE(ok)) arg_error("y_bound", "a vector c(lower, upper) of finite numbers with lower < upper", y_bound)
-  y_bound <- as.double(y_bound)
+  y_bound <- check_y_bound(y_bound)
   if (center) {
     offset <- y_bound[1L] / 2 + y_bound[2L] / 2   # no overflow for huge bounds
     B <- y_bound[2L] / 2 - y_bound[1L] / 2

@@ -78,7 +78,8 @@
 #'   `lengthscale`, `noise_variance` and optionally `variance` (default 1),
 #'   one Gaussian kernel ([kernel_gaussian()]) per row; or a list whose
 #'   elements are `list(kernel = <kernel>, noise_variance = <number>)`.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs (one positive
+#'   number `B` stands for `c(-B, B)`).
 #' @param epsilon Privacy budget of the selection.
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would

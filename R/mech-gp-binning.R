@@ -92,7 +92,8 @@
 #'   frame with `columns`, a table or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
 #'   dimension.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs (one positive
+#'   number `B` stands for `c(-B, B)`), or `"auto"`
 #'   (chosen privately with a share of `epsilon`, see Automatic bound).
 #' @param epsilon Privacy parameter (\eqn{\delta = 0}).
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
@@ -200,9 +201,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   bo <- split_ybound_options(opts)
   opts <- bo$rest
   auto <- !missing(y_bound) && identical(y_bound, "auto")
-  if (!missing(y_bound) && !auto && (is.character(y_bound) || is.factor(y_bound))) {
-    arg_error("y_bound", "c(lower, upper) with lower < upper, or \"auto\" (a private bound)", y_bound)
-  }
+  if (!missing(y_bound) && !auto) y_bound <- check_y_bound(y_bound, auto_ok = TRUE)
   if (!auto) auto_bound_unused(bo$auto, "y_bound", ybound_option_names)
   ab <- NULL
   if (auto && inherits(x, "dpfda_summary")) {
@@ -413,10 +412,18 @@ release_predict.dpfda_bin_release <- function(object, newdata, method = object$m
 
 # ---- binning ------------------------------------------------------------------
 
-check_y_bound <- function(y_bound) {
+check_y_bound <- function(y_bound, auto_ok = FALSE) {
+  # one positive number B is c(-B, B), |y| <= B (as dp_erm() has always taken it)
+  if (is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 1L && isTRUE(is.finite(y_bound)) &&
+      y_bound > 0 && is.finite(2 * y_bound)) {
+    return(c(-1, 1) * as.double(y_bound))
+  }
   ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L &&
     all(is.finite(y_bound)) && y_bound[1] < y_bound[2] && is.finite(diff(y_bound))
-  if (!isTRUE(ok)) arg_error("y_bound", "c(lower, upper) with lower < upper", y_bound)
+  if (!isTRUE(ok)) {
+    arg_error("y_bound", paste0("c(lower, upper) with lower < upper, or a positive number B for c(-B, B)",
+                                if (auto_ok) ", or \"auto\" (a private bound)"), y_bound)
+  }
   as.double(y_bound)
 }
 

@@ -112,7 +112,8 @@
 #'   half-range of `y_bound`, a `dpfda_warning_utility` says that the
 #'   posterior mean will stay near the midpoint).
 #' @param noise_variance Public observation-noise variance \eqn{\sigma_n^2 > 0}.
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs, or `"auto"`:
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs (one positive
+#'   number `B` stands for `c(-B, B)`), or `"auto"`:
 #'   chosen privately with a share of `epsilon` (see Automatic bound).
 #' @param epsilon,delta Privacy parameters.
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
@@ -405,11 +406,7 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
   if (!is.numeric(y) || length(y) != n || !all(is.finite(y))) {
     arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
   }
-  ok <- is.numeric(y_bound) && length(y_bound) == 2L && all(is.finite(y_bound)) && y_bound[1] < y_bound[2]
-  if (!isTRUE(ok)) {
-    arg_error("y_bound", if (auto_ok) "c(lower, upper) with lower < upper, or \"auto\" (a private bound)" else
-      "c(lower, upper) with lower < upper", y_bound)
-  }
+  y_bound <- check_y_bound(y_bound, auto_ok)
   noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
   grid <- as_grid(newdata, "newdata")
   if (is.null(dim(grid))) grid <- sort(grid)

@@ -55,7 +55,8 @@
 #'   for k-means on `x` (one inducing point at `t` is `matrix(t)`).
 #' @param tol Solver tolerance passed to [cloaking_covariance()].
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
-#' @param y_bound Public `c(lower, upper)` bounds on the outputs.
+#' @param y_bound Public `c(lower, upper)` bounds on the outputs (one positive
+#'   number `B` stands for `c(-B, B)`).
 #' @return A `dpfda_release` (subclass `dpfda_gpreg_release`, `regression =
 #'   "cloaking-fitc"`) with the released mean at `newdata`, and
 #'   `posterior_variance`, `noise_covariance`, `lambda`, `max_constraint`,

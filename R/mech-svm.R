@@ -400,7 +400,8 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #'   `y_bound`.
 #' @param lambda Public regularisation \eqn{\lambda > 0}.
 #' @param kernel The regression kernel, also the covariance of the noise.
-#' @param y_bound Public bounds `c(lower, upper)` on the responses.
+#' @param y_bound Public bounds `c(lower, upper)` on the responses (one
+#'   positive number `B` stands for `c(-B, B)`).
 #' @param center Fit the responses minus the midpoint of `y_bound` (smaller
 #'   \eqn{B}, shrinkage towards the midpoint rather than 0). `centre`, its
 #'   older spelling, is still accepted in `...`.

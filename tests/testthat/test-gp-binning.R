@@ -284,3 +284,31 @@ test_that("the utility warning of a regression measures the noise against half t
   expect_identical(dpfda:::regression_signal(c(-150, 100)), 125)
   expect_identical(dpfda:::regression_signal(c(-200, -10)), 95)
 })
+
+test_that("one positive number as y_bound is c(-B, B) in every regression, as in dp_erm()", {
+  # (dp_gp_regression(y_bound = 150) was refused: "must be c(lower, upper)", while dp_erm() took it)
+  set.seed(3)
+  x <- runif(60)
+  y <- sin(2 * pi * x) + rnorm(60, 0, 0.2)
+  nd <- c(0.25, 0.5, 0.75)
+  same <- function(f) {
+    a <- with_seed_mode(9, f(2))
+    b <- with_seed_mode(9, f(c(-2, 2)))
+    expect_identical(predict(a, nd), predict(b, nd))
+    expect_identical(as.double(a$y_bound), c(-2, 2))
+  }
+  same(function(yb) dp_bin_regression(x, y, 6, yb, epsilon = 1, domain = c(0, 1)))
+  same(function(yb) dp_gp_regression(x, y, nd, kernel_gaussian(0.2), 0.04, yb, epsilon = 1, delta = 1e-5))
+  same(function(yb) dp_sparse_gp_regression(x, y, nd, seq(0, 1, length.out = 10), kernel_gaussian(0.2), 0.04, yb,
+                                            epsilon = 1, delta = 1e-5))
+  same(function(yb) dp_krr(x, y, 0.1, kernel_gaussian(0.2), seq(0, 1, length.out = 21), y_bound = yb, epsilon = 1,
+                           delta = 1e-5))
+  expect_equal(summarise_bin_regression(x, y, 6, 2, c(0, 1))$settings$y_bound, c(-2, 2))
+  expect_equal(dp_accuracy(x, mechanism = "bin_regression", bins = 6, y_bound = 2, domain = c(0, 1), epsilon = 1)$expected_l2,
+               dp_accuracy(x, mechanism = "bin_regression", bins = 6, y_bound = c(-2, 2), domain = c(0, 1),
+                           epsilon = 1)$expected_l2)
+  for (bad in list(0, -2, NA_real_, c(1, 2, 3))) {
+    expect_error(dp_bin_regression(x, y, 6, bad, epsilon = 1, domain = c(0, 1)), "positive number B",
+                 class = "dpfda_error_argument")
+  }
+})

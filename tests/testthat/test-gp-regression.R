@@ -335,7 +335,14 @@ test_that("bad inputs give classed errors", {
   expect_error(call(y = as.character(tg$y)), class = "dpfda_error")
   expect_error(call(y_bound = c(1, -1)), class = "dpfda_error")
   expect_error(call(y_bound = c(0, Inf)), class = "dpfda_error")
-  expect_error(call(y_bound = 1), class = "dpfda_error")
+  # one positive number B is c(-B, B) (as dp_erm() takes it); zero, a negative number or three values are refused
+  a <- with_seed_mode(5, call(y_bound = 2.5))
+  b <- with_seed_mode(5, call(y_bound = c(-2.5, 2.5)))
+  expect_identical(a$values$values, b$values$values)
+  expect_identical(a$y_bound, c(-2.5, 2.5))
+  for (bad in list(0, -1, c(1, 2, 3), Inf)) {
+    expect_error(call(y_bound = bad), "a positive number B for c\\(-B, B\\)", class = "dpfda_error_argument")
+  }
   expect_error(call(noise_variance = 0), class = "dpfda_error")
   expect_error(call(noise_variance = -1), class = "dpfda_error")
   expect_error(call(newdata = c(0.2, 0.2)), class = "dpfda_error")
