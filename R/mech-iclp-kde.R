@@ -34,7 +34,7 @@
 iclp_kde_options <- c("kernel", "eta", "J", "M", "tol", "sensitivity_method", "counts")
 
 dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domain, binned, bins, call,
-                        noise = "float", ...) {
+                        noise = "float", note_summary = NULL, ...) {
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1) (the mechanism is pure DP: delta = 0 is recorded)",
                         class = "dpfda_error_privacy")
@@ -75,6 +75,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     s <- if (inherits(x, "dpfda_summary")) x else
       summarise_kde(x, grid, domain = dom, columns = opts$columns, id = opts$id, mechanism = "iclp")
     s <- check_summary(s, "kde_grid")
+    if (is.function(note_summary)) note_summary(s)   # (dp_kde() says how many points the domain clamped)
     if (!isTRUE(all.equal(s$settings, list(axes = axes, domain = dom)))) {
       dpfda_abort("The summary was computed on another grid or `domain`.", arg = "grid")
     }

@@ -97,8 +97,9 @@
 #'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data: `c(lower, upper)`, or a
 #'   `2 x d` matrix (row 1 lower, row 2 upper; its column names, if any,
-#'   select the data's columns). Default: the range of the grid; points in
-#'   memory beyond it get a warning of class `dpfda_warning_data`, since on a
+#'   select the data's columns). Default: the range of the grid; points
+#'   beyond it get a warning of class `dpfda_warning_data` (on every source:
+#'   a table, chunks or summary count them in the same pass), since on a
 #'   grid over part of the data the release is then the density of the
 #'   points piled at its ends: give `domain`. With a given `domain`, a tenth
 #'   or more of the points beyond it get the same warning (a domain that does
@@ -211,7 +212,15 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # (said once the release is made: not before an error about another argument)
   clamped <- if (!engine) clamped_note(x, grid, d, domain, point_names)
   if (engine && is.character(opts$columns)) point_names <- opts$columns
+  # a table, chunks or summary: its summary counts the points beyond the domain in the same pass
+  used <- if (engine && inherits(x, "dpfda_summary")) x
+  note_summary <- if (engine) function(s) used <<- s
+  domain_given <- !is.null(domain)
   done <- function(rel) {
+    if (is.null(clamped) && !is.null(used)) {
+      clamped <- clamped_note_summary(used, kde_check_domain(as_domain(domain, grid)), d, domain_given,
+                                      point_names)
+    }
     if (!is.null(clamped)) dpfda_warn(clamped, "dpfda_warning_data")
     if (length(point_names) == d && !anyNA(point_names) && all(nzchar(point_names))) rel$values$arg_name <- point_names
     rel
@@ -227,7 +236,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R: any source
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
-                                       mechanism, domain, if (!engine) binned, bins, call, noise = noise), opts),
+                                       mechanism, domain, if (!engine) binned, bins, call, noise = noise,
+                                       note_summary = note_summary), opts),
                    quote = TRUE)
     return(done(release_close(rel, budget, "dp_kde")))
   }
@@ -260,6 +270,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   dom <- kde_check_domain(as_domain(domain, grid))
   est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) else
     kde_points_estimate(x, bandwidth, dom, binned, bins, d)
+  if (is.function(note_summary)) note_summary(est$summary)
   if (is.null(n_known)) warn_privacy(NULL, if (missing(delta)) 0 else delta, est$n)   # (a table's n, from its summary)
   if (mechanism == "bernstein") {
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
@@ -292,21 +303,36 @@ clamped_note <- function(x, grid, d, domain, point_names = NULL) {
   pts <- tryCatch(kde_input_points(x, d), error = function(e) NULL)   # (bad input: refused later, by name)
   dom <- tryCatch(as_domain(domain, grid), error = function(e) NULL)
   if (is.null(pts) || !is.numeric(pts) || is.null(dom) || !nrow(pts)) return(NULL)
-  lo <- if (is.matrix(dom)) dom[1L, ] else dom[1L]
-  hi <- if (is.matrix(dom)) dom[2L, ] else dom[2L]
-  out <- rowSums(pts < rep(lo, each = nrow(pts)) | pts > rep(hi, each = nrow(pts)), na.rm = TRUE) > 0
-  box <- format_box(lo, hi)
+  out <- rowSums(pts < rep(matrix(dom, 2L)[1L, ], each = nrow(pts)) |
+                   pts > rep(matrix(dom, 2L)[2L, ], each = nrow(pts)), na.rm = TRUE) > 0
+  clamped_message(sum(out), nrow(pts), dom, d, !is.null(domain), point_names)
+}
+
+# The same from a table, chunks or a summary: the count of points beyond the
+# domain that the summary took in the same pass (`outside`; a summary of an
+# earlier version has none: nothing is said).
+clamped_note_summary <- function(s, dom, d, domain_given, point_names = NULL) {
+  if (!inherits(s, "dpfda_summary") || is.null(s$outside)) return(NULL)
+  clamped_message(s$outside, s$rows - s$dropped, dom, d, domain_given, point_names)
+}
+
+# The warning for `out` of `total` points clamped to the box `dom`, or NULL:
+# any, when the box is the grid's range (no `domain`); a tenth, with a domain.
+clamped_message <- function(out, total, dom, d, domain_given, point_names = NULL) {
+  if (!(total > 0) || !(out > 0)) return(NULL)
+  dm <- matrix(dom, nrow = 2L)
+  box <- format_box(dm[1L, ], dm[2L, ])
   edge <- if (d == 1L) "ends" else "edges"
-  if (is.null(domain)) {
-    if (!any(out)) return(NULL)
-    return(sprintf(paste("%d of the %d points lie outside the range of the grid (%s), which bounds the data when no",
+  f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  if (!domain_given) {
+    return(sprintf(paste("%s of the %s points lie outside the range of the grid (%s), which bounds the data when no",
                          "`domain` is given: they were moved to its %s, so the release there is the density of those",
                          "piled-up points. Give `domain`, public bounds of all the data (e.g. c(lower, upper)), to release",
-                         "the density of all the points on this grid."), sum(out), nrow(pts), box, edge))
+                         "the density of all the points on this grid."), f(out), f(total), box, edge))
   }
-  if (mean(out) < 0.1) return(NULL)
-  sprintf(paste("%d of the %d points (%s%%) lie outside `domain` (%s) and were moved to its %s: check that it bounds",
-                "the data%s."), sum(out), nrow(pts), format(round(100 * mean(out))), box, edge,
+  if (out / total < 0.1) return(NULL)
+  sprintf(paste("%s of the %s points (%s%%) lie outside `domain` (%s) and were moved to its %s: check that it bounds",
+                "the data%s."), f(out), f(total), format(round(100 * out / total)), box, edge,
           if (d > 1L && length(point_names) == d) sprintf(", its columns in the order of the points' (%s)",
                                                           paste(point_names, collapse = ", ")) else "")
 }

@@ -46,8 +46,10 @@
 #' **Bad input.** A missing column is an error (`dpfda_error_argument`), a
 #' non-numeric column too (`dpfda_error_data`); rows with a missing value
 #' (NULL) in a used column are dropped and counted (`dropped`, with a warning
-#' of class `dpfda_warning_data`); values outside `domain` are clamped to it;
-#' negative deaths are an error.
+#' of class `dpfda_warning_data`); values outside `domain` are clamped to it
+#' (a KDE summary counts those points, `outside`, in the same pass, and
+#' [dp_kde()] warns about them as it does for points in memory); negative
+#' deaths are an error.
 #'
 #' @param x The data: see above.
 #' @param grid Public evaluation grid: a vector, or a matrix of points (one
@@ -247,7 +249,8 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     wt <- sq_id(s, "wt")
     f <- sq_id(s, "f")
     s <- sq_summarise(s, "b", list(a0 = sprintf("SUM(%s * (1.0 - %s))", wt, f), a1 = sprintf("SUM(%s * %s)", wt, f),
-                                   cnt = sprintf("SUM(%s)", wt)))
+                                   cnt = sprintf("SUM(%s)", wt),
+                                   out = sq_outside_sum(sq_id(s, "x"), dom[1], dom[2])))
     q <- sq_lazy(s)
     if (.query) return(q)
     res <- engine_collect(q)
@@ -256,7 +259,8 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     w[b + 1L] <- w[b + 1L] + res$a0
     w[b + 2L] <- w[b + 2L] + res$a1
     n <- if (is.null(id)) sum(res$cnt) else round(sum(res$cnt))   # (an id's weights add to one: no 2nd scan)
-    return(warn_dropped(new_dpfda_summary("kde", w, n, nn$rows, nn$dropped, settings)))
+    return(warn_dropped(new_dpfda_summary("kde", w, n, nn$rows, nn$dropped, settings,
+                                          outside = sum(plain_double(res$out)))))
   }
   # in memory: a vector / one-column matrix, or a data frame with `columns`
   if (is.data.frame(x)) {
@@ -273,11 +277,13 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     dropped <- 0
     rows <- length(v)
   }
-  v <- pmin(pmax(as.double(v), dom[1]), dom[2])
+  v <- as.double(v)
+  outside <- sum(v < dom[1] | v > dom[2])
+  v <- pmin(pmax(v, dom[1]), dom[2])
   wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
   w <- c_summary_bin(v, as.vector(wt), dom[1], delta, as.integer(B))
   n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
-  new_dpfda_summary("kde", w, n, rows, dropped, settings)
+  new_dpfda_summary("kde", w, n, rows, dropped, settings, outside = as.double(outside))
 }
 
 # A density's domain must have positive length on every axis: a grid of one
@@ -308,7 +314,7 @@ kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id,
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
-  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n,
+  list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n, summary = s,
        privacy_unit = privacy_unit_points(s$n, s$unit),
        bin_width = function(m) if (d == 1L) diff(dom) / (s$settings$bins - 1) else 0)
 }
@@ -445,7 +451,7 @@ summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
   wt <- if (is.null(fp$ids)) NULL else id_weights(fp$ids)
   p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, as.vector(wt))
   n <- if (is.null(fp$ids)) nrow(fp$pts) else attr(wt, "n_ids")
-  new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings)
+  new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom))
 }
 
 # Sorted axes of a 1-D grid or a sorted tensor grid (first axis fastest).
@@ -471,6 +477,13 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
   nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query, finite = xn)
   s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
   sizes <- lengths(axes)
+  # clamping to the axis is clamping to the domain, then to the grid, as in memory; the points beyond
+  # the domain counted in the same step (one level of nesting: SQLite's parser has a depth limit)
+  dom <- matrix(settings$domain, nrow = 2L)
+  xq <- vapply(xn, function(v) sq_id(s, v), "")
+  clamps <- lapply(which(sizes > 1L), function(j) sq_clamp(s, xq[j], sq_lit(axes[[j]][1L]), sq_lit(axes[[j]][sizes[j]])))
+  s <- sq_mutate(s, c(stats::setNames(clamps, xn[sizes > 1L]),
+                      list(outside = sq_outside_flag(xq, dom[1L, ], dom[2L, ]))))
   for (j in seq_len(d)) {
     a <- axes[[j]]
     m <- length(a)
@@ -481,8 +494,6 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
       next
     }
     xj <- sq_id(s, xn[j])
-    # clamping to the axis is clamping to the domain, then to the grid, as in memory
-    s <- sq_mutate(s, stats::setNames(list(sq_clamp(s, xj, sq_lit(a[1L]), sq_lit(a[m]))), xn[j]))
     step <- (a[m] - a[1L]) / (m - 1)
     if (max(abs(diff(a) - step)) <= 1e-9 * step) {
       pos <- paste0("pos", j)
@@ -508,7 +519,8 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     sprintf("SUM(%s * %s)", wt, paste(fs, collapse = " * "))
   })
   names(wcols) <- paste0("w", seq_along(wcols))
-  q <- sq_lazy(sq_summarise(s, "cell", c(wcols, list(cnt = sprintf("SUM(%s)", wt)))))
+  q <- sq_lazy(sq_summarise(s, "cell", c(wcols, list(cnt = sprintf("SUM(%s)", wt),
+                                                    out = sprintf("SUM(%s)", sq_id(s, "outside"))))))
   if (.query) return(q)
   res <- engine_collect(q)
   p <- numeric(prod(sizes))
@@ -520,7 +532,8 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
     p[pos[keep]] <- p[pos[keep]] + w[keep]
   }
   n <- if (is.null(id)) sum(res$cnt) else round(sum(res$cnt))   # (an id's weights add to one: no 2nd scan)
-  warn_dropped(new_dpfda_summary("kde_grid", p, n, nn$rows, nn$dropped, settings))
+  warn_dropped(new_dpfda_summary("kde_grid", p, n, nn$rows, nn$dropped, settings,
+                                 outside = sum(plain_double(res$out))))
 }
 
 # CASE expression: the fraction (x - a_i) / (a_{i+1} - a_i) of `col` in its
@@ -570,7 +583,7 @@ summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechan
   sums <- if (is.null(fp$ids)) c_kde_sum(bw$scale(xs), bw$scale(pts)) else
     as.vector(kernel_matrix(bw$kernel, pts, xs) %*% id_weights(fp$ids))
   n <- if (is.null(fp$ids)) nrow(xs) else length(unique(fp$ids))
-  new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings)
+  new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom))
 }
 
 # The Bernstein lattice of dp_kde(mechanism = "bernstein") on the domain box.
@@ -618,3 +631,21 @@ id_weights <- function(ids) {
   }
   structure((1 / cnt)[i], n_ids = length(cnt))   # (the number of individuals, without another unique())
 }
+
+# The number of points (rows of `pts`) outside the box `dom` (c(lower, upper),
+# or 2 x d): those a density clamps to it (dp_kde() says so when there are
+# many, on every source).
+points_outside <- function(pts, dom) {
+  dm <- matrix(dom, nrow = 2L)
+  pts <- matrix(pts, ncol = ncol(dm))
+  as.double(sum(rowSums(pts < rep(dm[1L, ], each = nrow(pts)) | pts > rep(dm[2L, ], each = nrow(pts))) > 0))
+}
+
+# In the engine, the same count: a 0/1 flag per row, before the clamping
+# (`cols`: the quoted columns, one per axis), and its sum in one dimension.
+sq_outside_flag <- function(cols, lo, hi) {
+  sprintf("CASE WHEN %s THEN 1.0 ELSE 0.0 END",
+          paste(sprintf("%s < %s OR %s > %s", cols, vapply(lo, sq_lit, ""), cols, vapply(hi, sq_lit, "")),
+                collapse = " OR "))
+}
+sq_outside_sum <- function(col, lo, hi) sprintf("SUM(%s)", sq_outside_flag(col, lo, hi))

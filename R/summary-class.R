@@ -99,6 +99,7 @@ NULL
   if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells
   if (!is.null(e1$incomplete_n)) out$incomplete_n <- e1$incomplete_n + e2$incomplete_n
   if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y
+  if (!is.null(e1$outside)) out$outside <- e1$outside + e2$outside   # (KDE points beyond the domain)
   if (!identical(e1$unit, e2$unit)) {   # n counts units in one part and curves in the other
     dpfda_abort("The summaries were computed with different privacy units (`unit`); compute every part with the same.",
                 arg = "e2")
@@ -125,6 +126,9 @@ print.dpfda_summary <- function(x, ...) {
               f(x$dropped), what))
   len <- if (is.matrix(x$sums)) sprintf("%d x %d", nrow(x$sums), ncol(x$sums)) else length(x$sums)
   cat(sprintf("  %s sums\n", len))
+  if (isTRUE(x$outside > 0)) {   # (a density's points beyond its domain, clamped to it)
+    cat(sprintf("  %s points outside the domain, clamped to it\n", f(x$outside)))
+  }
   invisible(x)
 }
 

@@ -131,8 +131,12 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   con <- s$con
   id_sql <- function(nm) sq_id(s, nm)
   if (!is.null(box)) {
+    # (the points the box clamps, counted for dp_kde()'s warning, R/summary-bins.R)
+    # (in the step that clamps: SQLite's parser has a depth limit)
+    out_sum <- sprintf("SUM(%s)", id_sql("outside"))
     cl <- lapply(seq_len(D), function(j) sq_clamp(s, id_sql(xn[j]), sq_lit(box[1L, j]), sq_lit(box[2L, j])))
-    s <- sq_mutate(s, stats::setNames(cl, xn))
+    s <- sq_mutate(s, c(stats::setNames(cl, xn),
+                        list(outside = sq_outside_flag(vapply(xn, id_sql, ""), box[1L, ], box[2L, ]))))
   }
   lit <- function(v) paste0("(", sql_num(v), ")")
   wt <- if (is.null(id)) "" else paste0(id_sql("wt"), " * ")   # (without ids every row has weight 1)
@@ -194,12 +198,14 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     sums <- c(sprintf("SUM(%sCOS(%s))", wt, tt), sprintf("SUM(%sSIN(%s))", wt, tt))
     names(sums) <- c(paste0("c", seq_len(Jp)), paste0("s", seq_len(Jp)))
   }
-  res <- lazy_wide_sums(sq_lazy(s), sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt"))), .query)
+  res <- lazy_wide_sums(sq_lazy(s), sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt")),
+                                             if (!is.null(box)) c(out = out_sum)), .query)
   if (.query) return(res)
   out <- plain_double(unname(res$sums))
   if (method == "random_features") out <- rff$scale * out
   n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else round(plain_number(res$extra[["cnt"]], 0))
-  warn_dropped(new_dpfda_summary(kind, out, n, nn$rows, nn$dropped, settings))
+  warn_dropped(new_dpfda_summary(kind, out, n, nn$rows, nn$dropped, settings,
+                                 outside = if (!is.null(box)) plain_number(res$extra[["out"]], 0)))
 }
 
 kme_kernel_sql_ok <- function(kernel) {

@@ -148,3 +148,57 @@ test_that("the delta warning is the same from every source (it was given in memo
     expect_identical(deltas(f(tp, columns = "a", unit = "person")), ru, info = nm)
   }
 })
+
+# dp_kde() said so when points in memory were moved to the grid's ends (no `domain`), or a tenth
+# beyond a given one; a table, chunks or a summary clamped them alike without a word. The summary
+# now counts them in its one pass (`outside`), so every source says the same.
+test_engines("dp_kde() says on every source how many points were moved to the grid's ends", function(con) {
+  x <- faithful$eruptions
+  g <- seq(3, 4, by = 0.05)
+  df <- data.frame(x = x, person = rep(1:136, each = 2))
+  DBI::dbWriteTable(con, "erupt", df)
+  tb <- dplyr::tbl(con, "erupt")
+  sources <- list(memory = x, table = tb, chunks = dp_chunks(df, rows = 50))
+  for (m in c("gp", "bernstein", "iclp")) {
+    dl <- if (m == "gp") 1e-6 else 0
+    for (src in names(sources)) {
+      cols <- if (src != "memory") list(columns = "x")
+      w <- expect_warning(do.call(dp_kde, c(list(sources[[src]], g, 0.3, epsilon = 1, delta = dl, mechanism = m),
+                                           cols)), class = "dpfda_warning_data")
+      expect_match(conditionMessage(w), "229 of the 272 points lie outside the range of the grid \\(\\[3, 4\\]\\)",
+                   info = paste(m, src))
+    }
+    # a summary given to dp_kde() says it too; with a domain that bounds the data, nothing
+    s <- summarise_kde(tb, g, 0.3, columns = "x", mechanism = m)
+    expect_equal(s$outside, 229)
+    expect_warning(dp_kde(s, g, 0.3, epsilon = 1, delta = dl, mechanism = m), "229 of the 272",
+                   class = "dpfda_warning_data")
+    expect_silent(dp_kde(tb, g, 0.3, epsilon = 1, delta = dl, mechanism = m, columns = "x", domain = c(1, 6)))
+  }
+  # with a unit: the points are counted (not the units), and said once
+  said <- character()
+  withCallingHandlers(dp_kde(tb, g, 0.3, epsilon = 1, delta = 1e-6, columns = "x", unit = "person"),
+                      dpfda_warning_data = function(w) {
+                        said <<- c(said, conditionMessage(w))
+                        invokeRestart("muffleWarning")
+                      })
+  expect_length(grep("229 of the 272", said), 1L)
+  said <- character()
+  withCallingHandlers(dp_kde(x, g, 0.3, epsilon = 1, delta = 1e-6, unit = df$person),
+                      dpfda_warning_data = function(w) {
+                        said <<- c(said, conditionMessage(w))
+                        invokeRestart("muffleWarning")
+                      })
+  expect_length(grep("229 of the 272", said), 1L)
+  # in the plane (kernel sums at the grid from the engine): a domain written for the columns the other way
+  # round moves every point to a corner
+  DBI::dbWriteTable(con, "geyser2", data.frame(w = faithful$waiting, e = faithful$eruptions))
+  g2 <- list(seq(1, 6, length.out = 6), seq(40, 100, length.out = 6))
+  dom <- rbind(c(1, 40), c(6, 100))
+  for (src in list(dplyr::tbl(con, "geyser2"), dp_chunks(data.frame(w = faithful$waiting, e = faithful$eruptions),
+                                                          rows = 100))) {
+    expect_warning(dp_kde(src, g2, c(0.3, 5), epsilon = 1, delta = 1e-6, columns = c("w", "e"), domain = dom),
+                   "272 of the 272 points \\(100%\\) lie outside `domain`.*\\(w, e\\)", class = "dpfda_warning_data")
+  }
+  expect_equal(summarise_kde(dplyr::tbl(con, "geyser2"), g2, c(0.3, 5), columns = c("e", "w"), domain = dom)$outside, 0)
+})
