@@ -397,6 +397,10 @@ bad_arg_allowed_core <- function() {
     allow("dp_gp_regression", "newdata", c("-1", "0", "1e10", "2^31", "a list", "a data.frame")),
     allow("dp_gp_regression", "noise_variance", c("1e10", "2^31", "double.xmax")),
     allow("dp_gp_regression", "epsilon", c("1e10", "2^31", "double.xmax")),
+    # one positive number B as y_bound is c(-B, B) in every regression (as in dp_erm()); the largest
+    # double is refused (its range 2B overflows)
+    do.call(rbind, lapply(c("dp_krr", "krr_fit", "dp_gp_regression", "dp_bin_regression", "dp_gp_select",
+                            "dp_sparse_gp_regression"), allow, "y_bound", c("1e10", "2^31"))),
     # dp_bin_regression(): any epsilon > 0 (Laplace); `newdata = NULL` is the
     # default and any finite points are valid (outside the domain they get
     # the midpoint of y_bound)
