@@ -367,6 +367,8 @@ mean.dpfda_curves <- function(x, ...) {
 #' @param x A `dpfda_curves` object or a release whose values are curves.
 #' @param ... Unused.
 #' @return An object of class `dpfda_density` (also `dpfda_curves`).
+#' @seealso [density-summaries]: the quantiles, quartiles and means of
+#'   the densities.
 #' @examples
 #' t <- seq(-3, 3, length.out = 101)
 #' d <- as_density(curves(dnorm(t) + 0.01 * sin(5 * t), t))

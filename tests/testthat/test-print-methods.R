@@ -18,6 +18,7 @@ print_fixtures <- function() {
     list(
       curves = x,
       summary_curves = summary(x),
+      summary_density = summary(as_density(curves(rbind(dnorm(t, 0.5, 0.2), 1 + t), t))),
       kernel = k,
       kl_basis = kl_basis(k, t, J = 3),
       budget = b,

@@ -1,0 +1,195 @@
+# Quantiles, means and quartiles of densities on a grid (as_density(), mortality_distribution(),
+# dp_kde() releases): post-processing of a release, so free of privacy cost.
+
+#' Quantiles and means of densities
+#'
+#' The quantiles (`quantile()`) and the mean and quartiles (`summary()`) of
+#' one-dimensional densities on a grid: a
+#' private median or quartiles from a released density ([dp_kde()] then
+#' [as_density()]), or the median and mean age at death of each group of a
+#' [mortality_distribution()]. Both are post-processing of what was
+#' released, so they cost no privacy budget.
+#'
+#' The density is taken as linear between its grid points (zero outside the
+#' grid): the density whose integral is the trapezoid rule by which
+#' [as_density()] normalises, so its distribution function is piecewise
+#' quadratic and the quantiles and mean below are exact for it (not
+#' interpolated from a coarser table). A curve that does not integrate to
+#' one (a density built by hand) is divided by its integral first.
+#'
+#' A [dp_kde()] release is first made a density by [as_density()] (negative
+#' noise set to zero, the result normalised); its noise makes the quantiles
+#' noisy too, most in the tails, where the released density is small and
+#' relatively noisy.
+#'
+#' @param x A one-dimensional `dpfda_density` (from [as_density()] or
+#'   [mortality_distribution()]), or a [dp_kde()] release. (Other curves and
+#'   releases are refused with advice: make them densities with
+#'   [as_density()].)
+#' @param probs Probabilities in \[0, 1\].
+#' @param names Whether to name the quantiles by their probabilities ("25%").
+#' @param ... Not used: a name that is not an option (a misspelling) is an
+#'   error that names it.
+#' @return `quantile()`: a vector of quantiles for a single density, or a
+#'   matrix with one row per density (named by the groups of a mortality
+#'   object) and one column per probability. `summary()`: the summary of the
+#'   curves (pointwise mean and sd, see [curves()]) with `distribution`, a
+#'   data frame with one row per density: `density` (the group, or its
+#'   number), `min` and `max` (the ends of its support on the grid), `q1`,
+#'   `median`, `q3` and `mean`. (`mean()` of densities stays the pointwise
+#'   mean curve, as for any curves.)
+#' @examples
+#' x <- faithful$eruptions
+#' old <- dp_reproducible(1)   # seeded: reproducible, NOT private
+#' r <- dp_kde(x, seq(1, 6, length.out = 101), 0.2, epsilon = 1, delta = 1e-6, domain = c(1, 6))
+#' quantile(r, c(0.25, 0.5, 0.75))   # private quartiles (post-processing of r)
+#' quantile(x, c(0.25, 0.5, 0.75))   # the data's own (not private)
+#' summary(as_density(r))$distribution
+#' dp_rng(old)
+#'
+#' # median and mean age at death of each group
+#' age <- rep(0:100, 2)
+#' deaths <- c(200 * exp(-(0:100) / 2) + 50 * dnorm(0:100, 70, 12) * 100,
+#'             5 * exp(-(0:100) / 2) + 80 * dnorm(0:100, 82, 9) * 100)
+#' m <- mortality_distribution(data.frame(age, deaths, region = rep(c("A", "B"), each = 101)),
+#'                             group = region)
+#' quantile(m, 0.5)
+#' summary(m)
+#' @name density-summaries
+NULL
+
+#' @rdname density-summaries
+#' @export
+quantile.dpfda_density <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...) {
+  check_dot_names(list(...), character(), "quantile")
+  pl <- density_pieces(x)
+  ok <- is.numeric(probs) && is.null(dim(probs)) && length(probs) >= 1L && !anyNA(probs) &&
+    all(probs >= 0 & probs <= 1)
+  if (!isTRUE(ok)) arg_error("probs", "probabilities: numbers in [0, 1], without missing values", probs)
+  names <- check_flag(names, "names")
+  out <- t(vapply(seq_len(nrow(pl$f)), function(i) piecewise_linear_quantile(pl$t, pl$f[i, ], pl$cdf[i, ], probs),
+                  numeric(length(probs))))
+  if (length(probs) == 1L) out <- t(out)
+  colnames(out) <- if (names) paste0(format(100 * probs, trim = TRUE, digits = 7), "%")
+  rownames(out) <- pl$labels
+  if (nrow(out) == 1L) {
+    v <- out[1L, ]
+    names(v) <- colnames(out)
+    return(v)
+  }
+  out
+}
+
+# The mean of each density (the integral of t f(t), f linear between grid points).
+density_mean <- function(pl) {
+  h <- diff(pl$t)
+  a <- pl$t[-length(pl$t)]
+  m <- vapply(seq_len(nrow(pl$f)), function(i) {
+    f0 <- pl$f[i, -ncol(pl$f)]
+    f1 <- pl$f[i, -1L]
+    # over each interval, f linear from f0 to f1: h (a (f0 + f1) / 2 + h (f0 + 2 f1) / 6)
+    sum(h * (a * (f0 + f1) / 2 + h * (f0 + 2 * f1) / 6))
+  }, 0)
+  names(m) <- pl$labels
+  m
+}
+
+#' @rdname density-summaries
+#' @param object A one-dimensional `dpfda_density`.
+#' @export
+summary.dpfda_density <- function(object, ...) {
+  out <- NextMethod()   # the pointwise summary of the curves
+  if (object$dim == 1L) {
+    pl <- density_pieces(object)
+    q <- matrix(quantile.dpfda_density(object, c(0, 0.25, 0.5, 0.75, 1), names = FALSE), ncol = 5L)
+    out$distribution <- data.frame(density = pl$labels %||% seq_len(nrow(pl$f)), min = q[, 1L], q1 = q[, 2L],
+                                   median = q[, 3L], mean = density_mean(pl), q3 = q[, 4L], max = q[, 5L],
+                                   row.names = NULL)
+  }
+  class(out) <- c("summary.dpfda_density", class(out))
+  out
+}
+
+#' @export
+print.summary.dpfda_density <- function(x, ...) {
+  NextMethod()
+  if (!is.null(x$distribution)) {
+    d <- x$distribution
+    cat("  as distributions (support, quartiles, mean):\n")
+    shown <- utils::head(d, 10L)
+    num <- vapply(shown, is.numeric, NA) & names(shown) != "density"
+    shown[num] <- lapply(shown[num], signif, 4)
+    print(shown, row.names = FALSE)
+    if (nrow(d) > 10L) cat(sprintf("  ... and %d more (summary(x)$distribution)\n", nrow(d) - 10L))
+  }
+  invisible(x)
+}
+
+#' @rdname density-summaries
+#' @export
+quantile.dpfda_curves <- function(x, ...) {
+  dpfda_abort(paste("quantile() is for densities: make the curves densities with as_density(x) (negative values set",
+                    "to zero, each curve divided by its integral), then take their quantiles."), arg = "x")
+}
+
+#' @rdname density-summaries
+#' @export
+quantile.dpfda_release <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...) {
+  if (!inherits(x, "dpfda_kde_release")) {
+    dpfda_abort(sprintf(paste("quantile() is for densities: a %s release is not one. For a density release",
+                              "(dp_kde()), or curves that are densities, use as_density() first."), x$mechanism),
+                arg = "x")
+  }
+  stats::quantile(as_density(x), probs = probs, names = names, ...)
+}
+
+# The sorted grid, the densities on it (normalised by the trapezoid rule,
+# negative values refused) and their distribution functions at the grid points.
+density_pieces <- function(x) {
+  x <- check_curves_data(x, "x")
+  if (x$dim != 1L) {
+    dpfda_abort(sprintf(paste("Quantiles and means are those of a one-dimensional density; this one is on a",
+                              "%d-dimensional grid. Take a margin first, e.g. a density of one column."), x$dim),
+                arg = "x")
+  }
+  o <- order(x$grid)
+  t <- as.double(x$grid[o])
+  f <- x$values[, o, drop = FALSE]
+  if (length(t) < 2L) dpfda_abort("A density needs a grid of at least 2 points.", arg = "x")
+  if (any(f < 0)) {
+    dpfda_abort("The density has negative values: make it a density with as_density() first.", arg = "x",
+                class = "dpfda_error_data")
+  }
+  h <- diff(t)
+  pieces <- (f[, -ncol(f), drop = FALSE] + f[, -1L, drop = FALSE]) * rep(h / 2, each = nrow(f))
+  mass <- rowSums(pieces)
+  if (!all(mass > 0)) {
+    dpfda_abort("A density is zero everywhere on its grid: it has no quantiles.", arg = "x",
+                class = "dpfda_error_data")
+  }
+  f <- f / mass
+  cdf <- cbind(0, t(apply(pieces / mass, 1L, cumsum)))
+  if (ncol(f) == 2L) cdf <- matrix(c(0, 1), nrow(f), 2L, byrow = TRUE)
+  labels <- if (!is.null(x$groups) && length(x$groups) == nrow(f)) as.character(x$groups) else NULL
+  list(t = t, f = f, cdf = cdf, labels = labels)
+}
+
+# Quantiles of the density linear between grid points t (values f, CDF F at
+# the grid points): in the interval [t_i, t_i+1] with F_i <= p, the root u of
+# F_i + f_i u + s u^2 / 2 = p (s the slope), in the form 2 r / (f_i + sqrt(f_i^2 + 2 s r)),
+# which has no cancellation and holds for s = 0 and s < 0.
+piecewise_linear_quantile <- function(t, f, cdf, probs) {
+  m <- length(t)
+  cdf[m] <- 1   # (rounding)
+  vapply(probs, function(p) {
+    if (p <= 0) return(t[which(cdf > 0)[1L] - 1L])   # the start of the support
+    i <- min(findInterval(p, cdf, left.open = TRUE), m - 1L)
+    i <- max(i, 1L)
+    h <- t[i + 1L] - t[i]
+    s <- (f[i + 1L] - f[i]) / h
+    r <- p - cdf[i]
+    den <- f[i] + sqrt(max(f[i]^2 + 2 * s * r, 0))
+    u <- if (den > 0) 2 * r / den else 0
+    t[i] + min(max(u, 0), h)
+  }, 0)
+}

@@ -1,0 +1,89 @@
+# quantile() and summary() of densities on a grid (R/density-summaries.R)
+
+dens <- function(v, t) as_density(curves(v, t))
+dist_mean <- function(d) summary(d)$distribution$mean
+
+test_that("quantiles and means are exact for a density linear between grid points", {
+  t <- seq(0, 1, length.out = 11)
+  tri <- dens(2 * t, t)   # f(t) = 2t, linear: F(t) = t^2
+  p <- c(0, 0.01, 0.25, 0.5, 0.9, 1)
+  expect_equal(unname(quantile(tri, p)), sqrt(p), tolerance = 1e-13)
+  expect_equal(dist_mean(tri), 2 / 3, tolerance = 1e-13)
+  expect_named(quantile(tri, c(0.25, 0.5)), c("25%", "50%"))
+  expect_null(names(quantile(tri, 0.5, names = FALSE)))
+  # decreasing and flat pieces
+  dec <- dens(2 - 2 * t, t)
+  expect_equal(unname(quantile(dec, p)), 1 - sqrt(1 - p), tolerance = 1e-13)
+  expect_equal(dist_mean(dec), 1 / 3, tolerance = 1e-13)
+  expect_equal(unname(quantile(dens(rep(5, 11), t), p)), p, tolerance = 1e-13)
+  # a density that is zero on part of the grid: the quantiles skip it (0 and 1 are the ends of the support)
+  gap <- dens(ifelse(t < 0.3 | t > 0.7, 1, 0), t)
+  q <- quantile(gap, c(0, 0.5, 1))
+  expect_equal(unname(q[c(1, 3)]), c(0, 1))
+  expect_true(q[2] >= 0.2 && q[2] <= 0.8)
+  expect_equal(unname(quantile(dens(replace(numeric(11), 5:7, 1), t), c(0, 1))), t[c(4, 8)], tolerance = 1e-13)
+  # a fine grid of a normal density (its tails beyond 6 sd cut off): the normal's quantiles and mean
+  g <- seq(-8, 10, length.out = 3001)
+  nd <- dens(dnorm(g, 1, 1.5), g)
+  expect_equal(unname(quantile(nd, c(0.05, 0.5, 0.975))), qnorm(c(0.05, 0.5, 0.975), 1, 1.5), tolerance = 1e-5)
+  s <- summary(nd)$distribution
+  expect_equal(c(s$q1, s$median, s$mean, s$q3), c(qnorm(c(0.25, 0.5), 1, 1.5), 1, qnorm(0.75, 1, 1.5)),
+               tolerance = 1e-5)
+  expect_equal(c(s$min, s$max), c(-8, 10))
+  # an unsorted grid is sorted first
+  o <- sample(11)
+  expect_equal(quantile(dens(2 * t[o], t[o]), p), quantile(tri, p))
+  expect_output(print(summary(tri)), "as distributions")
+})
+
+test_that("several densities: one row per density, named by the mortality groups", {
+  age <- rep(0:100, 2)
+  deaths <- c(200 * exp(-(0:100) / 2) + 50 * dnorm(0:100, 70, 12) * 100, 80 * dnorm(0:100, 82, 9) * 100)
+  m <- mortality_distribution(data.frame(age, deaths, region = rep(c("A", "B"), each = 101)), group = region)
+  q <- quantile(m, c(0.5, 0.9))
+  expect_identical(dim(q), c(2L, 2L))
+  expect_identical(rownames(q), c("A", "B"))
+  expect_identical(colnames(q), c("50%", "90%"))
+  # region B: a normal age at death (mean 82, sd 9) cut at 0 and 100, on whole ages
+  cut <- pnorm(c(0, 100), 82, 9)
+  expect_equal(unname(q["B", ]), qnorm(cut[1] + c(0.5, 0.9) * diff(cut), 82, 9), tolerance = 1e-3)
+  d <- summary(m)$distribution
+  expect_identical(d$density, c("A", "B"))
+  expect_equal(d$mean[2], 82 + 81 * (dnorm(0, 82, 9) - dnorm(100, 82, 9)) / diff(cut), tolerance = 1e-3)
+  expect_equal(d$median, unname(quantile(m, 0.5)[, 1]))
+  expect_lt(d$mean[1], d$mean[2])   # region A: deaths in infancy lower the mean
+  expect_output(print(summary(m)), "median")
+})
+
+test_that("quantile() of a KDE release: its density's quantiles, close to the data's at a large epsilon", {
+  x <- faithful$eruptions
+  g <- seq(1, 6, length.out = 201)
+  r <- with_seed_mode(2, dp_kde(x, g, 0.1, epsilon = 5, delta = 1e-6, domain = c(1, 6)))
+  expect_identical(quantile(r, c(0.25, 0.5)), quantile(as_density(r), c(0.25, 0.5)))
+  expect_equal(unname(quantile(r, c(0.25, 0.5, 0.75))), unname(quantile(x, c(0.25, 0.5, 0.75))), tolerance = 0.05)
+  # the non-private estimate's median and mean are the data's, up to the kernel's smoothing
+  k <- as_density(kde_gaussian(x, g, 0.1, domain = c(1, 6)))
+  expect_equal(unname(quantile(k, 0.5)), median(x), tolerance = 0.02)
+  expect_equal(dist_mean(k), mean(x), tolerance = 0.01)
+})
+
+test_that("quantile() refuses what is not a one-dimensional density, by name", {
+  t <- seq(0, 1, length.out = 11)
+  tri <- dens(2 * t, t)
+  for (bad in list(-0.1, 1.1, NA, "a", numeric(0), matrix(0.5))) {
+    expect_error(quantile(tri, bad), class = "dpfda_error_argument")
+  }
+  expect_error(quantile(tri, 0.5, names = NA), class = "dpfda_error_argument")
+  expect_error(quantile(tri, 0.5, type = 7), "type", class = "dpfda_error_argument")
+  # curves that are not densities (quantile.default failed with "NULL[]: `i` must be positions of curves")
+  expect_error(quantile(curves(t - 0.5, t), 0.5), "as_density", class = "dpfda_error_argument")
+  neg <- tri
+  neg$values[1, 3] <- -1
+  expect_error(quantile(neg, 0.5), "negative", class = "dpfda_error_data")
+  g2 <- as.matrix(expand.grid(t, t))
+  d2 <- as_density(curves(matrix(1, 1, 121), g2))
+  expect_error(quantile(d2, 0.5), "one-dimensional", class = "dpfda_error_argument")
+  expect_null(summary(d2)$distribution)   # (the pointwise summary only)
+  r <- with_seed_mode(1, dp_mean(curves(matrix(runif(40), 4), seq(0, 1, length.out = 10)), epsilon = 1, tau = 1))
+  expect_error(quantile(r, 0.5), "quantile\\(\\) is for densities", class = "dpfda_error_argument")
+})
