@@ -625,10 +625,18 @@ columns_for_named_axes <- function(nm, have, columns, arg, says) {
 select_point_columns <- function(x, columns) {
   if (is.null(columns)) return(x)
   if (!is.data.frame(x)) {
-    dpfda_abort(sprintf("`columns` selects columns of a data frame, a database table or chunks; `x` is %s.",
-                        describe_value(x)), arg = "columns")
+    what <- if (is.matrix(x)) sprintf("a %d x %d matrix without column names", nrow(x), ncol(x)) else describe_value(x)
+    dpfda_abort(sprintf(paste("`columns` selects columns of a data frame, a matrix with column names, a database",
+                              "table or chunks; `x` is %s."), what), arg = "columns")
   }
   as.data.frame(x)[columns]
+}
+
+# A numeric matrix with column names (scale(), model.matrix()) whose `columns`
+# are named is read as the data frame of its columns (bare names or strings).
+named_matrix_frame <- function(x, columns) {
+  if (is.null(columns) || !is.matrix(x) || !is.numeric(x) || is.null(colnames(x))) return(x)
+  as.data.frame(x)
 }
 
 # Points in a data frame in memory follow the rule of the same rows as chunks

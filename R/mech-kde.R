@@ -66,7 +66,8 @@
 #'
 #' @param x Private data: a vector, an `n x d` matrix, or a data frame of
 #'   numeric columns (e.g. `faithful["eruptions"]`, or `faithful` with
-#'   `columns = eruptions` in `...`). `n` is public. Or
+#'   `columns = eruptions` in `...`; `columns` also selects columns of a
+#'   matrix with column names, such as `scale()` returns). `n` is public. Or
 #'   data outside memory: a database table (dbplyr lazy table), [dp_chunks()]
 #'   or a [summarise_kde()] summary, for every mechanism and dimension; give
 #'   the columns as `columns = c("x1", "x2")` (one per dimension; optionally
@@ -161,6 +162,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   engine <- is_engine_input(x)
   # `columns` (and `id` for tables and chunks): strings or bare names (R/entry.R)
   opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
+  x <- named_matrix_frame(x, opts$columns)
   if (engine || is.data.frame(x)) {
     opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
     if (!missing(grid)) {

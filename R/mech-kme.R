@@ -95,7 +95,8 @@
 #'
 #' @param x Private data: a numeric vector (1-D), an `N x D` matrix or a data
 #'   frame of numeric columns, one row per individual (`columns` in `...`
-#'   selects columns of a data frame); or a database table (dbplyr lazy
+#'   selects columns of a data frame, or of a matrix with column names such
+#'   as `scale()` returns); or a database table (dbplyr lazy
 #'   table), [dp_chunks()] or a [summarise_kme()] summary, summarised outside
 #'   memory (give the point `columns` in `...`; methods `"subspace"` and
 #'   `"random_features"`: the exponential method needs
@@ -192,6 +193,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                  advice = list(delta = paste("delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0",
                                              "for pure DP (Laplace noise)")))
   eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
+  if (!missing(x)) x <- named_matrix_frame(x, eng$columns)
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
     # synthetic points with named columns take the data's columns of those names

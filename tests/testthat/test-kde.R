@@ -295,3 +295,20 @@ test_that("dp_kde() says when points in memory were moved to the ends of a grid 
   }), "delta", class = "dpfda_error")
   expect_identical(said, 0)
 })
+
+test_that("`columns` selects columns of a matrix with column names (scale()), as of a data frame", {
+  # (refused before: "`x` is a double vector of length 598")
+  g <- scale(MASS::geyser)
+  grid <- list(seq(-2, 2, length.out = 5), seq(-2, 2, length.out = 6))
+  a <- with_seed_mode(3, dp_kde(g, grid, 0.5, epsilon = 1, delta = 1e-6, columns = c(duration, waiting)))
+  b <- with_seed_mode(3, dp_kde(as.data.frame(g), grid, 0.5, epsilon = 1, delta = 1e-6, columns = c("duration", "waiting")))
+  expect_identical(a$values$values, b$values$values)
+  expect_identical(a$values$arg_name, c("duration", "waiting"))
+  k <- function(x, ...) with_seed_mode(4, dp_kme(x, kernel_gaussian(1), epsilon = 1, delta = 1e-6, M = 20,
+                                                  domain = rbind(c(-3, -3), c(3, 3)), ...))
+  expect_identical(k(g, columns = c("waiting", "duration"))$weights, k(as.data.frame(g), columns = c(waiting, duration))$weights)
+  expect_error(dp_kde(unname(g), grid, 0.5, epsilon = 1, delta = 1e-6, columns = c("duration", "waiting")),
+               "299 x 2 matrix without column names", class = "dpfda_error_argument")
+  expect_error(dp_kde(g, grid, 0.5, epsilon = 1, delta = 1e-6, columns = c("duration", "nope")), "nope",
+               class = "dpfda_error_argument")
+})
