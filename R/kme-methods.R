@@ -108,7 +108,9 @@ as.data.frame.dpfda_kme_release <- function(x, row.names = NULL, optional = FALS
 #'
 #' @param object A [dp_kme()] release.
 #' @param newdata Points (vector or matrix with the release's dimension), or
-#'   `NULL` for the synthetic points.
+#'   `NULL` for the synthetic points. A data frame is read by column name
+#'   when the release was made from named columns (a data frame, or
+#'   `columns`): the release's `predictors`.
 #' @param ... Unused.
 #' @return The embedding at each point.
 #' @examples
@@ -120,6 +122,7 @@ as.data.frame.dpfda_kme_release <- function(x, row.names = NULL, optional = FALS
 predict.dpfda_kme_release <- function(object, newdata = NULL, ...) {
   refuse_interval(list(...), "a kernel mean embedding")
   if (is.null(newdata)) newdata <- object$points
+  newdata <- predictor_columns(object, newdata)   # (a data frame: the data's point columns by name)
   release_predict(object, newdata, ...)
 }
 
@@ -138,12 +141,14 @@ plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, .
   if (is.null(main)) main <- sprintf("dp_kme (%s), epsilon = %s", x$method, format(x$epsilon, digits = 3))
   col <- ifelse(w >= 0, "#1F77B4", "#D62728")
   if (ncol(p) == 1L) {
-    graphics::plot(p[, 1L], w, type = "h", col = col, xlab = "z", ylab = "weight", main = main, ...)
+    graphics::plot(p[, 1L], w, type = "h", col = col, xlab = x[["predictors"]] %||% "z", ylab = "weight", main = main,
+                   ...)
     graphics::abline(h = 0, col = "grey60")
   } else {
     cex <- 0.3 + 3 * sqrt(abs(w) / max(abs(w), .Machine$double.eps))
+    lab <- x[["predictors"]] %||% paste0("z", seq_len(ncol(p)))   # (the data's column names, when recorded)
     graphics::plot(p[, dims[1L]], p[, dims[2L]], cex = cex, col = col, pch = 16,
-                   xlab = paste0("z", dims[1L]), ylab = paste0("z", dims[2L]), main = main, ...)
+                   xlab = lab[dims[1L]], ylab = lab[dims[2L]], main = main, ...)
     graphics::legend("topright", legend = c("positive weight", "negative weight"),
                      col = c("#1F77B4", "#D62728"), pch = 16, bty = "n")
   }

@@ -224,7 +224,11 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                                       point_names)
     }
     if (!is.null(clamped)) dpfda_warn(clamped, "dpfda_warning_data")
-    if (length(point_names) == d && !anyNA(point_names) && all(nzchar(point_names))) rel$values$arg_name <- point_names
+    if (length(point_names) == d && !anyNA(point_names) && all(nzchar(point_names))) {
+      rel$values$arg_name <- point_names
+      # predict() takes the point columns of a data frame by name (a test set, columns in another order)
+      if (!anyDuplicated(point_names)) rel$predictors <- point_names
+    }
     rel
   }
   if (!is.null(units)) {   # points in memory with a unit: the summary a table would give, then its release

@@ -203,9 +203,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, eng$columns, eng$id)$id
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
-    return(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
-                         l1_bound, iters, lr, lasso_lambda, tight, noise, budget, match.call(),
-                         columns = eng$columns, id = eng$id))
+    return(with_point_names(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain,
+                                          tol, pivot, l1_bound, iters, lr, lasso_lambda, tight, noise, budget,
+                                          match.call(), columns = eng$columns, id = eng$id), eng$columns))
   }
   if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
     ucol <- check_unit_column(column_names(unit, names(x), "unit"), eng$columns)
@@ -213,6 +213,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     if (is.null(eng$columns)) eng$columns <- setdiff(names(x), ucol)
   }
   x <- select_point_columns(x, eng$columns)   # in memory: the named columns of a data frame
+  point_names <- if (is.data.frame(x)) names(x)   # (kept for predict() by name and the plot's axes)
   eng$columns <- NULL
   cl <- clean_point_frame(x, unit)
   x <- cl$x
@@ -260,7 +261,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     w <- if (!is.null(units)) as.vector(id_weights(units$x$unit)) / n
     rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, kme_sensitivity(kernel, n, tight), w, n)
     rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else privacy_unit_points(n, units$label)
-    return(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))))
+    return(with_point_names(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))), point_names))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
   M <- nrow(z)
@@ -277,8 +278,19 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                        domain = domain, columns = units$columns, id = "unit")
   }
   if (!is.null(units)) s$unit <- units$label
-  kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
-              lasso_lambda, tight, noise, box, call, budget)
+  with_point_names(kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters,
+                               lr, lasso_lambda, tight, noise, box, call, budget), point_names)
+}
+
+# The names of the point columns (a data frame's, or `columns` of a table), one per dimension:
+# predict() then takes those columns of a data frame by name (as the regressions do), and plot()
+# labels its axes with them.
+with_point_names <- function(rel, names) {
+  if (is.character(names) && length(names) == ncol(rel$points) && !anyNA(names) && all(nzchar(names)) &&
+      !anyDuplicated(names)) {
+    rel$predictors <- names
+  }
+  rel
 }
 
 # The last step of every dp_kme() path (in memory and from a summary): check

@@ -278,7 +278,8 @@ print.summary.dpfda_release <- function(x, ...) {
 #' @param newdata Points (vector or matrix), or `NULL`. For a release fit
 #'   through a formula (`dp_gp_regression(y ~ x, data = )`, `dp_krr()`,
 #'   `dp_svm()`, `dp_erm()`, ...) or on a data frame of named columns
-#'   (`dp_svm(d[c("glu", "bmi")], y, ...)`), a data frame such as a test set:
+#'   (`dp_svm(d[c("glu", "bmi")], y, ...)`, a density of named columns from
+#'   `dp_kde()`), a data frame such as a test set:
 #'   its predictor columns (the release's `predictors`) are taken by name,
 #'   in any order (other columns are ignored), as `predict.lm()` does.
 #' @param interval `"none"` (default) or `"confidence"` (see above).

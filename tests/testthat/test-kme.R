@@ -567,3 +567,30 @@ test_that("a KME release reports the RKHS norm of its noise (the MMD it adds), c
   expect_output(print(rf), "expected norm of the noise on the 300 features")
   expect_equal(glance(rf)$expected_rkhs, rf$noise_scale * sqrt(300))
 })
+
+test_that("a KME or KDE release from named columns predicts from a data frame by name", {
+  # (a data frame with the columns in another order was read by position, without a word)
+  d <- as.data.frame(scale(MASS::geyser))
+  k <- with_seed_mode(6, dp_kme(d, kernel_gaussian(1), epsilon = 1, delta = 1e-6, M = 30,
+                                domain = rbind(c(-3, -3), c(3, 3))))
+  expect_identical(k$predictors, c("waiting", "duration"))
+  pts <- d[1:5, ]
+  expect_identical(predict(k, pts[c("duration", "waiting")]), predict(k, as.matrix(pts)))
+  expect_error(predict(k, pts["waiting"]), "lacks \"duration\"", class = "dpfda_error_argument")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_silent(plot(k))
+  # a table's `columns` name them as well
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con), add = TRUE)
+  DBI::dbWriteTable(con, "g", d)
+  kt <- with_seed_mode(6, dp_kme(dplyr::tbl(con, "g"), kernel_gaussian(1), epsilon = 1, delta = 1e-6,
+                                 synthetic = k$points, columns = c("duration", "waiting")))
+  expect_identical(kt$predictors, c("duration", "waiting"))
+  # dp_kde in the plane
+  g2 <- list(seq(-2, 2, length.out = 5), seq(-2, 2, length.out = 6))
+  r <- with_seed_mode(7, dp_kde(d, g2, 0.5, epsilon = 1, delta = 1e-6, columns = c(duration, waiting)))
+  expect_identical(r$predictors, c("duration", "waiting"))
+  expect_identical(suppressWarnings(predict(r, pts[c("waiting", "duration")])),
+                   suppressWarnings(predict(r, as.matrix(pts[c("duration", "waiting")]))))
+})
