@@ -157,6 +157,11 @@ test_that("dp_kde() is equivariant with the bandwidth in data units (1-D, every 
                 label = paste(m, nz))
       expect_equal(dp_accuracy(r[[1]], nsim = 200)$pointwise_sd / units_b,
                    dp_accuracy(r[[2]], nsim = 200)$pointwise_sd, tolerance = 1e-8)
+      # its quantiles and mean (post-processing) move with the axis
+      p <- c(0.1, 0.5, 0.9)
+      expect_equal(units_a + units_b * quantile(r[[1]], p), quantile(r[[2]], p), tolerance = 1e-8, label = m)
+      expect_equal(units_a + units_b * summary(as_density(r[[1]]))$distribution$mean,
+                   summary(as_density(r[[2]]))$distribution$mean, tolerance = 1e-8)
     }
   }
 })
