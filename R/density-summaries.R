@@ -59,6 +59,7 @@
 NULL
 
 #' @rdname density-summaries
+#' @importFrom stats quantile
 #' @export
 quantile.dpfda_density <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...) {
   check_dot_names(list(...), character(), "quantile")
