@@ -41,6 +41,12 @@
 # (1.57); PostgreSQL, wall: mean 5.25 / 5.6 s (1.07), kde 1.00 / 2.07 s (2.08). The build before:
 # kde 1.97 / 3.00 s on SQLite (1.53), 1.13 / 2.30 s on PostgreSQL (2.03): the queries, not R, set
 # the ratio of the densities.)
+# (2026-12-01, SQLite in process, 1e6 points of 222k persons, the summary queries alone, CPU, three
+# runs alike: row level 0.82 s, with the unit 1.40 s (1.71); a grouped count by person 0.26 s, and
+# fetching the two columns (person, value) into R 0.29 s. A unit path that streamed the rows into C
+# after that count would take about 0.6 s, less than the row-level query; but the row-level path
+# could stream its one column too (about 0.2 s + binning), which puts the ratio near 3: streaming
+# would make both faster on SQLite, not the unit's share smaller.)
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
 
