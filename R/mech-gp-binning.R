@@ -337,11 +337,14 @@ bin_release <- function(counts, sums, bins, dom, y_bound, epsilon, method, opts,
 #' @param epsilon_release,y_bound_auto With y_bound = "auto" (set by
 #'   ybound_close()).
 #' @param n The number of records (one per individual; the print's privacy unit).
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_bin_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             counts = NULL, laplace_scale = NULL, bins = NULL, domain = NULL, y_bound = NULL,
                             method = NULL, fit = NULL, predictions = NULL, noise_exact = NULL, grid_step = NULL,
-                            epsilon_release = NULL, y_bound_auto = NULL, n = NULL) {
+                            epsilon_release = NULL, y_bound_auto = NULL, n = NULL,
+                            predictors = NULL) {
   release_from_fields(new_bin_release, "dpfda_bin_release", nullable = c("fit", "predictions"))
 }
 

@@ -384,13 +384,16 @@ cloaking_unit_bound <- function(C, cl, codes) {
 #'   ybound_close()): the epsilon of the release proper and the record of the
 #'   private choice of the bound.
 #' @param n The number of records (one per individual; the print's privacy unit).
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_gpreg_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                               call = NULL, jitter = NULL, sampler = NULL, calibration = NULL, regression = NULL,
                               bound = NULL, y_bound = NULL, posterior_variance = NULL, noise_covariance = NULL,
                               lambda = NULL, max_constraint = NULL, inducing = NULL, noise_exact = NULL,
                               grid_step = NULL, calibration_exact = NULL, zcdp_rho = NULL,
-                              epsilon_release = NULL, y_bound_auto = NULL, n = NULL) {
+                              epsilon_release = NULL, y_bound_auto = NULL, n = NULL,
+                              predictors = NULL) {
   release_from_fields(new_gpreg_release, c("dpfda_gpreg_release", if (!is.null(jitter)) "dpfda_gp_release"))
 }
 

@@ -207,11 +207,13 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
 #' @param n The number of training points (public).
 #' @param noise_exact,grid_step,noise_inflation The exact-noise record of the
 #'   ICLP core (always stored, possibly NULL).
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_iclp_erm_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                                  call = NULL, coefficients = NULL, basis = NULL, params = NULL, n = NULL,
                                  noise_exact = NULL, grid_step = NULL, noise_inflation = NULL, y_bound = NULL,
-                                 offset = 0) {
+                                 offset = 0, predictors = NULL) {
   release_from_fields(new_iclp_erm_release, "dpfda_iclp_erm_release",
                       nullable = c("noise_exact", "grid_step", "noise_inflation", "y_bound"))
 }

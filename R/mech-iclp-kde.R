@@ -266,11 +266,13 @@ release_details.dpfda_iclp_kde_release <- function(x) {
 #' @param noise_exact,grid_step,noise_inflation The exact-noise record of the
 #'   ICLP core (always stored, possibly NULL).
 #' @param privacy_unit What one individual of the guarantee is.
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_iclp_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                                  call = NULL, coefficients = NULL, basis = NULL, params = NULL, n = NULL,
                                  bandwidth = NULL, bandwidth_budget = NULL, noise_exact = NULL, grid_step = NULL,
-                                 noise_inflation = NULL, privacy_unit = NULL) {
+                                 noise_inflation = NULL, privacy_unit = NULL, predictors = NULL) {
   release_from_fields(new_iclp_kde_release, c("dpfda_iclp_kde_release", "dpfda_kde_release"),
                       nullable = c("bandwidth_budget", "noise_exact", "grid_step", "noise_inflation",
                                    "privacy_unit"))

@@ -460,12 +460,14 @@ release_predict.dpfda_kde_bernstein_release <- function(object, newdata, ...) {
 #' @param bin_width The width of the bins the points were counted in (NULL:
 #'   not binned), for confint(type = "population") (set after the release by
 #'   dp_kde()).
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
                             calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, n = NULL,
                             bandwidth = NULL, domain = NULL, bandwidth_budget = NULL, privacy_unit = NULL,
-                            bin_width = NULL) {
+                            bin_width = NULL, predictors = NULL) {
   release_from_fields(new_kde_release, c("dpfda_kde_release", "dpfda_gp_release"),
                       nullable = "bandwidth_budget")
 }
@@ -482,10 +484,13 @@ new_kde_release <- function(values, mechanism, epsilon, delta, sensitivity, nois
 #'   release by dp_kde()).
 #' @param bin_width,bandwidth_budget As for new_kde_release() (set after the
 #'   release by dp_kde()).
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_kde_bernstein_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                                       call = NULL, lattice = NULL, n = NULL, bandwidth = NULL,
-                                      privacy_unit = NULL, bin_width = NULL, bandwidth_budget = NULL) {
+                                      privacy_unit = NULL, bin_width = NULL, bandwidth_budget = NULL,
+                                      predictors = NULL) {
   release_from_fields(new_kde_bernstein_release, c("dpfda_kde_bernstein_release", "dpfda_kde_release"))
 }
 

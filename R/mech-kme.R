@@ -382,13 +382,15 @@ kme_release_object <- function(z, w, kernel, method, epsilon, delta, N, sigma, n
 #'   discrete Laplace).
 #' @param privacy_unit What one individual of the guarantee is (set after the
 #'   release).
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_kme_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             points = NULL, weights = NULL, method = NULL, kernel = NULL, n = NULL,
                             noise_dim = NULL, calibration = NULL, domain = NULL, kept = NULL, tol = NULL,
                             pivot = NULL, l1_bound = NULL, rff = NULL, lasso_lambda = NULL, iters = NULL,
                             selected = NULL, noise_exact = NULL, grid_step = NULL, zcdp_rho = NULL,
-                            privacy_unit = NULL) {
+                            privacy_unit = NULL, predictors = NULL) {
   release_from_fields(new_kme_release, c("dpfda_kme_release", "dpfda_kme"),
                       nullable = c("domain", "kept", "tol", "pivot", "l1_bound", "rff", "lasso_lambda", "iters",
                                    "selected", "zcdp_rho"))

@@ -252,11 +252,13 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
 #' @param n The number of training points (public).
 #' @param strict Whether the sensitivity includes the solver's duality gap.
 #' @param gap_tol The solver's duality-gap tolerance.
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_svm_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
                             calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, loss = NULL,
-                            lambda = NULL, n = NULL, strict = NULL, gap_tol = NULL) {
+                            lambda = NULL, n = NULL, strict = NULL, gap_tol = NULL, predictors = NULL) {
   release_from_fields(new_svm_release, c("dpfda_svm_release", "dpfda_gp_release"))
 }
 
@@ -272,11 +274,13 @@ new_svm_release <- function(values, mechanism, epsilon, delta, sensitivity, nois
 #' @param y_bound The public response bounds used (after centring).
 #' @param offset The public centre subtracted from the responses and added
 #'   back to the released function.
+#' @param predictors The names of the data's columns behind the points, when
+#'   named (set after the release): predict() reads a data frame by them.
 #' @noRd
 new_krr_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                             jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
                             calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, loss = NULL,
-                            lambda = NULL, n = NULL, y_bound = NULL, offset = NULL) {
+                            lambda = NULL, n = NULL, y_bound = NULL, offset = NULL, predictors = NULL) {
   release_from_fields(new_krr_release, c("dpfda_krr_release", "dpfda_gp_release"))
 }
 
