@@ -77,7 +77,9 @@
 #'   (k_j + 1)}).
 #' @param h Default order of the iterated Bernstein polynomial used by
 #'   [predict()][predict.dpfda_bernstein_release]; post-processing only.
-#' @param dim Dimension \eqn{d} of the query domain.
+#' @param dim Dimension \eqn{d} of the query domain. When not given: the
+#'   number of columns of a `2 x d` matrix `domain`, or the number of degrees
+#'   in `k`, and 1 otherwise.
 #' @param delta `0` (default) for pure \eqn{\epsilon}-DP with Laplace noise,
 #'   or a number in (0, 1) for the \eqn{(\epsilon, \delta)} variants.
 #' @param domain The box the lattice spans: `NULL` for \eqn{[0, 1]^d},
@@ -139,6 +141,9 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
   calibration <- check_choice(calibration, c("analytic", "hall", "classical", "composition"),
                               "calibration")
+  # without `dim`, a 2 x d matrix of bounds or d degrees say the dimension (a 2 x 2 domain with
+  # dim = 1 was refused as "a double vector of length 4")
+  if (missing(dim)) dim <- bernstein_implied_dim(domain, k)
   dim <- check_count(dim, "dim", max = 1000)
   k <- check_bernstein_k(k, dim)
   h <- check_count(h, "h")
@@ -573,4 +578,12 @@ nearest_index <- function(u, k) pmin(pmax(floor(u * k + 0.5), 0), k)
 release_details.dpfda_bernstein_release <- function(x) {
   cat(sprintf("  Bernstein lattice k = %s, dim = %d; default order h = %d (any h via predict(x, newdata, h = ))\n",
               paste(x$k, collapse = ", "), x$dim, x$h))
+}
+
+# The dimension a Bernstein release's `domain` (a 2 x d matrix) or `k` (one degree per axis) implies,
+# 1 when neither does (a malformed value is refused by its own check, with its name).
+bernstein_implied_dim <- function(domain, k) {
+  if (is.matrix(domain) && nrow(domain) == 2L && ncol(domain) >= 1L) return(ncol(domain))
+  if (is.numeric(k) && is.null(dim(k)) && length(k) > 1L) return(length(k))
+  1L
 }

@@ -117,13 +117,36 @@ bernstein_map <- function(br, points, h = br$h, type = "bernstein") {
     u <- pmin(pmax((points - dom[1L]) / (dom[2L] - dom[1L]), 0), 1)
     return(bernstein_basis(u, br$k, h))
   }
-  p <- length(br$values$values)
-  one <- br
-  cols <- lapply(seq_len(p), function(j) {
-    one$values$values <- matrix(as.double(seq_len(p) == j), nrow = 1L)
-    as.vector(bernstein_predict(one, points, h = h, type = type))
-  })
-  do.call(cbind, cols)
+  d <- as.integer(br$dim)
+  k <- rep_len(br$k, d)
+  p <- prod(k + 1)
+  dom <- matrix(as.double(br$domain), 2L, d)
+  if (is.list(points) && !is.data.frame(points)) points <- as.matrix(expand.grid(points))   # (first axis fastest)
+  if (d > 1L && is.numeric(points) && is.null(dim(points)) && length(points) == d) points <- matrix(points, 1L)
+  pts <- as_points(points, "newdata", d = d)
+  u <- vapply(seq_len(d), function(j) pmin(pmax((pts[, j] - dom[1L, j]) / (dom[2L, j] - dom[1L, j]), 0), 1),
+              numeric(nrow(pts)))
+  u <- matrix(u, ncol = d)
+  if (type == "nearest") {   # one lattice value per point (first axis fastest, as bernstein_predict())
+    lin <- 0
+    for (j in seq_len(d)) lin <- lin + nearest_index(u[, j], k[j]) * prod(k[seq_len(j - 1L)] + 1)
+    A <- matrix(0, nrow(pts), p)
+    A[cbind(seq_len(nrow(pts)), lin + 1)] <- 1
+    return(A)
+  }
+  check_alloc(as.double(nrow(pts)) * p * 2, "Bernstein map in memory")
+  # the plain tensor basis at the points (a row-wise Kronecker product of the axes' bases, first axis
+  # fastest), times the map from lattice values to the coefficients of order h (the identity for h = 1):
+  # one evaluation per point instead of one per lattice value
+  Tb <- bernstein_basis(u[, 1L], k[1L])
+  for (j in seq_len(d)[-1L]) {
+    Bj <- bernstein_basis(u[, j], k[j])
+    Tb <- Bj[, rep(seq_len(k[j] + 1L), each = ncol(Tb)), drop = FALSE] * Tb[, rep(seq_len(ncol(Tb)), times = k[j] + 1L),
+                                                                       drop = FALSE]
+  }
+  if (h == 1L) return(Tb)
+  Ch <- vapply(seq_len(p), function(j) bernstein_coef(as.double(seq_len(p) == j), k, h), numeric(p))
+  Tb %*% Ch
 }
 
 law_bernstein <- function(br, grid) {
