@@ -68,9 +68,7 @@ quantile.dpfda_density <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...
     all(probs >= 0 & probs <= 1)
   if (!isTRUE(ok)) arg_error("probs", "probabilities: numbers in [0, 1], without missing values", probs)
   names <- check_flag(names, "names")
-  out <- t(vapply(seq_len(nrow(pl$f)), function(i) piecewise_linear_quantile(pl$t, pl$f[i, ], pl$cdf[i, ], probs),
-                  numeric(length(probs))))
-  if (length(probs) == 1L) out <- t(out)
+  out <- density_quantiles(pl, probs)
   colnames(out) <- if (names) paste0(format(100 * probs, trim = TRUE, digits = 7), "%")
   rownames(out) <- pl$labels
   if (nrow(out) == 1L) {
@@ -79,6 +77,13 @@ quantile.dpfda_density <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...
     return(v)
   }
   out
+}
+
+# The quantiles of each density of density_pieces(): one row per density.
+density_quantiles <- function(pl, probs) {
+  q <- vapply(seq_len(nrow(pl$f)), function(i) piecewise_linear_quantile(pl$t, pl$f[i, ], pl$cdf[i, ], probs),
+              numeric(length(probs)))
+  matrix(q, nrow = nrow(pl$f), byrow = TRUE)
 }
 
 # The mean of each density (the integral of t f(t), f linear between grid points).
@@ -102,7 +107,7 @@ summary.dpfda_density <- function(object, ...) {
   out <- NextMethod()   # the pointwise summary of the curves
   if (object$dim == 1L) {
     pl <- density_pieces(object)
-    q <- matrix(quantile.dpfda_density(object, c(0, 0.25, 0.5, 0.75, 1), names = FALSE), ncol = 5L)
+    q <- density_quantiles(pl, c(0, 0.25, 0.5, 0.75, 1))
     out$distribution <- data.frame(density = pl$labels %||% seq_len(nrow(pl$f)), min = q[, 1L], q1 = q[, 2L],
                                    median = q[, 3L], mean = density_mean(pl), q3 = q[, 4L], max = q[, 5L],
                                    row.names = NULL)
@@ -169,8 +174,7 @@ density_pieces <- function(x) {
                 class = "dpfda_error_data")
   }
   f <- f / mass
-  cdf <- cbind(0, t(apply(pieces / mass, 1L, cumsum)))
-  if (ncol(f) == 2L) cdf <- matrix(c(0, 1), nrow(f), 2L, byrow = TRUE)
+  cdf <- t(apply(cbind(0, pieces / mass), 1L, cumsum))
   labels <- if (!is.null(x$groups) && length(x$groups) == nrow(f)) as.character(x$groups) else NULL
   list(t = t, f = f, cdf = cdf, labels = labels)
 }

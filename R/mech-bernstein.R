@@ -562,17 +562,21 @@ bernstein_predict <- function(object, newdata, h = object$h, type = c("bernstein
   check_alloc(as.double(nrow(p)) * (d + 2), "Bernstein evaluation in memory")
   u <- vapply(seq_len(d), function(j) to_unit(p[, j], j), numeric(nrow(p)))
   if (!is.matrix(u)) u <- matrix(u, ncol = d)
-  if (type == "nearest") {
-    lin <- 0
-    for (j in seq_len(d)) lin <- lin + nearest_index(u[, j], k[j]) * prod(k[seq_len(j - 1L)] + 1)
-    return(as.vector(v)[lin + 1])
-  }
+  if (type == "nearest") return(as.vector(v)[nearest_lattice_index(u, k)])
   cf <- bernstein_coef(v, k, h)
   c_bernstein_eval(cf, as.double(k + 1), u)
 }
 
 # floor(u k + 1/2) (not round(): that rounds half to even), within 0..k.
 nearest_index <- function(u, k) pmin(pmax(floor(u * k + 0.5), 0), k)
+
+# The position (from 1, first axis fastest) of the lattice value nearest to each row of the unit
+# coordinates `u` (n x d).
+nearest_lattice_index <- function(u, k) {
+  lin <- 0
+  for (j in seq_len(ncol(u))) lin <- lin + nearest_index(u[, j], k[j]) * prod(k[seq_len(j - 1L)] + 1)
+  lin + 1
+}
 
 #' @export
 release_details.dpfda_bernstein_release <- function(x) {

@@ -309,9 +309,7 @@ clamped_note <- function(x, grid, d, domain, point_names = NULL) {
   pts <- tryCatch(kde_input_points(x, d), error = function(e) NULL)   # (bad input: refused later, by name)
   dom <- tryCatch(as_domain(domain, grid), error = function(e) NULL)
   if (is.null(pts) || !is.numeric(pts) || is.null(dom) || !nrow(pts)) return(NULL)
-  out <- rowSums(pts < rep(matrix(dom, 2L)[1L, ], each = nrow(pts)) |
-                   pts > rep(matrix(dom, 2L)[2L, ], each = nrow(pts)), na.rm = TRUE) > 0
-  clamped_message(sum(out), nrow(pts), dom, d, !is.null(domain), point_names)
+  clamped_message(points_outside(pts, dom), nrow(pts), dom, d, !is.null(domain), point_names)
 }
 
 # The same from a table, chunks or a summary: the count of points beyond the

@@ -127,11 +127,9 @@ bernstein_map <- function(br, points, h = br$h, type = "bernstein") {
   u <- vapply(seq_len(d), function(j) pmin(pmax((pts[, j] - dom[1L, j]) / (dom[2L, j] - dom[1L, j]), 0), 1),
               numeric(nrow(pts)))
   u <- matrix(u, ncol = d)
-  if (type == "nearest") {   # one lattice value per point (first axis fastest, as bernstein_predict())
-    lin <- 0
-    for (j in seq_len(d)) lin <- lin + nearest_index(u[, j], k[j]) * prod(k[seq_len(j - 1L)] + 1)
+  if (type == "nearest") {   # one lattice value per point
     A <- matrix(0, nrow(pts), p)
-    A[cbind(seq_len(nrow(pts)), lin + 1)] <- 1
+    A[cbind(seq_len(nrow(pts)), nearest_lattice_index(u, k))] <- 1
     return(A)
   }
   check_alloc(as.double(nrow(pts)) * p * 2, "Bernstein map in memory")

@@ -278,12 +278,12 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     rows <- length(v)
   }
   v <- as.double(v)
-  outside <- sum(v < dom[1] | v > dom[2])
+  outside <- points_outside(v, dom)
   v <- pmin(pmax(v, dom[1]), dom[2])
   wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
   w <- c_summary_bin(v, as.vector(wt), dom[1], delta, as.integer(B))
   n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
-  new_dpfda_summary("kde", w, n, rows, dropped, settings, outside = as.double(outside))
+  new_dpfda_summary("kde", w, n, rows, dropped, settings, outside = outside)
 }
 
 # A density's domain must have positive length on every axis: a grid of one
