@@ -12,7 +12,7 @@
 #' expanded to the tensor grid in [expand.grid()] order (first axis fastest).
 #'
 #' @param values A numeric vector (one curve) or an `n x m` matrix (one curve
-#'   per row) of finite values.
+#'   per row) of finite values. Row names label the curves (`ids`).
 #' @param grid The evaluation points: a vector of length `m`, an `m x d`
 #'   matrix, or a list of axis vectors. Defaults to `m` equally spaced points
 #'   on \[0, 1\].
@@ -22,7 +22,8 @@
 #'   matrix), `grid` (vector, or `m x d` matrix), `domain`, `dim`, and the
 #'   names of the argument and of the values, `arg_name` (default `"t"`) and
 #'   `value_name` (default `"value"`; [as_curves()] takes them from the data's
-#'   columns, plots use them as axis labels).
+#'   columns, plots use them as axis labels), and `ids`, the curves' labels,
+#'   when `values` has row names.
 #' @examples
 #' t <- seq(0, 1, length.out = 50)
 #' x <- curves(rbind(sin(2 * pi * t), cos(2 * pi * t)), t)
@@ -63,8 +64,11 @@ curves <- function(values, grid = NULL, domain = NULL, ...) {
     }
   }
   domain <- as_domain(domain, grid)
+  ids <- rownames(values)   # the curves' labels (a station, a person), as as_curves() keeps them
   dimnames(values) <- NULL
-  new_dpfda_curves(values, grid, domain)
+  out <- new_dpfda_curves(values, grid, domain)
+  if (!is.null(ids)) out$ids <- ids
+  out
 }
 
 new_dpfda_curves <- function(values, grid, domain, ..., arg_name = "t", value_name = "value",

@@ -28,7 +28,9 @@
 #' the data. The harmonics are a [curves()] object (`$harmonics`, one
 #' curve per component, like the `harmonics` of `fda::pca.fd()`), so
 #' [as_fd()], [as_tfd()], `plot()` and `autoplot()` work on them; `as_fd(p)`
-#' converts them directly.
+#' converts them directly. `predict(p, newdata, center = )` gives the scores
+#' of curves on the components, or their reconstructions
+#' ([predict.dpfda_fpca()]).
 #'
 #' **Utility.** By the Davis--Kahan theorem an eigenfunction moves by at most
 #' \eqn{2\sqrt 2 \|E\| / g_k} in \eqn{L^2} (up to sign), where \eqn{E} is the
@@ -132,7 +134,8 @@ dp_fpca <- function(x, npc = 3, ...) {
                  all_values = lam, rank = rank, positive = positive,
                  release = list(mechanism = x$mechanism, epsilon = x$epsilon, delta = x$delta, n = x$n,
                                 tau = x$tau, rng = x$rng, tau_auto = x$tau_auto,
-                                privacy_unit = x$privacy_unit)),
+                                privacy_unit = x$privacy_unit, centered = x$centered,
+                                mean_release = x$mean_release)),
             class = "dpfda_fpca")
 }
 
@@ -178,6 +181,106 @@ plot.dpfda_fpca <- function(x, y, main = NULL, xlab = NULL, ylab = "eigenfunctio
 
 #' @export
 as_curves.dpfda_fpca <- function(x, ...) x$harmonics
+
+#' Scores of curves on private principal components
+#'
+#' The principal component scores \eqn{\xi_{ik} = \int (x_i(t) - \mu(t))
+#' \phi_k(t)\,dt} of curves on the eigenfunctions \eqn{\phi_k} of a
+#' [dp_fpca()] result (by the trapezoid rule on its grid, the inner product
+#' in which the eigenfunctions are orthonormal), or their reconstruction
+#' \eqn{\mu + \sum_k \xi_{ik} \phi_k} from the `npc` components, as
+#' `predict()` of [stats::prcomp()] and the scores of `fda::pca.fd()` give.
+#'
+#' **Privacy.** The eigenfunctions are private; the scores are not a
+#' release. Each score is a value of one curve, so the scores of the
+#' confidential curves themselves (the data `dp_fpca()` was given) reveal
+#' those curves and must not be published: use them inside the protected
+#' analysis, or compute scores of public or new curves. Publish summaries of
+#' confidential scores only through a mechanism.
+#'
+#' **Centre.** The covariance was centred on the data's own mean, which was
+#' not released, so the scores need a mean to subtract: `center` a private
+#' mean ([dp_mean()] of the same curves, with its own budget), a public
+#' reference (a function, one curve, a number or one value per grid point,
+#' as in [dp_mean()]), or `"newdata"` for the mean of `newdata` (the scores
+#' then sum to zero over `newdata`, as those of `prcomp()` do over its data).
+#' A covariance released with `incomplete = "drop"` carries a private mean,
+#' which is the default then.
+#'
+#' @param object A `dp_fpca()` result.
+#' @param newdata Curves: anything [as_curves()] reads (curves, a matrix of
+#'   curves in rows on the components' grid, a long data frame, `fd`, `tfd`,
+#'   ...), evaluated or interpolated on the components' grid; the options of
+#'   [as_curves()] (`id`, `arg`, `value`, ...) go in `...`.
+#' @param center The mean to subtract (see above); required unless the
+#'   release carries a private mean.
+#' @param type `"scores"` (a matrix, one row per curve and one column per
+#'   component, `PC1`, `PC2`, ...) or `"curves"` (the reconstructions, a
+#'   [curves()] object).
+#' @param ... Options of [as_curves()] for `newdata`.
+#' @return A numeric matrix of scores (row names the curves' labels), or
+#'   [curves()].
+#' @examples
+#' g <- seq(0, 1, length.out = 51)
+#' x <- curves(outer(rnorm(5000), sin(pi * g)) + outer(rnorm(5000, sd = 0.5), cos(pi * g)), g)
+#' p <- dp_fpca(x, npc = 2, epsilon = 1, tau = 1.5, J = 8)
+#' m <- dp_mean(x, epsilon = 0.5, tau = 1.5)        # a private mean (its own budget)
+#' new <- curves(rbind(sin(pi * g), cos(pi * g)), g)   # public curves
+#' predict(p, new, center = m)
+#' plot(predict(p, new, center = m, type = "curves"))
+#' @seealso [dp_fpca()]
+#' @export
+predict.dpfda_fpca <- function(object, newdata, center = NULL, type = c("scores", "curves"), ...) {
+  check_required("newdata")
+  type <- check_choice(type, c("scores", "curves"), "type")
+  g <- object$grid
+  h <- object$harmonics
+  x <- if (inherits(newdata, "dpfda_curves") && !...length() && length(newdata$grid) == length(g) &&
+           isTRUE(all.equal(as.vector(newdata$grid), as.vector(g)))) {
+    check_curves_data(newdata, "newdata")
+  } else if (inherits(newdata, "dpfda_curves") && newdata$dim == 1L &&
+             (min(newdata$grid) > min(g) || max(newdata$grid) < max(g))) {
+    dpfda_abort(sprintf(paste("`newdata` covers [%s, %s] but the components are on [%s, %s]: give curves that cover",
+                              "that range (they are interpolated onto its %d points, never extrapolated)."),
+                        format(min(newdata$grid)), format(max(newdata$grid)), format(min(g)), format(max(g)),
+                        length(g)), arg = "newdata")
+  } else {
+    tryCatch(as_curves(newdata, grid = g, ...), dpfda_error = function(e) {
+      dpfda_abort(sprintf("`newdata` must be curves on the grid of the components ([%s, %s], %d points): %s",
+                          format(min(g)), format(max(g)), length(g), conditionMessage(e)), arg = "newdata")
+    })
+  }
+  if (x$dim != 1L || ncol(x$values) != length(g)) {
+    dpfda_abort(sprintf("`newdata` must be one-dimensional curves on the %d grid points of the components.",
+                        length(g)), arg = "newdata")
+  }
+  mu <- fpca_center(object, center, x)
+  w <- quadrature_weights(g)
+  dev <- x$values - rep(mu, each = nrow(x$values))
+  scores <- dev %*% (w * t(h$values))
+  colnames(scores) <- paste0("PC", seq_len(ncol(scores)))
+  rownames(scores) <- x$ids
+  if (type == "scores") return(scores)
+  rec <- rep(mu, each = nrow(scores)) + scores %*% h$values
+  out <- x
+  out$values <- unname(rec)
+  out
+}
+
+# The mean that predict.dpfda_fpca() subtracts, on the components' grid.
+fpca_center <- function(object, center, x) {
+  if (identical(center, "newdata")) return(colMeans(x$values))
+  if (is.null(center)) {
+    mr <- object$release$mean_release
+    if (is.null(mr)) {
+      dpfda_abort(paste("`center` is needed: the covariance was centred on the data's mean, which was not released.",
+                        "Give a private mean (center = dp_mean(x, ...), with its own budget), a public reference",
+                        "curve, or center = \"newdata\" for the mean of the curves scored."), arg = "center")
+    }
+    center <- mr
+  }
+  center_values(center, object$grid)
+}
 
 #' @rdname dp_fpca
 #' @param matrix For `tidy()`: `"eigenfunctions"` (one row per component and

@@ -235,8 +235,7 @@ as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("lin
     if (!is.null(domain)) out$domain <- as_domain(domain, out$grid)
     return(out)
   }
-  out <- curves(x, grid, domain)
-  if (!is.null(rownames(x))) out$ids <- rownames(x)
+  out <- curves(x, grid, domain)   # (row names become the labels, `ids`)
   set_curve_names(out, arg_name, value_name)
 }
 

@@ -184,3 +184,68 @@ test_that("components beyond the positive eigenvalues of the released surface wa
   expect_no_warning(p6 <- dp_fpca(r6, npc = 2))
   expect_gte(p6$positive, 2L)
 })
+
+test_that("predict() gives the scores and reconstructions of curves on the private components", {
+  p <- with_seed_mode(3, dp_fpca(fp_data(500), npc = 2, epsilon = 1, tau = 2, J = 6))
+  H <- p$harmonics$values
+  set.seed(4)
+  co <- matrix(rnorm(10), 5)
+  mu <- 0.2 + fp_grid
+  y <- curves(sweep(co %*% H, 2, mu, "+"), fp_grid)
+  # the scores of curves in the span of the components are their coefficients (trapezoid inner product)
+  s <- predict(p, y, center = mu)
+  expect_equal(unname(s), co, tolerance = 1e-10)
+  expect_identical(colnames(s), c("PC1", "PC2"))
+  rec <- predict(p, y, center = mu, type = "curves")
+  expect_s3_class(rec, "dpfda_curves")
+  expect_equal(rec$values, y$values, tolerance = 1e-10)
+  # a centre as a function, as one curve and as a release of a mean: the same scores
+  expect_equal(predict(p, y, center = function(t) 0.2 + t), s)
+  expect_equal(predict(p, y, center = curves(mu, fp_grid)), s)
+  m <- with_seed_mode(5, dp_mean(fp_data(500), epsilon = 1, tau = 2))
+  expect_equal(predict(p, y, center = m), predict(p, y, center = m$values$values[1, ]))
+  # centred on the scored curves: the scores sum to zero, as prcomp()'s do over its data
+  expect_equal(unname(colSums(predict(p, y, center = "newdata"))), c(0, 0), tolerance = 1e-10)
+  # row names: the curves' labels; a matrix on the grid and a long data frame give the same scores
+  mat <- y$values
+  rownames(mat) <- letters[1:5]
+  s2 <- predict(p, mat, center = mu)
+  expect_identical(rownames(s2), letters[1:5])
+  expect_equal(unname(s2), unname(s))
+  expect_equal(unname(predict(p, as.data.frame(y), center = mu)), unname(s))
+  # curves on a finer grid are interpolated onto the components' grid
+  fine <- seq(0, 1, length.out = 401)
+  yf <- curves(t(apply(y$values, 1L, function(v) stats::approx(fp_grid, v, fine)$y)), fine)
+  expect_equal(unname(predict(p, yf, center = mu)), unname(s), tolerance = 1e-10)
+})
+
+test_that("predict() of FPCA asks for a centre, and refuses curves off its grid", {
+  p <- with_seed_mode(3, dp_fpca(fp_data(300), npc = 2, epsilon = 1, tau = 2, J = 6))
+  y <- fp_data(4, seed = 9)
+  expect_error(predict(p, y), "dp_mean", class = "dpfda_error_argument")
+  expect_error(predict(p, y, center = 1:3), class = "dpfda_error_argument")
+  expect_error(predict(p, y, center = 0, type = "loadings"), class = "dpfda_error_argument")
+  expect_error(predict(p, curves(y$values, seq(0, 0.5, length.out = 41)), center = 0), "covers \\[0, 0.5\\]",
+               class = "dpfda_error_argument")
+  expect_error(predict(p, center = 0), "newdata", class = "dpfda_error")
+  expect_error(predict(p, "curves", center = 0), class = "dpfda_error_argument")
+})
+
+test_that("the scores of an FPCA with incomplete = \"drop\" use its private mean", {
+  set.seed(11)
+  t <- seq(0, 1, length.out = 9)
+  x <- curves(outer(rnorm(120), sin(pi * t)) + outer(rnorm(120), cos(pi * t)) / 2, t)
+  d <- as.data.frame(x)
+  d <- d[!(d$id %in% c(3, 7) & d$arg > 0.6), ]
+  f <- with_seed_mode(7, dp_fpca(d, epsilon = 4, tau = 2, grid = t, incomplete = "drop", npc = 2))
+  mr <- f$release$mean_release
+  expect_s3_class(mr, "dpfda_release")
+  expect_equal(predict(f, x), predict(f, x, center = mr))
+})
+
+test_that("curves() keeps a matrix's row names as the curves' labels", {
+  m <- matrix(1:6, 2, dimnames = list(c("a", "b"), NULL))
+  expect_identical(curves(m, 1:3)$ids, c("a", "b"))
+  expect_null(curves(unname(m), 1:3)$ids)
+  expect_identical(as_curves(m, grid = 1:3)$ids, c("a", "b"))
+})
