@@ -162,14 +162,20 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'   training means, the mean of its curves' losses in the test folds), and
 #'   `n` in the sensitivity counts units. `NULL`: every curve is its own unit.
 #' @return An object of class `dpfda_pcv_selection`: `mechanism`,
-#'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value`,
+#'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value` (also
+#'   under the parameter's name, `psi` or `M`, the argument of [dp_mean()]
+#'   it sets),
 #'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`;
 #'   `glance()` gives them as one row.
 #' @examples
 #' t <- seq(0, 1, length.out = 50)
 #' x <- curves(outer(runif(300, 0.5, 1), sin(2 * pi * t)), t)
 #' b <- kl_basis(kernel_matern(3/2, 0.1), t)
-#' pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = b, epsilon_select = 0.5)
+#' s <- pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = b, epsilon_select = 0.5)
+#' s
+#' # the release with the chosen M (spending epsilon = 1 more)
+#' dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", kernel = kernel_matern(3/2, 0.1),
+#'         select = "manual", M = s$M)
 #' @export
 pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl"), basis = NULL,
                        epsilon_select, candidates = NULL, folds = 10, eta = NULL, h = NULL,
@@ -269,11 +275,14 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   sens <- pcv_sensitivity(fold, tau)
   s <- quiet_privacy(dp_select(-loss, sensitivity = sens, epsilon = epsilon_select))
   charge_budget(budget, epsilon_select, 0, "pcv_select", unit = unit_name)
-  structure(list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
-                 candidates = candidates, index = s$index, value = candidates[s$index],
-                 eta = if (mechanism == "frl") NULL else eta,
-                 epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng()),
-            class = "dpfda_pcv_selection")
+  out <- list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
+              candidates = candidates, index = s$index, value = candidates[s$index],
+              eta = if (mechanism == "frl") NULL else eta,
+              epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng())
+  # the choice also under the name of dp_mean()'s argument: dp_mean(..., psi = s$psi) (s$psi was NULL, so
+  # the release silently took its default)
+  out[[out$parameter]] <- out$value
+  structure(out, class = "dpfda_pcv_selection")
 }
 
 # The folds: a random partition into `folds` parts of (nearly) equal size, drawn from the noise source

@@ -293,6 +293,12 @@ test_that("pcv_select spends its own budget with a bounded utility sensitivity",
   s2 <- with_seed_mode(1, pcv_select(x, 1, 1, "iclp_qr", mat32, epsilon_select = 0.5, folds = 6))
   expect_length(s2$candidates, 20)
   expect_output(print(s2), "psi")
+  # the choice under the name of dp_mean()'s argument, so that dp_mean(..., psi = s$psi) uses it
+  expect_identical(s$M, s$value)
+  expect_null(s$psi)
+  expect_identical(s2$psi, s2$value)
+  r2 <- with_seed_mode(2, dp_mean(x, 1, 1, kernel = mat32, eta = s2$eta, psi = s2$psi))
+  expect_identical(r2$params$psi, s2$value)
   # from a long data frame (bare or string column names, grid): the same selection as from the curves
   long <- data.frame(who = rep(seq_len(60), each = 30), when = rep(t, 60), y = as.vector(t(X)))
   s3 <- with_seed_mode(1, pcv_select(long, 1, 1, "frl", b, epsilon_select = 0.5, folds = 6, grid = t,
