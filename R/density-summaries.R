@@ -142,9 +142,9 @@ quantile.dpfda_curves <- function(x, ...) {
 #' @export
 quantile.dpfda_release <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...) {
   if (!inherits(x, "dpfda_kde_release")) {
-    dpfda_abort(sprintf(paste("quantile() is for densities: a %s release is not one. For a density release",
-                              "(dp_kde()), or curves that are densities, use as_density() first."), x$mechanism),
-                arg = "x")
+    dpfda_abort(sprintf(paste("quantile() is for densities, and this %s release is not one. For a density release",
+                              "(dp_kde()), or curves that are densities, use as_density() first."),
+                        x$mechanism %||% "this mechanism"), arg = "x")
   }
   stats::quantile(as_density(x), probs = probs, names = names, ...)
 }

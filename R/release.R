@@ -240,7 +240,10 @@ summary.dpfda_release <- function(object, ...) {
                  expected_l2_noise = if (!is.null(law)) sqrt(sum(law$weights * law$var)),
                  rng = object$rng, values = summary(object$values),
                  # everything print() says, so that summary() never says less
-                 printed = utils::capture.output(print(object))),
+                 printed = utils::capture.output(print(object)),
+                 # a density on a line: its support, quartiles and mean (?density-summaries), post-processing
+                 distribution = if (inherits(object, "dpfda_kde_release") && identical(object$values$dim, 1L))
+                   tryCatch(summary(as_density(object))$distribution, dpfda_error = function(e) NULL)),
             class = "summary.dpfda_release")
 }
 
@@ -249,6 +252,11 @@ print.summary.dpfda_release <- function(x, ...) {
   cat(x$printed, sep = "\n")
   cat("summary of the released values:\n")
   print(x$values)
+  if (!is.null(x$distribution)) {
+    d <- x$distribution[setdiff(names(x$distribution), "density")]
+    cat("  as a distribution (as_density(): negative values set to 0, normalised):\n")
+    print(signif(d, 4), row.names = FALSE)
+  }
   invisible(x)
 }
 

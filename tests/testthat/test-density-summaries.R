@@ -65,6 +65,15 @@ test_that("quantile() of a KDE release: its density's quantiles, close to the da
   k <- as_density(kde_gaussian(x, g, 0.1, domain = c(1, 6)))
   expect_equal(unname(quantile(k, 0.5)), median(x), tolerance = 0.02)
   expect_equal(dist_mean(k), mean(x), tolerance = 0.01)
+  # summary() of the release shows the same distribution as summary() of its density
+  s <- summary(r)
+  expect_identical(s$distribution, summary(as_density(r))$distribution)
+  expect_output(print(s), "as a distribution")
+  expect_output(print(s), format(signif(s$distribution$median, 4)), fixed = TRUE)
+  # (none for a density in the plane, nor for a release that is not a density)
+  r2 <- with_seed_mode(2, dp_kde(as.matrix(faithful), list(seq(1, 6, length.out = 11), seq(40, 100, length.out = 11)),
+                                 c(0.3, 5), epsilon = 5, delta = 1e-6, domain = cbind(c(1, 6), c(40, 100))))
+  expect_null(summary(r2)$distribution)
 })
 
 test_that("quantile() refuses what is not a one-dimensional density, by name", {
@@ -85,5 +94,7 @@ test_that("quantile() refuses what is not a one-dimensional density, by name", {
   expect_error(quantile(d2, 0.5), "one-dimensional", class = "dpfda_error_argument")
   expect_null(summary(d2)$distribution)   # (the pointwise summary only)
   r <- with_seed_mode(1, dp_mean(curves(matrix(runif(40), 4), seq(0, 1, length.out = 10)), epsilon = 1, tau = 1))
-  expect_error(quantile(r, 0.5), "quantile\\(\\) is for densities", class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5), "quantile\\(\\) is for densities, and this iclp_qr release is not one",
+               class = "dpfda_error_argument")
+  expect_null(summary(r)$distribution)
 })
