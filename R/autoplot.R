@@ -130,11 +130,13 @@ autoplot_dpfda_kme_release <- function(object, ...) {
   p <- object$points
   d <- data.frame(z1 = p[, 1L], z2 = if (ncol(p) > 1L) p[, 2L] else object$weights,
                   weight = abs(object$weights), sign = ifelse(object$weights >= 0, "positive", "negative"))
+  lab <- kme_point_names(object)   # (the data's column names, when recorded)
   g <- ggplot2::ggplot(d, ggplot2::aes(x = z1, y = z2, colour = sign))
   g <- if (ncol(p) > 1L) {
-    g + ggplot2::geom_point(ggplot2::aes(size = weight), alpha = 0.7) + ggplot2::labs(x = "z1", y = "z2")
+    g + ggplot2::geom_point(ggplot2::aes(size = weight), alpha = 0.7) + ggplot2::labs(x = lab[1L], y = lab[2L])
   } else {
-    g + ggplot2::geom_segment(ggplot2::aes(xend = z1, yend = 0)) + ggplot2::labs(x = "z", y = "weight")
+    g + ggplot2::geom_segment(ggplot2::aes(xend = z1, yend = 0)) +
+      ggplot2::labs(x = if (lab[1L] == "z1") "z" else lab[1L], y = "weight")
   }
   g + ggplot2::ggtitle(sprintf("dp_kme (%s), epsilon = %s", object$method, format(object$epsilon, digits = 3)))
 }

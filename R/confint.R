@@ -90,7 +90,8 @@
 #'
 #' For a [dp_kme()] release the band is for its embedding
 #' \eqn{\tilde\mu(z) = \sum_m w_m k(z_m, z)} at its points `z` (columns
-#' `z1`, `z2`, ... instead of `id`, `arg`). Method `"subspace"`: the noise
+#' named as the data's point columns, `predictors`, or `z1`, `z2`, ...,
+#' instead of `id`, `arg`). Method `"subspace"`: the noise
 #' added to the `F` subspace coordinates reaches the points through a known
 #' linear map, so Gaussian noise (`delta > 0`) gives exact pointwise bands and
 #' Laplace noise (`delta = 0`) Monte Carlo ones. Method `"random_features"`:
@@ -275,7 +276,8 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' released `value`, the noise standard deviation `se` and a pointwise band
 #' `lower`, `upper` at level `level` (see [confint.dpfda_release()]; `NA`
 #' when the release's noise is not additive on its values). For a [dp_kme()]
-#' release the rows are its points (`z1`, `z2`, ...) with their `weight`, the
+#' release the rows are its points (columns named as the data's, or `z1`,
+#' `z2`, ...) with their `weight`, the
 #' embedding `value` at the point and its band (`NA` for the exponential
 #' method and with `l1_bound`). `tidy()` gives the same in the broom vocabulary (`estimate`,
 #' `std.error`, `conf.low`, `conf.high`), `glance()` one row of public
@@ -445,9 +447,9 @@ confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("poin
   level <- b$level
   type <- b$type
   p <- object$points
-  colnames(p) <- paste0("z", seq_len(ncol(p)))
+  colnames(p) <- kme_point_names(object)
   est <- stats::predict(object)
-  d <- data.frame(p, estimate = est, se = b$sd, lower = est - b$half, upper = est + b$half)
+  d <- data.frame(p, estimate = est, se = b$sd, lower = est - b$half, upper = est + b$half, check.names = FALSE)
   confint_rows(structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame")),
                if (!missing(parm)) parm)
 }

@@ -88,13 +88,24 @@ print.summary.dpfda_kme_release <- function(x, ...) {
   invisible(x)
 }
 
+# The names of a KME release's point columns: the data's (`predictors`, when the release was made
+# from named columns) unless one would clash with a column of the tables below, else z1, z2, ...
+kme_point_names <- function(x) {
+  lab <- x[["predictors"]]
+  d <- ncol(x$points)
+  if (is.character(lab) && length(lab) == d && !anyDuplicated(lab) &&
+      !any(lab %in% c("weight", "value", "se", "lower", "upper", "estimate", "std.error", "conf.low", "conf.high"))) {
+    lab
+  } else paste0("z", seq_len(d))
+}
+
 #' @export
 as.data.frame.dpfda_kme_release <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
   p <- x$points
-  colnames(p) <- paste0("z", seq_len(ncol(p)))
+  colnames(p) <- kme_point_names(x)
   # the embedding at the points with its noise band (R/confint.R), NA without a noise law
   ci <- tryCatch(confint.dpfda_kme_release(x, level = level, ...), dpfda_error_unsupported = function(e) NULL)
-  d <- data.frame(p, weight = x$weights, value = stats::predict(x))
+  d <- data.frame(p, weight = x$weights, value = stats::predict(x), check.names = FALSE)
   d$se <- if (is.null(ci)) NA_real_ else ci$se
   d$lower <- if (is.null(ci)) NA_real_ else ci$lower
   d$upper <- if (is.null(ci)) NA_real_ else ci$upper
@@ -141,12 +152,12 @@ plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, .
   if (is.null(main)) main <- sprintf("dp_kme (%s), epsilon = %s", x$method, format(x$epsilon, digits = 3))
   col <- ifelse(w >= 0, "#1F77B4", "#D62728")
   if (ncol(p) == 1L) {
-    graphics::plot(p[, 1L], w, type = "h", col = col, xlab = x[["predictors"]] %||% "z", ylab = "weight", main = main,
+    graphics::plot(p[, 1L], w, type = "h", col = col, xlab = x[["predictors"]][1L] %||% "z", ylab = "weight", main = main,
                    ...)
     graphics::abline(h = 0, col = "grey60")
   } else {
     cex <- 0.3 + 3 * sqrt(abs(w) / max(abs(w), .Machine$double.eps))
-    lab <- x[["predictors"]] %||% paste0("z", seq_len(ncol(p)))   # (the data's column names, when recorded)
+    lab <- kme_point_names(x)   # (the data's column names, when recorded)
     graphics::plot(p[, dims[1L]], p[, dims[2L]], cex = cex, col = col, pch = 16,
                    xlab = lab[dims[1L]], ylab = lab[dims[2L]], main = main, ...)
     graphics::legend("topright", legend = c("positive weight", "negative weight"),

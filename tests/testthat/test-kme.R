@@ -587,6 +587,16 @@ test_that("a KME or KDE release from named columns predicts from a data frame by
   kt <- with_seed_mode(6, dp_kme(dplyr::tbl(con, "g"), kernel_gaussian(1), epsilon = 1, delta = 1e-6,
                                  synthetic = k$points, columns = c("duration", "waiting")))
   expect_identical(kt$predictors, c("duration", "waiting"))
+  # the tables of the release name the point columns as the data do (they were z1, z2)
+  expect_named(as.data.frame(k), c("waiting", "duration", "weight", "value", "se", "lower", "upper"))
+  expect_named(confint(k), c("waiting", "duration", "estimate", "se", "lower", "upper"))
+  expect_named(tidy(k), c("waiting", "duration", "weight", "estimate", "std.error", "conf.low", "conf.high"))
+  expect_identical(as.matrix(as.data.frame(k)[1:2]), unname(k$points), ignore_attr = TRUE)
+  # a data column called like a column of those tables keeps z1, z2
+  dv <- stats::setNames(d, c("value", "duration"))
+  kv <- with_seed_mode(6, dp_kme(dv, kernel_gaussian(1), epsilon = 1, delta = 1e-6, M = 30,
+                                 domain = rbind(c(-3, -3), c(3, 3))))
+  expect_named(as.data.frame(kv), c("z1", "z2", "weight", "value", "se", "lower", "upper"))
   # dp_kde in the plane
   g2 <- list(seq(-2, 2, length.out = 5), seq(-2, 2, length.out = 6))
   r <- with_seed_mode(7, dp_kde(d, g2, 0.5, epsilon = 1, delta = 1e-6, columns = c(duration, waiting)))
