@@ -72,7 +72,8 @@
 #'   rows in the order of `data`, which sets the folds).
 #' @param y Private outputs (length `n`), clipped to `y_bound` (not given
 #'   with a formula).
-#' @param data With a formula, the data frame holding its variables (and the
+#' @param data With a formula (in the pipe's order the data frame may come
+#'   first and the formula second, `d |> f(y ~ x, ...)`), the data frame holding its variables (and the
 #'   `unit` column, when `unit` names one).
 #' @param candidates The hyper-parameter settings: a data frame with columns
 #'   `lengthscale`, `noise_variance` and optionally `variance` (default 1),
@@ -150,6 +151,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
   }
   check_required(c("x", "y", "candidates", "y_bound", "epsilon"))
   budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, if (is.null(unit)) NROW(x))

@@ -105,7 +105,8 @@
 #' @param newdata Optional public points at which predictions are computed
 #'   (stored as `predictions`); with a formula, a data frame with the
 #'   predictor columns.
-#' @param data With a formula: the data frame holding its variables (in
+#' @param data With a formula (in the pipe's order the data frame may come
+#'   first and the formula second, `d |> f(y ~ x, ...)`): the data frame holding its variables (in
 #'   memory; for a table or chunks give `columns` and `y`).
 #' @param unit The privacy unit when one person has several rows: a column
 #'   (a string or a bare name) of `data`, of a data frame, a table or chunks
@@ -172,6 +173,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
     newdata <- fd$newdata
     if (!is.null(unit)) {   # a column of `data`: one unit per row
       ucol <- column_names(unit, names(data), "unit")

@@ -101,7 +101,8 @@
 #'   duplicates); with a formula or a data frame `x`, a data frame with the
 #'   predictor columns (taken by name, in x's order; other columns are
 #'   ignored). One-dimensional test points are sorted.
-#' @param data With a formula: the data frame holding its variables.
+#' @param data With a formula (in the pipe's order the data frame may come
+#'   first and the formula second, `d |> f(y ~ x, ...)`): the data frame holding its variables.
 #' @param unit The privacy unit when one person has several rows: a vector
 #'   with one entry per row of `x` (e.g. a person id), or with a formula a
 #'   column of `data` (a string or a bare name). `NULL`: each row is its own
@@ -180,6 +181,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
     newdata <- fd$newdata
   }
   check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
@@ -480,6 +482,14 @@ formula_newdata_missing <- function(formula, fun) {
 # a `y` too (refused); `new`: the new points (NULL: none), `new_arg` the name
 # of their argument; `new_required`: dp_gp_regression() needs them.
 formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, new_required = FALSE, y = NULL) {
+  if (y_given && is.null(data) && is.data.frame(x) &&
+      isTRUE(tryCatch(inherits(y, "formula"), error = function(e) FALSE))) {   # (y may be a bare column name)
+    # the pipe's order, `mcycle |> dp_gp_regression(accel ~ times, ...)`: the data first, the formula second
+    # (it was read as predictors x and a response y, and refused for a reason that did not say so)
+    data <- x
+    x <- y
+    y_given <- FALSE
+  }
   if (!inherits(x, "formula")) {
     if (!is.null(data)) {
       dpfda_abort(sprintf("`data` is used with a formula: %s(y ~ x, data = , %s = , ...).", fun, new_arg),
@@ -495,7 +505,9 @@ formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, ne
   }
   if (y_given) dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
   if (new_required && is.null(new)) formula_newdata_missing(x, fun)
-  formula_data(x, data, new, fun, labels)
+  out <- formula_data(x, data, new, fun, labels)
+  out$data <- data   # (for `unit`, a column of the data)
+  out
 }
 
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no

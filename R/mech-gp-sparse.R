@@ -89,6 +89,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
     newdata <- fd$newdata
   }
   check_required(c("x", "y", "newdata", "inducing", "kernel", "noise_variance", "y_bound", "epsilon", "delta"))

@@ -53,7 +53,8 @@
 #' @param x Covariates: a vector (one-dimensional grid) or a matrix with one
 #'   column per dimension of `grid`; or a formula `y ~ x1 + ...` whose
 #'   variables are columns of `data`.
-#' @param data With a formula: the data frame holding its variables.
+#' @param data With a formula (in the pipe's order the data frame may come
+#'   first and the formula second, `d |> f(y ~ x, ...)`): the data frame holding its variables.
 #' @param y Responses: numbers (square loss) or labels (logistic loss):
 #'   \eqn{\pm 1}, 0/1, logical or a two-level factor, as in [dp_svm()]
 #'   (the second level, 1 or `TRUE` is \eqn{+1}).
@@ -116,6 +117,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
     if (!missing(grid)) grid <- fd$newdata
   }
   check_required(c("x", "y", "epsilon", "psi", "grid"))

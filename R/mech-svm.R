@@ -129,7 +129,8 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 #'   predictor columns).
 #' @param y Private labels: \eqn{\pm 1}, 0/1, logical, or a two-level factor; one per
 #'   row of `x`.
-#' @param data With a formula: the data frame holding its variables.
+#' @param data With a formula (in the pipe's order the data frame may come
+#'   first and the formula second, `d |> f(y ~ x, ...)`): the data frame holding its variables.
 #' @param lambda Public regularisation \eqn{\lambda > 0} (the paper's eq. 12;
 #'   libsvm's `cost` is \eqn{1/(2 n \lambda)}).
 #' @param kernel The SVM kernel, also the covariance of the noise (see
@@ -197,6 +198,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
     if (!missing(grid)) grid <- fd$newdata
   }
   check_required(c("x", "y", "lambda", "kernel", "grid", "epsilon", "delta"))
@@ -398,8 +400,9 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' replaced.
 #'
 #' @inheritParams dp_svm
-#' @param data With a formula (`y ~ x1 + ...` as `x`, as in [dp_svm()]): the data
-#'   frame holding its variables.
+#' @param data With a formula (`y ~ x1 + ...` as `x`, as in [dp_svm()]; in the
+#'   pipe's order the data frame may come first and the formula second, `d |>
+#'   f(y ~ x, ...)`): the data frame holding its variables.
 #' @param y Private responses (finite numbers), one per row of `x`; clipped to
 #'   `y_bound`.
 #' @param lambda Public regularisation \eqn{\lambda > 0}.
@@ -445,6 +448,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
+    data <- fd$data
     if (!missing(grid)) grid <- fd$newdata
   }
   check_required(c("x", "y", "lambda", "kernel", "grid", "y_bound", "epsilon", "delta"))

@@ -495,3 +495,42 @@ test_that("dp_svm(), dp_krr() and dp_erm() take a formula with `data`, as dp_gp_
   expect_error(dp_krr(lab ~ u, data = d, lambda = 0.1, kernel = k, grid = nd, y_bound = c(-2, 2), epsilon = 1,
                       delta = 1e-5), class = "dpfda_error_argument", regexp = "numeric response")
 })
+
+test_that("every regression takes the data first and the formula second, the pipe's order", {
+  # (`mcycle |> dp_bin_regression(accel ~ times, ...)` read the data frame as predictors and was refused with
+  # "`columns` is needed"; the GP regressions took the formula for y)
+  set.seed(22)
+  d <- data.frame(u = runif(60), id = rep(1:20, 3))
+  d$out <- sin(2 * pi * d$u) + rnorm(60, sd = 0.1)
+  d$lab <- factor(ifelse(d$out > 0, "yes", "no"))
+  nd <- seq(0, 1, length.out = 7)
+  k <- kernel_gaussian(0.3)
+  both <- function(f, ...) {
+    a <- with_seed_mode(4, suppressWarnings(f(out ~ u, data = d, ...)))
+    b <- with_seed_mode(4, suppressWarnings(f(d, out ~ u, ...)))
+    expect_identical(b$values$values, a$values$values)
+    expect_identical(b$predictors, "u")
+    b
+  }
+  both(dp_bin_regression, bins = 5, y_bound = 2, epsilon = 1, domain = c(0, 1))
+  # `unit`, a column of the data, is found in the data given first
+  both(dp_bin_regression, bins = 5, y_bound = 2, epsilon = 1, domain = c(0, 1), unit = id)
+  both(dp_gp_regression, newdata = data.frame(u = nd), kernel = k, noise_variance = 0.1, y_bound = 2, epsilon = 1,
+       delta = 1e-5)
+  both(dp_sparse_gp_regression, newdata = data.frame(u = nd), inducing = data.frame(u = nd), kernel = k,
+       noise_variance = 0.1, y_bound = 2, epsilon = 1, delta = 1e-5)
+  both(dp_krr, lambda = 0.1, kernel = k, grid = nd, y_bound = 2, epsilon = 1, delta = 1e-5)
+  both(dp_erm, epsilon = 1, psi = 0.01, grid = nd, y_bound = 2)
+  a <- with_seed_mode(4, dp_svm(lab ~ u, data = d, lambda = 0.1, kernel = k, grid = nd, epsilon = 1, delta = 1e-5))
+  b <- with_seed_mode(4, dp_svm(d, lab ~ u, lambda = 0.1, kernel = k, grid = nd, epsilon = 1, delta = 1e-5))
+  expect_identical(b$values$values, a$values$values)
+  cand <- data.frame(lengthscale = c(0.1, 0.3), noise_variance = 0.1)
+  s1 <- with_seed_mode(4, dp_gp_select(out ~ u, data = d, candidates = cand, y_bound = 2, epsilon = 1,
+                                       epsilon_regression = 1, delta = 1e-5))
+  s2 <- with_seed_mode(4, dp_gp_select(d, out ~ u, candidates = cand, y_bound = 2, epsilon = 1,
+                                       epsilon_regression = 1, delta = 1e-5))
+  expect_identical(s2$index, s1$index)
+  # with `data` given too, the second argument is still `y`: refused as before
+  expect_error(dp_krr(d, out ~ u, lambda = 0.1, kernel = k, grid = nd, y_bound = 2, epsilon = 1, delta = 1e-5,
+                      data = d), class = "dpfda_error_argument")
+})
