@@ -233,8 +233,12 @@ as_curves.dpfda_fpca <- function(x, ...) x$harmonics
 predict.dpfda_fpca <- function(object, newdata, center = NULL, type = c("scores", "curves"), ...) {
   check_required("newdata")
   type <- check_choice(type, c("scores", "curves"), "type")
-  g <- object$grid
-  h <- object$harmonics
+  # (the object's contents, not its class: components on a one-dimensional grid)
+  h <- check_curves_data(object$harmonics, "object")
+  g <- h$grid
+  if (h$dim != 1L || !identical(length(object$grid), length(g))) {
+    dpfda_abort("`object` is not a dp_fpca() result: its components and grid do not match.", arg = "object")
+  }
   x <- if (inherits(newdata, "dpfda_curves") && !...length() && length(newdata$grid) == length(g) &&
            isTRUE(all.equal(as.vector(newdata$grid), as.vector(g)))) {
     check_curves_data(newdata, "newdata")
@@ -279,7 +283,7 @@ fpca_center <- function(object, center, x) {
     }
     center <- mr
   }
-  center_values(center, object$grid)
+  center_values(center, x$grid)
 }
 
 #' @rdname dp_fpca

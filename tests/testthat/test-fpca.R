@@ -229,6 +229,13 @@ test_that("predict() of FPCA asks for a centre, and refuses curves off its grid"
                class = "dpfda_error_argument")
   expect_error(predict(p, center = 0), "newdata", class = "dpfda_error")
   expect_error(predict(p, "curves", center = 0), class = "dpfda_error_argument")
+  # a damaged object: a classed error, not one of matrix algebra
+  bad <- p
+  bad$harmonics$values <- bad$harmonics$values[, -1L]
+  expect_error(predict(bad, y, center = 0), class = "dpfda_error")
+  bad <- p
+  bad$grid <- bad$grid[-1L]
+  expect_error(predict(bad, y, center = 0), "not a dp_fpca", class = "dpfda_error_argument")
 })
 
 test_that("the scores of an FPCA with incomplete = \"drop\" use its private mean", {
