@@ -313,6 +313,17 @@ curve_index <- function(i, n, arg, what) {
 as.matrix.dpfda_curves <- function(x, ...) x$values
 
 #' @rdname curves
+#' @details `tidy()` of curves is their long data frame, as `as.data.frame()`
+#'   gives it (one row per curve and grid point; a mortality object's
+#'   `group`, `age`, `density`), under broom's name.
+#' @export
+tidy.dpfda_curves <- function(x, ..., names = FALSE) {
+  check_dot_names(list(...), character(), "tidy")
+  if (inherits(x, "dpfda_mortality")) return(as.data.frame(x))
+  as.data.frame(x, names = names)
+}
+
+#' @rdname curves
 #' @param x A `dpfda_curves` object.
 #' @param row.names,optional Unused.
 #' @param names For `as.data.frame()`: `FALSE` (default) for the columns

@@ -116,6 +116,20 @@ summary.dpfda_density <- function(object, ...) {
   out
 }
 
+#' @rdname density-summaries
+#' @details `glance()` of one-dimensional densities is the table of
+#'   `summary()`'s `distribution`: one row per density.
+#' @export
+glance.dpfda_density <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  out <- summary(x)$distribution
+  if (is.null(out)) {
+    dpfda_abort("glance() of densities summarises one-dimensional ones; this one is on a grid in the plane or beyond.",
+                arg = "x")
+  }
+  out
+}
+
 #' @export
 print.summary.dpfda_density <- function(x, ...) {
   NextMethod()
