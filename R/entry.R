@@ -334,7 +334,12 @@ center_values <- function(center, grid) {
     center$values[1L, ]
   } else center
   if (is.numeric(v) && length(v) == 1L) v <- rep(v, m)
-  if (!is.numeric(v) || length(v) != m || !all(is.finite(v))) {
+  if (is.numeric(v) && length(v) == m && !all(is.finite(v))) {
+    dpfda_abort(sprintf("`center` must be finite on the grid; it is %s at %d of the %d grid points.",
+                        paste(unique(format(v[!is.finite(v)])), collapse = "/"), sum(!is.finite(v)), m),
+                arg = "center")
+  }
+  if (!is.numeric(v) || length(v) != m) {
     arg_error("center", sprintf("a public function, number, or %d finite values (one per grid point)", m), v)
   }
   as.double(v)

@@ -224,6 +224,9 @@ test_that("predict() of FPCA asks for a centre, and refuses curves off its grid"
   y <- fp_data(4, seed = 9)
   expect_error(predict(p, y), "dp_mean", class = "dpfda_error_argument")
   expect_error(predict(p, y, center = 1:3), class = "dpfda_error_argument")
+  # a centre that is not finite on the grid says so (it read "not a double vector of length 41")
+  expect_error(predict(p, y, center = Inf), "finite on the grid; it is Inf at 41 of the 41", class = "dpfda_error_argument")
+  expect_error(predict(p, y, center = function(t) log(t)), "-Inf at 1 of", class = "dpfda_error_argument")
   expect_error(predict(p, y, center = 0, type = "loadings"), class = "dpfda_error_argument")
   expect_error(predict(p, curves(y$values, seq(0, 0.5, length.out = 41)), center = 0), "covers \\[0, 0.5\\]",
                class = "dpfda_error_argument")
