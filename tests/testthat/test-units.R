@@ -136,6 +136,11 @@ test_that("dp_cov() and dp_fpca() are equivariant", {
   h1 <- p[[1]]$harmonics$values / sqrt(units_b)
   h2 <- p[[2]]$harmonics$values
   expect_lt(max(abs(abs(h1) - abs(h2))), 1e-8 * max(abs(h2)))
+  # scores (an integral of the values against eigenfunctions) scale as c sqrt(b), up to each component's sign
+  sg <- sign(rowSums(h1 * h2))
+  s1 <- predict(p[[1]], curves(d$X, s), center = "newdata")
+  s2 <- predict(p[[2]], curves(units_c * d$X, t2), center = "newdata")
+  expect_lt(rel_diff(units_c * sqrt(units_b) * s1 * rep(sg, each = nrow(s1)), s2), 1e-8)
 })
 
 test_that("dp_kde() is equivariant with the bandwidth in data units (1-D, every mechanism)", {
