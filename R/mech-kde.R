@@ -110,7 +110,8 @@
 #'   data frame (or `columns`) label the release's axes.
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
-#' @param k,h Lattice size and iteration order of the Bernstein mechanism.
+#' @param k,h Lattice size and iteration order of the Bernstein mechanism
+#'   (one degree `k` for every axis: the lattice has \eqn{(k+1)^d} points).
 #' @param ... `columns` (and `id` outside memory), see `x`; the rest is
 #'   passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); for
 #'   `"iclp"` and `"frl"` the options listed above.
@@ -410,6 +411,16 @@ kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h,
                                local = c(iclp_qr = "iclp"))
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
+  if (is.numeric(k) && length(k) > 1L && is.null(dim(k)) && !anyNA(k)) {
+    # (dp_bernstein() takes one degree per axis; the KDE's lattice has one degree for all)
+    if (all(k == k[1L])) {
+      k <- k[1L]
+    } else {
+      dpfda_abort(sprintf(paste("dp_kde(mechanism = \"bernstein\") uses one degree `k` on every axis (a lattice of",
+                                "(k + 1)^d points over the domain): give one number, e.g. k = %s, not one per axis."),
+                          format(max(k))), arg = "k")
+    }
+  }
   k <- check_count(k, "k", min = 1, max = 1e4)
   h <- check_count(h, "h", min = 1, max = 1000)
   grid <- as_grid(grid, "grid")

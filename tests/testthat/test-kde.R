@@ -236,6 +236,14 @@ test_that("dp_kde(mechanism = 'bernstein') releases a lattice and evaluates it o
   expect_invisible(validate_dpfda_release(r))
   g <- with_seed_mode(3, dp_kde(x, grid, 0.1, epsilon = 1, delta = 1e-5, mechanism = "bernstein", domain = c(0, 1)))
   expect_identical(g$lattice$noise_type, "gaussian")
+  # one degree per axis given as dp_bernstein() takes it: equal degrees are that degree, others refused by name
+  set.seed(13)
+  x2 <- cbind(runif(200), runif(200))
+  g2 <- list(seq(0, 1, length.out = 6), seq(0, 1, length.out = 7))
+  k2 <- function(k) with_seed_mode(3, dp_kde(x2, g2, 0.2, epsilon = 1, mechanism = "bernstein", k = k, h = 1,
+                                             domain = rbind(c(0, 0), c(1, 1))))
+  expect_identical(k2(c(8, 8))$values, k2(8)$values)
+  expect_error(k2(c(8, 12)), "one degree `k` on every axis", class = "dpfda_error_argument")
 })
 
 test_that("without `grid`, a public domain gives dp_kde() its default grid (101 points; 51 per axis in 2-D)", {
