@@ -156,6 +156,33 @@ test_that("predictions are post-processing: deterministic, no noise drawn, metho
   expect_identical(predict(rf), predict(r))   # same seed: same released means
 })
 
+test_that("predict(clamp = TRUE) clamps to y_bound, never further from the noise-free means; the print counts", {
+  # mcycle-like: few points per bin at epsilon 1, so noisy means beyond the outputs' range
+  set.seed(9)
+  x <- runif(60, 0, 60)
+  y <- pmin(pmax(50 * sin(x / 8) + rnorm(60, 0, 20), -150), 150)
+  r <- with_seed_mode(2, dp_bin_regression(x, y, 20, 150, 1, c(0, 60)))
+  v <- predict(r)
+  beyond <- sum(abs(v) > 150)
+  expect_gt(beyond, 0L)
+  expect_output(print(r), sprintf("%d of 20 released bin means lie beyond y_bound", beyond))
+  vc <- predict(r, clamp = TRUE)
+  expect_identical(vc, pmin(pmax(v, -150), 150))
+  # the noise-free bin means lie within y_bound, so each clamped mean is at least as close to them
+  b <- findInterval(x, seq(0, 60, length.out = 21), rightmost.closed = TRUE)
+  m <- vapply(1:20, function(j) if (any(b == j)) mean(y[b == j]) else 0, 0)
+  expect_true(all(abs(vc - m) <= abs(v - m)))
+  nd <- c(5, 30, 55)
+  expect_identical(predict(r, nd, clamp = TRUE), pmin(pmax(predict(r, nd), -150), 150))
+  expect_identical(predict(r, nd, method = "integral", clamp = TRUE),
+                   pmin(pmax(predict(r, nd, method = "integral"), -150), 150))
+  expect_error(predict(r, nd, clamp = NA), class = "dpfda_error_argument")
+  # a release within its bounds prints no count
+  r2 <- with_seed_mode(2, dp_bin_regression(x, y, 4, 150, 5, c(0, 60)))
+  expect_true(all(abs(predict(r2)) <= 150))
+  expect_false(any(grepl("beyond y_bound", utils::capture.output(print(r2)))))
+})
+
 test_that("the integral kernel matches numerical integration and the GPy convention", {
   # GPy's integral kernel uses exp(-r^2 / l^2): l = 0.7 there is 0.7 / sqrt(2) here
   expect_equal(integral_kernel(0.1, 1.3, -0.4, 0.5, lengthscale = 0.7 / sqrt(2))[1, 1], 0.5051847,
