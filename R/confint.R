@@ -196,11 +196,12 @@ confint_rows <- function(d, parm) {
 #' @export
 print.dpfda_confint <- function(x, ...) {
   pop <- if (startsWith(attr(x, "method") %||% "", "population band for")) "density" else "mean"
+  target <- attr(x, "target") %||% paste("population", pop)   # (a difference of releases names its own)
   what <- if (identical(attr(x, "type"), "population"))
-            paste0("simultaneous %s%% band for the population ", pop, " (%s)\n")
+            paste0("simultaneous %s%% band for the ", target, " (%s)\n")
           else paste(attr(x, "type"), "%s%% band of the privacy noise (%s)\n")
   cat(sprintf(what, format(100 * attr(x, "level")), attr(x, "method")))
-  print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL), ...)
+  print(structure(x, class = "data.frame", level = NULL, type = NULL, method = NULL, target = NULL), ...)
   invisible(x)
 }
 

@@ -66,7 +66,8 @@ print_fixtures <- function() {
       audit = dp_audit(function(d) sum(d) + rlaplace(1, 1), c(1, 0, 1), c(1, 0, 0), n = 500, epsilon = 1, seed = 3),
       frl_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl"),
       frl_gaussian_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", frl_noise = "gaussian", delta = 1e-5,
-                                  M = 9)
+                                  M = 9),
+      difference = rel_mean - dp_mean(x, epsilon = 1, tau = 1)
     )
   })
 }
