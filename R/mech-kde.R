@@ -411,7 +411,9 @@ kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h,
                                local = c(iclp_qr = "iclp"))
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
   epsilon <- check_epsilon(epsilon)
-  if (is.numeric(k) && length(k) > 1L && is.null(dim(k)) && !anyNA(k)) {
+  grid <- as_grid(grid, "grid")
+  d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  if (is.numeric(k) && d > 1L && length(k) == d && is.null(dim(k)) && !anyNA(k)) {
     # (dp_bernstein() takes one degree per axis; the KDE's lattice has one degree for all)
     if (all(k == k[1L])) {
       k <- k[1L]
@@ -423,8 +425,6 @@ kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h,
   }
   k <- check_count(k, "k", min = 1, max = 1e4)
   h <- check_count(h, "h", min = 1, max = 1000)
-  grid <- as_grid(grid, "grid")
-  d <- if (is.null(dim(grid))) 1L else ncol(grid)
   bw <- as_bandwidth(bandwidth, d)
   if (!is.null(budget) && inherits(bandwidth, "dpfda_bandwidth")) charge_bandwidth(budget, bandwidth)
   list(mechanism = mechanism, calibration = calibration, epsilon = epsilon, k = k, h = h, grid = grid, d = d,
