@@ -20,6 +20,7 @@ register_s3_later <- function(pkg, generic, cls, method) {
   register_s3_later("ggplot2", "autoplot", "dpfda_mortality", autoplot_dpfda_mortality)
   register_s3_later("ggplot2", "autoplot", "dpfda_kme_release", autoplot_dpfda_kme_release)
   register_s3_later("ggplot2", "autoplot", "dpfda_fpca", autoplot_dpfda_fpca)
+  register_s3_later("ggplot2", "autoplot", "dpfda_difference", autoplot_dpfda_difference)
   invisible(NULL)
 }
 
@@ -30,13 +31,14 @@ register_s3_later <- function(pkg, generic, cls, method) {
 #' as a raster), releases as their released curves with an optional band of
 #' the privacy noise (pointwise or simultaneous, see [confint.dpfda_release()]) and an optional non-private
 #' reference (dashed), mortality distributions as one density per group,
-#' and [dp_kme()] releases as their weighted synthetic points (size by
+#' [dp_kme()] releases as their weighted synthetic points (size by
 #' \eqn{|w|}, colour by sign; the first two coordinates, or weight against
-#' the point in one dimension).
+#' the point in one dimension), and the difference of two releases
+#' (`r1 - r2`, [release-difference]) with its band.
 #' The methods are registered when \pkg{ggplot2} is loaded.
 #'
-#' @param object A `dpfda_curves`, `dpfda_release`, `dpfda_mortality` or
-#'   `dpfda_kme_release`.
+#' @param object A `dpfda_curves`, `dpfda_release`, `dpfda_mortality`,
+#'   `dpfda_kme_release` or `dpfda_difference`.
 #' @param band For releases: `FALSE`, `TRUE` (pointwise), `"pointwise"`,
 #'   `"simultaneous"` or `"population"` (the band for the population mean of a
 #'   `dp_mean(..., inference = TRUE)` release): shade a band at level `level`
@@ -113,6 +115,29 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   p + ggplot2::geom_line(ggplot2::aes(linetype = what)) +
     ggplot2::scale_linetype_manual(values = ltys, name = NULL) +
     ggplot2::labs(x = curves_arg_label(v), y = curves_value_label(v), title = title) +
+    ggplot2::theme(legend.position = "bottom")
+}
+
+#' @rdname autoplot-dpfda
+autoplot_dpfda_difference <- function(object, band = FALSE, level = 0.95, ...) {
+  need_package("ggplot2", "autoplot()")
+  v <- object$values
+  type <- band_type(band)
+  d <- data.frame(arg = v$grid, value = v$values[1L, ])
+  p <- ggplot2::ggplot(d, ggplot2::aes(x = arg, y = value)) +
+    ggplot2::geom_hline(yintercept = 0, colour = "grey40", linetype = 3)
+  if (!is.null(type)) {
+    ci <- confint.dpfda_difference(object, level = level, type = type)
+    lab <- if (type == "population") sprintf("%s%% band for the difference of the population means", format(100 * level))
+      else sprintf("%s%% %s band of the privacy noise", format(100 * level), type)
+    bd <- data.frame(arg = ci$arg, lo = ci$lower, hi = ci$upper, band = paste(strwrap(lab, 44), collapse = "\n"))
+    p <- p + ggplot2::geom_ribbon(data = bd, ggplot2::aes(x = arg, ymin = lo, ymax = hi, fill = band),
+                                  inherit.aes = FALSE, alpha = 0.3) +
+      ggplot2::scale_fill_manual(values = "grey50", name = NULL)
+  }
+  p + ggplot2::geom_line() +
+    ggplot2::labs(x = curves_arg_label(v), y = "difference",
+                  title = sprintf("%s - %s", object$labels[1L], object$labels[2L])) +
     ggplot2::theme(legend.position = "bottom")
 }
 

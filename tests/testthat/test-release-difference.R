@@ -148,3 +148,18 @@ test_that("a difference of releases that are not comparable is a classed error t
   expect_error(plot(d, band = "population"), class = "dpfda_error_unsupported")
   expect_error(plot(d, bnad = TRUE), "band", class = "dpfda_error_argument")
 })
+
+test_that("autoplot() of a difference draws it with its band", {
+  skip_if_not_installed("ggplot2")
+  p <- rd_pair(epsilon = 1, inference = TRUE)
+  d <- p$a - p$b
+  g0 <- ggplot2::autoplot(d)
+  expect_s3_class(g0, "ggplot")
+  g1 <- ggplot2::autoplot(d, band = "population")
+  built <- ggplot2::ggplot_build(g1)
+  ci <- confint(d, type = "population")
+  ribbon <- built$data[[2]]
+  expect_equal(ribbon$ymin, ci$lower)
+  expect_equal(ribbon$ymax, ci$upper)
+  expect_identical(g1$labels$title, "p$a - p$b")
+})
