@@ -33,8 +33,10 @@
 #' @examples
 #' # two groups of 4000 curves whose population means differ on the middle of [0, 1]
 #' g <- seq(0, 1, length.out = 41)
-#' grp <- function(n, bump) curves(outer(rnorm(n, 1, 0.3), sin(pi * g)) + outer(rep(bump, n), dnorm(g, 0.5, 0.1) / 4) +
-#'                                  matrix(rnorm(n * 41, 0, 0.2), n), g)
+#' grp <- function(n, bump) {
+#'   curves(outer(rnorm(n, 1, 0.3), sin(pi * g)) + outer(rep(bump, n), dnorm(g, 0.5, 0.1) / 4) +
+#'            matrix(rnorm(n * 41, 0, 0.2), n), g)
+#' }
 #' old <- dp_reproducible(3)   # seeded: reproducible, NOT private
 #' ref <- function(t) sin(pi * t)   # a public reference: tau bounds the deviations from it
 #' a <- dp_mean(grp(4000, 1), epsilon = 1, tau = 1, center = ref, inference = TRUE)
