@@ -11,6 +11,23 @@
 # (reps: replications per cell, default 1000; nsim: Monte Carlo draws per band, default 2000.)
 #
 # Run from the repository root.
+#
+# Measured (2026-12-01, 1000 replications per cell, 2000 draws per band, 19 min): coverage 1.000 in
+# all 12 cells (conservative, never below nominal); half-width (the ratio to the non-private band):
+#
+#   epsilon   n     smooth        rough
+#   0.25     200    7.79 (66.3)   7.79 (53.4)
+#   1        200    6.11 (52.0)   6.11 (41.8)
+#   4        200    3.82 (32.5)   3.82 (26.1)
+#   0.25    1000    4.05 (76.9)   4.05 (61.9)
+#   1       1000    2.29 (43.6)   2.29 (35.1)
+#   4       1000    1.37 (26.0)   1.37 (21.0)
+#
+# The half-widths are the same for both populations: the public parts of the two bands (the
+# worst-case smoothing bias for a mean in the kernel's RKHS ball of radius tau / sqrt(lambda_1),
+# and the privacy noise) set them, not the sampling variance, as for one group
+# (bench-population-band.R: 14-18 times the non-private band at epsilon 4, n 1000). The
+# difference adds two such bands at level 0.975, so about twice one group's width.
 suppressPackageStartupMessages(library(dpfda))
 source("bench/band-helpers.R")
 
