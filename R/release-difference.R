@@ -143,7 +143,15 @@ print.dpfda_difference <- function(x, ...) {
                       "(the two noises are independent)\n"), format(min(sd), digits = 4), format(max(sd), digits = 4),
                 format(sqrt(sum(law$weights * law$var)), digits = 4)))
   }
-  cat("  confint(d): band of the privacy noise; confint(d, type = \"population\"): the difference of the population means\n")
+  # (a population band needs one for each side: dp_mean(inference = TRUE), or a density)
+  has_pop <- function(r) !is.null(r$inference) || inherits(r, "dpfda_kde_release")
+  cat(if (has_pop(x$first) && has_pop(x$second)) {
+    sprintf("  confint(d): band of the privacy noise; confint(d, type = \"population\"): the difference of the population %s\n",
+            if (inherits(x$first, "dpfda_kde_release")) "densities" else "means")
+  } else {
+    paste("  confint(d): band of the privacy noise (a band for the difference of the population means needs both",
+          "releases made with dp_mean(inference = TRUE))\n")
+  })
   invisible(x)
 }
 

@@ -74,9 +74,11 @@ test_that("the population band of a difference is the Bonferroni combination of 
   expect_equal(pb$upper, b1$upper - b2$lower)
   expect_identical(attr(pb, "type"), "population")
   expect_output(print(pb), "band for the difference of the population means")
+  expect_output(print(d), "type = \"population\"\\): the difference of the population means")
   # a release without inference: a classed error that names it
   q <- rd_pair(epsilon = 1)
   expect_error(confint(p$a - q$b, type = "population"), "q\\$b has none", class = "dpfda_error_unsupported")
+  expect_output(print(p$a - q$b), "needs both releases made with dp_mean\\(inference = TRUE\\)")
 })
 
 test_that("the population band of a difference covers the true difference (known populations)", {
