@@ -224,6 +224,7 @@ confint.dpfda_difference <- function(object, parm, level = 0.95, type = c("point
 #' @param row.names,optional Unused.
 #' @export
 as.data.frame.dpfda_difference <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
+  confint_no_extras(...)   # (a misspelt option is refused, not dropped)
   ci <- tryCatch(confint.dpfda_difference(x, level = level), dpfda_error_unsupported = function(e) NULL)
   est <- as.vector(x$values$values)
   data.frame(id = 1L, arg = x$values$grid, value = est, se = if (is.null(ci)) NA_real_ else ci$se,

@@ -142,6 +142,8 @@ test_that("a difference of releases that are not comparable is a classed error t
   d <- p$a - p$b
   expect_error(confint(d, level = 2), class = "dpfda_error_argument")
   expect_error(confint(d, band = "population"), "type", class = "dpfda_error_argument")
+  expect_error(as.data.frame(d, levle = 0.9), "levle", class = "dpfda_error_argument")
+  expect_error(tidy(d, conf.levle = 0.9), class = "dpfda_error_argument")
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_silent(plot(d))
