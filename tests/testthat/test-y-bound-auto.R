@@ -31,6 +31,8 @@ test_that("the binned summary gives exactly the clamped bin sums at every candid
 })
 
 test_that("both functions charge exactly epsilon: the share for the bound, the rest (and delta) for the release", {
+  old0 <- dp_reproducible(33)   # (seeded, as the next test: the accounting, not the bound's law)
+  on.exit(dp_rng(old0), add = TRUE)
   d <- yb_data(400)
   g <- seq(0, 1, length.out = 25)
   for (mech in c("cloaking", "standard")) {
@@ -81,6 +83,10 @@ test_that("both functions charge exactly epsilon: the share for the bound, the r
 })
 
 test_that("under GDP and zCDP budgets the Gaussian release keeps its mu; the parts are charged together", {
+  # (seeded: in secure mode the private bound fell beyond its range once in a CI run, and the test is
+  # about the accounting, which the audits below test for the bound's law)
+  old <- dp_reproducible(84)
+  on.exit(dp_rng(old), add = TRUE)
   d <- yb_data(400)
   g <- seq(0, 1, length.out = 10)
   b <- privacy_budget(3, delta = 1e-3, composition = "gdp")
