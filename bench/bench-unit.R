@@ -48,7 +48,7 @@
 # could stream its one column too (about 0.2 s + binning), which puts the ratio near 3: streaming
 # would make both faster on SQLite, not the unit's share smaller.)
 # (2026-12-01, later: an index on the person column, the way a real table of persons often has one;
-# summarise_kde() alone, CPU, median of 5, 1e6 points of 250k persons: no index 1.00 / 1.64 s (1.63),
+# summarise_kde() alone, CPU, median of 5, 1e6 points of 222k persons: no index 1.00 / 1.64 s (1.63),
 # index on person 1.04 / 1.52 s (1.45), covering index on (person, v) 0.90 / 1.32 s (1.46). The index
 # speeds the grouped count; the weights still need a second pass over the rows.)
 suppressPackageStartupMessages(library(dpfda))
