@@ -128,9 +128,8 @@ autoplot_dpfda_difference <- function(object, band = FALSE, level = 0.95, ...) {
     ggplot2::geom_hline(yintercept = 0, colour = "grey40", linetype = 3)
   if (!is.null(type)) {
     ci <- confint.dpfda_difference(object, level = level, type = type)
-    lab <- if (type == "population") sprintf("%s%% band for the difference of the population means", format(100 * level))
-      else sprintf("%s%% %s band of the privacy noise", format(100 * level), type)
-    bd <- data.frame(arg = ci$arg, lo = ci$lower, hi = ci$upper, band = paste(strwrap(lab, 44), collapse = "\n"))
+    lab <- paste(strwrap(difference_band_label(object, type, level), 44), collapse = "\n")
+    bd <- data.frame(arg = ci$arg, lo = ci$lower, hi = ci$upper, band = lab)
     p <- p + ggplot2::geom_ribbon(data = bd, ggplot2::aes(x = arg, ymin = lo, ymax = hi, fill = band),
                                   inherit.aes = FALSE, alpha = 0.3) +
       ggplot2::scale_fill_manual(values = "grey50", name = NULL)

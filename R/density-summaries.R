@@ -133,16 +133,19 @@ glance.dpfda_density <- function(x, ...) {
 #' @export
 print.summary.dpfda_density <- function(x, ...) {
   NextMethod()
-  if (!is.null(x$distribution)) {
-    d <- x$distribution
-    cat("  as distributions (support, quartiles, mean):\n")
-    shown <- utils::head(d, 10L)
-    num <- vapply(shown, is.numeric, NA) & names(shown) != "density"
-    shown[num] <- lapply(shown[num], signif, 4)
-    print(shown, row.names = FALSE)
-    if (nrow(d) > 10L) cat(sprintf("  ... and %d more (summary(x)$distribution)\n", nrow(d) - 10L))
-  }
+  if (!is.null(x$distribution)) print_distribution(x$distribution, "  as distributions (support, quartiles, mean):")
   invisible(x)
+}
+
+# The table of summary()'s `distribution` under a header: four significant digits, at most 10 rows
+# (also for a dp_kde() release's summary, R/release.R).
+print_distribution <- function(d, header) {
+  cat(header, "\n", sep = "")
+  shown <- utils::head(d, 10L)
+  num <- vapply(shown, is.numeric, NA) & names(shown) != "density"
+  shown[num] <- lapply(shown[num], signif, 4)
+  print(shown, row.names = FALSE)
+  if (nrow(d) > 10L) cat(sprintf("  ... and %d more (summary(x)$distribution)\n", nrow(d) - 10L))
 }
 
 #' @rdname density-summaries

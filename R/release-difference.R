@@ -113,6 +113,17 @@ law_difference <- function(la, lb) {
   out
 }
 
+# What a population band of the difference is for, and the legend of a band of either kind
+# (plot() and autoplot()).
+difference_target <- function(x) {
+  sprintf("difference of the population %s", if (inherits(x$first, "dpfda_kde_release")) "densities" else "means")
+}
+
+difference_band_label <- function(x, type, level) {
+  if (type == "population") sprintf("%s%% band for the %s", format(100 * level), difference_target(x)) else
+    sprintf("%s%% %s band of the privacy noise", format(100 * level), type)
+}
+
 #' @export
 noise_law.dpfda_difference <- function(x, ...) {
   la <- noise_law(x$first)
@@ -146,8 +157,7 @@ print.dpfda_difference <- function(x, ...) {
   # (a population band needs one for each side: dp_mean(inference = TRUE), or a density)
   has_pop <- function(r) !is.null(r$inference) || inherits(r, "dpfda_kde_release")
   cat(if (has_pop(x$first) && has_pop(x$second)) {
-    sprintf("  confint(d): band of the privacy noise; confint(d, type = \"population\"): the difference of the population %s\n",
-            if (inherits(x$first, "dpfda_kde_release")) "densities" else "means")
+    sprintf("  confint(d): band of the privacy noise; confint(d, type = \"population\"): the %s\n", difference_target(x))
   } else {
     paste("  confint(d): band of the privacy noise (a band for the difference of the population means needs both",
           "releases made with dp_mean(inference = TRUE))\n")
@@ -213,8 +223,7 @@ confint.dpfda_difference <- function(object, parm, level = 0.95, type = c("point
     method <- b$method
   }
   d <- data.frame(id = 1L, arg = object$values$grid, estimate = est, se = se, lower = lower, upper = upper)
-  kde <- inherits(object$first, "dpfda_kde_release")
-  target <- if (type == "population") sprintf("difference of the population %s", if (kde) "densities" else "means")
+  target <- if (type == "population") difference_target(object)
   confint_rows(structure(d, level = level, type = type, method = method, target = target,
                          class = c("dpfda_confint", "data.frame")), if (!missing(parm)) parm)
 }
@@ -225,10 +234,10 @@ confint.dpfda_difference <- function(object, parm, level = 0.95, type = c("point
 #' @export
 as.data.frame.dpfda_difference <- function(x, row.names = NULL, optional = FALSE, level = 0.95, ...) {
   confint_no_extras(...)   # (a misspelt option is refused, not dropped)
-  ci <- tryCatch(confint.dpfda_difference(x, level = level), dpfda_error_unsupported = function(e) NULL)
-  est <- as.vector(x$values$values)
-  data.frame(id = 1L, arg = x$values$grid, value = est, se = if (is.null(ci)) NA_real_ else ci$se,
-             lower = if (is.null(ci)) NA_real_ else ci$lower, upper = if (is.null(ci)) NA_real_ else ci$upper)
+  ci <- tryCatch(confint.dpfda_difference(x, level = level), dpfda_error_unsupported = function(e) NULL) %||%
+    list(se = NA_real_, lower = NA_real_, upper = NA_real_)   # (no noise law: NA, as for a release)
+  data.frame(id = 1L, arg = x$values$grid, value = as.vector(x$values$values), se = ci$se, lower = ci$lower,
+             upper = ci$upper)
 }
 
 #' @rdname release-difference
@@ -270,10 +279,7 @@ plot.dpfda_difference <- function(x, y, band = FALSE, level = 0.95, main = NULL,
   if (!is.null(ci)) {
     graphics::legend("topleft", bty = "n", cex = 0.8, lty = c(1, NA), pch = c(NA, 15), pt.cex = c(1, 2),
                      col = c("black", grDevices::adjustcolor("grey60", 0.6)),
-                     legend = c("difference of the releases",
-                                if (type == "population") sprintf("%s%% band for the difference of the population means",
-                                                                  format(100 * level))
-                                else sprintf("%s%% %s band of the privacy noise", format(100 * level), type)))
+                     legend = c("difference of the releases", difference_band_label(x, type, level)))
   }
   invisible(x)
 }

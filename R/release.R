@@ -253,9 +253,8 @@ print.summary.dpfda_release <- function(x, ...) {
   cat("summary of the released values:\n")
   print(x$values)
   if (!is.null(x$distribution)) {
-    d <- x$distribution[setdiff(names(x$distribution), "density")]
-    cat("  as a distribution (as_density(): negative values set to 0, normalised):\n")
-    print(signif(d, 4), row.names = FALSE)
+    print_distribution(x$distribution[setdiff(names(x$distribution), "density")],
+                       "  as a distribution (as_density(): negative values set to 0, normalised):")
   }
   invisible(x)
 }
