@@ -476,7 +476,10 @@ pure_dp_delta <- function(opts, fn) {
 }
 
 # `...` as a named list in which the column arguments `cols` are kept as
-# column_arg()s (other arguments are evaluated as list(...) would).
+# column_arg()s (other arguments are evaluated as list(...) would). An
+# argument that cannot be evaluated is most often a column named under a
+# wrong or misspelt name (`colums = waiting`, `y = uptake`): a classed error
+# that says so, instead of R's bare "object 'waiting' not found".
 capture_dots <- function(..., .cols = character()) {
   ex <- as.list(substitute(list(...)))[-1L]
   nms <- names(ex)
@@ -484,10 +487,25 @@ capture_dots <- function(..., .cols = character()) {
   for (i in seq_along(ex)) {
     out[i] <- list(if (!is.null(nms) && nms[i] %in% .cols) {
       column_arg(ex[[i]], tryCatch(...elt(i), error = function(e) e), nms[i])
-    } else ...elt(i))
+    } else tryCatch(...elt(i), error = function(e) abort_dot_evaluation(nms[i], ex[[i]], e, .cols)))
   }
   names(out) <- nms
   out
+}
+
+abort_dot_evaluation <- function(name, expr, err, cols) {
+  name <- if (is.null(name) || is.na(name)) "" else name
+  shown <- paste(deparse(expr, width.cutoff = 60L)[1L], collapse = "")
+  what <- if (nzchar(name)) sprintf("`%s = %s`", name, shown) else sprintf("`%s`", shown)
+  near <- if (nzchar(name)) closest_name(name, cols) else NULL
+  hint <- if (!is.null(near)) {
+    sprintf(" Did you mean `%s = %s`?", near, shown)
+  } else if (length(cols) && is.symbol(expr)) {
+    sprintf(" If `%s` is a column of the data, give it as %s (a string or a bare name).", shown,
+            paste0("`", cols, " = `", collapse = " or "))
+  } else ""
+  dpfda_abort(sprintf("%s could not be evaluated: %s.%s", what, conditionMessage(err), hint),
+              arg = if (nzchar(name)) name else "...")
 }
 
 # The unit's column must not be one of the point columns: a point's coordinate is not a person

@@ -378,6 +378,9 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   if (length(opts) && (is.null(names(opts)) || any(!nzchar(names(opts))))) {
     abort_unnamed_dots()
   }
+  # a misspelt or unknown name is named before the data are read (whose errors would hide it)
+  bad <- setdiff(names(opts), c(dp_mean_options, as_curves_options))
+  if (length(bad)) abort_unknown_option(bad[1L], "dp_mean", c(option_names("dp_mean"), dp_mean_options, as_curves_options))
   # one path for every source: settings -> summary (R/summary-mean.R) -> one release
   # the privacy unit: a column (string or bare name) of a data frame, table or chunks, or one
   # entry per curve for curves and matrices

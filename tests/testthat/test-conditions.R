@@ -229,6 +229,32 @@ test_that("a misspelt argument is named with the option it most likely meant (wa
   expect_identical(dpfda:::closest_name("centre", c("centered", "center")), "center")
 })
 
+test_that("a column given under a wrong name gets a classed error that names it (was R's 'object not found')", {
+  co2 <- as.data.frame(CO2)
+  # a misspelt column argument: the bare column name cannot be evaluated; the error names the argument
+  e <- expect_error(dp_mean(co2, epsilon = 1, tau = 20, valu = uptake), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`valu = uptake` could not be evaluated: object 'uptake' not found. Did you mean `value = uptake`?",
+               fixed = TRUE)
+  expect_identical(e$arg, "valu")
+  # a name that is no column argument: the column arguments are listed
+  e <- expect_error(dp_mean(co2, epsilon = 1, tau = 20, y = uptake), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "give it as `id = ` or `arg = ` or `value = `", fixed = TRUE)
+  e <- expect_error(dp_kde(faithful, epsilon = 1, delta = 1e-5, domain = c(1, 6), bandwidth = 0.3, colums = waiting),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "Did you mean `columns = waiting`?", fixed = TRUE)
+  expect_error(dp_kme(faithful, epsilon = 1, delta = 1e-5, kernel = kernel_gaussian(1), colums = waiting),
+               "Did you mean `columns = waiting`?", fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(dp_cov(co2, epsilon = 1, tau = 20, valeu = uptake), "Did you mean `value = uptake`?", fixed = TRUE,
+               class = "dpfda_error_argument")
+  # an option whose value fails: the option and R's reason
+  e <- expect_error(dp_mean(co2, epsilon = 1, tau = 20, eta = no_such_object), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`eta = no_such_object` could not be evaluated: object 'no_such_object' not found",
+               fixed = TRUE)
+  # an unknown option of dp_mean() is named before the data are read (was: an error about the data's columns)
+  expect_error(dp_mean(co2, epsilon = 1, tau = 20, t = "conc"), "`t` is not an option of dp_mean()", fixed = TRUE,
+               class = "dpfda_error_argument")
+})
+
 test_that("every warning of the package inherits dpfda_warning, whatever its subclass", {
   # (a utility warning was of class dpfda_warning_utility only: one handler could not catch them all)
   old <- options(dpfda.utility_warning = TRUE)   # (off in the suite: helper-uncertainty.R)
