@@ -28,8 +28,11 @@
 #'   one-dimensional grid (release both with the same `grid`).
 #' @return An object of class `dpfda_difference`: `values` (the difference,
 #'   [curves()]), `first` and `second` (the two releases) and `labels`.
-#'   `predict()`, `confint()`, `plot()`, `as.data.frame()` and `tidy()` work
-#'   on it.
+#'   `predict()`, `confint()`, `plot()`, `as.data.frame()`, `tidy()`,
+#'   `summary()` and `glance()` work on it. `summary()` and `glance()` give
+#'   the expected L2 error of the noise of the difference and, when both
+#'   releases have one (ICLP and Bernstein means), a bound on the smoothing
+#'   bias of the difference: the sum of the two releases' bounds.
 #' @examples
 #' # two groups of 4000 curves whose population means differ on the middle of [0, 1]
 #' g <- seq(0, 1, length.out = 41)
@@ -147,12 +150,11 @@ print.dpfda_difference <- function(x, ...) {
                 if (!is.null(r$privacy_unit)) paste0(", privacy unit: ", r$privacy_unit) else ""))
   }
   cat(sprintf("  values: %s\n", format(x$values)))
-  law <- tryCatch(noise_law(x), dpfda_error = function(e) NULL)
-  if (!is.null(law)) {
-    sd <- sqrt(law$var)
+  f <- difference_figures(x)
+  if (!is.null(f$law)) {
     cat(sprintf(paste("  noise sd of the difference on the grid in [%s, %s]; expected L2 noise error %s",
-                      "(the two noises are independent)\n"), format(min(sd), digits = 4), format(max(sd), digits = 4),
-                format(sqrt(sum(law$weights * law$var)), digits = 4)))
+                      "(the two noises are independent)\n"), format(min(f$sd), digits = 4),
+                format(max(f$sd), digits = 4), format(f$expected_l2, digits = 4)))
   }
   # (a population band needs one for each side: dp_mean(inference = TRUE), or a density)
   has_pop <- function(r) !is.null(r$inference) || inherits(r, "dpfda_kde_release")
@@ -254,6 +256,56 @@ tidy.dpfda_difference <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
     out$conf.high <- d$upper
   }
   out
+}
+
+# The figures of a difference that print(), summary() and glance() share: the noise of the
+# difference (the two noises are independent: variances add) and a bound on its smoothing bias
+# (bias_1 - bias_2, so at most b_1 + b_2 in L2 by the triangle inequality; NA when a side has none).
+difference_figures <- function(x) {
+  law <- tryCatch(noise_law(x), dpfda_error = function(e) NULL)
+  b <- lapply(list(x$first, x$second), release_bias_bound)
+  bias <- if (any(vapply(b, is.null, NA))) NA_real_ else b[[1L]]$l2 + b[[2L]]$l2
+  l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
+  list(law = law, sd = if (is.null(law)) NA_real_ else sqrt(law$var), expected_l2 = l2, bias_l2 = bias,
+       total_l2 = sqrt(l2^2 + bias^2))
+}
+
+#' @rdname release-difference
+#' @export
+summary.dpfda_difference <- function(object, ...) {
+  check_dot_names(list(...), character(), "summary")
+  f <- difference_figures(object)
+  structure(list(labels = object$labels, values = summary(as.vector(object$values$values)),
+                 noise_sd = range(f$sd), expected_l2_noise = f$expected_l2, bias_l2 = f$bias_l2,
+                 total_l2 = f$total_l2, printed = utils::capture.output(print(object))),
+            class = "summary.dpfda_difference")
+}
+
+#' @export
+print.summary.dpfda_difference <- function(x, ...) {
+  cat(x$printed, sep = "\n")
+  if (is.finite(x$bias_l2)) {
+    cat(sprintf(paste("  smoothing bias of the difference at most %s in L2 (the sum of the two bounds); noise and",
+                      "bias together %s\n"), format(x$bias_l2, digits = 4), format(x$total_l2, digits = 4)))
+  }
+  cat("summary of the released difference:\n")
+  print(x$values)
+  invisible(x)
+}
+
+#' @rdname release-difference
+#' @export
+glance.dpfda_difference <- function(x, ...) {
+  check_dot_names(list(...), character(), "glance")
+  f <- difference_figures(x)
+  side <- function(r, what) if (is.numeric(r[[what]]) && length(r[[what]]) == 1L) as.double(r[[what]]) else NA_real_
+  data.frame(first = x$labels[1L], second = x$labels[2L], mechanism_first = x$first$mechanism,
+             mechanism_second = x$second$mechanism, epsilon_first = side(x$first, "epsilon"),
+             epsilon_second = side(x$second, "epsilon"), delta_first = side(x$first, "delta"),
+             delta_second = side(x$second, "delta"), n_first = side(x$first, "n"), n_second = side(x$second, "n"),
+             noise_family = if (is.null(f$law)) NA_character_ else f$law$family,
+             noise_sd_min = min(f$sd), noise_sd_max = max(f$sd), expected_l2 = f$expected_l2,
+             bias_l2 = f$bias_l2, total_l2 = f$total_l2, stringsAsFactors = FALSE)
 }
 
 #' @rdname release-difference

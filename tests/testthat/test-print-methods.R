@@ -67,7 +67,8 @@ print_fixtures <- function() {
       frl_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl"),
       frl_gaussian_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", frl_noise = "gaussian", delta = 1e-5,
                                   M = 9),
-      difference = rel_mean - dp_mean(x, epsilon = 1, tau = 1)
+      difference = rel_mean - dp_mean(x, epsilon = 1, tau = 1),
+      difference_summary = summary(rel_mean - dp_mean(x, epsilon = 1, tau = 1))
     )
   })
 }

@@ -32,6 +32,39 @@ test_that("r1 - r2 is the difference of the released curves, and of their predic
   expect_named(tidy(d, conf.int = FALSE), c("id", "arg", "estimate", "std.error"))
 })
 
+test_that("summary() and glance() of a difference give its noise and the sum of the two bias bounds", {
+  p <- rd_pair(epsilon = 1)
+  d <- p$a - p$b
+  ga <- glance(p$a)
+  gb <- glance(p$b)
+  gd <- glance(d)
+  expect_identical(nrow(gd), 1L)
+  expect_identical(c(gd$first, gd$second), c("p$a", "p$b"))
+  expect_identical(c(gd$n_first, gd$n_second), c(300, 300))
+  expect_identical(c(gd$epsilon_first, gd$epsilon_second), c(1, 1))
+  # independent noises: the variances add, so the expected squared L2 errors add
+  expect_equal(gd$expected_l2, sqrt(ga$expected_l2^2 + gb$expected_l2^2))
+  # bias_1 - bias_2: at most the sum of the two bounds (triangle inequality), both positive here
+  expect_true(ga$bias_l2 > 0 && gb$bias_l2 > 0)
+  expect_equal(gd$bias_l2, ga$bias_l2 + gb$bias_l2)
+  expect_equal(gd$total_l2, sqrt(gd$expected_l2^2 + gd$bias_l2^2))
+  s <- summary(d)
+  expect_s3_class(s, "summary.dpfda_difference")
+  expect_equal(s$expected_l2_noise, gd$expected_l2)
+  expect_equal(unname(s$values[["Max."]]), max(predict(d)))
+  expect_output(print(s), "smoothing bias of the difference at most")
+  expect_output(print(s), "p\\$a - p\\$b: the difference of two releases")
+  expect_error(glance(d, foo = 1), class = "dpfda_error_argument")
+  # densities have no bias bound: NA, and the print says nothing of it
+  set.seed(2)
+  k <- with_seed_mode(2, lapply(list(rnorm(200, 0.4, 0.1), rnorm(150, 0.6, 0.1)), dp_kde, epsilon = 1, delta = 1e-5,
+                                domain = c(0, 1), bandwidth = 0.1))
+  gk <- glance(k[[1L]] - k[[2L]])
+  expect_true(is.na(gk$bias_l2) && is.na(gk$total_l2))
+  expect_identical(gk$noise_family, "gaussian")
+  expect_false(any(grepl("smoothing bias", capture.output(print(summary(k[[1L]] - k[[2L]]))))))
+})
+
 test_that("the noise law of a difference is the sum of the two independent laws (exact for Gaussian noise)", {
   p <- rd_pair(epsilon = 1, delta = 1e-5, mechanism = "gp")
   d <- p$a - p$b
