@@ -212,10 +212,13 @@ confint.dpfda_difference <- function(object, parm, level = 0.95, type = c("point
     lower <- b1$lower - b2$upper
     upper <- b1$upper - b2$lower
     se <- sqrt(b1$se^2 + b2$se^2)
+    m1 <- attr(b1, "method")
+    m2 <- attr(b2, "method")
+    parts <- if (identical(m1, m2)) sprintf("Each: %s", m1) else   # (said once when the two are made alike)
+      sprintf("%s: %s. %s: %s", object$labels[1L], m1, object$labels[2L], m2)
     method <- sprintf(paste("Bonferroni: the population bands of %s and %s at level %s each, combined as",
-                            "[l1 - u2, u1 - l2] (at least %s whatever the dependence of the groups). %s: %s. %s: %s"),
-                      object$labels[1L], object$labels[2L], format(each), format(level), object$labels[1L],
-                      attr(b1, "method"), object$labels[2L], attr(b2, "method"))
+                            "[l1 - u2, u1 - l2] (at least %s whatever the dependence of the groups). %s"),
+                      object$labels[1L], object$labels[2L], format(each), format(level), parts)
   } else {
     law <- noise_law(object)
     b <- noise_band(law, level, type, nsim, seed)

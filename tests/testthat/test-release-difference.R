@@ -107,6 +107,13 @@ test_that("the population band of a difference is the Bonferroni combination of 
   expect_equal(pb$upper, b1$upper - b2$lower)
   expect_identical(attr(pb, "type"), "population")
   expect_output(print(pb), "band for the difference of the population means")
+  # the two bands' construction, said once when they are alike, else each with its label
+  m <- attr(b1, "method")
+  if (identical(m, attr(b2, "method"))) {
+    expect_match(attr(pb, "method"), paste0("Each: ", m), fixed = TRUE)
+  } else {
+    expect_match(attr(pb, "method"), paste0("p$a: ", m), fixed = TRUE)
+  }
   expect_output(print(d), "type = \"population\"\\): the difference of the population means")
   # a release without inference: a classed error that names it
   q <- rd_pair(epsilon = 1)
