@@ -36,6 +36,18 @@ test_that("quantiles and means are exact for a density linear between grid point
   expect_output(print(summary(tri)), "as distributions")
 })
 
+test_that("a density with a zero tail has quantiles although its cumulative sum rounds past 1 (was an error)", {
+  # 1 in 125 random densities with a zero tail stopped in findInterval(): 'vec' must be sorted
+  t <- seq(0, 1, length.out = 11)
+  v <- c(0.620793939800933, 0.202912412118167, 0.134169772733003, 0.776833998039365, 0.635949848685414,
+         0.282136296620592, 0.191259456099942, 0.265536719933152, 0, 0, 0)
+  q <- quantile(dens(v, t), c(0, 0.5, 0.999, 1))
+  expect_true(all(diff(q) >= 0))
+  expect_equal(unname(q[4]), 0.8)   # the end of the support, where the density reaches zero
+  set.seed(1)
+  for (i in 1:300) expect_true(all(is.finite(quantile(dens(c(runif(8), 0, 0, 0), t), c(0.5, 1)))))
+})
+
 test_that("several densities: one row per density, named by the mortality groups", {
   age <- rep(0:100, 2)
   deaths <- c(200 * exp(-(0:100) / 2) + 50 * dnorm(0:100, 70, 12) * 100, 80 * dnorm(0:100, 82, 9) * 100)

@@ -68,7 +68,9 @@ print_fixtures <- function() {
       frl_gaussian_mean = dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", frl_noise = "gaussian", delta = 1e-5,
                                   M = 9),
       difference = rel_mean - dp_mean(x, epsilon = 1, tau = 1),
-      difference_summary = summary(rel_mean - dp_mean(x, epsilon = 1, tau = 1))
+      difference_summary = summary(rel_mean - dp_mean(x, epsilon = 1, tau = 1)),
+      quantile_interval = quantile(dp_kde(stats::runif(100), t, 0.2, epsilon = 1, delta = 1e-5), c(0.25, 0.5),
+                                   interval = "noise", nsim = 500)
     )
   })
 }

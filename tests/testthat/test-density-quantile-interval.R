@@ -1,0 +1,175 @@
+# quantile(r, interval = ): intervals for the quantiles of a released density, from its
+# simultaneous band (R/density-quantile-interval.R).
+
+# The distribution function at x of the density linear between its values f at the grid t,
+# normalised on the grid's range (what quantile() inverts).
+qi_cdf_at <- function(t, f, x) {
+  h <- diff(t)
+  pieces <- h * (f[-length(f)] + f[-1L]) / 2
+  cum <- c(0, cumsum(pieces))
+  vapply(x, function(xx) {
+    i <- min(findInterval(xx, t, rightmost.closed = TRUE), length(t) - 1L)
+    u <- xx - t[i]
+    s <- (f[i + 1L] - f[i]) / h[i]
+    (cum[i] + f[i] * u + s * u^2 / 2) / sum(pieces)
+  }, 0)
+}
+
+# The density of the band's vertices that makes F(x) largest (top = TRUE) or smallest at x.
+qi_vertex <- function(t, lo, up, x, top = TRUE) {
+  i <- min(findInterval(x, t, rightmost.closed = TRUE), length(t) - 1L)
+  left <- seq_along(t) < i
+  right <- seq_along(t) > i + 1L
+  best <- NULL
+  for (a in list(lo, up)) for (b in list(lo, up)) {
+    f <- if (top) ifelse(left, up, lo) else ifelse(left, lo, up)
+    f[i] <- a[i]
+    f[i + 1L] <- b[i + 1L]
+    v <- qi_cdf_at(t, f, x)
+    if (is.null(best) || (if (top) v > best$v else v < best$v)) best <- list(f = f, v = v)
+  }
+  best
+}
+
+qi_band <- function(seed, m = 15) {
+  set.seed(seed)
+  t <- sort(c(0, 1, runif(m - 2)))             # an uneven grid
+  mid <- dnorm(t, 0.4, 0.2) + 0.3 * dnorm(t, 0.8, 0.05)
+  w <- runif(m, 0.05, 0.6) * max(mid)
+  list(t = t, lo = pmax(mid - w, 0), up = mid + w)
+}
+
+test_that("the bounds on the distribution function hold for every density in the band, and are attained", {
+  for (seed in 1:4) {
+    b <- qi_band(seed)
+    cb <- dpfda:::band_cdf_bounds(b$t, b$lo, b$up)
+    expect_true(all(diff(cb$x) >= 0))
+    expect_true(all(diff(cb$lower) >= -1e-12) && all(diff(cb$upper) >= -1e-12))   # non-decreasing in x
+    for (k in 1:60) {   # random densities in the band, and random vertices of it
+      f <- if (k %% 2) b$lo + runif(length(b$t)) * (b$up - b$lo) else ifelse(runif(length(b$t)) < 0.5, b$lo, b$up)
+      Fx <- qi_cdf_at(b$t, f, cb$x)
+      expect_true(all(Fx >= cb$lower - 1e-12 & Fx <= cb$upper + 1e-12))
+    }
+    # the bounds are the extremes over the band: a vertex density reaches each of them
+    for (j in c(5, 40, 100, 170, 220)) {
+      expect_equal(qi_vertex(b$t, b$lo, b$up, cb$x[j], TRUE)$v, cb$upper[j], tolerance = 1e-12)
+      expect_equal(qi_vertex(b$t, b$lo, b$up, cb$x[j], FALSE)$v, cb$lower[j], tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("the quantile interval holds every density in the band's quantiles, and its ends are nearly reached", {
+  p <- c(0.05, 0.25, 0.5, 0.75, 0.95)
+  for (seed in 1:4) {
+    b <- qi_band(seed)
+    iv <- dpfda:::band_quantile_interval(b$t, b$lo, b$up, p)
+    expect_true(all(iv$lower <= iv$upper))
+    for (k in 1:60) {
+      f <- b$lo + runif(length(b$t)) * (b$up - b$lo)
+      q <- quantile(as_density(curves(matrix(f, 1), b$t)), p, names = FALSE)
+      expect_true(all(q >= iv$lower - 1e-12 & q <= iv$upper + 1e-12))
+    }
+    # at one refined step beyond an end, some density of the band has its quantile: the interval
+    # is the exact range, up to the refined grid (16 steps per grid interval)
+    cb <- dpfda:::band_cdf_bounds(b$t, b$lo, b$up)
+    for (j in seq_along(p)) {
+      k <- match(iv$lower[j], cb$x)
+      if (k < length(cb$x)) {
+        v <- qi_vertex(b$t, b$lo, b$up, cb$x[k + 1L], TRUE)$f
+        qv <- quantile(as_density(curves(matrix(v, 1), b$t)), p[j], names = FALSE)
+        expect_true(qv >= iv$lower[j] - 1e-12 && qv <= cb$x[k + 1L] + 1e-12)
+      }
+      k <- match(iv$upper[j], cb$x)
+      if (k > 1L) {
+        v <- qi_vertex(b$t, b$lo, b$up, cb$x[k - 1L], FALSE)$f
+        qv <- quantile(as_density(curves(matrix(v, 1), b$t)), p[j], names = FALSE)
+        expect_true(qv >= cb$x[k - 1L] - 1e-12 && qv <= iv$upper[j] + 1e-12)
+      }
+    }
+  }
+})
+
+test_that("the noise interval covers the quartiles of the non-private estimate; a band without the noise would not", {
+  set.seed(11)
+  x <- c(rnorm(1200, 2, 0.5), rnorm(800, 4, 0.7))
+  g <- seq(0, 6, length.out = 61)
+  p <- c(0.25, 0.5, 0.75)
+  target <- quantile(as_density(kde_gaussian(x, g, 0.3, domain = c(0, 6))), p, names = FALSE)
+  reps <- 150
+  cover <- cover_small <- 0
+  for (r in seq_len(reps)) {
+    rel <- with_seed_mode(r, dp_kde(x, g, 0.3, epsilon = 0.5, delta = 1e-5, domain = c(0, 6)))
+    q <- quantile(rel, p, interval = "noise", nsim = 1000)
+    expect_true(all(q$lower <= q$estimate & q$estimate <= q$upper))
+    cover <- cover + all(q$lower <= target & target <= q$upper)
+    # the same construction from a tenth of the noise band: far from its level
+    ci <- confint(rel, type = "simultaneous", nsim = 1000)
+    half <- (ci$upper - ci$lower) / 20
+    iv <- dpfda:::band_quantile_interval(ci$arg, ci$estimate - half, ci$estimate + half, p)
+    cover_small <- cover_small + all(iv$lower <= target & target <= iv$upper)
+  }
+  expect_gte(cover / reps, 0.95)
+  expect_lt(cover_small / reps, 0.8)
+})
+
+test_that("the population interval covers the quartiles of the smoothed population density", {
+  g <- seq(-5, 5, length.out = 51)
+  h <- 0.4
+  xs <- seq(-5, 5, length.out = 4001)
+  wq <- c(0.5, rep(1, length(xs) - 2), 0.5) * diff(xs[1:2])
+  f <- dnorm(xs, 0.5, 1.2) / sum(wq * dnorm(xs, 0.5, 1.2))
+  fh <- vapply(g, function(t) sum(wq * dnorm(t - xs, sd = h) * f), 0)
+  p <- c(0.25, 0.5, 0.75)
+  target <- quantile(as_density(curves(matrix(fh, 1), g)), p, names = FALSE)
+  reps <- 60
+  cover <- 0
+  set.seed(12)
+  for (r in seq_len(reps)) {
+    x <- rnorm(1500, 0.5, 1.2)
+    x <- x[abs(x) <= 5]
+    rel <- with_seed_mode(r, dp_kde(x, g, h, epsilon = 2, delta = 1e-5, domain = c(-5, 5)))
+    q <- quantile(rel, p, interval = "population", nsim = 1000)
+    cover <- cover + all(q$lower <= target & target <= q$upper)
+  }
+  expect_gte(cover / reps, 0.95)
+  expect_true(all(q$upper - q$lower < 3))   # informative at this n and epsilon (the domain is 10 wide)
+  expect_s3_class(q, "dpfda_quantile_interval")
+  expect_named(q, c("prob", "estimate", "lower", "upper"))
+  expect_identical(attr(q, "interval"), "population")
+  expect_match(attr(q, "method"), "simultaneous 95% population band")
+  # with smoothness, the band and so the intervals are for f itself: wider
+  qs <- quantile(rel, p, interval = "population", nsim = 1000, smoothness = 1)
+  expect_true(all(qs$lower <= q$lower & q$upper <= qs$upper))
+  expect_match(attr(qs, "target"), "f itself")
+  expect_output(print(q), "95% intervals for the quantiles of the population density")
+})
+
+test_that("a change of units moves the intervals with the data", {
+  set.seed(13)
+  x <- rnorm(800, 3, 1)
+  x <- x[x > 0 & x < 6]
+  g <- seq(0, 6, length.out = 41)
+  a <- with_seed_mode(4, dp_kde(x, g, 0.4, epsilon = 1, delta = 1e-5, domain = c(0, 6)))
+  b <- with_seed_mode(4, dp_kde(10 * x + 5, 10 * g + 5, 4, epsilon = 1, delta = 1e-5, domain = c(5, 65)))
+  for (type in c("noise", "population")) {
+    qa <- quantile(a, c(0.1, 0.5, 0.9), interval = type, nsim = 1000)
+    qb <- quantile(b, c(0.1, 0.5, 0.9), interval = type, nsim = 1000)
+    for (col in c("estimate", "lower", "upper")) expect_equal(qb[[col]], 10 * qa[[col]] + 5, tolerance = 1e-8)
+  }
+})
+
+test_that("quantile intervals refuse what they cannot give, by name", {
+  x <- faithful$eruptions
+  g <- seq(1, 6, length.out = 41)
+  r <- with_seed_mode(1, dp_kde(x, g, 0.3, epsilon = 1, delta = 1e-5, domain = c(1, 6)))
+  expect_error(quantile(r, c(0, 0.5), interval = "noise"), "strictly inside", class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5, interval = "both"), class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5, interval = "noise", level = 1), class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5, interval = "noise", smoothness = 1), "population", class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5, smoothness = 1), "population", class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5, intervall = "noise"), "did you mean `interval`", class = "dpfda_error_argument")
+  expect_error(quantile(r, NA, interval = "noise"), class = "dpfda_error_argument")
+  r2 <- with_seed_mode(2, dp_kde(as.matrix(faithful), list(seq(1, 6, length.out = 11), seq(40, 100, length.out = 11)),
+                                 c(0.3, 5), epsilon = 5, delta = 1e-6, domain = cbind(c(1, 6), c(40, 100))))
+  expect_error(quantile(r2, 0.5, interval = "noise"), class = "dpfda_error_argument")
+})
