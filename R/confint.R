@@ -76,7 +76,10 @@
 #'   (`dpfda_error_unsupported`): the argument needs a bandwidth fixed
 #'   without the points. `se` is the noise sd combined with the
 #'   largest sampling sd the band allows. Coverage and width:
-#'   `bench/bench-kde-population-band.R`.
+#'   `bench/bench-kde-population-band.R`. Intervals for the density's
+#'   quantiles (a private median, say) follow from this band, or from the
+#'   simultaneous noise band: `quantile(r, interval = )`, see
+#'   [density-summaries].
 #'
 #' How `q` and `c` are computed is stated in the result (`attr(, "method")`):
 #' Gaussian noise gives exact pointwise intervals from the known covariance
