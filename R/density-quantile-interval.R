@@ -93,7 +93,7 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
     dpfda_abort("Quantile intervals are for one density on a one-dimensional grid.", arg = "x")
   }
   type <- if (interval == "noise") "simultaneous" else "population"
-  ci <- confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
+  ci <- stats::confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
   o <- order(ci$arg)
   iv <- band_quantile_interval(ci$arg[o], ci$lower[o], ci$upper[o], probs)
   est <- stats::quantile(as_density(x), probs = probs, names = FALSE)
