@@ -36,7 +36,12 @@
 #' all the probabilities at once, with at least the band's probability.
 #' Its ends are found exactly on a grid 16 times finer than the release's,
 #' which can only widen them. No budget is spent: it is post-processing of
-#' the release and of its public noise law. Coverage of the population
+#' the release and of its public noise law. The population interval needs
+#' what the population band needs (a bandwidth chosen without the data,
+#' not by [dp_bandwidth()] on them; see [confint.dpfda_release()]). It
+#' spans the whole grid when the band's lower end is zero almost everywhere
+#' (few points, a small epsilon): the band then allows a density with all
+#' its mass at either end. Coverage of the population
 #' quartiles is measured in `bench/bench-quantile-interval.R`.
 #'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
@@ -70,7 +75,9 @@
 #' r <- dp_kde(x, seq(1, 6, length.out = 101), 0.2, epsilon = 1, delta = 1e-6, domain = c(1, 6))
 #' quantile(r, c(0.25, 0.5, 0.75))   # private quartiles (post-processing of r)
 #' quantile(x, c(0.25, 0.5, 0.75))   # the data's own (not private)
-#' # intervals for the population quartiles (of the density smoothed by the kernel)
+#' # intervals: for the quartiles without the privacy noise (narrow), and for the population
+#' # quartiles (of the density smoothed by the kernel; wide with 272 points)
+#' quantile(r, c(0.25, 0.5, 0.75), interval = "noise")
 #' quantile(r, c(0.25, 0.5, 0.75), interval = "population")
 #' summary(as_density(r))$distribution
 #' dp_rng(old)
