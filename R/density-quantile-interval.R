@@ -114,8 +114,10 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
 
 #' @export
 print.dpfda_quantile_interval <- function(x, ...) {
-  cat(sprintf("%s%% intervals for %s\n  (%s)\n", format(100 * attr(x, "level")), attr(x, "target"),
-              attr(x, "method")))
+  # (the band's construction is long: attr(, "method") holds it, as for confint())
+  cat(sprintf(paste("%s%% intervals for %s, simultaneous over the probabilities: the quantiles of every density",
+                    "within the release's simultaneous %s band (attr(, \"method\") says how it was made)\n"),
+              format(100 * attr(x, "level")), attr(x, "target"), attr(x, "interval")))
   print(structure(x, class = "data.frame", level = NULL, interval = NULL, target = NULL, method = NULL), ...)
   invisible(x)
 }
