@@ -419,6 +419,18 @@ explore_band_columns <- function(ci, m) {
   list(lower = as.vector(lo), upper = as.vector(up))
 }
 
+# The density tab's median: the first release's, with its interval from the band on screen (the
+# noise band, or the population band when ticked; quantile(r, interval = )), and the non-private
+# estimate's. NULL where the release has no such band.
+explore_median <- function(rel, nonprivate, population) {
+  type <- if (population) "population" else "noise"
+  q <- tryCatch(stats::quantile(rel, 0.5, interval = type, nsim = 2000), dpfda_error = function(e) NULL)
+  if (is.null(q)) return(NULL)
+  np <- tryCatch(stats::quantile(as_density(curves(matrix(pmax(nonprivate, 0), 1L), rel$values$grid)), 0.5,
+                                 names = FALSE), dpfda_error = function(e) NA_real_)
+  list(estimate = q$estimate, lower = q$lower, upper = q$upper, type = type, nonprivate = np)
+}
+
 explore_rms <- function(e, grid) {
   w <- quadrature_weights(grid)
   sqrt(sum(w * e^2) / sum(w))
@@ -450,9 +462,11 @@ explore_view <- function(tab, set, p, seed = NULL) {
                                        population = tab == "density" && isTRUE(p$population)), notes)
   if (!is.null(band$note)) notes$text <- c(notes$text, sprintf("No population band here (%s)", band$note))
   measured <- apply(vals, 1L, function(v) explore_rms(v - sub$nonprivate, grid))
+  median <- if (tab == "density") explore_median(rels[[1L]], sub$nonprivate, isTRUE(p$population))
   tm <- proc.time() - t0
   list(tab = tab, grid = grid, nonprivate = sub$nonprivate, truth = sub$truth, releases = vals,
        band = band, sd = acc$pointwise_sd, expected = acc$rms, accuracy = acc, measured = measured,
+       median = median,
        halfwidth = mean(band$upper - band$lower) / 2, release = rels[[1L]], n = sub$n, params = p,
        points = if (tab == "regression") list(x = sub$x, y = sub$y), notes = notes$text,
        seconds = tm[["elapsed"]], cpu = tm[["user.self"]] + tm[["sys.self"]])

@@ -43,7 +43,9 @@
 #' scale and noise kernel or basis) and the measured error of releases against
 #' the non-private estimate (which also contains the bias of clipping,
 #' shrinkage or truncation). A table gives the numbers and the time the view
-#' took to recompute.
+#' took to recompute; on the density tab it adds the private median with its
+#' 95% interval (`quantile(r, interval = )`: for the noise-free median, or for
+#' the population's with "population band" ticked) beside the non-private one.
 #'
 #' **Modes.** With the package's own data (`mode = "auto"`) the app runs in
 #' *teaching mode*: the noise is seeded ([dp_reproducible()]) so that a
@@ -434,6 +436,12 @@ explore_numbers_html <- function(v, er) {
   bias_rows <- if (is.numeric(bias) && length(bias) == 1L && is.finite(bias)) list(
     list("smoothing bias bound, L2 (dp_accuracy(); a mean as smooth as the kernel allows)", f(bias), "bias"),
     list("total L2 error bound, noise and bias (dp_accuracy())", f(v$accuracy$total_l2), "total"))
+  # the density tab: the private median with its 95% interval, and the non-private one
+  md <- v$median
+  median_row <- if (!is.null(md)) list(list(
+    sprintf("median, private [95%% interval for the %s median] (quantile(r, interval = \"%s\")); non-private",
+            if (md$type == "population") "population's" else "noise-free", md$type),
+    sprintf("%s [%s, %s]; %s", f(md$estimate), f(md$lower), f(md$upper), f(md$nonprivate)), "median"))
   explore_table_html(c(list(
     list("mechanism", r$mechanism, "mechanism"),
     list("epsilon, delta", sprintf("%s, %s", f(r$epsilon), f(r$delta)), "privacy"),
@@ -444,7 +452,7 @@ explore_numbers_html <- function(v, er) {
     list(sprintf("expected RMS noise (%s)", v$accuracy$source), f(v$expected), "expected")), bias_rows, list(
     list("measured RMS error, mean over the releases", f(mean(v$measured)), "measured"),
     list(sprintf("half-width of the 95%% band, averaged over the grid (%s)", v$band$source), f(v$halfwidth),
-         "halfwidth"),
+         "halfwidth")), median_row, list(
     list("recomputed in, wall clock (CPU): releases; error panel",
          sprintf("%.3f s (%.3f); %s", v$seconds, v$cpu,
                  if (is.null(er$seconds)) "-" else sprintf("%.3f s (%.3f)", er$seconds, er$cpu)),

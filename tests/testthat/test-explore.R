@@ -69,6 +69,34 @@ test_that("views: a larger epsilon narrows the band and lowers the expected erro
   }
 })
 
+test_that("the density view gives the private median with its interval, and the numbers table shows it", {
+  B <- ex("explore_builtin")()
+  view <- ex("explore_view")
+  set <- B$density[[1L]]
+  p <- ex("explore_defaults")(set, "density")
+  p$releases <- 1L
+  for (pop in c(FALSE, TRUE)) {
+    p$population <- pop
+    v <- view("density", set, p, seed = 5)
+    md <- v$median
+    expect_identical(md$type, if (pop) "population" else "noise")
+    # the interval of quantile(r, interval = ) of the release on screen, around its median
+    q <- with_seed_mode(1, quantile(v$release, 0.5, interval = md$type, nsim = 2000))
+    expect_equal(c(md$estimate, md$lower, md$upper), c(q$estimate, q$lower, q$upper))
+    expect_true(md$lower <= md$estimate && md$estimate <= md$upper)
+    np <- quantile(as_density(curves(matrix(pmax(v$nonprivate, 0), 1L), v$grid)), 0.5, names = FALSE)
+    expect_equal(md$nonprivate, np)
+    html <- as.character(ex("explore_numbers_html")(v, list()))
+    expect_match(html, "data-key=\"median\"", fixed = TRUE)
+    expect_match(html, if (pop) "population's median" else "noise-free median", fixed = TRUE)
+  }
+  # the other tabs have no median
+  set_m <- B$mean[[1L]]
+  vm <- view("mean", set_m, ex("explore_defaults")(set_m, "mean"), seed = 5)
+  expect_null(vm$median)
+  expect_false(grepl("data-key=\"median\"", as.character(ex("explore_numbers_html")(vm, list())), fixed = TRUE))
+})
+
 test_that("teaching mode is reproducible and restores the caller's noise source and R's stream", {
   B <- ex("explore_builtin")()
   view <- ex("explore_view")
