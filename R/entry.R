@@ -487,7 +487,10 @@ capture_dots <- function(..., .cols = character()) {
   for (i in seq_along(ex)) {
     out[i] <- list(if (!is.null(nms) && nms[i] %in% .cols) {
       column_arg(ex[[i]], tryCatch(...elt(i), error = function(e) e), nms[i])
-    } else tryCatch(...elt(i), error = function(e) abort_dot_evaluation(nms[i], ex[[i]], e, .cols)))
+    } else tryCatch(...elt(i), error = function(e) {
+      if (inherits(e, "dpfda_error")) stop(e)   # (an error of dpfda's own, from the argument's call: as it is)
+      abort_dot_evaluation(nms[i], ex[[i]], e, .cols)
+    }))
   }
   names(out) <- nms
   out

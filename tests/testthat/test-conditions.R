@@ -250,6 +250,11 @@ test_that("a column given under a wrong name gets a classed error that names it 
   e <- expect_error(dp_mean(co2, epsilon = 1, tau = 20, eta = no_such_object), class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "`eta = no_such_object` could not be evaluated: object 'no_such_object' not found",
                fixed = TRUE)
+  # an argument whose call raises one of dpfda's errors keeps that error and its class
+  e <- expect_error(dp_mean(co2, epsilon = 1, tau = 20, weights = kernel_gaussian(-1)), class = "dpfda_error_argument",
+                    regexp = "lengthscale")
+  expect_false(grepl("could not be evaluated", conditionMessage(e), fixed = TRUE))
+  expect_identical(e$arg, "lengthscale")
   # an unknown option of dp_mean() is named before the data are read (was: an error about the data's columns)
   expect_error(dp_mean(co2, epsilon = 1, tau = 20, t = "conc"), "`t` is not an option of dp_mean()", fixed = TRUE,
                class = "dpfda_error_argument")
