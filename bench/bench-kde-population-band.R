@@ -48,32 +48,12 @@ dom <- c(-5, 5)
 g <- seq(dom[1], dom[2], length.out = 101)
 h <- 0.3
 
-# densities (truncated to the domain) and samplers
-xs <- seq(dom[1], dom[2], length.out = 8001)
-wq <- c(0.5, rep(1, length(xs) - 2), 0.5) * diff(xs[1:2])
-raw <- list(normal = function(x) dnorm(x),
-            bimodal = function(x) 0.5 * dnorm(x, -1.5, 0.5) + 0.5 * dnorm(x, 1.5, 0.5),
-            t3 = function(x) dt(x, 3))
-rawdraw <- list(normal = function(n) rnorm(n),
-                bimodal = function(n) rnorm(n, ifelse(runif(n) < 0.5, -1.5, 1.5), 0.5),
-                t3 = function(n) rt(n, 3))
-pops <- lapply(names(raw), function(p) {
-  Z <- sum(wq * raw[[p]](xs))
-  f <- function(x) raw[[p]](x) / Z
-  fx <- f(xs)
-  fh <- vapply(g, function(t) sum(wq * dnorm(t - xs, sd = h) * fx), 0)
-  dx <- 1e-3
-  fpp <- max(abs(f(xs + dx) - 2 * f(xs) + f(xs - dx)) / dx^2)
-  draw <- function(n) {
-    out <- numeric(0)
-    while (length(out) < n) {
-      y <- rawdraw[[p]](2 * n)
-      out <- c(out, y[y >= dom[1] & y <= dom[2]])
-    }
-    out[seq_len(n)]
-  }
-  list(name = p, f = f(g), fx = fx, fh = fh, B = 1.05 * fpp, draw = draw)
-})
+# densities (truncated to the domain) and samplers (bench/band-helpers.R)
+source("bench/band-helpers.R")
+kp <- kde_bench_populations(dom, g, h)
+pops <- kp$pops
+xs <- kp$xs
+wq <- kp$wq
 
 # the target of "iclp" / "frl": nz Kmat %*% E p(X), p the linear binning weights on the grid
 iclp_target <- function(rel, pop) {
