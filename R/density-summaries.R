@@ -99,9 +99,7 @@ NULL
 quantile.dpfda_density <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...) {
   check_dot_names(list(...), character(), "quantile")
   pl <- density_pieces(x)
-  ok <- is.numeric(probs) && is.null(dim(probs)) && length(probs) >= 1L && !anyNA(probs) &&
-    all(probs >= 0 & probs <= 1)
-  if (!isTRUE(ok)) arg_error("probs", "probabilities: numbers in [0, 1], without missing values", probs)
+  check_probs(probs)
   names <- check_flag(names, "names")
   out <- density_quantiles(pl, probs)
   colnames(out) <- if (names) paste0(format(100 * probs, trim = TRUE, digits = 7), "%")
@@ -204,21 +202,20 @@ quantile.dpfda_release <- function(x, probs = seq(0, 1, 0.25), names = TRUE,
     abort_unknown_option(name, "quantile", setdiff(names(formals(quantile.dpfda_release)), "..."))
   })
   interval <- check_choice(interval, c("none", "noise", "population"), "interval")
-  if (interval == "none") {
-    if (!is.null(smoothness)) {
-      dpfda_abort("`smoothness` is for the population interval: give interval = \"population\" with it.",
-                  arg = "smoothness")
-    }
-    return(stats::quantile(as_density(x), probs = probs, names = names))
-  }
-  ok <- is.numeric(probs) && is.null(dim(probs)) && length(probs) >= 1L && !anyNA(probs) &&
-    all(probs >= 0 & probs <= 1)
-  if (!isTRUE(ok)) arg_error("probs", "probabilities: numbers in [0, 1], without missing values", probs)
   if (!is.null(smoothness) && interval != "population") {
     dpfda_abort("`smoothness` is for the population interval: give interval = \"population\" with it.",
                 arg = "smoothness")
   }
+  if (interval == "none") return(stats::quantile(as_density(x), probs = probs, names = names))
+  check_probs(probs)
   release_quantile_interval(x, probs, interval, level, nsim, seed, smoothness)
+}
+
+check_probs <- function(probs) {
+  ok <- is.numeric(probs) && is.null(dim(probs)) && length(probs) >= 1L && !anyNA(probs) &&
+    all(probs >= 0 & probs <= 1)
+  if (!isTRUE(ok)) arg_error("probs", "probabilities: numbers in [0, 1], without missing values", probs)
+  invisible(probs)
 }
 
 # The sorted grid, the densities on it (normalised by the trapezoid rule,
