@@ -1,7 +1,9 @@
-# Intervals for the quantiles of a released density: the set of quantiles of every density that
-# lies in a simultaneous band. Post-processing of the release and of its band: no budget.
+# Intervals for the quantiles of a released density (quantile(r, interval = )). Post-processing of
+# the release and of its public noise law: no budget. Two routes: through the simultaneous band
+# (any density release; here first), and through the distribution function (Gaussian-kernel
+# densities; below).
 #
-# The target is the quantile that quantile() computes: of the density g that is linear between
+# The band route. The target is the quantile that quantile() computes: of the density g that is linear between
 # its values f_1..f_m at the sorted grid points (negative values set to zero), normalised on the
 # grid's range. Its distribution function at x in [t_i, t_i+1] is F(x) = A / (A + B), A the mass
 # left of x and B the mass right of it, both linear in f with non-negative weights:
@@ -67,13 +69,138 @@ band_cdf_bounds <- function(t, lo, up, refine = 16L) {
 # The interval of the p-quantile over the band, for each p in probs (all at once).
 band_quantile_interval <- function(t, lo, up, probs, refine = 16L) {
   cb <- band_cdf_bounds(t, lo, up, refine)
-  x <- cb$x
+  cdf_bounds_quantiles(cb$x, cb$lower, cb$upper, probs)
+}
+
+# ---- the route through the distribution function (Gaussian-kernel densities) ------------------
+#
+# For "gp" and "sobolev" the released values are r(t_j) = fhat(t_j) + N_j: fhat the Gaussian KDE
+# (1/n) sum phi_h(t - X_i) of the points clamped to the domain (possibly binned, possibly rounded
+# to the exact noise's grid), N the noise of a public law. The quantile is that of the density
+# linear between its grid values, so only integrals matter: with A(x) the integral from t_1 to x
+# (of that piecewise-linear density) and B(x) the integral from x to t_m, F(x) = A / (A + B). An
+# integral of the noise is a linear functional of it: its simultaneous quantile over all x is much
+# smaller than the integral of a simultaneous band of the noise at each point, whose errors add.
+#
+# * interval = "noise": the target is A / (A + B) of the noise-free values, and the released A_r,
+#   B_r differ from it by the integrated noise only: |N_A(x)| <= q s_A(x), |N_B(x)| <= q s_B(x) for
+#   all x at once with probability `level` (Monte Carlo quantile of the maximum of both
+#   standardised families under the public law, public seed).
+# * interval = "population": the target is the quantile of f_h = K_h * f on [t_1, t_m] (f the
+#   density of the clamped points), normalised there. Three more errors, all bounded without the
+#   data: sampling, |G_n(x) - G(x)| <= sup |F_n - F| <= eps for the smoothed distribution
+#   functions G = F * Phi_h (a convolution with a distribution contracts the sup norm), eps from the
+#   Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant, P(sup |F_n - F| > eps) <=
+#   2 exp(-2 n eps^2); A and B are differences of G at two points, so 2 eps each. Discretisation:
+#   the piecewise-linear interpolant of fhat integrates to within (max dt)^2 / 8 * int |fhat''|
+#   <= (max dt)^2 / 8 * 4 phi(1) / h^2 of fhat on any [t_1, x] (the interpolation error's Green
+#   function integrates to at most dt^2 / 8). Binning and rounding: their pointwise bounds
+#   (kde_population_kernel()) integrated over the grid. 1 - level is split between the sampling and
+#   the noise by a public rule (the split of least width at the release's public noise law).
+# On those events lo(x) <= F(x) <= hi(x), and F is non-decreasing, so the bounds are taken
+# monotone (a running maximum / minimum) before they are inverted as in band_quantile_interval().
+
+kde_cdf_mechanisms <- c("kde-gp", "kde-sobolev")
+
+# Whether the route through the distribution function applies: a Gaussian-kernel density of
+# independent points (no `unit`), for f_h (no `smoothness`).
+kde_cdf_route <- function(x, smoothness) {
+  x$mechanism %in% kde_cdf_mechanisms && is.null(smoothness) && !kde_has_unit(x)
+}
+
+# (`sampling = FALSE`, for the tests: the population route without its sampling term)
+kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max_points = 600L, sampling = TRUE) {
+  population <- interval == "population"
+  kr <- if (population) kde_population_kernel(x, kde_population_check(x, NULL))
+  o <- order(as.double(x$values$grid))
+  t <- as.double(x$values$grid)[o]
+  r <- as.vector(x$values$values[1L, ])[o]
+  m <- length(t)
+  dt <- diff(t)
+  # evaluation points: each grid interval cut `refine` times (x = t_i + u, u in [0, dt_i))
+  refine <- max(1L, min(16L, floor(max_points / (m - 1L))))
+  i <- c(rep(seq_len(m - 1L), each = refine), m - 1L)
+  u <- c(rep((seq_len(refine) - 1) / refine, times = m - 1L), 1) * dt[i]
+  a <- u - u^2 / (2 * dt[i])           # the weights of v_i and v_i+1 in the integral from t_i to x
+  b <- u^2 / (2 * dt[i])
+  cum <- function(v) c(0, cumsum(dt * (v[-m] + v[-1L]) / 2))
+  A_r <- cum(r)[i] + a * r[i] + b * r[i + 1L]
+  B_r <- cum(r)[m] - A_r
+  # the integrated noise at every evaluation point, under the public law (public seed)
+  law <- noise_law(x)
+  nsim <- as.integer(min(nsim, max(1000, floor(4e6 / length(i)))))   # (memory: a few draws x points matrices)
+  D <- with_public_seed(seed, law$draw(nsim))[, o, drop = FALSE]
+  U <- matrix(0, m - 1L, m - 1L)   # cumulative trapezoid sums as one matrix product
+  U[upper.tri(U, diag = TRUE)] <- rep(dt / 2, times = m - 1L)[upper.tri(U, diag = TRUE)]
+  C <- cbind(0, (D[, -m, drop = FALSE] + D[, -1L, drop = FALSE]) %*% U)
+  NA_ <- C[, i, drop = FALSE] + D[, i, drop = FALSE] * rep(a, each = nsim) + D[, i + 1L, drop = FALSE] *
+    rep(b, each = nsim)
+  # (at x = t_m the integral is the total: exactly, so that B = 0 there and no rounding residue
+  # enters the standardised maximum, whose sd would be rounding too)
+  NA_[, length(i)] <- C[, m]
+  A_r[length(i)] <- cum(r)[m]
+  B_r[length(i)] <- 0
+  NB_ <- C[, m] - NA_
+  sA <- sqrt(colMeans(NA_^2))          # (the noise has mean zero)
+  sB <- sqrt(colMeans(NB_^2))
+  std <- function(N, s) {
+    pos <- s > 0
+    if (!any(pos)) return(rep(0, nrow(N)))
+    M <- abs(N[, pos, drop = FALSE]) * rep(1 / s[pos], each = nrow(N))
+    M[cbind(seq_len(nrow(M)), max.col(M, ties.method = "first"))]   # (row maxima)
+  }
+  ratio <- pmax(std(NA_, sA), std(NB_, sB))
+  alpha <- 1 - level
+  if (population) {
+    h <- sqrt(as.matrix(x$bandwidth)[1L, 1L])
+    w <- (c(0, dt) + c(dt, 0)) / 2
+    det <- sum(w * kr$bias) + max(dt)^2 / 8 * 4 * stats::dnorm(1) / h^2
+    dkw <- function(alpha_s) sqrt(log(2 / alpha_s) / (2 * x$n))
+    shares <- seq(0.05, 0.95, by = 0.05)   # the share of alpha given to the noise
+    width <- vapply(shares, function(sh) 2 * dkw((1 - sh) * alpha) +
+                      stats::quantile(ratio, 1 - sh * alpha, names = FALSE, type = 8) * mean(c(sA, sB)), 0)
+    share <- shares[which.min(width)]
+    eps <- if (sampling) dkw((1 - share) * alpha) else 0
+  } else {
+    share <- 1
+    eps <- det <- 0
+  }
+  q <- stats::quantile(ratio, 1 - share * alpha, names = FALSE, type = 8)
+  eA <- 2 * eps + q * sA + det
+  eB <- 2 * eps + q * sB + det
+  lowA <- pmax(A_r - eA, 0)
+  lowB <- pmax(B_r - eB, 0)
+  hi <- ifelse(A_r + eA + lowB > 0, (A_r + eA) / (A_r + eA + lowB), 1)
+  lo <- ifelse(lowA + B_r + eB > 0, lowA / (lowA + B_r + eB), 0)
+  hi <- rev(cummin(rev(pmin(hi, 1))))   # F is non-decreasing: F(x) <= F(y) <= hi(y) for y >= x
+  lo <- cummax(pmax(lo, 0))
+  xs <- t[i] + u
+  iv <- cdf_bounds_quantiles(xs, lo, hi, probs)
+  method <- if (population) {
+    sprintf(paste("through the distribution function, simultaneous over all x: sampling by the",
+                  "Dvoretzky-Kiefer-Wolfowitz inequality (Massart's constant; sup |F_n - F| <= %s with probability",
+                  "%s, which bounds the smoothed distribution functions alike), the integrated privacy noise by the",
+                  "simultaneous quantile of its public law (probability %s, Monte Carlo, %d draws), the",
+                  "integration on the grid, binning and rounding bounded (%s); of the points clamped to the domain"),
+            format(eps, digits = 3), format(1 - (1 - share) * alpha, digits = 4),
+            format(1 - share * alpha, digits = 4), nsim, format(det, digits = 3))
+  } else {
+    sprintf(paste("through the distribution function: the integrated privacy noise, simultaneous over all x",
+                  "by the quantile of its public law (Monte Carlo, %d draws)"), nsim)
+  }
+  list(lower = iv$lower, upper = iv$upper, method = method, q = q, sA = sA, sB = sB, eps = eps, det = det,
+       x = xs, lo = lo, hi = hi, refine = refine)
+}
+
+# The interval of each p-quantile from bounds lo(x) <= F(x) <= hi(x), both non-decreasing, at the
+# sorted points x: q_p = inf{x: F(x) >= p} lies in [max{x: hi(x) < p}, min{x: lo(x) >= p}].
+cdf_bounds_quantiles <- function(x, lo, hi, probs) {
   lower <- vapply(probs, function(p) {
-    k <- which(cb$upper < p)
+    k <- which(hi < p)
     if (length(k)) x[max(k)] else x[1L]
   }, 0)
   upper <- vapply(probs, function(p) {
-    k <- which(cb$lower >= p)
+    k <- which(lo >= p)
     if (length(k)) x[min(k)] else x[length(x)]
   }, 0)
   list(lower = lower, upper = upper)
@@ -92,32 +219,38 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   if (!identical(x$values$dim, 1L) || nrow(x$values$values) != 1L) {
     dpfda_abort("Quantile intervals are for one density on a one-dimensional grid.", arg = "x")
   }
-  type <- if (interval == "noise") "simultaneous" else "population"
-  ci <- stats::confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
-  o <- order(ci$arg)
-  iv <- band_quantile_interval(ci$arg[o], ci$lower[o], ci$upper[o], probs)
   est <- stats::quantile(as_density(x), probs = probs, names = FALSE)
+  if (kde_cdf_route(x, smoothness)) {
+    iv <- kde_cdf_quantile_interval(x, probs, interval, level, nsim, seed)
+    how <- iv$method
+  } else {
+    type <- if (interval == "noise") "simultaneous" else "population"
+    ci <- stats::confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
+    o <- order(ci$arg)
+    iv <- band_quantile_interval(ci$arg[o], ci$lower[o], ci$upper[o], probs)
+    how <- sprintf(paste("the quantiles of every density within the simultaneous %s%% %s band at the grid points",
+                         "(linear between them, negative values set to 0, normalised on the grid's range):",
+                         "simultaneous over all probabilities. The band: %s"),
+                   format(100 * level), if (interval == "noise") "noise" else "population", attr(ci, "method"))
+  }
   target <- if (interval == "noise") {
     "the quantiles of the non-private estimate (the same density without the privacy noise)"
   } else {
-    sprintf("the quantiles of the population density (%s)", if (is.null(smoothness)) "smoothed by the kernel, as the band's target" else
-      "f itself, under the assumed bound on |f''|")
+    sprintf("the quantiles of the population density (%s)", if (is.null(smoothness))
+      "smoothed by the kernel, on the grid's range" else "f itself, under the assumed bound on |f''|")
   }
-  method <- sprintf(paste("the quantiles of every density within the simultaneous %s%% %s band at the grid points",
-                          "(linear between them, negative values set to 0, normalised on the grid's range):",
-                          "simultaneous over all probabilities. The band: %s"),
-                    format(100 * level), if (interval == "noise") "noise" else "population", attr(ci, "method"))
-  structure(data.frame(prob = probs, estimate = est, lower = iv$lower, upper = iv$upper),
-            level = level, interval = interval, target = target, method = method,
+  # (the estimate sets negative values to zero, the route through the distribution function keeps
+  # them: an interval that misses the estimate is widened to it, which can only raise its coverage)
+  structure(data.frame(prob = probs, estimate = est, lower = pmin(iv$lower, est), upper = pmax(iv$upper, est)),
+            level = level, interval = interval, target = target, method = how,
             class = c("dpfda_quantile_interval", "data.frame"))
 }
 
 #' @export
 print.dpfda_quantile_interval <- function(x, ...) {
   # (the band's construction is long: attr(, "method") holds it, as for confint())
-  cat(sprintf(paste("%s%% intervals for %s, simultaneous over the probabilities: the quantiles of every density",
-                    "within the release's simultaneous %s band (attr(, \"method\") says how it was made)\n"),
-              format(100 * attr(x, "level")), attr(x, "target"), attr(x, "interval")))
+  cat(sprintf("%s%% intervals for %s, simultaneous over the probabilities (attr(, \"method\") says how they were made)\n",
+              format(100 * attr(x, "level")), attr(x, "target")))
   print(structure(x, class = "data.frame", level = NULL, interval = NULL, target = NULL, method = NULL), ...)
   invisible(x)
 }

@@ -26,23 +26,44 @@
 #' `quantile(r, probs, interval = "population")` of a one-dimensional
 #' [dp_kde()] release gives, for each probability, the estimate and an
 #' interval for the quantile of the **population density** (the density
-#' smoothed by the kernel, the target of `confint(r, type = "population")`;
-#' the density itself with `smoothness`), and `interval = "noise"` one for
-#' the quantile of the non-private estimate (what the same release would
-#' give without its noise). The interval is the range of the quantiles of
-#' every density that lies within the simultaneous band of that type at the
-#' grid points (taken, like the estimate, as linear between them, negative
-#' values set to zero and normalised on the grid's range): so it holds for
-#' all the probabilities at once, with at least the band's probability.
-#' Its ends are found exactly on a grid 16 times finer than the release's,
-#' which can only widen them. No budget is spent: it is post-processing of
-#' the release and of its public noise law. The population interval needs
-#' what the population band needs (a bandwidth chosen without the data,
-#' not by [dp_bandwidth()] on them; see [confint.dpfda_release()]). It
-#' spans the whole grid when the band's lower end is zero almost everywhere
-#' (few points, a small epsilon): the band then allows a density with all
-#' its mass at either end. Coverage of the population
-#' quartiles is measured in `bench/bench-quantile-interval.R`.
+#' smoothed by the kernel, \eqn{f_h = K_h * f}, on the grid's range and
+#' normalised there; the density \eqn{f} itself with `smoothness`), and
+#' `interval = "noise"` one for the quantile of the non-private estimate
+#' (what the same release would give without its noise). The intervals hold
+#' for all the probabilities at once, with probability at least `level`.
+#' They cost no budget: they are post-processing of the release and of its
+#' public noise law. Two routes:
+#'
+#' * **Through the distribution function** (mechanisms `"gp"` and
+#'   `"sobolev"`, whose estimate is a Gaussian kernel density, without
+#'   `unit` or `smoothness`). A quantile depends on the density only
+#'   through its integrals, and the integral of the noise has a much
+#'   smaller simultaneous quantile than a band of the noise at each point.
+#'   The noise interval bounds the integrated noise at every point at once
+#'   (Monte Carlo quantile of its public law). The population interval adds
+#'   the sampling error by the Dvoretzky-Kiefer-Wolfowitz inequality with
+#'   Massart's constant (a smoothed distribution function is at most as far
+#'   from its population's as the empirical one, \eqn{\sup|F_n - F|}),
+#'   the integration on the grid (at most \eqn{\Delta^2/8 \cdot
+#'   4\phi(1)/h^2} for grid step \eqn{\Delta}: keep \eqn{\Delta \le h/3}),
+#'   and the binning and rounding bounds of the population band. The
+#'   distribution function so bounded is inverted at 600 points across the
+#'   grid.
+#' * **Through the simultaneous band** (the other mechanisms, a release
+#'   with `unit`, or `smoothness`): the range of the quantiles of every
+#'   density that lies within the simultaneous band of that type at the
+#'   grid points (taken, like the estimate, as linear between them, negative
+#'   values set to zero and normalised on the grid's range), found exactly
+#'   on a grid 16 times finer than the release's.
+#'
+#' An interval that would miss the estimate (the estimate sets negative
+#' noise to zero) is widened to it. The population interval needs what the
+#' population band needs (a bandwidth chosen without the data, not by
+#' [dp_bandwidth()] on them; see [confint.dpfda_release()]). With few points
+#' or a small epsilon it can span the whole grid. Coverage and width of the
+#' population quartiles are measured in `bench/bench-quantile-interval.R`:
+#' the route through the distribution function is about half as wide as the
+#' band's at n = 1000.
 #'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
 #'   [mortality_distribution()]), or a [dp_kde()] release. (Other curves and
