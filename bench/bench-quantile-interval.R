@@ -19,13 +19,15 @@
 # The target: the quartiles of the smoothed density f_h = K_h * f on the grid's range, normalised
 # there (by quadrature on 8001 points).
 #
-#   Rscript bench/bench-quantile-interval.R [reps] [nsim]
-# (reps per cell, default 200; nsim Monte Carlo draws of the noise quantile, default 2000)
+#   Rscript bench/bench-quantile-interval.R [reps] [nsim] [populations]
+# (reps per cell, default 200; nsim Monte Carlo draws of the noise quantile, default 2000;
+# populations comma-separated, default all: run two processes on two cores)
 
 suppressPackageStartupMessages(library(dpfda))
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1L) as.integer(args[1L]) else 200L
 nsim <- if (length(args) >= 2L) as.integer(args[2L]) else 2000L
+pop_names <- if (length(args) >= 3L) strsplit(args[3L], ",")[[1L]] else c("normal", "bimodal", "t3")
 dom <- c(-5, 5)
 g <- seq(dom[1], dom[2], length.out = 101)
 h <- 0.3
@@ -56,7 +58,7 @@ cat(sprintf(paste("quantile(dp_kde(), interval = \"population\"): %d replication
                   "grid %d points on [%g, %g], h = %g, quartiles\n\n"), reps, nsim, length(g), dom[1], dom[2], h))
 rows <- list()
 t0 <- proc.time()[["elapsed"]]
-for (pop in kp$pops) {
+for (pop in Filter(function(p) p$name %in% pop_names, kp$pops)) {
   tq_pop <- target_quartiles(pop)
   for (eps in c(0.25, 1, 4)) for (n in c(200, 1000, 10000)) {
     set.seed(1000 * eps + n)
