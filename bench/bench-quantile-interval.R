@@ -28,8 +28,8 @@
 #   bimodal       4.86   1.43   0.386    2.85  0.715  0.338    2.00  0.597  0.323
 #   t3            4.88   1.27   0.213    2.57  0.579  0.171    1.76  0.435  0.159
 # The band route gave 2.24 / 1.02 / 0.68 (normal, n 1000, epsilon 0.25 / 1 / 4): the route through
-# the distribution function is 1.5-2.4 times narrower at n 1000, 1.1-1.6 at n 10000, alike at n 200,
-# where both span most of the domain. Against the non-private distribution-free interval, 2.0-7.1
+# the distribution function is 1.5-2.2 times narrower at n 1000, 1.1-1.6 at n 10000, and 1.0-1.7 at
+# n 200 (alike at epsilon 0.25, where both span most of the domain). Against the non-private distribution-free interval, 2.0-7.1
 # times as wide at n 10000 (most for the normal, whose quartiles are the most precisely known), 2.2-13
 # at n 1000, 4.8-25 at n 200: at large n the sampling bound (DKW is uniform over x and counted twice,
 # for the integral left and right of x) and the integration on the grid (0.013 here, grid step h / 3)
