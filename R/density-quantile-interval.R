@@ -216,6 +216,9 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   }
   level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
                         what = "a number in (0, 1)")
+  # (checked here for both routes, as confint() checks them for the band's)
+  nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
+  seed <- check_count(seed, "seed", min = 0)
   if (!identical(x$values$dim, 1L) || nrow(x$values$values) != 1L) {
     dpfda_abort("Quantile intervals are for one density on a one-dimensional grid.", arg = "x")
   }

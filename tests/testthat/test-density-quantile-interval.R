@@ -222,6 +222,17 @@ test_that("quantile intervals refuse what they cannot give, by name", {
   expect_error(quantile(r, 0.5, smoothness = 1), "population", class = "dpfda_error_argument")
   expect_error(quantile(r, 0.5, intervall = "noise"), "did you mean `interval`", class = "dpfda_error_argument")
   expect_error(quantile(r, NA, interval = "noise"), class = "dpfda_error_argument")
+  # the Monte Carlo settings are checked on both routes ("gp" goes through the distribution
+  # function; nsim = -1 stopped in matrix() there, seed = "a" warned and ran)
+  for (type in c("noise", "population")) for (sm in list(NULL, 1)) {
+    if (type == "noise" && !is.null(sm)) next
+    for (bad in list(NA, -1, 0, "a", list(1), c(100, 200))) {
+      expect_error(quantile(r, 0.5, interval = type, nsim = bad, smoothness = sm), class = "dpfda_error_argument")
+    }
+    for (bad in list(NA, Inf, "a", 1e10, -1)) {
+      expect_error(quantile(r, 0.5, interval = type, seed = bad, smoothness = sm), class = "dpfda_error_argument")
+    }
+  }
   r2 <- with_seed_mode(2, dp_kde(as.matrix(faithful), list(seq(1, 6, length.out = 11), seq(40, 100, length.out = 11)),
                                  c(0.3, 5), epsilon = 5, delta = 1e-6, domain = cbind(c(1, 6), c(40, 100))))
   expect_error(quantile(r2, 0.5, interval = "noise"), class = "dpfda_error_argument")
