@@ -266,7 +266,7 @@ noise_band <- function(law, level, type, nsim, seed) {
                                                 if (gauss) "Gaussian" else "Laplace", mpos)))
   }
   nsim <- mc_draws(nsim, length(sd))
-  ratio <- noise_max_ratios(law, sd, pos, nsim, seed)
+  ratio <- noise_max_ratios(law, sd, nsim, seed)
   c <- stats::quantile(ratio, level, names = FALSE, type = 8)
   list(half = c * sd,
        method = sprintf("Monte Carlo: %d draws of the maximum standardised noise from %s", nsim,
@@ -458,15 +458,23 @@ confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("poin
                if (!missing(parm)) parm)
 }
 
-# nsim draws of max_t |N(t)| / sd(t) over the points with sd > 0 (`pos`), from
+# max_j |N_ij| / s_j for each row i of N, over the columns with s_j > 0 (0 if there is none).
+standardised_row_max <- function(N, s) {
+  pos <- s > 0
+  if (!any(pos)) return(rep(0, nrow(N)))
+  M <- abs(N[, pos, drop = FALSE]) * rep(1 / s[pos], each = nrow(N))
+  M[cbind(seq_len(nrow(M)), max.col(M, ties.method = "first"))]
+}
+
+# nsim draws of max_t |N(t)| / sd(t) over the points with sd > 0, from
 # the public noise law with a public seed, in chunks of at most 2e6 values.
-noise_max_ratios <- function(law, sd, pos, nsim, seed) {
+noise_max_ratios <- function(law, sd, nsim, seed) {
   with_public_seed(seed, {
     chunk <- max(1L, min(nsim, floor(2e6 / max(1, length(sd)))))
     out <- numeric(0)
     while (length(out) < nsim) {
       d <- law$draw(min(chunk, nsim - length(out)))
-      out <- c(out, apply(abs(d[, pos, drop = FALSE]) / rep(sd[pos], each = nrow(d)), 1L, max))
+      out <- c(out, standardised_row_max(d, sd))
     }
     out
   })

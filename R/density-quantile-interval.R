@@ -123,9 +123,9 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
   u <- c(rep((seq_len(refine) - 1) / refine, times = m - 1L), 1) * dt[i]
   a <- u - u^2 / (2 * dt[i])           # the weights of v_i and v_i+1 in the integral from t_i to x
   b <- u^2 / (2 * dt[i])
-  cum <- function(v) c(0, cumsum(dt * (v[-m] + v[-1L]) / 2))
-  A_r <- cum(r)[i] + a * r[i] + b * r[i + 1L]
-  B_r <- cum(r)[m] - A_r
+  cum_r <- c(0, cumsum(dt * (r[-m] + r[-1L]) / 2))   # the released integral at the grid points
+  A_r <- cum_r[i] + a * r[i] + b * r[i + 1L]
+  B_r <- cum_r[m] - A_r
   # the integrated noise at every evaluation point, under the public law (public seed)
   law <- noise_law(x)
   nsim <- as.integer(min(nsim, max(1000, floor(4e6 / length(i)))))   # (memory: a few draws x points matrices)
@@ -138,18 +138,12 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
   # (at x = t_m the integral is the total: exactly, so that B = 0 there and no rounding residue
   # enters the standardised maximum, whose sd would be rounding too)
   NA_[, length(i)] <- C[, m]
-  A_r[length(i)] <- cum(r)[m]
+  A_r[length(i)] <- cum_r[m]
   B_r[length(i)] <- 0
   NB_ <- C[, m] - NA_
   sA <- sqrt(colMeans(NA_^2))          # (the noise has mean zero)
   sB <- sqrt(colMeans(NB_^2))
-  std <- function(N, s) {
-    pos <- s > 0
-    if (!any(pos)) return(rep(0, nrow(N)))
-    M <- abs(N[, pos, drop = FALSE]) * rep(1 / s[pos], each = nrow(N))
-    M[cbind(seq_len(nrow(M)), max.col(M, ties.method = "first"))]   # (row maxima)
-  }
-  ratio <- pmax(std(NA_, sA), std(NB_, sB))
+  ratio <- pmax(standardised_row_max(NA_, sA), standardised_row_max(NB_, sB))
   alpha <- 1 - level
   if (population) {
     h <- sqrt(as.matrix(x$bandwidth)[1L, 1L])

@@ -126,7 +126,7 @@ kde_noise_max_ratio <- function(law, nsim, seed) {
   pos <- sd > 0
   if (!any(pos)) return(list(ratio = rep(0, 1L), sd = sd, nsim = 0L))
   nsim <- mc_draws(nsim, length(sd))
-  list(ratio = noise_max_ratios(law, sd, pos, nsim, seed), sd = sd, nsim = nsim)
+  list(ratio = noise_max_ratios(law, sd, nsim, seed), sd = sd, nsim = nsim)
 }
 
 # Bernstein's deviation at variance v (vectorised), L = log(2 m / alpha_s).
