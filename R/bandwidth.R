@@ -63,7 +63,7 @@
 #'   charge it again).
 #' @param offsets Bin offsets tried in turn (fractions of a bin width).
 #' @param domain `NULL`, or the public bounds of the data, as in [dp_kde()]:
-#'   `c(lower, upper)`, or a `2 x d` matrix; the data are clamped to them
+#'   `c(lower, upper)`, a `2 x d` matrix or a list of ranges; the data are clamped to them
 #'   first, exactly as [dp_kde()] does. With a data frame as `x`, a matrix
 #'   with column names takes the columns of those names, in that order.
 #' @param noise `"exact"` (default): the integer distance \eqn{A} gets
@@ -110,6 +110,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
                          offsets = c(0, 0.5), noise = c("exact", "float"), budget = NULL, domain = NULL, ...,
                          unit = NULL, binned = FALSE) {
   check_required(c("x", "epsilon", "delta"))
+  domain <- domain_from_ranges(domain)
   # `columns` (tables, chunks, data frames): strings or bare names; anything else misspelt is named
   opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
   check_dot_names(opts, "columns", "dp_bandwidth")

@@ -179,6 +179,13 @@ describe_value <- function(x) {
   if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
   if (is.object(x) && length(x) != 1L) return(sprintf("a <%s> vector of length %d", class(x)[1L], length(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
+  if (is.matrix(x)) {
+    shown <- if (is.numeric(x) && length(x) <= 6L) {
+      sprintf(" (rows %s)", paste(apply(x, 1L, function(r) sprintf("c(%s)", paste(format(r), collapse = ", "))),
+                                  collapse = ", "))
+    } else ""
+    return(sprintf("%s %d x %d %s matrix%s", article(typeof(x)), nrow(x), ncol(x), typeof(x), shown))
+  }
   if (length(x) > 1L) {
     return(sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x)))
   }

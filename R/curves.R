@@ -167,6 +167,7 @@ abort_duplicated_grid <- function(arg, grid) {
 grid_size <- function(grid) if (is.null(dim(grid))) length(grid) else nrow(grid)
 
 as_domain <- function(domain, grid) {
+  domain <- domain_from_ranges(domain)
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   rng <- if (d == 1L) range(grid) else apply(grid, 2L, range)
   if (is.null(domain)) return(rng)
@@ -187,9 +188,38 @@ as_domain <- function(domain, grid) {
   }
   ok <- is.numeric(domain) && is.matrix(domain) && identical(dim(domain), c(2L, d)) &&
     all(is.finite(domain)) && all(domain[1, ] <= rng[1, ]) && all(domain[2, ] >= rng[2, ])
-  if (!isTRUE(ok)) arg_error("domain", sprintf("a 2 x %d matrix of bounds containing the grid", d), domain)
+  if (!isTRUE(ok)) {
+    dpfda_abort(sprintf(paste("`domain` must be a 2 x %d matrix of bounds containing the grid (row 1 the lower bounds,",
+                              "row 2 the upper, one column per axis; or a list of %d ranges c(lower, upper)), not %s.%s"),
+                        d, d, describe_value(domain), domain_transposed_hint(domain)), arg = "domain")
+  }
   storage.mode(domain) <- "double"
   domain
+}
+
+# A domain given as a list of ranges, one c(lower, upper) per axis (the way
+# one writes xlim and ylim), as the 2 x d matrix of bounds (row 1 lower, row 2
+# upper; the list's names as column names; one range as c(lower, upper)). Anything else is returned as it
+# is, for the checks.
+domain_from_ranges <- function(domain) {
+  if (!is.list(domain) || is.data.frame(domain) || length(domain) < 1L) return(domain)
+  ok <- vapply(domain, function(r) is.numeric(r) && length(r) == 2L && is.null(dim(r)), NA)
+  if (!all(ok)) {
+    dpfda_abort(sprintf(paste("`domain` as a list must hold one range c(lower, upper) per axis; element %d is %s."),
+                        which(!ok)[1L], describe_value(domain[[which(!ok)[1L]]])), arg = "domain")
+  }
+  if (length(domain) == 1L) return(as.double(domain[[1L]]))   # (one axis: c(lower, upper))
+  out <- matrix(as.double(unlist(domain, use.names = FALSE)), nrow = 2L)
+  colnames(out) <- names(domain)
+  out
+}
+
+# " Did you mean t(domain)?" when the matrix holds one axis per row (c(lower, upper) in each
+# row, as rbind(xlim, ylim) gives) rather than one per column.
+domain_transposed_hint <- function(domain) {
+  tr <- is.numeric(domain) && is.matrix(domain) && ncol(domain) == 2L && all(is.finite(domain)) &&
+    all(domain[, 1L] < domain[, 2L]) && !(nrow(domain) == 2L && all(domain[1L, ] < domain[2L, ]))
+  if (tr) " It holds one axis per row: did you mean t(domain)?" else ""
 }
 
 # Axes of a tensor grid (expand.grid order), or NULL when the grid is not one.

@@ -98,7 +98,8 @@
 #'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data: `c(lower, upper)`, or a
 #'   `2 x d` matrix (row 1 lower, row 2 upper; its column names, if any,
-#'   select the data's columns). Default: the range of the grid; points
+#'   select the data's columns), or a list of `d` ranges, one `c(lower, upper)`
+#'   per axis (`list(long = c(160, 190), lat = c(-40, -10))`). Default: the range of the grid; points
 #'   beyond it get a warning of class `dpfda_warning_data` (on every source:
 #'   a table, chunks or summary count them in the same pass), since on a
 #'   grid over part of the data the release is then the density of the
@@ -157,6 +158,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    budget = NULL, unit = NULL) {
   check_required(c("x", "epsilon"))
   call <- match.call()
+  domain <- domain_from_ranges(domain)   # (a list of ranges, one per axis, as the matrix of bounds)
   if (missing(grid)) grid <- kde_default_grid(domain)   # (from the public domain, or refused in kde_settings())
   # one path for every source: the estimate from the points in memory or from the summary of a
   # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism
@@ -507,12 +509,23 @@ new_kde_bernstein_release <- function(values, mechanism, epsilon, delta, sensiti
 # of 51 per axis on a 2 x 2 matrix of bounds (its column names name the columns); NULL otherwise (refused
 # by kde_settings(); three or more dimensions need a grid chosen for the cost of its size).
 kde_default_grid <- function(domain) {
+  domain <- domain_from_ranges(domain)
   if (is.null(dim(domain)) && length(domain) == 2L) {
     domain <- as_domain(domain, domain[1L])   # (refuses a reversed or non-finite pair, naming it)
     return(seq(domain[1L], domain[2L], length.out = 101L))
   }
-  if (!is.numeric(domain) || !all(is.finite(domain))) return(NULL)
-  if (is.matrix(domain) && identical(dim(domain), c(2L, 2L)) && all(domain[1L, ] < domain[2L, ])) {
+  if (is.null(domain)) return(NULL)
+  bounds <- is.numeric(domain) && is.matrix(domain) && nrow(domain) == 2L && all(is.finite(domain)) &&
+    all(domain[1L, ] < domain[2L, ])
+  if (!isTRUE(bounds)) {
+    # (a domain was given, but not as bounds: say why, rather than that grid is missing; bounds in three or
+    # more dimensions leave `grid` required, as the message of kde_settings() says)
+    dpfda_abort(sprintf(paste("`domain` gives no default grid: it must be c(lower, upper), or in two dimensions a",
+                              "2 x 2 matrix of bounds (row 1 the lower bounds, row 2 the upper, one column per axis)",
+                              "or a list of two ranges c(lower, upper); it is %s.%s"), describe_value(domain),
+                        domain_transposed_hint(domain)), arg = "domain")
+  }
+  if (ncol(domain) == 2L) {
     axes <- lapply(1:2, function(j) seq(domain[1L, j], domain[2L, j], length.out = 51L))
     names(axes) <- colnames(domain)
     return(axes)

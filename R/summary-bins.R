@@ -57,7 +57,7 @@
 #'   of axes.
 #' @param bandwidth The public bandwidth (sets the default `bins`); not used
 #'   by `"iclp"` and `"frl"`.
-#' @param domain Public bounds `c(lower, upper)` (or a `2 x d` matrix);
+#' @param domain Public bounds `c(lower, upper)` (or a `2 x d` matrix, or a list of ranges as in [dp_kde()]);
 #'   default the range of `grid`.
 #' @param bins Number of bin centres (1-D); default as in [kde_gaussian()]: at
 #'   least 4096 and 8 per bandwidth.
@@ -96,6 +96,7 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
                           unit = NULL, ...) {
   check_required(c("x", "grid"))
   check_dot_names(dot_args(), character(), "summarise_kde")   # (a misspelt option gets a classed error)
+  domain <- domain_from_ranges(domain)
   # the kernel sums need the bandwidth; the grid summary of "iclp" and "frl" does not
   if (!is.character(mechanism) || !mechanism[1L] %in% c("iclp", "iclp_qr", "frl")) check_required("bandwidth")
   columns <- column_arg_names("columns", x, NULL)

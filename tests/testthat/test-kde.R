@@ -276,6 +276,42 @@ test_that("without `grid`, a public domain gives dp_kde() its default grid (101 
                class = "dpfda_error_argument")
 })
 
+test_that("a domain may be a list of ranges, one per axis; one written an axis per row is named", {
+  rel <- function(...) {
+    old <- dp_reproducible(8)
+    on.exit(dp_rng(old))
+    dp_kde(..., epsilon = 1, delta = 1e-6)
+  }
+  q <- quakes[1:200, ]
+  a <- rel(q, columns = c("long", "lat"), domain = list(long = c(160, 190), lat = c(-40, -10)), bandwidth = c(1, 1))
+  b <- rel(q, columns = c("long", "lat"), domain = cbind(long = c(160, 190), lat = c(-40, -10)), bandwidth = c(1, 1))
+  expect_identical(a$values$values, b$values$values)
+  expect_identical(a$values$grid, b$values$grid)
+  # (the list's names take the columns, as a matrix's column names do)
+  b2 <- rel(q[, c("lat", "long")], domain = list(long = c(160, 190), lat = c(-40, -10)), bandwidth = c(1, 1))
+  expect_identical(b2$values$values, a$values$values)
+  # one dimension, and the summary and the bandwidth take it too
+  expect_identical(rel(precip, domain = list(c(0, 70)), bandwidth = 5)$values$values,
+                   rel(precip, domain = c(0, 70), bandwidth = 5)$values$values)
+  expect_equal(summarise_kde(q, list(seq(160, 190, 5), seq(-40, -10, 5)), c(1, 1), columns = c("long", "lat"),
+                             domain = list(c(160, 190), c(-40, -10)))$f,
+               summarise_kde(q, list(seq(160, 190, 5), seq(-40, -10, 5)), c(1, 1), columns = c("long", "lat"),
+                             domain = cbind(c(160, 190), c(-40, -10)))$f)
+  # rbind(xlim, ylim) holds an axis per row: before, "`grid` is required", with the domain given
+  e <- expect_error(rel(q, columns = c("long", "lat"), domain = rbind(c(160, 190), c(-40, -10)), bandwidth = c(1, 1)),
+                    class = "dpfda_error_argument")
+  expect_identical(e$arg, "domain")
+  expect_match(conditionMessage(e), "rows c(160, 190), c(-40, -10)). It holds one axis per row: did you mean t(domain)?",
+               fixed = TRUE)
+  g <- list(seq(160, 190, 5), seq(-40, -10, 5))
+  e <- expect_error(rel(q, g, columns = c("long", "lat"), domain = rbind(c(160, 190), c(-40, -10)), bandwidth = c(1, 1)),
+                    "did you mean t\\(domain\\)", class = "dpfda_error_argument")
+  expect_error(rel(q, columns = c("long", "lat"), domain = list(c(160, 190), "a"), bandwidth = c(1, 1)),
+               "element 2 is \"a\"", class = "dpfda_error_argument")
+  expect_error(rel(q, columns = c("long", "lat"), domain = "world", bandwidth = c(1, 1)),
+               "`domain` gives no default grid", class = "dpfda_error_argument")
+})
+
 test_that("dp_kde() says when points in memory were moved to the ends of a grid over part of the data", {
   # (a zoom on [3, 4] of faithful's eruptions released 0.49 at 3, where the density is 0.055, without a word)
   x <- faithful$eruptions
