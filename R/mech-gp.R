@@ -29,7 +29,8 @@
 #'   in one dimension, an `m x d` matrix otherwise) returning `m` values, or
 #'   the values on `grid` directly (a vector, or a one-curve `dpfda_curves`).
 #' @param grid Public evaluation points, fixed before seeing the data (vector,
-#'   matrix or list of axes; see [curves()]).
+#'   matrix or list of axes; see [curves()]). Default for a `dpfda_curves`
+#'   `f`: its own grid.
 #' @param kernel The reproducing kernel of the RKHS in which `sensitivity` is
 #'   measured (see [kernels]); it is also the covariance of the noise.
 #' @param sensitivity Public RKHS sensitivity \eqn{\Delta}.
@@ -62,6 +63,8 @@
 dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                           calibration = c("analytic", "hall", "classical"),
                           method = "auto", ..., noise = c("float", "exact"), budget = NULL) {
+  # (a curve brings its own grid, public as the curve's values were computed there)
+  if (missing(grid) && !missing(f) && inherits(f, "dpfda_curves")) grid <- check_curves_data(f, "f")$grid
   check_required(c("f", "grid", "kernel", "sensitivity", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta)
   call <- match.call()

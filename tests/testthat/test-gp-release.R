@@ -29,6 +29,21 @@ test_that("values can be given directly, and the release hides them", {
                class = "dpfda_error_argument")
 })
 
+test_that("a curve brings its own grid to dp_gp_release()", {
+  v <- grid^2
+  r <- with_seed_mode(1, dp_gp_release(v, grid, kernel_gaussian(0.2), 0.1, 1, 1e-5))
+  # (before: "`grid` is missing" for a curve that has one)
+  r2 <- with_seed_mode(1, dp_gp_release(curves(v, grid), kernel = kernel_gaussian(0.2), sensitivity = 0.1,
+                                        epsilon = 1, delta = 1e-5))
+  expect_identical(r2$values$values, r$values$values)
+  expect_identical(r2$values$grid, r$values$grid)
+  expect_error(dp_gp_release(curves(rbind(v, v), grid), kernel = kernel_gaussian(0.2), sensitivity = 0.1,
+                             epsilon = 1, delta = 1e-5), "must hold one curve", class = "dpfda_error_argument")
+  e <- expect_error(dp_gp_release(v, kernel = kernel_gaussian(0.2), sensitivity = 0.1, epsilon = 1, delta = 1e-5),
+                    class = "dpfda_error_argument")
+  expect_identical(e$arg, "grid")
+})
+
 test_that("predict conditions on the released path: exact at grid points, no fresh noise", {
   r <- dp_gp_release(function(t) cos(3 * t), grid, kernel_gaussian(0.3), 0.1, 1, 1e-5)
   expect_equal(predict(r, grid), predict(r), tolerance = 1e-6)
