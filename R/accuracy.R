@@ -72,7 +72,8 @@
 #'   of `grid` with itself), with `n`, `epsilon`, `tau`, `grid`, `kernel`,
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
 #' * `"kde"`: [dp_kde()] with its default Gaussian-process mechanism: give
-#'   `n` (points), `epsilon`, `delta`, `grid` and `bandwidth` in `...`.
+#'   `n` (points), `epsilon`, `delta`, `grid` (or `domain` in `...`, for
+#'   [dp_kde()]'s default grid over it) and `bandwidth` in `...`.
 #' * `"bandwidth"`: [dp_bandwidth()]: give `epsilon`, `delta`, optionally `n`,
 #'   and `d` (dimensions), `offsets` in `...`; the result (class
 #'   `dpfda_accuracy_bandwidth`) gives `n_needed`, the `n` its private test
@@ -543,7 +544,13 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   need <- function(v, arg, hint) plan_need(v, arg, mechanism, hint)
   need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")
   epsilon <- check_epsilon(epsilon)
-  need(grid, "grid", "the public grid of the release")
+  if (mechanism == "kde" && !is.null(opts$domain)) {
+    # (as dp_kde(): a public domain without a grid gives the default grid over it)
+    if (is.null(grid)) grid <- kde_default_grid(opts$domain)
+    opts$domain <- NULL
+  }
+  need(grid, "grid", if (mechanism == "kde") "the public grid of the release, or its `domain` for dp_kde()'s default grid"
+       else "the public grid of the release")
   grid <- as_grid(grid, "grid")
   if (is.null(kernel)) kernel <- default_mean_kernel(grid)
   check_kernel(kernel)

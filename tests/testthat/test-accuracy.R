@@ -213,6 +213,15 @@ test_that("dp_accuracy for dp_kde's Gaussian-process mechanism matches the relea
   expect_equal(a1$pointwise_sd, rep(r$noise_scale, 51))
   expect_error(dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, grid = g),
                class = "dpfda_error_argument", regexp = "bandwidth")
+  # a domain alone plans the release on dp_kde()'s default grid over it (before: "`grid` is needed")
+  r3 <- with_seed_mode(6, dp_kde(pts, bandwidth = 0.1, epsilon = 1, delta = 1e-5, domain = c(0, 1)))
+  a3 <- dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, domain = c(0, 1), bandwidth = 0.1,
+                    nsim = 200)
+  expect_equal(a3$expected_l2, dp_accuracy(r3, nsim = 200)$expected_l2, tolerance = 1e-8)
+  expect_length(a3$pointwise_sd, 101L)
+  e <- expect_error(dp_accuracy(mechanism = "kde", n = 200, epsilon = 1, delta = 1e-5, bandwidth = 0.1),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "or its `domain`", fixed = TRUE)
 })
 
 test_that("the utility warning fires on raw Oxboys heights with a large tau, not on a centred release", {
