@@ -52,7 +52,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   }
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   if (!all(is.finite(bw$H))) arg_error("bandwidth", "a finite positive bandwidth", bandwidth)
-  kernel <- iclp_kde_kernel(opts$kernel, bw, d)
+  kernel <- iclp_kde_kernel(opts$kernel, bw, d, mechanism)
   h_edr <- if (kernel$type == "gaussian") Inf else kernel_edr(kernel, d)
   eta <- if (is.null(opts$eta)) 1 + 0.5 / h_edr + 0.25 else
     check_number(opts$eta, "eta", lower = 0.5, lower_open = TRUE, upper = 10)
@@ -127,17 +127,18 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
 
 # The covariance kernel C with the bandwidth as its lengthscale. Default:
 # Gaussian in one dimension, exponential (l1) in more (as in Lin and Reimherr's density examples).
-iclp_kde_kernel <- function(kernel, bw, d) {
+iclp_kde_kernel <- function(kernel, bw, d, mechanism = "iclp") {
   type <- if (is.null(kernel)) (if (d == 1L) "gaussian" else "exponential") else {
     check_kernel(kernel)
     kernel$type
   }
   if (type == "gaussian") return(bw$kernel)
   if (!bw$isotropic) {
-    dpfda_abort(sprintf(paste("The %s kernel of mechanism \"iclp\" needs an isotropic (scalar) bandwidth, not",
-                              "one per axis. Rescale the columns so that one bandwidth suits all of them (e.g.",
-                              "divide each by its public scale), or use mechanism = \"gp\", which takes a",
-                              "bandwidth per axis or a matrix."), type), arg = "bandwidth")
+    dpfda_abort(sprintf(paste("The %s kernel of mechanism \"%s\" needs an isotropic (scalar) bandwidth, not",
+                              "one per axis. Give kernel = kernel_gaussian(1) (a Gaussian kernel takes a bandwidth",
+                              "per axis; its lengthscale is the bandwidth), rescale the columns so that one bandwidth",
+                              "suits all of them (e.g. divide each by its public scale), or use mechanism = \"gp\"."),
+                        type, if (identical(mechanism, "frl")) "frl" else "iclp"), arg = "bandwidth")
   }
   ls <- sqrt(bw$H[1L, 1L])
   switch(type,

@@ -274,3 +274,20 @@ test_that("dp_cov() without noise is the projected (shrunk) covariance; bad inpu
   expect_error(dp_cov(curves(matrix(1, 2, 200)), 1, 1, kernel = kernel_matern(1.5, 0.01), J = 100),
                class = "dpfda_error_numeric")
 })
+
+test_that("a bandwidth per axis with the default 2-D kernel names the mechanism asked for and the Gaussian way out", {
+  q <- quakes[1:200, c("long", "lat")]
+  dom <- list(long = c(160, 190), lat = c(-40, -10))
+  for (mech in c("iclp", "frl")) {
+    # (frl's message said mechanism "iclp")
+    e <- expect_error(dp_kde(q, epsilon = 1, domain = dom, bandwidth = c(1, 0.5), mechanism = mech),
+                      class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), sprintf("exponential kernel of mechanism \"%s\"", mech), fixed = TRUE)
+    expect_match(conditionMessage(e), "kernel = kernel_gaussian(1)", fixed = TRUE)
+    # the way out it names works, and uses the bandwidth per axis
+    r <- with_seed_mode(2, dp_kde(q, epsilon = 1, domain = dom, bandwidth = c(1, 0.5), mechanism = mech,
+                                  kernel = kernel_gaussian(1)))
+    expect_s3_class(r, "dpfda_release")
+    expect_equal(r$bandwidth, diag(c(1, 0.25)), ignore_attr = TRUE)
+  }
+})
