@@ -220,7 +220,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # a table, chunks or summary: its summary counts the points beyond the domain in the same pass
   used <- if (engine && inherits(x, "dpfda_summary")) x
   note_summary <- if (engine) function(s) used <<- s
-  domain_given <- !is.null(domain)
+  domain_given <- !is.null(domain) || isTRUE(used$domain_given)   # (or given to summarise_kde())
   done <- function(rel) {
     if (is.null(clamped) && !is.null(used)) {
       clamped <- clamped_note_summary(used, kde_check_domain(as_domain(domain, grid)), d, domain_given,

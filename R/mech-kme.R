@@ -168,6 +168,12 @@
 #'   used (\eqn{2/N} for unit-variance kernels), `noise_scale`, `noise_dim` (\eqn{F} or \eqn{J}), the kernel,
 #'   `n`, the random features (Algorithm 2), the rng mode and the call. It
 #'   never holds \eqn{\alpha}, \eqn{\bar k}, the mean features nor the noise.
+#'   A release whose noise has an expected RKHS norm (the print's "expected
+#'   RKHS norm of the noise") above half of \eqn{\sqrt{v}}, the largest norm
+#'   the embedding of any distribution can have, is mostly noise and warns
+#'   (class `dpfda_warning_utility`; `options(dpfda.utility_warning = FALSE)`
+#'   silences it): more points, a larger `epsilon` or a smaller `M` (or `J`)
+#'   help, since the noise grows with the root of their number.
 #' @references Balog, M., Tolstikhin, I. and Schoelkopf, B. (2018).
 #'   Differentially private database release via kernel mean embeddings.
 #'   ICML.

@@ -48,7 +48,8 @@
 #' (NULL) in a used column are dropped and counted (`dropped`, with a warning
 #' of class `dpfda_warning_data`); values outside `domain` are clamped to it
 #' (a KDE summary counts those points, `outside`, in the same pass, and
-#' [dp_kde()] warns about them as it does for points in memory); negative
+#' [dp_kde()] warns about them as it does for points in memory; a `domain`
+#' given here counts as given to [dp_kde()] of the summary); negative
 #' deaths are an error.
 #'
 #' @param x The data: see above.
@@ -105,7 +106,11 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
   }
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
-  summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)
+  s <- summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)
+  # (a domain given here is given for the release too: dp_kde(s) does not warn as if the grid's range
+  # bounded the data by default)
+  if (inherits(s, "dpfda_summary") && !is.null(domain)) s$domain_given <- TRUE
+  s
 }
 
 # summarise_kde() with column names (strings); a summary with an `id` records it as its privacy unit.

@@ -100,6 +100,7 @@ NULL
   if (!is.null(e1$incomplete_n)) out$incomplete_n <- e1$incomplete_n + e2$incomplete_n
   if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y
   if (!is.null(e1$outside)) out$outside <- e1$outside + e2$outside   # (KDE points beyond the domain)
+  if (isTRUE(e2$domain_given)) out$domain_given <- TRUE   # (the same bounds, given in one part at least)
   if (!identical(e1$unit, e2$unit)) {   # n counts units in one part and curves in the other
     dpfda_abort("The summaries were computed with different privacy units (`unit`); compute every part with the same.",
                 arg = "e2")

@@ -8,6 +8,7 @@
 # public centre.
 release_utility_check <- function(x) {
   if (!isTRUE(getOption("dpfda.utility_warning", TRUE))) return(invisible(x))
+  if (inherits(x, "dpfda_kme_release")) return(kme_utility_check(x))
   s <- tryCatch(signal_size_l2(x), error = function(e) NULL)
   bound <- s$size
   if (is.null(bound) || !is.finite(bound)) return(invisible(x))
@@ -29,6 +30,30 @@ release_utility_check <- function(x) {
     return(invisible(x))
   }
   release_shrinkage_check(x)   # one warning: the noise one says enough when it fires
+}
+
+# A kernel mean embedding whose noise is more than half the largest RKHS norm
+# an embedding can have: the embedding of any distribution (weights summing to
+# 1, or 1 / k within a unit) has norm at most sqrt(sup k(x, x)), the root of
+# the (stationary) kernel's variance, reached by a point mass. Public: the
+# noise's expected RKHS norm (kme_noise_norm()) and the kernel.
+kme_utility_check <- function(x) {
+  e <- kme_noise_norm(x)
+  v <- x$kernel$variance
+  if (is.null(e) || !is.numeric(v) || length(v) != 1L || !is.finite(v) || v <= 0) return(invisible(x))
+  bound <- sqrt(v)
+  if (as.double(e) > bound / 2) {
+    dpfda_warn(sprintf(paste("The privacy noise of this dp_kme() release (expected RKHS norm %s, the MMD it adds to",
+                             "the data's embedding) is more than half the largest RKHS norm an embedding can have",
+                             "(%s: the root of the kernel's variance k(x, x), a point mass's): the release is mostly",
+                             "noise. Use more individuals (N = %s), a larger epsilon, or fewer %s (the noise grows",
+                             "with the root of their number, %d)."),
+                       format(as.double(e), digits = 3), format(bound, digits = 3), format(x$n),
+                       if (identical(x$method, "subspace")) "synthetic points" else "random features",
+                       as.integer(attr(e, "coordinates"))),
+               "dpfda_warning_utility")
+  }
+  invisible(x)
 }
 
 # A release whose smoothing removes most of the signal: the public bound on

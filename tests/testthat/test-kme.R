@@ -599,8 +599,39 @@ test_that("a KME or KDE release from named columns predicts from a data frame by
   expect_named(as.data.frame(kv), c("z1", "z2", "weight", "value", "se", "lower", "upper"))
   # dp_kde in the plane
   g2 <- list(seq(-2, 2, length.out = 5), seq(-2, 2, length.out = 6))
-  r <- with_seed_mode(7, dp_kde(d, g2, 0.5, epsilon = 1, delta = 1e-6, columns = c(duration, waiting)))
+  r <- with_seed_mode(7, dp_kde(d, g2, 0.5, epsilon = 1, delta = 1e-6, columns = c(duration, waiting),
+                                domain = rbind(c(-4, -4), c(4, 4))))
   expect_identical(r$predictors, c("duration", "waiting"))
   expect_identical(suppressWarnings(predict(r, pts[c("waiting", "duration")])),
                    suppressWarnings(predict(r, as.matrix(pts[c("duration", "waiting")]))))
+})
+
+test_that("a dp_kme() release that is mostly noise says so (utility warning), against the kernel's largest norm", {
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old))
+  set.seed(3)
+  x <- scale(as.matrix(iris[, 1:4]))
+  z <- matrix(runif(400 * 4, -3, 3), ncol = 4)
+  # 150 points, 400 synthetic points: noise of expected RKHS norm about 1, the largest an embedding has
+  w <- expect_warning(r <- with_seed_mode(1, dp_kme(x, kernel_gaussian(1), epsilon = 1, delta = 1e-5, synthetic = z)),
+                      class = "dpfda_warning_utility")
+  e <- as.double(dpfda:::kme_noise_norm(r))
+  expect_gt(e, 0.5)
+  expect_match(conditionMessage(w), sprintf("expected RKHS norm %s", format(e, digits = 3)), fixed = TRUE)
+  expect_match(conditionMessage(w), "N = 150")
+  # the bound is the root of the kernel's variance, and the noise scales with it: the same warning
+  expect_warning(r4 <- with_seed_mode(1, dp_kme(x, kernel_gaussian(1, variance = 0.25), epsilon = 1, delta = 1e-5,
+                                                synthetic = z)), class = "dpfda_warning_utility")
+  expect_equal(as.double(dpfda:::kme_noise_norm(r4)) / e, 0.5, tolerance = 1e-8)
+  # a larger epsilon brings the noise below half the bound: silent
+  r8 <- expect_silent(with_seed_mode(1, dp_kme(x, kernel_gaussian(1), epsilon = 3, delta = 1e-5, synthetic = z)))
+  expect_lt(as.double(dpfda:::kme_noise_norm(r8)), 0.5)
+  # more points: silent
+  xx <- matrix(rnorm(20000), ncol = 2)
+  expect_silent(with_seed_mode(1, dp_kme(xx, kernel_gaussian(1), epsilon = 1, delta = 1e-5,
+                                         synthetic = matrix(runif(200, -3, 3), ncol = 2))))
+  # random features: the norm on the features
+  expect_warning(with_seed_mode(1, dp_kme(x, kernel_gaussian(1), epsilon = 1, delta = 1e-5, method = "random_features",
+                                          synthetic = z[1:20, ], J = 400, iters = 5)),
+                 "fewer random features", class = "dpfda_warning_utility")
 })

@@ -174,6 +174,17 @@ test_engines("dp_kde() says on every source how many points were moved to the gr
     expect_warning(dp_kde(s, g, 0.3, epsilon = 1, delta = dl, mechanism = m), "229 of the 272",
                    class = "dpfda_warning_data")
     expect_silent(dp_kde(tb, g, 0.3, epsilon = 1, delta = dl, mechanism = m, columns = "x", domain = c(1, 6)))
+    # a domain given to the summary is given: its release speaks of `domain`, not of the grid's range
+    # (before, dp_kde(s) told to give the domain the summary had been given)
+    sd <- summarise_kde(tb, g, 0.3, columns = "x", mechanism = m, domain = c(3, 4))
+    w <- expect_warning(dp_kde(sd, g, 0.3, epsilon = 1, delta = dl, mechanism = m), class = "dpfda_warning_data")
+    expect_match(conditionMessage(w), "229 of the 272 points (84%) lie outside `domain`", fixed = TRUE)
+    expect_identical(conditionMessage(w), conditionMessage(expect_warning(
+      dp_kde(tb, g, 0.3, epsilon = 1, delta = dl, mechanism = m, columns = "x", domain = c(3, 4)))))
+    # ... and kept when parts are added
+    parts <- summarise_kde(dp_chunks(df[1:100, ], rows = 50), g, 0.3, columns = "x", mechanism = m) +
+      summarise_kde(dp_chunks(df[101:272, ], rows = 50), g, 0.3, columns = "x", mechanism = m, domain = c(3, 4))
+    expect_true(parts$domain_given)
   }
   # with a unit: the points are counted (not the units), and said once
   said <- character()
