@@ -185,7 +185,13 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
     newdata <- fd$newdata
   }
   check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
-                 advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)")))
+                 advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)"),
+                               kernel = paste(arg_advice[["kernel"]], "(or chosen privately among public candidates",
+                                              "by dp_gp_select(), with noise_variance)"),
+                               noise_variance = paste(arg_advice[["noise_variance"]], "(or chosen privately by",
+                                                      "dp_gp_select())"),
+                               y_bound = paste(arg_advice[["y_bound"]], "or \"auto\" to spend a share of epsilon",
+                                               "on them")))
   newdata <- newdata_in_x_order(newdata, x)   # (columns by name, as with a formula)
   noise <- check_noise(noise)
   budget <- release_open(budget)

@@ -434,3 +434,13 @@ test_that("predict() off the grid of a cloaking release says where its values ar
   expect_error(predict(r, 0.4), "releases values only at its grid \\(3 points from 0.25 to 0.75",
                class = "dpfda_error_argument")
 })
+
+test_that("dp_gp_regression() without its model settings points to dp_gp_select() and y_bound = \"auto\"", {
+  aq <- airquality[stats::complete.cases(airquality), ]
+  nd <- data.frame(Temp = seq(55, 100, length.out = 10))
+  e <- expect_error(dp_gp_regression(Ozone ~ Temp, data = aq, newdata = nd, epsilon = 1, delta = 1e-5),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`kernel`, `noise_variance`, `y_bound` are missing", fixed = TRUE)
+  expect_match(conditionMessage(e), "chosen privately among public candidates by dp_gp_select()", fixed = TRUE)
+  expect_match(conditionMessage(e), "or \"auto\" to spend a share of epsilon on them", fixed = TRUE)
+})
