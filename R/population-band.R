@@ -277,8 +277,13 @@ band_levels <- function(object, level, gamma_share) {
 population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   inf <- object$inference
   if (is.null(inf)) {
+    mean_release <- inherits(object, "dpfda_iclp_release")   # (every dp_mean() mechanism)
     dpfda_abort(paste("type = \"population\" needs a release made with dp_mean(..., inference = TRUE), which",
-                      "spends part of epsilon on the spread of the curves; this release has none."),
+                      "spends part of epsilon on the spread of the curves, or one of dp_kde();",
+                      if (mean_release) "this release has none." else
+                        sprintf(paste("a %s release has none: its bands (type = \"pointwise\" or \"simultaneous\")",
+                                      "cover the privacy noise around the non-private estimate, not the sampling",
+                                      "error."), object$mechanism)),
                 class = "dpfda_error_unsupported", arg = "type")
   }
   if (identical(object$mechanism, "iclp_ar")) return(population_band_ar(object, level, nsim, seed, gamma_share))

@@ -522,3 +522,18 @@ test_that("spread release: the top eigenvalue of the other components is below t
   expect_equal(r$inference$tail_top, max(eigen(M, symmetric = TRUE)$values), tolerance = 0.01)   # (noise ~3e-5)
   expect_lt(r$inference$tail_top, sum(diag(M)) / 5)
 })
+
+test_that("a release without a population band says which have one, and what its own bands cover", {
+  old <- dp_reproducible(5)
+  on.exit(dp_rng(old))
+  aq <- airquality[stats::complete.cases(airquality), ]
+  r <- suppressWarnings(dp_bin_regression(Ozone ~ Temp, data = aq, bins = 8, epsilon = 1, y_bound = c(0, 200),
+                                          domain = c(55, 100)))
+  e <- expect_error(confint(r, type = "population"), class = "dpfda_error_unsupported")
+  expect_match(conditionMessage(e), "or one of dp_kde(); a bin-laplace release has none", fixed = TRUE)
+  expect_match(conditionMessage(e), "cover the privacy noise around the non-private estimate", fixed = TRUE)
+  g <- seq(0, 1, length.out = 20)
+  m <- dp_mean(curves(matrix(rnorm(2000), 100), g), epsilon = 1, tau = 3)
+  e <- expect_error(confint(m, type = "population"), class = "dpfda_error_unsupported")
+  expect_match(conditionMessage(e), "inference = TRUE.*this release has none\\.$")
+})
