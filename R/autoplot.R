@@ -84,8 +84,7 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   need_package("ggplot2", "autoplot()")
   shown <- release_view(object)   # (a Bernstein release: its polynomial)
   v <- release_labelled_values(shown)
-  title <- sprintf("%s release, epsilon = %s, delta = %s", object$mechanism,
-                   format(object$epsilon, digits = 3), format(object$delta, digits = 3))
+  title <- release_title(object)
   refuse_band_beyond_1d(v, band, reference)
   if (v$dim != 1L || nrow(v$values) > 1L) return(autoplot_dpfda_curves(v) + ggplot2::ggtitle(title))
   b <- release_band(shown, band, level)

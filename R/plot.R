@@ -178,14 +178,21 @@ check_graphics_dots <- function(dots, fun, own) {
   })
 }
 
+# The default title of a release's plot: the mechanism and its guarantee, on two lines when one
+# would not fit a default device (gp-regression-cloaking's was cut off at 7 inches).
+release_title <- function(x) {
+  priv <- sprintf("epsilon = %s, delta = %s", format(x$epsilon, digits = 3), format(x$delta, digits = 3))
+  sep <- if (nchar(x$mechanism) + nchar(priv) > 34L) "\n" else ", "
+  sprintf("%s release%s%s", x$mechanism, sep, priv)
+}
+
 #' @rdname plot.dpfda_curves
 #' @export
 plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL, xlab = NULL, ylab = NULL,
                                level = 0.95, legend = TRUE, ...) {
   check_graphics_dots(list(...), "plot", c("band", "reference", "level", "legend"))
   if (is.null(main)) {
-    main <- sprintf("%s release, epsilon = %s, delta = %s", x$mechanism,
-                    format(x$epsilon, digits = 3), format(x$delta, digits = 3))
+    main <- release_title(x)
   }
   shown <- release_view(x)
   v <- release_labelled_values(shown)

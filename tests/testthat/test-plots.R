@@ -169,3 +169,11 @@ test_that("a density of named columns is labelled by them; a band in the plane i
   expect_identical(c(p$labels$x, p$labels$y), c("waiting", "duration"))
   expect_error(ggplot2::autoplot(r, band = TRUE), class = "dpfda_error_unsupported")
 })
+
+test_that("a release's default title goes on two lines when one would be cut off", {
+  expect_identical(dpfda:::release_title(list(mechanism = "kde-gp", epsilon = 1, delta = 1e-5)),
+                   "kde-gp release, epsilon = 1, delta = 1e-05")
+  # (gp-regression-cloaking's title ran past a 7-inch device)
+  expect_identical(dpfda:::release_title(list(mechanism = "gp-regression-cloaking", epsilon = 1, delta = 1e-5)),
+                   "gp-regression-cloaking release\nepsilon = 1, delta = 1e-05")
+})
