@@ -435,6 +435,12 @@ budget_next_text <- function(budget, spent) {
   # (said also when the Gaussian row is at less than the budget's delta, which the remaining text states)
   other_delta <- budget$composition %in% c("gdp", "zcdp") && nx$epsilon[2L] > 0 && nx$delta[2L] < budget$delta
   if (!any(nx$epsilon > 0) || (all(abs(nx$epsilon - rest) <= 1e-6 * budget$epsilon) && !other_delta)) return("")
+  # (a budget with delta = 0 admits no Gaussian release: "up to (epsilon 0, delta 0) if Gaussian" said nothing)
+  if (!(nx$epsilon[2L] > 0) && !(budget$delta > 0)) {
+    if (abs(nx$epsilon[1L] - rest) <= 1e-6 * budget$epsilon) return("")   # (the remaining epsilon says it)
+    return(sprintf("the next release may spend up to epsilon %s (pure DP: the budget's delta is 0)",
+                   format_down(nx$epsilon[1L])))
+  }
   sprintf("the next release may spend up to epsilon %s if pure-DP, or up to (epsilon %s, delta %s) if Gaussian",
           format_down(nx$epsilon[1L]), format_down(nx$epsilon[2L]), format(nx$delta[2L], digits = 4))
 }

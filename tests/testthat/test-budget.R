@@ -360,3 +360,18 @@ test_that("a budget states its privacy unit: a person only when every release ch
                                          columns = v, budget = b3)))
   expect_identical(summary(b3)$unit, c("person", "person"))
 })
+
+test_that("a budget with delta = 0 does not offer a Gaussian release of epsilon 0", {
+  old <- dp_reproducible(5)
+  on.exit(dp_rng(old))
+  b <- privacy_budget(epsilon = 1)
+  x <- faithful$eruptions
+  dp_kde(x, bandwidth = 0.3, epsilon = 0.9, budget = b, domain = c(1, 6), mechanism = "iclp")
+  out <- utils::capture.output(print(b))
+  expect_false(any(grepl("if Gaussian", out)))   # (it said "or up to (epsilon 0, delta 0) if Gaussian")
+  expect_match(paste(out, collapse = "\n"), "remaining (epsilon = 0.1, delta = 0)", fixed = TRUE)
+  e <- expect_error(dp_kde(x, bandwidth = 0.3, epsilon = 0.2, budget = b, domain = c(1, 6), mechanism = "iclp"),
+                    class = "dpfda_error_budget")
+  expect_false(grepl("if Gaussian", conditionMessage(e)))
+  expect_match(conditionMessage(e), "so (epsilon = 0.1, delta = 0) remains", fixed = TRUE)
+})
