@@ -91,7 +91,11 @@ band_quantile_interval <- function(t, lo, up, probs, refine = 16L) {
 #   data: sampling, |G_n(x) - G(x)| <= sup |F_n - F| <= eps for the smoothed distribution
 #   functions G = F * Phi_h (a convolution with a distribution contracts the sup norm), eps from the
 #   Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant, P(sup |F_n - F| > eps) <=
-#   2 exp(-2 n eps^2); A and B are differences of G at two points, so 2 eps each. Discretisation:
+#   2 exp(-2 n eps^2); A and B are differences of G at two points. F_n - F is 0 outside the domain
+#   [lo, hi] (every clamped point is in it), so the smoothed difference at y is at most eps times the
+#   kernel's mass within the domain, c(y) = Phi((y - lo)/h) - Phi((y - hi)/h): at most 1, and 1/2 at a
+#   grid end that is a domain end, so A and B err by at most eps (c(x) + c(t_1)) and eps (c(x) +
+#   c(t_m)), 1.5 eps rather than 2 eps inside a grid that spans the domain. Discretisation:
 #   the piecewise-linear interpolant of fhat integrates to within (max dt)^2 / 8 * int |fhat''|
 #   <= (max dt)^2 / 8 * 4 phi(1) / h^2 of fhat on any [t_1, x] (the interpolation error's Green
 #   function integrates to at most dt^2 / 8). Binning and rounding: their pointwise bounds
@@ -149,19 +153,27 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
     h <- sqrt(as.matrix(x$bandwidth)[1L, 1L])
     w <- (c(0, dt) + c(dt, 0)) / 2
     det <- sum(w * kr$bias) + max(dt)^2 / 8 * 4 * stats::dnorm(1) / h^2
+    # the sampling deviation D = F_n - F of the clamped points is 0 outside the domain [lo, hi), so its
+    # smoothed version D_h(y) = E D(y - S) (S ~ N(0, h^2)) is at most eps c(y), c(y) the kernel's mass
+    # within the domain; A's error is D_h(x) - D_h(t_1), B's D_h(t_m) - D_h(x)
+    dom <- as.double(x$domain %||% x$values$domain)   # (the bounds the points were clamped to)
+    mass_in <- function(y) stats::pnorm((y - dom[1L]) / h) - stats::pnorm((y - dom[2L]) / h)
+    cA <- mass_in(t[i] + u) + mass_in(t[1L])
+    cB <- mass_in(t[i] + u) + mass_in(t[m])
     dkw <- function(alpha_s) sqrt(log(2 / alpha_s) / (2 * x$n))
     shares <- seq(0.05, 0.95, by = 0.05)   # the share of alpha given to the noise
-    width <- vapply(shares, function(sh) 2 * dkw((1 - sh) * alpha) +
+    width <- vapply(shares, function(sh) dkw((1 - sh) * alpha) * mean(c(cA, cB)) +
                       stats::quantile(ratio, 1 - sh * alpha, names = FALSE, type = 8) * mean(c(sA, sB)), 0)
     share <- shares[which.min(width)]
     eps <- if (sampling) dkw((1 - share) * alpha) else 0
   } else {
     share <- 1
     eps <- det <- 0
+    cA <- cB <- 0
   }
   q <- stats::quantile(ratio, 1 - share * alpha, names = FALSE, type = 8)
-  eA <- 2 * eps + q * sA + det
-  eB <- 2 * eps + q * sB + det
+  eA <- eps * cA + q * sA + det
+  eB <- eps * cB + q * sB + det
   lowA <- pmax(A_r - eA, 0)
   lowB <- pmax(B_r - eB, 0)
   hi <- ifelse(A_r + eA + lowB > 0, (A_r + eA) / (A_r + eA + lowB), 1)
@@ -173,7 +185,8 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
   method <- if (population) {
     sprintf(paste("through the distribution function, simultaneous over all x: sampling by the",
                   "Dvoretzky-Kiefer-Wolfowitz inequality (Massart's constant; sup |F_n - F| <= %s with probability",
-                  "%s, which bounds the smoothed distribution functions alike), the integrated privacy noise by the",
+                  "%s, which bounds the smoothed distribution functions by the kernel's mass within the domain",
+                  "times it), the integrated privacy noise by the",
                   "simultaneous quantile of its public law (probability %s, Monte Carlo, %d draws), the",
                   "integration on the grid, binning and rounding bounded (%s); of the points clamped to the domain"),
             format(eps, digits = 3), format(1 - (1 - share) * alpha, digits = 4),
@@ -183,7 +196,7 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
                   "by the quantile of its public law (Monte Carlo, %d draws)"), nsim)
   }
   list(lower = iv$lower, upper = iv$upper, method = method, q = q, sA = sA, sB = sB, eps = eps, det = det,
-       x = xs, lo = lo, hi = hi, refine = refine)
+       cA = cA, cB = cB, x = xs, lo = lo, hi = hi, refine = refine)
 }
 
 # The interval of each p-quantile from bounds lo(x) <= F(x) <= hi(x), both non-decreasing, at the

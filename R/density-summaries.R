@@ -43,8 +43,9 @@
 #'   (Monte Carlo quantile of its public law). The population interval adds
 #'   the sampling error by the Dvoretzky-Kiefer-Wolfowitz inequality with
 #'   Massart's constant (a smoothed distribution function is at most as far
-#'   from its population's as the empirical one, \eqn{\sup|F_n - F|}),
-#'   the integration on the grid (at most \eqn{\Delta^2/8 \cdot
+#'   from its population's as the empirical one, \eqn{\sup|F_n - F|}, times
+#'   the kernel's mass within `domain`, since both are 0 below it and 1
+#'   above it: half at a domain end), the integration on the grid (at most \eqn{\Delta^2/8 \cdot
 #'   4\phi(1)/h^2} for grid step \eqn{\Delta}: keep \eqn{\Delta \le h/3}),
 #'   and the binning and rounding bounds of the population band. The
 #'   distribution function so bounded is inverted at 600 points across the
