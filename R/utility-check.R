@@ -17,7 +17,8 @@ release_utility_check <- function(x) {
   l2 <- sqrt(sum(law$weights * law$var))
   if (is.finite(l2) && l2 > bound / 2) {
     advice <- if (!is.null(x[["center"]])) "Lower the bound tau on the deviations from the centre"
-              else if (inherits(x, "dpfda_iclp_cov_release")) "Lower the bound tau"
+              else if (inherits(x, "dpfda_iclp_cov_release"))
+                "Lower the bound tau (centred on a public reference, `center`, curves need it for their deviations only)"
               else if (is.numeric(x$tau)) "Centre the data on a public reference (`center`) and lower the bound (tau)"
               else "Narrow the public bounds"
     dpfda_warn(sprintf(paste("The privacy noise of this %s release (expected L2 error %s) is more than half",

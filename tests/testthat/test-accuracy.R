@@ -625,3 +625,17 @@ test_that("the bin regression is planned from its public inputs (counts of the b
   expect_error(dp_accuracy(aq$Temp, mechanism = "bin_regression", bins = 8, y_bound = c(0, 170), epsilon = 1),
                "`domain` is needed", class = "dpfda_error")
 })
+
+test_that("the utility warning of a covariance of uncentred curves advises a public centre", {
+  skip_if_not_installed("fda")
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old))
+  gr <- fda::growth
+  cv <- curves(t(cbind(gr$hgtm, gr$hgtf)), gr$age)
+  # heights of 93 children: a bound on each curve's norm is the size of the heights, and the noise
+  # of the covariance exceeds half of tau^2
+  w <- expect_warning(with_seed_mode(3, dp_cov(cv, epsilon = 2, tau = 700)), class = "dpfda_warning_utility")
+  expect_match(conditionMessage(w), "tau^2, the bound of the covariance", fixed = TRUE)
+  expect_match(conditionMessage(w), "Lower the bound tau (centred on a public reference, `center`, curves need it",
+               fixed = TRUE)
+})
