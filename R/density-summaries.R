@@ -66,6 +66,18 @@
 #' the route through the distribution function is about half as wide as the
 #' band's at n = 1000.
 #'
+#' @section In the plane:
+#' `summary()` of densities on a two-dimensional (tensor) grid gives their
+#' means, standard deviations and correlation instead of quartiles
+#' (products of trapezoid weights). For a two-dimensional [dp_kde()]
+#' release, `summary(r)` takes the released values as a signed density:
+#' the noise has mean zero, whereas setting its negative values to zero
+#' (as [as_density()] does) spreads its positive part over the grid and
+#' moves the moments towards the domain's centre, widening the standard
+#' deviations and shrinking the correlation. Each comes with `noise_sd`, its
+#' standard deviation under the release's public noise law (500 fresh draws
+#' added to the release, public seed): post-processing, no budget.
+#'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
 #'   [mortality_distribution()]), or a [dp_kde()] release. (Other curves and
 #'   releases are refused with advice: make them densities with
@@ -166,20 +178,22 @@ summary.dpfda_density <- function(object, ...) {
     out$distribution <- data.frame(density = pl$labels %||% seq_len(nrow(pl$f)), min = q[, 1L], q1 = q[, 2L],
                                    median = q[, 3L], mean = density_mean(pl), q3 = q[, 4L], max = q[, 5L],
                                    row.names = NULL)
+  } else if (object$dim == 2L) {
+    out$distribution <- density_moments_2d(object)
   }
   class(out) <- c("summary.dpfda_density", class(out))
   out
 }
 
 #' @rdname density-summaries
-#' @details `glance()` of one-dimensional densities is the table of
+#' @details `glance()` of one- and two-dimensional densities is the table of
 #'   `summary()`'s `distribution`: one row per density.
 #' @export
 glance.dpfda_density <- function(x, ...) {
   check_dot_names(list(...), character(), "glance")
   out <- summary(x)$distribution
   if (is.null(out)) {
-    dpfda_abort("glance() of densities summarises one-dimensional ones; this one is on a grid in the plane or beyond.",
+    dpfda_abort("glance() of densities summarises one- and two-dimensional ones; this one is on a grid beyond the plane.",
                 arg = "x")
   }
   out
@@ -188,7 +202,11 @@ glance.dpfda_density <- function(x, ...) {
 #' @export
 print.summary.dpfda_density <- function(x, ...) {
   NextMethod()
-  if (!is.null(x$distribution)) print_distribution(x$distribution, "  as distributions (support, quartiles, mean):")
+  if (!is.null(x$distribution)) {
+    print_distribution(x$distribution, if ("correlation" %in% names(x$distribution))
+      "  as distributions in the plane (means, standard deviations, correlation):" else
+      "  as distributions (support, quartiles, mean):")
+  }
   invisible(x)
 }
 
@@ -201,6 +219,54 @@ print_distribution <- function(d, header) {
   shown[num] <- lapply(shown[num], signif, 4)
   print(shown, row.names = FALSE)
   if (nrow(d) > 10L) cat(sprintf("  ... and %d more (summary(x)$distribution)\n", nrow(d) - 10L))
+}
+
+# The means, standard deviations and correlation of densities on a two-dimensional (tensor) grid,
+# taken as they are on it (products of trapezoid weights, normalised): one row per density, the
+# columns named by the axes (a density of columns long and lat gives mean_long, mean_lat, sd_long,
+# sd_lat, correlation).
+density_moments_2d <- function(x) {
+  x <- check_curves_data(x, "x")
+  ax <- curves_axis_names(x) %||% c("arg1", "arg2")
+  out <- as.data.frame(moments_2d(x$values, as.matrix(x$grid), quadrature_weights(x$grid)))
+  names(out) <- c(paste0("mean_", ax), paste0("sd_", ax), "correlation")
+  cbind(density = if (!is.null(x$groups) && length(x$groups) == nrow(x$values)) as.character(x$groups) else
+    seq_len(nrow(x$values)), out)
+}
+
+# The five moments of each row of f (values at the points g, quadrature weights w) as a density
+# normalised by its integral, signed values kept; NA where a variance is not positive.
+moments_2d <- function(f, g, w) {
+  p <- f * rep(w, each = nrow(f))
+  p <- p / rowSums(p)
+  mu <- p %*% g
+  e2 <- p %*% g^2
+  exy <- as.vector(p %*% (g[, 1L] * g[, 2L]))
+  v <- e2 - mu^2
+  cv <- exy - mu[, 1L] * mu[, 2L]
+  v[!(v > 0)] <- NA_real_
+  cbind(mu, sqrt(v), cv / sqrt(v[, 1L] * v[, 2L]))
+}
+
+# The moments of a released density in the plane, with their noise: the released values taken as a
+# signed density (the noise has mean zero; setting its negative values to 0, as as_density() does,
+# would move the mass towards the domain's centre, widen the spread and shrink the correlation),
+# and the standard deviation of each under the public noise law, from `nsim` fresh draws added to
+# the release (post-processing, public seed).
+release_moments_2d <- function(x, nsim = 500L, seed = 1L) {
+  v <- x$values
+  ax <- curves_axis_names(v) %||% c("arg1", "arg2")
+  g <- as.matrix(v$grid)
+  w <- quadrature_weights(v$grid)
+  est <- moments_2d(v$values[1L, , drop = FALSE], g, w)
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  sd <- if (is.null(law)) rep(NA_real_, 5L) else {
+    D <- with_public_seed(seed, law$draw(nsim))
+    sims <- moments_2d(D + rep(v$values[1L, ], each = nsim), g, w)
+    apply(sims, 2L, stats::sd, na.rm = TRUE)
+  }
+  data.frame(statistic = c(paste0("mean_", ax), paste0("sd_", ax), "correlation"), estimate = as.vector(est),
+             noise_sd = sd)
 }
 
 #' @rdname density-summaries

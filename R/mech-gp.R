@@ -193,6 +193,22 @@ kron_grid_axes <- function(g) {
   axes
 }
 
+# (x_d A_d) applied to the columns of an m x r matrix Y (m = prod(dims), the first axis fastest, as
+# expand.grid() orders a tensor grid), one mode at a time: the Kronecker product never formed.
+kron_mode_apply <- function(Y, mats, dims) {
+  D <- length(dims)
+  r <- ncol(Y)
+  A <- array(Y, c(dims, r))
+  for (d in seq_len(D)) {
+    perm <- c(d, setdiff(seq_len(D + 1L), d))
+    B <- aperm(A, perm)
+    sz <- dim(B)
+    B <- mats[[d]] %*% matrix(B, sz[1L])
+    A <- aperm(array(B, sz), order(perm))
+  }
+  matrix(A, ncol = r)
+}
+
 # Kriging on a tensor grid with a separable kernel, exactly as the dense
 # kriging_predict() (same K + tau I, no approximation) but through the
 # eigendecompositions K_d = Q_d diag(l_d) Q_d' of the one-dimensional factors:
@@ -210,19 +226,7 @@ kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
   eig <- lapply(seq_len(D), function(d) eigen(kernel_matrix(k1[[d]], matrix(axes[[d]], ncol = 1L)), symmetric = TRUE))
   lam <- Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values)
   den <- v * lam + tau
-  # apply (x Q_d)' or (x Q_d) to the columns of an m x r matrix, one mode at a time
-  mode_apply <- function(Y, mats) {
-    r <- ncol(Y)
-    A <- array(Y, c(dims, r))
-    for (d in seq_len(D)) {
-      perm <- c(d, setdiff(seq_len(D + 1L), d))
-      B <- aperm(A, perm)
-      sz <- dim(B)
-      B <- mats[[d]] %*% matrix(B, sz[1L])
-      A <- aperm(array(B, sz), order(perm))
-    }
-    matrix(A, ncol = r)
-  }
+  mode_apply <- function(Y, mats) kron_mode_apply(Y, mats, dims)
   Y <- t(values)                                              # m x r
   W <- mode_apply(Y, lapply(eig, function(e) t(e$vectors)))   # Q' y
   W <- W / den

@@ -80,8 +80,24 @@ law_gp <- function(sigma, kernel, grid, jitter = 0, note = NULL) {
     check_alloc(as.double(m)^2, "noise covariance on the grid")
     sigma^2 * (kernel_matrix(kernel, as_points(grid, "grid")) + diag(jit, m))
   }
-  law_gaussian_cov(var, cov, grid, note %||% sprintf("Gaussian process, %s, times %s", format(kernel),
-                                                      format(sigma, digits = 4)))
+  law <- law_gaussian_cov(var, cov, grid, note %||% sprintf("Gaussian process, %s, times %s", format(kernel),
+                                                             format(sigma, digits = 4)))
+  # a tensor grid with a separable kernel: draws through the factors' eigendecompositions (the
+  # same law; the dense one decomposed the m x m matrix, 30 s for a 51 x 51 grid)
+  g <- if (!is.null(dim(grid)) && ncol(grid) >= 2L && kernel_separable(kernel)) as_points(grid, "grid")
+  axes <- if (!is.null(g)) kron_grid_axes(g)
+  k1 <- if (!is.null(axes)) kernel_axis_factors(kernel, length(axes))
+  if (!is.null(k1)) law$draw <- function(nsim) {
+    eig <- lapply(seq_along(axes), function(d) {
+      eigen(kernel_matrix(k1[[d]], matrix(axes[[d]], ncol = 1L)), symmetric = TRUE)
+    })
+    lam <- Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values)
+    root <- sigma * sqrt(pmax(kernel$variance * lam, 0) + jit)
+    Z <- matrix(stats::rnorm(nsim * length(lam)), length(lam), nsim)
+    W <- kron_mode_apply(Z, lapply(eig, function(e) t(e$vectors)), lengths(axes)) * root
+    t(kron_mode_apply(W, lapply(eig, function(e) e$vectors), lengths(axes)))
+  }
+  law
 }
 
 #' @export

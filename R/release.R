@@ -243,7 +243,11 @@ summary.dpfda_release <- function(object, ...) {
                  printed = utils::capture.output(print(object)),
                  # a density on a line: its support, quartiles and mean (?density-summaries), post-processing
                  distribution = if (inherits(object, "dpfda_kde_release") && identical(object$values$dim, 1L))
-                   tryCatch(summary(as_density(object))$distribution, dpfda_error = function(e) NULL)),
+                   tryCatch(summary(as_density(object))$distribution, dpfda_error = function(e) NULL),
+                 # (in the plane: the means, standard deviations and correlation, with their noise)
+                 moments = if (inherits(object, "dpfda_kde_release") && identical(object$values$dim, 2L) &&
+                               nrow(object$values$values) == 1L)
+                   tryCatch(release_moments_2d(object), dpfda_error = function(e) NULL)),
             class = "summary.dpfda_release")
 }
 
@@ -255,6 +259,13 @@ print.summary.dpfda_release <- function(x, ...) {
   if (!is.null(x$distribution)) {
     print_distribution(x$distribution[setdiff(names(x$distribution), "density")],
                        "  as a distribution (as_density(): negative values set to 0, normalised):")
+  }
+  if (!is.null(x$moments)) {
+    m <- x$moments
+    m[c("estimate", "noise_sd")] <- lapply(m[c("estimate", "noise_sd")], signif, 4)
+    cat(paste("  as a distribution in the plane (the released values as a signed density, normalised; noise_sd:",
+              "the standard deviation of each under the public noise law):\n"))
+    print(m, row.names = FALSE)
   }
   invisible(x)
 }

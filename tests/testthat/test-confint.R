@@ -396,3 +396,22 @@ test_that("a Bernstein density gives predict(interval = \"confidence\") off its 
   g <- with_seed_mode(9, dp_kde(x, seq(1, 6, by = 0.25), 0.3, epsilon = 1, delta = 1e-6, domain = c(1, 6)))
   expect_error(predict(g, 2.123, interval = "confidence"), class = "dpfda_error_unsupported")   # a GP density: grid only
 })
+
+test_that("the GP noise law on a tensor grid draws through the factors, with the dense law's covariance", {
+  # (the dense draw decomposed the m x m covariance: 30 s for summary() or confint() of a 51 x 51 density)
+  axes <- list(seq(0, 1, length.out = 6), seq(-2, 3, length.out = 5))
+  g <- as.matrix(expand.grid(axes))
+  for (k in list(kernel_gaussian(c(0.4, 2)), kernel_gaussian(0.7, variance = 2), kernel_exponential(0.5, "l1"))) {
+    law <- dpfda:::law_gp(0.3, k, g, jitter = 1e-3)
+    S <- law$cov()
+    D <- dpfda:::with_public_seed(4, law$draw(40000))
+    expect_equal(dim(D), c(40000L, 30L))
+    # each covariance within 4 of its Monte Carlo standard errors (sqrt((S_ii S_jj + S_ij^2) / n))
+    se <- sqrt((outer(diag(S), diag(S)) + S^2) / 40000)
+    expect_lt(max(abs(stats::cov(D) - S) / se), 4.5, label = format(k))
+  }
+  # a grid that is not a tensor grid keeps the dense draw
+  pts <- matrix(runif(20), 10)
+  law <- dpfda:::law_gp(1, kernel_gaussian(0.5), pts)
+  expect_lt(max(abs(stats::cov(dpfda:::with_public_seed(5, law$draw(20000))) - law$cov())), 0.05)
+})

@@ -104,7 +104,10 @@ test_that("quantile() refuses what is not a one-dimensional density, by name", {
   g2 <- as.matrix(expand.grid(t, t))
   d2 <- as_density(curves(matrix(1, 1, 121), g2))
   expect_error(quantile(d2, 0.5), "one-dimensional", class = "dpfda_error_argument")
-  expect_null(summary(d2)$distribution)   # (the pointwise summary only)
+  expect_named(summary(d2)$distribution, c("density", "mean_arg1", "mean_arg2", "sd_arg1", "sd_arg2", "correlation"))
+  expect_equal(unlist(summary(d2)$distribution[1, 2:5]), c(mean_arg1 = 0.5, mean_arg2 = 0.5,
+                                                           sd_arg1 = sqrt(1 / 12), sd_arg2 = sqrt(1 / 12)),
+               tolerance = 0.02)   # (the uniform density on the square; the trapezoid weights' ends)
   r <- with_seed_mode(1, dp_mean(curves(matrix(runif(40), 4), seq(0, 1, length.out = 10)), epsilon = 1, tau = 1))
   expect_error(quantile(r, 0.5), "quantile\\(\\) is for densities, and this iclp_qr release is not one",
                class = "dpfda_error_argument")
@@ -126,5 +129,41 @@ test_that("tidy() of curves is their long data frame; glance() of densities thei
   expect_identical(tidy(m), as.data.frame(m))
   expect_identical(glance(m)$density, c("A", "B"))
   g2 <- as.matrix(expand.grid(t, t))
-  expect_error(glance(as_density(curves(matrix(1, 1, 121), g2))), "one-dimensional", class = "dpfda_error_argument")
+  expect_equal(glance(as_density(curves(matrix(1, 1, 121), g2)))$correlation, 0)   # (in the plane: moments)
+  g3 <- as.matrix(expand.grid(t[1:3], t[1:3], t[1:3]))
+  expect_error(glance(as_density(curves(matrix(1, 1, 27), g3))), "one- and two-dimensional",
+               class = "dpfda_error_argument")
+})
+
+test_that("summary() in the plane: moments of densities, and of a release with their noise", {
+  # a density on a tensor grid: the moments of a known bivariate normal (correlation 0.6)
+  a1 <- seq(-5, 5, length.out = 81)
+  a2 <- seq(-6, 6, length.out = 91)
+  g <- as.matrix(expand.grid(a1, a2))
+  rho <- 0.6
+  dens <- exp(-(g[, 1]^2 - 2 * rho * g[, 1] * (g[, 2] / 1.5) + (g[, 2] / 1.5)^2) / (2 * (1 - rho^2)))
+  d <- as_density(curves(matrix(dens, 1), list(x = a1, y = a2)))
+  s <- summary(d)$distribution
+  expect_named(s, c("density", "mean_arg1", "mean_arg2", "sd_arg1", "sd_arg2", "correlation"))
+  expect_equal(unlist(s[1, -1]), c(mean_arg1 = 0, mean_arg2 = 0, sd_arg1 = 1, sd_arg2 = 1.5, correlation = 0.6),
+               tolerance = 2e-3)
+  expect_output(print(summary(d)), "means, standard deviations, correlation")
+  # a release: signed moments, with the noise sd from the public law; a larger epsilon, a smaller sd
+  q <- quakes[, c("long", "lat")]
+  dom <- list(long = c(160, 190), lat = c(-40, -10))
+  rel <- function(e) with_seed_mode(3, dp_kde(q, epsilon = e, delta = 1e-5, domain = dom, bandwidth = c(1, 1)))
+  r1 <- rel(1)
+  m1 <- summary(r1)$moments
+  expect_identical(m1$statistic, c("mean_long", "mean_lat", "sd_long", "sd_lat", "correlation"))
+  # the estimate is the signed release's: the noise-free estimate's moments plus the noise's effect
+  est <- dpfda:::moments_2d(r1$values$values, as.matrix(r1$values$grid), dpfda:::quadrature_weights(r1$values$grid))
+  expect_equal(m1$estimate, as.vector(est))
+  fhat <- kde_gaussian(as.matrix(q), r1$values$grid, c(1, 1), domain = rbind(c(160, -40), c(190, -10)))
+  np <- as.vector(dpfda:::moments_2d(fhat$values, as.matrix(r1$values$grid), dpfda:::quadrature_weights(r1$values$grid)))
+  expect_true(all(abs(m1$estimate - np) < 4 * m1$noise_sd))
+  m8 <- summary(rel(8))$moments
+  expect_true(all(m8$noise_sd < m1$noise_sd / 4))
+  expect_true(all(abs(m8$estimate - np) < 4 * m8$noise_sd))
+  expect_output(print(summary(r1)), "as a distribution in the plane (the released values as a signed density",
+                fixed = TRUE)
 })
