@@ -75,7 +75,7 @@
 #' (as [as_density()] does) spreads its positive part over the grid and
 #' moves the moments towards the domain's centre, widening the standard
 #' deviations and shrinking the correlation. Each comes with `noise_sd`, its
-#' standard deviation under the release's public noise law (500 fresh draws
+#' standard deviation under the release's public noise law (200 fresh draws
 #' added to the release, public seed): post-processing, no budget.
 #'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
@@ -253,7 +253,7 @@ moments_2d <- function(f, g, w) {
 # would move the mass towards the domain's centre, widen the spread and shrink the correlation),
 # and the standard deviation of each under the public noise law, from `nsim` fresh draws added to
 # the release (post-processing, public seed).
-release_moments_2d <- function(x, nsim = 500L, seed = 1L) {
+release_moments_2d <- function(x, nsim = 200L, seed = 1L) {
   v <- x$values
   ax <- curves_axis_names(v) %||% c("arg1", "arg2")
   g <- as.matrix(v$grid)
