@@ -19,21 +19,25 @@
 # The target: the quartiles of the smoothed density f_h = K_h * f on the grid's range, normalised
 # there (by quadrature on 8001 points).
 #
-# Measured (2026-12-01, 500 replications per cell, nsim 2000, two processes on the 2-core machine,
-# 33 min): coverage 1.000 of each quartile and of all three at once in all 27 cells, never below
-# nominal: the intervals are conservative. Half-width (mean of the three quartiles):
-#                 epsilon 0.25                 1                     4
-#   n             200    1000   10000    200   1000   10000    200   1000   10000
-#   normal        4.86   1.06   0.185    2.41  0.484  0.149    1.62  0.370  0.139
-#   bimodal       4.86   1.43   0.386    2.85  0.715  0.338    2.00  0.597  0.323
-#   t3            4.88   1.27   0.213    2.57  0.579  0.171    1.76  0.435  0.159
-# The band route gave 2.24 / 1.02 / 0.68 (normal, n 1000, epsilon 0.25 / 1 / 4): the route through
-# the distribution function is 1.5-2.2 times narrower at n 1000, 1.1-1.6 at n 10000, and 1.0-1.7 at
-# n 200 (alike at epsilon 0.25, where both span most of the domain). Against the non-private distribution-free interval, 2.0-7.1
-# times as wide at n 10000 (most for the normal, whose quartiles are the most precisely known), 2.2-13
-# at n 1000, 4.8-25 at n 200: at large n the sampling bound (DKW is uniform over x and counted twice,
-# for the integral left and right of x) and the integration on the grid (0.013 here, grid step h / 3)
-# set the width. quantile(interval = "population") took 0.13-0.19 s (nsim 2000, 101 grid points).
+# Measured (2026-12-02, 300 replications per cell, nsim 2000, two processes on the 2-core machine,
+# 47 min), after the sampling bound became the DKW bound times the kernel's mass within the domain
+# (1.5 rather than 2 times it inside the grid): coverage 1.000 of each quartile and of all three at
+# once in all 27 cells, never below nominal: the intervals are conservative. Half-width (mean of
+# the three quartiles), and in brackets the first run's (2026-12-01, 500 replications, 2 times DKW):
+#                 epsilon 0.25                        1                              4
+#   n             200    1000          10000          200    1000          10000          200          1000          10000
+#   normal        4.73   0.875 (1.06)  0.163 (0.185)  2.12   0.403 (0.484) 0.127 (0.149)  0.861 (1.62) 0.296 (0.370) 0.117 (0.139)
+#   bimodal       4.77   1.19  (1.43)  0.356 (0.386)  2.57   0.630 (0.715) 0.307 (0.338)  1.18  (2.00) 0.518 (0.597) 0.291 (0.323)
+#   t3            4.75   1.06  (1.27)  0.187 (0.213)  2.22   0.477 (0.579) 0.146 (0.171)  1.09  (1.76) 0.347 (0.435) 0.135 (0.159)
+# (At n 200, epsilon 0.25 and 1, the first run gave 4.86-4.88 and 2.41-2.85.) The band
+# route (first 50 replications) gave 2.25 / 1.03 / 0.68 (normal, n 1000, epsilon 0.25 / 1 / 4): the
+# route through the distribution function is 1.7-2.7 times narrower at n 1000, 1.2-1.8 at n 10000,
+# and 1.0-3.3 at n 200. Against the non-private distribution-free interval, 1.8-6.2 times as wide at
+# n 10000 (most for the normal, whose quartiles are the most precisely known), 1.9-10.9 at n 1000,
+# 2.9-24 at n 200: at large n the sampling bound (DKW is uniform over x, and enters the integrals
+# left and right of x) and the integration on the grid (0.013 here, grid step h / 3) set the width.
+# quantile(interval = "population") took 0.3-0.6 s here (nsim 2000, 101 grid points, a loaded
+# machine; 0.13-0.19 s in the first run).
 #
 #   Rscript bench/bench-quantile-interval.R [reps] [nsim] [populations]
 # (reps per cell, default 200; nsim Monte Carlo draws of the noise quantile, default 2000;
