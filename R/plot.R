@@ -181,9 +181,10 @@ check_graphics_dots <- function(dots, fun, own) {
 # The default title of a release's plot: the mechanism and its guarantee, on two lines when one
 # would not fit a default device (gp-regression-cloaking's was cut off at 7 inches).
 release_title <- function(x) {
+  mech <- as.character(x$mechanism %||% "")[1L]
   priv <- sprintf("epsilon = %s, delta = %s", format(x$epsilon, digits = 3), format(x$delta, digits = 3))
-  sep <- if (nchar(x$mechanism) + nchar(priv) > 34L) "\n" else ", "
-  sprintf("%s release%s%s", x$mechanism, sep, priv)
+  sep <- if (nchar(mech) + nchar(priv) > 34L) "\n" else ", "
+  sprintf("%s release%s%s", mech, sep, priv)
 }
 
 #' @rdname plot.dpfda_curves
