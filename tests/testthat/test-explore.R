@@ -81,7 +81,7 @@ test_that("the density view gives the private median with its interval, and the 
     md <- v$median
     expect_identical(md$type, if (pop) "population" else "noise")
     # the interval of quantile(r, interval = ) of the release on screen, around its median
-    q <- with_seed_mode(1, quantile(v$release, 0.5, interval = md$type, nsim = 2000))
+    q <- with_seed_mode(1, quantile(v$release, 0.5, interval = md$type, nsim = 1000))
     expect_equal(c(md$estimate, md$lower, md$upper), c(q$estimate, q$lower, q$upper))
     expect_true(md$lower <= md$estimate && md$estimate <= md$upper)
     np <- quantile(as_density(curves(matrix(pmax(v$nonprivate, 0), 1L), v$grid)), 0.5, names = FALSE)
