@@ -546,7 +546,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   epsilon <- check_epsilon(epsilon)
   if (mechanism == "kde" && !is.null(opts$domain)) {
     # (as dp_kde(): a public domain without a grid gives the default grid over it)
-    if (is.null(grid)) grid <- kde_default_grid(opts$domain)
+    if (is.null(grid)) grid <- kde_default_grid(domain_from_ranges(opts$domain))
     opts$domain <- NULL
   }
   need(grid, "grid", if (mechanism == "kde") "the public grid of the release, or its `domain` for dp_kde()'s default grid"

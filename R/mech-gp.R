@@ -209,6 +209,14 @@ kron_mode_apply <- function(Y, mats, dims) {
   matrix(A, ncol = r)
 }
 
+# The eigendecompositions of the per-axis kernel matrices k1[[d]] on axes[[d]], and the eigenvalues
+# of their Kronecker product in the tensor grid's order (the first axis fastest).
+kron_axis_eigen <- function(k1, axes) {
+  eig <- lapply(seq_along(axes), function(d) eigen(kernel_matrix(k1[[d]], matrix(axes[[d]], ncol = 1L)),
+                                                   symmetric = TRUE))
+  list(eig = eig, lam = Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values))
+}
+
 # Kriging on a tensor grid with a separable kernel, exactly as the dense
 # kriging_predict() (same K + tau I, no approximation) but through the
 # eigendecompositions K_d = Q_d diag(l_d) Q_d' of the one-dimensional factors:
@@ -223,8 +231,9 @@ kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
   # one unit-variance kernel per axis, with that axis's lengthscale (the whole kernel on one column
   # recycled a lengthscale per axis over the points: wrong predictions with kernel_gaussian(c(30, 7)))
   k1 <- kernel_axis_factors(kernel, D)
-  eig <- lapply(seq_len(D), function(d) eigen(kernel_matrix(k1[[d]], matrix(axes[[d]], ncol = 1L)), symmetric = TRUE))
-  lam <- Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values)
+  ke <- kron_axis_eigen(k1, axes)
+  eig <- ke$eig
+  lam <- ke$lam
   den <- v * lam + tau
   mode_apply <- function(Y, mats) kron_mode_apply(Y, mats, dims)
   Y <- t(values)                                              # m x r

@@ -509,7 +509,6 @@ new_kde_bernstein_release <- function(values, mechanism, epsilon, delta, sensiti
 # of 51 per axis on a 2 x 2 matrix of bounds (its column names name the columns); NULL otherwise (refused
 # by kde_settings(); three or more dimensions need a grid chosen for the cost of its size).
 kde_default_grid <- function(domain) {
-  domain <- domain_from_ranges(domain)
   if (is.null(dim(domain)) && length(domain) == 2L) {
     domain <- as_domain(domain, domain[1L])   # (refuses a reversed or non-finite pair, naming it)
     return(seq(domain[1L], domain[2L], length.out = 101L))

@@ -88,12 +88,10 @@ law_gp <- function(sigma, kernel, grid, jitter = 0, note = NULL) {
   axes <- if (!is.null(g)) kron_grid_axes(g)
   k1 <- if (!is.null(axes)) kernel_axis_factors(kernel, length(axes))
   if (!is.null(k1)) law$draw <- function(nsim) {
-    eig <- lapply(seq_along(axes), function(d) {
-      eigen(kernel_matrix(k1[[d]], matrix(axes[[d]], ncol = 1L)), symmetric = TRUE)
-    })
-    lam <- Reduce(function(acc, e) as.vector(outer(acc, e$values)), eig[-1L], eig[[1L]]$values)
-    root <- sigma * sqrt(pmax(kernel$variance * lam, 0) + jit)
-    Z <- matrix(stats::rnorm(nsim * length(lam)), length(lam), nsim)
+    ke <- kron_axis_eigen(k1, axes)
+    eig <- ke$eig
+    root <- sigma * sqrt(pmax(kernel$variance * ke$lam, 0) + jit)
+    Z <- matrix(stats::rnorm(nsim * length(root)), length(root), nsim)
     W <- kron_mode_apply(Z, lapply(eig, function(e) t(e$vectors)), lengths(axes)) * root
     t(kron_mode_apply(W, lapply(eig, function(e) e$vectors), lengths(axes)))
   }
