@@ -165,7 +165,7 @@ release_predict.dpfda_gp_release <- function(object, newdata, ...) {
 kriging_predict <- function(values, kernel, newdata, jitter = 0) {
   g <- as_points(values$grid, "grid")
   p <- as_points(newdata, "newdata", d = ncol(g))
-  axes <- if (ncol(g) >= 2L && kernel_separable(kernel)) kron_grid_axes(g)
+  axes <- if (ncol(g) >= 2L && kernel_separable(kernel)) tensor_axes(g)
   if (!is.null(axes)) return(kriging_predict_kron(values$values, kernel, axes, p, jitter))
   check_alloc(as.double(nrow(g))^2 + as.double(nrow(g)) * nrow(p), "kriging system")
   K <- kernel_matrix(kernel, g)
@@ -177,24 +177,16 @@ kriging_predict <- function(values, kernel, newdata, jitter = 0) {
 }
 
 # Kernels that are products of one-dimensional kernels of the coordinates:
-# k(x, y) = v prod_d k1(x_d, y_d).
+# k(x, y) = v prod_d k1(x_d, y_d) (kernel_axis_factors() gives the k1).
 kernel_separable <- function(kernel) {
-  (identical(kernel$type, "gaussian") && is.null(kernel$H)) ||
+  H <- kernel$H
+  (identical(kernel$type, "gaussian") && (is.null(H) || all(H[row(H) != col(H)] == 0))) ||
     (identical(kernel$type, "exponential") && identical(kernel$norm, "l1"))
 }
 
-# The axes of a tensor grid stored as points in expand.grid() order (first
-# coordinate fastest), or NULL when g is not such a grid.
-kron_grid_axes <- function(g) {
-  axes <- lapply(seq_len(ncol(g)), function(j) unique(g[, j]))
-  if (prod(lengths(axes)) != nrow(g)) return(NULL)
-  e <- as.matrix(expand.grid(axes, KEEP.OUT.ATTRS = FALSE))
-  if (!identical(unname(e), unname(g))) return(NULL)
-  axes
-}
-
-# (x_d A_d) applied to the columns of an m x r matrix Y (m = prod(dims), the first axis fastest, as
-# expand.grid() orders a tensor grid), one mode at a time: the Kronecker product never formed.
+# (x_d A_d) applied to the columns of a prod(dims) x r matrix Y (the first axis fastest, as
+# expand.grid() orders a tensor grid; A_d is p_d x dims[d], the result prod(p_d) x r), one mode at a
+# time: the Kronecker product never formed.
 kron_mode_apply <- function(Y, mats, dims) {
   D <- length(dims)
   r <- ncol(Y)
@@ -204,9 +196,34 @@ kron_mode_apply <- function(Y, mats, dims) {
     B <- aperm(A, perm)
     sz <- dim(B)
     B <- mats[[d]] %*% matrix(B, sz[1L])
+    sz[1L] <- nrow(mats[[d]])
     A <- aperm(array(B, sz), order(perm))
   }
   matrix(A, ncol = r)
+}
+
+# The same for the rows of an r x prod(dims) matrix Z (one path per row: Z (x_d A_d)', r x prod(p_d)),
+# without transposing the paths: the rows stay the fastest index, and each mode is one product per
+# slice of the modes after it.
+kron_rows_apply <- function(Z, mats, dims) {
+  r <- nrow(Z)
+  A <- Z
+  lead <- r
+  for (d in seq_along(dims)) {
+    trail <- prod(dims[-seq_len(d)])
+    Md <- t(mats[[d]])
+    if (trail == 1) {
+      A <- matrix(A, lead) %*% Md
+    } else {
+      dim(A) <- c(lead, dims[d], trail)
+      out <- array(0, c(lead, ncol(Md), trail))
+      for (k in seq_len(trail)) out[, , k] <- A[, , k] %*% Md
+      A <- out
+    }
+    lead <- lead * ncol(Md)
+  }
+  dim(A) <- c(r, length(A) / r)
+  A
 }
 
 # The eigendecompositions of the per-axis kernel matrices k1[[d]] on axes[[d]], and the eigenvalues

@@ -112,6 +112,11 @@ law_difference <- function(la, lb) {
   if (!is.null(la$A) && !is.null(lb$A)) {   # one linear map of both noises' independent coordinates
     out$A <- cbind(la$A, -lb$A)
     out$zdraw <- function(nsim) cbind(la$zdraw(nsim), lb$zdraw(nsim))
+    if (!is.null(la$map) || !is.null(lb$map)) {   # (a Kronecker basis: the fast map of each part)
+      pa <- ncol(la$A)
+      part <- function(l, z) if (!is.null(l$map)) l$map(z) else z %*% t(l$A)
+      out$map <- function(z) part(la, z[, seq_len(pa), drop = FALSE]) - part(lb, z[, -seq_len(pa), drop = FALSE])
+    }
   }
   out
 }

@@ -20,9 +20,10 @@ test_that("Kronecker kriging equals dense kriging for separable kernels", {
   # (a lengthscale per axis: the whole kernel applied to one axis recycled c(0.25, 0.6) over the points, with
   # a warning from sweep(); dp_svm(kernel = kernel_gaussian(c(30, 7))) predicted with it)
   for (k in list(kernel_exponential(0.3, norm = "l1"), kernel_gaussian(0.5, variance = 2),
-                 kernel_gaussian(c(0.25, 0.6)), kernel_gaussian(c(0.6, 0.25), variance = 1.5))) {
+                 kernel_gaussian(c(0.25, 0.6)), kernel_gaussian(c(0.6, 0.25), variance = 1.5),
+                 kernel_gaussian(H = diag(c(0.09, 0.2))))) {
     r <- dp_gp_release(f, list(ax, ay), k, sensitivity = 0.1, epsilon = 1, delta = 1e-3)
-    expect_false(is.null(dpfda:::kron_grid_axes(dpfda:::as_points(r$values$grid, "grid"))))
+    expect_false(is.null(dpfda:::tensor_axes(dpfda:::as_points(r$values$grid, "grid"))))
     a <- expect_silent(predict(r, P))
     b <- dense_kriging(r, P)
     expect_equal(a, b, tolerance = 1e-7 * max(1, max(abs(b))))
@@ -35,11 +36,14 @@ test_that("Kronecker kriging equals dense kriging for separable kernels", {
 
 test_that("grids that are not tensor grids and non-separable kernels use dense kriging", {
   g <- cbind(c(0, 0.5, 1, 0.2), c(0, 0.1, 0.7, 0.9))
-  expect_null(dpfda:::kron_grid_axes(g))
-  expect_null(dpfda:::kron_grid_axes(as.matrix(expand.grid(1:3, 1:2))[c(2, 1, 3:6), ]))
+  expect_null(dpfda:::tensor_axes(g))
+  expect_null(dpfda:::tensor_axes(as.matrix(expand.grid(1:3, 1:2))[c(2, 1, 3:6), ]))
   expect_false(dpfda:::kernel_separable(kernel_matern(3 / 2, 0.2)))
   expect_false(dpfda:::kernel_separable(kernel_exponential(0.2, norm = "l2")))
   expect_true(dpfda:::kernel_separable(kernel_gaussian(0.2)))
+  # a diagonal bandwidth matrix is a lengthscale per axis; a rotated one is not separable
+  expect_true(dpfda:::kernel_separable(kernel_gaussian(H = diag(c(0.1, 0.3)))))
+  expect_false(dpfda:::kernel_separable(kernel_gaussian(H = matrix(c(0.1, 0.05, 0.05, 0.3), 2))))
 })
 
 test_that("a kernel with a lengthscale per axis refuses points of another dimension (never recycles them)", {

@@ -1,0 +1,112 @@
+# kl_basis() of a separable kernel on a tensor grid: the Kronecker route
+# (products of the axes' eigenpairs) against the dense eigendecomposition of
+# W^1/2 G W^1/2, and the noise law's draws through the factors.
+
+dense_eigen <- function(kernel, pts, w) {
+  G <- dpfda:::kernel_matrix(kernel, pts)
+  e <- eigen(sqrt(w) * G * rep(sqrt(w), each = length(w)), symmetric = TRUE)
+  list(values = e$values, G = G)
+}
+
+test_that("the Kronecker basis is the dense basis: eigenvalues, orthonormality, reconstruction, signs", {
+  a1 <- c(0, 0.1, 0.25, 0.4, 0.7, 0.8, 1)          # uneven spacing
+  a2 <- seq(-2, 3, length.out = 9)
+  a3 <- seq(0, 1, length.out = 4)
+  cases <- list(
+    list(kernel_gaussian(c(0.3, 1.5)), list(a1, a2)),
+    list(kernel_gaussian(H = diag(c(0.04, 0.8))), list(a1, a2)),
+    list(kernel_exponential(0.5, "l1", variance = 2.5), list(a1, a2)),
+    list(kernel_gaussian(0.6), list(a1, a2, a3)))
+  for (cs in cases) {
+    pts <- as.matrix(expand.grid(cs[[2]], KEEP.OUT.ATTRS = FALSE))
+    b <- kl_basis(cs[[1]], pts, tol = 1e-10)
+    expect_false(is.null(b$kron))                  # the route was taken
+    w <- b$weights
+    d <- dense_eigen(cs[[1]], pts, w)
+    expect_equal(b$values, d$values[seq_len(b$J)], tolerance = 1e-9)
+    expect_equal(b$n_positive, sum(d$values > 1e-10 * d$values[1L]))
+    expect_equal(crossprod(b$vectors, w * b$vectors), diag(b$J), tolerance = 1e-9)
+    # G W v_j = lambda_j v_j: each column an eigenfunction of the discretised operator
+    expect_equal(d$G %*% (w * b$vectors), b$vectors * rep(b$values, each = nrow(pts)),
+                 tolerance = 1e-8)
+    # signs: positive at the first entry of sqrt(w) v within 1e-9 of the largest
+    u <- b$vectors * sqrt(w)
+    first <- apply(abs(u), 2L, function(x) which(x >= max(x) * (1 - 1e-9))[1L])
+    expect_true(all(u[cbind(first, seq_len(b$J))] > 0))
+  }
+  # with every eigenpair kept the basis reproduces the Gram matrix
+  pts <- as.matrix(expand.grid(a1, a2, KEEP.OUT.ATTRS = FALSE))
+  k <- kernel_exponential(0.5, "l1")
+  b <- kl_basis(k, pts)
+  expect_equal(b$J, nrow(pts))
+  expect_equal(b$vectors %*% (b$values * t(b$vectors)), dpfda:::kernel_matrix(k, pts), tolerance = 1e-9)
+})
+
+test_that("J keeps the leading products, and other grids, kernels and weights take the dense route", {
+  a1 <- seq(0, 1, length.out = 12)
+  a2 <- seq(0, 2, length.out = 10)
+  pts <- as.matrix(expand.grid(a1, a2, KEEP.OUT.ATTRS = FALSE))
+  k <- kernel_gaussian(c(0.2, 0.5))
+  b <- kl_basis(k, pts, J = 7)
+  d <- dense_eigen(k, pts, b$weights)
+  expect_equal(b$J, 7L)
+  expect_equal(b$values, d$values[1:7], tolerance = 1e-9)
+  expect_equal(dim(b$kron$index), c(7L, 2L))
+  # the leading product is the product of the axes' leading eigenvalues
+  expect_equal(b$kron$index[1L, ], c(1L, 1L))
+  # uniform weights (the authors' code) factor too
+  expect_false(is.null(kl_basis(k, pts, weights = rep(1 / 120, 120))$kron))
+  # weights that are not a product, a kernel that is not separable, points that are not a tensor grid
+  w <- dpfda:::quadrature_weights(pts)
+  w[5] <- 2 * w[5]
+  bd <- kl_basis(k, pts, weights = w)
+  expect_null(bd$kron)
+  dd <- dense_eigen(k, pts, w)
+  expect_equal(bd$values[1:5], dd$values[1:5], tolerance = 1e-9)
+  expect_null(kl_basis(kernel_matern(3 / 2, 0.3), pts)$kron)
+  expect_null(kl_basis(kernel_exponential(0.3, "l2"), pts)$kron)
+  expect_null(kl_basis(k, pts[-1L, ], weights = rep(1, 119))$kron)
+})
+
+test_that("the noise law of a 2-D ICLP density draws through the factors exactly as through the basis", {
+  set.seed(3)
+  X <- cbind(stats::rnorm(300), stats::rnorm(300, 1, 2))
+  g <- list(seq(-3, 3, length.out = 15), seq(-4, 6, length.out = 13))
+  for (J in list(NULL, 40L)) {
+    r <- with_seed_mode(1, suppressWarnings(dp_kde(X, g, bandwidth = c(0.5, 1), epsilon = 1, mechanism = "iclp",
+                                                   J = J, kernel = kernel_gaussian(c(1, 2)))))
+    expect_false(is.null(r$basis$kron))
+    law <- dpfda:::noise_law(r)
+    expect_false(is.null(law$map))
+    z <- law$zdraw(5)
+    expect_equal(law$map(z), z %*% t(law$A), tolerance = 1e-12)
+    # scaled laws (dp_mean(incomplete = "drop")) scale the map too
+    ls <- dpfda:::law_scale(law, 1.7)
+    expect_equal(ls$map(z), 1.7 * z %*% t(law$A), tolerance = 1e-12)
+    # and a difference of two such releases
+    r2 <- with_seed_mode(2, suppressWarnings(dp_kde(X[1:150, ], g, bandwidth = c(0.5, 1), epsilon = 1,
+                                                    mechanism = "iclp", J = J, kernel = kernel_gaussian(c(1, 2)))))
+    ld <- dpfda:::law_difference(law, dpfda:::noise_law(r2))
+    zz <- ld$zdraw(4)
+    expect_equal(ld$map(zz), zz %*% t(ld$A), tolerance = 1e-12)
+  }
+})
+
+test_that("an ICLP density on a Kronecker basis is calibrated to the coefficients it adds noise to", {
+  # the sensitivity 1 / n max_{k, l} sum_j g_j |v_j(t_k) - v_j(t_l)| depends on the basis within
+  # eigenspaces of equal eigenvalues (equal axes give many); the audit recomputes the privacy loss
+  # of moving one point between any two grid nodes from the release's own basis and noise scale
+  set.seed(4)
+  X <- cbind(stats::runif(200), stats::runif(200))
+  g <- list(seq(0, 1, length.out = 11), seq(0, 1, length.out = 11))
+  r <- with_seed_mode(1, suppressWarnings(dp_kde(X, g, bandwidth = 0.2, epsilon = 0.7, mechanism = "iclp")))
+  b <- r$basis
+  expect_false(is.null(b$kron))
+  expect_identical(r$params$sensitivity_method, "exact")
+  lam <- b$values
+  D <- r$params$normaliser * b$vectors * rep(lam^r$params$eta, each = nrow(b$vectors)) / r$n   # Delta a = D[k, ] - D[l, ]
+  lap <- r$noise_scale * sqrt(lam / 2)                                                        # Laplace scales
+  loss <- max(vapply(seq_len(nrow(D)), function(k) max(abs(D - rep(D[k, ], each = nrow(D))) %*% (1 / lap)), 0))
+  expect_lte(loss, 0.7 * (1 + 1e-9))
+  expect_gt(loss, 0.7 * 0.999)    # and tight: the exact method
+})
