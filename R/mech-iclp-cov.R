@@ -186,7 +186,9 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   warn_privacy(epsilon, 0, s$n)
   drop <- incomplete == "drop"
   rel <- if (drop) {
-    cov_release_drop(s, basis, eps_rel, tau, kernel, centered, eta, psi, h, noise, call, src$domain, shares)
+    # (checked once multiplied by N / count: its noise is that much larger than the parts' own)
+    release_utility_check(quiet_utility(
+      cov_release_drop(s, basis, eps_rel, tau, kernel, centered, eta, psi, h, noise, call, src$domain, shares)))
   } else {
     cov_release(s$sums[, 1L], s$sums[, -1L, drop = FALSE], s$n, basis, eps_rel, tau, kernel, centered, eta,
                 psi, h, noise, call, src$domain)

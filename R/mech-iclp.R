@@ -472,18 +472,21 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   }
   o$gdp <- if (inference && gdp_ok) inference_gdp_split(eps_rel, o$delta, o$inference_share, o$clip_share)
   warn_privacy(epsilon, if (mechanism == "gp" || frl_gaussian(mechanism, o)) o$delta else 0, s$n)
-  # (with a centre, the utility check waits for the centre to be added back: centre_later())
+  # (with a centre, the utility check waits for the centre to be added back: centre_later(); with
+  # incomplete = "drop", for the division by the noisy share of complete individuals)
+  rescale <- eps_count > 0
   made <- centre_later(if (mechanism == "bernstein") {
     list(release = quiet_privacy(mean_release_bernstein(s, eps_rel, tau, o, select, call, noise, src)))
   } else {
     mean_release_iclp(s, basis, mechanism, eps_rel, tau, kernel, select, o, noise, call, src)
-  }, cen)
+  }, cen, rescale)
   rel <- made$release
   # the release proper (and a private selection) as privacy parts, before the other parts join it
   parts <- if (mechanism == "bernstein") list(release_part(rel)) else
     list(iclp_mean_part(made$charge, mechanism, eps_rel),
          privacy_part(made$charge$par$epsilon_select, name = "selection"))
   rel <- centre_later(mean_rescale_complete(rel, s, eps_count), cen)
+  if (rescale && is.null(cen)) release_utility_check(rel)
   rel$privacy_unit <- privacy_unit_of(s)
   if (inference) {   # after the mean: its released coefficients are the public centring point
     sh <- inference_keep(mechanism, ibasis, rel$params)
@@ -688,7 +691,7 @@ release_predict.dpfda_iclp_release <- function(object, newdata, ...) {
 # for predict(): a function is kept, values are interpolated linearly.
 # With a centre, the utility check waits until the centre is added back (it
 # uses the centre's size); add_center() makes it.
-centre_later <- function(expr, cen) if (is.null(cen)) expr else quiet_utility(expr)
+centre_later <- function(expr, cen, later = FALSE) if (is.null(cen) && !later) expr else quiet_utility(expr)
 
 add_center <- function(rel, cen, center, grid) {
   if (is.null(cen)) return(rel)
