@@ -409,22 +409,46 @@ mean.dpfda_curves <- function(x, ...) {
 #' such a release carries no information on the density). Post-processing
 #' never costs privacy.
 #'
+#' **Margins.** With `margin`, curves on a tensor grid of two or more
+#' dimensions (a [dp_kde()] of two columns) are first integrated over the
+#' other axes (trapezoid rule), which gives the marginal density of that axis
+#' on its own grid: the distribution of one column, for free, from a release
+#' of several. The signed values are integrated, and only the margin's
+#' negative values are then set to zero: the noise has mean zero, and it
+#' averages out along the axes integrated over, where setting it to zero
+#' first would add its positive part everywhere. [quantile()] and [summary()]
+#' of the result give the margin's quantiles, quartiles and mean.
+#'
 #' @param x A `dpfda_curves` object or a release whose values are curves.
+#' @param margin `NULL`, or one axis of curves on a tensor grid of two or
+#'   more dimensions, by number or by name (the data's column names, as in
+#'   `summary()`): the marginal densities of that axis.
 #' @param ... Unused.
-#' @return An object of class `dpfda_density` (also `dpfda_curves`).
+#' @return An object of class `dpfda_density` (also `dpfda_curves`); with
+#'   `margin`, on the grid of that axis.
 #' @seealso [density-summaries]: the quantiles, quartiles and means of
 #'   the densities.
 #' @examples
 #' t <- seq(-3, 3, length.out = 101)
 #' d <- as_density(curves(dnorm(t) + 0.01 * sin(5 * t), t))
 #' sum(integrate_curves(d))
+#'
+#' # the margins of a private density of two columns: no further budget
+#' old <- dp_reproducible(1)   # seeded: reproducible, NOT private
+#' r <- dp_kde(quakes[, c("long", "lat")], epsilon = 1, delta = 1e-6, bandwidth = c(1, 1),
+#'             domain = list(long = c(160, 190), lat = c(-40, -10)))
+#' lat <- as_density(r, margin = "lat")
+#' quantile(lat, c(0.25, 0.5, 0.75))
+#' quantile(quakes$lat, c(0.25, 0.5, 0.75))   # the data's own (not private)
+#' dp_rng(old)
 #' @export
-as_density <- function(x, ...) {
+as_density <- function(x, margin = NULL, ...) {
   check_required()
   check_dot_names(list(...), NULL, "as_density")
   if (inherits(x, "dpfda_release")) x <- x$values
   if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
   x <- check_curves_data(x, "x")
+  if (!is.null(margin)) x <- curves_margin(x, margin)
   w <- quadrature_weights(x$grid)
   v <- pmax(x$values, 0)
   mass <- as.vector(v %*% w)
@@ -440,6 +464,40 @@ as_density <- function(x, ...) {
   out <- x
   out$values <- v / mass
   class(out) <- c("dpfda_density", setdiff(class(x), c("dpfda_density", "dpfda_release")))
+  out
+}
+
+# The curves integrated over all axes of their tensor grid but one (`margin`: its number or name),
+# by the trapezoid rule of each axis: curves on that axis's grid.
+curves_margin <- function(x, margin) {
+  ax_names <- curves_axis_names(x)
+  if (x$dim < 2L) {
+    dpfda_abort("`margin` is for curves on a grid of two or more dimensions; these are on a one-dimensional grid.",
+                arg = "margin")
+  }
+  axes <- tensor_axes(x$grid)
+  if (is.null(axes)) {
+    dpfda_abort("`margin` needs curves on a tensor grid (every combination of the axes' points); these are on scattered points.",
+                arg = "margin")
+  }
+  k <- if (is.character(margin) && length(margin) == 1L && !is.na(margin) && !is.null(ax_names)) {
+    match(margin, ax_names)
+  } else if (is.numeric(margin) && length(margin) == 1L && !is.na(margin) && margin %in% seq_len(x$dim)) {
+    as.integer(margin)
+  } else NA_integer_
+  if (is.na(k) || k < 1L || k > x$dim) {
+    arg_error("margin", sprintf("one axis: a number from 1 to %d%s", x$dim, if (is.null(ax_names)) "" else
+      sprintf(" or one of the names %s", paste0("\"", ax_names, "\"", collapse = ", "))), margin)
+  }
+  dims <- lengths(axes)
+  mats <- lapply(seq_along(axes), function(d) if (d == k) diag(dims[d]) else matrix(quadrature_weights(axes[[d]]), 1L))
+  vals <- kron_rows_apply(x$values, mats, dims)
+  o <- order(axes[[k]])
+  dom <- x$domain
+  out <- new_dpfda_curves(vals[, o, drop = FALSE], axes[[k]][o], if (is.matrix(dom)) dom[, k] else range(axes[[k]]),
+                          arg_name = if (is.null(ax_names)) sprintf("%s%d", curves_arg_label(x), k) else ax_names[k],
+                          value_name = x$value_name)
+  if (!is.null(x$groups)) out$groups <- x$groups
   out
 }
 

@@ -227,7 +227,11 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
   seed <- check_count(seed, "seed", min = 0)
   if (!identical(x$values$dim, 1L) || nrow(x$values$values) != 1L) {
-    dpfda_abort("Quantile intervals are for one density on a one-dimensional grid.", arg = "x")
+    dpfda_abort(paste0("Quantile intervals are for one density on a one-dimensional grid.",
+                       if (x$values$dim > 1L) sprintf(paste(" For a density on a %d-dimensional grid,",
+                                                            "quantile(%s) gives the quantiles of a margin, without",
+                                                            "intervals, and summary() its moments with their noise sd."),
+                                                      x$values$dim, margin_hint(x$values))), arg = "x")
   }
   est <- stats::quantile(as_density(x), probs = probs, names = FALSE)
   if (kde_cdf_route(x, smoothness)) {

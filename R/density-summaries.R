@@ -76,7 +76,10 @@
 #' moves the moments towards the domain's centre, widening the standard
 #' deviations and shrinking the correlation. Each comes with `noise_sd`, its
 #' standard deviation under the release's public noise law (200 fresh draws
-#' added to the release, public seed): post-processing, no budget.
+#' added to the release, public seed): post-processing, no budget. The
+#' quantiles of one axis are those of its margin,
+#' `quantile(as_density(r, margin = "lat"))` (see [as_density()]), without
+#' intervals.
 #'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
 #'   [mortality_distribution()]), or a [dp_kde()] release. (Other curves and
@@ -312,7 +315,8 @@ density_pieces <- function(x) {
   x <- check_curves_data(x, "x")
   if (x$dim != 1L) {
     dpfda_abort(sprintf(paste("Quantiles and means are those of a one-dimensional density; this one is on a",
-                              "%d-dimensional grid. Take a margin first, e.g. a density of one column."), x$dim),
+                              "%d-dimensional grid. Take a margin first: %s is the density of one axis",
+                              "(post-processing: no budget)."), x$dim, margin_hint(x)),
                 arg = "x")
   }
   o <- order(x$grid)
@@ -334,6 +338,12 @@ density_pieces <- function(x) {
   cdf <- t(apply(cbind(0, pieces / mass), 1L, cumsum))
   labels <- if (!is.null(x$groups) && length(x$groups) == nrow(f)) as.character(x$groups) else NULL
   list(t = t, f = f, cdf = cdf, labels = labels)
+}
+
+# as_density(x, margin = ...) with the first axis's name when the curves record one.
+margin_hint <- function(x) {
+  ax <- curves_axis_names(x)
+  sprintf("as_density(x, margin = %s)", if (is.null(ax)) "1" else paste0("\"", ax[1L], "\""))
 }
 
 # Quantiles of the density linear between grid points t (values f, CDF F at

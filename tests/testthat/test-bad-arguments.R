@@ -64,7 +64,8 @@ bad_arg_table_core <- function() {
   rel <- new_dpfda_release(cv, mechanism = "example", epsilon = 1, delta = 1e-5,
                            sensitivity = 0.1, noise_scale = 0.5, noise = kernel_gaussian(0.1))
   list(
-    as_density = list(curves = list(x = cv), release = list(x = rel)),
+    as_density = list(curves = list(x = cv, margin = NULL), release = list(x = rel, margin = NULL),
+                      plane = list(x = curves(rbind(1:4, 4:1), g2), margin = 2)),
     chol_jitter = list(list(A = kernel_matrix(kernel_gaussian(0.3), t5), jitter = 1e-10,
                             max_jitter = 1e-2)),
     # cloaking covariance (R/cloak.R): a 5 x 4 GP cloaking matrix (P > n); no
@@ -350,6 +351,7 @@ bad_arg_allowed_core <- function() {
     # `domain = NULL` the default (range of the grid)
     allow("curves", "grid", "NULL"),
     allow("curves", "domain", "NULL"),
+    allow("as_density", "margin", "NULL"),   # (no margin: the density itself)
     # dp_noise_scale(): a zero sensitivity needs no noise; any epsilon > 0 is
     # valid with the analytic calibration, and with "hall" when
     # allow_large_epsilon = TRUE; TRUE is a valid flag

@@ -167,3 +167,55 @@ test_that("summary() in the plane: moments of densities, and of a release with t
   expect_output(print(summary(r1)), "as a distribution in the plane (the released values as a signed density",
                 fixed = TRUE)
 })
+
+test_that("as_density(margin = ) integrates the other axes: the marginal density of one axis", {
+  a1 <- c(0, 0.1, 0.3, 0.45, 0.7, 1)          # uneven spacing: its own trapezoid weights
+  a2 <- seq(-1, 2, length.out = 9)
+  a3 <- seq(0, 1, length.out = 4)
+  f1 <- 1 + a1
+  f2 <- exp(-a2^2)
+  f3 <- 2 - a3
+  g2 <- as.matrix(expand.grid(a1, a2))
+  x <- curves(rbind(as.vector(outer(f1, f2)), as.vector(outer(f1^2, f2))), g2)
+  x$groups <- c("a", "b")
+  tr <- function(t, f) sum(diff(t) * (f[-1] + f[-length(f)]) / 2)
+  m1 <- as_density(x, margin = 1)
+  expect_s3_class(m1, "dpfda_density")
+  expect_equal(m1$grid, a1)
+  expect_equal(m1$values[1, ], f1 / tr(a1, f1), tolerance = 1e-12)       # a product density: its factor
+  expect_equal(m1$values[2, ], f1^2 / tr(a1, f1^2), tolerance = 1e-12)
+  expect_identical(m1$groups, c("a", "b"))
+  expect_equal(as.vector(as_density(x, margin = 2)$values[1, ]), f2 / tr(a2, f2), tolerance = 1e-12)
+  # three axes
+  g3 <- as.matrix(expand.grid(a1, a2, a3))
+  x3 <- curves(matrix(as.vector(outer(outer(f1, f2), f3)), 1L), g3)
+  expect_equal(as.vector(as_density(x3, margin = 3)$values), f3 / tr(a3, f3), tolerance = 1e-12)
+  # signed values are integrated before the negative ones are set to zero
+  v <- as.vector(outer(f1, f2))
+  v[c(2, 8, 20)] <- -0.5
+  xs <- curves(matrix(v, 1L), g2)
+  raw <- as.vector(array(v, c(6, 9)) %*% dpfda:::quadrature_weights(a2))
+  expect_equal(as.vector(as_density(xs, margin = 1)$values), pmax(raw, 0) / tr(a1, pmax(raw, 0)), tolerance = 1e-12)
+  # refusals, by name
+  expect_error(as_density(m1, margin = 1), "two or more dimensions", class = "dpfda_error_argument")
+  for (bad in list(0, 3, 1.5, NA, "lat", c(1, 2))) {
+    expect_error(as_density(x, margin = bad), "margin", class = "dpfda_error_argument")
+  }
+  expect_error(as_density(curves(matrix(1, 1, 5), cbind(1:5, c(1, 3, 2, 5, 4))), margin = 1), "tensor grid",
+               class = "dpfda_error_argument")
+})
+
+test_that("the margins of a density release in the plane: by the data's column names, close to the data's", {
+  r <- with_seed_mode(4, dp_kde(quakes[, c("long", "lat")], epsilon = 5, delta = 1e-6, bandwidth = c(0.5, 0.5),
+                                domain = list(long = c(160, 190), lat = c(-40, -10))))
+  lat <- as_density(r, margin = "lat")
+  expect_identical(lat$arg_name, "lat")
+  expect_equal(range(lat$grid), c(-40, -10))
+  expect_identical(as_density(r, margin = 2)$values, lat$values)
+  expect_equal(unname(quantile(lat, c(0.25, 0.5, 0.75))), unname(quantile(quakes$lat, c(0.25, 0.5, 0.75))),
+               tolerance = 0.03)
+  # the advice of quantile() in the plane names the margin
+  expect_error(quantile(r), "as_density\\(x, margin = \"long\"\\)", class = "dpfda_error_argument")
+  expect_error(quantile(r, 0.5, interval = "noise"), "quantile\\(as_density\\(x, margin = \"long\"\\)\\)",
+               class = "dpfda_error_argument")
+})
