@@ -469,7 +469,11 @@ as_density <- function(x, margin = NULL, ...) {
 
 # The curves integrated over all axes of their tensor grid but one (`margin`: its number or name),
 # by the trapezoid rule of each axis: curves on that axis's grid.
-curves_margin <- function(x, margin) {
+curves_margin <- function(x, margin) margin_map(x, margin)$curves
+
+# The same, with the linear map it applies (`map`: a matrix of values on the tensor grid, one curve
+# per row, to the marginal values on the axis's sorted grid), for the noise of a release.
+margin_map <- function(x, margin) {
   ax_names <- curves_axis_names(x)
   if (x$dim < 2L) {
     dpfda_abort("`margin` is for curves on a grid of two or more dimensions; these are on a one-dimensional grid.",
@@ -491,14 +495,14 @@ curves_margin <- function(x, margin) {
   }
   dims <- lengths(axes)
   mats <- lapply(seq_along(axes), function(d) if (d == k) diag(dims[d]) else matrix(quadrature_weights(axes[[d]]), 1L))
-  vals <- kron_rows_apply(x$values, mats, dims)
   o <- order(axes[[k]])
+  map <- function(V) kron_rows_apply(V, mats, dims)[, o, drop = FALSE]
   dom <- x$domain
-  out <- new_dpfda_curves(vals[, o, drop = FALSE], axes[[k]][o], if (is.matrix(dom)) dom[, k] else range(axes[[k]]),
+  out <- new_dpfda_curves(map(x$values), axes[[k]][o], if (is.matrix(dom)) dom[, k] else range(axes[[k]]),
                           arg_name = if (is.null(ax_names)) sprintf("%s%d", curves_arg_label(x), k) else ax_names[k],
                           value_name = x$value_name)
   if (!is.null(x$groups)) out$groups <- x$groups
-  out
+  list(curves = out, map = map)
 }
 
 #' Integrals of curves on their grid

@@ -113,7 +113,10 @@ kde_cdf_route <- function(x, smoothness) {
 }
 
 # (`sampling = FALSE`, for the tests: the population route without its sampling term)
-kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max_points = 600L, sampling = TRUE) {
+# (`law`: the noise law of x$values, noise_law(x) by default; a margin's is the release's integrated
+# over the other axes)
+kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max_points = 600L, sampling = TRUE,
+                                      law = noise_law(x)) {
   population <- interval == "population"
   kr <- if (population) kde_population_kernel(x, kde_population_check(x, NULL))
   o <- order(as.double(x$values$grid))
@@ -131,7 +134,6 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
   A_r <- cum_r[i] + a * r[i] + b * r[i + 1L]
   B_r <- cum_r[m] - A_r
   # the integrated noise at every evaluation point, under the public law (public seed)
-  law <- noise_law(x)
   nsim <- as.integer(min(nsim, max(1000, floor(4e6 / length(i)))))   # (memory: a few draws x points matrices)
   D <- with_public_seed(seed, law$draw(nsim))[, o, drop = FALSE]
   U <- matrix(0, m - 1L, m - 1L)   # cumulative trapezoid sums as one matrix product
@@ -199,6 +201,37 @@ kde_cdf_quantile_interval <- function(x, probs, interval, level, nsim, seed, max
        cA = cA, cB = cB, x = xs, lo = lo, hi = hi, refine = refine)
 }
 
+# quantile(r, probs, margin = , interval = "noise") of a density release on a tensor grid: the
+# route through the distribution function applied to the margin. The margin's values are the
+# release's integrated over the other axes (a linear map), so they are the margin of the non-private
+# estimate plus the margin of the noise, whose law is the release's mapped (draws in chunks: a draw
+# on the whole grid is large). That holds for any additive noise, so every mechanism takes it.
+margin_quantile_interval <- function(x, margin, probs, level, nsim, seed) {
+  mm <- margin_map(x$values, margin)
+  law <- noise_law(x)
+  m <- length(law$var)
+  chunked <- function(f, width) function(nsim) {     # (nsim draws, at most 2e6 values at a time)
+    chunk <- max(1L, floor(2e6 / width))
+    do.call(rbind, lapply(split(seq_len(nsim), ceiling(seq_len(nsim) / chunk)), function(b) f(length(b))))
+  }
+  mlaw <- if (!is.null(law$A) && !is.null(law$zdraw)) {
+    PA <- t(mm$map(t(law$A)))                        # a linear law: its map, integrated (m_k x J)
+    list(draw = chunked(function(k) law$zdraw(k) %*% t(PA), ncol(law$A)))
+  } else if (law$family == "gaussian" && m <= 4000L && !is.null(S <- law$cov())) {
+    # a Gaussian law: the margin's covariance P S P' (m_k x m_k), then draws from it
+    Sk <- mm$map(t(mm$map(S)))
+    e <- eigen((Sk + t(Sk)) / 2, symmetric = TRUE)
+    R <- e$vectors %*% (sqrt(pmax(e$values, 0)) * t(e$vectors))
+    list(draw = function(nsim) matrix(stats::rnorm(nsim * nrow(R)), nsim) %*% R)
+  } else {
+    list(draw = chunked(function(k) mm$map(law$draw(k)), m))   # draws on the whole grid, integrated
+  }
+  iv <- kde_cdf_quantile_interval(list(values = mm$curves), probs, "noise", level, nsim, seed, law = mlaw)
+  iv$method <- sprintf("%s, integrated over the other axes (the margin of %s)", iv$method, mm$curves$arg_name)
+  iv$estimate <- stats::quantile(as_density(mm$curves), probs = probs, names = FALSE)
+  iv
+}
+
 # The interval of each p-quantile from bounds lo(x) <= F(x) <= hi(x), both non-decreasing, at the
 # sorted points x: q_p = inf{x: F(x) >= p} lies in [max{x: hi(x) < p}, min{x: lo(x) >= p}].
 cdf_bounds_quantiles <- function(x, lo, hi, probs) {
@@ -215,7 +248,7 @@ cdf_bounds_quantiles <- function(x, lo, hi, probs) {
 
 # quantile(r, interval = ) of a density release: the estimate (quantile() of as_density(r)) and
 # the interval of each quantile from the simultaneous band of `type`.
-release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smoothness) {
+release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smoothness, margin = NULL) {
   if (!all(probs > 0 & probs < 1)) {
     dpfda_abort(paste("An interval is for quantiles strictly inside (0, 1): the ends of the support cannot be",
                       "told from a band (a density of 0 and a small one look alike). Leave 0 and 1 out of `probs`."),
@@ -226,29 +259,44 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   # (checked here for both routes, as confint() checks them for the band's)
   nsim <- check_count(nsim, "nsim", min = 100, max = 1e7)
   seed <- check_count(seed, "seed", min = 0)
-  if (!identical(x$values$dim, 1L) || nrow(x$values$values) != 1L) {
-    dpfda_abort(paste0("Quantile intervals are for one density on a one-dimensional grid.",
-                       if (x$values$dim > 1L) sprintf(paste(" For a density on a %d-dimensional grid,",
-                                                            "quantile(%s) gives the quantiles of a margin, without",
-                                                            "intervals, and summary() its moments with their noise sd."),
-                                                      x$values$dim, margin_hint(x$values))), arg = "x")
-  }
-  est <- stats::quantile(as_density(x), probs = probs, names = FALSE)
-  if (kde_cdf_route(x, smoothness)) {
-    iv <- kde_cdf_quantile_interval(x, probs, interval, level, nsim, seed)
+  if (!is.null(margin)) {
+    if (interval == "population") {
+      dpfda_abort(paste("Population intervals are not given for a margin: the population band is of the density",
+                        "in the plane, whose integral over the other axes misses the kernel's mass beyond the domain.",
+                        "Use interval = \"noise\" (the privacy noise of the margin), or release the column's",
+                        "density on its own."), arg = "interval")
+    }
+    if (nrow(x$values$values) != 1L) dpfda_abort("Quantile intervals are for one density.", arg = "x")
+    iv <- margin_quantile_interval(x, margin, probs, level, nsim, seed)
+    est <- iv$estimate
     how <- iv$method
   } else {
-    type <- if (interval == "noise") "simultaneous" else "population"
-    ci <- stats::confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
-    o <- order(ci$arg)
-    iv <- band_quantile_interval(ci$arg[o], ci$lower[o], ci$upper[o], probs)
-    how <- sprintf(paste("the quantiles of every density within the simultaneous %s%% %s band at the grid points",
-                         "(linear between them, negative values set to 0, normalised on the grid's range):",
-                         "simultaneous over all probabilities. The band: %s"),
-                   format(100 * level), if (interval == "noise") "noise" else "population", attr(ci, "method"))
+    if (!identical(x$values$dim, 1L) || nrow(x$values$values) != 1L) {
+      dpfda_abort(paste0("Quantile intervals are for one density on a one-dimensional grid.",
+                         if (x$values$dim > 1L) sprintf(paste(" For a density on a %d-dimensional grid, give `margin`",
+                                                              "(an axis: quantile(r, probs, margin = %s, interval =",
+                                                              "\"noise\")), and summary() gives its moments with their",
+                                                              "noise sd."), x$values$dim,
+                                                        margin_value_hint(x$values))), arg = "x")
+    }
+    est <- stats::quantile(as_density(x), probs = probs, names = FALSE)
+    if (kde_cdf_route(x, smoothness)) {
+      iv <- kde_cdf_quantile_interval(x, probs, interval, level, nsim, seed)
+      how <- iv$method
+    } else {
+      type <- if (interval == "noise") "simultaneous" else "population"
+      ci <- stats::confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
+      o <- order(ci$arg)
+      iv <- band_quantile_interval(ci$arg[o], ci$lower[o], ci$upper[o], probs)
+      how <- sprintf(paste("the quantiles of every density within the simultaneous %s%% %s band at the grid points",
+                           "(linear between them, negative values set to 0, normalised on the grid's range):",
+                           "simultaneous over all probabilities. The band: %s"),
+                     format(100 * level), if (interval == "noise") "noise" else "population", attr(ci, "method"))
+    }
   }
   target <- if (interval == "noise") {
-    "the quantiles of the non-private estimate (the same density without the privacy noise)"
+    sprintf("the quantiles of %sthe non-private estimate (the same density without the privacy noise)",
+            if (is.null(margin)) "" else sprintf("the margin of %s of ", format_margin(x$values, margin)))
   } else {
     sprintf("the quantiles of the population density (%s)", if (is.null(smoothness))
       "smoothed by the kernel, on the grid's range" else "f itself, under the assumed bound on |f''|")
@@ -258,6 +306,11 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   structure(data.frame(prob = probs, estimate = est, lower = pmin(iv$lower, est), upper = pmax(iv$upper, est)),
             level = level, interval = interval, target = target, method = how,
             class = c("dpfda_quantile_interval", "data.frame"))
+}
+
+# The name of a margin for messages: the axis's name, or its number.
+format_margin <- function(x, margin) {
+  if (is.character(margin)) margin else curves_axis_names(x)[margin] %||% sprintf("axis %d", as.integer(margin))
 }
 
 #' @export

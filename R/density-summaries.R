@@ -79,7 +79,8 @@
 #' added to the release, public seed): post-processing, no budget. The
 #' quantiles of one axis are those of its margin,
 #' `quantile(as_density(r, margin = "lat"))` (see [as_density()]), without
-#' intervals.
+#' intervals, or `quantile(r, probs, margin = "lat", interval = "noise")`
+#' with intervals for the margin's privacy noise.
 #'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
 #'   [mortality_distribution()]), or a [dp_kde()] release. (Other curves and
@@ -90,6 +91,13 @@
 #' @param interval For a [dp_kde()] release: `"none"` (the quantiles
 #'   alone), `"noise"` or `"population"`: a data frame with an interval for
 #'   each quantile (see Intervals).
+#' @param margin For a [dp_kde()] release on a tensor grid of two or more
+#'   dimensions: one axis, by number or name. The quantiles are then those of
+#'   that margin (the release integrated over the other axes, see
+#'   [as_density()]), and `interval = "noise"` bounds them for the margin's
+#'   integrated noise (the route through the distribution function, which
+#'   holds for the additive noise of every mechanism). Population intervals
+#'   are not given for a margin.
 #' @param level,nsim,seed,smoothness For `interval`: the level, and the
 #'   Monte Carlo draws, seed and assumed bound on \eqn{|f''|} of the band it
 #'   comes from (see [confint.dpfda_release()]).
@@ -283,7 +291,7 @@ quantile.dpfda_curves <- function(x, ...) {
 #' @export
 quantile.dpfda_release <- function(x, probs = seq(0, 1, 0.25), names = TRUE,
                                    interval = c("none", "noise", "population"), level = 0.95, nsim = 10000,
-                                   seed = 1, smoothness = NULL, ...) {
+                                   seed = 1, smoothness = NULL, margin = NULL, ...) {
   if (!inherits(x, "dpfda_kde_release")) {
     dpfda_abort(sprintf(paste("quantile() is for densities, and this %s release is not one. For a density release",
                               "(dp_kde()), or curves that are densities, use as_density() first."),
@@ -297,9 +305,10 @@ quantile.dpfda_release <- function(x, probs = seq(0, 1, 0.25), names = TRUE,
     dpfda_abort("`smoothness` is for the population interval: give interval = \"population\" with it.",
                 arg = "smoothness")
   }
-  if (interval == "none") return(stats::quantile(as_density(x), probs = probs, names = names))
+  if (interval == "none") return(stats::quantile(as_density(x, margin = margin), probs = probs, names = names))
   check_probs(probs)
-  release_quantile_interval(x, probs, interval, level, nsim, seed, smoothness)
+  if (!is.null(margin)) curves_margin(x$values, margin)   # (its checks, before any simulation)
+  release_quantile_interval(x, probs, interval, level, nsim, seed, smoothness, margin)
 }
 
 check_probs <- function(probs) {
@@ -341,9 +350,10 @@ density_pieces <- function(x) {
 }
 
 # as_density(x, margin = ...) with the first axis's name when the curves record one.
-margin_hint <- function(x) {
+margin_hint <- function(x) sprintf("as_density(x, margin = %s)", margin_value_hint(x))
+margin_value_hint <- function(x) {
   ax <- curves_axis_names(x)
-  sprintf("as_density(x, margin = %s)", if (is.null(ax)) "1" else paste0("\"", ax[1L], "\""))
+  if (is.null(ax)) "1" else paste0("\"", ax[1L], "\"")
 }
 
 # Quantiles of the density linear between grid points t (values f, CDF F at

@@ -216,6 +216,6 @@ test_that("the margins of a density release in the plane: by the data's column n
                tolerance = 0.03)
   # the advice of quantile() in the plane names the margin
   expect_error(quantile(r), "as_density\\(x, margin = \"long\"\\)", class = "dpfda_error_argument")
-  expect_error(quantile(r, 0.5, interval = "noise"), "quantile\\(as_density\\(x, margin = \"long\"\\)\\)",
+  expect_error(quantile(r, 0.5, interval = "noise"), "margin = \"long\", interval = \"noise\"",
                class = "dpfda_error_argument")
 })
