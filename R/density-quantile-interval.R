@@ -280,7 +280,9 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
                                                         margin_value_hint(x$values))), arg = "x")
     }
     est <- stats::quantile(as_density(x), probs = probs, names = FALSE)
-    if (kde_cdf_route(x, smoothness)) {
+    # (the noise interval needs only the noise's additive public law: the route through the
+    # distribution function for every mechanism; the population one needs a Gaussian-kernel density)
+    if (interval == "noise" || kde_cdf_route(x, smoothness)) {
       iv <- kde_cdf_quantile_interval(x, probs, interval, level, nsim, seed)
       how <- iv$method
     } else {
@@ -297,6 +299,8 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   target <- if (interval == "noise") {
     sprintf("the quantiles of %sthe non-private estimate (the same density without the privacy noise)",
             if (is.null(margin)) "" else sprintf("the margin of %s of ", format_margin(x$values, margin)))
+  } else if (isTRUE(x$of_densities)) {
+    "the quantiles of the population mean density (the mean of the individuals' densities, on the grid's range)"
   } else {
     sprintf("the quantiles of the population density (%s)", if (is.null(smoothness))
       "smoothed by the kernel, on the grid's range" else "f itself, under the assumed bound on |f''|")

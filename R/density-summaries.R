@@ -32,10 +32,14 @@
 #' (what the same release would give without its noise). The intervals hold
 #' for all the probabilities at once, with probability at least `level`.
 #' They cost no budget: they are post-processing of the release and of its
-#' public noise law. Two routes:
+#' public noise law. The same holds for a [dp_mean()] of densities (curves
+#' from [as_density()] or [mortality_distribution()], one density per
+#' individual): its population interval is for the quantiles of the
+#' population mean density and needs `inference = TRUE`. Two routes:
 #'
-#' * **Through the distribution function** (mechanisms `"gp"` and
-#'   `"sobolev"`, whose estimate is a Gaussian kernel density, without
+#' * **Through the distribution function** (every noise interval; the
+#'   population interval of mechanisms `"gp"` and `"sobolev"`, whose
+#'   estimate is a Gaussian kernel density, without
 #'   `unit` or `smoothness`). A quantile depends on the density only
 #'   through its integrals, and the integral of the noise has a much
 #'   smaller simultaneous quantile than a band of the noise at each point.
@@ -50,8 +54,9 @@
 #'   and the binning and rounding bounds of the population band. The
 #'   distribution function so bounded is inverted at 600 points across the
 #'   grid.
-#' * **Through the simultaneous band** (the other mechanisms, a release
-#'   with `unit`, or `smoothness`): the range of the quantiles of every
+#' * **Through the simultaneous band** (the population interval of the other
+#'   mechanisms, of a release with `unit`, with `smoothness`, and of a
+#'   mean of densities): the range of the quantiles of every
 #'   density that lies within the simultaneous band of that type at the
 #'   grid points (taken, like the estimate, as linear between them, negative
 #'   values set to zero and normalised on the grid's range), found exactly
@@ -83,7 +88,8 @@
 #' with intervals for the margin's privacy noise.
 #'
 #' @param x A one-dimensional `dpfda_density` (from [as_density()] or
-#'   [mortality_distribution()]), or a [dp_kde()] release. (Other curves and
+#'   [mortality_distribution()]), a [dp_kde()] release, or a [dp_mean()]
+#'   release of such densities. (Other curves and
 #'   releases are refused with advice: make them densities with
 #'   [as_density()].)
 #' @param probs Probabilities in \[0, 1\].
@@ -292,9 +298,10 @@ quantile.dpfda_curves <- function(x, ...) {
 quantile.dpfda_release <- function(x, probs = seq(0, 1, 0.25), names = TRUE,
                                    interval = c("none", "noise", "population"), level = 0.95, nsim = 10000,
                                    seed = 1, smoothness = NULL, margin = NULL, ...) {
-  if (!inherits(x, "dpfda_kde_release")) {
+  if (!inherits(x, "dpfda_kde_release") && !isTRUE(x$of_densities)) {
     dpfda_abort(sprintf(paste("quantile() is for densities, and this %s release is not one. For a density release",
-                              "(dp_kde()), or curves that are densities, use as_density() first."),
+                              "(dp_kde(), or dp_mean() of densities), or curves that are densities, use as_density()",
+                              "first."),
                         x$mechanism %||% "this mechanism"), arg = "x")
   }
   check_dot_names(list(...), character(), "quantile", unknown = function(name) {

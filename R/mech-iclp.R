@@ -516,6 +516,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   parts <- c(parts, list(privacy_part(if (auto) ab$epsilon else 0, name = "bound"),
                          privacy_part(eps_count, name = "count"), privacy_part(eps_inf - eps_clip, name = "spread"),
                          privacy_part(eps_clip, name = "clipped count")))
+  # a mean of densities (as_density(), mortality_distribution()) is a density: quantile() takes it
+  if (inherits(x, "dpfda_density")) rel$of_densities <- TRUE
   release_close(rel, budget, if (auto) "dp_mean (tau = \"auto\")" else if (select == "pcv") "dp_mean + pcv_select"
                 else "dp_mean", parts)
 }

@@ -191,6 +191,13 @@ test_that("with smoothness, or another mechanism, the intervals come from the po
   qi <- quantile(ri, p, interval = "population", nsim = 1000)
   expect_match(attr(qi, "method"), "simultaneous 95% population band", fixed = TRUE)
   expect_true(all(qi$lower <= qi$estimate & qi$estimate <= qi$upper))
+  # the noise interval needs only the additive noise law: every mechanism goes through the
+  # distribution function, narrower than the band's range
+  qn <- quantile(ri, p, interval = "noise", nsim = 1000)
+  expect_match(attr(qn, "method"), "through the distribution function", fixed = TRUE)
+  cin <- confint(ri, type = "simultaneous", nsim = 1000)
+  bn <- dpfda:::band_quantile_interval(cin$arg, cin$lower, cin$upper, p)
+  expect_lt(sum(qn$upper - qn$lower), sum(bn$upper - bn$lower))
 })
 
 test_that("a change of units moves the intervals with the data", {
@@ -345,4 +352,37 @@ test_that("noise intervals of a margin's quantiles cover the non-private margin'
   r1 <- with_seed_mode(1, dp_kde(X$a, g$a, 0.08, epsilon = 1, delta = 1e-5))
   expect_error(quantile(r1, 0.5, margin = 1, interval = "noise"), "two or more dimensions",
                class = "dpfda_error_argument")
+})
+
+test_that("quantile() of a dp_mean() of densities: intervals for the mean density's quantiles", {
+  # 4000 individuals, each one density (a normal with its own mean); FRL on every component, so the
+  # release without noise is the mean of the densities itself
+  set.seed(15)
+  g <- seq(-4, 6, length.out = 51)
+  D <- as_density(curves(t(vapply(rnorm(4000, 1, 0.7), function(m) dnorm(g, m, 1), numeric(51))), g))
+  cen <- dnorm(g, 1, 1.2)
+  p <- c(0.25, 0.5, 0.75)
+  target <- quantile(as_density(curves(matrix(colMeans(D$values), 1L), g)), p, names = FALSE)
+  reps <- 20
+  cover <- 0
+  for (r in seq_len(reps)) {
+    rel <- with_seed_mode(r, suppressWarnings(dp_mean(D, epsilon = 2, tau = 0.6, mechanism = "frl", M = 51,
+                                                      center = cen)))
+    expect_true(isTRUE(rel$of_densities))
+    q <- quantile(rel, p, interval = "noise", nsim = 1000)
+    cover <- cover + all(q$lower <= target & target <= q$upper)
+  }
+  expect_gte(cover / reps, 0.9)
+  expect_match(attr(q, "method"), "through the distribution function", fixed = TRUE)
+  expect_equal(q$estimate, unname(quantile(as_density(rel), p)))
+  expect_lt(max(q$upper - q$lower), 1)          # informative: the quartiles are 1.6 apart
+  # the population interval (the band route) needs the inference of dp_mean()
+  expect_error(quantile(rel, p, interval = "population"), class = "dpfda_error")
+  ri <- with_seed_mode(1, suppressWarnings(dp_mean(D, epsilon = 2, tau = 0.6, center = cen, inference = TRUE)))
+  qp <- quantile(ri, p, interval = "population", nsim = 1000)
+  expect_match(attr(qp, "target"), "population mean density", fixed = TRUE)
+  expect_true(all(qp$lower <= qnorm(p, 1, sqrt(1.49)) & qnorm(p, 1, sqrt(1.49)) <= qp$upper))
+  # a mean of curves that are not densities is still refused
+  rc <- with_seed_mode(1, dp_mean(curves(matrix(runif(400), 8), seq(0, 1, length.out = 50)), epsilon = 1, tau = 1))
+  expect_error(quantile(rc, 0.5), "dp_mean\\(\\) of densities", class = "dpfda_error_argument")
 })
