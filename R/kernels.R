@@ -23,6 +23,10 @@ new_dpfda_kernel <- function(type, lengthscale, variance, ..., class = character
 #' * `kernel_exponential()`: \eqn{v \exp(-\|x-y\|_p / \ell)} with the L1
 #'   (`norm = "l1"`, the Sobolev/Laplace kernel, separable across dimensions)
 #'   or L2 norm. In one dimension both are the Ornstein--Uhlenbeck kernel.
+#'   `lengthscale` may be one number per dimension, each coordinate divided
+#'   by its own: with the L1 norm,
+#'   \eqn{v \exp(-\sum_d |x_d - y_d| / \ell_d)}, a product of
+#'   one-dimensional kernels.
 #' * `kernel_matern()`: Matern kernel of smoothness `nu` in the Euclidean
 #'   distance \eqn{r}, \eqn{v\, 2^{1-\nu}/\Gamma(\nu)\, (\sqrt{2\nu} r/\ell)^\nu
 #'   K_\nu(\sqrt{2\nu} r/\ell)}; closed forms for \eqn{\nu = 1/2, 3/2, 5/2},
@@ -72,11 +76,15 @@ kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL, ...) {
 #' @export
 kernel_exponential <- function(lengthscale = 1, norm = c("l1", "l2"), variance = 1, ...) {
   check_dot_names(dot_args(), character(), "kernel_exponential")
-  lengthscale <- check_number(lengthscale, "lengthscale", lower = 0, lower_open = TRUE)
+  ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
+    all(is.finite(lengthscale)) && all(lengthscale > 0)
+  if (!isTRUE(ok)) arg_error("lengthscale", "a positive number (or one per dimension)", lengthscale)
   norm <- check_choice(norm, c("l1", "l2"), "norm")
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
-  new_dpfda_kernel("exponential", lengthscale = lengthscale, variance = variance,
-                   norm = norm, dim = NA_integer_)
+  # (one lengthscale per dimension: each coordinate divided by its own; with the l1 norm the kernel is
+  # then the product of one-dimensional exponential kernels)
+  new_dpfda_kernel("exponential", lengthscale = as.double(lengthscale), variance = variance,
+                   norm = norm, dim = if (length(lengthscale) > 1L) length(lengthscale) else NA_integer_)
 }
 
 #' @rdname kernels
@@ -178,7 +186,7 @@ kernel_axis_factors <- function(kernel, d) {
     return(lapply(ls, function(l) kernel_gaussian(l)))
   }
   if (kernel$type == "exponential" && (kernel$norm == "l1" || d == 1L)) {
-    return(rep(list(kernel_exponential(kernel$lengthscale, "l1")), d))
+    return(lapply(rep_len(kernel$lengthscale, d), function(l) kernel_exponential(l, "l1")))
   }
   if (d == 1L) return(list(kernel))
   NULL
@@ -186,7 +194,7 @@ kernel_axis_factors <- function(kernel, d) {
 
 # Exponential kernel in 1-D (OU process): Markov, sampled by AR(1).
 kernel_is_markov_1d <- function(kernel) {
-  kernel$type == "exponential" || (kernel$type == "matern" && kernel$nu == 0.5)
+  (kernel$type == "exponential" || (kernel$type == "matern" && kernel$nu == 0.5)) && length(kernel$lengthscale) == 1L
 }
 
 #' @export
@@ -200,7 +208,7 @@ format.dpfda_kernel <- function(x, ...) {
               paste(format(x$lengthscale, digits = 4), collapse = ", "))
     },
     exponential = sprintf("Exponential kernel %sexp(-|x - y|_%s / l), l = %s", v,
-                          substring(x$norm, 2), format(x$lengthscale, digits = 4)),
+                          substring(x$norm, 2), paste(format(x$lengthscale, digits = 4), collapse = ", ")),
     matern = sprintf("Matern kernel, nu = %s, l = %s%s", format(x$nu, digits = 4),
                      format(x$lengthscale, digits = 4),
                      if (x$variance == 1) "" else paste0(", variance = ", format(x$variance, digits = 4)))

@@ -133,12 +133,23 @@ iclp_kde_kernel <- function(kernel, bw, d, mechanism = "iclp") {
     kernel$type
   }
   if (type == "gaussian") return(bw$kernel)
+  H <- as.matrix(bw$H)
+  if (type == "exponential" && all(H[row(H) != col(H)] == 0)) {
+    # a bandwidth per axis: each coordinate scaled by its own (l1: a product of one-dimensional kernels)
+    ls <- sqrt(diag(H))
+    if (all(ls == ls[1L])) ls <- ls[1L]
+    return(kernel_exponential(ls, norm = if (is.null(kernel$norm)) "l1" else kernel$norm))
+  }
   if (!bw$isotropic) {
-    dpfda_abort(sprintf(paste("The %s kernel of mechanism \"%s\" needs an isotropic (scalar) bandwidth, not",
-                              "one per axis. Give kernel = kernel_gaussian(1) (a Gaussian kernel takes a bandwidth",
-                              "per axis; its lengthscale is the bandwidth), rescale the columns so that one bandwidth",
+    dpfda_abort(sprintf(paste("The %s kernel of mechanism \"%s\" needs %s, not %s. Give kernel =",
+                              "kernel_gaussian(1) (a Gaussian kernel takes a bandwidth per axis, or a bandwidth",
+                              "matrix; its lengthscale is the bandwidth), rescale the columns so that one bandwidth",
                               "suits all of them (e.g. divide each by its public scale), or use mechanism = \"gp\"."),
-                        type, if (identical(mechanism, "frl")) "frl" else "iclp"), arg = "bandwidth")
+                        type, if (identical(mechanism, "frl")) "frl" else "iclp",
+                        if (type == "exponential") "a bandwidth per axis (a diagonal bandwidth matrix)"
+                        else "an isotropic (scalar) bandwidth",
+                        if (type == "exponential") "a bandwidth matrix with correlations" else "one per axis"),
+                arg = "bandwidth")
   }
   ls <- sqrt(bw$H[1L, 1L])
   switch(type,

@@ -22,7 +22,9 @@
 #'   the estimate uses the power kernel \eqn{K = C^\eta}, \eqn{K(x, y) =
 #'   \sum_j \lambda_j^\eta v_j(x) v_j(y)} of the [kl_basis()] of a covariance
 #'   kernel \eqn{C} whose lengthscale is the bandwidth (Gaussian in 1-D,
-#'   exponential in 2-D by default), times a data-independent normaliser
+#'   exponential in 2-D by default, with the \eqn{\ell_1} norm and one
+#'   lengthscale per axis when the bandwidth has one per axis; a Gaussian
+#'   \eqn{C} also takes a bandwidth matrix), times a data-independent normaliser
 #'   (one over the integral of \eqn{K(\cdot, t^*)}, \eqn{t^*} the grid
 #'   point nearest the centre). `"iclp"` adds ICLP noise \eqn{\sigma
 #'   \sum_j \sqrt{\lambda_j} Z_j v_j}, \eqn{\sigma = \sqrt 2

@@ -170,7 +170,7 @@ bad_arg_table_core <- function() {
       iclp = list(x = c(0.1, 0.4, 0.45, 0.9), grid = t5, bandwidth = 0.2, epsilon = 1, delta = 0,
                   mechanism = "iclp", domain = c(0, 1), calibration = "analytic", binned = FALSE,
                   bins = 100, k = 5, h = 2, noise = "float", budget = NULL, unit = c("a", "b", "b", "c")),
-      frl2 = list(x = g2, grid = list(t5, t5), bandwidth = 0.3, epsilon = 1, delta = 0,
+      frl2 = list(x = g2, grid = list(t5, t5), bandwidth = c(0.3, 0.2), epsilon = 1, delta = 0,
                   mechanism = "frl", domain = rbind(c(0, 0), c(1, 1)), calibration = "analytic",
                   binned = FALSE, bins = 100, k = 5, h = 2, noise = "float", budget = NULL, unit = NULL)
     ),
@@ -501,6 +501,7 @@ bad_arg_allowed_core <- function() {
     allow("kernel_matern", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
     allow("kernel_gaussian", c("lengthscale", "variance"), c("1e10", "2^31", "double.xmax")),
     allow("kernel_gaussian", "lengthscale", "wrong length"),
+    allow("kernel_exponential", "lengthscale", "wrong length"),   # (one lengthscale per dimension)
     allow("kernel_gaussian", "H", c("NULL", "1e10", "2^31", "double.xmax")),
     # kernel_matrix(): `x` and `y` may be any finite points (a number, a
     # numeric data frame, repeated points)

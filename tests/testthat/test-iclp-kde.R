@@ -182,7 +182,7 @@ test_that("bad ICLP / FRL KDE inputs give classed errors naming the argument", {
   err(dp_kde(x, g, 0.1, 1, mechanism = "iclp", kernel = "gaussian"), "kernel")
   err(dp_kde(x, g, 0.1, 1, delta = 1.5, mechanism = "iclp"), "delta", "dpfda_error_privacy")
   err(dp_kde(x, g, 0.1, 1, delta = -1, mechanism = "frl"), "delta", "dpfda_error_privacy")
-  err(dp_kde(cbind(x, x), list(g, g), c(0.1, 0.2), 1, mechanism = "iclp"), "bandwidth")
+  err(dp_kde(cbind(x, x), list(g, g), matrix(c(0.01, 0.005, 0.005, 0.04), 2), 1, mechanism = "iclp"), "bandwidth")
   err(dp_kde(cbind(x, x), cbind(runif(5), runif(5)), 0.1, 1, mechanism = "iclp"), "grid")
   err(dp_kde(cbind(x, x), g, 0.1, 1, mechanism = "iclp"), "x")
   expect_warning(dp_kde(x, g, 0.1, 1, mechanism = "iclp", kernel = kernel_matern(1.5, 1), eta = 1.1),
@@ -275,19 +275,27 @@ test_that("dp_cov() without noise is the projected (shrunk) covariance; bad inpu
                class = "dpfda_error_numeric")
 })
 
-test_that("a bandwidth per axis with the default 2-D kernel names the mechanism asked for and the Gaussian way out", {
+test_that("a bandwidth per axis with the default 2-D kernel: one lengthscale per axis; a correlated one names the way out", {
   q <- quakes[1:200, c("long", "lat")]
   dom <- list(long = c(160, 190), lat = c(-40, -10))
+  H <- matrix(c(1, 0.3, 0.3, 0.25), 2)
   for (mech in c("iclp", "frl")) {
-    # (frl's message said mechanism "iclp")
-    e <- expect_error(dp_kde(q, epsilon = 1, domain = dom, bandwidth = c(1, 0.5), mechanism = mech),
+    # (before: refused, as the exponential kernel took one lengthscale only)
+    r <- with_seed_mode(2, dp_kde(q, epsilon = 1, domain = dom, bandwidth = c(1, 0.5), mechanism = mech))
+    expect_equal(r$basis$kernel$lengthscale, c(1, 0.5))
+    expect_identical(r$basis$kernel$norm, "l1")
+    # a bandwidth matrix with a correlation is not a lengthscale per axis (frl's message said mechanism "iclp")
+    e <- expect_error(dp_kde(q, epsilon = 1, domain = dom, bandwidth = H, mechanism = mech),
                       class = "dpfda_error_argument")
     expect_match(conditionMessage(e), sprintf("exponential kernel of mechanism \"%s\"", mech), fixed = TRUE)
     expect_match(conditionMessage(e), "kernel = kernel_gaussian(1)", fixed = TRUE)
-    # the way out it names works, and uses the bandwidth per axis
-    r <- with_seed_mode(2, dp_kde(q, epsilon = 1, domain = dom, bandwidth = c(1, 0.5), mechanism = mech,
+    # the way out it names works, and uses the bandwidth matrix
+    r <- with_seed_mode(2, dp_kde(q, epsilon = 1, domain = dom, bandwidth = H, mechanism = mech,
                                   kernel = kernel_gaussian(1)))
     expect_s3_class(r, "dpfda_release")
-    expect_equal(r$bandwidth, diag(c(1, 0.25)), ignore_attr = TRUE)
+    expect_equal(r$bandwidth, H, ignore_attr = TRUE)
   }
+  # a Matern kernel still takes one bandwidth only
+  expect_error(dp_kde(q, epsilon = 1, domain = dom, bandwidth = c(1, 0.5), mechanism = "iclp",
+                      kernel = kernel_matern(3 / 2, 1)), "isotropic", class = "dpfda_error_argument")
 })

@@ -16,6 +16,7 @@ test_that("the Kronecker basis is the dense basis: eigenvalues, orthonormality, 
     list(kernel_gaussian(c(0.3, 1.5)), list(a1, a2)),
     list(kernel_gaussian(H = diag(c(0.04, 0.8))), list(a1, a2)),
     list(kernel_exponential(0.5, "l1", variance = 2.5), list(a1, a2)),
+    list(kernel_exponential(c(0.2, 1.5), "l1"), list(a1, a2)),
     list(kernel_gaussian(0.6), list(a1, a2, a3)))
   for (cs in cases) {
     pts <- as.matrix(expand.grid(cs[[2]], KEEP.OUT.ATTRS = FALSE))
@@ -109,4 +110,37 @@ test_that("an ICLP density on a Kronecker basis is calibrated to the coefficient
   loss <- max(vapply(seq_len(nrow(D)), function(k) max(abs(D - rep(D[k, ], each = nrow(D))) %*% (1 / lap)), 0))
   expect_lte(loss, 0.7 * (1 + 1e-9))
   expect_gt(loss, 0.7 * 0.999)    # and tight: the exact method
+})
+
+test_that("an exponential kernel with a lengthscale per axis: its Gram matrix, and the ICLP density it serves", {
+  P <- cbind(c(0, 1, 0.3, 0.75), c(0, 0.2, 1, -0.4))
+  k1 <- kernel_exponential(c(1, 0.5))
+  expect_equal(kernel_matrix(k1, P), exp(-abs(outer(P[, 1], P[, 1], "-")) - abs(outer(P[, 2], P[, 2], "-")) / 0.5))
+  k2 <- kernel_exponential(c(1, 0.5), norm = "l2", variance = 2)
+  expect_equal(kernel_matrix(k2, P), 2 * exp(-sqrt(outer(P[, 1], P[, 1], "-")^2 + outer(P[, 2], P[, 2], "-")^2 / 0.25)))
+  expect_true(dpfda:::kernel_separable(k1))
+  expect_false(dpfda:::kernel_is_markov_1d(k1))
+  expect_match(format(k1), "l = 1.0, 0.5", fixed = TRUE)
+  expect_error(kernel_matrix(k1, cbind(1:3)), "2 dimensions", class = "dpfda_error_argument")
+  for (bad in list(c(1, -1), c(1, NA), c(1, Inf), matrix(1, 1, 2), "a")) {
+    expect_error(kernel_exponential(bad), "lengthscale", class = "dpfda_error_argument")
+  }
+  # dp_kde(mechanism = "iclp") in the plane with a bandwidth per axis (e.g. from dp_bandwidth()): the
+  # default exponential kernel with those lengthscales, calibrated to its (Kronecker) basis
+  set.seed(5)
+  X <- cbind(stats::runif(300), stats::rnorm(300, 0, 3))
+  g <- list(seq(0, 1, length.out = 11), seq(-8, 8, length.out = 9))
+  r <- with_seed_mode(1, suppressWarnings(dp_kde(X, g, bandwidth = c(0.1, 1.5), epsilon = 0.7, mechanism = "iclp")))
+  expect_equal(r$basis$kernel$lengthscale, c(0.1, 1.5))
+  expect_false(is.null(r$basis$kron))
+  b <- r$basis
+  lam <- b$values
+  D <- r$params$normaliser * b$vectors * rep(lam^r$params$eta, each = nrow(b$vectors)) / r$n
+  lap <- r$noise_scale * sqrt(lam / 2)
+  loss <- max(vapply(seq_len(nrow(D)), function(k) max(abs(D - rep(D[k, ], each = nrow(D))) %*% (1 / lap)), 0))
+  expect_lte(loss, 0.7 * (1 + 1e-9))
+  expect_gt(loss, 0.7 * 0.999)
+  # a bandwidth matrix with a correlation is refused for this kernel, with the way out
+  expect_error(dp_kde(X, g, bandwidth = matrix(c(0.01, 0.05, 0.05, 2), 2), epsilon = 1, mechanism = "iclp"),
+               "bandwidth per axis", class = "dpfda_error_argument")
 })
