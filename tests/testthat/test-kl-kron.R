@@ -122,6 +122,17 @@ test_that("an exponential kernel with a lengthscale per axis: its Gram matrix, a
   expect_false(dpfda:::kernel_is_markov_1d(k1))
   expect_match(format(k1), "l = 1.0, 0.5", fixed = TRUE)
   expect_error(kernel_matrix(k1, cbind(1:3)), "2 dimensions", class = "dpfda_error_argument")
+  # random Fourier features draw from its spectral law: per-axis Cauchy (l1) or a scaled t (l2)
+  set.seed(6)
+  for (k in list(kernel_exponential(c(0.1, 0.2)), kernel_exponential(c(0.1, 0.2, 0.3), norm = "l2"))) {
+    D <- length(k$lengthscale)
+    f <- kme_rff(k, J = 40000, dim = D)
+    dd <- rbind(c(0.2, -0.15, 0.1)[seq_len(D)], c(0.05, 0.1, -0.3)[seq_len(D)])
+    for (i in 1:2) {
+      mc <- mean(cos(as.vector(crossprod(f$W, dd[i, ]))))   # (its sd: at most 1 / sqrt(2 J) = 0.0035)
+      expect_lt(abs(mc - as.vector(kernel_matrix(k, dd[i, , drop = FALSE], matrix(0, 1, D)))), 0.015)
+    }
+  }
   for (bad in list(c(1, -1), c(1, NA), c(1, Inf), matrix(1, 1, 2), "a")) {
     expect_error(kernel_exponential(bad), "lengthscale", class = "dpfda_error_argument")
   }
