@@ -53,9 +53,7 @@ kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL, ...) {
   check_dot_names(dot_args(), character(), "kernel_gaussian")
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
   # checked even when `H` is given (and `lengthscale` unused), so that garbage is not ignored
-  ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
-    all(is.finite(lengthscale)) && all(lengthscale > 0)
-  if (!isTRUE(ok)) arg_error("lengthscale", "a positive number (or one per dimension)", lengthscale)
+  check_kernel_lengthscale(lengthscale)
   if (!is.null(H)) {
     if (is.numeric(H) && is.null(dim(H)) && length(H) == 1L) H <- matrix(H)
     ok <- is.numeric(H) && is.matrix(H) && nrow(H) == ncol(H) && nrow(H) >= 1L &&
@@ -71,14 +69,20 @@ kernel_gaussian <- function(lengthscale = 1, variance = 1, H = NULL, ...) {
                    H = NULL, dim = if (length(lengthscale) > 1L) length(lengthscale) else NA_integer_)
 }
 
+# A kernel's lengthscale: one positive number, or one per dimension.
+check_kernel_lengthscale <- function(lengthscale) {
+  ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
+    all(is.finite(lengthscale)) && all(lengthscale > 0)
+  if (!isTRUE(ok)) arg_error("lengthscale", "a positive number (or one per dimension)", lengthscale)
+  invisible(lengthscale)
+}
+
 #' @rdname kernels
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @export
 kernel_exponential <- function(lengthscale = 1, norm = c("l1", "l2"), variance = 1, ...) {
   check_dot_names(dot_args(), character(), "kernel_exponential")
-  ok <- is.numeric(lengthscale) && is.null(dim(lengthscale)) && length(lengthscale) >= 1L &&
-    all(is.finite(lengthscale)) && all(lengthscale > 0)
-  if (!isTRUE(ok)) arg_error("lengthscale", "a positive number (or one per dimension)", lengthscale)
+  check_kernel_lengthscale(lengthscale)
   norm <- check_choice(norm, c("l1", "l2"), "norm")
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
   # (one lengthscale per dimension: each coordinate divided by its own; with the l1 norm the kernel is
