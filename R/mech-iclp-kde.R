@@ -141,14 +141,16 @@ iclp_kde_kernel <- function(kernel, bw, d, mechanism = "iclp") {
     return(kernel_exponential(ls, norm = if (is.null(kernel$norm)) "l1" else kernel$norm))
   }
   if (!bw$isotropic) {
+    expo <- type == "exponential"
     dpfda_abort(sprintf(paste("The %s kernel of mechanism \"%s\" needs %s, not %s. Give kernel =",
                               "kernel_gaussian(1) (a Gaussian kernel takes a bandwidth per axis, or a bandwidth",
-                              "matrix; its lengthscale is the bandwidth), rescale the columns so that one bandwidth",
-                              "suits all of them (e.g. divide each by its public scale), or use mechanism = \"gp\"."),
+                              "matrix; its lengthscale is the bandwidth), %s, or use mechanism = \"gp\"."),
                         type, if (identical(mechanism, "frl")) "frl" else "iclp",
-                        if (type == "exponential") "a bandwidth per axis (a diagonal bandwidth matrix)"
-                        else "an isotropic (scalar) bandwidth",
-                        if (type == "exponential") "a bandwidth matrix with correlations" else "one per axis"),
+                        if (expo) "a bandwidth per axis (a diagonal bandwidth matrix)" else "an isotropic (scalar) bandwidth",
+                        if (expo) "a bandwidth matrix with correlations" else "one per axis",
+                        if (expo) "one bandwidth per axis (e.g. sqrt(diag(H)))" else
+                          paste("rescale the columns so that one bandwidth suits all of them (e.g. divide each by",
+                                "its public scale)")),
                 arg = "bandwidth")
   }
   ls <- sqrt(bw$H[1L, 1L])

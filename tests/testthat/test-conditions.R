@@ -13,8 +13,8 @@ test_that("errors seen by new users say what is wrong and how to fix it (issue 3
   expect_snapshot(error = TRUE, dp_kde(faithful$eruptions, grid = gk, bandwidth = 0.3, epsilon = 1, domain = c(2, 6)))
   expect_snapshot(error = TRUE, dp_kde(faithful, grid = gk, bandwidth = 0.3, epsilon = 1, domain = c(1, 6)))
   g2 <- as.matrix(expand.grid(seq(1.5, 5.5, length.out = 5), seq(40, 100, length.out = 5)))
-  expect_snapshot(error = TRUE, dp_kde(as.matrix(faithful), grid = g2, epsilon = 1, bandwidth = c(0.3, 5),
-                                       mechanism = "iclp"))
+  expect_snapshot(error = TRUE, dp_kde(as.matrix(faithful), grid = g2, epsilon = 1,
+                                       bandwidth = matrix(c(0.09, 0.5, 0.5, 25), 2), mechanism = "iclp"))
 })
 
 test_that("the main errors of the mechanisms (missing epsilon, bad delta, unknown option, shape)", {
