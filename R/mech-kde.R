@@ -138,7 +138,12 @@
 #'   units)"; not the units' number of points, which is not private).
 #' @return A `dpfda_release` (subclasses `dpfda_kde_release`,
 #'   `dpfda_gp_release`) with the released curve, sensitivity, noise scale and
-#'   noise kernel.
+#'   noise kernel. What follows from it costs no budget: bands
+#'   ([confint.dpfda_release()]), quantiles with intervals
+#'   ([density-summaries]); in two dimensions `summary()` gives the means,
+#'   standard deviations and correlation with their noise, and
+#'   `as_density(r, margin = )` or `quantile(r, margin = )` one column's
+#'   marginal density and quantiles.
 #' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
 #'   privacy for functions and functional data. *JMLR* 14, 703--727.
 #' @examples
