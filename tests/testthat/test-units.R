@@ -174,8 +174,9 @@ test_that("dp_kde() is equivariant with the bandwidth in data units (1-D, every 
 test_that("dp_kde() in two dimensions is equivariant under an isotropic change of units", {
   set.seed(6)
   p1 <- cbind(rbeta(300, 2, 3), rbeta(300, 3, 2))
-  # axes of different sizes: on a square tensor grid the eigenvalues are degenerate and the
-  # eigenvectors within an eigenspace (which the l1-type ICLP sensitivity depends on) are arbitrary
+  # axes of different sizes (a square tensor grid has degenerate eigenvalues, within whose eigenspaces
+  # the dense route's eigenvectors, on which the l1-type ICLP sensitivity depends, are arbitrary; the
+  # Kronecker basis of the next test fixes them)
   g1 <- as_grid(list(seq(0, 1, length.out = 9), seq(0, 1, length.out = 8)))
   dom1 <- rbind(c(0, 0), c(1, 1))
   for (m in c("gp", "iclp")) {
@@ -184,6 +185,33 @@ test_that("dp_kde() in two dimensions is equivariant under an isotropic change o
                     function() dp_kde(units_a + units_b * p1, units_a + units_b * g1, 0.15 * units_b, 1, dl,
                                       mechanism = m, domain = units_a + units_b * dom1))
     expect_lt(rel_diff(r[[1]]$values$values / units_b^2, r[[2]]$values$values), 1e-8, label = m)
+  }
+})
+
+test_that("a density in the plane is equivariant under a change of units of each axis, with its margins", {
+  # each axis in its own units (degrees -> arc minutes on one, a shift and a factor 17 on the other);
+  # the Kronecker basis makes even a square grid's degenerate eigenspaces the same in both units
+  set.seed(16)
+  p1 <- cbind(rbeta(300, 2, 3), rbeta(300, 3, 2))
+  b <- c(units_b, 60)
+  a <- c(units_a, 0)
+  tr <- function(P) sweep(sweep(P, 2L, b, "*"), 2L, a, "+")
+  g1 <- list(seq(0, 1, length.out = 9), seq(0, 1, length.out = 9))
+  g2 <- list(a[1] + b[1] * g1[[1]], a[2] + b[2] * g1[[2]])
+  dom1 <- rbind(c(0, 0), c(1, 1))
+  p <- c(0.25, 0.5, 0.75)
+  for (m in c("gp", "iclp")) {
+    dl <- if (m == "gp") 1e-5 else 0
+    r <- units_pair(function() dp_kde(p1, g1, c(0.15, 0.1), 1, dl, mechanism = m, domain = dom1),
+                    function() dp_kde(tr(p1), g2, c(0.15, 0.1) * b, 1, dl, mechanism = m, domain = tr(dom1)))
+    expect_lt(rel_diff(r[[1]]$values$values / prod(b), r[[2]]$values$values), 1e-8, label = m)
+    for (k in 1:2) {
+      q1 <- quantile(r[[1]], p, margin = k, interval = "noise", nsim = 500)
+      q2 <- quantile(r[[2]], p, margin = k, interval = "noise", nsim = 500)
+      for (col in c("estimate", "lower", "upper")) {
+        expect_lt(rel_diff(a[k] + b[k] * q1[[col]], q2[[col]]), 1e-6, label = paste(m, k, col))
+      }
+    }
   }
 })
 
