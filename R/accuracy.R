@@ -73,7 +73,12 @@
 #'   and `J`, `centered` in `...`. The error is in the Hilbert--Schmidt norm.
 #' * `"kde"`: [dp_kde()] with its default Gaussian-process mechanism: give
 #'   `n` (points), `epsilon`, `delta`, `grid` (or `domain` in `...`, for
-#'   [dp_kde()]'s default grid over it) and `bandwidth` in `...`.
+#'   [dp_kde()]'s default grid over it) and `bandwidth` in `...`. With
+#'   `kde_mechanism = "iclp"` or `"frl"` in `...`, the pure-DP mechanisms of
+#'   Lin and Reimherr (no `delta`), with their options (`kernel`, `eta`,
+#'   `J`, `M`, `tol`, `sensitivity_method`) in `...` as well: their noise
+#'   follows from these settings alone, so the plan is the noise law of a
+#'   release with them (made on no data, under a public seed).
 #' * `"bandwidth"`: [dp_bandwidth()]: give `epsilon`, `delta`, optionally `n`,
 #'   and `d` (dimensions), `offsets` in `...`; the result (class
 #'   `dpfda_accuracy_bandwidth`) gives `n_needed`, the `n` its private test
@@ -544,9 +549,11 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   need <- function(v, arg, hint) plan_need(v, arg, mechanism, hint)
   need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")
   epsilon <- check_epsilon(epsilon)
+  kde_domain <- NULL
   if (mechanism == "kde" && !is.null(opts$domain)) {
     # (as dp_kde(): a public domain without a grid gives the default grid over it)
-    if (is.null(grid)) grid <- kde_default_grid(domain_from_ranges(opts$domain))
+    kde_domain <- domain_from_ranges(opts$domain)
+    if (is.null(grid)) grid <- kde_default_grid(kde_domain)
     opts$domain <- NULL
   }
   need(grid, "grid", if (mechanism == "kde") "the public grid of the release, or its `domain` for dp_kde()'s default grid"
@@ -565,7 +572,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   }
   need(n, "n", "the number of individuals (curves)")
   n <- check_count(n, "n", min = 1, max = 1e15)
-  if (mechanism == "kde") return(accuracy_settings_kde(n, epsilon, delta, grid, opts))
+  if (mechanism == "kde") return(accuracy_settings_kde(n, epsilon, delta, grid, opts, kde_domain))
   need(tau, "tau", "the public bound on each curve's norm, as in dp_mean()")
   opts$center <- NULL   # (a call copied from dp_mean(): tau bounds the deviations from the centre, whatever it is)
   tau <- check_number(tau, "tau", lower = 0, lower_open = TRUE, upper = 1e150)
@@ -626,7 +633,11 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
 }
 
-accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
+accuracy_settings_kde <- function(n, epsilon, delta, grid, opts, domain = NULL) {
+  km <- check_choice(if (is.null(opts$kde_mechanism)) "gp" else opts$kde_mechanism, c("gp", "iclp", "frl"),
+                     "kde_mechanism")
+  opts$kde_mechanism <- NULL
+  if (km != "gp") return(accuracy_settings_kde_iclp(n, epsilon, grid, km, opts, domain))
   bad <- setdiff(names(opts), c("bandwidth", "calibration"))
   if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_kde()'s \"gp\" mechanism here.", bad[1L]),
                                arg = bad[1L])
@@ -634,7 +645,7 @@ accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
     dpfda_abort("`bandwidth` is needed for mechanism \"kde\": the public bandwidth you plan to use.",
                 arg = "bandwidth")
   }
-  delta <- check_delta(delta, zero = gaussian_delta_zero("dp_kde()'s mechanism \"gp\"", "mechanism = \"iclp\""))
+  delta <- check_delta(delta, zero = gaussian_delta_zero("dp_kde()'s mechanism \"gp\"", "kde_mechanism = \"iclp\""))
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   bw <- as_bandwidth(opts$bandwidth, d)
   calibration <- opts$calibration %||% "analytic"
@@ -645,6 +656,41 @@ accuracy_settings_kde <- function(n, epsilon, delta, grid, opts) {
   bias <- function(n, e) list(l2 = NA_real_, sup = NA_real_, worst_l2 = NA_real_,
                               note = "the kernel smoothing bias depends on the density: no public bound")
   list(law = law, bias = bias, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
+}
+
+# dp_kde(mechanism = "iclp" or "frl"), pure DP: the noise law follows from the grid, the kernel, the
+# bandwidth, the domain, n and epsilon alone (the sensitivity is a maximum over grid points, not
+# over data), so the plan is the law of a release of one point counted n times (`counts`). It is
+# made under a public seed with the seeded source, both restored: the caller's noise source is not
+# advanced, and no data enter.
+accuracy_settings_kde_iclp <- function(n, epsilon, grid, km, opts, domain) {
+  ok <- c("bandwidth", setdiff(iclp_kde_options, "counts"))
+  bad <- setdiff(names(opts), ok)
+  if (length(bad)) {
+    dpfda_abort(sprintf("`%s` is not an option of dp_kde()'s \"%s\" mechanism here (%s).", bad[1L], km,
+                        paste0("`", ok, "`", collapse = ", ")), arg = bad[1L])
+  }
+  if (is.null(opts$bandwidth)) {
+    dpfda_abort(sprintf("`bandwidth` is needed for mechanism \"kde\" (\"%s\"): the public bandwidth you plan to use.",
+                        km), arg = "bandwidth")
+  }
+  pts <- as_points(grid, "grid")
+  dom <- if (is.null(domain)) apply(pts, 2L, range) else matrix(domain, nrow = 2L)
+  centre <- matrix(colMeans(dom), 1L)
+  x0 <- if (ncol(centre) == 1L) as.vector(centre) else centre
+  release <- function(n, e) {
+    old <- dp_rng("seeded")
+    on.exit(dp_rng(old))
+    args <- c(list(x0, grid, opts$bandwidth, e, 0, mechanism = km, domain = if (!is.null(domain)) domain,
+                   counts = n), opts[setdiff(names(opts), "bandwidth")])
+    suppressWarnings(do.call(dp_kde, args))
+  }
+  law <- function(n, e) noise_law(with_public_seed(1L, release(n, e)))
+  law(n, epsilon)   # (the settings are checked now, by dp_kde() itself)
+  bias <- function(n, e) list(l2 = NA_real_, sup = NA_real_, worst_l2 = NA_real_,
+                              note = "the smoothing bias depends on the density: no public bound")
+  list(law = law, bias = bias, mechanism = sprintf("kde (%s)", km), n = n, epsilon = epsilon, delta = 0,
+       tau = NULL)
 }
 
 accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {

@@ -639,3 +639,41 @@ test_that("the utility warning of a covariance of uncentred curves advises a pub
   expect_match(conditionMessage(w), "Lower the bound tau (centred on a public reference, `center`, curves need it",
                fixed = TRUE)
 })
+
+test_that("dp_accuracy(mechanism = \"kde\", kde_mechanism = \"iclp\"/\"frl\") plans the pure-DP densities exactly", {
+  # their noise follows from public settings alone: the plan equals dp_accuracy() of the release
+  x <- faithful$eruptions
+  for (km in c("iclp", "frl")) {
+    r <- with_seed_mode(1, suppressWarnings(dp_kde(x, bandwidth = 0.3, epsilon = 0.7, mechanism = km, domain = c(1, 6))))
+    seed_before <- .Random.seed
+    mode_before <- dp_rng()
+    a <- dp_accuracy(mechanism = "kde", n = length(x), epsilon = 0.7, bandwidth = 0.3, domain = c(1, 6), kde_mechanism = km)
+    expect_identical(.Random.seed, seed_before)     # the caller's noise source is not advanced
+    expect_identical(dp_rng(), mode_before)
+    ar <- dp_accuracy(r)
+    expect_equal(a$pointwise_sd, ar$pointwise_sd, tolerance = 1e-12)
+    expect_equal(a$expected_l2, ar$expected_l2, tolerance = 1e-12)
+    expect_identical(a$mechanism, sprintf("kde (%s)", km))
+    # the epsilon a target needs: the noise of these mechanisms is proportional to 1 / (n epsilon)
+    s <- dp_accuracy(mechanism = "kde", n = length(x), epsilon = 0.7, bandwidth = 0.3, domain = c(1, 6),
+                     kde_mechanism = km, target_l2 = ar$expected_l2 / 2, solve_for = "epsilon")
+    expect_equal(s$epsilon_needed, 1.4, tolerance = 1e-3)
+  }
+  # in the plane, with a bandwidth per axis and options of the mechanism
+  q <- quakes[, c("long", "lat")]
+  dom <- list(long = c(160, 190), lat = c(-40, -10))
+  r2 <- with_seed_mode(2, suppressWarnings(dp_kde(q, epsilon = 1, bandwidth = c(1.5, 1), domain = dom,
+                                                  mechanism = "iclp", J = 300)))
+  a2 <- dp_accuracy(mechanism = "kde", n = 1000, epsilon = 1, bandwidth = c(1.5, 1), domain = dom,
+                    kde_mechanism = "iclp", J = 300)
+  expect_equal(a2$expected_l2, dp_accuracy(r2)$expected_l2, tolerance = 1e-12)
+  # refusals, by name
+  expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), kde_mechanism = "iclp"),
+               "bandwidth", class = "dpfda_error_argument")
+  expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1,
+                           kde_mechanism = "iclp", calibration = "hall"), "calibration", class = "dpfda_error_argument")
+  expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1,
+                           kde_mechanism = "sobolev"), "kde_mechanism", class = "dpfda_error_argument")
+  expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1),
+               "kde_mechanism = \"iclp\"", class = "dpfda_error_privacy")
+})
