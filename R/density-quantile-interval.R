@@ -227,7 +227,8 @@ margin_quantile_interval <- function(x, margin, probs, level, nsim, seed) {
     list(draw = chunked(function(k) mm$map(law$draw(k)), m))   # draws on the whole grid, integrated
   }
   iv <- kde_cdf_quantile_interval(list(values = mm$curves), probs, "noise", level, nsim, seed, law = mlaw)
-  iv$method <- sprintf("%s, integrated over the other axes (the margin of %s)", iv$method, mm$curves$arg_name)
+  iv$label <- mm$curves$arg_name
+  iv$method <- sprintf("%s, integrated over the other axes (the margin of %s)", iv$method, iv$label)
   iv$estimate <- stats::quantile(as_density(mm$curves), probs = probs, names = FALSE)
   iv
 }
@@ -285,20 +286,19 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
     if (interval == "noise" || kde_cdf_route(x, smoothness)) {
       iv <- kde_cdf_quantile_interval(x, probs, interval, level, nsim, seed)
       how <- iv$method
-    } else {
-      type <- if (interval == "noise") "simultaneous" else "population"
-      ci <- stats::confint(x, level = level, type = type, nsim = nsim, seed = seed, smoothness = smoothness)
+    } else {   # (a population interval)
+      ci <- stats::confint(x, level = level, type = "population", nsim = nsim, seed = seed, smoothness = smoothness)
       o <- order(ci$arg)
       iv <- band_quantile_interval(ci$arg[o], ci$lower[o], ci$upper[o], probs)
-      how <- sprintf(paste("the quantiles of every density within the simultaneous %s%% %s band at the grid points",
-                           "(linear between them, negative values set to 0, normalised on the grid's range):",
+      how <- sprintf(paste("the quantiles of every density within the simultaneous %s%% population band at the grid",
+                           "points (linear between them, negative values set to 0, normalised on the grid's range):",
                            "simultaneous over all probabilities. The band: %s"),
-                     format(100 * level), if (interval == "noise") "noise" else "population", attr(ci, "method"))
+                     format(100 * level), attr(ci, "method"))
     }
   }
   target <- if (interval == "noise") {
     sprintf("the quantiles of %sthe non-private estimate (the same density without the privacy noise)",
-            if (is.null(margin)) "" else sprintf("the margin of %s of ", format_margin(x$values, margin)))
+            if (is.null(margin)) "" else sprintf("the margin of %s of ", iv$label))
   } else if (isTRUE(x$of_densities)) {
     "the quantiles of the population mean density (the mean of the individuals' densities, on the grid's range)"
   } else {
@@ -310,11 +310,6 @@ release_quantile_interval <- function(x, probs, interval, level, nsim, seed, smo
   structure(data.frame(prob = probs, estimate = est, lower = pmin(iv$lower, est), upper = pmax(iv$upper, est)),
             level = level, interval = interval, target = target, method = how,
             class = c("dpfda_quantile_interval", "data.frame"))
-}
-
-# The name of a margin for messages: the axis's name, or its number.
-format_margin <- function(x, margin) {
-  if (is.character(margin)) margin else curves_axis_names(x)[margin] %||% sprintf("axis %d", as.integer(margin))
 }
 
 #' @export

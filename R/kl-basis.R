@@ -166,7 +166,7 @@ kl_basis <- function(kernel, grid, J = NULL, weights = NULL, tol = 1e-12, ...) {
 # axis), from which noise_law() draws paths without the m x J matrix.
 kl_kron_basis <- function(kernel, pts, w, tol, J) {
   D <- ncol(pts)
-  k1 <- if (D >= 2L && kernel_separable(kernel)) kernel_axis_factors(kernel, D)
+  k1 <- if (D >= 2L) kernel_axis_factors(kernel, D)   # (NULL: not separable)
   if (is.null(k1)) return(NULL)
   axes <- tensor_axes(pts)
   if (is.null(axes) || any(lengths(axes) < 2L) || any(vapply(axes, is.unsorted, NA))) return(NULL)

@@ -178,32 +178,11 @@ kriging_predict <- function(values, kernel, newdata, jitter = 0) {
 
 # Kernels that are products of one-dimensional kernels of the coordinates:
 # k(x, y) = v prod_d k1(x_d, y_d) (kernel_axis_factors() gives the k1).
-kernel_separable <- function(kernel) {
-  H <- kernel$H
-  (identical(kernel$type, "gaussian") && (is.null(H) || all(H[row(H) != col(H)] == 0))) ||
-    (identical(kernel$type, "exponential") && identical(kernel$norm, "l1"))
-}
+kernel_separable <- function(kernel) !is.null(kernel_axis_factors(kernel, 2L))
 
-# (x_d A_d) applied to the columns of a prod(dims) x r matrix Y (the first axis fastest, as
-# expand.grid() orders a tensor grid; A_d is p_d x dims[d], the result prod(p_d) x r), one mode at a
-# time: the Kronecker product never formed.
-kron_mode_apply <- function(Y, mats, dims) {
-  D <- length(dims)
-  r <- ncol(Y)
-  A <- array(Y, c(dims, r))
-  for (d in seq_len(D)) {
-    perm <- c(d, setdiff(seq_len(D + 1L), d))
-    B <- aperm(A, perm)
-    sz <- dim(B)
-    B <- mats[[d]] %*% matrix(B, sz[1L])
-    sz[1L] <- nrow(mats[[d]])
-    A <- aperm(array(B, sz), order(perm))
-  }
-  matrix(A, ncol = r)
-}
-
-# The same for the rows of an r x prod(dims) matrix Z (one path per row: Z (x_d A_d)', r x prod(p_d)),
-# without transposing the paths: the rows stay the fastest index, and each mode is one product per
+# (x_d A_d) applied to each row of an r x prod(dims) matrix Z (the first axis fastest, as expand.grid()
+# orders a tensor grid; A_d is p_d x dims[d]): Z (x_d A_d)', r x prod(p_d), one mode at a time, the
+# Kronecker product never formed. The rows stay the fastest index, and each mode is one product per
 # slice of the modes after it.
 kron_rows_apply <- function(Z, mats, dims) {
   r <- nrow(Z)
@@ -252,7 +231,7 @@ kriging_predict_kron <- function(values, kernel, axes, p, jitter) {
   eig <- ke$eig
   lam <- ke$lam
   den <- v * lam + tau
-  mode_apply <- function(Y, mats) kron_mode_apply(Y, mats, dims)
+  mode_apply <- function(Y, mats) t(kron_rows_apply(t(Y), mats, dims))   # (on the columns of Y)
   Y <- t(values)                                              # m x r
   W <- mode_apply(Y, lapply(eig, function(e) t(e$vectors)))   # Q' y
   W <- W / den

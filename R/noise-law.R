@@ -93,9 +93,9 @@ law_gp <- function(sigma, kernel, grid, jitter = 0, note = NULL) {
     ke <- kron_axis_eigen(k1, axes)
     eig <- ke$eig
     root <- sigma * sqrt(pmax(kernel$variance * ke$lam, 0) + jit)
-    Z <- matrix(stats::rnorm(nsim * length(root)), length(root), nsim)
-    W <- kron_mode_apply(Z, lapply(eig, function(e) t(e$vectors)), lengths(axes)) * root
-    t(kron_mode_apply(W, lapply(eig, function(e) e$vectors), lengths(axes)))
+    Z <- t(matrix(stats::rnorm(nsim * length(root)), length(root), nsim))   # (one path per row)
+    W <- kron_rows_apply(Z, lapply(eig, function(e) t(e$vectors)), lengths(axes)) * rep(root, each = nsim)
+    kron_rows_apply(W, lapply(eig, function(e) e$vectors), lengths(axes))
   }
   law
 }
