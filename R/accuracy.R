@@ -734,6 +734,7 @@ accuracy_settings_cov <- function(n, epsilon, tau, kernel, grid, opts) {
 # clipped summary, without noise) to have, or NULL when the mechanism has no
 # such public bound.
 signal_bound_l2 <- function(x) {
+  if (inherits(x, "dpfda_kde_release")) return(kde_signal_l2(x))
   if (inherits(x, "dpfda_iclp_cov_release")) return(x$tau^2)
   if (inherits(x, "dpfda_iclp_release") && is.numeric(x$tau)) {
     if (identical(x$mechanism, "bernstein")) {
@@ -747,6 +748,34 @@ signal_bound_l2 <- function(x) {
     if (!is.null(w)) return(regression_signal(x$y_bound) * sqrt(w))
   }
   NULL
+}
+
+# The largest L2 norm a density estimate with the release's public bandwidth
+# can have: that of the estimate from a single point (all the mass in one
+# place; spreading it can only lower the norm, by the triangle inequality).
+# Gaussian kernel with covariance H (gp, sobolev, bernstein): the kernel's own
+# norm, ||K_H||^2 = (4 pi)^(-d/2) det(H)^(-1/2), ignoring the domain's edges
+# (which only lower it). ICLP / FRL: the power-kernel estimate of a point at
+# the grid node nearest the domain's centre, normalised as the release's
+# (R/mech-iclp-kde.R), c * V (lambda^eta * V[k, ]), whose norm is c times the
+# root of sum_j lambda_j^(2 eta) V_kj^2 (V orthonormal in the grid's
+# weights), over the released components (the first M for FRL).
+kde_signal_l2 <- function(x) {
+  if (inherits(x, "dpfda_iclp_kde_release")) {
+    b <- x$basis
+    p <- x$params
+    if (is.null(b$vectors) || !is.numeric(p$eta) || !is.numeric(p$normaliser)) return(NULL)
+    idx <- if (is.numeric(p$M)) seq_len(min(p$M, b$J)) else seq_len(b$J)
+    dom <- x$values$domain
+    g <- as_points(b$grid, "grid")
+    centre <- if (is.null(dim(dom))) mean(dom) else colMeans(dom)
+    k <- which.min(colSums((t(g) - centre)^2))
+    return(p$normaliser * sqrt(sum(b$values[idx]^(2 * p$eta) * b$vectors[k, idx]^2)))
+  }
+  H <- as.matrix(x$bandwidth)
+  dH <- if (length(H) && all(is.finite(H))) det(H) else NA_real_
+  if (!is.finite(dH) || dH <= 0) return(NULL)
+  sqrt((4 * pi)^(-nrow(H) / 2) / sqrt(dH))
 }
 
 # The pointwise signal of a regression with response bounds c(lower, upper),
@@ -769,7 +798,9 @@ regression_signal <- function(y_bound) {
 # bounded by tau.
 signal_size_l2 <- function(x) {
   b <- signal_bound_l2(x)
-  what <- if (inherits(x, "dpfda_iclp_cov_release")) "tau^2, the bound of the covariance"
+  what <- if (inherits(x, "dpfda_kde_release"))
+            "the estimate from one point, the largest a density estimate with this bandwidth can be"
+          else if (inherits(x, "dpfda_iclp_cov_release")) "tau^2, the bound of the covariance"
           else if (identical(x$mechanism, "bernstein")) "tau times the root of the domain's length"
           else if (is.numeric(x$tau)) "the bound tau"
           else if (regression_signal(x$y_bound) > diff(range(x$y_bound)) / 2)

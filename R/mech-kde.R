@@ -143,7 +143,13 @@
 #'   ([density-summaries]); in two dimensions `summary()` gives the means,
 #'   standard deviations and correlation with their noise, and
 #'   `as_density(r, margin = )` or `quantile(r, margin = )` one column's
-#'   marginal density and quantiles.
+#'   marginal density and quantiles. A release whose expected \eqn{L^2}
+#'   noise is more than half the norm of the estimate from a single point
+#'   (the largest a density estimate with this bandwidth can have: for the
+#'   Gaussian kernel \eqn{((4\pi)^{d/2} |H|^{1/2})^{-1/2}}, \eqn{1/\sqrt{2
+#'   \sqrt{\pi} h}} in one dimension) is mostly noise whatever the data, and
+#'   warns (`dpfda_warning_utility`): use a larger bandwidth, more points or a
+#'   larger epsilon.
 #' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
 #'   privacy for functions and functional data. *JMLR* 14, 703--727.
 #' @examples

@@ -24,7 +24,9 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' [dp_mean()], or the \eqn{L^2} norm of its public `center` when larger;
 #' for the regressions, which work about the midpoint of `y_bound`, half its
 #' range, or its smallest absolute value when larger (bounds of one sign),
-#' times the root of the domain's measure): such a release is mostly noise,
+#' times the root of the domain's measure; for a density from [dp_kde()], the
+#' norm of the estimate from a single point, the largest an estimate with its
+#' bandwidth can have): such a release is mostly noise,
 #' with a relative error above 50 percent even for a signal of that size. The
 #' check uses public quantities only. Printing
 #' a release shows the range of its pointwise noise standard deviation and

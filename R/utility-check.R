@@ -16,7 +16,8 @@ release_utility_check <- function(x) {
   if (is.null(law)) return(invisible(x))
   l2 <- sqrt(sum(law$weights * law$var))
   if (is.finite(l2) && l2 > bound / 2) {
-    advice <- if (!is.null(x[["center"]])) "Lower the bound tau on the deviations from the centre"
+    advice <- if (inherits(x, "dpfda_kde_release")) "Use a larger bandwidth (the noise is calibrated to it)"
+              else if (!is.null(x[["center"]])) "Lower the bound tau on the deviations from the centre"
               else if (inherits(x, "dpfda_iclp_cov_release"))
                 "Lower the bound tau (centred on a public reference, `center`, curves need it for their deviations only)"
               else if (is.numeric(x$tau)) "Centre the data on a public reference (`center`) and lower the bound (tau)"
@@ -30,6 +31,7 @@ release_utility_check <- function(x) {
                "dpfda_warning_utility")
     return(invisible(x))
   }
+  if (inherits(x, "dpfda_kde_release")) return(invisible(x))   # (no tau, no shrinkage of a signal bound)
   release_shrinkage_check(x)   # one warning: the noise one says enough when it fires
 }
 

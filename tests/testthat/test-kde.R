@@ -358,3 +358,54 @@ test_that("`columns` selects columns of a matrix with column names (scale()), as
   expect_error(dp_kde(g, grid, 0.5, epsilon = 1, delta = 1e-6, columns = c("duration", "nope")), "nope",
                class = "dpfda_error_argument")
 })
+
+test_that("a density release that is mostly noise warns: noise against the largest estimate the bandwidth allows", {
+  old <- options(dpfda.utility_warning = TRUE)   # (the helper silences it for the other tests)
+  on.exit(options(old))
+  x <- faithful$eruptions
+  g <- seq(1, 6, length.out = 101)
+  noise_l2 <- function(r) {
+    law <- dpfda:::noise_law(r)
+    sqrt(sum(law$weights * law$var))
+  }
+  # the public signal size is the norm of the estimate from one point: the Gaussian kernel's own norm,
+  # checked against a single point's KDE on a fine grid far from its ends (1-D and 2-D)
+  r <- with_seed_mode(1, dp_kde(x, g, 0.3, epsilon = 1, delta = 1e-6))
+  s <- dpfda:::kde_signal_l2(r)
+  expect_equal(s, 1 / sqrt(2 * sqrt(pi) * 0.3))
+  fine <- seq(-3, 3, length.out = 2001)
+  one <- kde_gaussian(0, fine, 0.3)
+  expect_equal(sqrt(sum(dpfda:::quadrature_weights(fine) * as.vector(one$values)^2)), s, tolerance = 1e-6)
+  r2 <- with_seed_mode(1, dp_kde(cbind(x, faithful$waiting), list(g, seq(40, 100, by = 5)), c(0.3, 5),
+                                 epsilon = 1, delta = 1e-6))
+  expect_equal(dpfda:::kde_signal_l2(r2), sqrt(1 / (4 * pi * 0.3 * 5)))
+  # ICLP and FRL: the norm of the (nearly) noiseless release of one point at the centre of the domain
+  # (FRL: of its first M = 3 components only)
+  for (m in c("iclp", "frl")) {
+    one <- with_seed_mode(2, dp_kde(3.5, g, 0.3, epsilon = 1e4, mechanism = m, M = 3, domain = c(1, 6), noise = "exact"))
+    expect_equal(dpfda:::kde_signal_l2(one), sqrt(sum(dpfda:::quadrature_weights(g) * as.vector(one$values$values)^2)),
+                 tolerance = 3e-3, info = m)   # (the discrete noise)
+  }
+  # the warning fires exactly when the expected L2 noise exceeds half of that size, for each mechanism
+  for (m in c("gp", "iclp", "bernstein")) {
+    seen <- logical()
+    for (eps in c(0.05, 0.1, 0.3, 1)) {
+      said <- NULL
+      r <- withCallingHandlers(with_seed_mode(3, dp_kde(x, g, 0.3, epsilon = eps, delta = if (m == "gp") 1e-6 else 0,
+                                                        mechanism = m)),
+                               dpfda_warning_utility = function(w) {
+                                 said <<- conditionMessage(w)
+                                 invokeRestart("muffleWarning")
+                               })
+      expect_identical(!is.null(said), noise_l2(r) > dpfda:::kde_signal_l2(r) / 2, info = paste(m, eps))
+      if (!is.null(said)) expect_match(said, "estimate from one point.*larger bandwidth", info = m)
+      seen <- c(seen, !is.null(said))
+    }
+    expect_true(any(seen) && !all(seen), info = m)   # (both sides of the rule are reached)
+  }
+  # the rule is public: all the points in one place (the largest signal) warn the same
+  expect_warning(with_seed_mode(4, dp_kde(rep(3.5, 272), g, 0.3, epsilon = 0.05, delta = 1e-6)),
+                 class = "dpfda_warning_utility")
+  # a larger bandwidth takes the same data and budget below the threshold
+  expect_no_warning(with_seed_mode(4, dp_kde(x, g, 1, epsilon = 0.1, delta = 1e-6)))
+})
