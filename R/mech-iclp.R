@@ -221,8 +221,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   private), naming a vector by the variable or
 #'   column it came from (`unit = dti_cca$id[ok]` prints "id").
 #' @param incomplete What to do with individuals whose curve does not cover
-#'   the grid (in memory: not observed over the whole grid range, see
-#'   [as_curves()]; in a table or chunks: no row at some grid point). The
+#'   the grid (curves objects: not observed over the whole grid range, see
+#'   [as_curves()]; long data, a data frame, table or chunks: no row at some
+#'   grid point, each row
+#'   counting for the grid point nearest its argument, so a grid finer than
+#'   the times of observation, e.g. every day of `ChickWeight`'s
+#'   every-other-day weighings, leaves every curve incomplete). The
 #'   same rule on every source: `"error"` (default) refuses the release and
 #'   says how many; `"drop"` leaves them out. Which individuals are complete
 #'   depends on the data, so `"drop"` is accounted for: the mean is released
@@ -555,7 +559,10 @@ noisy_complete_count <- function(n_complete, N, eps_count) {
     dpfda_warn(sprintf(paste("The noisy count of complete individuals is %s, against a noise sd of %s: the release,",
                              "divided by it (multiplied by %s), is uncertain in scale by about %s%%. Dropping pays",
                              "off with many individuals; here use a grid that every curve covers (no dropping), a",
-                             "larger count_share (in ...) or a larger epsilon."),
+                             "larger count_share (in ...) or a larger epsilon. (Long data cover a grid point where",
+                             "a row lies nearer to it than to the other grid points: a grid finer than the times",
+                             "of observation leaves every curve incomplete. Use the schedule of the times as the",
+                             "grid, or interpolate with as_curves() first.)"),
                        format(count), format(sd, digits = 3), format(N / count, digits = 3),
                        format(round(100 * sd / count))), c("dpfda_warning_count", "dpfda_warning_utility"))
   }

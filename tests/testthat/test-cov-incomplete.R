@@ -159,6 +159,23 @@ test_that("a noisy count of complete individuals too uncertain for its division 
   expect_null(w)
 })
 
+test_that("a grid finer than the times of observation is named as a cause of a small noisy count", {
+  # (ChickWeight weighed every other day: grid = 0:21 leaves every chick incomplete, and the warning
+  # only advised a larger epsilon)
+  d1 <- ChickWeight[ChickWeight$Diet == 1, ]
+  w <- NULL
+  withCallingHandlers(with_seed_mode(7, dp_mean(d1, id = Chick, arg = Time, value = weight, grid = 0:21,
+                                                epsilon = 1, tau = 1500, center = 100, incomplete = "drop")),
+                      warning = function(e) {
+                        if (inherits(e, "dpfda_warning_count")) w <<- e
+                        invokeRestart("muffleWarning")
+                      })
+  expect_false(is.null(w))
+  expect_match(conditionMessage(w), "a grid finer than the times of observation leaves every curve incomplete",
+               fixed = TRUE)
+  expect_match(conditionMessage(w), "as_curves()", fixed = TRUE)
+})
+
 test_that("the utility warning of incomplete = \"drop\" quotes the noise of the divided release", {
   # (the check ran before the division by the noisy share of complete individuals: ChickWeight's diet 1
   # at epsilon 5 was said to have an expected L2 error of 1164 while print() showed 1551, 20 / 15 times it)
