@@ -623,9 +623,11 @@ frame_named_columns <- function(x, nm, arg, says) {
 
 # The same for points whose columns are named (dp_kme()'s `synthetic`).
 columns_for_named_points <- function(pts, have, columns, arg) {
-  nm <- if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)
-  columns_for_named_axes(nm, have, columns, arg, "names its columns")
+  columns_for_named_axes(point_column_names(pts), have, columns, arg, "names its columns")
 }
+
+# The column names of points given as a data frame or a matrix, else NULL.
+point_column_names <- function(pts) if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)
 
 columns_for_named_axes <- function(nm, have, columns, arg, says) {
   if (is.null(nm) || !all(nzchar(nm)) || is.null(have)) return(columns)

@@ -375,19 +375,26 @@ kme_domain <- function(domain, d) {
   domain
 }
 
+# The warning of dp_kde() when a tenth or more of the points lie beyond the
+# given box (a box that does not fit the data, e.g. its columns swapped).
+kme_clamped_warning <- function(out, total, box, point_names = NULL) {
+  msg <- clamped_message(out, total, box, ncol(box), TRUE, point_names)
+  if (!is.null(msg)) dpfda_warn(msg, class = "dpfda_warning_data")
+}
+
 kme_clamp <- function(x, box) {
   if (is.null(box)) return(x)
   for (k in seq_len(ncol(x))) x[, k] <- pmin(pmax(x[, k], box[1L, k]), box[2L, k])
   x
 }
 
-# Rows of z that occur exactly among the rows of x (cheap: hash on column 1).
+# How many rows of z occur exactly among the rows of x (cheap: hash on column 1).
 kme_rows_in <- function(z, x) {
   cand <- which(!is.na(match(z[, 1L], x[, 1L])))
-  if (!length(cand)) return(FALSE)
+  if (!length(cand)) return(0L)
   key <- function(a) do.call(paste, c(as.data.frame(a), sep = "\r"))
   xs <- x[x[, 1L] %in% z[cand, 1L], , drop = FALSE]
-  any(key(z[cand, , drop = FALSE]) %in% key(xs))
+  sum(key(z[cand, , drop = FALSE]) %in% key(xs))
 }
 
 # Checks of the options shared by dp_kme() and its engine path

@@ -122,10 +122,17 @@
 #'   `synthetic`.
 #' @param J Number of random features (even), for `"random_features"`.
 #' @param calibration `"analytic"` or `"classical"`.
-#' @param domain `NULL` or a public box (`c(lower, upper)` or a `2 x D`
-#'   matrix): data are clamped to it.
+#' @param domain `NULL` or a public box: `c(lower, upper)`, a `2 x D`
+#'   matrix (row 1 lower, row 2 upper; its column names, if any, select the
+#'   data's columns, as in [dp_kde()]), or a list of `D` ranges
+#'   (`list(duration = c(0.5, 6), waiting = c(40, 110))`). Data are clamped
+#'   to it; when a tenth or more of the points lie beyond it (a box that does
+#'   not fit the data, e.g. its columns swapped) a warning of class
+#'   `dpfda_warning_data` says so, on every source.
 #' @param public `TRUE` acknowledges that `synthetic` may contain rows of `x`
-#'   that are already public (otherwise that raises a warning).
+#'   that are already public, or points of a public grid that meet discrete
+#'   data by chance (otherwise that raises a warning, `dpfda_warning_privacy`,
+#'   which reads the data: a message to the curator, not part of the release).
 #' @param tol Skip threshold of the basis (relative to \eqn{k(z, z)}).
 #' @param pivot Pivoted instead of sequential basis.
 #' @param l1_bound `NULL`, or \eqn{C \ge 1}: bound on \eqn{\|w\|_1}
@@ -199,11 +206,18 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
                  advice = list(delta = paste("delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0",
                                              "for pure DP (Laplace noise)")))
   eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
-  if (!missing(x)) x <- named_matrix_frame(x, eng$columns)
+  domain <- domain_from_ranges(domain)   # (a list of ranges, one per axis, as the matrix of bounds)
+  # named synthetic points or domain columns take the data's columns of those names, as dp_kde()'s
+  # (a domain read by position clamped all of MASS::geyser, whose columns are waiting then duration)
+  named <- eng$columns %||% point_column_names(synthetic) %||% (if (is.matrix(domain)) colnames(domain))
+  if (!missing(x)) x <- named_matrix_frame(x, named)
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
-    # synthetic points with named columns take the data's columns of those names
     if (!is.null(synthetic)) eng$columns <- columns_for_named_points(synthetic, engine_names_or(x), eng$columns, "synthetic")
+    if (is.matrix(domain)) {
+      eng$columns <- columns_for_named_axes(colnames(domain), engine_names_or(x), eng$columns, "domain",
+                                            "names its columns")
+    }
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
@@ -246,6 +260,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   public <- check_flag(public, "public")
   chunk <- check_count(chunk, "chunk", min = 1, max = 1e6)
   sens <- kme_sensitivity(kernel, N, tight)
+  if (!is.null(box)) kme_clamped_warning(points_outside(x, box), N, box, point_names)
   x <- kme_clamp(x, box)
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension / overflow check
 
@@ -442,9 +457,14 @@ kme_synthetic <- function(synthetic, M, D, box, x, public) {
   }
   # This check reads the data: it is a message to the curator who runs the
   # mechanism, never part of the release.
-  if (!public && kme_rows_in(z, x)) {
-    dpfda_warn(paste("Some `synthetic` points are rows of `x`: those individuals are protected only",
-                     "if their rows were already public. Set public = TRUE to acknowledge."),
+  # (a public grid meets discrete data by chance, e.g. faithful$waiting's whole minutes: the message
+  # says so, and how many)
+  k <- if (!public) kme_rows_in(z, x) else 0L
+  if (k > 0L) {
+    dpfda_warn(sprintf(paste("%d of the %d `synthetic` points equal rows of `x`. Points taken from the data protect",
+                             "those individuals only if their rows were already public; points chosen without",
+                             "the data (a public grid) can meet discrete data by chance. Either way, set public =",
+                             "TRUE to acknowledge, or choose points without the data."), k, nrow(z)),
                class = "dpfda_warning_privacy")
   }
   z

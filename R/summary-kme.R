@@ -97,11 +97,12 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
     x <- as.matrix(cl$data[columns])
     if (!nrow(x)) {   # every row dropped: the empty summary, as a table's or a chunk source's
       len <- if (method == "subspace") nrow(z) else ncol(kme_features_raw(rff, matrix(0, 1L, D)))
-      return(new_dpfda_summary(kind, numeric(len), 0, rows, dropped, settings))
+      return(new_dpfda_summary(kind, numeric(len), 0, rows, dropped, settings, outside = if (!is.null(box)) 0))
     }
   }
   x <- as_points(x, "x", d = D)
   if (is.null(ids)) rows <- nrow(x)
+  outside <- if (!is.null(box)) points_outside(x, box)   # (counted for dp_kme()'s warning, as dp_kde()'s)
   x <- kme_clamp(x, box)
   wt <- if (is.null(ids)) NULL else id_weights(ids)
   n <- if (is.null(ids)) nrow(x) else length(unique(ids))
@@ -112,7 +113,7 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
     if (is.null(wt)) kme_features_raw(rff, x, mean = TRUE) * nrow(x) else
       as.vector(crossprod(kme_features_raw(rff, x), wt))
   }
-  new_dpfda_summary(kind, sums, n, rows, dropped, settings)
+  new_dpfda_summary(kind, sums, n, rows, dropped, settings, outside = outside)
 }
 
 # In the engine, one scan of the table per block of at most 500 sums, each
@@ -258,6 +259,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,
                             columns = columns, id = id)
   }
+  if (!is.null(box) && !is.null(s$outside)) kme_clamped_warning(s$outside, s$rows - s$dropped, box, columns)
   warn_privacy(NULL, delta, s$n)   # (as in memory: n is known from the summary)
   kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
               lasso_lambda, tight, noise, box, call, budget)

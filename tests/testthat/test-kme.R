@@ -635,3 +635,56 @@ test_that("a dp_kme() release that is mostly noise says so (utility warning), ag
                                           synthetic = z[1:20, ], J = 400, iters = 5)),
                  "fewer random features", class = "dpfda_warning_utility")
 })
+
+test_that("a domain names the columns it bounds, and one that does not fit the data is said, on every source", {
+  # (dp_kme() read a domain matrix by position: with MASS::geyser's columns waiting, then duration, a
+  # domain for (duration, waiting) clamped all 299 points, in silence; dp_kde() matches the names and warns)
+  skip_if_not_installed("MASS")
+  geyser <- MASS::geyser
+  K <- kernel_gaussian(c(0.5, 8))
+  dom <- rbind(c(0.5, 40), c(6, 110))
+  colnames(dom) <- c("duration", "waiting")
+  rel <- function(x, domain, ...) with_seed_mode(3, dp_kme(x, K, epsilon = 1, delta = 1e-5, domain = domain, M = 30,
+                                                          ...))
+  # the named domain takes (duration, waiting), as a list of ranges and as columns do
+  a <- expect_silent(rel(geyser, dom))
+  b <- expect_silent(rel(geyser, list(duration = c(0.5, 6), waiting = c(40, 110))))
+  cc <- expect_silent(rel(geyser[c("duration", "waiting")], unname(dom)))
+  expect_identical(a$weights, b$weights)
+  expect_identical(a$weights, cc$weights)
+  expect_identical(a$points, cc$points)
+  m <- kme_expectation(a, function(p) p, normalise = TRUE)
+  expect_lt(abs(m[1] - mean(geyser$duration)), 0.6)   # the first axis is the duration
+  expect_lt(abs(m[2] - mean(geyser$waiting)), 6)
+  # a matrix of points with column names is read the same way
+  expect_identical(rel(as.matrix(geyser), dom)$weights, a$weights)
+  # the same domain read by position (no names) does not fit: the warning names the points' columns
+  w <- expect_warning(rel(geyser, unname(dom)), class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "299 of the 299 points (100%) lie outside `domain`", fixed = TRUE)
+  expect_match(conditionMessage(w), "(waiting, duration)", fixed = TRUE)
+  # a few points beyond the domain are clamped silently (its purpose); a tenth or more are said
+  x1 <- c(seq(0.1, 0.9, length.out = 95), 2, 3, 4, 5, 6)
+  expect_silent(with_seed_mode(3, dp_kme(x1, kernel_gaussian(0.3), 1, 1e-5, domain = c(0, 1), M = 10)))
+  expect_warning(with_seed_mode(3, dp_kme(c(x1, 7:12), kernel_gaussian(0.3), 1, 1e-5, domain = c(0, 1), M = 10)),
+                 "11 of the 106 points (10%)", fixed = TRUE, class = "dpfda_warning_data")
+  # chunks and an SQLite table: the same count from their summary, the same release as in memory
+  expect_warning(with_seed_mode(3, dp_kme(dp_chunks(geyser, 100), K, 1, 1e-5, domain = unname(dom), M = 30,
+                                          columns = c("waiting", "duration"))),
+                 "299 of the 299 points", class = "dpfda_warning_data")
+  tb <- sqlite_tbl(geyser)
+  expect_warning(rel(tb, unname(dom)), "299 of the 299 points", class = "dpfda_warning_data")
+  expect_identical(expect_silent(rel(tb, dom))$weights, a$weights)
+  # names that are not columns of the data are refused
+  bad <- dom
+  colnames(bad) <- c("duration", "wait")
+  expect_error(rel(geyser, bad), "has no column \"wait\"", class = "dpfda_error_argument")
+})
+
+test_that("the warning about synthetic points among the rows of x says how many, and that a public grid may meet them", {
+  x <- faithful$waiting
+  w <- expect_warning(with_seed_mode(1, dp_kme(x, kernel_gaussian(5), 1, 1e-5, synthetic = c(40.5, 76, 99.5))),
+                      class = "dpfda_warning_privacy")
+  expect_match(conditionMessage(w), "1 of the 3 `synthetic` points equal rows of `x`", fixed = TRUE)
+  expect_match(conditionMessage(w), "a public grid", fixed = TRUE)
+  expect_silent(with_seed_mode(1, dp_kme(x, kernel_gaussian(5), 1, 1e-5, synthetic = c(40.5, 76.5, 99.5))))
+})
