@@ -233,7 +233,7 @@ check_count <- function(x, arg, min = 1, max = .Machine$integer.max) {
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     x == round(x) && x >= min && x <= max
   if (!isTRUE(ok)) {
-    arg_error(arg, sprintf("a whole number between %s and %s", format(min),
+    arg_error(arg, sprintf("a whole number between %s and %s", format(min, big.mark = ","),
                            format(max, big.mark = ",")), x)
   }
   if (max > .Machine$integer.max) as.double(x) else as.integer(x)
@@ -282,4 +282,23 @@ as_points <- function(x, arg, d = NULL) {
   }
   dimnames(x) <- NULL
   x
+}
+
+# The outputs `y` of a regression: a numeric vector of n finite values, one per
+# row of `x`; the refusal names the non-finite entries (a vector with an NA was
+# said to be "not a double vector of length 50").
+check_y_values <- function(y, n) {
+  if (is.numeric(y) && is.null(dim(y)) && length(y) == n && !all(is.finite(y))) {
+    bad <- which(!is.finite(y))
+    dpfda_abort(sprintf(paste("`y` holds %d non-finite value%s (NA, NaN or Inf) at position%s %s%s; remove those",
+                              "records (their rows of `x` and entries of `y`) first, e.g. with",
+                              "stats::complete.cases()."),
+                        length(bad), if (length(bad) == 1L) "" else "s", if (length(bad) == 1L) "" else "s",
+                        paste(utils::head(bad, 5L), collapse = ", "), if (length(bad) > 5L) ", ..." else ""),
+                class = "dpfda_error_data", arg = "y")
+  }
+  if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n) {
+    arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
+  }
+  invisible(y)
 }

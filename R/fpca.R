@@ -47,7 +47,8 @@
 #' @param x A `dp_cov()` release (class `dpfda_iclp_cov_release`), or curves
 #'   (anything [dp_cov()] accepts) to release a covariance first. For
 #'   `plot()`: a `dp_fpca()` result.
-#' @param npc Number of components to keep.
+#' @param npc Number of components to keep (at most the number of grid points:
+#'   more are reduced to it, with a warning).
 #' @param ... With curves as `x`: arguments of [dp_cov()] (`unit = id` for
 #'   person-level privacy when a person has several curves, `incomplete = "drop"`); for `plot()`:
 #'   graphical parameters passed to [graphics::matplot()].
@@ -98,7 +99,11 @@ dp_fpca <- function(x, npc = 3, ...) {
   w <- quadrature_weights(g)
   sw <- sqrt(w)
   e <- eigen(sw * t(sw * C), symmetric = TRUE)
-  npc <- min(npc, m)
+  if (npc > m) {   # (said: a 4-point grid gave 4 of 5 components with no word about the fifth)
+    dpfda_warn(sprintf(paste("`npc` = %d exceeds the %d points of the grid, which bound the number of components:",
+                             "%d are returned."), npc, m, m), class = "dpfda_warning_utility")
+    npc <- m
+  }
   lam <- e$values
   # the released surface's rank: eigenvalues at rounding level are zeros of the mechanism's truncation
   zero <- abs(lam) <= 1e-10 * max(abs(lam))

@@ -157,9 +157,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   budget <- release_open(budget, epsilon, if (is.null(delta)) 0 else delta, if (is.null(unit)) NROW(x))
   pts <- as_points(x, "x")
   n <- nrow(pts)
-  if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
-    arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
-  }
+  check_y_values(y, n)
   units <- regression_units(unit, n, data)
   cands <- check_candidates(candidates, ncol(pts))
   y_bound <- check_y_bound(y_bound)

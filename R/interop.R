@@ -465,8 +465,9 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
     if (!na.rm) {
       cur <- unique(as.character(uid[row[bad_v]]))
       dpfda_abort(sprintf(paste("The `value` column has %d missing or non-finite value%s, in %d curve%s (%s%s).",
-                                "Drop those observations with na.rm = TRUE (and give `grid` to interpolate),",
-                                "or repair them."),
+                                "Leave out those curves with incomplete = \"drop\" (dp_mean(), dp_cov(): a",
+                                "count of complete individuals is then released too), drop those observations with",
+                                "na.rm = TRUE (and give `grid` to interpolate), or repair them."),
                           sum(bad_v), if (sum(bad_v) == 1L) "" else "s", length(cur),
                           if (length(cur) == 1L) "" else "s", paste(utils::head(cur, 5L), collapse = ", "),
                           if (length(cur) > 5L) ", ..." else ""),

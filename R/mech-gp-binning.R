@@ -444,8 +444,12 @@ check_y_bound <- function(y_bound, auto_ok = FALSE) {
   ok <- is.numeric(y_bound) && is.null(dim(y_bound)) && length(y_bound) == 2L &&
     all(is.finite(y_bound)) && y_bound[1] < y_bound[2] && is.finite(diff(y_bound))
   if (!isTRUE(ok)) {
-    arg_error("y_bound", paste0("c(lower, upper) with lower < upper, or a positive number B for c(-B, B)",
-                                if (auto_ok) ", or \"auto\" (a private bound)"), y_bound)
+    rev_hint <- if (is.numeric(y_bound) && length(y_bound) == 2L && all(is.finite(y_bound)) &&
+                    y_bound[1] > y_bound[2]) sprintf(" Did you mean c(%s, %s)?", format(y_bound[2]),
+                                                     format(y_bound[1])) else ""
+    dpfda_abort(sprintf("`y_bound` must be c(lower, upper) with lower < upper, or a positive number B for c(-B, B)%s, not %s.%s",
+                        if (auto_ok) ", or \"auto\" (a private bound)" else "", describe_value(y_bound), rev_hint),
+                arg = "y_bound")
   }
   as.double(y_bound)
 }

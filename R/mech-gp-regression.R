@@ -227,9 +227,7 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   if (identical(y_bound, "auto")) {
     # the public inputs and outputs checked before any budget is spent
     n <- nrow(as_points(x, "x"))
-    if (!is.numeric(y) || length(y) != n || !all(is.finite(y))) {
-      arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
-    }
+    check_y_values(y, n)
     check_kernel(kernel)
     noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
     # the default range follows the prior sd of the outputs, sqrt(v + noise_variance) (public)
@@ -414,9 +412,7 @@ gp_regression_parts <- function(x, y, newdata, kernel, noise_variance, y_bound, 
   check_kernel(kernel)
   x <- as_points(x, "x")
   n <- nrow(x)
-  if (!is.numeric(y) || length(y) != n || !all(is.finite(y))) {
-    arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
-  }
+  check_y_values(y, n)
   y_bound <- check_y_bound(y_bound, auto_ok)
   noise_variance <- check_number(noise_variance, "noise_variance", lower = 0, lower_open = TRUE)
   grid <- as_grid(newdata, "newdata")

@@ -105,9 +105,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
   check_kernel(kernel)
   pts <- as_points(x, "x")
   n <- nrow(pts)
-  if (!is.numeric(y) || !is.null(dim(y)) || length(y) != n || !all(is.finite(y))) {
-    arg_error("y", sprintf("a numeric vector of %d finite values (one per row of `x`)", n), y)
-  }
+  check_y_values(y, n)
   units <- regression_units(unit, n, data, delta)
   y_bound <- check_y_bound(y_bound)
   grid <- as_grid(newdata, "newdata")

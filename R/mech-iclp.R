@@ -60,7 +60,9 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' nothing leaks through their complement.
 #'
 #' **Units.** The release does not depend on the units of the grid or of
-#' the values: with the argument in other units (\eqn{t \to a + bt}, `tau`
+#' the values: with the argument in other units (\eqn{t \to a + bt},
+#' \eqn{b > 0}: a reversed axis, \eqn{b < 0}, reflects the basis, whose
+#' eigenvectors' signs then differ, so its release is another draw; `tau`
 #' times \eqn{\sqrt{|b|}} per dimension, the default kernel or one whose
 #' lengthscale is scaled with the grid) and the values in other units
 #' (\eqn{y \to cy}, `tau` times \eqn{|c|}), the same seed gives the same

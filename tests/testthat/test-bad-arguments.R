@@ -959,3 +959,33 @@ test_that("hand-written nasty calls give classed errors, not crashes, hangs or n
   }
   expect(length(problems) == 0L, paste0("Nasty calls misbehaving:\n", paste(problems, collapse = "\n")))
 })
+
+test_that("refusals found by using the package name what is wrong (y with NA, a reversed y_bound, npc, seed, NA values)", {
+  yy <- cars$dist
+  yy[3] <- NA
+  gpr <- function(y, y_bound = c(0, 130)) dp_gp_regression(cars$speed, y, seq(4, 25, length.out = 22),
+                                                           kernel_gaussian(4, variance = 400), noise_variance = 200,
+                                                           y_bound = y_bound, epsilon = 1, delta = 1e-5)
+  # (was: "`y` must be a numeric vector of 50 finite values ..., not a double vector of length 50")
+  e <- expect_error(gpr(yy), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "`y` holds 1 non-finite value (NA, NaN or Inf) at position 3", fixed = TRUE)
+  yy[10] <- Inf
+  expect_error(gpr(yy), "2 non-finite values (NA, NaN or Inf) at positions 3, 10", fixed = TRUE)
+  expect_error(gpr(cars$dist[-1]), "a numeric vector of 50 finite values", class = "dpfda_error_argument")
+  expect_error(gpr(cars$dist, c(130, 0)), "Did you mean c(0, 130)?", fixed = TRUE, class = "dpfda_error_argument")
+  expect_error(dp_sparse_gp_regression(cars$speed, yy, seq(4, 25, length.out = 22), inducing = seq(4, 25, by = 3),
+                                       kernel = kernel_gaussian(4, variance = 400),
+                                       noise_variance = 200, y_bound = c(0, 130), epsilon = 1, delta = 1e-5),
+               "at positions 3, 10", class = "dpfda_error_data")
+  # both limits of a whole number in one format
+  expect_error(dp_reproducible(1.5), "between -2,147,483,647 and 2,147,483,647", fixed = TRUE)
+  # npc beyond the grid: reduced, and said
+  M <- matrix(stats::rnorm(40 * 4, 24, 2), 40)
+  w <- expect_warning(with_seed_mode(1, dp_fpca(curves(M, c(8, 10, 12, 14)), npc = 5, epsilon = 1, tau = 10,
+                                                center = 24)),
+                      "`npc` = 5 exceeds the 4 points of the grid", class = "dpfda_warning_utility")
+  # long data with missing values: the refusal names incomplete = "drop"
+  g93 <- seq(0, 1, length.out = 93)
+  expect_error(dp_mean(dti_cca, unit = id, grid = g93, epsilon = 1, tau = 0.2, center = 0.5),
+               "incomplete = \"drop\"", fixed = TRUE, class = "dpfda_error_data")
+})
