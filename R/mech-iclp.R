@@ -272,7 +272,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `incomplete = "drop"` (the band is then for the population mean of the
 #'   complete curves, as the release; the incomplete individuals add nothing
 #'   to the second moments either, and the band is widened by the error of
-#'   the noisy count, with probability 0.05 of `1 - level` left to it), and
+#'   the noisy count, with probability 0.05 of `1 - level` left to it; a
+#'   count whose noise at level 0.95 exceeds half of it gives no band, which
+#'   the release says at once, with the `count_share` that would do:
+#'   `dpfda_warning_count`), and
 #'   not from a mean summary (which lacks the second moments). With `tau =
 #'   "auto"` the band is for the mean of the curves clipped at the private
 #'   bound (the spread is summed at it, so the data are read twice: not
@@ -512,6 +515,8 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     rel$epsilon_inference <- eps_inf   # (0 with a shared mu-GDP budget: rel$inference$mu says its share)
     if (!is.null(o$gdp)) parts[[1L]] <- privacy_part(eps_rel, o$delta, mu = o$gdp[["total"]])
     rel$zcdp_rho <- NULL   # (GP, exact noise: the release with the spread part is not rho-zCDP)
+    refusal <- drop_band_refusal(rel)   # (said now, not first at confint(): the spread's epsilon is spent)
+    if (!is.null(refusal)) dpfda_warn(refusal, c("dpfda_warning_count", "dpfda_warning_utility"))
   }
   rel <- add_center(rel, cen, center, src$grid)
   if (auto) {
@@ -757,20 +762,23 @@ release_details.dpfda_iclp_release <- function(x) {
                 format(x$epsilon_count, digits = 4)))
   }
   cl <- x$inference$clipped
+  band_promise <- if (is.null(drop_band_refusal(x))) "confint(type = \"population\") gives a band for the population mean" else
+    "but the noisy count of complete individuals is too uncertain for a population band at level 0.95"
   if (!is.null(x$inference$mu)) {
     cat(sprintf(paste("  inference: the release, the spread of the curves (%d components)%s are Gaussian",
                       "mechanisms sharing mu = %s (GDP; spread %s%s, release %s): (epsilon, delta) in all;",
-                      "confint(type = \"population\") gives a band for the population mean\n"), x$inference$K,
+                      "%s\n"), x$inference$K,
                 if (is.null(cl)) "" else sprintf(" and the count of clipped %s", if (per_unit) "units" else "curves"),
                 format(x$inference$mu[["total"]], digits = 4), format(x$inference$mu[["spread"]], digits = 4),
                 if (is.null(cl)) "" else paste(", count", format(cl$mu, digits = 4)),
-                format(x$inference$mu[["release"]], digits = 4)))
+                format(x$inference$mu[["release"]], digits = 4), band_promise))
   } else if (!is.null(x$inference)) {
     cat(sprintf(paste("  inference: epsilon %s of the total spent on the spread of the curves (%d components)%s;",
-                      "confint(type = \"population\") gives a band for the population mean\n"),
+                      "%s\n"),
                 format(x$epsilon_inference, digits = 4), x$inference$K,
                 if (is.null(cl)) "" else sprintf(" and the count of clipped %s (epsilon %s of it)",
-                                                  if (per_unit) "units" else "curves", format(cl$epsilon, digits = 4))))
+                                                  if (per_unit) "units" else "curves", format(cl$epsilon, digits = 4)),
+                band_promise))
   }
   if (!is.null(cl)) {
     fr <- clipped_fraction(cl)

@@ -268,7 +268,7 @@ band_levels <- function(object, level, gamma_share) {
                                             "cross-validation (each at level %s)"), L, format(level, digits = 4)),
                   if (drop) paste("; incomplete individuals dropped: for the mean of the complete curves,",
                                   "widened by the error of the noisy count (held with probability",
-                                  format(1 - gamma_c, digits = 4), ")"))
+                                  paste0(format(1 - gamma_c, digits = 4), ")")))
   list(level = level, gamma = (1 - level) * gamma_share, drop = drop, gamma_c = gamma_c, notes = notes)
 }
 
@@ -370,18 +370,49 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
 # |mu_c| <= |estimate| + half on the band's own event, the half-width h0 of
 # the other parts becomes (h0 + r |estimate|) / (1 - r).
 drop_count_widen <- function(object, half, gamma_c) {
-  b <- 1 / object$epsilon_count
-  q <- b * log(2 / gamma_c)                          # P(|L| >= k) <= 2 exp(-k / b) for discrete Laplace
-  r <- q / object$n_complete
+  dc <- drop_count_error(object, gamma_c)
+  r <- dc[["r"]]
   if (!(r < 0.5)) {
     dpfda_abort(sprintf(paste("The noisy count of complete individuals (%s) is too small against its noise (%s at",
-                              "this level) for a population band; use more individuals, a larger count_share or",
-                              "epsilon."), format(object$n_complete, digits = 4), format(q, digits = 3)),
+                              "this level) for a population band; %s"), format(object$n_complete, digits = 4),
+                        format(dc[["q"]], digits = 3), drop_count_advice(object, gamma_c)),
                 class = "dpfda_error_unsupported", arg = "object")
   }
   # (the released values less the centre: the scaled centred release, of every mechanism)
   est <- abs(as.vector(object$values$values) - if (is.null(object$center)) 0 else center_at(object$center, object$values$grid))
   (half + r * est) / (1 - r)
+}
+
+# The (1 - gamma_c) quantile q of the count's noise |L| (P(|L| >= k) <= 2 exp(-k / b) for discrete
+# Laplace of scale b) and its ratio r = q / c to the noisy count: a band needs r < 1/2.
+drop_count_error <- function(object, gamma_c) {
+  q <- log(2 / gamma_c) / object$epsilon_count
+  c(q = q, r = q / object$n_complete)
+}
+
+# What makes r < 1/2: the count's epsilon (count_share times epsilon) above 2 log(2 / gamma_c) / c.
+drop_count_advice <- function(object, gamma_c) {
+  need <- 2 * log(2 / gamma_c) / object$n_complete
+  eps_total <- object$epsilon   # (count_share is a share of the whole epsilon)
+  share <- ceiling(100 * 1.1 * need / eps_total) / 100
+  sprintf("the count's epsilon (%s) would need to exceed about %s: %s", format(object$epsilon_count, digits = 3),
+          format(need, digits = 3), if (share <= 0.5) {
+            sprintf("use count_share = %s (in ...) at this epsilon, more individuals or a larger epsilon.", format(share))
+          } else "use more individuals or a larger epsilon (no count_share up to 0.5 suffices at this epsilon).")
+}
+
+# A dp_mean(inference = TRUE, incomplete = "drop") release whose noisy count is too uncertain for
+# a population band at `level`: the warning at the release (the budget of the spread is spent
+# then, and the band refused only at confint()), or NULL.
+drop_band_refusal <- function(object, level = 0.95) {
+  if (is.null(object$inference) || is.null(object$epsilon_count) || is.null(object$n_complete)) return(NULL)
+  gamma_c <- band_levels(object, level, 0.1)$gamma_c
+  dc <- drop_count_error(object, gamma_c)
+  if (dc[["r"]] < 0.5) return(NULL)
+  sprintf(paste("No population band at level %s: the noisy count of complete individuals (%s) is too small",
+                "against its noise (%s at that level), and confint(type = \"population\") will refuse it; %s"),
+          format(level), format(object$n_complete, digits = 4), format(dc[["q"]], digits = 3),
+          drop_count_advice(object, gamma_c))
 }
 
 # dp_mean(inference = TRUE) is available for every mechanism (ICLP-AR through

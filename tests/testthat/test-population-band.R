@@ -457,9 +457,43 @@ test_that("inference = TRUE with incomplete = \"drop\": coverage, and the count 
                     dpfda:::population_band(no_count, 0.95, 1000, 1)$half))
   # a tiny count is refused, not turned into a band that is mostly guesswork
   long <- pb_long_incomplete(40, 0.5)
-  expect_warning(r <- dp_mean(long, epsilon = 0.2, tau = 1.5, grid = pb_grid, incomplete = "drop", inference = TRUE,
-                              count_share = 0.05), class = "dpfda_warning_count")   # (said at the release already)
-  expect_error(confint(r, type = "population"), class = "dpfda_error_unsupported")
+  msgs <- character()
+  r <- withCallingHandlers(dp_mean(long, epsilon = 0.2, tau = 1.5, grid = pb_grid, incomplete = "drop",
+                                   inference = TRUE, count_share = 0.05),
+                           dpfda_warning_count = function(e) {
+                             msgs <<- c(msgs, conditionMessage(e))
+                             invokeRestart("muffleWarning")
+                           })
+  expect_true(any(grepl("noisy count of complete individuals is", msgs)))   # (said at the release already)
+  expect_true(any(grepl("No population band at level 0.95.*no count_share up to 0.5 suffices", msgs)))
+  expect_error(confint(r, type = "population"), "no count_share up to 0.5 suffices", class = "dpfda_error_unsupported")
+})
+
+test_that("a noisy count too uncertain for a population band is said at the release, not first at confint()", {
+  # (dti_cca by person at epsilon 1: the print promised a band that confint() refused, after the
+  # spread's epsilon was spent)
+  g93 <- seq(0, 1, length.out = 93)
+  rel <- function(...) with_seed_mode(9, dp_mean(dti_cca, unit = id, grid = g93, epsilon = 1, tau = 0.2, center = 0.5,
+                                                 incomplete = "drop", inference = TRUE, ...))
+  w <- NULL
+  r <- withCallingHandlers(rel(), warning = function(e) {
+    if (grepl("No population band", conditionMessage(e))) w <<- e
+    invokeRestart("muffleWarning")
+  })
+  expect_s3_class(w, "dpfda_warning_count")
+  expect_match(conditionMessage(w), "count_share = 0.12", fixed = TRUE)
+  expect_output(print(r), "too uncertain for a population band at level 0.95", fixed = TRUE)
+  expect_error(confint(r, type = "population"), "count_share = 0.12", class = "dpfda_error_unsupported")
+  # the count's share it advises gives the band, and the print promises it
+  w <- NULL
+  r2 <- withCallingHandlers(rel(count_share = 0.12), warning = function(e) {
+    if (grepl("No population band", conditionMessage(e))) w <<- e
+    invokeRestart("muffleWarning")
+  })
+  expect_null(w)
+  expect_output(print(r2), "confint(type = \"population\") gives a band for the population mean", fixed = TRUE)
+  b <- confint(r2, type = "population")
+  expect_true(all(b$lower < b$estimate & b$estimate < b$upper))
 })
 
 test_that("a matrix with missing observations: the error points to na.rm; with it, drop and a band work", {
