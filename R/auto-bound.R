@@ -109,7 +109,9 @@ summarise_mean_bins <- function(src, cand, clip, w, center, incomplete) {
                       "summary computed with a fixed tau; give tau."), arg = "tau")
   }
   if ((!is.null(src$unit) || !is.null(src$cols$unit)) && incomplete == "drop") {
-    dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
+    dpfda_abort(paste("tau = \"auto\" with `unit` and incomplete = \"drop\" is not available yet (each works",
+                      "without the other): give a numeric tau (dp_accuracy(solve_for = \"tau\") plans one), or",
+                      "a grid the curves cover."),
                 arg = "incomplete")
   }
   if (!is.null(src$curves)) {

@@ -285,7 +285,9 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = 
     cols <- src$cols
     unit <- cols$unit
     if (!is.null(unit) && incomplete == "drop") {   # (the rule of every source, summarise_mean_bins())
-      dpfda_abort("`unit` with incomplete = \"drop\" is not available yet; give a grid the curves cover.",
+      dpfda_abort(paste("tau = \"auto\" with `unit` and incomplete = \"drop\" is not available yet (each works",
+                      "without the other): give a numeric tau (dp_accuracy(solve_for = \"tau\") plans one), or",
+                      "a grid the curves cover."),
                   arg = "incomplete")
     }
     settings <- list(grid = as.double(basis$grid), weights = as.double(basis$weights), candidates = ab$candidates,

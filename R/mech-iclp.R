@@ -85,7 +85,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' mechanisms; \eqn{[10^{-4}, 10^4]} for Bernstein's sup norm). Each
 #' individual's norm (after the public `center`; with `unit`, the largest norm
 #' of the unit's curves; an incomplete individual dropped by `incomplete =
-#' "drop"` counts as norm 0) falls in a bin \eqn{(c_{b-1}, c_b]}; the
+#' "drop"` counts as norm 0; `unit` and `incomplete = "drop"` together are not
+#' available with `tau = "auto"` yet) falls in a bin \eqn{(c_{b-1}, c_b]}; the
 #' exponential mechanism picks a bin with utility minus the distance of the
 #' target rank \eqn{n - k_0} to the bin's ranks \eqn{[r_{b-1}, r_b]}
 #' (\eqn{r_b} the number of norms at most \eqn{c_b}; replacing one individual

@@ -267,7 +267,11 @@ print.summary.dpfda_release <- function(x, ...) {
     m[c("estimate", "noise_sd")] <- lapply(m[c("estimate", "noise_sd")], signif, 4)
     cat(paste("  as a distribution in the plane (the released values as a signed density, normalised; noise_sd:",
               "the standard deviation of each under the public noise law):\n"))
-    print(m, row.names = FALSE)
+    print(m[setdiff(names(m), "moved")], row.names = FALSE)
+    if (any(m$moved)) {
+      cat(sprintf(paste("  %s beyond the range a distribution on the grid can have (the noise dominates) moved",
+                        "into it\n"), paste(m$statistic[m$moved], collapse = ", ")))
+    }
   }
   invisible(x)
 }

@@ -166,6 +166,37 @@ test_that("summary() in the plane: moments of densities, and of a release with t
   expect_true(all(abs(m8$estimate - np) < 4 * m8$noise_sd))
   expect_output(print(summary(r1)), "as a distribution in the plane (the released values as a signed density",
                 fixed = TRUE)
+  expect_false(any(m1$moved))
+})
+
+test_that("summary() in the plane: a moment the noise makes impossible is moved into its range, and said", {
+  # (a Bernstein release of faithful at epsilon 0.5 gave mean_eruptions -49.7 on [1, 6], mean_waiting 135 on
+  # [40, 100]; gp releases at epsilon 1 gave correlations up to 1.45)
+  gr <- list(eruptions = seq(1, 6, length.out = 31), waiting = seq(40, 100, length.out = 31))
+  lo <- c(1, 40)
+  hi <- c(6, 100)
+  n_moved <- 0
+  for (seed in 1:12) {
+    r <- suppressWarnings(with_seed_mode(seed, dp_kde(faithful, grid = gr, bandwidth = c(eruptions = 0.3, waiting = 5),
+                                                      epsilon = 0.5, mechanism = "bernstein", k = 10,
+                                                      domain = list(eruptions = c(1, 6), waiting = c(40, 100)))))
+    m <- summary(r)$moments
+    raw <- as.vector(dpfda:::moments_2d(r$values$values, as.matrix(r$values$grid),
+                                        dpfda:::quadrature_weights(r$values$grid)))
+    est <- m$estimate
+    expect_true(all(est[1:2] >= lo & est[1:2] <= hi))
+    expect_true(all(est[3:4] >= 0 & est[3:4] <= (hi - lo) / 2))
+    expect_true(is.na(est[5]) || abs(est[5]) <= 1)
+    # unmoved estimates are the signed density's; moved ones are marked
+    same <- !m$moved
+    expect_equal(est[same & !is.na(raw)], raw[same & !is.na(raw)])
+    expect_true(all(m$moved[!is.na(raw) & (raw[1:5] < c(lo, 0, 0, -1) | raw[1:5] > c(hi, (hi - lo) / 2, 1))]))
+    if (any(m$moved)) {
+      n_moved <- n_moved + 1
+      expect_output(print(summary(r)), "(the noise dominates) moved into it", fixed = TRUE)
+    }
+  }
+  expect_gt(n_moved, 0)   # (the case arises at this epsilon)
 })
 
 test_that("as_density(margin = ) integrates the other axes: the marginal density of one axis", {

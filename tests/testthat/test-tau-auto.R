@@ -277,7 +277,10 @@ test_that("dp_cov(tau = \"auto\") and dp_fpca(): exact charge, calibration, clas
   expect_equal(a$n_complete, b$n_complete)
   for (src in list(part, dp_chunks(list(part)))) {   # units with incomplete = "drop": refused on every source
     expect_error(dp_cov(src, epsilon = 1, tau = "auto", grid = d$t, incomplete = "drop", unit = "person"),
-                 class = "dpfda_error_argument", regexp = "not available yet")
+                 class = "dpfda_error_argument", regexp = "not available yet.*give a numeric tau")
+    # (the message blamed `unit` with drop, which work together at a numeric tau)
+    expect_error(dp_mean(src, epsilon = 1, tau = "auto", grid = d$t, incomplete = "drop", unit = "person"),
+                 class = "dpfda_error_argument", regexp = "tau = \"auto\" with `unit` and incomplete")
   }
   expect_error(dp_cov(dp_chunks(list(part)), epsilon = 1, tau = "auto", grid = d$t), class = "dpfda_error_data",
                regexp = "incomplete = \"drop\"")
