@@ -27,7 +27,7 @@ bandwidth_histograms <- function(x, dom, unit = NULL, columns = NULL) {
   if (is_lazy_table(x)) return(bandwidth_hist_lazy(x, dom, w, B, unit, columns))
   f <- function(df) bandwidth_hist_frame(df, dom, w, B, unit, columns)
   s <- warn_dropped(if (inherits(x, "dpfda_chunks")) chunks_reduce(x, f, id = unit) else f(x))
-  list(H = s$sums, rows = s$rows, dropped = s$dropped, n = round(sum(s$sums[, 1L])))
+  list(H = s$sums, rows = s$rows, dropped = s$dropped, n = round(sum(s$sums[, 1L])), outside = s$outside)
 }
 
 # One data frame (a chunk, or the points in memory as a frame `.x1`, ..., `unit`): the summary of
@@ -56,7 +56,8 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
       H[as.integer(rownames(a)) + 1L, j] <- a[, 1L]
     }
   }
-  new_dpfda_summary("bw_hist", H, nrow(X), nrow(df), sum(bad), list(domain = dom, bins = B))
+  new_dpfda_summary("bw_hist", H, nrow(X), nrow(df), sum(bad), list(domain = dom, bins = B),
+                    outside = points_outside(X, dom))   # (clamped into the end bins; counted for the warning)
 }
 
 # A table: one query per coordinate, grouping the kept rows by bin (SUM of the weights).
@@ -69,14 +70,19 @@ bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns) {
   warn_dropped_rows(nn$dropped)
   s <- sq_from(lazy_weight(nn$q, if (!is.null(unit)) "id"))
   H <- matrix(0, B, d)
+  outside <- 0
   for (j in seq_len(d)) {
     pos <- sq_clamp(s, sprintf("(%s - %s) / %s", sq_id(s, xn[j]), sq_lit(dom[1L, j]), sq_lit(w[j])), "0.0",
                     sq_lit(B - 1))
     sj <- sq_mutate(s, list(b = sprintf("FLOOR(%s)", pos)))
-    res <- engine_collect(sq_lazy(sq_summarise(sj, "b", list(wt = sprintf("SUM(%s)", sq_id(sj, "wt"))))))
+    sums <- list(wt = sprintf("SUM(%s)", sq_id(sj, "wt")))
+    # (the rows beyond the domain, counted in the first coordinate's pass, as in memory)
+    if (j == 1L) sums$out <- sq_outside_sum(vapply(xn, function(v) sq_id(sj, v), ""), dom[1L, ], dom[2L, ])
+    res <- engine_collect(sq_lazy(sq_summarise(sj, "b", sums)))
     H[as.integer(round(as.double(res$b))) + 1L, j] <- as.double(res$wt)
+    if (j == 1L) outside <- sum(plain_double(res$out))
   }
-  list(H = H, rows = nn$rows, dropped = nn$dropped, n = round(sum(H[, 1L])))
+  list(H = H, rows = nn$rows, dropped = nn$dropped, n = round(sum(H[, 1L])), outside = outside)
 }
 
 # The order statistics of coordinate j from its histogram: the bin centres, weighted.

@@ -64,8 +64,10 @@
 #' @param offsets Bin offsets tried in turn (fractions of a bin width).
 #' @param domain `NULL`, or the public bounds of the data, as in [dp_kde()]:
 #'   `c(lower, upper)`, a `2 x d` matrix or a list of ranges; the data are clamped to them
-#'   first, exactly as [dp_kde()] does. With a data frame as `x`, a matrix
-#'   with column names takes the columns of those names, in that order.
+#'   first, exactly as [dp_kde()] does, and a tenth or more of the points
+#'   beyond them get its warning (`dpfda_warning_data`, on every source). With
+#'   a data frame as `x`, a matrix with column names takes the columns of
+#'   those names, in that order.
 #' @param noise `"exact"` (default): the integer distance \eqn{A} gets
 #'   discrete Laplace noise sampled exactly ([exact_noise]), with the
 #'   threshold computed from the effective \eqn{\epsilon' \le \epsilon} of
@@ -158,7 +160,10 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
       arg_error("domain", if (d == 1L) "NULL or c(lower, upper) with lower < upper"
                 else sprintf("NULL or a 2 x %d matrix of lower and upper bounds", d), domain)
     }
-    if (!engine) x <- clamp_to_domain(x, if (d == 1L) as.double(domain) else domain)
+    if (!engine) {   # (counted first: a domain that misses a tenth of the points is said, as in dp_kde())
+      n_out <- points_outside(x, matrix(as.double(domain), 2L))
+      x <- clamp_to_domain(x, if (d == 1L) as.double(domain) else domain)
+    }
   } else if (engine || binned) {
     dpfda_abort(sprintf(paste("`domain` is required %s: the public bounds on which the data are rounded to",
                               "2^16 bins per coordinate for their quartiles."),
@@ -183,6 +188,11 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     w_bin <- (dom[2L, ] - dom[1L, ]) / bandwidth_hist_bins
     ats <- lapply(seq_len(d), function(j) bandwidth_hist_at(hs$H[, j], dom[1L, j], w_bin[j]))
     units <- if (!is.null(label)) list(label = label, n_units = hs$n)
+  }
+  if (!is.null(domain)) {   # (memory: counted before the clamping; a table or chunks: in the histograms' pass)
+    msg <- clamped_message(if (engine) hs$outside %||% 0 else n_out, if (engine) hs$rows - hs$dropped else nrow(x),
+                           matrix(as.double(domain), 2L), d, TRUE, if (engine) cols else colnames(x))
+    if (!is.null(msg)) dpfda_warn(msg, class = "dpfda_warning_data")
   }
   n <- if (!is.null(ats)) hs$n else if (is.null(units)) nrow(x) else units$n_units   # (the individuals protected)
   warn_privacy(NULL, delta, n)   # (every source: a table's n is known from its histogram)
@@ -220,13 +230,23 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   private <- !is.na(h)
   if (any(!private)) {
     if (is.null(fallback)) {
+      n_need <- bandwidth_n_needed(epsilon, delta, d, offsets)
+      # (with n beyond what Gaussian-shaped data need, the cause is the data's shape: the advice to
+      # raise n or epsilon contradicted itself, "needs about n >= 5,714 (30000 given)")
+      why <- if (n >= n_need) {
+        sprintf(paste("At epsilon = %s Gaussian-shaped data need about n >= %s, and %s are given: the data's",
+                      "interquartile range is unstable here (many ties, an IQR near 0, e.g. constant or rounded",
+                      "values, or points piled at the ends of `domain`), which no n fixes; check `domain`,",
+                      "or give a public bandwidth."), format(epsilon, digits = 4), format(n_need, big.mark = ","),
+                format(n, big.mark = ","))
+      } else {
+        sprintf(paste("At epsilon = %s the test needs about n >= %s (Gaussian-shaped data; %d given)%s;",
+                      "plan with dp_accuracy(mechanism = \"bandwidth\")."), format(epsilon, digits = 4),
+                format(n_need, big.mark = ","), n, bandwidth_epsilon_hint(n, delta, d, offsets))
+      }
       dpfda_abort(sprintf(paste("The private IQR test failed for coordinate(s) %s and no public `fallback`",
-                                "was given (the budget of this call is spent: give a fallback next time).",
-                                "At epsilon = %s the test needs about n >= %s (Gaussian-shaped data; %d given)%s;",
-                                "plan with dp_accuracy(mechanism = \"bandwidth\")."),
-                          paste(which(!private), collapse = ", "), format(epsilon, digits = 4),
-                          format(bandwidth_n_needed(epsilon, delta, d, offsets), big.mark = ","), n,
-                          bandwidth_epsilon_hint(n, delta, d, offsets)),
+                                "was given (the budget of this call is spent: give a fallback next time). %s"),
+                          paste(which(!private), collapse = ", "), why),
                   class = "dpfda_error_ptr")
     }
     h[!private] <- fallback[!private]

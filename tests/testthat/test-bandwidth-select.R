@@ -191,3 +191,35 @@ test_engines("dp_bandwidth() from a table equals memory with binned = TRUE (with
   expect_warning(with_seed_mode(3, dp_bandwidth(tb, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), columns = "v")),
                  "2 rows", class = "dpfda_warning_data")
 })
+
+test_that("dp_bandwidth(): a domain that misses the data is said on every source, and a failed test names the data's shape", {
+  # (faithful$waiting with domain c(1, 6): all 272 points clamped, a silent fallback; a refusal said
+  # "needs about n >= 5,714 (30000 given)")
+  w <- expect_warning(with_seed_mode(1, dp_bandwidth(faithful$waiting, 1, 1e-6, domain = c(1, 6), fallback = 3)),
+                      class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "272 of the 272 points (100%) lie outside `domain` ([1, 6])", fixed = TRUE)
+  expect_silent(with_seed_mode(1, dp_bandwidth(faithful$waiting, 1, 1e-6, domain = c(40, 100), fallback = 3)))
+  # binned in memory, chunks and a table: the same count
+  expect_warning(with_seed_mode(1, dp_bandwidth(faithful$waiting, 1, 1e-6, domain = c(1, 6), fallback = 3,
+                                                binned = TRUE)),
+                 "272 of the 272 points", class = "dpfda_warning_data")
+  expect_warning(with_seed_mode(1, dp_bandwidth(dp_chunks(faithful, 100), 1, 1e-6, domain = c(1, 6), fallback = 3,
+                                                columns = "waiting")),
+                 "272 of the 272 points", class = "dpfda_warning_data")
+  tb <- sqlite_tbl(faithful)
+  dom <- rbind(c(1, 1), c(6, 6))
+  colnames(dom) <- c("eruptions", "waiting")
+  w <- expect_warning(with_seed_mode(1, dp_bandwidth(tb, 1, 1e-6, fallback = 3, domain = dom)),
+                      class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "272 of the 272 points (100%)", fixed = TRUE)   # (waiting is beyond it)
+  expect_silent(with_seed_mode(1, dp_bandwidth(tb, 1, 1e-6, fallback = 3,
+                                               domain = list(eruptions = c(1, 6), waiting = c(40, 100)))))
+  # many points, and a test that fails all the same: the message names the data's shape, not n
+  set.seed(1)
+  e <- expect_error(suppressWarnings(with_seed_mode(1, dp_bandwidth(stats::rnorm(30000, 50, 10), 1, 1e-6,
+                                                                    domain = c(0, 10)))),
+                    class = "dpfda_error_ptr")
+  expect_match(conditionMessage(e), "30,000 are given: the data's interquartile range is unstable here", fixed = TRUE)
+  expect_error(with_seed_mode(1, dp_bandwidth(stats::rnorm(50, 50, 10), 1, 1e-6)), "the test needs about n >=",
+               class = "dpfda_error_ptr")
+})
