@@ -294,7 +294,10 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' release (clamped to \eqn{[0, 1]}, so biased up where the count is noisy),
 #' and `clipped_count`, the noisy count itself (unbiased, so averaging it
 #' over releases is fair; it may be negative or above `n`) (both `NA` for
-#' other releases). For a [dp_kme()] release `glance()` adds
+#' other releases), and `epsilon_total`, `delta_total`: the guarantee of the
+#' release with that of a bandwidth [dp_bandwidth()] released on the same
+#' data and passed to [dp_kde()] (composed; the release's own otherwise).
+#' For a [dp_kme()] release `glance()` adds
 #' `expected_rkhs`, the root-mean-square RKHS norm of the noise (the MMD it
 #' puts between the release and the data's embedding; for random features,
 #' in the feature space), which says more than the noise sd at the points.
@@ -394,6 +397,9 @@ glance.dpfda_release <- function(x, ...) {
              clipped_fraction = if (is.null(x$inference$clipped)) NA_real_ else
                clipped_fraction(x$inference$clipped)[["estimate"]],
              clipped_count = if (is.null(x$inference$clipped)) NA_real_ else as.double(x$inference$clipped$count),
+             # with a bandwidth released on the same data (dp_bandwidth()): both guarantees composed
+             epsilon_total = x$epsilon + (x$bandwidth_budget$epsilon %||% 0),
+             delta_total = x$delta + (x$bandwidth_budget$delta %||% 0),
              stringsAsFactors = FALSE)
 }
 

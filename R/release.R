@@ -181,10 +181,10 @@ print.dpfda_release <- function(x, ...) {
   cat(format(x), "\n", sep = "")
   cat(sprintf("  sensitivity %s, noise scale %s\n", format(x$sensitivity, digits = 4),
               format(x$noise_scale, digits = 4)))
-  if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", noise_description(x), "\n", sep = "")
+  law <- tryCatch(noise_law(x), error = function(e) NULL)
+  if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", noise_description(x, law$family), "\n", sep = "")
   else if (is.character(x$noise)) cat("  noise: ", x$noise, "\n", sep = "")
   cat("  values: ", format(x$values), "\n", sep = "")
-  law <- tryCatch(noise_law(x), error = function(e) NULL)
   if (!is.null(law)) {
     cat(sprintf("  noise sd on the grid in %s; expected L2 noise error %s (see confint(), dp_accuracy())\n",
                 format_range(range(sqrt(law$var))), format(sqrt(sum(law$weights * law$var)), digits = 4)))
@@ -193,6 +193,12 @@ print.dpfda_release <- function(x, ...) {
   # (a release of records, as the regressions: one record per individual)
   pu <- x$privacy_unit %||% if (is.numeric(x$n) && length(x$n) == 1L) sprintf("one record (%s)", format(x$n, big.mark = ","))
   if (!is.null(pu)) cat(sprintf("  privacy unit: %s\n", pu))
+  bb <- x$bandwidth_budget
+  if (!is.null(bb)) {   # (the header's guarantee is this release's; the bandwidth's was spent on the same data)
+    cat(sprintf(paste("  bandwidth released by dp_bandwidth() on the same data: (epsilon = %s, delta = %s) more,",
+                      "(epsilon = %s, delta = %s) in all\n"), format(bb$epsilon), format(bb$delta),
+                format(x$epsilon + bb$epsilon), format(x$delta + bb$delta)))
+  }
   b <- release_bias_bound(x)
   if (!is.null(b) && is.finite(b$l2)) {
     cat(sprintf("  smoothing bias at most %s in L2 for a mean as smooth as the kernel allows (%s for any mean within tau)\n",
@@ -205,13 +211,18 @@ print.dpfda_release <- function(x, ...) {
 
 # The print's "noise:" line for a release whose noise is described by a
 # kernel: a Gaussian process with that covariance, or for FRL independent
-# noise on the first M coefficients in the kernel's KL basis.
-noise_description <- function(x) {
+# noise on the first M coefficients in the kernel's KL basis, for ICLP
+# (`family` of its noise law "laplace") Laplace noise on the coefficients in
+# that basis (it printed the kernel alone, as if the noise were a GP).
+noise_description <- function(x, family = NULL) {
   M <- x$params$M
   if (identical(x$mechanism, "frl") && is.numeric(M) && length(M) == 1L) {
     family <- if (identical(x$params$frl_noise, "gaussian")) "Gaussian" else "Laplace"
     return(sprintf("%s on the first %d coefficients in the KL basis of the %s", family, as.integer(M),
                    format(x$noise)))
+  }
+  if (identical(family, "laplace")) {
+    return(sprintf("Laplace on the coefficients in the KL basis of the %s", format(x$noise)))
   }
   format(x$noise)
 }

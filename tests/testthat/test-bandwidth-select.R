@@ -223,3 +223,23 @@ test_that("dp_bandwidth(): a domain that misses the data is said on every source
   expect_error(with_seed_mode(1, dp_bandwidth(stats::rnorm(50, 50, 10), 1, 1e-6)), "the test needs about n >=",
                class = "dpfda_error_ptr")
 })
+
+test_that("a density with a released bandwidth prints and glances the guarantee of both", {
+  # (print() and glance() said "(epsilon = 1, delta = 1e-06)-DP" while the bandwidth had spent as much again)
+  x <- faithful$eruptions
+  b <- with_seed_mode(1, dp_bandwidth(x, 1, 1e-6, fallback = 0.3))
+  r <- with_seed_mode(2, dp_kde(x, seq(1, 6, length.out = 51), b, 1, 1e-6, domain = c(1, 6)))
+  expect_output(print(r), "bandwidth released by dp_bandwidth() on the same data: (epsilon = 1, delta = 1e-06) more, (epsilon = 2, delta = 2e-06) in all",
+                fixed = TRUE)
+  g <- glance(r)
+  expect_equal(c(g$epsilon, g$delta, g$epsilon_total, g$delta_total), c(1, 1e-6, 2, 2e-6))
+  r0 <- with_seed_mode(2, dp_kde(x, seq(1, 6, length.out = 51), 0.3, 1, 1e-6, domain = c(1, 6)))
+  expect_equal(c(glance(r0)$epsilon_total, glance(r0)$delta_total), c(1, 1e-6))
+  expect_false(any(grepl("dp_bandwidth", utils::capture.output(print(r0)))))
+  # the noise line of ICLP names its law (it printed the kernel alone, as a GP's does)
+  ri <- with_seed_mode(2, dp_kde(x, seq(1, 6, length.out = 51), 0.3, 1, mechanism = "iclp", domain = c(1, 6)))
+  expect_output(print(ri), "noise: Laplace on the coefficients in the KL basis of the", fixed = TRUE)
+  expect_identical(glance(ri)$noise_family, "laplace")
+  rg <- with_seed_mode(2, dp_kde(x, seq(1, 6, length.out = 51), 0.3, 1, 1e-6, domain = c(1, 6)))
+  expect_false(any(grepl("Laplace on the coefficients", utils::capture.output(print(rg)))))
+})
