@@ -146,7 +146,8 @@
 #'   included): the bound a planned release can afford.
 #'   What is solved for needs no value (`dp_accuracy("iclp_qr", n = 93, tau
 #'   = 1, grid = g, target_l2 = 0.1, solve_for = "epsilon")`); the result
-#'   then describes the release at the solution.
+#'   then describes the release at the solution, also when a value was given
+#'   (kept as `n_given`, `epsilon_given` or `tau_given`, which the print names).
 #' @param nsim Monte Carlo draws for `expected_sup`.
 #' @param seed Seed of the public Monte Carlo simulation.
 #' @return A list of class `dpfda_accuracy` with `mechanism`, `grid`,
@@ -342,14 +343,16 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       out$unreachable <- list(solve_for = solve_for, bias = bias0(b_end, if (!is.null(target_l2)) "l2" else "sup"),
                               limit = upper, placeholder = placeholder)
     }
-    if (placeholder) {   # the plan at the solution, not at the placeholder
-      n_at <- if (solve_for == "n") out$n_needed else st$n
-      e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
-      if (is.finite(n_at) && is.finite(e_at)) {
-        keep <- out[intersect(c("n_needed", "epsilon_needed", "target"), names(out))]
-        out <- plan_at(n_at, e_at)
-        out[names(keep)] <- keep
-      }
+    # the plan at the solution, not at the placeholder or the value given (as for tau: the figures
+    # were at the given n = 39, total 32.6 against a target of 1, under "n needed ... 43,226")
+    n_at <- if (solve_for == "n") out$n_needed else st$n
+    e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
+    given <- if (solve_for == "n") st$n else st$epsilon
+    if (is.finite(n_at) && is.finite(e_at) && (placeholder || !isTRUE(all.equal(needed, given)))) {
+      keep <- out[intersect(c("n_needed", "epsilon_needed", "target", "unreachable"), names(out))]
+      out <- plan_at(n_at, e_at)
+      out[names(keep)] <- keep
+      if (!placeholder) out[[paste0(solve_for, "_given")]] <- given
     }
   }
   out
@@ -408,10 +411,16 @@ print.dpfda_accuracy <- function(x, ...) {
   } else if (!is.null(x$bias_note)) {
     cat(sprintf("  bias: %s\n", x$bias_note))
   }
-  if (!is.null(x$n_needed)) cat(sprintf("  n needed for the target %s: %s\n", names(x$target),
-                                        format(x$n_needed, big.mark = ",")))
-  if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s\n", names(x$target),
-                                              format(x$epsilon_needed, digits = 4)))
+  at <- function(what) {
+    given <- x[[paste0(what, "_given")]]
+    if (is.finite(x[[paste0(what, "_needed")]]) && !identical(x$mechanism, "bandwidth"))
+      sprintf(" (the figures above are at it%s)", if (is.null(given)) "" else
+        sprintf(", not at %s = %s", what, format(given, digits = 4, big.mark = ","))) else ""
+  }
+  if (!is.null(x$n_needed)) cat(sprintf("  n needed for the target %s: %s%s\n", names(x$target),
+                                        format(x$n_needed, big.mark = ","), at("n")))
+  if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s%s\n", names(x$target),
+                                              format(x$epsilon_needed, digits = 4), at("epsilon")))
   if (!is.null(x$tau_needed)) {
     cat(sprintf(paste("  the largest tau for the target %s: %s (the figures above are at it%s); curves beyond it",
                       "are clipped, a bias that no public bound includes\n"), names(x$target),

@@ -677,3 +677,27 @@ test_that("dp_accuracy(mechanism = \"kde\", kde_mechanism = \"iclp\"/\"frl\") pl
   expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1),
                "kde_mechanism = \"iclp\"", class = "dpfda_error_privacy")
 })
+
+test_that("solve_for with the value also given: the plan is at the solution for n and epsilon, as for tau", {
+  # (the figures were at the given n = 39, total 32.6 against a target of 1, under "n needed ... 43,226")
+  g <- seq(1, 18, length.out = 31)
+  a <- dp_accuracy("iclp_qr", n = 39, epsilon = 1, tau = 60, grid = g, target_l2 = 1, solve_for = "n")
+  expect_identical(a$n, a$n_needed)
+  expect_identical(a$n_given, 39)
+  expect_lte(a$total_l2, 1 + 1e-6)
+  expect_equal(a$total_l2, 1, tolerance = 0.05)   # (the smallest n: the target is met, barely)
+  expect_output(print(a), "(the figures above are at it, not at n = 39)", fixed = TRUE)
+  b <- dp_accuracy("iclp_qr", n = 39, epsilon = 1, tau = 60, grid = g, target_l2 = 30, solve_for = "epsilon")
+  expect_identical(b$epsilon, b$epsilon_needed)
+  expect_identical(b$epsilon_given, 1)
+  expect_equal(b$total_l2, 30, tolerance = 0.01)
+  expect_output(print(b), "not at epsilon = 1)", fixed = TRUE)
+  # given and already the solution: no "not at"; no value given: no "not at" either
+  c0 <- dp_accuracy("iclp_qr", n = 39, epsilon = b$epsilon_needed, tau = 60, grid = g, target_l2 = 30,
+                    solve_for = "epsilon")
+  expect_null(c0$epsilon_given)
+  d0 <- dp_accuracy("iclp_qr", n = 39, tau = 60, grid = g, target_l2 = 30, solve_for = "epsilon")
+  expect_null(d0$epsilon_given)
+  expect_equal(d0$total_l2, b$total_l2)
+  expect_false(any(grepl("not at", utils::capture.output(print(d0)))))
+})
