@@ -596,7 +596,14 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
   bad <- setdiff(names(opts), dp_mean_options)
   if (length(bad) && bad[1L] %in% c("unit", "incomplete", "select", "inference", "x", "id", "arg", "value")) {
     dpfda_abort(sprintf(paste("`%s` is an argument of dp_mean() that dp_accuracy() does not plan with: leave it out%s."),
-                        bad[1L], if (bad[1L] == "unit") " and give `n`, the number of units" else ""),
+                        bad[1L], switch(bad[1L], unit = " and give `n`, the number of units",
+                                        inference = paste(" and plan the release's part of epsilon: epsilon * (1 -",
+                                                          "inference_share), 0.8 epsilon by default (pure-DP",
+                                                          "mechanisms; a Gaussian release shares a mu-GDP budget",
+                                                          "with the spread instead, see ?dp_mean)"),
+                                        incomplete = paste(" and plan with epsilon * (1 - count_share), 0.9",
+                                                           "epsilon by default, and n the number of complete",
+                                                           "individuals"), "")),
                 arg = bad[1L])
   }
   if (length(bad)) abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), dp_mean_options))

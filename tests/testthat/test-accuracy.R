@@ -701,3 +701,16 @@ test_that("solve_for with the value also given: the plan is at the solution for 
   expect_equal(d0$total_l2, b$total_l2)
   expect_false(any(grepl("not at", utils::capture.output(print(d0)))))
 })
+
+test_that("planning a release with inference = TRUE: the refusal says which epsilon to plan with, and that plan is the release's", {
+  g93 <- seq(0, 1, length.out = 93)
+  e <- expect_error(dp_accuracy("iclp_qr", n = 142, epsilon = 1, tau = 0.2, grid = g93, inference = TRUE),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "epsilon * (1 - inference_share), 0.8 epsilon by default", fixed = TRUE)
+  expect_error(dp_accuracy("iclp_qr", n = 142, epsilon = 1, tau = 0.2, grid = g93, incomplete = "drop"),
+               "epsilon * (1 - count_share)", fixed = TRUE)
+  r2 <- with_seed_mode(3, dp_mean(dti_cca[dti_cca$visit == 1 & stats::complete.cases(dti_cca$cca), ], grid = g93,
+                                  epsilon = 1, tau = 0.2, center = 0.5, inference = TRUE))
+  p <- dp_accuracy("iclp_qr", n = r2$n, epsilon = 0.8, tau = 0.2, grid = g93)
+  expect_equal(glance(r2)$expected_l2, p$expected_l2, tolerance = 1e-8)
+})
