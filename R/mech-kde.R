@@ -95,7 +95,7 @@
 #'   `unit` too: one released for points is refused).
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
 #'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
-#'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted.
+#'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted or `NULL`.
 #' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` (alias
 #'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data: `c(lower, upper)`, or a
@@ -171,6 +171,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    budget = NULL, unit = NULL) {
   check_required(c("x", "epsilon"))
   call <- match.call()
+  # delta = NULL is delta omitted (0 for the pure-DP mechanisms), as in dp_accuracy()
+  if (!missing(delta) && is.null(delta)) delta <- 0
   domain <- domain_from_ranges(domain)   # (a list of ranges, one per axis, as the matrix of bounds)
   if (missing(grid)) grid <- kde_default_grid(domain)   # (from the public domain, or refused in kde_settings())
   # one path for every source: the estimate from the points in memory or from the summary of a
@@ -411,7 +413,8 @@ kde_bernstein_release <- function(target, n, grid, bandwidth, bw, d, epsilon, de
 # `bandwidth` may be the caller's missing arguments (missing() sees through).
 kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h, budget) {
   grid_hint <- paste("Give it, or a public `domain` (c(lower, upper), or a 2 x 2 matrix of bounds",
-                     "in two dimensions) for a default grid over it.")
+                     "in two dimensions) for a default grid over it; in three or more dimensions there is no",
+                     "default grid: give one, e.g. a list of axes, one per column.")
   if (is.null(grid) && missing(bandwidth)) {   # (both named at once)
     dpfda_abort(paste("`grid` (or `domain`) and `bandwidth` are missing in dp_kde(): evaluation points must be",
                       "public and chosen without looking at the data;", sub("^Give it", "give the grid", grid_hint),
@@ -428,6 +431,7 @@ kde_settings <- function(grid, bandwidth, mechanism, calibration, epsilon, k, h,
   epsilon <- check_epsilon(epsilon)
   grid <- as_grid(grid, "grid")
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
+  if (d == 1L) grid <- sort(grid)   # (every mechanism on one sorted grid, as ?curves says; Bernstein kept it reversed)
   if (is.numeric(k) && d > 1L && length(k) == d && is.null(dim(k)) && !anyNA(k)) {
     # (dp_bernstein() takes one degree per axis; the KDE's lattice has one degree for all)
     if (all(k == k[1L])) {

@@ -409,3 +409,19 @@ test_that("a density release that is mostly noise warns: noise against the large
   # a larger bandwidth takes the same data and budget below the threshold
   expect_no_warning(with_seed_mode(4, dp_kde(x, g, 1, epsilon = 0.1, delta = 1e-6)))
 })
+
+test_that("dp_kde(): a reversed grid is sorted by every mechanism, delta = NULL is delta omitted, a 3-D grid is asked for", {
+  x <- faithful$waiting
+  g <- seq(40, 100, by = 2)
+  for (m in c("bernstein", "iclp", "frl")) {
+    a <- suppressWarnings(with_seed_mode(1, dp_kde(x, g, 4, 1, mechanism = m, domain = c(40, 100))))
+    b <- suppressWarnings(with_seed_mode(1, dp_kde(x, rev(g), 4, 1, NULL, mechanism = m, domain = c(40, 100))))
+    expect_identical(b$values$grid, g)   # (Bernstein kept the grid reversed)
+    expect_identical(a$values$values, b$values$values)
+    expect_identical(b$delta, 0)
+  }
+  expect_error(dp_kde(x, g, 4, 1, NULL, domain = c(40, 100)), "adds Gaussian noise", class = "dpfda_error_privacy")
+  e <- expect_error(dp_kde(trees, bandwidth = c(2, 5, 10), epsilon = 1, delta = 1e-6,
+                           domain = list(c(8, 21), c(60, 90), c(10, 80))))
+  expect_match(conditionMessage(e), "in three or more dimensions there is no default grid", fixed = TRUE)
+})
