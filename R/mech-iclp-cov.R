@@ -485,5 +485,6 @@ release_details.dpfda_iclp_cov_release <- function(x) {
                       "of the total)%s\n"), format(x$n_complete, digits = 6), format(x$epsilon_count, digits = 4),
                 if (x$epsilon_mean > 0) sprintf(", centred on a private mean (epsilon %s)",
                                                 format(x$epsilon_mean, digits = 4)) else ""))
+    cat(count_scale_note(x))
   }
 }

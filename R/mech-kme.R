@@ -209,8 +209,14 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   domain <- domain_from_ranges(domain)   # (a list of ranges, one per axis, as the matrix of bounds)
   # named synthetic points or domain columns take the data's columns of those names, as dp_kde()'s
   # (a domain read by position clamped all of MASS::geyser, whose columns are waiting then duration)
-  named <- eng$columns %||% point_column_names(synthetic) %||% (if (is.matrix(domain)) colnames(domain))
-  if (!missing(x)) x <- named_matrix_frame(x, named)
+  if (!missing(x)) x <- named_matrix_frame(x, eng$columns)
+  if (!missing(x) && is.null(eng$columns) && is.matrix(x) && is.numeric(x) && !is.null(colnames(x))) {
+    # a matrix with column names stays a matrix (a `unit` vector goes with it): the names select its columns
+    cols <- columns_for_named_points(synthetic, colnames(x), NULL, "synthetic")
+    if (is.matrix(domain)) cols <- columns_for_named_axes(colnames(domain), colnames(x), cols, "domain",
+                                                          "names its columns")
+    if (!is.null(cols)) x <- x[, cols, drop = FALSE]
+  }
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
     eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
     if (!is.null(synthetic)) eng$columns <- columns_for_named_points(synthetic, engine_names_or(x), eng$columns, "synthetic")

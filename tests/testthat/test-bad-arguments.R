@@ -373,6 +373,7 @@ bad_arg_allowed_core <- function() {
     allow("dp_kde", c("domain", "binned", "bins"), "NULL"),
     allow("dp_kde", "binned", "TRUE"),
     allow("dp_kde", "delta", "0"),   # pure DP with the Bernstein mechanism (Laplace noise)
+    allow("dp_kde", "delta", "NULL"),   # (delta omitted: 0 for the pure-DP mechanisms; gp refuses it)
     allow("dp_kde", "k", "wrong length"),   # (in the plane, one equal degree per axis, as dp_bernstein() takes it)
     allow("kde_gaussian", "x", c(finite_points, "a data.frame", "wrong length")),
     allow("kde_gaussian", "grid", c("0", "a list", "a data.frame")),

@@ -176,6 +176,22 @@ test_that("a grid finer than the times of observation is named as a cause of a s
   expect_match(conditionMessage(w), "as_curves()", fixed = TRUE)
 })
 
+test_that("the print says how uncertain the noisy count makes the release's scale", {
+  # (ChickWeight's 45 complete chicks at epsilon 1: a noise sd of 27.7 printed, while the releases over
+  # seeds varied by 135-200, the division by the noisy count left out)
+  days <- c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21)
+  for (f in list(dp_mean, dp_cov)) {
+    r <- suppressWarnings(with_seed_mode(5, f(ChickWeight, id = Chick, arg = Time, value = weight, grid = days,
+                                              epsilon = 1, tau = 1500, center = 100, incomplete = "drop")))
+    pct <- format(signif(100 * sqrt(2) * 10 / r$n_complete, 2))
+    expect_output(print(r), sprintf("the count's noise sd 14.1 makes the scale of the release uncertain by about %s%%",
+                                    pct), fixed = TRUE)
+  }
+  r <- with_seed_mode(5, dp_mean(dti_cca[dti_cca$visit == 1 & stats::complete.cases(dti_cca$cca), ],
+                                 grid = seq(0, 1, length.out = 93), epsilon = 1, tau = 0.2, center = 0.5))
+  expect_false(any(grepl("count's noise sd", utils::capture.output(print(r)))))
+})
+
 test_that("the utility warning of incomplete = \"drop\" quotes the noise of the divided release", {
   # (the check ran before the division by the noisy share of complete individuals: ChickWeight's diet 1
   # at epsilon 5 was said to have an expected L2 error of 1164 while print() showed 1551, 20 / 15 times it)

@@ -289,7 +289,7 @@ test_that("bad input to y_bound = \"auto\" gets classed errors saying what to do
   # the outputs are checked before any budget is spent
   b <- privacy_budget(5, composition = "basic")
   expect_error(dp_gp_regression(d$x, c(d$y[-1], NA), g, kernel_gaussian(0.2), 0.09, "auto", 1, 1e-4, budget = b),
-               class = "dpfda_error_argument", regexp = "finite")
+               class = "dpfda_error_data", regexp = "non-finite value")
   expect_equal(budget_spent(b)$epsilon, 0)
 })
 
