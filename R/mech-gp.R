@@ -27,7 +27,9 @@
 #'
 #' @param f The non-private function: an R function of the points (a vector
 #'   in one dimension, an `m x d` matrix otherwise) returning `m` values, or
-#'   the values on `grid` directly (a vector, or a one-curve `dpfda_curves`).
+#'   the values on `grid` directly (a vector, in the order of `grid`: with a
+#'   one-dimensional grid that is not sorted, the values are sorted with it; or
+#'   a one-curve `dpfda_curves`).
 #' @param grid Public evaluation points, fixed before seeing the data (vector,
 #'   matrix or list of axes; see [curves()]). Default for a `dpfda_curves`
 #'   `f`: its own grid.
@@ -71,7 +73,13 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
   noise <- check_noise(noise)
   check_kernel(kernel)
   grid <- as_grid(grid, "grid")
-  if (is.null(dim(grid))) grid <- sort(grid)
+  if (is.null(dim(grid))) {
+    # values given as a vector follow their grid points into the sorted order (they stayed in the
+    # given order: an unsorted grid paired them with the wrong points, in silence)
+    o <- order(grid)
+    if (is.numeric(f) && is.null(dim(f)) && !inherits(f, "dpfda_curves") && length(f) == length(grid)) f <- f[o]
+    grid <- grid[o]
+  }
   values <- evaluate_target(f, grid)
   check_noise_dots(list(...), "dp_gp_release")
   sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)

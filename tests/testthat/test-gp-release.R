@@ -63,3 +63,23 @@ test_that("2-D tensor grids use the Kronecker sampler", {
   expect_identical(r$sampler, "kronecker")
   expect_identical(ncol(r$values$values), 121L)
 })
+
+test_that("dp_gp_release(): values given as a vector on an unsorted grid stay with their points", {
+  # (the grid was sorted and the values were not: c(3, 1, 2, 0) at c(0.3, 0.1, 0.2, 0) came out as 3, 1, 2, 0
+  # at 0, 0.1, 0.2, 0.3)
+  r <- with_seed_mode(3, dp_gp_release(c(3, 1, 2, 0), c(0.3, 0.1, 0.2, 0), kernel_gaussian(0.1),
+                                       sensitivity = 1e-9, epsilon = 1, delta = 1e-5))
+  expect_identical(r$values$grid, c(0, 0.1, 0.2, 0.3))
+  expect_equal(as.vector(r$values$values), c(0, 1, 2, 3), tolerance = 1e-6)
+  # the same release as sorted inputs, and as a function of the points
+  set.seed(4)
+  g <- sample(seq(0, 1, length.out = 200))
+  k <- kernel_gaussian(0.1)
+  a <- with_seed_mode(5, dp_gp_release(sin(2 * pi * g), g, k, sensitivity = 0.01, epsilon = 1, delta = 1e-5))
+  b <- with_seed_mode(5, dp_gp_release(sin(2 * pi * sort(g)), sort(g), k, sensitivity = 0.01, epsilon = 1,
+                                       delta = 1e-5))
+  cc <- with_seed_mode(5, dp_gp_release(function(t) sin(2 * pi * t), g, k, sensitivity = 0.01, epsilon = 1,
+                                        delta = 1e-5))
+  expect_identical(a$values, b$values)
+  expect_identical(a$values, cc$values)
+})
