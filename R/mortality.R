@@ -11,9 +11,13 @@
 #' Validation: `age` and `deaths` are finite numeric vectors of the same
 #' length, ages non-negative and deaths non-negative; `group` (if given) has
 #' the same length and no missing values; within each group the ages are
-#' strictly increasing (sorted and unique), every group has the same ages (at
-#' least two) and a positive number of deaths. Failures are classed errors
-#' (`dpfda_error_argument`) naming the argument.
+#' unique (in any order), every group has the same ages (at least two) and a
+#' positive number of deaths. Failures are classed errors
+#' (`dpfda_error_argument`) naming the argument. A data frame follows the rule
+#' of a database table and of chunks, so that every source gives the same
+#' distributions: deaths are summed by (group, age) in any row order, an age
+#' that a group lacks counts 0 deaths, and rows with a missing or non-finite
+#' value are dropped with a warning (`dpfda_warning_data`).
 #'
 #' **Private mean mortality distribution.** The object is a [curves()] object
 #' with one row per group, so [dp_mean()] releases the mean distribution
@@ -97,8 +101,23 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL, ...) 
     if (is.null(age_nm)) require_arg_error("age", "mortality_distribution")
     if (is.null(deaths_nm)) require_arg_error("deaths", "mortality_distribution")
     data <- as.data.frame(data)
-    out <- mortality_distribution(age = data[[age_nm]], deaths = data[[deaths_nm]],
-                                  group = if (is.null(group_nm)) NULL else data[[group_nm]])
+    # the rule of a table and of chunks (summarise_mortality()): deaths summed by (group, age) in any
+    # row order, an age a group lacks counting 0 deaths, rows with a missing value dropped with a
+    # warning (memory refused shuffled rows that SQLite and chunks took); a factor keeps its level order
+    if (is.null(group_nm) && anyDuplicated(data[[age_nm]][!is.na(data[[age_nm]])])) {
+      dpfda_warn(sprintf(paste("Several rows have the same age and no `group` is given: their deaths are summed",
+                               "into one distribution. Give `group =` (a column, e.g. the region) for one",
+                               "distribution per group.")), class = "dpfda_warning_data")
+    }
+    out <- mortality_from_summary(warn_dropped(summarise_mortality_impl(data, age_nm, deaths_nm, group_nm)))
+    g <- if (!is.null(group_nm)) data[[group_nm]]
+    if (is.factor(g)) {
+      lev <- intersect(levels(droplevels(g)), out$groups)
+      o <- match(lev, out$groups)
+      out$values <- out$values[o, , drop = FALSE]
+      out$deaths <- out$deaths[o]
+      out$groups <- lev
+    }
     out$arg_name <- age_nm
     return(out)
   }
@@ -133,13 +152,17 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL, ...) 
   # factor keeps its level order (the user's choice)
   lev <- if (is.factor(group)) levels(droplevels(group)) else sort(unique(as.character(group)))
   gi <- match(as.character(group), lev)
+  o <- order(gi, age)   # (any order of the entries: each group's ages sorted)
+  gi <- gi[o]
+  age <- age[o]
+  deaths <- deaths[o]
   ages <- NULL
   vals <- matrix(0, length(lev), 0L)
   for (k in seq_along(lev)) {
     sel <- gi == k
     a <- as.double(age[sel])
     if (length(a) < 2L || is.unsorted(a, strictly = TRUE)) {
-      dpfda_abort(sprintf("`age` must be strictly increasing (sorted, unique) with at least 2 ages within each group; group \"%s\" is not.",
+      dpfda_abort(sprintf("`age` must be unique with at least 2 ages within each group; group \"%s\" is not.",
                           lev[k]), arg = "age")
     }
     if (is.null(ages)) {

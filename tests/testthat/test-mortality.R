@@ -66,7 +66,8 @@ test_that("bad mortality inputs give classed errors naming the argument", {
   err(mortality_distribution(c(0, 1), c(1, Inf)), "deaths")
   err(mortality_distribution(c(0, 1), c(1, NA)), "deaths")
   err(mortality_distribution(c(0, 1), 1:3), "deaths")
-  err(mortality_distribution(c(1, 0), c(1, 1)), "age")                      # unsorted
+  # ages in any order are sorted with their deaths (row order does not matter, on any source)
+  expect_equal(mortality_distribution(c(1, 0, 2), c(3, 1, 2))$values, mortality_distribution(0:2, c(1, 3, 2))$values)
   err(mortality_distribution(c(0, 1, 1), c(1, 1, 1)), "age")                # duplicated
   err(mortality_distribution(e$age, e$deaths, e$group[-1]), "group")
   err(mortality_distribution(e$age, e$deaths, replace(e$group, 5, NA)), "group")
@@ -97,4 +98,36 @@ test_that("the mean mortality distribution is released with dp_mean(), one group
     # the private mean can be post-processed into a density
     expect_equal(integrate_curves(as_density(r)), 1)
   })
+})
+
+test_that("a data frame in memory gives the distributions of a table and of chunks: any row order, duplicates summed, missing ages 0", {
+  # (memory refused shuffled rows, a missing row and a duplicated one, which SQLite and chunks took)
+  set.seed(3)
+  sh <- un_mortality[sample(nrow(un_mortality)), ]
+  ref <- mortality_distribution(un_mortality, age = age, deaths = deaths, group = region)
+  m <- mortality_distribution(sh, age = age, deaths = deaths, group = region)
+  expect_equal(m$values, ref$values)
+  expect_identical(m$groups, ref$groups)   # (a factor keeps its level order)
+  ch <- mortality_distribution(dp_chunks(sh, rows = 200), "age", "deaths", "region")
+  o <- match(ref$groups, ch$groups)
+  expect_equal(ch$values[o, ], ref$values, tolerance = 1e-12)
+  # a missing row and a duplicated one: as chunks and a table take them
+  gone <- sh[!(sh$region == "Western Europe" & sh$age == 50), ]
+  dup <- rbind(sh, sh[1, ])
+  for (d in list(gone, dup)) {
+    a <- mortality_distribution(d, age = age, deaths = deaths, group = region)
+    b <- mortality_distribution(dp_chunks(d, rows = 300), "age", "deaths", "region")
+    expect_equal(b$values[match(a$groups, b$groups), ], a$values, tolerance = 1e-12)
+    tb <- sqlite_tbl(transform(d, region = as.character(region)))
+    cc <- mortality_distribution(tb, "age", "deaths", "region")
+    expect_equal(cc$values[match(a$groups, cc$groups), ], a$values, tolerance = 1e-12)
+  }
+  # a missing count: the row is dropped with a warning, as from chunks
+  un <- un_mortality
+  un$deaths[5] <- NA
+  expect_warning(mortality_distribution(un, age = age, deaths = deaths, group = region), class = "dpfda_warning_data")
+  # no group, several rows per age: summed into one distribution, and said
+  expect_warning(m1 <- mortality_distribution(un_mortality, age = age, deaths = deaths), "Give `group =`",
+                 class = "dpfda_warning_data")
+  expect_equal(nrow(m1$values), 1L)
 })
