@@ -418,11 +418,13 @@ ledger_commit <- function(budget, rows) {
 # composition; for GDP and zCDP the spent epsilon is that of the composed
 # releases at the budget's delta, so what remains is epsilon at that delta.
 budget_remaining_text <- function(budget, spent) {
-  eps <- format(max(0, budget$epsilon - spent$epsilon), digits = 4)
+  # (rounded down, as the next release's headroom: "remaining epsilon = 0.569" was printed for
+  # 0.56897, and spending 0.569 was refused)
+  eps <- format_down(max(0, budget$epsilon - spent$epsilon))
   if (budget$composition %in% c("gdp", "zcdp") && budget$delta > 0) {
     sprintf("epsilon = %s (at the budget's delta = %s)", eps, format(budget$delta, digits = 4))
   } else {
-    sprintf("(epsilon = %s, delta = %s)", eps, format(max(0, budget$delta - spent$delta), digits = 4))
+    sprintf("(epsilon = %s, delta = %s)", eps, format_down(max(0, budget$delta - spent$delta)))
   }
 }
 
@@ -441,8 +443,13 @@ budget_next_text <- function(budget, spent) {
     return(sprintf("the next release may spend up to epsilon %s (pure DP: the budget's delta is 0)",
                    format_down(nx$epsilon[1L])))
   }
+  # (advanced composition near its end: "(epsilon 0, delta 7e-06) if Gaussian" offered no release)
+  if (!(nx$epsilon[2L] > 0)) {
+    return(sprintf("the next release may spend up to epsilon %s if pure-DP; no Gaussian release fits",
+                   format_down(nx$epsilon[1L])))
+  }
   sprintf("the next release may spend up to epsilon %s if pure-DP, or up to (epsilon %s, delta %s) if Gaussian",
-          format_down(nx$epsilon[1L]), format_down(nx$epsilon[2L]), format(nx$delta[2L], digits = 4))
+          format_down(nx$epsilon[1L]), format_down(nx$epsilon[2L]), format_down(nx$delta[2L]))
 }
 
 # x with `digits` significant digits, rounded towards 0 (a displayed headroom must fit).

@@ -375,3 +375,25 @@ test_that("a budget with delta = 0 does not offer a Gaussian release of epsilon 
   expect_false(grepl("if Gaussian", conditionMessage(e)))
   expect_match(conditionMessage(e), "so (epsilon = 0.1, delta = 0) remains", fixed = TRUE)
 })
+
+test_that("what remains is printed rounded down, so that spending it is accepted; a Gaussian release that cannot fit is said", {
+  # (gdp: "remaining epsilon = 0.569" for 0.56897, and spend(b, 0.569) was refused)
+  b <- privacy_budget(1, 1e-5)
+  spend(b, 0.5, 1e-6, mu = 1 / dp_noise_scale(1, 0.5, 1e-6))
+  out <- utils::capture.output(print(b))
+  rest <- glance(b)$remaining_epsilon
+  shown <- as.numeric(sub(".*remaining epsilon = ([0-9.e-]+).*", "\\1", grep("remaining epsilon =", out, value = TRUE)))
+  expect_lte(shown, rest)
+  expect_gt(shown, rest * 0.999)
+  expect_silent(spend(b, shown))
+  # 0.1 remaining reads as 0.1 (not 0.09999)
+  b2 <- privacy_budget(1, composition = "basic")
+  spend(b2, 0.9)
+  expect_output(print(b2), "remaining (epsilon = 0.1, delta = 0)", fixed = TRUE)
+  # advanced composition near its end: no Gaussian release fits, said as such
+  b3 <- privacy_budget(3, 1e-5, composition = "advanced")
+  for (i in 1:30) spend(b3, 0.1, delta = 1e-7)
+  out3 <- paste(utils::capture.output(print(b3)), collapse = " ")
+  expect_false(grepl("(epsilon 0, delta", out3, fixed = TRUE))
+  expect_match(out3, "no Gaussian release fits", fixed = TRUE)
+})
