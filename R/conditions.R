@@ -233,8 +233,8 @@ check_count <- function(x, arg, min = 1, max = .Machine$integer.max) {
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     x == round(x) && x >= min && x <= max
   if (!isTRUE(ok)) {
-    arg_error(arg, sprintf("a whole number between %s and %s", format(min, big.mark = ","),
-                           format(max, big.mark = ",")), x)
+    arg_error(arg, sprintf("a whole number between %s and %s", format(min, big.mark = ",", scientific = FALSE),
+                           format(max, big.mark = ",", scientific = FALSE)), x)
   }
   if (max > .Machine$integer.max) as.double(x) else as.integer(x)
 }

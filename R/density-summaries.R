@@ -153,6 +153,11 @@ NULL
 #' @importFrom stats quantile
 #' @export
 quantile.dpfda_density <- function(x, probs = seq(0, 1, 0.25), names = TRUE, ...) {
+  if ("interval" %in% names(list(...))) {   # (was: "not an option of quantile(); see ?quantile", stats' page)
+    dpfda_abort(paste("`interval` is an option of quantile() for a release (dp_kde(), or dp_mean() of densities),",
+                      "whose noise it covers; these densities are not a release and have no interval. See",
+                      "?`density-summaries`."), arg = "interval")
+  }
   check_dot_names(list(...), character(), "quantile")
   pl <- density_pieces(x)
   check_probs(probs)

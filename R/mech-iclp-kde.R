@@ -178,6 +178,16 @@ iclp_kde_counts <- function(counts, npts) {
   ok <- is.numeric(counts) && is.null(dim(counts)) && length(counts) == npts && all(is.finite(counts)) &&
     all(counts >= 0) && all(counts == round(counts)) && sum(counts) > 0 && sum(counts) < 2^53
   if (!isTRUE(ok)) {
+    # (which entries are wrong, when the length is right: "not a double vector of length 101" said nothing)
+    bad <- if (is.numeric(counts) && is.null(dim(counts)) && length(counts) == npts) {
+      which(!(is.finite(counts) & counts >= 0 & counts == round(counts)))
+    }
+    if (length(bad)) {
+      dpfda_abort(sprintf(paste("`counts` must be %d non-negative whole numbers (records per point); entr%s %s",
+                                "%s not (%s)."), npts, if (length(bad) == 1L) "y" else "ies",
+                          paste(utils::head(bad, 5L), collapse = ", "), if (length(bad) == 1L) "is" else "are",
+                          paste(utils::head(format(counts[bad]), 5L), collapse = ", ")), arg = "counts")
+    }
     arg_error("counts", sprintf("%d non-negative whole numbers (records per point) with a positive sum", npts),
               counts)
   }

@@ -132,7 +132,16 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL, ...) 
   if (!(is.numeric(age) && is.null(dim(age)) && length(age) >= 2L && all(is.finite(age)) && all(age >= 0))) {
     arg_error("age", "a numeric vector of at least 2 finite non-negative ages", age)
   }
-  if (!(is.numeric(deaths) && is.null(dim(deaths)) && all(is.finite(deaths)) && all(deaths >= 0))) {
+  if (is.numeric(deaths) && is.null(dim(deaths)) && !all(is.finite(deaths) & deaths >= 0, na.rm = FALSE)) {
+    bad <- which(!(is.finite(deaths) & deaths >= 0))
+    dpfda_abort(sprintf(paste("`deaths` must be finite non-negative death counts; entr%s %s %s (%s). Remove or",
+                              "repair %s (a data frame drops rows with a missing value, with a warning)."),
+                        if (length(bad) == 1L) "y" else "ies", paste(utils::head(bad, 5L), collapse = ", "),
+                        if (length(bad) == 1L) "is not" else "are not",
+                        paste(utils::head(format(deaths[bad]), 5L), collapse = ", "),
+                        if (length(bad) == 1L) "it" else "them"), arg = "deaths")
+  }
+  if (!(is.numeric(deaths) && is.null(dim(deaths)))) {
     arg_error("deaths", "a numeric vector of finite non-negative death counts", deaths)
   }
   if (length(deaths) != length(age)) {

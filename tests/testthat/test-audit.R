@@ -199,3 +199,15 @@ test_that("a warning of the user's mechanism comes back classed, naming the data
   expect_s3_class(got[[1L]], "dpfda_warning_audit")
   expect_match(conditionMessage(got[[1L]]), "`mechanism` warned on `data` \\(200 times\\): three entries")
 })
+
+test_that("dp_audit(): a projection function gets one output as a vector, and its errors are classed", {
+  g21 <- seq(0, 1, length.out = 21)
+  mech <- function(d) dp_kde(d, g21, 0.05, epsilon = 1, mechanism = "iclp", domain = c(0, 1))
+  x0 <- rep(0.2, 100)
+  x1 <- c(rep(0.2, 99), 0.9)
+  e <- expect_error(dp_audit(mech, x0, x1, n = 100, projection = function(r) sum(r$values$values)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "numeric vector of 21 values, not the release object", fixed = TRUE)
+  a <- dp_audit(mech, x0, x1, n = 200, projection = function(v) v[17] - v[5])
+  expect_true(is.finite(a$epsilon_lower))
+})

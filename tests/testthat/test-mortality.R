@@ -131,3 +131,14 @@ test_that("a data frame in memory gives the distributions of a table and of chun
                  class = "dpfda_warning_data")
   expect_equal(nrow(m1$values), 1L)
 })
+
+test_that("refusals of mortality and density inputs name the entries and the right help page", {
+  e <- expect_error(mortality_distribution(c(0, 1, 2), c(1, NA, 2)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "entry 2 is not (NA)", fixed = TRUE)
+  m <- mortality_distribution(un_mortality, age = age, deaths = deaths, group = region)
+  expect_error(quantile(m, 0.5, interval = "noise"), "?`density-summaries`", fixed = TRUE,
+               class = "dpfda_error_argument")
+  we <- un_mortality[un_mortality$region == "Western Europe", ]
+  expect_error(dp_kde(we$age, 0:100, 3, epsilon = 1, mechanism = "iclp", counts = we$deaths / 1000 + 0.5),
+               "entries 1, 2, 3, 4, 5 are not", class = "dpfda_error_argument")
+})
