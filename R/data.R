@@ -16,9 +16,13 @@
 #' holds every death at 100 or over. The single-year counts are therefore a
 #' smooth-within-group reconstruction, not registered counts.
 #'
-#' In a private analysis each death is one record: the neighbouring relation
-#' changes one death's age, and the number of deaths of a region is treated
-#' as public.
+#' The privacy unit depends on the analysis. For one region's age-at-death
+#' density, each death is one record ([dp_kde()] with `mechanism = "iclp"`
+#' and `counts`): the neighbouring relation changes one death's age, and the
+#' number of deaths of the region is treated as public. For the mean
+#' distribution over regions ([mortality_distribution()], then [dp_mean()],
+#' as in the paper), the unit is a whole region: its entire distribution may
+#' change.
 #'
 #' @format A data frame with 1919 rows (19 regions x 101 ages) and columns
 #'   `region` (factor, the 19 sub-regions in the order of the paper's Table
