@@ -169,7 +169,11 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   check_required(c("x", "epsilon"))
   call <- match.call()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins", y = if (!missing(y)) y)
+  # `y` forced once (a bare column name is an error to evaluate): forcing it again after an error
+  # made R warn "restarting interrupted promise evaluation" on every such call
+  y_expr <- substitute(y)
+  y_val <- if (!missing(y)) tryCatch(y, error = function(e) e)
+  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins", y = y_val)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
@@ -191,8 +195,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   # for a table or chunks, and a data frame with `columns` (the same rows as chunks give the same
   # release; it was refused in memory), `y` (and `columns` in `...`) name columns: strings or bare names
   named <- engine || (is.data.frame(x) && !is.null(opts$columns))
-  if (named && !missing(y)) y <- column_names(column_arg(substitute(y), tryCatch(y, error = function(e) e), "y"),
-                                              engine_names_or(x), "y")
+  if (named && !missing(y)) y <- column_names(column_arg(y_expr, y_val, "y"), engine_names_or(x), "y")
   noise <- check_noise(noise)
   budget <- release_open(budget)
   method <- check_choice(method, c("simple", "integral"), "method")

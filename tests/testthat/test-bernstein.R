@@ -518,6 +518,6 @@ test_that("the map from lattice values to the polynomial equals one prediction p
   u <- runif(20)
   expect_equal(dpfda:::bernstein_map(r1, u, 1, "nearest"), slow_map(r1, u, 1, "nearest"))
   # the prediction band uses it: predict() with interval = "confidence" in the plane, fit equal to predict()
-  pr <- predict(r2, pts[1:5, ], interval = "confidence")
+  expect_warning(pr <- predict(r2, pts[1:5, ], interval = "confidence"), class = "dpfda_warning_extrapolation")
   expect_equal(pr[, "fit"], suppressWarnings(predict(r2, pts[1:5, ])), tolerance = 1e-12)
 })

@@ -471,8 +471,14 @@ test_engines("bad input in a table", function(con) {
   expect_warning(s <- summarise_kde(tb, d$t, columns = "v", mechanism = "iclp"), class = "dpfda_warning_data")
   expect_equal(c(s$dropped, s$n), c(3, length(d$x) - 3))
   expect_equal(s$sums, summarise_kde(d$x[-c(2, 5, 9)], d$t, mechanism = "iclp")$sums, tolerance = 1e-9)
-  expect_warning(r <- dp_kde(tb, d$t, 0.08, epsilon = 1, columns = "v", mechanism = "iclp"),
-                 class = "dpfda_warning_data")
+  msgs <- character()   # (two: the rows dropped, and the points beyond the grid's range)
+  r <- withCallingHandlers(dp_kde(tb, d$t, 0.08, epsilon = 1, columns = "v", mechanism = "iclp"),
+                           dpfda_warning_data = function(w) {
+                             msgs <<- c(msgs, conditionMessage(w))
+                             invokeRestart("muffleWarning")
+                           })
+  expect_true(any(grepl("dropped", msgs)))
+  expect_true(any(grepl("lie outside the range of the grid", msgs)))
   expect_equal(r$n, length(d$x) - 3)
   df2 <- data.frame(a = c(0.5, NA, 9, -9, 0.2), b = c(0.1, 0.3, NA, 0.2, 12), s = "x")
   DBI::dbWriteTable(con, "bad2", df2)

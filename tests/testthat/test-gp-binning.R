@@ -339,3 +339,11 @@ test_that("one positive number as y_bound is c(-B, B) in every regression, as in
                  class = "dpfda_error_argument")
   }
 })
+
+test_that("dp_bin_regression() with a bare column name for y gives no stray warning", {
+  # (R said "restarting interrupted promise evaluation": `y` was forced again after an error)
+  set.seed(1)
+  d <- data.frame(u = stats::runif(200), out = stats::rnorm(200))
+  expect_silent(with_seed_mode(1, dp_bin_regression(d, y = out, bins = 5, y_bound = c(-2, 2), epsilon = 1,
+                                                    domain = c(0, 1), columns = u)))
+})
