@@ -100,7 +100,10 @@
 #'   spend more than `remaining_epsilon` (after Gaussian releases of
 #'   (1, 1e-5) and (0.5, 1e-5), a GDP budget of (2, 1e-5) has 0.854 left
 #'   for a pure release and 1.55 for a Gaussian one); `print()` and a refused
-#'   release say so.
+#'   release say so. What remains is printed rounded down (spending the
+#'   printed amount is accepted). `print()` also says how many of the
+#'   releases drew seeded noise ([dp_reproducible()]: reproducible, not
+#'   private).
 #'   `summary()`: the ledger, a data frame with one row per charge
 #'   (`label`, `epsilon`, `delta`, `mu`, `rho`, `unit`: what the release
 #'   protects, see below) and the composed running total `total_epsilon`. A release made of several private parts, one of them
@@ -149,7 +152,8 @@ privacy_budget <- function(epsilon, delta = 0, composition = c("gdp", "basic", "
 
 empty_ledger <- function() {
   data.frame(label = character(), epsilon = numeric(), delta = numeric(), mu = numeric(),
-             rho = numeric(), id = character(), unit = character(), charge = numeric(), stringsAsFactors = FALSE)
+             rho = numeric(), id = character(), unit = character(), charge = numeric(), seeded = logical(),
+             stringsAsFactors = FALSE)
 }
 
 check_budget <- function(budget, arg = "budget") {
@@ -181,7 +185,7 @@ spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL, ...) 
     # a small declared mu cannot buy more than the (epsilon, delta) claim pays for.
     mu <- if (gaussian_delta_unit(epsilon, mu) <= delta) gdp_mu_for(epsilon, delta) else NULL
   }
-  charge_budget(budget, epsilon, delta, label, mu = mu)
+  charge_budget(budget, epsilon, delta, label, mu = mu, seeded = NA)   # (declared by hand: no noise drawn here)
 }
 
 # Largest mu such that a mu-GDP (Gaussian) mechanism is (epsilon, delta)-DP, i.e. the mu of the
@@ -288,6 +292,7 @@ budget_headroom <- function(budget, tot) {
 # Whether the budget accepts the ledger row `row` now (as ledger_commit()).
 budget_accepts <- function(budget, row) {
   row$charge <- 0
+  row$seeded <- NA
   within_budget(budget, ledger_total(rbind(budget$ledger, row), budget$delta, budget$composition))
 }
 
@@ -328,11 +333,15 @@ headroom_bisect <- function(budget, make) {
 # sub-step such as a released bandwidth reused by several releases). NULL
 # budget: nothing to do.
 charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NULL, id = NULL,
-                          rho = NULL, unit = NULL) {
+                          rho = NULL, unit = NULL, seeded = NULL) {
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
-  ledger_commit(budget, ledger_row(label, epsilon, delta, mu, rho, id, unit))
+  row <- ledger_row(label, epsilon, delta, mu, rho, id, unit)
+  # whether the release's noise was seeded (dp_reproducible(): reproducible, NOT private), which a
+  # ledger of such releases did not say
+  row$seeded <- if (is.null(seeded)) identical(dp_rng(), "seeded") else seeded
+  ledger_commit(budget, row)
 }
 
 # One ledger row. mu (a Gaussian mechanism's profile) and rho (zCDP, e.g. the
@@ -393,6 +402,8 @@ ledger_commit <- function(budget, rows) {
   # `charge`: the entries of one release share a number (a release may charge several parts)
   rows$charge <- if (nrow(budget$ledger)) max(budget$ledger$charge) + 1 else 1
   if (is.null(budget$ledger$unit)) budget$ledger$unit <- rep(NA_character_, nrow(budget$ledger))
+  if (is.null(budget$ledger$seeded)) budget$ledger$seeded <- rep(NA, nrow(budget$ledger))
+  if (is.null(rows$seeded)) rows$seeded <- identical(dp_rng(), "seeded")   # (a release of several parts)
   new <- rbind(budget$ledger, rows)
   tot <- ledger_total(new, budget$delta, budget$composition)
   if (!within_budget(budget, tot)) {
@@ -536,6 +547,12 @@ print.dpfda_budget <- function(x, ...) {
   }
   ut <- budget_unit_text(x$ledger)
   if (nzchar(ut)) cat(sprintf("  %s\n", ut))
+  sd <- x$ledger$seeded %in% TRUE
+  if (any(sd)) {
+    k <- length(unique(x$ledger$charge[sd]))
+    cat(sprintf("  %d of the %d releases drew seeded noise (dp_reproducible()): reproducible, NOT private\n",
+                k, length(unique(x$ledger$charge))))
+  }
   invisible(x)
 }
 

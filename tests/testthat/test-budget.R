@@ -397,3 +397,23 @@ test_that("what remains is printed rounded down, so that spending it is accepted
   expect_false(grepl("(epsilon 0, delta", out3, fixed = TRUE))
   expect_match(out3, "no Gaussian release fits", fixed = TRUE)
 })
+
+test_that("a budget says when its releases drew seeded (reproducible, not private) noise", {
+  b <- privacy_budget(3, 1e-5)
+  x <- faithful$eruptions
+  old <- dp_reproducible(1)
+  r1 <- dp_kde(x, seq(1, 6, length.out = 21), 0.3, 0.5, mechanism = "iclp", domain = c(1, 6), budget = b)
+  dp_rng(old)
+  expect_output(print(b), "1 of the 1 releases drew seeded noise (dp_reproducible()): reproducible, NOT private",
+                fixed = TRUE)
+  old <- dp_rng("secure")
+  r2 <- dp_kde(x, seq(1, 6, length.out = 21), 0.3, 0.5, mechanism = "iclp", domain = c(1, 6), budget = b)
+  dp_rng(old)
+  spend(b, 0.1, label = "by hand")   # (declared by hand: no noise drawn, not counted either way)
+  expect_output(print(b), "1 of the 3 releases drew seeded noise", fixed = TRUE)
+  b2 <- privacy_budget(1)
+  old <- dp_rng("secure")
+  dp_kde(x, seq(1, 6, length.out = 21), 0.3, 0.5, mechanism = "iclp", domain = c(1, 6), budget = b2)
+  dp_rng(old)
+  expect_false(any(grepl("seeded", utils::capture.output(print(b2)))))
+})
