@@ -239,9 +239,14 @@ confint_band <- function(object, level, type, nsim, seed) {
   c(noise_band(law, level, type, nsim, seed), list(level = level, type = type, sd = sqrt(law$var)))
 }
 
+# The points whose noise counts in a simultaneous band: an sd at rounding level against the largest
+# (a GP regression's prediction far from the data: sd 4.6e-17 beside 87.8) is no noise, and its
+# draws, rounding errors, divided by it made the multiplier 135 instead of about 2.5.
+noisy_points <- function(s) s > 1e-10 * max(s, 0)
+
 noise_band <- function(law, level, type, nsim, seed) {
   sd <- sqrt(law$var)
-  pos <- sd > 0
+  pos <- noisy_points(sd)
   mpos <- sum(pos)
   iid <- isTRUE(law$iid)
   gauss <- law$family == "gaussian"
@@ -466,7 +471,7 @@ confint.dpfda_kme_release <- function(object, parm, level = 0.95, type = c("poin
 
 # max_j |N_ij| / s_j for each row i of N, over the columns with s_j > 0 (0 if there is none).
 standardised_row_max <- function(N, s) {
-  pos <- s > 0
+  pos <- noisy_points(s)
   if (!any(pos)) return(rep(0, nrow(N)))
   M <- abs(N[, pos, drop = FALSE]) * rep(1 / s[pos], each = nrow(N))
   M[cbind(seq_len(nrow(M)), max.col(M, ties.method = "first"))]

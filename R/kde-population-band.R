@@ -123,7 +123,7 @@ kde_population_kernel <- function(object, d) {
 # Draws of max_t |N(t)| / sd(t) from the public noise law (one set serves every level).
 kde_noise_max_ratio <- function(law, nsim, seed) {
   sd <- sqrt(law$var)
-  pos <- sd > 0
+  pos <- noisy_points(sd)
   if (!any(pos)) return(list(ratio = rep(0, 1L), sd = sd, nsim = 0L))
   nsim <- mc_draws(nsim, length(sd))
   list(ratio = noise_max_ratios(law, sd, nsim, seed), sd = sd, nsim = nsim)

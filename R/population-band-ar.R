@@ -49,7 +49,7 @@ population_band_ar <- function(object, level, nsim, seed, gamma_share = 0.1) {
   law <- noise_law(object)
   noise_sd <- sqrt(law$var)
   nsim <- mc_draws(nsim, length(noise_sd))
-  pos <- noise_sd > 0
+  pos <- noisy_points(noise_sd)
   qn <- if (!any(pos)) 0 else with_public_seed(seed, {
     N <- law$draw(nsim)
     stats::quantile(apply(abs(N[, pos, drop = FALSE]) / rep(noise_sd[pos], each = nsim), 1L, max), 1 - rest,

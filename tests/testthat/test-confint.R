@@ -415,3 +415,19 @@ test_that("the GP noise law on a tensor grid draws through the factors, with the
   law <- dpfda:::law_gp(1, kernel_gaussian(0.5), pts)
   expect_lt(max(abs(stats::cov(dpfda:::with_public_seed(5, law$draw(20000))) - law$cov())), 0.05)
 })
+
+test_that("a simultaneous band ignores points whose noise is at rounding level", {
+  # (mcycle's predictions far from the data have se 4.6e-17 and 0: their rounding errors divided by
+  # that se made the multiplier about 135 and the band at t = 10 [-11822, 11998])
+  skip_if_not_installed("MASS")
+  r <- with_seed_mode(3, dp_gp_regression(accel ~ times, data = MASS::mcycle,
+                                          newdata = data.frame(times = c(10, 30, 100, 200)),
+                                          kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500,
+                                          y_bound = c(-150, 100), epsilon = 1, delta = 1e-5))
+  b <- confint(r, type = "simultaneous")
+  p <- confint(r, type = "pointwise")
+  mult <- (b$upper - b$estimate)[1] / b$se[1]
+  expect_gt(mult, stats::qnorm(0.975))
+  expect_lt(mult, 3.5)
+  expect_true(all(b$upper - b$lower >= p$upper - p$lower - 1e-9))
+})
