@@ -551,20 +551,33 @@ formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
                         sum(bad), if (sum(bad) == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", ")),
                 class = data_error_class, arg = "data")
   }
+  # the predictors' terms, evaluated on newdata as predict.lm() does (log(speed), I(speed / 10),
+  # poly(speed, 2) from a column `speed`; they asked for a column named "log(speed)")
+  tt <- stats::delete.response(stats::terms(mf))
   nd <- newdata
-  if (is.data.frame(newdata)) {
-    pv <- colnames(X)
-    if (!all(pv %in% names(newdata))) {
-      dpfda_abort(sprintf("`newdata` must have the predictor column%s %s.", if (length(pv) == 1L) "" else "s",
-                          paste0("\"", pv, "\"", collapse = ", ")), arg = "newdata")
-    }
-    nd <- as.matrix(newdata[pv])
-    if (ncol(nd) == 1L) nd <- as.vector(nd)
-  }
+  if (is.data.frame(newdata)) nd <- formula_newdata(tt, newdata, colnames(X))
   pv <- colnames(X)
   if (ncol(X) == 1L) X <- as.vector(X)
   list(x = X, y = if (labels && !is.numeric(y)) y else as.double(y), newdata = nd, predictors = pv,
-       response = if (is.name(formula[[2L]])) as.character(formula[[2L]]))
+       response = if (is.name(formula[[2L]])) as.character(formula[[2L]]), terms = tt)
+}
+
+# The predictors of a formula's terms `tt` evaluated on the data frame `newdata` (its variables by
+# name, other columns ignored), as a vector (one predictor) or a matrix with the columns `pv`.
+formula_newdata <- function(tt, newdata, pv) {
+  vars <- all.vars(tt)
+  miss <- setdiff(vars, names(newdata))
+  if (length(miss)) {
+    dpfda_abort(sprintf("`newdata` must have the column%s %s that the formula's predictors use; it lacks %s.",
+                        if (length(vars) == 1L) "" else "s", paste0("\"", vars, "\"", collapse = ", "),
+                        paste0("\"", miss, "\"", collapse = ", ")), arg = "newdata")
+  }
+  mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass),
+                 error = function(e) dpfda_abort(sprintf("The formula's predictors cannot be evaluated in `newdata`: %s",
+                                                         conditionMessage(e)), arg = "newdata"))
+  nd <- as.matrix(mf)
+  nd <- nd[, pv, drop = FALSE]
+  if (ncol(nd) == 1L) as.vector(nd) else nd
 }
 
 # A release fit through a formula keeps the names of its predictors: predict() takes those columns
@@ -573,6 +586,7 @@ formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
 formula_release <- function(rel, fd, response = TRUE) {
   if (is.null(fd)) return(rel)
   rel$predictors <- fd$predictors
+  rel$terms <- fd$terms   # (predict() evaluates them on newdata)
   if (length(fd$predictors) == 1L) rel$values$arg_name <- fd$predictors
   if (response && !is.null(fd$response)) rel$values$value_name <- fd$response
   rel
@@ -591,6 +605,8 @@ frame_predictors <- function(x) {
 predictor_columns <- function(object, newdata) {
   pv <- object[["predictors"]]
   if (is.null(pv) || !is.data.frame(newdata)) return(newdata)
+  tt <- object[["terms"]]
+  if (inherits(tt, "terms") && !all(pv %in% names(newdata))) return(formula_newdata(tt, newdata, pv))
   miss <- setdiff(pv, names(newdata))
   if (length(miss)) {
     dpfda_abort(sprintf("`newdata` must have the release's predictor column%s %s (as in the data it was fit on); it lacks %s.",

@@ -316,7 +316,9 @@ print.summary.dpfda_release <- function(x, ...) {
 #'   (`dp_svm(d[c("glu", "bmi")], y, ...)`, a density of named columns from
 #'   `dp_kde()`), a data frame such as a test set:
 #'   its predictor columns (the release's `predictors`) are taken by name,
-#'   in any order (other columns are ignored), as `predict.lm()` does.
+#'   in any order (other columns are ignored), as `predict.lm()` does; a
+#'   formula's transformed predictors (`log(speed)`, `poly(speed, 2)`) are
+#'   evaluated on the data frame's columns (`speed`), as there.
 #' @param interval `"none"` (default) or `"confidence"` (see above).
 #' @param level Coverage probability of the interval.
 #' @param ... Options of the mechanism's evaluation (a density's Bernstein

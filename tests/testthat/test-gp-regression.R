@@ -444,3 +444,23 @@ test_that("dp_gp_regression() without its model settings points to dp_gp_select(
   expect_match(conditionMessage(e), "chosen privately among public candidates by dp_gp_select()", fixed = TRUE)
   expect_match(conditionMessage(e), "or \"auto\" to spend a share of epsilon on them", fixed = TRUE)
 })
+
+test_that("a formula's transformed predictors are evaluated on newdata and in predict(), as predict.lm() does", {
+  # (dist ~ log(speed) asked newdata for a column named "log(speed)")
+  k <- kernel_gaussian(0.5, variance = 400)
+  rel <- function(...) suppressWarnings(with_seed_mode(3, dp_gp_regression(..., kernel = k, noise_variance = 225,
+                                                                           y_bound = c(0, 130), epsilon = 1,
+                                                                           delta = 1e-5)))
+  a <- rel(dist ~ log(speed), data = cars, newdata = data.frame(speed = 4:25))
+  b <- rel(log(cars$speed), cars$dist, log(4:25))
+  expect_equal(a$values$grid, b$values$grid)
+  expect_equal(a$values$values, b$values$values)
+  expect_equal(predict(a, data.frame(speed = c(4, 10))), predict(b, log(c(4, 10))))
+  # poly() keeps its coefficients (safe prediction): two predictors from one column
+  p <- rel(dist ~ poly(speed, 2), data = cars, newdata = data.frame(speed = c(5, 15, 25)))
+  expect_equal(dim(p$values$grid), c(3L, 2L))
+  expect_equal(unname(p$values$grid), unname(stats::predict(stats::poly(cars$speed, 2), c(5, 15, 25))),
+               tolerance = 1e-12)
+  expect_error(rel(dist ~ log(speed), data = cars, newdata = data.frame(s = 4:25)), "it lacks \"speed\"",
+               fixed = TRUE, class = "dpfda_error_argument")
+})
