@@ -239,13 +239,38 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       # before, answered another question)
       tg <- if (!is.null(target_l2)) sprintf("target_l2 = %s", format(target_l2)) else
         sprintf("target_sup = %s", format(target_sup))
-      dpfda_abort(sprintf(paste("A target plans a release from its settings, not from a release made: e.g.",
-                                "dp_accuracy(mechanism = \"%s\", n = %s, epsilon = %s,%s tau = %s, grid = r$values$grid,",
-                                "%s, solve_for = \"n\") for the n this release's settings need (r: this",
-                                "release; add its kernel and tuning options if you set them)."),
-                          x$mechanism, format(x$n), format(x$epsilon),
-                          if (isTRUE(x$delta > 0)) sprintf(" delta = %s,", format(x$delta)) else "",
-                          format(x$tau), tg),
+      # (the call suggested must run: it named regression releases' mechanisms, which are no
+      # settings of dp_accuracy(), and a tau they do not have)
+      planned <- x$mechanism %in% c(accuracy_mechanisms, "cov-iclp") && is.numeric(x$tau)
+      reg <- inherits(x, "dpfda_gpreg_release") || inherits(x, "dpfda_bin_release")
+      msg <- if (planned) {
+        sprintf(paste("A target plans a release from its settings, not from a release made: e.g.",
+                      "dp_accuracy(mechanism = \"%s\", n = %s, epsilon = %s,%s tau = %s, grid = r$values$grid,",
+                      "%s, solve_for = \"n\") for the n this release's settings need (r: this",
+                      "release; add its kernel and tuning options if you set them)."),
+                if (identical(x$mechanism, "cov-iclp")) "cov" else x$mechanism, format(x$n), format(x$epsilon),
+                if (isTRUE(x$delta > 0)) sprintf(" delta = %s,", format(x$delta)) else "", format(x$tau), tg)
+      } else if (x$mechanism %in% c("kde-gp", "kde-iclp", "kde-frl")) {
+        sprintf(paste("A target plans a release from its settings, not from a release made: e.g.",
+                      "dp_accuracy(mechanism = \"kde\", kde_mechanism = \"%s\", n = %s, epsilon = %s,%s",
+                      "grid = r$values$grid, bandwidth = r$bandwidth, %s, solve_for = \"n\") for the n this",
+                      "release's settings need (r: this release; add its domain and options if you set them)."),
+                sub("^kde-", "", x$mechanism), format(x$n), format(x$epsilon),
+                if (isTRUE(x$delta > 0)) sprintf(" delta = %s,", format(x$delta)) else "", tg)
+      } else if (reg) {
+        sprintf(paste("A target plans a release from its settings, not from a release made: give the",
+                      "regression's public inputs and settings, e.g. dp_accuracy(x, mechanism = \"%s\", %s,",
+                      "%s, solve_for = \"epsilon\") with x the inputs (see ?dp_accuracy)."),
+                if (inherits(x, "dpfda_bin_release")) "bin_regression" else "gp_regression",
+                if (inherits(x, "dpfda_bin_release")) "bins = , domain = , y_bound =" else
+                  "newdata = r$values$grid, kernel = , noise_variance = , y_bound = , delta =", tg)
+      } else {
+        sprintf(paste("A target plans a release from its settings, and dp_accuracy() plans mechanisms %s,",
+                      "\"gp_regression\" and \"bin_regression\"; a \"%s\" release is not among them (its",
+                      "expected error: dp_accuracy(r) without a target)."),
+                paste0("\"", accuracy_mechanisms, "\"", collapse = ", "), x$mechanism)
+      }
+      dpfda_abort(msg,
                   class = c("dpfda_error_unsupported", "dpfda_error_argument"),
                   arg = if (!is.null(target_l2)) "target_l2" else "target_sup")
     }

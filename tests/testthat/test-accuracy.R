@@ -714,3 +714,18 @@ test_that("planning a release with inference = TRUE: the refusal says which epsi
   p <- dp_accuracy("iclp_qr", n = r2$n, epsilon = 0.8, tau = 0.2, grid = g93)
   expect_equal(glance(r2)$expected_l2, p$expected_l2, tolerance = 1e-8)
 })
+
+test_that("a target with a density or regression release is refused with advice that fits it", {
+  x <- faithful$eruptions
+  r <- with_seed_mode(1, dp_kde(x, seq(1, 6, length.out = 51), 0.3, 1, 1e-6, domain = c(1, 6)))
+  e <- expect_error(dp_accuracy(r, target_l2 = 0.05), class = "dpfda_error_unsupported")
+  cl <- regmatches(conditionMessage(e), regexpr("dp_accuracy\\(mechanism.*solve_for = \"n\"\\)", conditionMessage(e)))
+  a <- eval(parse(text = cl))   # the call it writes runs
+  expect_true(is.finite(a$n_needed))
+  g <- suppressWarnings(with_seed_mode(1, dp_gp_regression(cars$speed, cars$dist, 4:25,
+                                                           kernel_gaussian(5, variance = 400), 225, c(0, 130),
+                                                           epsilon = 1, delta = 1e-5)))
+  e2 <- expect_error(dp_accuracy(g, target_l2 = 100), class = "dpfda_error_unsupported")
+  expect_match(conditionMessage(e2), "dp_accuracy(x, mechanism = \"gp_regression\"", fixed = TRUE)
+  expect_false(grepl("gp-regression-cloaking\", n =", conditionMessage(e2), fixed = TRUE))
+})
