@@ -109,6 +109,10 @@ closest_name <- function(name, candidates) {
 abort_unnamed_dots <- function() dpfda_abort("All arguments in `...` must be named.", arg = "...")
 
 abort_unknown_option <- function(name, fun, candidates = option_names(fun)) {
+  if (identical(name, "delta")) {   # (it suggested `data`: the release is pure DP, with no delta to give)
+    dpfda_abort(sprintf("`delta` is not an option of %s(): its release is pure epsilon-DP, with no delta; leave it out.",
+                        fun), arg = name, class = c("dpfda_error_argument", "dpfda_error_privacy"))
+  }
   dpfda_abort(sprintf("`%s` is not an option of %s()%s; see ?%s.", name, fun, did_you_mean(name, candidates), fun),
               arg = name)
 }

@@ -185,7 +185,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
     newdata <- fd$newdata
   }
   check_required(c("x", "y", "newdata", "kernel", "noise_variance", "y_bound", "epsilon", "delta"),
-                 advice = list(delta = delta_advice("gp", "bin regression (dp_bin_regression)"),
+                 advice = list(delta = paste("delta = 1e-5 (well below 1/n): the GP regression adds Gaussian",
+                                             "noise and is (epsilon, delta)-DP; for pure DP, dp_bin_regression()"),
                                kernel = paste(arg_advice[["kernel"]], "(or chosen privately among public candidates",
                                               "by dp_gp_select(), with noise_variance)"),
                                noise_variance = paste(arg_advice[["noise_variance"]], "(or chosen privately by",

@@ -995,3 +995,15 @@ test_that("refusals found by using the package name what is wrong (y with NA, a 
   expect_error(dp_mean(dti_cca, unit = id, grid = g93, epsilon = 1, tau = 0.2, center = 0.5),
                "incomplete = \"drop\"", fixed = TRUE, class = "dpfda_error_data")
 })
+
+test_that("delta given to a pure-DP release says so; a missing delta of the GP regression names dp_bin_regression()", {
+  # (dp_erm(delta = ) asked "did you mean `data`?"; the GP regression advised a mechanism value that does not exist)
+  e <- expect_error(dp_erm(dist ~ speed, data = cars, psi = 0.1, grid = data.frame(speed = 4:25), y_bound = c(0, 130),
+                           epsilon = 1, delta = 1e-5), class = "dpfda_error_privacy")
+  expect_match(conditionMessage(e), "pure epsilon-DP, with no delta; leave it out", fixed = TRUE)
+  e2 <- expect_error(dp_gp_regression(dist ~ speed, data = cars, newdata = data.frame(speed = 4:25),
+                                      kernel = kernel_gaussian(5, variance = 400), noise_variance = 225,
+                                      y_bound = c(0, 130), epsilon = 1))
+  expect_match(conditionMessage(e2), "for pure DP, dp_bin_regression()", fixed = TRUE)
+  expect_false(grepl("mechanism = \"bin regression", conditionMessage(e2), fixed = TRUE))
+})
