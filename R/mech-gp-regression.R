@@ -569,9 +569,10 @@ formula_newdata <- function(tt, newdata, pv) {
   vars <- all.vars(tt)
   miss <- setdiff(vars, names(newdata))
   if (length(miss)) {
-    dpfda_abort(sprintf("`newdata` must have the column%s %s that the formula's predictors use; it lacks %s.",
+    dpfda_abort(sprintf("`newdata` must have the predictor column%s %s (the variable%s the formula's predictors use); it lacks %s.",
                         if (length(vars) == 1L) "" else "s", paste0("\"", vars, "\"", collapse = ", "),
-                        paste0("\"", miss, "\"", collapse = ", ")), arg = "newdata")
+                        if (length(vars) == 1L) "" else "s", paste0("\"", miss, "\"", collapse = ", ")),
+                arg = "newdata")
   }
   mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass),
                  error = function(e) dpfda_abort(sprintf("The formula's predictors cannot be evaluated in `newdata`: %s",
