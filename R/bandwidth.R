@@ -190,9 +190,8 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     units <- if (!is.null(label)) list(label = label, n_units = hs$n)
   }
   if (!is.null(domain)) {   # (memory: counted before the clamping; a table or chunks: in the histograms' pass)
-    msg <- clamped_message(if (engine) hs$outside %||% 0 else n_out, if (engine) hs$rows - hs$dropped else nrow(x),
-                           matrix(as.double(domain), 2L), d, TRUE, if (engine) cols else colnames(x))
-    if (!is.null(msg)) dpfda_warn(msg, class = "dpfda_warning_data")
+    warn_clamped(if (engine) hs$outside %||% 0 else n_out, if (engine) hs$rows - hs$dropped else nrow(x), domain,
+                 if (engine) cols else colnames(x))
   }
   n <- if (!is.null(ats)) hs$n else if (is.null(units)) nrow(x) else units$n_units   # (the individuals protected)
   warn_privacy(NULL, delta, n)   # (every source: a table's n is known from its histogram)

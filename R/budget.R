@@ -338,9 +338,7 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
   budget <- check_budget(budget)
   if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
   row <- ledger_row(label, epsilon, delta, mu, rho, id, unit)
-  # whether the release's noise was seeded (dp_reproducible(): reproducible, NOT private), which a
-  # ledger of such releases did not say
-  row$seeded <- if (is.null(seeded)) identical(dp_rng(), "seeded") else seeded
+  if (!is.null(seeded)) row$seeded <- seeded   # (else ledger_commit() reads the noise source)
   ledger_commit(budget, row)
 }
 
@@ -403,7 +401,9 @@ ledger_commit <- function(budget, rows) {
   rows$charge <- if (nrow(budget$ledger)) max(budget$ledger$charge) + 1 else 1
   if (is.null(budget$ledger$unit)) budget$ledger$unit <- rep(NA_character_, nrow(budget$ledger))
   if (is.null(budget$ledger$seeded)) budget$ledger$seeded <- rep(NA, nrow(budget$ledger))
-  if (is.null(rows$seeded)) rows$seeded <- identical(dp_rng(), "seeded")   # (a release of several parts)
+  # whether the release's noise was seeded (dp_reproducible(): reproducible, NOT private), which a
+  # ledger of such releases did not say
+  if (is.null(rows$seeded)) rows$seeded <- identical(dp_rng(), "seeded")
   new <- rbind(budget$ledger, rows)
   tot <- ledger_total(new, budget$delta, budget$composition)
   if (!within_budget(budget, tot)) {

@@ -375,13 +375,6 @@ kme_domain <- function(domain, d) {
   domain
 }
 
-# The warning of dp_kde() when a tenth or more of the points lie beyond the
-# given box (a box that does not fit the data, e.g. its columns swapped).
-kme_clamped_warning <- function(out, total, box, point_names = NULL) {
-  msg <- clamped_message(out, total, box, ncol(box), TRUE, point_names)
-  if (!is.null(msg)) dpfda_warn(msg, class = "dpfda_warning_data")
-}
-
 kme_clamp <- function(x, box) {
   if (is.null(box)) return(x)
   for (k in seq_len(ncol(x))) x[, k] <- pmin(pmax(x[, k], box[1L, k]), box[2L, k])

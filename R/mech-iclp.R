@@ -560,11 +560,14 @@ mean_rescale_complete <- function(rel, s, eps_count) {
 # 6 of 300 seeds). Public: the count's noise sd against the noisy count.
 count_scale_note <- function(x) {
   if (is.null(x$epsilon_count) || is.null(x$n_complete)) return("")
-  sd <- sqrt(2) * ceiling(1 / x$epsilon_count)
+  sd <- complete_count_sd(x$epsilon_count)
   sprintf(paste("    the count's noise sd %s makes the scale of the release uncertain by about %s%% (a factor",
                 "the noise figures above leave out)\n"), format(sd, digits = 3),
           format(signif(100 * sd / x$n_complete, 2)))
 }
+
+# The sd of the noisy count's discrete Laplace noise (scale 1 / eps_count, rounded up).
+complete_count_sd <- function(eps_count) sqrt(2) * ceiling(1 / eps_count)
 
 # The noisy count of complete individuals of incomplete = "drop" (dp_mean(),
 # dp_cov()), clamped to [1, N]; the release is multiplied by N / count. When
@@ -574,7 +577,7 @@ count_scale_note <- function(x) {
 # from public values only (the noisy count and its public noise scale).
 noisy_complete_count <- function(n_complete, N, eps_count) {
   count <- min(max(exact_laplace_noise(n_complete, 1 / eps_count, 0L), 1), N)
-  sd <- sqrt(2) * ceiling(1 / eps_count)
+  sd <- complete_count_sd(eps_count)
   if (sd > 0.5 * count) {
     dpfda_warn(sprintf(paste("The noisy count of complete individuals is %s, against a noise sd of %s: the release,",
                              "divided by it (multiplied by %s), is uncertain in scale by about %s%%. Dropping pays",

@@ -338,6 +338,14 @@ clamped_note_summary <- function(s, dom, d, domain_given, point_names = NULL) {
   clamped_message(s$outside, s$rows - s$dropped, dom, d, domain_given, point_names)
 }
 
+# dp_kme() and dp_bandwidth(): the warning of a given box `dom` (c(lower, upper) or 2 x d) beyond
+# which a tenth or more of the points lie (a box that does not fit the data, e.g. its columns swapped).
+warn_clamped <- function(out, total, dom, point_names = NULL) {
+  dm <- matrix(as.double(dom), nrow = 2L)
+  msg <- clamped_message(out, total, dm, ncol(dm), TRUE, point_names)
+  if (!is.null(msg)) dpfda_warn(msg, class = "dpfda_warning_data")
+}
+
 # The warning for `out` of `total` points clamped to the box `dom`, or NULL:
 # any, when the box is the grid's range (no `domain`); a tenth, with a domain.
 clamped_message <- function(out, total, dom, d, domain_given, point_names = NULL) {

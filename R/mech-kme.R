@@ -266,7 +266,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   public <- check_flag(public, "public")
   chunk <- check_count(chunk, "chunk", min = 1, max = 1e6)
   sens <- kme_sensitivity(kernel, N, tight)
-  if (!is.null(box)) kme_clamped_warning(points_outside(x, box), N, box, point_names)
+  if (!is.null(box)) warn_clamped(points_outside(x, box), N, box, point_names)
   x <- kme_clamp(x, box)
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension / overflow check
 

@@ -259,7 +259,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,
                             columns = columns, id = id)
   }
-  if (!is.null(box) && !is.null(s$outside)) kme_clamped_warning(s$outside, s$rows - s$dropped, box, columns)
+  if (!is.null(box) && !is.null(s$outside)) warn_clamped(s$outside, s$rows - s$dropped, box, columns)
   warn_privacy(NULL, delta, s$n)   # (as in memory: n is known from the summary)
   kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
               lasso_lambda, tight, noise, box, call, budget)
