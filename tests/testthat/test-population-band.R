@@ -220,13 +220,13 @@ test_that("inference = TRUE with tau = \"auto\": exact budget, every source but 
   expect_error(dp_mean(dp_chunks(unname(split(long, long$id %% 3))), grid = pb_grid, epsilon = 1, tau = "auto",
                        inference = TRUE, budget = b), class = "dpfda_error_unsupported")
   expect_equal(budget_spent(b)$epsilon, 0)
-  # the band covers the population mean when the bound clips few curves
-  set.seed(10)
-  hits <- vapply(1:30, function(i) {
+  # the band covers the population mean when the bound clips few curves (seeded noise: in secure
+  # mode a private bound above bound_range, a refusal, came up now and then and failed the test)
+  hits <- with_seed_mode(10, vapply(1:30, function(i) {
     r <- dp_mean(curves(pb_draw(300), pb_grid), epsilon = 2, tau = "auto", inference = TRUE, bound_quantile = 0.99)
     ci <- suppressWarnings(confint(r, type = "population", nsim = 1000), classes = "dpfda_warning_clipping")
     all(ci$lower <= pb_mu(pb_grid) & pb_mu(pb_grid) <= ci$upper)
-  }, NA)
+  }, NA))
   expect_gte(mean(hits), 0.9)
 })
 
