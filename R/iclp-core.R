@@ -212,7 +212,9 @@ iclp_plan <- function(mechanism, a, lam, n, epsilon, tau, params, o, sensitivity
 }
 
 iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params, o, kernel,
-                              sensitivity = NULL, noise = "float") {
+                              sensitivity = NULL, noise = "float", what = NULL) {
+  # (`what` names the user's call in a float-tail refusal)
+  if (is.null(what)) what <- sprintf("dp_mean(mechanism = \"%s\")", mechanism)
   p <- params$params
   if (is.null(o$measure)) o$measure <- basis_measure(basis)   # psi is on the unit-measure domain
   S <- o$measure
@@ -229,7 +231,7 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
                   zcdp_rho = ex$rho))
     }
     check_float_tails("gaussian", epsilon, o$delta, m = 4 * grid_size(basis$grid) + 1024,
-                      shift = if (sg > 0) dk / sg else 0, what = "dp_mean(mechanism = \"gp\")",
+                      shift = if (sg > 0) dk / sg else 0, what = what,
                       calibration = o$calibration)
     f <- basis$vectors %*% (qr_shrink(lam, p$eta, p$psi, S)$s * a)
     vals <- matrix(f, nrow = 1L) + sg * rgp(1, kernel, basis$grid)$values
@@ -241,13 +243,13 @@ iclp_release_core <- function(mechanism, a, lam, basis, n, epsilon, tau, params,
                      "the sensitivity is that of the truncated basis."), "dpfda_warning_iclp")
   }
   V <- basis$vectors[, pl$idx, drop = FALSE]
-  if (identical(pl$family, "gaussian")) return(frl_gaussian_draw(pl, V, epsilon, o, noise))
+  if (identical(pl$family, "gaussian")) return(frl_gaussian_draw(pl, V, epsilon, o, noise, what))
   ex <- NULL
   vals <- if (noise == "exact" && length(pl$idx)) {
     ex <- iclp_exact_coefficients(pl$center, pl$sd / sqrt(2), epsilon)
     matrix(as.vector(V %*% ex$coef), nrow = 1L)
   } else {
-    check_float_tails("laplace", epsilon, m = length(pl$idx), what = mechanism)
+    check_float_tails("laplace", epsilon, m = length(pl$idx), what = what)
     c_iclp_draw(V, as.double(pl$sd), 1L, as.double(pl$center))
   }
   if (!all(is.finite(vals))) {
@@ -304,7 +306,7 @@ check_frl_gaussian <- function(o, mechanism, select) {
   invisible(o)
 }
 
-frl_gaussian_draw <- function(pl, V, epsilon, o, noise) {
+frl_gaussian_draw <- function(pl, V, epsilon, o, noise, what) {
   if (noise == "exact") {
     dpfda_abort(paste("noise = \"exact\" is not available with frl_noise = \"gaussian\"; use the default float",
                       "noise, or the Laplace FRL (exact discrete Laplace)."),
@@ -312,7 +314,7 @@ frl_gaussian_draw <- function(pl, V, epsilon, o, noise) {
   }
   M <- length(pl$idx)
   check_float_tails("gaussian", epsilon, o$delta, m = M, shift = pl$sensitivity / pl$noise_scale,
-                    what = "dp_mean(mechanism = \"frl\", frl_noise = \"gaussian\")", calibration = o$calibration)
+                    what = paste0(sub("\\)$", "", what), ", frl_noise = \"gaussian\")"), calibration = o$calibration)
   coef <- pl$center + pl$noise_scale * noise_draw(M, "normal")
   vals <- matrix(as.vector(V %*% coef), nrow = 1L)
   if (!all(is.finite(vals))) {

@@ -268,7 +268,8 @@ cov_mean_part <- function(S1, n, basis, epsilon, tau, kernel, h, noise) {
   if (is.null(h)) h <- kernel_edr(kernel, 1L)
   o <- iclp_check_options(list(), "iclp_qr", "pss")
   par <- iclp_params("iclp_qr", "pss", o, n, epsilon, tau, h, basis, NULL, kernel)
-  out <- iclp_release_core("iclp_qr", S1 / n, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise)
+  out <- iclp_release_core("iclp_qr", S1 / n, basis$values, basis, n, epsilon, tau, par, o, kernel, noise = noise,
+                           what = "dp_cov() (its mean part)")
   iclp_mean_release(out, new_dpfda_curves(out$values, basis$grid, range(basis$grid)), basis, "iclp_qr", epsilon,
                     par, kernel, NULL, h, tau, n, "pss")
 }
@@ -416,7 +417,7 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
              grid = as_grid(list(basis$grid, basis$grid)), J = Jb^2)
   out <- iclp_release_core("iclp_qr", as.vector(S), lam2, tb, n, epsilon, tau^2,
                            params = list(params = list(eta = eta, psi = psi)), o = list(measure = mu2), kernel = kernel,
-                           sensitivity = sens, noise = noise)
+                           sensitivity = sens, noise = noise, what = "dp_cov()")
   Mv <- matrix(out$values, m, m)
   Mv <- (Mv + t(Mv)) / 2                                            # symmetrise: post-processing
   Cm <- crossprod(basis$vectors, basis$weights * Mv) %*% (basis$weights * basis$vectors)

@@ -188,7 +188,7 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
   }
   out <- iclp_release_core("iclp_qr", fit, lam, basis, n, epsilon, tau = NA_real_,
                            params = list(params = list(eta = eta, psi = 0)), o = list(), kernel = kernel,
-                           sensitivity = sens, noise = noise)
+                           sensitivity = sens, noise = noise, what = "dp_erm()")
   vals <- new_dpfda_curves(out$values + offset, basis$grid, dom)
   rel <- new_iclp_erm_release(vals, mechanism = paste0("erm-", loss), epsilon = epsilon, delta = 0,
                               sensitivity = out$sensitivity, noise_scale = out$noise_scale, noise = kernel,
@@ -196,7 +196,10 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                               params = list(eta = eta, psi = psi, J = basis$J, kappa = kappa, M = M, loss = loss),
                               n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
                               noise_inflation = out$noise_inflation, y_bound = yb, offset = offset)
-  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
+  if (!is.null(units)) {
+    rel$privacy_unit <- privacy_unit_points(n, units$label)
+    rel$n_rows <- nrow(pts)   # (n counts units: the sensitivity's n)
+  }
   rel$classes <- classes
   release_close(formula_release(rel, fd %||% fr, response = loss == "square"), budget, "dp_erm")
 }
@@ -253,7 +256,8 @@ release_predict.dpfda_iclp_erm_release <- function(object, newdata, ...) {
 #' @export
 release_details.dpfda_iclp_erm_release <- function(x) {
   p <- x$params
-  cat(sprintf("  %s-loss ERM of %d points: psi = %s, eta = %s, J = %d, kappa = %s, M = %s\n", p$loss, x$n,
+  pts <- if (is.null(x$n_rows)) sprintf("%d points", x$n) else sprintf("%d points from %d units", x$n_rows, x$n)
+  cat(sprintf("  %s-loss ERM of %s: psi = %s, eta = %s, J = %d, kappa = %s, M = %s\n", p$loss, pts,
               format(p$psi, digits = 4), format(p$eta, digits = 4), p$J, format(p$kappa, digits = 4),
               format(p$M, digits = 4)))
   yb <- x$y_bound

@@ -111,7 +111,8 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   }
   out <- iclp_release_core(if (mechanism == "iclp") "iclp_qr" else "frl", a, lam, basis, n, epsilon,
                            tau = NA_real_, params = list(params = list(eta = eta, psi = 0, M = M)),
-                           o = list(frl_bound = "M"), kernel = kernel, sensitivity = sens, noise = noise)
+                           o = list(frl_bound = "M"), kernel = kernel, sensitivity = sens, noise = noise,
+                           what = sprintf("dp_kde(mechanism = \"%s\")", mechanism))
   vals <- new_dpfda_curves(out$values, basis$grid, dom)
   bw_budget <- if (inherits(bandwidth, "dpfda_bandwidth")) bandwidth[c("epsilon", "delta")] else NULL
   new_iclp_kde_release(vals, mechanism = paste0("kde-", mechanism), epsilon = epsilon, delta = 0,

@@ -126,6 +126,18 @@ test_that("float noise is refused where its truncated tails break the claim", {
   X <- curves(matrix(0, 3, 6), seq(0, 1, length.out = 6))
   expect_error(dp_mean(X, 16, 1), class = "dpfda_error_tail")
   expect_error(dp_mean(X, 30, 1, mechanism = "gp", delta = 1e-5), class = "dpfda_error_tail")
+  # the refusal names the user's call, not an internal mechanism
+  e <- expect_error(dp_mean(X, 16, 1), class = "dpfda_error_tail")
+  expect_match(conditionMessage(e), "dp_mean(mechanism = \"iclp_qr\")", fixed = TRUE)
+  e <- expect_error(dp_cov(X, 16, 1), class = "dpfda_error_tail")
+  expect_match(conditionMessage(e), "claim of dp_cov()", fixed = TRUE)
+  e <- expect_error(dp_kde(c(0.2, 0.5, 0.7), seq(0, 1, length.out = 20), bandwidth = 0.2, epsilon = 16,
+                           mechanism = "iclp", domain = c(0, 1)), class = "dpfda_error_tail")
+  expect_match(conditionMessage(e), "claim of dp_kde(mechanism = ", fixed = TRUE)
+  e <- expect_error(dp_erm(seq(0, 1, length.out = 6), rep(0, 6), epsilon = 16, psi = 0.1,
+                           grid = seq(0, 1, length.out = 6), y_bound = 1), class = "dpfda_error_tail")
+  expect_match(conditionMessage(e), "claim of dp_erm()", fixed = TRUE)
+  expect_false(grepl("claim of iclp_qr", conditionMessage(e), fixed = TRUE))
   expect_error(dp_bin_regression(c(0.2, 0.7), c(0, 1), 2, c(0, 1), 16, c(0, 1)), class = "dpfda_error_tail")
   expect_error(dp_online(function(t) 0 * t, K, 0.1, 30, 1e-5, noise = "float"), class = "dpfda_error_tail")
   expect_s3_class(dp_online(function(t) 0 * t, K, 0.1, 30, 1e-5), "dpfda_online_session")   # exact: the default
