@@ -453,7 +453,15 @@ print.dpfda_accuracy <- function(x, ...) {
                 if (!is.null(x$tau_given)) sprintf(", not at tau = %s", format(x$tau_given, digits = 4)) else ""))
   }
   u <- x$unreachable
-  if (!is.null(u)) {
+  if (!is.null(u) && x$mechanism %in% c("gp-regression-cloaking", "bin-laplace")) {
+    # (a regression's inputs fix n, and it has no psi or eta: its own settings are the levers)
+    cat(sprintf(paste("    no epsilon up to %s reaches it: the noise does not fall below the target; the inputs",
+                      "`x` fix n, so set a larger target, narrow y_bound or %s%s\n"),
+                format(u$limit), if (x$mechanism == "bin-laplace") "use fewer, wider bins" else
+                  "use a larger noise_variance (a smoother fit)",
+                if (isTRUE(u$placeholder)) sprintf("; the figures above are at the placeholder epsilon = %s",
+                                                   format(x$epsilon)) else ""))
+  } else if (!is.null(u)) {
     other <- if (u$solve_for == "n") "epsilon" else "n"
     cat(sprintf(paste("    no %s up to %s reaches it: the smoothing-bias bound alone is %s at that end%s;",
                       "%s, smooth less (%s in ...) or set a larger target%s\n"),

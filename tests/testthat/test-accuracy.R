@@ -729,3 +729,21 @@ test_that("a target with a density or regression release is refused with advice 
   expect_match(conditionMessage(e2), "dp_accuracy(x, mechanism = \"gp_regression\"", fixed = TRUE)
   expect_false(grepl("gp-regression-cloaking\", n =", conditionMessage(e2), fixed = TRUE))
 })
+
+test_that("an unreachable regression target gives a regression's levers, not psi, eta or solve_for = \"n\"", {
+  x <- seq(0, 60, length.out = 40)
+  g <- seq(0, 60, length.out = 12)
+  a <- dp_accuracy(x, mechanism = "gp_regression", delta = 1e-5, kernel = kernel_gaussian(5), grid = g,
+                   noise_variance = 400, y_bound = c(-150, 100), target_sup = 1e-3, solve_for = "epsilon",
+                   nsim = 100)
+  expect_identical(a$epsilon_needed, Inf)
+  out <- paste(capture.output(print(a)), collapse = " ")
+  expect_match(out, "the inputs `x` fix n", fixed = TRUE)
+  expect_match(out, "larger noise_variance", fixed = TRUE)
+  expect_false(grepl("\\bpsi\\b|\\beta\\b|solve_for", out, perl = TRUE))
+  # the advice holds: a larger noise variance lowers the planned noise
+  sup <- function(v) dp_accuracy(x, mechanism = "gp_regression", epsilon = 1, delta = 1e-5,
+                                 kernel = kernel_gaussian(5), grid = g, noise_variance = v,
+                                 y_bound = c(-150, 100), nsim = 100)$expected_sup
+  expect_lt(sup(1600), sup(400))
+})
