@@ -94,7 +94,7 @@ autoplot_dpfda_release <- function(object, band = FALSE, reference = NULL, level
   names(ltys) <- rel_lab
   if (!is.null(reference)) {
     ref_lab <- "reference (not private)"
-    rf <- release_reference(reference, v, shown$lattice$values)
+    rf <- release_reference(reference, v, shown)
     d <- rbind(d, data.frame(arg = rf$arg, value = rf$value, what = ref_lab))
     ltys[ref_lab] <- 2
   }
@@ -165,24 +165,33 @@ autoplot_dpfda_kme_release <- function(object, ...) {
 }
 
 # A non-private reference curve on the grid of curves v.
-release_reference <- function(reference, v, lattice = NULL) {
-  grids <- list(v$grid)   # (a Bernstein release: also its lattice, where its values were given before)
+release_reference <- function(reference, v, shown = NULL) {
+  # (a Bernstein release: also its lattice, where its values were given before; a binned
+  # regression: its bin centres, and a function is drawn on 201 points, not at the bins' ends)
+  lattice <- shown$lattice$values %||% shown$centres
+  grids <- list(v$grid)
   if (!is.null(lattice)) grids <- c(grids, list(lattice$grid))
   if (is.function(reference)) {
-    val <- tryCatch(reference(v$grid), error = function(e) {
+    at <- shown$reference_grid %||% v$grid
+    val <- tryCatch(reference(at), error = function(e) {
       dpfda_abort(sprintf("`reference` failed at the release's grid: %s", conditionMessage(e)), arg = "reference",
                   parent = e)
     })
     if (inherits(val, "dpfda_curves")) val <- val$values[1L, ]
-    if (!is.numeric(val) || length(val) != length(v$grid) || !all(is.finite(val))) {
+    if (!is.numeric(val) || length(val) != length(at) || !all(is.finite(val))) {
       arg_error("reference", sprintf("a function returning %d finite values at the release's grid points",
-                                     length(v$grid)), val)
+                                     length(at)), val)
     }
-    return(list(arg = v$grid, value = as.double(val)))
+    return(list(arg = at, value = as.double(val)))
   }
   sizes <- vapply(grids, length, 1L)
-  what <- if (length(grids) > 1L) sprintf("%d (the polynomial's grid) or %d (the lattice)", sizes[1L], sizes[2L]) else
-    sprintf("%d", sizes[1L])
+  what <- if (length(grids) == 1L) sprintf("%d", sizes[1L]) else if (!is.null(shown$centres))
+    sprintf("%d (the bin centres)", sizes[2L]) else
+    sprintf("%d (the polynomial's grid) or %d (the lattice)", sizes[1L], sizes[2L])
+  if (!is.null(shown$centres)) {   # (the step view's grid holds the bins' ends: not a reference's grid)
+    grids <- grids[2L]
+    sizes <- sizes[2L]
+  }
   val <- if (inherits(reference, "dpfda_curves")) reference$values[1L, ] else reference
   hit <- match(length(val), sizes)
   if (inherits(reference, "dpfda_curves") && is.na(hit)) {

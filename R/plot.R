@@ -95,6 +95,7 @@ release_labelled_values <- function(x) {
 # (rougher) function. The view holds the polynomial on 201 points of the
 # domain (51 x 51 in the plane), and its noise law is that of the polynomial.
 release_view <- function(x) {
+  if (inherits(x, "dpfda_bin_release")) return(bin_step_view(x))
   if (!inherits(x, "dpfda_bernstein_release") || !as.integer(x$dim) %in% 1:2) return(x)
   view <- x
   if (identical(as.integer(x$dim), 1L)) {
@@ -120,6 +121,34 @@ release_view <- function(x) {
 #' @export
 noise_law.dpfda_bernstein_view <- function(x, ...) law_bernstein(x$lattice, x$values$grid)
 
+# A binned regression of method "simple" publishes a step function: each bin's
+# released mean over the whole bin (predict()). Joining the bin centres by lines
+# drew slopes it does not have. The view holds each mean at both ends of its bin
+# (pulled in by 1e-9 of a bin so the grid increases); its band is the release's,
+# bin by bin (release_band()), as the two ends of a bin share its one Laplace
+# draw. Up to 500 bins (beyond, the centres joined by lines are the steps to the
+# eye); integral-GP fits and bins in the plane are drawn as before.
+bin_step_view <- function(x) {
+  if (length(x$bins) != 1L || !identical(x$method, "simple") || x$bins > 500L) return(x)
+  k <- as.integer(x$bins)
+  dom <- as.double(x$domain)
+  w <- (dom[2L] - dom[1L]) / k
+  lo <- dom[1L] + (seq_len(k) - 1) * w
+  grid <- as.vector(rbind(lo + 1e-9 * w, lo + (1 - 1e-9) * w))
+  idx <- rep(seq_len(k), each = 2L)
+  view <- x
+  view$values <- new_dpfda_curves(x$values$values[, idx, drop = FALSE], grid, x$values$domain,
+                                  arg_name = x$values$arg_name %||% "t",
+                                  value_name = x$values$value_name %||% "value")
+  view$step_index <- idx
+  view$step_of <- x
+  view$centres <- x$values   # (a reference may be given at the bin centres)
+  view$reference_grid <- seq(dom[1L], dom[2L], length.out = 201L)
+  view$line_label <- "bin means (a step function)"
+  class(view) <- c("dpfda_bin_step_view", "dpfda_release")
+  view
+}
+
 # A band or a reference is drawn about one-dimensional releases only; an image
 # of a density in the plane drew neither and said nothing.
 refuse_band_beyond_1d <- function(v, band, reference) {
@@ -143,10 +172,12 @@ release_band <- function(x, band, level) {
   type <- band_type(band)
   if (is.null(type)) return(NULL)
   # a population band was asked for explicitly: a release without it says why (classed error)
-  ci <- if (type == "population") confint.dpfda_release(x, level = level, type = type) else
-    tryCatch(confint.dpfda_release(x, level = level, type = type), dpfda_error_unsupported = function(e) NULL)
+  of <- x$step_of %||% x
+  ci <- if (type == "population") confint.dpfda_release(of, level = level, type = type) else
+    tryCatch(confint.dpfda_release(of, level = level, type = type), dpfda_error_unsupported = function(e) NULL)
   if (is.null(ci)) return(NULL)
   ci <- ci[ci$id == 1L, , drop = FALSE]
+  if (!is.null(x$step_index)) ci <- ci[x$step_index, , drop = FALSE]   # (a step view: each bin's band at its ends)
   list(lower = ci$lower, upper = ci$upper,
        label = if (type == "population")
                  sprintf("%s%% band for the population %s", format(100 * level),
@@ -205,7 +236,7 @@ plot.dpfda_release <- function(x, y, band = FALSE, reference = NULL, main = NULL
   if (is.null(xlab)) xlab <- curves_arg_label(v)
   if (is.null(ylab)) ylab <- curves_value_label(v)
   b <- release_band(shown, band, level)
-  ref <- if (!is.null(reference)) release_reference(reference, v, shown$lattice$values) else NULL
+  ref <- if (!is.null(reference)) release_reference(reference, v, shown) else NULL
   lat <- shown$lattice$values   # (a Bernstein release: its noisy lattice values, drawn as points)
   graphics::plot(range(v$grid), range(v$values, b$lower, b$upper, ref$value, lat$values), type = "n", xlab = xlab,
                  ylab = ylab, main = main)

@@ -177,3 +177,37 @@ test_that("a release's default title goes on two lines when one would be cut off
   expect_identical(dpfda:::release_title(list(mechanism = "gp-regression-cloaking", epsilon = 1, delta = 1e-5)),
                    "gp-regression-cloaking release\nepsilon = 1, delta = 1e-05")
 })
+
+test_that("a binned regression is drawn as the step function it publishes, with its band per bin", {
+  set.seed(4)
+  x <- stats::runif(200, 0, 60)
+  y <- 50 * sin(x / 10) + stats::rnorm(200, sd = 10)
+  r <- with_seed_mode(2, dp_bin_regression(x, y, 12, c(-100, 100), 2, c(0, 60)))
+  v <- dpfda:::release_view(r)
+  expect_s3_class(v, "dpfda_bin_step_view")
+  expect_length(v$values$grid, 24L)
+  # each bin's mean over the whole bin, as predict() gives it (not a line between the centres)
+  expect_equal(as.vector(v$values$values), predict(r, v$values$grid))
+  expect_equal(v$values$grid[c(1, 24)], c(0, 60), tolerance = 1e-7)
+  # the noise of a bin is one draw: the band at both ends of a bin is the release's band at its centre
+  for (type in c("pointwise", "simultaneous")) {
+    a <- dpfda:::release_band(v, type, 0.95)
+    b <- confint(r, type = type)
+    expect_equal(a$lower, rep(b$lower, each = 2), tolerance = 1e-12)
+    expect_equal(a$upper, rep(b$upper, each = 2), tolerance = 1e-12)
+  }
+  on_null_device({
+    expect_identical(plot(r, band = "simultaneous", reference = function(t) 50 * sin(t / 10)), r)
+    expect_identical(plot(r, reference = 50 * sin(dpfda:::bin_centres(12, matrix(c(0, 60))) / 10)), r)
+  })
+  e <- expect_error(on_null_device(plot(r, reference = 1:5)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "12 (the bin centres)", fixed = TRUE)
+  # integral fits and many bins are drawn as before
+  expect_identical(dpfda:::release_view(with_seed_mode(2, dp_bin_regression(x, y, 600, c(-100, 100), 2, c(0, 60)))) |>
+                     class(), c("dpfda_bin_release", "dpfda_release"))
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(r, band = TRUE, reference = function(t) 50 * sin(t / 10))
+  expect_equal(p$data$value[p$data$what == "bin means (a step function)"], as.vector(v$values$values))
+  expect_length(p$data$value[p$data$what == "reference (not private)"], 201L)
+  on_null_device(print(p))
+})
