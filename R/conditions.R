@@ -191,10 +191,23 @@ describe_value <- function(x) {
     return(sprintf("%s %d x %d %s matrix%s", article(typeof(x)), nrow(x), ncol(x), typeof(x), shown))
   }
   if (length(x) > 1L) {
-    return(sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x)))
+    shown <- if (is.numeric(x) && length(x) <= 4L) sprintf(" (c(%s))", paste(format(x), collapse = ", ")) else ""
+    return(sprintf("%s %s vector of length %d%s%s", article(typeof(x)), typeof(x), length(x), shown,
+                   missing_text(x)))
   }
   if (is.character(x)) return(sprintf("\"%s\"", x))
   format(x)
+}
+
+# Where a longer vector holds missing or non-finite values, for a refusal that names the value:
+# "not a double vector of length 50" left the user to find the NA at position 7.
+missing_text <- function(x) {
+  if (length(x) <= 4L) return("")
+  bad <- if (is.numeric(x)) !is.finite(x) else is.na(x)
+  k <- sum(bad)
+  if (k == 0L) return("")
+  sprintf(" with %d missing or non-finite value%s (at position%s %s%s)", k, if (k == 1L) "" else "s",
+          if (k == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", "), if (k > 5L) ", ..." else "")
 }
 
 # "a" or "an" before a word.

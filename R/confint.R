@@ -111,6 +111,10 @@
 #' population band bounds the smoothing bias). Computing a band is
 #' post-processing: it costs no privacy budget.
 #'
+#' An empty bin of a [dp_bin_regression()] release holds the midpoint of
+#' `y_bound` without noise (`se` 0); its band is the whole of `y_bound`, since
+#' nothing is known of the bin's mean but its bounds.
+#'
 #' @param object A `dpfda_release`.
 #' @param parm Optional: the rows to return (whole numbers, in the order of
 #'   `as.data.frame()` of the release, or one `TRUE`/`FALSE` per row). The band
@@ -173,6 +177,15 @@ confint.dpfda_release <- function(object, parm, level = 0.95, type = c("pointwis
   # (the population band of a density is not symmetric about the estimate)
   d$lower <- if (is.null(b$lower)) d$estimate - half else rep(b$lower, times = n)
   d$upper <- if (is.null(b$upper)) d$estimate + half else rep(b$upper, times = n)
+  if (inherits(object, "dpfda_bin_release") && any(object$counts == 0)) {
+    # an empty bin holds the midpoint of y_bound by convention, without noise: a band of width 0
+    # there read as a mean known exactly; nothing is known of it but y_bound
+    e <- which(object$counts == 0)
+    d$lower[e] <- object$y_bound[1L]
+    d$upper[e] <- object$y_bound[2L]
+    b$method <- sprintf("%s; %d empty bin%s: the whole of y_bound (no data, so no estimate)", b$method,
+                        length(e), if (length(e) == 1L) "" else "s")
+  }
   confint_rows(structure(d, level = level, type = type, method = b$method, class = c("dpfda_confint", "data.frame")),
                if (!missing(parm)) parm)
 }

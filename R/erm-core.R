@@ -158,6 +158,16 @@ svm_labels <- function(y, n) {
   if (is.logical(y) && is.null(dim(y)) && length(y) >= 1L && !anyNA(y)) {
     out <- ifelse(y, 1, -1)
   } else if (is.factor(y)) {
+    used <- levels(y)[tabulate(as.integer(y), nlevels(y)) > 0L]
+    if (nlevels(y) > 2L && length(used) <= 2L && !anyNA(y)) {
+      # (subset() keeps a factor's levels: the two classes are for the user to name, not for the
+      # data to choose, so the levels are not dropped here)
+      dpfda_abort(sprintf(paste("`y` is a factor with %d levels (%s) of which %d occur%s; the classes of a",
+                                "two-class model are its two levels: drop the others first, e.g. y <-",
+                                "droplevels(y), or data <- droplevels(data)."),
+                          nlevels(y), paste(levels(y), collapse = ", "), length(used),
+                          if (length(used) == 1L) "s" else ""), arg = "y")
+    }
     if (nlevels(y) != 2L || anyNA(y)) arg_error("y", what, y)
     out <- ifelse(as.integer(y) == 2L, 1, -1)
   } else {

@@ -173,7 +173,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   # made R warn "restarting interrupted promise evaluation" on every such call
   y_expr <- substitute(y)
   y_val <- if (!missing(y)) tryCatch(y, error = function(e) e)
-  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins", y = y_val)
+  fd <- formula_call(x, !missing(y), data, newdata, "dp_bin_regression", "bins", y = y_val, missing_y = TRUE)
   if (!is.null(fd)) {
     x <- fd$x
     y <- fd$y
@@ -461,7 +461,8 @@ check_bins <- function(bins, D) {
   ok <- is.numeric(bins) && is.null(dim(bins)) && length(bins) %in% c(1L, D) &&
     all(is.finite(bins)) && all(bins == round(bins)) && all(bins >= 1) && all(bins <= 2^31 - 1)
   if (!isTRUE(ok)) {
-    arg_error("bins", sprintf("a whole number of bins per dimension (one, or %d)", D), bins)
+    arg_error("bins", if (D == 1L) "a whole number of bins, at least 1" else
+      sprintf("a whole number of bins, at least 1: one for every dimension, or %d (one per dimension)", D), bins)
   }
   bins <- rep_len(as.double(bins), D)
   check_alloc(prod(bins) * (D + 3), "set of bins")
@@ -471,6 +472,7 @@ check_bins <- function(bins, D) {
 # Public domain: c(lower, upper) in 1-D, 2 x D matrix otherwise; returned as
 # a 2 x D matrix.
 check_bin_domain <- function(domain, D) {
+  given <- domain   # (a refusal shows what the user gave, not the matrix made of it)
   if (D == 1L && is.numeric(domain) && is.null(dim(domain)) && length(domain) == 2L) {
     domain <- matrix(domain, nrow = 2L)
   }
@@ -479,7 +481,7 @@ check_bin_domain <- function(domain, D) {
   if (!isTRUE(ok)) {
     what <- if (D == 1L) "c(lower, upper) with lower < upper" else
       sprintf("a 2 x %d matrix (rows lower, upper) with lower < upper", D)
-    arg_error("domain", what, domain)
+    arg_error("domain", what, given)
   }
   storage.mode(domain) <- "double"
   dimnames(domain) <- NULL

@@ -254,7 +254,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   }
   # the individuals in a canonical order (the release does not depend on the order they came in)
   xp <- tryCatch(as_points(x, "x"), error = function(e) NULL)
-  if (!is.null(xp) && is.numeric(y) && length(y) == nrow(xp) && !anyNA(y)) {
+  # (only valid data are reordered: a refusal names the position the user gave, Inf included)
+  if (!is.null(xp) && is.numeric(y) && length(y) == nrow(xp) && all(is.finite(y)) && all(is.finite(xp))) {
     o <- canonical_rows(xp, y)
     x <- xp[o, , drop = FALSE]
     y <- y[o]
@@ -484,7 +485,8 @@ formula_newdata_missing <- function(formula, fun) {
 # NULL), else formula_data()'s x, y and new points. `y_given`: the caller got
 # a `y` too (refused); `new`: the new points (NULL: none), `new_arg` the name
 # of their argument; `new_required`: dp_gp_regression() needs them.
-formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, new_required = FALSE, y = NULL) {
+formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, new_required = FALSE, y = NULL,
+                         missing_y = FALSE) {
   if (y_given && is.null(data) && is.data.frame(x) &&
       isTRUE(tryCatch(inherits(y, "formula"), error = function(e) FALSE))) {   # (y may be a bare column name)
     # the pipe's order, `mcycle |> dp_gp_regression(accel ~ times, ...)`: the data first, the formula second
@@ -508,7 +510,7 @@ formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, ne
   }
   if (y_given) dpfda_abort("Give either a formula (with `data`) or `x` and `y`, not a formula and `y`.", arg = "y")
   if (new_required && is.null(new)) formula_newdata_missing(x, fun)
-  out <- formula_data(x, data, new, fun, labels)
+  out <- formula_data(x, data, new, fun, labels, missing_y)
   out$data <- data   # (for `unit`, a column of the data)
   out
 }
@@ -516,12 +518,17 @@ formula_call <- function(x, y_given, data, new, fun, new_arg, labels = FALSE, ne
 # A formula `y ~ x1 + x2` evaluated in `data`: numeric predictors (no
 # intercept, no transformations beyond what model.frame() does), the
 # response, and the same predictors taken from `newdata`.
-formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
+formula_data <- function(formula, data, newdata, fun, labels = FALSE, missing_y = FALSE) {
   if (is.null(data)) {
     dpfda_abort(sprintf("A formula needs `data`, the data frame holding its variables: %s(y ~ x, data = d, ...).",
                         fun), arg = "data")
   }
   if (!is.data.frame(data)) arg_error("data", "a data frame", data)
+  if (!nrow(data)) {
+    dpfda_abort(sprintf("`data` has no rows (its columns: %s): %s() needs at least one record.",
+                        paste0("\"", names(data), "\"", collapse = ", "), fun),
+                class = data_error_class, arg = "data")
+  }
   if (length(formula) != 3L) dpfda_abort("The formula must have a response: y ~ x.", arg = "x")
   vars <- all.vars(formula[[3L]])
   miss <- setdiff(c(all.vars(formula[[2L]]), vars), c(names(data), "."))
@@ -546,10 +553,13 @@ formula_data <- function(formula, data, newdata, fun, labels = FALSE) {
   X <- as.matrix(X)
   # (labels = TRUE: a classifier's response, numbers, a factor or logical, checked by the caller)
   if (!labels && !is.numeric(y)) arg_error("y", "a numeric response", y)
-  bad <- (if (is.numeric(y)) !is.finite(y) else is.na(y)) | rowSums(!is.finite(X)) > 0
+  # (missing_y: a missing response is the caller's to handle, as from vectors; dp_bin_regression()
+  # counts it at the midpoint of y_bound, since dropping the row would change the public bin counts)
+  bad <- (if (missing_y) FALSE else if (is.numeric(y)) !is.finite(y) else is.na(y)) | rowSums(!is.finite(X)) > 0
   if (any(bad)) {
-    dpfda_abort(sprintf("`data` has %d row%s with missing or non-finite values in the formula's variables (rows %s); remove them first (e.g. with stats::complete.cases()).",
-                        sum(bad), if (sum(bad) == 1L) "" else "s", paste(utils::head(which(bad), 5L), collapse = ", ")),
+    dpfda_abort(sprintf("`data` has %d row%s with missing or non-finite values in the formula's %s (rows %s); remove them first (e.g. with stats::complete.cases()).",
+                        sum(bad), if (sum(bad) == 1L) "" else "s", if (missing_y) "predictors" else "variables",
+                        paste(utils::head(which(bad), 5L), collapse = ", ")),
                 class = data_error_class, arg = "data")
   }
   # the predictors' terms, evaluated on newdata as predict.lm() does (log(speed), I(speed / 10),

@@ -577,3 +577,21 @@ sensitivity_krr <- function(B, lambda, n, sup_kxx) {
   kappa <- sqrt(sup_kxx)
   sensitivity_erm(2 * B * (1 + kappa / sqrt(lambda)), lambda, n, sup_kxx)
 }
+
+# The regularisation and the clipping of a release: what a reader needs to judge it (the print
+# showed neither).
+#' @export
+release_details.dpfda_krr_release <- function(x) {
+  yb <- x$y_bound
+  cat(sprintf("  kernel ridge regression: lambda = %s; outputs clipped to [%s, %s]%s\n", format(x$lambda, digits = 4),
+              format(yb[1L], digits = 4), format(yb[2L], digits = 4),
+              if (isTRUE(x$offset != 0)) sprintf(" and centred at %s (added back)", format(x$offset, digits = 4))
+              else ""))
+}
+
+#' @export
+release_details.dpfda_svm_release <- function(x) {
+  cat(sprintf("  support vector machine (hinge loss): lambda = %s%s\n", format(x$lambda, digits = 4),
+              if (!is.null(x$classes)) sprintf("; classes %s (negative) and %s (positive)", x$classes[1L],
+                                               x$classes[2L]) else ""))
+}

@@ -341,8 +341,11 @@ predict.dpfda_release <- function(object, newdata = NULL, interval = c("none", "
   if (interval == "confidence") return(release_predict_band(object, newdata, level))
   v <- object$values$values
   if (is.null(newdata)) return(if (nrow(v) == 1L) as.vector(v) else v)
+  # (the values first: a release with values on its grid only refuses other points, and a warning
+  # about extended values before that refusal described values never returned)
+  out <- release_predict(object, newdata, ...)
   warn_outside_grid(object$values, newdata)
-  release_predict(object, newdata, ...)
+  out
 }
 
 # predict() beyond the range of the release's grid returns each mechanism's

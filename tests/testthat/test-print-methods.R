@@ -70,7 +70,11 @@ print_fixtures <- function() {
       difference = rel_mean - dp_mean(x, epsilon = 1, tau = 1),
       difference_summary = summary(rel_mean - dp_mean(x, epsilon = 1, tau = 1)),
       quantile_interval = quantile(dp_kde(stats::runif(100), t, 0.2, epsilon = 1, delta = 1e-5), c(0.25, 0.5),
-                                   interval = "noise", nsim = 500)
+                                   interval = "noise", nsim = 500),
+      krr = suppressWarnings(dp_krr(xr, yr, lambda = 0.1, kernel = kernel_gaussian(0.2), grid = t, y_bound = c(-1, 1),
+                                    epsilon = 1, delta = 1e-5)),
+      svm = dp_svm(pts, factor(ifelse(pts[, 1] > 0, "yes", "no")), lambda = 0.1, kernel = kernel_gaussian(0.5),
+                   grid = as.matrix(expand.grid(c(-1, 1), c(-1, 1))), epsilon = 1, delta = 1e-5)
     )
   })
 }

@@ -1,0 +1,103 @@
+# Defects found by using the regressions as a statistician would (session of 2026-12-02):
+# each test fails on the behaviour before its fix.
+
+test_that("a formula with missing outputs gives the release of the vectors: midpoint, not a refusal to drop", {
+  aq <- datasets::airquality
+  expect_warning(dp_bin_regression(Ozone ~ Temp, data = aq, bins = 5, y_bound = c(0, 170), epsilon = 1,
+                                   domain = c(50, 100)), "37 rows with a missing output", class = "dpfda_warning")
+  a <- with_seed_mode(1, suppressWarnings(
+    dp_bin_regression(Ozone ~ Temp, data = aq, bins = 5, y_bound = c(0, 170), epsilon = 1, domain = c(50, 100))))
+  b <- with_seed_mode(1, suppressWarnings(dp_bin_regression(aq$Temp, aq$Ozone, 5, c(0, 170), 1, c(50, 100))))
+  expect_identical(a$values$values, b$values$values)
+  expect_identical(a$counts, b$counts)
+  # a missing predictor is still refused (its bin is not known), and the message says which part
+  aq$Temp[4] <- NA
+  e <- expect_error(dp_bin_regression(Ozone ~ Temp, data = aq, bins = 5, y_bound = c(0, 170), epsilon = 1,
+                                      domain = c(50, 100)), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "in the formula's predictors (rows 4)", fixed = TRUE)
+  # the other regressions still refuse a missing response
+  expect_error(dp_gp_regression(Ozone ~ Temp, data = datasets::airquality, newdata = data.frame(Temp = 70),
+                                kernel = kernel_gaussian(5, variance = 900), noise_variance = 400,
+                                y_bound = c(0, 170), epsilon = 1, delta = 1e-5), class = "dpfda_error_data")
+})
+
+test_that("an empty bin's band is the whole of y_bound, not a width of 0", {
+  x <- c(stats::runif(60, 0, 0.5), 0.95)
+  r <- with_seed_mode(3, dp_bin_regression(x, x^2, 4, c(0, 1), 1, c(0, 1)))
+  expect_equal(r$counts[3], 0)
+  for (type in c("pointwise", "simultaneous")) {
+    ci <- confint(r, type = type)
+    expect_identical(ci$se[3], 0)
+    expect_identical(c(ci$lower[3], ci$upper[3]), c(0, 1))
+    expect_lt(ci$upper[1] - ci$lower[1], 1)   # (occupied bins keep their noise band)
+    expect_match(attr(ci, "method"), "1 empty bin: the whole of y_bound", fixed = TRUE)
+  }
+})
+
+test_that("a non-finite output is named at the position the user gave, before any reordering", {
+  set.seed(1)
+  x <- stats::runif(300)
+  y <- sin(6 * x)
+  y[3] <- Inf
+  e <- expect_error(dp_gp_regression(x, y, seq(0, 1, length.out = 10), kernel_gaussian(0.2), 0.04, c(-2, 2), 1, 1e-5),
+                    class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "at position 3[;.]")
+  y[3] <- 0
+  x[5] <- NaN
+  e <- expect_error(dp_gp_regression(x, y, seq(0, 1, length.out = 10), kernel_gaussian(0.2), 0.04, c(-2, 2), 1, 1e-5),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "position 5")
+})
+
+test_that("a two-class factor with unused levels is refused with the advice to drop them", {
+  ir <- subset(datasets::iris, Species != "setosa")
+  g <- list(Sepal.Length = 4:8, Petal.Length = 3:7)
+  e <- expect_error(dp_svm(Species ~ Sepal.Length + Petal.Length, data = ir, lambda = 0.05, kernel = kernel_gaussian(1),
+                           grid = g, epsilon = 1, delta = 1e-5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "droplevels", fixed = TRUE)
+  expect_match(conditionMessage(e), "3 levels (setosa, versicolor, virginica) of which 2 occur", fixed = TRUE)
+  r <- dp_svm(Species ~ Sepal.Length + Petal.Length, data = droplevels(ir), lambda = 0.05,
+              kernel = kernel_gaussian(1), grid = g, epsilon = 1, delta = 1e-5)
+  out <- paste(capture.output(print(r)), collapse = "\n")
+  expect_match(out, "lambda = 0.05; classes versicolor (negative) and virginica (positive)", fixed = TRUE)
+})
+
+test_that("the print of dp_krr() shows lambda and the clipping of the outputs", {
+  x <- seq(0, 1, length.out = 40)
+  r <- suppressWarnings(dp_krr(x, x^2, epsilon = 1, delta = 1e-5, lambda = 0.1, kernel = kernel_gaussian(0.2),
+                               grid = seq(0, 1, length.out = 10), y_bound = c(0, 2)))
+  out <- paste(capture.output(print(r)), collapse = "\n")
+  expect_match(out, "kernel ridge regression: lambda = 0.1; outputs clipped to [0, 2] and centred at 1 (added back)",
+               fixed = TRUE)
+})
+
+test_that("predict() off the grid of a grid-only release refuses without first warning of extended values", {
+  r <- dp_gp_regression(accel ~ times, data = MASS::mcycle, newdata = data.frame(times = seq(0, 60, length.out = 20)),
+                        kernel = kernel_gaussian(5, variance = 2500), noise_variance = 500, y_bound = c(-150, 100),
+                        epsilon = 5, delta = 1e-5)
+  expect_no_warning(expect_error(predict(r, data.frame(times = c(12, 70))), class = "dpfda_error_argument"))
+  # a release that extends itself still warns beyond its grid
+  g <- seq(0, 1, length.out = 21)
+  rg <- dp_gp_release(sin(2 * pi * g), g, kernel_gaussian(0.2), sensitivity = 0.01, epsilon = 1, delta = 1e-5)
+  expect_warning(predict(rg, 1.5), class = "dpfda_warning_extrapolation")
+})
+
+test_that("refusals show the value the user gave: its missing positions, short vectors, an empty data frame", {
+  x <- stats::runif(50)
+  e <- expect_error(dp_bin_regression(x, x, 0, c(0, 1), 1, c(0, 1)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "a whole number of bins, at least 1, not 0", fixed = TRUE)
+  e <- expect_error(dp_bin_regression(x, x, 5, c(0, 1), 1, c(1, 0)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "(c(1, 0))", fixed = TRUE)
+  y <- x
+  y[7] <- NA
+  e <- expect_error(dp_erm(x, y, epsilon = 1, psi = 0.1, grid = seq(0, 1, length.out = 10), y_bound = c(0, 1)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "with 1 missing or non-finite value (at position 7)", fixed = TRUE)
+  e <- expect_error(dp_mean(matrix(stats::rnorm(1000), 50), epsilon = 1, tau = 1, unit = c(rep(1:24, each = 2), NA, NA)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "2 missing or non-finite values (at positions 49, 50)", fixed = TRUE)
+  d <- data.frame(x = x, y = x)
+  e <- expect_error(dp_bin_regression(y ~ x, data = d[0, ], bins = 5, y_bound = c(0, 1), epsilon = 1, domain = c(0, 1)),
+                    class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "`data` has no rows", fixed = TRUE)
+})
