@@ -76,8 +76,11 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL, ...) {
 #' \prod_{j=1}^\ell \frac{1}{n_l} \sum_{i:\, l_i = l} \phi_{b_j}(y_j -
 #' d_{ij}),} the class prior times the product of the one-dimensional
 #' Gaussian kernel density estimates of the class (\eqn{g_l = 0} for an
-#' empty class). Predict the positive class where \eqn{F_D \ge 0}. Points are
-#' clamped to \eqn{[0,1]^\ell}. Release it with [dp_bernstein()] and
+#' empty class). Predict the positive class where \eqn{F_D \ge 0}. The points
+#' of `x` and of `newdata` are clamped to \eqn{[0,1]^\ell}, the domain of the
+#' Bernstein mechanism, with a warning (class `dpfda_warning_data`) when any
+#' lies outside: rescale the features to \eqn{[0,1]} with public bounds
+#' first. Release it with [dp_bernstein()] and
 #' [sensitivity_bernstein_naive_bayes()].
 #'
 #' @param x Points: a vector (one dimension) or an `n x dim` matrix.
@@ -101,7 +104,18 @@ naive_bayes_kde <- function(x, y, newdata, bandwidth, ...) {
   y <- svm_labels(y, nrow(x))
   p <- as_points(newdata, "newdata", d = d)
   b <- bern_nb_bandwidth(bandwidth, d, data_dim = TRUE)
+  # the score is defined on [0, 1]^d, the domain of the Bernstein mechanism: data and evaluation
+  # points are clamped to it, and said so (clamped in silence, Boston's rm and lstat scored ~1e-29)
+  out_x <- sum(rowSums(x < 0 | x > 1) > 0)
+  out_p <- sum(rowSums(p < 0 | p > 1) > 0)
+  if (out_x + out_p > 0) {
+    dpfda_warn(sprintf(paste("%s of the %d points of `x` and %s of the %d of `newdata` lie outside [0, 1]^%d, the",
+                             "domain of the score, and were moved to its edges. Rescale each feature to [0, 1] with",
+                             "public bounds first, (x - lower) / (upper - lower), and the bandwidth with it."),
+                       format(out_x), nrow(x), format(out_p), nrow(p), d), class = "dpfda_warning_data")
+  }
   x <- pmin(pmax(x, 0), 1)
+  p <- pmin(pmax(p, 0), 1)
   n <- nrow(x)
   out <- numeric(nrow(p))
   for (cl in c(1, -1)) {

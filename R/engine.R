@@ -40,7 +40,9 @@ engine_need <- function() {
 #' **Rules.** Columns are named as for database tables (`columns`, `id`,
 #' `arg`, `value`, `age`, `deaths`, `group`). Rows with a missing value in a
 #' used column are dropped and counted (the summary's `dropped`, and a
-#' warning of class `dpfda_warning_data`); values outside the public bounds
+#' warning of class `dpfda_warning_data`; in an SQLite table, whose columns
+#' can hold values of any type, a text or blob value in a numeric column is
+#' missing as well); values outside the public bounds
 #' are clamped. With an `id` (or `unit`) column, the rows of one individual
 #' must come together, in any order of the ids (checked: an id that comes
 #' again after other ids' rows is an error); the rows of the last id of a
@@ -390,6 +392,13 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE, nan_null = 
                                             sq_sub(s$sql)), vars = new))
   }
   expr <- if (is.null(dtype)) src else ifelse(new %in% numeric, sprintf("CAST(%s AS %s)", src, dtype), src)
+  if (inherits(s$con, "SQLiteConnection")) {
+    # a column of SQLite holds any type: a text value in a numeric column passed (x - x) = 0 (text
+    # computes as 0) and was clamped to the top of the domain (text sorts above every number); it
+    # is missing, as a NULL is, and dropped and counted
+    num <- new %in% numeric
+    expr[num] <- sprintf("CASE WHEN typeof(%s) IN ('integer', 'real') THEN %s END", expr[num], expr[num])
+  }
   # NaN as NULL (R's is.na(NaN)): PostgreSQL, DuckDB and Spark store it (SQLite stores NULL); finite
   # values and +-Inf kept (1 / Inf = 0), in a CASE so that 1 / 0 is never evaluated
   nan <- new %in% nan_null & !inherits(s$con, "SQLiteConnection")

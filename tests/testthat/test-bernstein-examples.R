@@ -578,3 +578,18 @@ test_that("releases of the examples: calibration, non-private limit and the erro
     expect_lte(max(abs(predict(r, t) - predict(r_inf, t))), eb$noise)
   })
 })
+
+test_that("naive_bayes_kde() clamps x and newdata alike to [0, 1]^d, and says so", {
+  x <- as.matrix(MASS::Boston[, c("rm", "lstat")])
+  y <- MASS::Boston$medv > 25
+  w <- expect_warning(s <- naive_bayes_kde(x, y, x[1:5, ], bandwidth = c(0.5, 3)), class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "506 of the 506 points of `x` and 5 of the 5 of `newdata`", fixed = TRUE)
+  # the same score as on the points clamped by hand (newdata too: before, only x was clamped)
+  cl <- function(m) pmin(pmax(m, 0), 1)
+  expect_equal(s, naive_bayes_kde(cl(x), y, cl(x[1:5, ]), bandwidth = c(0.5, 3)))
+  # rescaled with public bounds, as advised: no warning
+  lo <- c(3, 1)
+  hi <- c(9, 40)
+  z <- sweep(sweep(x, 2, lo), 2, hi - lo, "/")
+  expect_no_warning(naive_bayes_kde(z, y, z[1:5, ], bandwidth = 0.1))
+})

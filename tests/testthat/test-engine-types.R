@@ -323,3 +323,26 @@ test_engines("a bound near the limits of double precision: a result or a classed
   }
   if (dpfda:::is_postgres(con)) expect_s3_class(r, "dpfda_error_numeric")
 })
+
+test_that("SQLite: text in a numeric column is missing (dropped and counted), not a point at the top of the domain", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  set.seed(8)
+  x <- stats::runif(200)
+  DBI::dbWriteTable(con, "d", data.frame(x = x))
+  DBI::dbExecute(con, "INSERT INTO d VALUES ('abc'), ('abc'), ('abc'), (X'0102'), ('abc')")
+  t <- dplyr::tbl(con, "d")
+  g <- seq(0, 1, length.out = 51)
+  w <- expect_warning(r <- with_seed_mode(4, dp_kde(t, g, 0.1, 1, 1e-6, columns = "x", domain = c(0, 1))),
+                      class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "^5 rows")
+  expect_equal(r$n, 200)
+  m <- with_seed_mode(4, dp_kde(x, g, 0.1, 1, 1e-6, domain = c(0, 1)))
+  expect_equal(r$values$values, m$values$values, tolerance = 1e-6)   # (the engine bins finely)
+  # the embedding and the bandwidth read the same column the same way
+  s <- suppressWarnings(summarise_kde(t, grid = g, bandwidth = 0.1, columns = "x", domain = c(0, 1)))
+  expect_equal(s$n, 200)
+  expect_equal(s$dropped, 5)
+})
