@@ -36,10 +36,7 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
   if (!nrow(df)) engine_no_rows("data frame")
   for (cl in c(columns, unit)) if (!cl %in% names(df)) engine_missing_column(cl, names(df), "columns")
   for (cl in columns) {
-    if (!is.numeric(df[[cl]]) && !all(is.na(df[[cl]]))) {
-      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(df[[cl]])[1L]),
-                  class = "dpfda_error_data", arg = "columns")
-    }
+    if (!is.numeric(df[[cl]]) && !all(is.na(df[[cl]]))) abort_not_numeric(df[[cl]], cl, "columns")
   }
   X <- matrix(as.double(unlist(df[columns], use.names = FALSE)), nrow(df))
   bad <- rowSums(!is.finite(X)) > 0

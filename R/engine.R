@@ -235,6 +235,11 @@ print.dpfda_chunks <- function(x, ...) {
 # defined for an unordered factor).
 chunks_reduce <- function(chunks, f, id = NULL) {
   chunks_start(chunks)
+  # a call that stops halfway lets go of its source (a file's connection was left open until the
+  # garbage collector closed it with a warning); the next call starts again anyway
+  finished_ok <- FALSE
+  k_chunk <- 0L
+  on.exit(if (!finished_ok && is.function(chunks$rewind)) try(chunks$rewind(), silent = TRUE), add = TRUE)
   total <- NULL
   held <- NULL
   finished <- new.env(hash = TRUE, parent = emptyenv())
@@ -276,7 +281,12 @@ chunks_reduce <- function(chunks, f, id = NULL) {
       if (is.null(d)) break
     }
     if (nrow(d)) {
-      s <- f(d)
+      k_chunk <- k_chunk + 1L
+      s <- tryCatch(f(d), dpfda_error_data = function(e) {
+        # (which chunk: a row number in the message counts within it)
+        e$message <- sprintf("%s (In chunk %d of the source.)", conditionMessage(e), k_chunk)
+        stop(e)
+      })
       total <- if (is.null(total)) s else total + s
     }
     if (end) break
@@ -284,6 +294,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
   if (is.null(total)) {
     abort_no_rows()
   }
+  finished_ok <- TRUE
   total
 }
 
@@ -321,6 +332,24 @@ engine_columns <- function(cols, have, arg, n = NULL) {
 # Column names of a data frame or lazy table.
 engine_names <- function(x) if (is.data.frame(x)) names(x) else colnames(x)
 
+# A column that must be numeric and is not: its first entry that is not a number, so that a stray
+# text value in a large file can be found; a factor's level codes are not its values.
+abort_not_numeric <- function(v, cl, arg) {
+  first <- ""
+  if (is.character(v) || is.factor(v)) {
+    txt <- as.character(v)
+    bad <- which(!is.na(txt) & is.na(suppressWarnings(as.numeric(txt))))
+    if (length(bad)) first <- sprintf(" (\"%s\" in row %d%s)", substr(txt[bad[1L]], 1L, 40L), bad[1L],
+                                      if (length(bad) > 1L) sprintf(", and %d more", length(bad) - 1L) else "")
+  }
+  fix <- if (is.factor(v)) {
+    paste(": as.numeric() of a factor gives its level codes, not its values; convert with",
+          "as.numeric(as.character(x)) if its levels are numbers")
+  } else ""
+  dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s%s%s.", cl, class(v)[1L], first, fix),
+              class = "dpfda_error_data", arg = arg)
+}
+
 # In-memory rule (chunks and data frames): numeric checks, drop and count
 # rows with a missing value. Returns the kept data frame and the count.
 frame_clean <- function(d, numeric_cols, other_cols = character()) {
@@ -328,10 +357,7 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
   # points that dpfda itself checked and framed (point_units()): finite, no missing value
   if (isTRUE(attr(d, "dpfda_clean", exact = TRUE))) return(list(data = d, dropped = 0, rows = nrow(d)))
   for (cl in numeric_cols) {
-    if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
-      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
-                  class = "dpfda_error_data", arg = cl)
-    }
+    if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) abort_not_numeric(d[[cl]], cl, cl)
   }
   cols <- c(numeric_cols, other_cols)
   bad <- Reduce(`|`, lapply(cols, function(cl) is.na(d[[cl]])), FALSE)
@@ -343,21 +369,28 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
 # The last step of every summary outside memory: the numbers of the summary
 # as plain doubles (whatever types the engine returned), then the warning
 # for dropped rows.
-warn_dropped <- function(s, what = "a missing or non-finite value") {
+warn_dropped <- function(s, what = "a missing or non-finite value", after = "") {
   s <- summary_as_double(s)
-  warn_dropped_rows(s$dropped, what)
+  warn_dropped_rows(s$dropped, what, after)
   s
 }
 
-# The warning for `n` dropped rows (none for 0).
-warn_dropped_rows <- function(n, what = "a missing or non-finite value") {
+# The warning for `n` dropped rows (none for 0); `after`: what the dropping means for this summary.
+warn_dropped_rows <- function(n, what = "a missing or non-finite value", after = "") {
   if (n > 0) {
     dpfda_warn(sprintf(paste("%s row%s with %s in a used column %s dropped (rows are dropped",
-                             "one by one, which keeps the contribution bound)."),
-                       format(n, big.mark = ","), if (n == 1) "" else "s", what, if (n == 1) "was" else "were"),
+                             "one by one, which keeps the contribution bound).%s"),
+                       format(n, big.mark = ","), if (n == 1) "" else "s", what, if (n == 1) "was" else "were",
+                       after),
                "dpfda_warning_data")
   }
 }
+
+# A dropped row of death counts leaves its (group, age) cell empty: 0 deaths there (as an age a group
+# lacks), where the other groups have the age.
+mortality_dropped_note <- paste(" The age of such a row then counts 0 deaths in its group where other groups",
+                                "have it (an age a group lacks counts 0): if a count is unknown rather than zero,",
+                                "fill it in or leave that age out of every group.")
 
 # Every number of a summary as a plain double on every engine (counts come
 # back as integer64 from PostgreSQL, as integer from SQLite).

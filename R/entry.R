@@ -110,7 +110,10 @@ points_problem <- function(x, arg) {
     if (!all(num)) {
       fix <- if (any(num)) sprintf("select the columns to use, e.g. %s[c(\"%s\")]", arg,
                                    paste(names(x)[num], collapse = "\", \"")) else
-        "convert them first, e.g. with as.numeric(), if they hold numbers stored as text"
+        if (any(vapply(x, is.factor, NA))) {
+          paste("convert them first if they hold numbers: as.numeric(as.character(f)) for a factor f (as.numeric()",
+                "alone gives its level codes), as.numeric() for text")
+        } else "convert them first, e.g. with as.numeric(), if they hold numbers stored as text"
       dpfda_abort(sprintf("`%s` must have numeric columns only; column%s %s %s not numeric (%s).",
                           arg, if (sum(!num) == 1L) "" else "s", paste0("`", names(x)[!num], "`", collapse = ", "),
                           if (sum(!num) == 1L) "is" else "are", fix),

@@ -47,8 +47,11 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   engine <- is_engine_input(x)   # a table, chunks or summary: the weights p come from summarise_kde()
   bad <- setdiff(names(opts), c(iclp_kde_options, if (engine) c("columns", "id")))
   if (length(bad)) {
-    dpfda_abort(sprintf("`%s` is not an option of dp_kde(mechanism = \"%s\"); see ?dp_kde.", bad[1L],
-                        mechanism), arg = bad[1L])
+    why <- if (bad[1L] %in% c("allow_large_epsilon", "calibration")) {
+      " (an option of the Gaussian calibration of \"gp\" and \"sobolev\": this pure-DP mechanism has none)"
+    } else ""
+    dpfda_abort(sprintf("`%s` is not an option of dp_kde(mechanism = \"%s\")%s; see ?dp_kde.", bad[1L],
+                        mechanism, why), arg = bad[1L])
   }
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   if (!all(is.finite(bw$H))) arg_error("bandwidth", "a finite positive bandwidth", bandwidth)

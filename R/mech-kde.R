@@ -108,16 +108,18 @@
 #'   points piled at its ends: give `domain`. With a given `domain`, a tenth
 #'   or more of the points beyond it get the same warning (a domain that does
 #'   not fit the data, e.g. its columns swapped); fewer are clamped silently.
-#'   Without `grid`, the domain gives the default grid: 101 equispaced points
-#'   in one dimension, 51 per axis in two. The names of the point columns of a
+#'   Without `grid` (or with `grid = NULL`), the domain gives the default
+#'   grid: 101 equispaced points in one dimension, 51 per axis in two. The names of the point columns of a
 #'   data frame (or `columns`) label the release's axes.
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism
 #'   (one degree `k` for every axis: the lattice has \eqn{(k+1)^d} points).
-#' @param ... `columns` (and `id` outside memory), see `x`; the rest is
-#'   passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`); for
-#'   `"iclp"` and `"frl"` the options listed above.
+#' @param ... `columns` (and `id` outside memory), see `x`; for `"gp"` and
+#'   `"sobolev"` the rest is passed to [dp_noise_scale()] (e.g.
+#'   `allow_large_epsilon`); for `"iclp"` and `"frl"` the options listed
+#'   above; `"bernstein"` takes no other option (its Laplace noise has no
+#'   calibration to change).
 #' @param noise `"float"` (default) or `"exact"` (discrete noise on a
 #'   grid in units of the noise scale, see [exact_noise]) for every mechanism (`"iclp"`
 #'   and `"frl"`: discrete Laplace on the rounded coefficients, as in
@@ -174,7 +176,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # delta = NULL is delta omitted (0 for the pure-DP mechanisms), as in dp_accuracy()
   if (!missing(delta) && is.null(delta)) delta <- 0
   domain <- domain_from_ranges(domain)   # (a list of ranges, one per axis, as the matrix of bounds)
-  if (missing(grid)) grid <- kde_default_grid(domain)   # (from the public domain, or refused in kde_settings())
+  # (grid = NULL is grid left out: the default from the public domain, or refused in kde_settings())
+  if (missing(grid) || is.null(grid)) grid <- kde_default_grid(domain)
   # one path for every source: the estimate from the points in memory or from the summary of a
   # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism
   engine <- is_engine_input(x)
@@ -183,10 +186,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   x <- named_matrix_frame(x, opts$columns)
   if (engine || is.data.frame(x)) {
     opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
-    if (!missing(grid)) {
-      opts$columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x),
-                                            opts$columns)
-    }
+    # (the grid given or made from a named domain: its names take the columns)
+    opts$columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x),
+                                          opts$columns)
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))

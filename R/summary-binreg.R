@@ -118,8 +118,7 @@ binreg_frame <- function(d, y, columns, settings, summarise, unit = NULL) {
   if (!is.null(unit) && !unit %in% names(d)) engine_missing_column(unit, names(d), "unit")
   for (cl in c(columns, y)) {
     if (!is.numeric(d[[cl]]) && !all(is.na(d[[cl]]))) {
-      dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s.", cl, class(d[[cl]])[1L]),
-                  class = "dpfda_error_data", arg = if (cl %in% columns) "columns" else "y")
+      abort_not_numeric(d[[cl]], cl, if (cl %in% columns) "columns" else "y")
     }
   }
   pts <- matrix(as.double(unlist(d[columns], use.names = FALSE)), nrow(d))

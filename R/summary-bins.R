@@ -375,7 +375,8 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
   deaths <- engine_columns(deaths, have, "deaths", 1L)
   if (!is.null(group)) group <- engine_columns(group, have, "group", 1L)
   if (inherits(x, "dpfda_chunks")) {
-    return(warn_dropped(chunks_reduce(x, function(d) summarise_mortality_impl(d, age, deaths, group))))
+    return(warn_dropped(chunks_reduce(x, function(d) summarise_mortality_impl(d, age, deaths, group)),
+                        after = mortality_dropped_note))
   }
   if (is_lazy_table(x)) {
     cols <- c(age = age, deaths = deaths, group = group)
@@ -394,7 +395,8 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
                   class = "dpfda_error_data", arg = "deaths")
     }
     s <- mortality_table(res$grp, res$age, res$d)
-    return(warn_dropped(new_dpfda_summary("mortality", s, nrow(s), nn$rows, nn$dropped, list())))
+    return(warn_dropped(new_dpfda_summary("mortality", s, nrow(s), nn$rows, nn$dropped, list()),
+                        after = mortality_dropped_note))
   }
   if (!is.data.frame(x)) arg_error("x", "a data frame, database table or dp_chunks()", x)
   cl <- frame_clean(x, c(age, deaths), group)

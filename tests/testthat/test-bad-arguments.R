@@ -367,7 +367,7 @@ bad_arg_allowed_core <- function() {
     allow("dp_gp_release", "sensitivity", c("0", "1e10", "2^31")),
     allow("dp_gp_release", "epsilon", c("1e10", "2^31", "double.xmax")),
     allow("dp_kde", "x", c(finite_points, "a data.frame", "wrong length")),
-    allow("dp_kde", "grid", c("0", "a list", "a data.frame")),
+    allow("dp_kde", "grid", c("0", "a list", "a data.frame", "NULL")),   # (NULL: the default grid of the domain)
     allow("dp_kde", "bandwidth", c("1e10", "2^31")),
     allow("dp_kde", "epsilon", c("1e10", "2^31", "double.xmax")),
     allow("dp_kde", c("domain", "binned", "bins"), "NULL"),

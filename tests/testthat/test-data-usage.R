@@ -1,0 +1,48 @@
+# Defects found by using densities and data sources as a statistician would (session of
+# 2026-12-02): each test fails on the behaviour before its fix.
+
+test_that("dp_kde(grid = NULL) with a domain takes the default grid, as leaving grid out does", {
+  x <- datasets::faithful$eruptions
+  a <- with_seed_mode(2, dp_kde(x, NULL, 0.3, 1, 1e-6, domain = c(1, 6)))
+  b <- with_seed_mode(2, dp_kde(x, bandwidth = 0.3, epsilon = 1, delta = 1e-6, domain = c(1, 6)))
+  expect_identical(a$values$values, b$values$values)
+  expect_length(a$values$grid, 101L)
+})
+
+test_that("a Gaussian-calibration option given to a pure-DP density says why it is refused", {
+  e <- expect_error(dp_kde(stats::runif(50), seq(0, 1, length.out = 21), 0.1, 20, mechanism = "iclp",
+                           allow_large_epsilon = TRUE), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "Gaussian calibration of \"gp\" and \"sobolev\"", fixed = TRUE)
+})
+
+test_that("a text value in a CSV column is named with its row and chunk, and the file is let go", {
+  f <- tempfile(fileext = ".csv")
+  on.exit(unlink(f))
+  writeLines(c("x", "0.1", "0.2", "0.3", "abc", "0.5"), f)
+  ch <- csv_chunks(f, rows = 3)
+  before <- nrow(showConnections())
+  e <- expect_error(dp_kde(ch, seq(0, 1, length.out = 11), 0.1, 1, 1e-6, columns = "x", domain = c(0, 1)),
+                    class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "must be numeric, not character (\"abc\" in row 1). (In chunk 2 of the source.)",
+               fixed = TRUE)
+  expect_identical(nrow(showConnections()), before)   # (the file's connection was left open)
+})
+
+test_that("a factor column is refused with the conversion that keeps its values, not its level codes", {
+  d <- data.frame(x = factor(c(0.2, 0.5, 0.9)))
+  e <- expect_error(dp_kde(d, seq(0, 1, length.out = 11), 0.2, 1, 1e-5, domain = c(0, 1)), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "as.numeric(as.character(f))", fixed = TRUE)
+  e <- expect_error(dp_kde(dp_chunks(list(d)), seq(0, 1, length.out = 11), 0.2, 1, 1e-5, columns = "x",
+                           domain = c(0, 1)), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "level codes", fixed = TRUE)
+})
+
+test_that("a dropped row of death counts says that its age counts 0 deaths in its group", {
+  d <- data.frame(age = rep(0:2, 2), deaths = c(1, NA, 2, 1, 1, 1), g = rep(c("a", "b"), each = 3))
+  w <- expect_warning(m <- mortality_distribution(d, group = g), class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "then counts 0 deaths in its group", fixed = TRUE)
+  expect_equal(m$values[1, 2], 0)
+  w <- expect_warning(mortality_distribution(dp_chunks(list(d)), age = "age", deaths = "deaths", group = "g"),
+                      class = "dpfda_warning_data")
+  expect_match(conditionMessage(w), "then counts 0 deaths in its group", fixed = TRUE)
+})
