@@ -47,7 +47,9 @@ dp_cdelta <- function(delta, ...) {
 #' * `"hall"`: \eqn{c(\delta)\Delta/\epsilon} with [dp_cdelta()] (the papers'
 #'   calibration); proven only for \eqn{\epsilon \le 1}, so larger
 #'   \eqn{\epsilon} is refused unless `allow_large_epsilon = TRUE` (it does
-#'   fail for \eqn{\epsilon} around 10).
+#'   fail for \eqn{\epsilon} around 10: where the Gaussian mechanism's exact
+#'   \eqn{\delta} at this \eqn{\sigma} exceeds the one claimed, a warning of
+#'   class `dpfda_warning_privacy` gives it).
 #' * `"classical"`: \eqn{\sqrt{2\log(1.25/\delta)}\Delta/\epsilon} (Dwork and
 #'   Roth, Theorem A.1), valid for \eqn{\epsilon < 1} only.
 #'
@@ -82,7 +84,9 @@ dp_noise_scale <- function(sensitivity, epsilon, delta,
                                    "\"analytic\", or allow_large_epsilon = TRUE."), format(epsilon)),
                     class = "dpfda_error_privacy", arg = "epsilon")
       }
-      dp_cdelta(delta) * sensitivity / epsilon
+      sg <- dp_cdelta(delta) * sensitivity / epsilon
+      if (epsilon > 1) warn_hall_beyond_one(epsilon, delta, sensitivity / sg)
+      sg
     },
     classical = {
       if (epsilon >= 1) {
@@ -143,6 +147,21 @@ gaussian_delta <- function(epsilon, sigma, sensitivity = 1, ...) {
   sigma <- check_number(sigma, "sigma", lower = 0, lower_open = TRUE)
   sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, lower_open = TRUE)
   gaussian_delta_unit(epsilon, sensitivity / sigma)
+}
+
+# calibration = "hall" beyond epsilon = 1 (allowed for the papers' figures): the Gaussian
+# mechanism's exact delta at this sigma, said when it exceeds the delta the release will claim
+# (at epsilon = 10, delta = 1e-5 it is 1.36e-5; the print and the budget record the claim).
+warn_hall_beyond_one <- function(epsilon, delta, shift) {
+  true_delta <- gaussian_delta_unit(epsilon, shift)
+  if (true_delta > delta * (1 + 1e-9)) {
+    dpfda_warn(sprintf(paste("calibration = \"hall\" beyond epsilon = 1 has no proven guarantee, and here it fails:",
+                             "its noise gives (epsilon = %s, delta = %s)-DP, not the delta = %s the release records",
+                             "(and a budget is charged). Use calibration = \"analytic\" for the guarantee it claims."),
+                       format(epsilon), format(true_delta, digits = 3), format(delta)),
+               class = "dpfda_warning_privacy")
+  }
+  invisible(true_delta)
 }
 
 # delta(eps) for a Gaussian shift of D standard deviations.

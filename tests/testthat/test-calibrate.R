@@ -39,6 +39,14 @@ test_that("hall and classical calibrations follow their formulas and refuse larg
   expect_equal(dp_noise_scale(2, 0.5, 1e-5, "classical"), sqrt(2 * log(1.25e5)) * 2 / 0.5)
   expect_error(dp_noise_scale(1, 2, 1e-5, "hall"), class = "dpfda_error_privacy")
   expect_equal(dp_noise_scale(1, 2, 1e-5, "hall", allow_large_epsilon = TRUE), dp_cdelta(1e-5) / 2)
+  # beyond epsilon = 1 the Hall scale is allowed on request; where its exact delta exceeds the claim
+  # (from about epsilon = 9 at delta = 1e-5), a warning gives it
+  expect_no_warning(dp_noise_scale(1, 5, 1e-5, "hall", allow_large_epsilon = TRUE))
+  w <- expect_warning(s10 <- dp_noise_scale(1, 10, 1e-5, "hall", allow_large_epsilon = TRUE),
+                      class = "dpfda_warning_privacy")
+  expect_gt(gaussian_delta(10, s10), 1e-5)
+  expect_match(conditionMessage(w), sprintf("delta = %s)-DP", format(gaussian_delta(10, s10), digits = 3)),
+               fixed = TRUE)
   expect_error(dp_noise_scale(1, 1, 1e-5, "classical"), class = "dpfda_error_privacy")
 })
 
