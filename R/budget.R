@@ -8,7 +8,9 @@
 #' \eqn{(\epsilon, \delta)}. Every mechanism of dpfda takes `budget =`; the
 #' release is charged to the budget, and refused with an error of class
 #' `dpfda_error_budget` (before anything is returned) when the budget would
-#' be exceeded. The budget is a reference object: charging it inside a
+#' be exceeded (beyond a relative \eqn{10^{-9}} of the budget, room for the
+#' rounding of floating-point sums: three releases of 0.1 fill a budget of
+#' 0.3). The budget is a reference object: charging it inside a
 #' mechanism changes it for the caller. `spend()` charges it by hand (for
 #' releases made elsewhere); `budget_spent()` reports the composed total;
 #' `summary()` gives the ledger (which release spent what).
@@ -257,12 +259,16 @@ budget_headroom <- function(budget, tot) {
       if (mu_new2 > 0) gauss <- max(gauss, gdp_epsilon_unit(sqrt(mu_new2), g_delta))
     }
   } else if (comp == "zcdp") {
-    p <- zcdp_parts(led, budget$delta)
-    if (p$slack > 0 && eps_b > p$other) {
-      rho_new <- zcdp_rho_for(eps_b - p$other, p$slack) - p$rho
-      if (rho_new > 0) {
-        pure <- max(pure, sqrt(2 * rho_new))
-        gauss <- max(gauss, gdp_epsilon_unit(sqrt(2 * rho_new), g_delta))
+    # (a pure release added by the basic rule to the composed total: the room it leaves)
+    pure <- max(pure, eps_b - ledger_total(led, budget$delta, "zcdp")$epsilon)
+    for (pure_in in c(TRUE, FALSE)) {   # (the pure releases in the zCDP sum, or added after: ledger_total())
+      p <- zcdp_parts(led, budget$delta, pure_in)
+      if (p$slack > 0 && eps_b > p$other) {
+        rho_new <- zcdp_rho_for(eps_b - p$other, p$slack) - p$rho
+        if (rho_new > 0) {
+          if (pure_in) pure <- max(pure, sqrt(2 * rho_new))
+          gauss <- max(gauss, gdp_epsilon_unit(sqrt(2 * rho_new), g_delta))
+        }
       }
     }
   } else if (comp == "advanced") {
@@ -417,7 +423,13 @@ ledger_commit <- function(budget, rows) {
                         format(before$epsilon, digits = 4), format(before$delta, digits = 4),
                         format(budget$epsilon, digits = 4), format(budget$delta, digits = 4),
                         budget$composition, budget_remaining_text(budget, before),
-                        if (nzchar(nx <- budget_next_text(budget, before))) paste0(" (", nx, ")") else ""),
+                        paste0(if (nzchar(nx <- budget_next_text(budget, before))) paste0(" (", nx, ")") else "",
+                               if (sum(rows$delta) > budget$delta) {
+                                 sprintf("; its delta alone is more than the budget's delta = %s%s",
+                                         format(budget$delta, digits = 4),
+                                         if (budget$composition %in% c("gdp", "zcdp")) "" else
+                                           " (GDP or zCDP composition can count a Gaussian release at the budget's delta)")
+                               } else "")),
                 class = c("dpfda_error_budget", "dpfda_error_privacy"), arg = "budget")
   }
   warn_mixed_units(budget$ledger, rows)
@@ -490,9 +502,13 @@ ledger_total <- function(ledger, delta_budget, composition) {
   del <- ledger$delta
   basic <- list(epsilon = sum(eps), delta = sum(del))
   if (!length(eps) || composition == "basic") return(basic)
+  # the composition's total where it is valid and smaller, or where the basic sum's delta does not fit
+  # the budget (a Gaussian (0.5, 1e-3) release of mu 0.30 on a GDP budget of (2, 1e-5) is 0.79 at
+  # delta 1e-5: it was refused because the basic sum, smaller in epsilon, was taken with its delta)
+  basic_fits <- basic$delta <= delta_budget * (1 + 1e-12)
   best <- function(cand) {
     if (is.finite(cand$epsilon) && cand$delta <= delta_budget * (1 + 1e-12) &&
-        cand$epsilon < basic$epsilon) cand else basic
+        (cand$epsilon < basic$epsilon || !basic_fits)) cand else basic
   }
   if (composition == "advanced") {
     slack <- delta_budget - sum(del)
@@ -505,9 +521,16 @@ ledger_total <- function(ledger, delta_budget, composition) {
     if (!p$any || !(p$slack > 0)) return(basic)
     return(best(list(epsilon = gdp_epsilon_unit(sqrt(p$mu2), p$slack) + p$other, delta = delta_budget)))
   }
-  p <- zcdp_parts(ledger, delta_budget)
-  if (!p$any || !(p$slack > 0)) return(basic)
-  best(list(epsilon = zcdp_epsilon_unit(p$rho, p$slack) + p$other, delta = delta_budget))
+  # pure epsilon-DP releases either join the zCDP sum (as epsilon^2 / 2) or are added by the basic
+  # rule to the converted Gaussian part, whichever is smaller: three Gaussian (0.3, 1e-6) releases
+  # and a pure 0.3 on a budget of (1, 1e-5) are 0.512 + 0.3 = 0.812 the second way, but the first
+  # way alone refused the pure 0.3 while the print said 0.488 remained
+  cand <- lapply(c(TRUE, FALSE), function(pure_in) {
+    p <- zcdp_parts(ledger, delta_budget, pure_in)
+    if (!p$any || !(p$slack > 0)) return(basic)
+    best(list(epsilon = zcdp_epsilon_unit(p$rho, p$slack) + p$other, delta = delta_budget))
+  })
+  cand[[which.min(vapply(cand, function(t) t$epsilon, 1))]]
 }
 
 # A ledger under GDP composition: the Gaussian releases (`any`; their mu^2
@@ -522,10 +545,10 @@ gdp_parts <- function(ledger, delta_budget) {
 # A ledger under zCDP: Gaussian mu^2 / 2, recorded rho and pure epsilon-DP
 # epsilon^2 / 2 add up to `rho`; the rest compose by the basic rule
 # (`other`, and `slack` the delta left to the zCDP part).
-zcdp_parts <- function(ledger, delta_budget) {
+zcdp_parts <- function(ledger, delta_budget, pure_in = TRUE) {
   g <- !is.na(ledger$mu)
   hr <- !is.na(ledger$rho)
-  z <- g | hr | ledger$delta == 0
+  z <- g | hr | (pure_in & ledger$delta == 0)
   list(any = any(z), rho = sum(ifelse(g, ledger$mu^2 / 2, ifelse(hr, ledger$rho, ledger$epsilon^2 / 2))[z]),
        other = sum(ledger$epsilon[!z]), slack = delta_budget - sum(ledger$delta[!z]))
 }

@@ -417,3 +417,33 @@ test_that("a budget says when its releases drew seeded (reproducible, not privat
   dp_rng(old)
   expect_false(any(grepl("seeded", utils::capture.output(print(b2)))))
 })
+
+test_that("zCDP: pure releases may be added by the basic rule to the Gaussian part, as the print says", {
+  muof <- function(e, d) 1 / dp_noise_scale(1, e, d)
+  b <- privacy_budget(1, 1e-5, composition = "zcdp")
+  for (i in 1:3) spend(b, 0.3, 1e-6, mu = muof(0.3, 1e-6))
+  s <- budget_spent(b)
+  expect_equal(s$epsilon, zcdp_epsilon(3 * muof(0.3, 1e-6)^2 / 2, 1e-5), tolerance = 1e-9)
+  expect_lt(s$epsilon, 0.52)
+  # 0.512 + 0.3 <= 1 (basic composition of the converted Gaussian part and the pure release): accepted;
+  # the pure release as rho = 0.045 alone would have refused it
+  expect_silent(spend(b, 0.3))
+  expect_equal(budget_spent(b)$epsilon, s$epsilon + 0.3, tolerance = 1e-9)
+  # the next Gaussian release: the print offers it, and spending exactly that is accepted
+  nx <- budget_spent(b)$next_release
+  expect_gt(nx$epsilon[2], 0.3)
+  expect_silent(spend(b, nx$epsilon[2], nx$delta[2], mu = muof(nx$epsilon[2], nx$delta[2])))
+  expect_error(spend(b, 0.01, 1e-5, mu = muof(0.01, 1e-5)), class = "dpfda_error_budget")
+  expect_lte(budget_spent(b)$epsilon, 1 + 1e-9)
+})
+
+test_that("GDP: a Gaussian release whose own delta exceeds the budget's is counted at the budget's delta", {
+  mu <- 1 / dp_noise_scale(1, 0.5, 1e-3)
+  b <- privacy_budget(2, 1e-5, composition = "gdp")
+  expect_silent(spend(b, 0.5, 1e-3, mu = mu))
+  expect_equal(budget_spent(b)$epsilon, gdp_epsilon(mu, 1e-5), tolerance = 1e-9)
+  # basic composition cannot: the refusal says that the release's delta alone is too large
+  bb <- privacy_budget(2, 1e-5, composition = "basic")
+  e <- expect_error(spend(bb, 0.5, 1e-3, mu = mu), class = "dpfda_error_budget")
+  expect_match(conditionMessage(e), "its delta alone is more than the budget's delta = 1e-05", fixed = TRUE)
+})
