@@ -12,10 +12,12 @@ forbidden_release_fields <- c("summary", "nonprivate", "truth", "f", "noise_path
 #' the raw noise. Further evaluation is post-processing of the released
 #' values (see [predict.dpfda_release()]).
 #'
-#' `new_dpfda_release()` is the constructor used by mechanisms; its only
-#' check is that the released values, the noise scale and the numeric fields
-#' are not infinite or NaN (noise of scale
-#' \eqn{\propto 1/\epsilon} can overflow: a classed `dpfda_error_numeric`).
+#' `new_dpfda_release()` is the constructor used by mechanisms; it checks
+#' that `epsilon` is a finite positive number, `delta` in \eqn{[0, 1)} and
+#' `sensitivity` finite and non-negative (`dpfda_error_privacy`), and that
+#' the released values, the noise scale and the other numeric fields are not
+#' infinite or NaN (noise of scale \eqn{\propto 1/\epsilon} can overflow: a
+#' classed `dpfda_error_numeric`).
 #' `validate_dpfda_release()` checks the invariants (used by the tests).
 #'
 #' The constructor also warns, with class `dpfda_warning_utility`, when the
@@ -62,6 +64,15 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
                                sensitivity = "the public sensitivity used",
                                noise_scale = "the noise multiplier (standard deviation or Laplace scale)"))
   if (!inherits(values, "dpfda_curves")) arg_error("values", "a curves() object with the released values", values)
+  # the guarantee and its calibration are finite numbers (epsilon = Inf printed "(epsilon = Inf, ...)-DP" and
+  # passed validate_dpfda_release())
+  ok <- list(epsilon = is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(is.finite(epsilon) && epsilon > 0),
+             delta = is.numeric(delta) && length(delta) == 1L && isTRUE(delta >= 0 && delta < 1),
+             sensitivity = is.numeric(sensitivity) && length(sensitivity) >= 1L &&
+               isTRUE(all(is.finite(sensitivity) & sensitivity >= 0)))
+  what <- c(epsilon = "a finite number > 0", delta = "a number in [0, 1)",
+            sensitivity = "finite numbers >= 0")
+  for (a in names(ok)) if (!ok[[a]]) arg_error(a, what[[a]], get(a), "dpfda_error_privacy")
   # the one check of the constructor: noise of scale ~ 1/epsilon can overflow
   overflow <- function(v) is.double(v) && any(is.infinite(v) | is.nan(v))
   if ((inherits(values, "dpfda_curves") && !all(is.finite(values$values))) || overflow(noise_scale) ||
@@ -157,12 +168,18 @@ validate_dpfda_release <- function(x) {
   fail <- function(what) dpfda_abort(sprintf("`x` is not a valid dpfda_release: %s.", what), arg = "x")
   tryCatch(validate_dpfda_curves(x$values, "values"), dpfda_error = function(e) fail(conditionMessage(e)))
   if (!(is.character(x$mechanism) && length(x$mechanism) == 1L)) fail("`mechanism` must be a string")
-  if (!(is.numeric(x$epsilon) && length(x$epsilon) == 1L && isTRUE(x$epsilon > 0))) fail("`epsilon` must be > 0")
+  if (!(is.numeric(x$epsilon) && length(x$epsilon) == 1L && isTRUE(is.finite(x$epsilon) && x$epsilon > 0))) {
+    fail(sprintf("`epsilon` must be a finite number > 0, not %s", describe_value(x$epsilon)))
+  }
   if (!(is.numeric(x$delta) && length(x$delta) == 1L && isTRUE(x$delta >= 0 && x$delta < 1))) {
     fail("`delta` must be in [0, 1)")
   }
-  if (!(is.numeric(x$sensitivity) && isTRUE(all(x$sensitivity >= 0)))) fail("`sensitivity` must be >= 0")
-  if (!(is.numeric(x$noise_scale) && isTRUE(all(x$noise_scale >= 0)))) fail("`noise_scale` must be >= 0")
+  if (!(is.numeric(x$sensitivity) && isTRUE(all(is.finite(x$sensitivity) & x$sensitivity >= 0)))) {
+    fail("`sensitivity` must be finite numbers >= 0")
+  }
+  if (!(is.numeric(x$noise_scale) && isTRUE(all(is.finite(x$noise_scale) & x$noise_scale >= 0)))) {
+    fail("`noise_scale` must be finite numbers >= 0")
+  }
   if (!isTRUE(x$rng %in% c("secure", "seeded"))) fail("`rng` must be \"secure\" or \"seeded\"")
   invisible(x)
 }

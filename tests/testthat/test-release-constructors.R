@@ -136,3 +136,25 @@ test_that("a constructor stores what it is given, in the order of its fields, an
   expect_s3_class(dpfda:::new_gpreg_release(v, "gp-regression-cloaking", 1, 1e-5, 0.1, 0.2),
                   c("dpfda_gpreg_release", "dpfda_release"), exact = TRUE)
 })
+
+test_that("the constructor and the validator refuse a guarantee that is not a finite number", {
+  t <- seq(0, 1, length.out = 20)
+  v <- curves(sin(2 * pi * t), t)
+  mk <- function(...) {
+    a <- utils::modifyList(list(values = v, mechanism = "x", epsilon = 1, delta = 1e-5, sensitivity = 0.1,
+                                noise_scale = 0.5), list(...))
+    do.call(new_dpfda_release, a)
+  }
+  expect_s3_class(mk(), "dpfda_release")
+  for (bad in list(list(epsilon = Inf), list(epsilon = NA_real_), list(epsilon = c(1, 2)), list(delta = NA_real_),
+                   list(delta = 1), list(sensitivity = Inf), list(sensitivity = NaN))) {
+    e <- expect_error(do.call(mk, bad), class = "dpfda_error_privacy")
+    expect_identical(e$arg, names(bad))
+  }
+  r <- mk()
+  r$epsilon <- Inf
+  expect_error(validate_dpfda_release(r), "`epsilon` must be a finite number > 0", class = "dpfda_error_argument")
+  r <- mk()
+  r$sensitivity <- Inf
+  expect_error(validate_dpfda_release(r), "`sensitivity` must be finite", class = "dpfda_error_argument")
+})
