@@ -363,7 +363,7 @@ check_tau <- function(tau, auto = TRUE, upper = 1e150) {
 print_tau_auto <- function(x) {
   if (!is.null(x$tau_auto)) {
     rg <- x$tau_auto$range
-    cat(sprintf(paste("  tau chosen privately (share %s of epsilon, i.e. %s; targeting the %s quantile of the norms;",
+    cat(sprintf(paste("  tau chosen privately (bound_share %s of epsilon: %s; targeting the %s quantile of the norms;",
                       "candidates over bound_range [%s, %s], in the data's units)\n"),
                 format(x$tau_auto$share, digits = 3), format(x$tau_auto$epsilon, digits = 4),
                 format(x$tau_auto$quantile, digits = 3), format(rg[1L], digits = 3), format(rg[2L], digits = 3)))

@@ -87,7 +87,7 @@ ybound_record <- function(ch) c(list(bound = ch$tau), ch[c("epsilon", "share", "
 print_ybound_auto <- function(x) {
   a <- x$y_bound_auto
   if (!is.null(a)) {
-    cat(sprintf(paste("  y_bound chosen privately (share %s of epsilon, i.e. %s; targeting the %s quantile",
+    cat(sprintf(paste("  y_bound chosen privately (bound_share %s of epsilon: %s; targeting the %s quantile",
                       "of |y - %s| over [%s, %s])\n"),
                 format(a$share, digits = 3), format(a$epsilon, digits = 4), format(a$quantile, digits = 3),
                 format(a$center, digits = 4), format(a$range[1L], digits = 3), format(a$range[2L], digits = 3)))

@@ -132,6 +132,8 @@ dp_fpca <- function(x, npc = 3, ...) {
     if (length(nb)) min(abs(lam[k] - nb)) else Inf   # (one grid point: a lone eigenvalue, no gap to close)
   }, 0)
   harm <- new_dpfda_curves(t(phi), g, x$values$domain[, 1L])
+  a <- x$values$arg_name
+  if (is.character(a) && length(a) >= 1L && !is.na(a[1L])) harm$arg_name <- a[1L]   # (the data's argument)
   structure(list(values = lam[seq_len(npc)], varprop = if (pos > 0) pmax(lam[seq_len(npc)], 0) / pos else
                    rep(NA_real_, npc),
                  harmonics = harm, grid = g, noise_hs = hs, eigengap = gaps,

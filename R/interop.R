@@ -342,6 +342,18 @@ matrix_columns <- function(x) names(x)[vapply(x, function(v) is.matrix(v) && is.
 wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomplete = "error") {
   ids <- if (is.null(id_nm)) NULL else x[[id_nm]]
   vals <- x[setdiff(names(x), id_nm)]
+  if (!is.null(ids) && anyDuplicated(ids[!is.na(ids)])) {
+    # (the long data of as.data.frame(curves, names = TRUE), columns id, age, height: "Wide data: give
+    # `grid`" sent the user the wrong way)
+    other <- names(vals)[vapply(vals, is.numeric, NA)]
+    eg <- if (length(other) == 2L) sprintf("as_curves(x, id = %s, arg = %s, value = %s)", id_nm, other[1L], other[2L])
+          else sprintf("as_curves(x, id = %s, arg = <argument column>, value = <value column>)", id_nm)
+    dup <- ids[!is.na(ids)][anyDuplicated(ids[!is.na(ids)])]
+    dpfda_abort(sprintf(paste("`x` has no `value` column, so it is read as wide (one curve per row), but its",
+                              "`%s` column repeats (%s is on %d rows): it looks like long data, one row per",
+                              "observation. Name its columns: %s."),
+                        id_nm, format(dup), sum(ids == dup, na.rm = TRUE), eg), arg = "value")
+  }
   num <- vapply(vals, is.numeric, NA)
   if (!all(num)) {
     lab <- if (sum(!num) == 1L && is.null(id_nm)) {

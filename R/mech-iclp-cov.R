@@ -194,6 +194,13 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
                 psi, h, noise, call, src$domain)
   }
   rel$privacy_unit <- privacy_unit_of(s)
+  # the axes named as the data's (both are the argument; the values are its covariance)
+  # (the defaults "t" and "value" name nothing, so curves without names give what a summary gives)
+  nm <- source_axis_names(src)
+  if (is.character(nm$arg) && length(nm$arg) == 1L && !identical(nm$arg, "t")) rel$values$arg_name <- rep(nm$arg, 2L)
+  if (is.character(nm$value) && length(nm$value) == 1L && !identical(nm$value, "value")) {
+    rel$values$value_name <- sprintf("covariance of %s", nm$value)
+  }
   if (auto) {
     rel$epsilon <- epsilon
     rel$epsilon_release <- eps_rel
@@ -478,7 +485,7 @@ release_details.dpfda_iclp_cov_release <- function(x) {
   per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
   cat(sprintf("  %s of %s %s clipped to tau = %s; eta = %s, psi = %s, J = %d per argument\n",
               if (x$centered) "covariance" else "second moment", format(x$n),
-              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
+              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau, digits = 4),
               format(x$params$eta, digits = 4), format(x$params$psi, digits = 4), x$params$J))
   print_tau_auto(x)
   if (!is.null(x$scale_factor)) {

@@ -613,13 +613,19 @@ mean_release_iclp <- function(s, basis, mechanism, epsilon, tau, kernel, select,
 # The released values as curves on the grid, with the data's domain and axis names.
 mean_release_curves <- function(values, grid, src) {
   vals <- new_dpfda_curves(values, grid, src$domain)
-  if (!is.null(src$curves)) {
-    vals <- keep_curve_names(vals, src$curves)
-  } else if (is.character(src$cols$arg) && is.character(src$cols$value)) {   # long data: the column names
-    vals$arg_name <- src$cols$arg
-    vals$value_name <- src$cols$value
-  }
+  nm <- source_axis_names(src)
+  vals$arg_name <- nm$arg
+  vals$value_name <- nm$value
   vals
+}
+
+# The names of a source's argument and values: those of its curves, or of long data's columns.
+source_axis_names <- function(src) {
+  if (!is.null(src$curves)) return(list(arg = src$curves$arg_name, value = src$curves$value_name))
+  if (is.character(src$cols$arg) && is.character(src$cols$value)) {
+    return(list(arg = src$cols$arg, value = src$cols$value))
+  }
+  list()
 }
 
 # The release object of dp_mean()'s ICLP/FRL/GP mechanisms from the output of
@@ -764,7 +770,7 @@ release_details.dpfda_iclp_release <- function(x) {
   p <- x$params[!vapply(x$params, function(v) is.null(v) || all(is.na(v)), NA)]
   per_unit <- !is.null(x$privacy_unit) && !startsWith(x$privacy_unit, "one curve")
   cat(sprintf("  mean of %d %s clipped to tau = %s; parameters (%s): %s\n", x$n,
-              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau),
+              if (per_unit) "units (the mean of each unit's curves)" else "curves", format(x$tau, digits = 4),
               x$selection, paste(names(p), vapply(p, function(v) format(v, digits = 4), ""), sep = " = ",
                                  collapse = ", ")))
   print_tau_scale(x)
@@ -798,12 +804,17 @@ release_details.dpfda_iclp_release <- function(x) {
   }
   if (!is.null(cl)) {
     fr <- clipped_fraction(cl)
-    cat(sprintf("  clipped: about %s%% of the %s exceed tau (private count; 95%% interval of its noise %s%%-%s%%%s)\n",
+    who <- if (per_unit) "units" else "curves"
+    if (!isTRUE(fr[["outside"]]) && fr[["upper"]] - fr[["lower"]] > 0.5) {
+      # (no headline share: "about 100%" of the curves, from a count whose noise spans 0%-100%, was read
+      # as a finding; the private count itself is in glance()$clipped_count)
+      cat(sprintf(paste("  clipped: too noisy to tell what share of the %s exceeds tau (the 95%% interval of the",
+                        "private count's noise spans %s%%-%s%%); a larger clip_share buys a sharper count\n"),
+                  who, format(100 * fr[["lower"]], digits = 2), format(100 * fr[["upper"]], digits = 2)))
+    } else cat(sprintf("  clipped: about %s%% of the %s exceed tau (private count; 95%% interval of its noise %s%%-%s%%%s)\n",
                 format(100 * fr[["estimate"]], digits = 2), if (per_unit) "units" else "curves",
                 format(100 * fr[["lower"]], digits = 2), format(100 * fr[["upper"]], digits = 2),
-                if (isTRUE(fr[["outside"]])) clipped_tail_note(cl, fr)
-                else if (fr[["upper"]] - fr[["lower"]] > 0.5) "; too noisy to tell: a larger clip_share buys a sharper count"
-                else ""))
+                if (isTRUE(fr[["outside"]])) clipped_tail_note(cl, fr) else ""))
   }
   if (x$epsilon_select > 0) {
     cat(sprintf("  epsilon = %s (release) + %s (private cross-validation)\n",

@@ -67,7 +67,7 @@ test_that("every mechanism charges exactly epsilon: share for the bound, the res
     ref <- dp_mean(d$cu, epsilon = 0.64, tau = r$tau, mechanism = mech, delta = if (mech == "gp") 1e-3)
     expect_equal(r$sensitivity, ref$sensitivity, tolerance = 1e-12)
     expect_equal(r$noise_scale, ref$noise_scale, tolerance = 1e-12)
-    expect_output(print(r), "tau chosen privately \\(share 0.2 of epsilon")
+    expect_output(print(r), "tau chosen privately \\(bound_share 0.2 of epsilon")
   }
   # the default share: 0.1, raised (public rule in n and epsilon) when n epsilon is small (seeded: with
   # secure noise a bound above the range is drawn in at most 1 call of 1000, by design, and failed CI once)
@@ -244,7 +244,7 @@ test_that("dp_cov(tau = \"auto\") and dp_fpca(): exact charge, calibration, clas
   expect_equal(r$tau_auto$epsilon, 0.25)
   ref <- suppressWarnings(dp_cov(d$cu, epsilon = 0.75, tau = r$tau))
   expect_equal(r$noise_scale, ref$noise_scale, tolerance = 1e-12)
-  expect_output(print(r), "tau chosen privately \\(share 0.25")
+  expect_output(print(r), "tau chosen privately \\(bound_share 0.25")
   p <- suppressWarnings(dp_fpca(d$cu, npc = 2, epsilon = 1, tau = "auto"))
   expect_true(p$release$tau %in% dpfda:::auto_bound_candidates(p$release$tau_auto$range))
   # chunks (read once): one pass gives the binned covariance summary, the same release as memory

@@ -55,7 +55,7 @@ test_that("both functions charge exactly epsilon: the share for the bound, the r
                             delta = 1e-4, mechanism = mech)
     expect_equal(r$sensitivity, ref$sensitivity, tolerance = 1e-12)
     expect_equal(r$noise_scale, ref$noise_scale, tolerance = 1e-12)
-    expect_output(print(r), "y_bound chosen privately \\(share 0.25 of epsilon, i.e. 0.2")
+    expect_output(print(r), "y_bound chosen privately \\(bound_share 0.25 of epsilon: 0.2")
   }
   # the default range follows the public prior sd sqrt(v + noise_variance)
   r <- dp_gp_regression(d$x, d$y, g, kernel_gaussian(0.2, variance = 4), 5, y_bound = "auto", epsilon = 1,
@@ -70,7 +70,7 @@ test_that("both functions charge exactly epsilon: the share for the bound, the r
   expect_equal(r$noise_scale, diff(r$y_bound) / 0.6, tolerance = 1e-14)
   expect_equal(r$laplace_scale, diff(r$y_bound) / (r$counts * 0.6), tolerance = 1e-14)
   expect_equal(r$y_bound_auto$range, c(1e-4, 1e4))
-  expect_output(print(r), "y_bound chosen privately \\(share 0.25 of epsilon")
+  expect_output(print(r), "y_bound chosen privately \\(bound_share 0.25 of epsilon")
   # the default share: 0.1, raised by the public rule in n and epsilon (as tau = "auto")
   r <- dp_bin_regression(d$x, d$y, 8, "auto", 3, c(0, 1))
   expect_equal(r$y_bound_auto$share, 0.1)

@@ -1,0 +1,44 @@
+# Defects found by using the functional summaries as a statistician would (session of 2026-12-02):
+# each test fails on the behaviour before its fix.
+
+test_that("dp_cov() and dp_fpca() keep the names of the data's argument and values", {
+  skip_if_not_installed("fda")
+  cc <- as_curves(t(fda::growth$hgtm), grid = fda::growth$age, arg_name = "age", value_name = "height")
+  c1 <- with_seed_mode(1, suppressWarnings(dp_cov(cc, epsilon = 2, tau = 60, center = function(t) 80 + 5 * t)))
+  expect_identical(c1$values$arg_name, c("age", "age"))
+  expect_identical(c1$values$value_name, "covariance of height")
+  p <- suppressWarnings(dp_fpca(c1, npc = 2))
+  expect_identical(p$harmonics$arg_name, "age")
+  # long data: the columns' names
+  O <- as.data.frame(nlme::Orthodont)
+  r <- with_seed_mode(1, suppressWarnings(dp_cov(O, id = Subject, arg = age, value = distance, grid = c(8, 10, 12, 14),
+                                                 epsilon = 1, tau = 20, center = 25)))
+  expect_identical(r$values$arg_name, c("age", "age"))
+  expect_identical(r$values$value_name, "covariance of distance")
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_identical(plot(c1), c1)
+})
+
+test_that("long data read back without naming its columns is recognised as long", {
+  skip_if_not_installed("fda")
+  cc <- as_curves(t(fda::growth$hgtm), grid = fda::growth$age, arg_name = "age", value_name = "height")
+  d <- as.data.frame(cc, names = TRUE)
+  e <- expect_error(as_curves(d), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "it looks like long data", fixed = TRUE)
+  expect_match(conditionMessage(e), "as_curves(x, id = id, arg = age, value = height)", fixed = TRUE)
+  back <- as_curves(d, id = id, arg = age, value = height)
+  expect_equal(back$values, cc$values, ignore_attr = TRUE)
+})
+
+test_that("tau = \"auto\" prints its share once and tau to four digits", {
+  set.seed(2)
+  g <- seq(0, 1, length.out = 21)
+  X <- matrix(stats::rnorm(400 * 21, sd = 0.3), 400) + rep(sin(2 * pi * g), each = 400)
+  r <- with_seed_mode(3, dp_mean(curves(X, g), epsilon = 1, tau = "auto"))
+  out <- paste(capture.output(print(r)), collapse = "\n")
+  expect_match(out, sprintf("bound_share %s of epsilon: %s;", format(r$tau_auto$share, digits = 3),
+                            format(r$tau_auto$epsilon, digits = 4)), fixed = TRUE)
+  expect_false(grepl(", i.e. ", out, fixed = TRUE))
+  expect_match(out, sprintf("clipped to tau = %s;", format(r$tau, digits = 4)), fixed = TRUE)
+})
