@@ -158,11 +158,12 @@ empty_ledger <- function() {
              stringsAsFactors = FALSE)
 }
 
-check_budget <- function(budget, arg = "budget") {
-  if (is.null(budget)) return(NULL)
+check_budget <- function(budget, arg = "budget", null_ok = TRUE) {
+  if (is.null(budget) && null_ok) return(NULL)
   if (!inherits(budget, "dpfda_budget") || !is.environment(budget) ||
       !is.data.frame(budget$ledger)) {
-    arg_error(arg, "NULL or a privacy_budget()", budget)
+    # (spend() and budget_spent() need a budget: "NULL or ..." offered what they then refused)
+    arg_error(arg, if (null_ok) "NULL or a privacy_budget()" else "a privacy_budget()", budget)
   }
   budget
 }
@@ -172,8 +173,7 @@ check_budget <- function(budget, arg = "budget") {
 spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL, ...) {
   check_dot_names(dot_args(), character(), "spend")
   check_required()
-  if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
-  budget <- check_budget(budget)
+  budget <- check_budget(budget, null_ok = FALSE)
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
@@ -221,8 +221,7 @@ bisect_edge <- function(ok, rel_tol) {
 budget_spent <- function(budget, ...) {
   check_dot_names(dot_args(), character(), "budget_spent")
   check_required()
-  if (is.null(budget)) arg_error("budget", "a privacy_budget()", budget)
-  budget <- check_budget(budget)
+  budget <- check_budget(budget, null_ok = FALSE)
   tot <- ledger_total(budget$ledger, budget$delta, budget$composition)
   list(epsilon = tot$epsilon, delta = tot$delta,
        remaining_epsilon = max(0, budget$epsilon - tot$epsilon),

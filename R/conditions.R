@@ -188,7 +188,7 @@ describe_value <- function(x) {
       sprintf(" (rows %s)", paste(apply(x, 1L, function(r) sprintf("c(%s)", paste(format(r), collapse = ", "))),
                                   collapse = ", "))
     } else ""
-    return(sprintf("%s %d x %d %s matrix%s", article(typeof(x)), nrow(x), ncol(x), typeof(x), shown))
+    return(sprintf("a %d x %d %s matrix%s", nrow(x), ncol(x), typeof(x), shown))
   }
   if (length(x) > 1L) {
     shown <- if (is.numeric(x) && length(x) <= 4L) sprintf(" (c(%s))", paste(format(x), collapse = ", ")) else ""

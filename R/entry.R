@@ -229,7 +229,8 @@ warn_privacy <- function(epsilon, delta = 0, n = NULL) {
                        format(epsilon, digits = 4), format(epsilon, digits = 4)),
                "dpfda_warning_epsilon")
   }
-  if (!is.null(n) && is.numeric(delta) && length(delta) == 1L && isTRUE(delta > 0) && isTRUE(n >= 1) &&
+  # (a delta of 1 or more is refused by the mechanism's own check: no warning before that error)
+  if (!is.null(n) && is.numeric(delta) && length(delta) == 1L && isTRUE(delta > 0 && delta < 1) && isTRUE(n >= 1) &&
       isTRUE(delta >= 1 / n)) {
     dpfda_warn(sprintf(paste("delta = %s is at least 1/n = %s: a mechanism that publishes one record outright",
                              "meets such a delta; use delta well below 1/n, e.g. %s."),

@@ -185,7 +185,12 @@ explore_user_density <- function(p) {
 
 explore_user_regression <- function(p) {
   if (!all(c("x", "y") %in% names(p)) || !is.numeric(p$x) || !is.numeric(p$y)) {
-    arg_error("data", "a data frame with numeric columns x and y", p)
+    miss <- setdiff(c("x", "y"), names(p))
+    dpfda_abort(sprintf(paste("`data` must be a data frame with numeric columns x and y (a regression); %s.",
+                              "Rename its columns, e.g. data.frame(x = d$waiting, y = d$eruptions)."),
+                        if (length(miss)) sprintf("it has no column %s (its columns: %s)", paste(miss, collapse = " or "),
+                                                  paste(names(p), collapse = ", "))
+                        else "its x or y is not numeric"), arg = "data")
   }
   o <- order(p$x)
   x <- p$x[o]

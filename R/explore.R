@@ -76,7 +76,7 @@
 #' @examples
 #' if (requireNamespace("shiny", quietly = TRUE)) {
 #'   app <- dp_explore()
-#'   class(app)
+#'   print(class(app))   # (a shiny app object; printing the app itself launches it)
 #'   if (interactive()) shiny::runApp(app)
 #' }
 #' @export

@@ -35,6 +35,8 @@ dp_rng <- function(mode = NULL, ...) {
   check_dot_names(dot_args(), character(), "dp_rng")
   old <- c_rng_mode_get()
   if (is.null(mode)) return(old)
+  # (one mode: c("secure", "seeded") set "secure" in silence, as a default of choices would)
+  if (length(mode) != 1L) arg_error("mode", "one of \"secure\", \"seeded\"", mode)
   mode <- check_choice(mode, c("secure", "seeded"), "mode")
   c_rng_mode_set(if (mode == "seeded") 1L else 0L)
   invisible(old)

@@ -1,0 +1,28 @@
+# Defects found by using the accounting and the basic mechanisms as a teacher would (session of
+# 2026-12-02): each test fails on the behaviour before its fix.
+
+test_that("spend() and budget_spent() ask for a budget, not 'NULL or a budget'", {
+  for (b in list(NULL, "b")) {
+    e <- expect_error(spend(b, 0.1), class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), "`budget` must be a privacy_budget(), not", fixed = TRUE)
+  }
+  e <- expect_error(budget_spent(NULL), class = "dpfda_error_argument")
+  expect_false(grepl("NULL or", conditionMessage(e), fixed = TRUE))
+})
+
+test_that("dp_rng() refuses two modes instead of setting the first", {
+  old <- dp_rng()
+  on.exit(dp_rng(old))
+  dp_rng("seeded")
+  expect_error(dp_rng(c("secure", "seeded")), class = "dpfda_error_argument")
+  expect_identical(dp_rng(), "seeded")   # (unchanged)
+})
+
+test_that("messages: 'a 2 x 2 matrix', the columns dp_explore() lacks, no delta warning before its error", {
+  e <- expect_error(dp_select(matrix(1:4, 2), 1, 2), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "not a 2 x 2 integer matrix", fixed = TRUE)
+  e <- expect_error(dp_explore(data = datasets::faithful), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "it has no column x or y (its columns: eruptions, waiting)", fixed = TRUE)
+  expect_no_warning(expect_error(dp_kde(stats::runif(50), seq(0, 1, length.out = 11), 0.1, 1, 1.5),
+                                 class = "dpfda_error_privacy"))
+})
