@@ -532,6 +532,10 @@ formula_data <- function(formula, data, newdata, fun, labels = FALSE, missing_y 
   if (length(formula) != 3L) dpfda_abort("The formula must have a response: y ~ x.", arg = "x")
   vars <- all.vars(formula[[3L]])
   miss <- setdiff(c(all.vars(formula[[2L]]), vars), c(names(data), "."))
+  # (as lm(): a name that is not a column is looked up where the formula was written, e.g. a scale
+  # factor `s` in y * s ~ x; only names found nowhere are refused)
+  env <- environment(formula) %||% parent.frame()
+  miss <- miss[!vapply(miss, exists, NA, envir = env)]
   if (length(miss)) {
     dpfda_abort(sprintf("The formula names %s, which %s not a column of `data` (its columns: %s).",
                         paste0("`", miss, "`", collapse = ", "), if (length(miss) == 1L) "is" else "are",

@@ -101,3 +101,16 @@ test_that("refusals show the value the user gave: its missing positions, short v
                     class = "dpfda_error_data")
   expect_match(conditionMessage(e), "`data` has no rows", fixed = TRUE)
 })
+
+test_that("a formula reads a name that is not a column where it was written, as lm() does", {
+  s <- 60
+  a <- with_seed_mode(1, dp_bin_regression(eruptions * s ~ waiting, data = datasets::faithful, bins = 5,
+                                           y_bound = c(0, 400), epsilon = 1, domain = c(40, 100)))
+  b <- with_seed_mode(1, dp_bin_regression(I(eruptions * 60) ~ waiting, data = datasets::faithful, bins = 5,
+                                           y_bound = c(0, 400), epsilon = 1, domain = c(40, 100)))
+  expect_identical(a$values$values, b$values$values)
+  e <- expect_error(dp_bin_regression(eruptions ~ waitng_nowhere, data = datasets::faithful, bins = 5,
+                                      y_bound = c(0, 6), epsilon = 1, domain = c(40, 100)),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`waitng_nowhere`, which is not a column", fixed = TRUE)
+})
