@@ -387,6 +387,9 @@ cloaking_unit_bound <- function(C, cl, codes) {
 #' @param lambda,max_constraint The cloaking mechanism's eigenvalues and
 #'   max_i c_i' M^+ c_i (the sensitivity is d sqrt(max_constraint)).
 #' @param inducing The inducing points of dp_sparse_gp_regression().
+#' @param inducing_asked The number of inducing points asked for (`inducing =
+#'   m`, set after the release; k-means gives fewer when `x` has fewer distinct
+#'   points).
 #' @param noise_exact,grid_step,calibration_exact,zcdp_rho Exact noise only.
 #' @param epsilon_release,y_bound_auto With y_bound = "auto" (set by
 #'   ybound_close()): the epsilon of the release proper and the record of the
@@ -401,7 +404,7 @@ new_gpreg_release <- function(values, mechanism, epsilon, delta, sensitivity, no
                               lambda = NULL, max_constraint = NULL, inducing = NULL, noise_exact = NULL,
                               grid_step = NULL, calibration_exact = NULL, zcdp_rho = NULL,
                               epsilon_release = NULL, y_bound_auto = NULL, n = NULL,
-                              predictors = NULL) {
+                              predictors = NULL, inducing_asked = NULL) {
   release_from_fields(new_gpreg_release, c("dpfda_gpreg_release", if (!is.null(jitter)) "dpfda_gp_release"))
 }
 
@@ -464,6 +467,13 @@ release_details.dpfda_gpreg_release <- function(x) {
               x$regression, format(x$y_bound[1], digits = 4), format(x$y_bound[2], digits = 4),
               format(sqrt(min(x$posterior_variance)), digits = 3),
               format(sqrt(max(x$posterior_variance)), digits = 3)))
+  if (!is.null(x$inducing)) {   # (the sparse regression: how many inducing inputs it used)
+    m <- NROW(x$inducing)
+    asked <- x$inducing_asked
+    cat(sprintf("  %d inducing inputs%s\n", m, if (is.numeric(asked) && asked > m) {
+      sprintf(" (k-means on x; %d asked, but x has only %d distinct points)", as.integer(asked), m)
+    } else ""))
+  }
   print_ybound_auto(x)
 }
 

@@ -125,6 +125,7 @@ dp_sparse_gp_regression <- function(x, y, newdata, inducing, kernel, noise_varia
                           inducing = Z, noise_mode = noise,
                           unit_codes = if (!is.null(units) && units$n < n) units$codes)
   rel$n <- n   # (the records: one per individual, as the print says)
+  if (is.numeric(inducing) && length(inducing) == 1L && is.null(dim(inducing))) rel$inducing_asked <- inducing
   if (!is.null(units)) {
     rel$n <- units$n
     rel$privacy_unit <- privacy_unit_points(units$n, units$label)
