@@ -111,6 +111,10 @@
 #' population band bounds the smoothing bias). Computing a band is
 #' post-processing: it costs no privacy budget.
 #'
+#' The population band of a Bernstein mean (`dp_mean(mechanism =
+#' "bernstein", inference = TRUE)`) is cut to the centre \eqn{\pm} `tau`, the
+#' range within which that mechanism clamps every curve at every grid point.
+#'
 #' An empty bin of a [dp_bin_regression()] release holds the midpoint of
 #' `y_bound` without noise (`se` 0); its band is the whole of `y_bound`, since
 #' nothing is known of the bin's mean but its bounds.

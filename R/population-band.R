@@ -339,7 +339,8 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
   bias <- mean_bias_bound(object$mechanism, basis, object$params, object$tau, grid = object$values$grid)$pointwise * f
   half <- q * se + bias
   if (drop) half <- drop_count_widen(object, half, gamma_c)
-  list(half = half, sd = se, bias = bias, multiplier = q,
+  cut <- bernstein_band_cut(object, half)
+  list(half = half, lower = cut$lower, upper = cut$upper, sd = se, bias = bias, multiplier = q,
        parts = list(sampling = samp_sd * f, sampling_rest = tail_sd * f, noise = sqrt(law$var) * f),
        method = sprintf(paste("population band: sampling (pointwise private variance upper bounds from the second moments",
                               "of %d components%s, %s, held with probability %s;",
@@ -357,6 +358,24 @@ population_band <- function(object, level, nsim, seed, gamma_share = 0.1) {
                         } else if (all(bias == 0)) "no smoothing bias (every basis component kept)" else
                           paste("smoothing bias bounded (worst case for a mean in the kernel's RKHS ball",
                                 "of radius tau / sqrt(lambda_1))"), clipped_statement(object, level_asked)))
+}
+
+# The Bernstein mean clamps every curve to [c(t) - tau, c(t) + tau] at each grid point (c the public
+# centre, 0 without one), so the mean it estimates lies there too: the band is cut to that range,
+# a valid band of the same level under the band's own assumptions. (On a gait data set the band
+# was +-270 degrees about curves clamped to +-tau; where the band lies wholly beyond the range,
+# the nearest end of the range is kept.) NULL ends for the other mechanisms, whose clipping is in
+# L2 and bounds no single point.
+bernstein_band_cut <- function(object, half) {
+  if (!identical(object$mechanism, "bernstein")) return(list())
+  g <- object$values$grid
+  cen <- if (is.null(object$center)) 0 else center_at(object$center, g)
+  est <- object$values$values[1L, ]
+  lo_r <- cen - object$tau
+  hi_r <- cen + object$tau
+  lower <- pmin(pmax(est - half, lo_r), hi_r)
+  upper <- pmax(pmin(est + half, hi_r), lo_r)
+  list(lower = lower, upper = upper)
 }
 
 # incomplete = "drop": the release is (S + N e) / c with S the sum of the n_c

@@ -42,3 +42,22 @@ test_that("tau = \"auto\" prints its share once and tau to four digits", {
   expect_false(grepl(", i.e. ", out, fixed = TRUE))
   expect_match(out, sprintf("clipped to tau = %s;", format(r$tau, digits = 4)), fixed = TRUE)
 })
+
+test_that("the Bernstein mean's population band is cut to centre +- tau, where the clamped curves lie", {
+  g <- seq(0, 1, length.out = 41)
+  set.seed(1)
+  X <- sweep(matrix(stats::rnorm(400 * 3), 400) %*% rbind(0.3 * sin(pi * g), 0.2 * cos(pi * g), 0.1 * sin(3 * pi * g)),
+             2, sin(2 * pi * g) / 2 + g, "+")
+  r <- with_seed_mode(1, dp_mean(X, grid = g, epsilon = 2, tau = 3, mechanism = "bernstein", inference = TRUE))
+  p <- confint(r, type = "population", nsim = 2000)
+  expect_true(all(p$lower >= -3 - 1e-12 & p$upper <= 3 + 1e-12))
+  expect_lt(max(p$upper - p$lower), 6 + 1e-12)
+  # the cut keeps the truth on the band's event: the band still covers the population mean here
+  mu <- sin(2 * pi * g) / 2 + g
+  expect_true(all(p$lower <= mu & mu <= p$upper))
+  # with a centre, about it
+  rc <- with_seed_mode(1, dp_mean(X, grid = g, epsilon = 2, tau = 1.5, mechanism = "bernstein", inference = TRUE,
+                                  center = function(t) sin(2 * pi * t) / 2 + t))
+  pc <- confint(rc, type = "population", nsim = 2000)
+  expect_true(all(pc$lower >= mu - 1.5 - 1e-9 & pc$upper <= mu + 1.5 + 1e-9))
+})
