@@ -274,7 +274,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
                   class = c("dpfda_error_unsupported", "dpfda_error_argument"),
                   arg = if (!is.null(target_l2)) "target_l2" else "target_sup")
     }
-    law <- noise_law(x)
+    law <- published_law(x)
     s <- law_summary(law, nsim, seed)
     out <- new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
                         tau = x$tau, bias = release_bias_bound(x))
@@ -430,9 +430,12 @@ print.dpfda_accuracy <- function(x, ...) {
                 format(x$bias_l2, digits = 4), if (sup) sprintf(" and %s (sup)", format(x$bias_sup, digits = 4)) else "",
                 what[1L], format(x$bias_worst_l2, digits = 4)))
     cat(sprintf("    for any %s within %s; no clipping bias when the curves are within tau\n", what[1L], what[2L]))
-    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square)%s\n", format(x$total_l2, digits = 4),
+    # (the bound is for a mean as smooth as the kernel allows: a step in the mean was outside it, and its
+    # error above the "at most"; said where the figure is)
+    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square)%s, for a %s as smooth as the kernel allows\n",
+                format(x$total_l2, digits = 4),
                 if (sup) sprintf(", sup at most %s", format(x$total_sup, digits = 4)) else
-                  " (no sup bound of the bias for this mechanism)"))
+                  " (no sup bound of the bias for this mechanism)", what[1L]))
   } else if (!is.null(x$bias_note)) {
     cat(sprintf("  bias: %s\n", x$bias_note))
   }

@@ -128,7 +128,9 @@
 #' @param type `"pointwise"`, `"simultaneous"` or `"population"` (see above).
 #' @param nsim Monte Carlo draws where simulation is needed (on large grids,
 #'   such as the surface of a covariance release, at most \eqn{10^7} simulated
-#'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points).
+#'   values: \eqn{\max(1000, 10^7 / m)} draws on \eqn{m} points). A
+#'   simultaneous noise band takes at least \eqn{50 / (1 - level)} draws
+#'   (within that cap), so that its quantile is resolved at high levels.
 #' @param seed Seed of the public simulation.
 #' @param smoothness For `type = "population"` of a [dp_kde()] release:
 #'   `NULL` (a band for the smoothed density \eqn{f_h}) or an assumed bound
@@ -287,7 +289,15 @@ noise_band <- function(law, level, type, nsim, seed) {
     return(list(half = c * sd, method = sprintf("exact: independent %s noise on %d points",
                                                 if (gauss) "Gaussian" else "Laplace", mpos)))
   }
-  nsim <- mc_draws(nsim, length(sd))
+  # (a level beyond what the draws resolve: at level 0.9999, 1000 draws put 0.1 of a draw above the
+  # quantile and the band came out 9% too narrow; at least 50 draws beyond it, or said)
+  nsim <- mc_draws(max(nsim, ceiling(50 / (1 - level))), length(sd))
+  if (nsim * (1 - level) < 10) {
+    dpfda_warn(sprintf(paste("A simultaneous band at level %s needs more than the %d draws that fit in memory",
+                             "on %d points to resolve its quantile (%s draws lie beyond it): the band may be",
+                             "too narrow; use a lower level or fewer points."), format(level), nsim, length(sd),
+                       format(nsim * (1 - level), digits = 2)), class = "dpfda_warning_utility")
+  }
   ratio <- noise_max_ratios(law, sd, nsim, seed)
   c <- stats::quantile(ratio, level, names = FALSE, type = 8)
   list(half = c * sd,
@@ -404,7 +414,7 @@ tidy.dpfda_release <- function(x, conf.int = TRUE, conf.level = 0.95, ...) {
 #' @export
 glance.dpfda_release <- function(x, ...) {
   check_dot_names(list(...), character(), "glance")   # (no options: a typo would be ignored)
-  law <- tryCatch(noise_law(x), dpfda_error_unsupported = function(e) NULL)
+  law <- tryCatch(published_law(x), dpfda_error_unsupported = function(e) NULL)
   sd <- if (is.null(law)) NA_real_ else sqrt(law$var)
   num <- function(v) if (is.numeric(v) && length(v) == 1L) as.double(v) else NA_real_
   b <- release_bias_bound(x)

@@ -268,10 +268,33 @@ kme_noisy_features <- function(rff, x, sigma, chunk = 1024L, noise = TRUE, lapla
   if (laplace) mu + sigma * rlaplace(length(mu), 1) else mu + sigma * noise_draw(length(mu), "normal")
 }
 
-kme_default_lr <- function(kernel) {
-  ls <- if (kernel$type == "gaussian" && !is.null(kernel$H)) sqrt(mean(diag(kernel$H)))
-        else mean(kernel$lengthscale)
-  ls / 2
+# Half the kernel's lengthscale along each of the D coordinates: Adam's step per coordinate, so that a
+# change of units of one coordinate (its lengthscale with it) changes the search by that unit only
+# (one step of half the mean lengthscale, 2.1 for faithful's c(0.5, 8), was four lengthscales of the
+# eruptions: the search went its own way, and a shift of the data moved the points by 28).
+kme_default_lr <- function(kernel, D = 1L) {
+  ls <- if (kernel$type == "gaussian" && !is.null(kernel$H)) sqrt(diag(as.matrix(kernel$H)))
+        else kernel$lengthscale
+  rep_len(as.double(ls), D) / 2
+}
+
+# The Adam settings of the C search: beta1, beta2, the step per coordinate (`lr`: one number for
+# every coordinate, or one per coordinate) and an epsilon in the units of the gradients (1e-8 per
+# unit lengthscale, per coordinate).
+kme_adam_settings <- function(lr, kernel, D) {
+  lr <- if (is.null(lr)) kme_default_lr(kernel, D) else rep_len(as.double(lr), D)
+  c(0.9, 0.999, lr, 1e-8 / (2 * kme_default_lr(kernel, D)))
+}
+
+# `lr` given by the user: a positive number, or one per coordinate.
+check_kme_lr <- function(lr, D = NULL) {
+  ok <- is.numeric(lr) && is.null(dim(lr)) && length(lr) >= 1L && all(is.finite(lr)) && all(lr > 0) &&
+    (is.null(D) || length(lr) %in% c(1L, D))
+  if (!isTRUE(ok)) {
+    arg_error("lr", if (is.null(D)) "a positive number, or one per coordinate" else
+      sprintf("a positive number, or %d (one per coordinate)", D), lr)
+  }
+  as.double(lr)
 }
 
 #' Reduced set of a noisy random-feature embedding (Algorithm 2, step 6)
@@ -298,8 +321,10 @@ kme_default_lr <- function(kernel) {
 #' @param start Public start points, an `M x dim` matrix (one reduced-set point
 #'   per row; copied, never modified).
 #' @param iters Adam iterations per point.
-#' @param lr Adam learning rate; `NULL` for half the kernel's lengthscale
-#'   (the authors used 100 with lengthscales 141 to 224).
+#' @param lr Adam learning rate: one number, or one per coordinate; `NULL`
+#'   for half the kernel's lengthscale along each coordinate, so that the
+#'   search is the same in any units (the authors used 100 with lengthscales
+#'   141 to 224).
 #' @param weights `"lasso"` (the authors' choice), `"greedy"` or `"l1ball"`.
 #' @param l1_bound The bound \eqn{C} of `weights = "l1ball"`.
 #' @param lasso_lambda Penalty \eqn{\lambda \ge 0} of the Lasso.
@@ -330,8 +355,7 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   }
   start <- as_points(start, "start", d = rff$dim)
   iters <- check_count(iters, "iters", min = 1, max = 1e6)
-  lr <- if (is.null(lr)) kme_default_lr(rff$kernel) else
-    check_number(lr, "lr", lower = 0, lower_open = TRUE)
+  if (!is.null(lr)) lr <- check_kme_lr(lr, rff$dim)
   weights <- check_choice(weights, c("lasso", "greedy", "l1ball"), "weights")
   l1_bound <- check_number(l1_bound, "l1_bound", lower = 0, lower_open = TRUE)
   lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
@@ -341,7 +365,7 @@ kme_reduced_set <- function(target, rff, start, iters = 100, lr = NULL,
   # (the search runs relative to the features' origin, as the features are defined; Adam's epsilon
   # is in the units of the gradients, 1e-8 per unit lengthscale, so that a change of units leaves it)
   sbox <- kme_shift(box, rff)
-  adam <- c(lr, 0.9, 0.999, 1e-8 / (2 * kme_default_lr(rff$kernel)))
+  adam <- kme_adam_settings(lr, rff$kernel, rff$dim)
   g <- c_kme_greedy(target, rff$W, rff$scale, kme_shift(start, rff) + 0, as.integer(iters), adam,
                     if (is.null(sbox)) numeric(0) else sbox[1L, ], if (is.null(sbox)) numeric(0) else sbox[2L, ])
   z <- kme_shift(g[[1L]], rff, -1)
@@ -405,7 +429,7 @@ kme_check_options <- function(kernel, epsilon, delta, calibration, tol, pivot, l
   pivot <- check_flag(pivot, "pivot")
   if (!is.null(l1_bound)) l1_bound <- check_number(l1_bound, "l1_bound", lower = 1)
   iters <- check_count(iters, "iters", min = 1, max = 1e6)
-  if (!is.null(lr)) lr <- check_number(lr, "lr", lower = 0, lower_open = TRUE)
+  if (!is.null(lr)) lr <- check_kme_lr(lr)   # (its length against the dimension: kme_reduced_set())
   if (!is.null(lasso_lambda)) lasso_lambda <- check_number(lasso_lambda, "lasso_lambda", lower = 0)
   J <- check_count(J, "J", min = 2, max = 1e7)
   if (J %% 2L != 0L) arg_error("J", "an even whole number (cos/sin pairs)", J)

@@ -61,13 +61,14 @@ kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters =
   if (is.null(kxx)) kxx <- kme_mean_gram(kernel, x)
   rff <- kme_rff(kernel, J, ncol(x))
   mu <- kme_features_raw(rff, x, mean = TRUE)
-  if (is.null(lr)) lr <- kme_default_lr(kernel)
+  adam <- kme_adam_settings(lr, kernel, ncol(x))
+  adam[2L + ncol(x) + seq_len(ncol(x))] <- 1e-8   # (the authors' epsilon)
   out <- list()
   for (e in epsilons) {
     s <- if (identical(sigma, "paper")) kme_sigma_paper(N, e, delta) else kme_sigma(N, e, delta, sigma)
     noisy <- mu + s * noise_draw(J, "normal")
     g <- c_kme_greedy(noisy, rff$W, rff$scale, z_init[seq_len(Mmax), , drop = FALSE] + 0,
-                      as.integer(iters), c(lr, 0.9, 0.999, 1e-8), numeric(0), numeric(0))
+                      as.integer(iters), adam, numeric(0), numeric(0))
     Z <- g[[1L]]
     Phi <- kme_features_raw(rff, Z)
     G <- tcrossprod(Phi)

@@ -138,7 +138,10 @@
 #' @param l1_bound `NULL`, or \eqn{C \ge 1}: bound on \eqn{\|w\|_1}
 #'   (Theorem 11 for the subspace method; for random features the reduced
 #'   set then solves the constrained problem (5) instead of the Lasso).
-#' @param iters,lr Adam iterations and learning rate of the pre-image search.
+#' @param iters,lr Adam iterations and learning rate of the pre-image search
+#'   (`lr`: one number, or one per coordinate; `NULL`, half the kernel's
+#'   lengthscale along each coordinate, so that the search is the same in any
+#'   units).
 #' @param lasso_lambda Lasso penalty; `NULL` for \eqn{100/N}.
 #' @param candidates For `"exponential"`: a list of public candidate data
 #'   sets.

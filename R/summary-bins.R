@@ -375,8 +375,15 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
   deaths <- engine_columns(deaths, have, "deaths", 1L)
   if (!is.null(group)) group <- engine_columns(group, have, "group", 1L)
   if (inherits(x, "dpfda_chunks")) {
-    return(warn_dropped(chunks_reduce(x, function(d) summarise_mortality_impl(d, age, deaths, group)),
-                        after = mortality_dropped_note))
+    # a factor's level order, as in memory (chunks of a data frame listed its groups sorted, a data
+    # frame in its levels' order): the levels are the schema, read from the first chunk
+    lv <- NULL
+    out <- chunks_reduce(x, function(d) {
+      if (is.null(lv) && !is.null(group) && is.factor(d[[group]])) lv <<- levels(d[[group]])
+      summarise_mortality_impl(d, age, deaths, group)
+    })
+    if (!is.null(lv)) out$settings$group_levels <- lv
+    return(warn_dropped(out, after = mortality_dropped_note))
   }
   if (is_lazy_table(x)) {
     cols <- c(age = age, deaths = deaths, group = group)
@@ -431,7 +438,10 @@ mortality_from_summary <- function(s) {
   s <- check_summary(s, "mortality", "age")
   m <- s$sums
   ages <- as.double(colnames(m))
-  mortality_distribution(rep(ages, nrow(m)), as.vector(t(m)), rep(rownames(m), each = ncol(m)))
+  grp <- rep(rownames(m), each = ncol(m))
+  lv <- s$settings$group_levels
+  if (!is.null(lv)) grp <- factor(grp, levels = c(intersect(lv, rownames(m)), setdiff(rownames(m), lv)))
+  mortality_distribution(rep(ages, nrow(m)), as.vector(t(m)), grp)
 }
 
 # ---- KDE summaries beyond 1-D bins -------------------------------------------

@@ -99,7 +99,7 @@ SEXP dpfda_kme_greedy(SEXP target, SEXP W, SEXP scale, SEXP Zinit, SEXP iters, S
   const double *Wp = dpfda_arg_matrix(W, &D, &Jp, fn, "W"), *Zp = dpfda_arg_matrix(Zinit, &M, &DZ, fn, "Zinit");
   DPFDA_ASSERT(DZ == D, fn, "Zinit", "a matrix with a column per row of `W`");
   const double *tg = dpfda_arg_real_n(target, 2 * (R_xlen_t) Jp, fn, "target");
-  const double *ad = dpfda_arg_real_n(adam, 4, fn, "adam");
+  const double *ad = dpfda_arg_real_n(adam, 2 + 2 * (R_xlen_t) D, fn, "adam");   /* b1, b2, lr[D], eps[D] */
   const double *lo = TYPEOF(lower) == REALSXP && XLENGTH(lower) == D ? REAL(lower) : NULL;
   const double *hi = TYPEOF(upper) == REALSXP && XLENGTH(upper) == D ? REAL(upper) : NULL;
   SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));

@@ -415,14 +415,17 @@ double kme_pre_objective(const double *Psi, const double *W, int Jp, int D, doub
   return scale * A;
 }
 
-/* One pre-image: iters Adam steps (adam = {lr, beta1, beta2, eps}) from z
- * (D, updated in place) on the loss -A(z)^2 / ||phi||^2, clamped to the box
- * [lo, hi] where given.  Work: theta (3 Jp), g, mv, vv (D). */
+/* One pre-image: iters Adam steps (adam = {beta1, beta2, lr[D], eps[D]}: a
+ * step and an epsilon per coordinate, so that with lengthscales that differ by
+ * coordinate the search is the same in any units) from z (D, updated in
+ * place) on the loss -A(z)^2 / ||phi||^2, clamped to the box [lo, hi] where
+ * given.  Work: theta (3 Jp), g, mv, vv (D). */
 static void kme_adam(const double *Psi, const double *W, int Jp, int D, double sc, int iters,
                      const double *adam, const double *lo, const double *hi, double *z,
                      double *theta, double *g, double *mv, double *vv)
 {
-  double lr = adam[0], b1 = adam[1], b2 = adam[2], eps = adam[3];
+  double b1 = adam[0], b2 = adam[1];
+  const double *lr = adam + 2, *eps = adam + 2 + D;
   double phinorm2 = sc * sc * Jp;   /* ||phi(z)||^2 */
   for (int k = 0; k < D; k++) mv[k] = vv[k] = 0.0;
   double p1 = 1.0, p2 = 1.0;
@@ -431,11 +434,11 @@ static void kme_adam(const double *Psi, const double *W, int Jp, int D, double s
     /* loss L = -A^2 / ||phi||^2, gradient -2 A grad(A) / ||phi||^2 */
     for (int k = 0; k < D; k++) g[k] = -2.0 * A * g[k] / phinorm2;
     p1 *= b1; p2 *= b2;
-    double step = lr * sqrt(1.0 - p2) / (1.0 - p1);
+    double step = sqrt(1.0 - p2) / (1.0 - p1);
     for (int k = 0; k < D; k++) {
       mv[k] = b1 * mv[k] + (1.0 - b1) * g[k];
       vv[k] = b2 * vv[k] + (1.0 - b2) * g[k] * g[k];
-      z[k] -= step * mv[k] / (sqrt(vv[k]) + eps);
+      z[k] -= lr[k] * step * mv[k] / (sqrt(vv[k]) + eps[k]);
       if (lo && z[k] < lo[k]) z[k] = lo[k];
       if (hi && z[k] > hi[k]) z[k] = hi[k];
     }

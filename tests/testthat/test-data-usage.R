@@ -46,3 +46,17 @@ test_that("a dropped row of death counts says that its age counts 0 deaths in it
                       class = "dpfda_warning_data")
   expect_match(conditionMessage(w), "then counts 0 deaths in its group", fixed = TRUE)
 })
+
+test_that("mortality groups keep a factor's level order from chunks as from the data frame", {
+  d <- data.frame(age = rep(0:3, 3), deaths = c(1, 2, 3, 4, 4, 3, 2, 1, 1, 1, 1, 1),
+                  region = factor(rep(c("b", "c", "a"), each = 4), levels = c("c", "b", "a")))
+  m1 <- mortality_distribution(d, age = age, deaths = deaths, group = region)
+  m2 <- mortality_distribution(dp_chunks(list(d[1:5, ], d[6:12, ])), age = "age", deaths = "deaths", group = "region")
+  expect_identical(m1$groups, c("c", "b", "a"))
+  expect_identical(m2$groups, m1$groups)
+  expect_equal(m2$values, m1$values)
+  # character groups: sorted from every source
+  d$region <- as.character(d$region)
+  expect_identical(mortality_distribution(dp_chunks(list(d)), age = "age", deaths = "deaths", group = "region")$groups,
+                   c("a", "b", "c"))
+})
