@@ -121,11 +121,16 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'
 #' Default candidates (section 5.2): FRL `M` from \eqn{\max(M_{min} - 2, 1)} to
 #' \eqn{\min(M_{max} + 5, 20)} around the PSS set; QR 20 log-spaced \eqn{\psi}
-#' from \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
-#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{1/n}. Candidates of \eqn{\psi} are
-#' on the unit-measure domain, as `psi` in [dp_mean()] (with \eqn{\tau / \sqrt S}
-#' in these formulas), so the selection does not depend on the units of the
-#' grid.
+#' from \eqn{0.5 (n\epsilon^2)^{-\eta}} to \eqn{2/n}; AR 20 log-spaced
+#' \eqn{\psi} from \eqn{0.5\tau/n} to \eqn{\tau/n}. These are the paper's
+#' grids for curves standardised to norm \eqn{\tau = 1} (its QR lower end
+#' \eqn{0.5 (n\epsilon^2/\tau)^{-\eta}} and AR upper end \eqn{1/n}), carried
+#' to any units: QR's \eqn{\psi} shrinks the kernel's eigenvalues and does not
+#' depend on the size of the values, AR's scales with \eqn{\tau}, as in
+#' [dp_mean()]; `candidates = "paper"` gives the paper's ends as written.
+#' Candidates of \eqn{\psi} are on the unit-measure domain, as `psi` in
+#' [dp_mean()] (with \eqn{\tau / \sqrt S} in these formulas), so the selection
+#' depends neither on the units of the grid nor on those of the values.
 #'
 #' @param x A [curves()] object, or anything [as_curves()] understands (a
 #'   long data frame with `id`, `arg`, `value` and `grid`, a matrix with
@@ -141,7 +146,9 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' @param kernel A kernel, as in [dp_mean()] (the same as giving it as
 #'   `basis`).
 #' @param epsilon_select Budget spent by the selection.
-#' @param candidates `NULL` (defaults above) or a vector of candidates.
+#' @param candidates `NULL` (defaults above), `"paper"` (the paper's grids
+#'   as its code computes them, with \eqn{\tau} in the values' units: they
+#'   move with the units, so only for reproduction) or a vector of candidates.
 #' @param folds Number of folds (at least 2, at most `n`).
 #' @param eta \eqn{\eta} for QR / AR (default: PSS).
 #' @param h Eigenvalue decay exponent (default: from the kernel).
@@ -241,15 +248,21 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   o$measure <- basis_measure(basis)
   tau_u <- tau / sqrt(o$measure)
   if (mechanism != "frl" && is.null(eta)) eta <- pss_params(mechanism, n, epsilon, h, tau_u)$eta
-  if (is.null(candidates)) {
+  paper <- identical(candidates, "paper")
+  if (is.null(candidates) || paper) {
+    # the paper's grids are for curves standardised to norm 1; carried to any units (the default),
+    # QR's psi does not depend on the size of the values (its shrinkage is of the kernel's
+    # eigenvalues) and AR's scales with tau, as dp_mean()'s do: with the paper's ends the choice
+    # moved with the units of the values (1 of 20 in MW, 13 in GW on adelaide_monday)
+    t1 <- if (paper) tau_u else 1
     candidates <- switch(mechanism,
       frl = {
         p <- pss_params("frl", n, epsilon, h, tau_u, "authors_code")
         rng <- if (length(p$M_set)) range(p$M_set) else c(p$M, p$M)
         seq(max(rng[1] - 2, 1), min(rng[2] + 5, 20, basis$J))
       },
-      iclp_qr = exp(seq(log(0.5 * (n * epsilon^2 / tau_u)^(-eta)), log(2 / n), length.out = 20)),
-      iclp_ar = exp(seq(log(0.5 * tau_u / n), log(1 / n), length.out = 20)))
+      iclp_qr = exp(seq(log(0.5 * (n * epsilon^2 / t1)^(-eta)), log(2 / n), length.out = 20)),
+      iclp_ar = exp(seq(log(0.5 * tau_u / n), log(if (paper) 1 / n else tau_u / n), length.out = 20)))
   } else {
     ok <- is.numeric(candidates) && is.null(dim(candidates)) && length(candidates) >= 1L &&
       all(is.finite(candidates)) && all(candidates > 0) &&

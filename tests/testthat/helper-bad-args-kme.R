@@ -74,6 +74,9 @@ bad_arg_allowed_kme <- function() {
     allow("kme_reduced_set", "start", c("a data.frame")),
     allow("kme_reduced_set", "iters", "TRUE"),
     allow("kme_reduced_set", "lr", c("NULL", "1e10", "2^31", "double.xmax")),
+    # (the data are in the plane: two numbers are one Adam step per coordinate)
+    allow("kme_reduced_set", "lr", "wrong length"),
+    allow("dp_kme", "lr", "wrong length"),
     allow("kme_reduced_set", "lasso_lambda", c("0", "1e10", "2^31", "double.xmax")),
     allow("kme_reduced_set", "domain", "NULL"),
     allow("kme_reduced_set", "l1_bound", c("1e10", "2^31", "double.xmax")),

@@ -61,3 +61,23 @@ test_that("the Bernstein mean's population band is cut to centre +- tau, where t
   pc <- confint(rc, type = "population", nsim = 2000)
   expect_true(all(pc$lower >= mu - 1.5 - 1e-9 & pc$upper <= mu + 1.5 + 1e-9))
 })
+
+test_that("pcv_select()'s default candidates follow the units of the values; 'paper' keeps the paper's ends", {
+  g <- seq(0, 1, length.out = 48)
+  X <- adelaide_monday
+  sel <- function(x, tau, c0, mech, ...) {
+    with_seed_mode(3, suppressWarnings(pcv_select(x, epsilon = 1, tau = tau, center = c0, mechanism = mech,
+                                                  epsilon_select = 0.5, ...)))
+  }
+  for (mech in c("iclp_ar", "iclp_qr")) {
+    a <- sel(curves(X, g), 1000, 1500, mech)
+    b <- sel(curves(X / 1000, g), 1, 1.5, mech)
+    expect_identical(a$index, b$index)
+    expect_equal(a$candidates / if (mech == "iclp_ar") 1000 else 1, b$candidates, tolerance = 1e-12)
+  }
+  # at tau = 1 the default grids are the paper's
+  p1 <- sel(curves(X / 1000, g), 1, 1.5, "iclp_qr", candidates = "paper")
+  expect_equal(p1$candidates, sel(curves(X / 1000, g), 1, 1.5, "iclp_qr")$candidates)
+  pa <- sel(curves(X, g), 1000, 1500, "iclp_ar", candidates = "paper")
+  expect_equal(range(pa$candidates), sort(c(0.5 * 1000 / nrow(X), 1 / nrow(X))))
+})

@@ -175,7 +175,7 @@ lin_cell <- function(mu0, N, eps, mech, selector, tau, basis, bern_k) {
     if (mech == "gp") args$delta <- 0.1
     if (mech == "bernstein") args$bernstein_k <- bern_k
     if (selector == "pcv") {
-      s <- pcv_select(x, eps, tau, mech, basis, epsilon_select = 1e6)
+      s <- pcv_select(x, eps, tau, mech, basis, epsilon_select = 1e6, candidates = "paper")   # (the paper's grids)
       args$select <- "manual"
       if (mech == "frl") args$M <- s$value else { args$eta <- s$eta; args$psi <- s$value }
     }
