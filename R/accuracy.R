@@ -360,6 +360,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
                                            lower = 1e-6, upper = upper, integer = FALSE)
     }
     out$target <- c(l2 = target_l2, sup = target_sup)
+    if (isTRUE(st$default_psi)) out$default_psi <- TRUE
     needed <- if (solve_for == "n") out$n_needed else out$epsilon_needed
     if (!is.finite(needed)) {
       # why no value reaches the target: the bias bound at the end of the search (it does not fall
@@ -374,7 +375,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     e_at <- if (solve_for == "epsilon") out$epsilon_needed else st$epsilon
     given <- if (solve_for == "n") st$n else st$epsilon
     if (is.finite(n_at) && is.finite(e_at) && (placeholder || !isTRUE(all.equal(needed, given)))) {
-      keep <- out[intersect(c("n_needed", "epsilon_needed", "target", "unreachable"), names(out))]
+      keep <- out[intersect(c("n_needed", "epsilon_needed", "target", "unreachable", "default_psi"), names(out))]
       out <- plan_at(n_at, e_at)
       out[names(keep)] <- keep
       if (!placeholder) out[[paste0(solve_for, "_given")]] <- given
@@ -454,6 +455,13 @@ print.dpfda_accuracy <- function(x, ...) {
                       "are clipped, a bias that no public bound includes\n"), names(x$target),
                 format(x$tau_needed, digits = 4),
                 if (!is.null(x$tau_given)) sprintf(", not at tau = %s", format(x$tau_given, digits = 4)) else ""))
+  }
+  if (isTRUE(x$default_psi)) {
+    # (the default psi follows n and epsilon: more epsilon goes mostly into less bias, so the epsilon
+    # needed at the default can be many times what a fixed psi needs: 274 against 11 for an L2 target
+    # of 0.05 on 500 curves)
+    cat(paste("    (at the default psi, which falls with n and epsilon: a fixed psi, given in ..., may need much",
+              "less; compare a few, e.g. psi = 1e-4, 1e-3, 1e-2)\n"))
   }
   u <- x$unreachable
   if (!is.null(u) && x$mechanism %in% c("gp-regression-cloaking", "bin-laplace")) {
@@ -682,7 +690,8 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
                   params = list(M = p$M, J_tau = pl$J_tau, frl_noise = o$frl_noise),
                   values = list(grid = basis$grid)))
   }
-  list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau)
+  list(law = law, bias = bias, mechanism = mechanism, n = n, epsilon = epsilon, delta = delta, tau = tau,
+       default_psi = mechanism %in% c("iclp_qr", "iclp_ar") && is.null(o$psi))
 }
 
 accuracy_settings_kde <- function(n, epsilon, delta, grid, opts, domain = NULL) {

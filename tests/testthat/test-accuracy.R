@@ -747,3 +747,15 @@ test_that("an unreachable regression target gives a regression's levers, not psi
                                  y_bound = c(-150, 100), nsim = 100)$expected_sup
   expect_lt(sup(1600), sup(400))
 })
+
+test_that("solving at the default psi says that a fixed psi may need much less", {
+  g <- seq(0, 1, length.out = 101)
+  a <- dp_accuracy(mechanism = "iclp_qr", n = 500, tau = 1, grid = g, target_l2 = 0.05, solve_for = "epsilon",
+                   nsim = 200)
+  expect_match(paste(capture.output(print(a)), collapse = "\n"), "at the default psi, which falls with n and epsilon",
+               fixed = TRUE)
+  b <- dp_accuracy(mechanism = "iclp_qr", n = 500, tau = 1, grid = g, target_l2 = 0.05, solve_for = "epsilon",
+                   psi = 3e-4, eta = 1.25, nsim = 200)
+  expect_false(grepl("default psi", paste(capture.output(print(b)), collapse = "\n"), fixed = TRUE))
+  expect_lt(b$epsilon_needed, a$epsilon_needed / 5)   # (the advice holds: 11 against 274)
+})
