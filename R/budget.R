@@ -668,13 +668,16 @@ print.summary.dpfda_budget <- function(x, ...) {
 #'   \eqn{\delta} of a conversion.
 #' @param method `"basic"` or `"advanced"`.
 #' @param delta_slack The extra \eqn{\delta'} of advanced composition.
-#' @param mu The GDP parameter \eqn{\mu > 0} (at most \eqn{10^6}).
-#' @param rho The zCDP parameter \eqn{\rho > 0} (at most \eqn{10^6}).
+#' @param mu The GDP parameter \eqn{\mu > 0} (at most \eqn{10^6}); a vector
+#'   for `gdp_epsilon()` (one \eqn{\epsilon} per value).
+#' @param rho The zCDP parameter \eqn{\rho > 0} (at most \eqn{10^6}); a
+#'   vector for `zcdp_epsilon()`.
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return `compose_epsilon()`: a list with `epsilon` and `delta`;
 #'   `gdp_delta()`, `zcdp_delta()`: \eqn{\delta}; `gdp_epsilon()`,
 #'   `zcdp_epsilon()`: the smallest \eqn{\epsilon} (up to \eqn{10^{-10}}
-#'   relative, rounded up) with that \eqn{\delta}.
+#'   relative, rounded up) with that \eqn{\delta}, one per \eqn{\mu} or
+#'   \eqn{\rho} (the deltas and epsilons are vectorised over `epsilon`).
 #' @examples
 #' # 10 releases at epsilon 0.1: basic 1, advanced with delta' = 1e-6
 #' compose_epsilon(rep(0.1, 10), method = "advanced", delta_slack = 1e-6)
@@ -728,9 +731,17 @@ gdp_delta <- function(epsilon, mu, ...) {
 gdp_epsilon <- function(mu, delta, ...) {
   check_dot_names(dot_args(), character(), "gdp_epsilon")
   check_required()
-  mu <- check_number(mu, "mu", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
+  # (vectorised over mu, as gdp_delta() is over epsilon: a curve of epsilon against mu in one call)
+  mu <- check_positive_vector(mu, "mu")
   delta <- check_delta(delta)
-  finite_epsilon(gdp_epsilon_unit(mu, delta))
+  vapply(mu, function(m) finite_epsilon(gdp_epsilon_unit(m, delta)), 0)
+}
+
+# Positive finite numbers at most 1e6 (mu of GDP, rho of zCDP), one or more.
+check_positive_vector <- function(x, arg) {
+  ok <- is.numeric(x) && is.null(dim(x)) && length(x) >= 1L && all(is.finite(x)) && all(x > 0) && all(x <= 1e6)
+  if (!isTRUE(ok)) arg_error(arg, "positive numbers at most 1e6", x, "dpfda_error_privacy")
+  as.double(x)
 }
 
 #' @rdname compose_epsilon
@@ -749,9 +760,9 @@ zcdp_delta <- function(epsilon, rho, ...) {
 zcdp_epsilon <- function(rho, delta, ...) {
   check_dot_names(dot_args(), character(), "zcdp_epsilon")
   check_required()
-  rho <- check_number(rho, "rho", lower = 0, lower_open = TRUE, upper = 1e6, class = "dpfda_error_privacy")
+  rho <- check_positive_vector(rho, "rho")   # (vectorised over rho, as zcdp_delta() is over epsilon)
   delta <- check_delta(delta)
-  finite_epsilon(zcdp_epsilon_unit(rho, delta))
+  vapply(rho, function(r) finite_epsilon(zcdp_epsilon_unit(r, delta)), 0)
 }
 
 finite_epsilon <- function(e) {

@@ -191,7 +191,7 @@ describe_value <- function(x) {
     return(sprintf("a %d x %d %s matrix%s", nrow(x), ncol(x), typeof(x), shown))
   }
   if (length(x) > 1L) {
-    shown <- if (is.numeric(x) && length(x) <= 4L) sprintf(" (c(%s))", paste(format(x), collapse = ", ")) else ""
+    shown <- if (is.numeric(x) && length(x) <= 4L) sprintf(" (c(%s))", paste(format(x, trim = TRUE), collapse = ", ")) else ""
     return(sprintf("%s %s vector of length %d%s%s", article(typeof(x)), typeof(x), length(x), shown,
                    missing_text(x)))
   }

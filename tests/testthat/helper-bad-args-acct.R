@@ -42,6 +42,8 @@ bad_arg_allowed_acct <- function() {
     allow("compose_epsilon", c("epsilon", "delta"), "wrong length"),
     allow("gdp_delta", "epsilon", "wrong length"),
     allow("zcdp_delta", "epsilon", "wrong length"),
+    allow("gdp_epsilon", "mu", "wrong length"),     # (vectorised over mu: one epsilon per value)
+    allow("zcdp_epsilon", "rho", "wrong length"),   # (and over rho)
     allow("compose_epsilon", "delta_slack", "NULL"),
     allow("spend", "mu", c("1e10", "2^31", "double.xmax")),
     allow("compose_epsilon", "epsilon", huge),

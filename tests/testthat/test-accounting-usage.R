@@ -26,3 +26,14 @@ test_that("messages: 'a 2 x 2 matrix', the columns dp_explore() lacks, no delta 
   expect_no_warning(expect_error(dp_kde(stats::runif(50), seq(0, 1, length.out = 11), 0.1, 1, 1.5),
                                  class = "dpfda_error_privacy"))
 })
+
+test_that("gdp_epsilon() and zcdp_epsilon() take a vector of mu or rho, as the deltas take epsilons", {
+  expect_equal(gdp_epsilon(c(0.5, 1), 1e-5), c(gdp_epsilon(0.5, 1e-5), gdp_epsilon(1, 1e-5)))
+  expect_equal(zcdp_epsilon(c(0.1, 1), 1e-5), c(zcdp_epsilon(0.1, 1e-5), zcdp_epsilon(1, 1e-5)))
+  # each inverts its delta
+  e <- gdp_epsilon(c(0.3, 2), 1e-6)
+  expect_equal(c(gdp_delta(e[1], 0.3), gdp_delta(e[2], 2)), c(1e-6, 1e-6), tolerance = 1e-6)
+  e <- expect_error(gdp_epsilon(c(1, NA), 1e-5), class = "dpfda_error_privacy")
+  expect_match(conditionMessage(e), "(c(1, NA))", fixed = TRUE)
+  expect_error(zcdp_epsilon(c(0.1, -1), 1e-5), class = "dpfda_error_privacy")
+})
