@@ -259,7 +259,7 @@ budget_headroom <- function(budget, tot) {
     }
   } else if (comp == "zcdp") {
     # (a pure release added by the basic rule to the composed total: the room it leaves)
-    pure <- max(pure, eps_b - ledger_total(led, budget$delta, "zcdp")$epsilon)
+    pure <- max(pure, eps_b - tot$epsilon)
     for (pure_in in c(TRUE, FALSE)) {   # (the pure releases in the zCDP sum, or added after: ledger_total())
       p <- zcdp_parts(led, budget$delta, pure_in)
       if (p$slack > 0 && eps_b > p$other) {

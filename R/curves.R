@@ -79,12 +79,6 @@ new_dpfda_curves <- function(values, grid, domain, ..., arg_name = "t", value_na
             class = c(class, "dpfda_curves"))
 }
 
-# Copy the argument / value names of curves `from` onto curves `to`.
-keep_curve_names <- function(to, from) {
-  if (!is.null(from$arg_name)) to$arg_name <- from$arg_name
-  if (!is.null(from$value_name)) to$value_name <- from$value_name
-  to
-}
 
 # The invariants of a curves object; a classed error naming the first that fails.
 validate_dpfda_curves <- function(x, arg = "x") {

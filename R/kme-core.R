@@ -279,11 +279,11 @@ kme_default_lr <- function(kernel, D = 1L) {
 }
 
 # The Adam settings of the C search: beta1, beta2, the step per coordinate (`lr`: one number for
-# every coordinate, or one per coordinate) and an epsilon in the units of the gradients (1e-8 per
-# unit lengthscale, per coordinate).
-kme_adam_settings <- function(lr, kernel, D) {
+# every coordinate, or one per coordinate) and an epsilon per coordinate (`eps`; default in the
+# units of the gradients, 1e-8 per unit lengthscale).
+kme_adam_settings <- function(lr, kernel, D, eps = 1e-8 / (2 * kme_default_lr(kernel, D))) {
   lr <- if (is.null(lr)) kme_default_lr(kernel, D) else rep_len(as.double(lr), D)
-  c(0.9, 0.999, lr, 1e-8 / (2 * kme_default_lr(kernel, D)))
+  c(0.9, 0.999, lr, rep_len(as.double(eps), D))
 }
 
 # `lr` given by the user: a positive number, or one per coordinate.

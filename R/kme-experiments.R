@@ -61,8 +61,7 @@ kme_alg2_path <- function(x, kernel, z_init, epsilons, delta, J, report, iters =
   if (is.null(kxx)) kxx <- kme_mean_gram(kernel, x)
   rff <- kme_rff(kernel, J, ncol(x))
   mu <- kme_features_raw(rff, x, mean = TRUE)
-  adam <- kme_adam_settings(lr, kernel, ncol(x))
-  adam[2L + ncol(x) + seq_len(ncol(x))] <- 1e-8   # (the authors' epsilon)
+  adam <- kme_adam_settings(lr, kernel, ncol(x), eps = 1e-8)   # (the authors' epsilon)
   out <- list()
   for (e in epsilons) {
     s <- if (identical(sigma, "paper")) kme_sigma_paper(N, e, delta) else kme_sigma(N, e, delta, sigma)

@@ -217,21 +217,6 @@ kme_expectation <- function(release, h, normalise = FALSE, ...) {
   out
 }
 
-# A sample `y` given as a data frame, read as predict() reads newdata: the release's point columns by
-# name (they were read by position, so swapped columns, or columns of other names, were compared
-# with the release's without a word).
-kme_sample_columns <- function(release, y, arg) {
-  pv <- release[["predictors"]]
-  if (is.null(pv) || !is.data.frame(y)) return(y)
-  miss <- setdiff(pv, names(y))
-  if (length(miss)) {
-    dpfda_abort(sprintf("`%s` must have the release's point column%s %s (read by name, as in the data); it lacks %s.",
-                        arg, if (length(pv) == 1L) "" else "s", paste0("\"", pv, "\"", collapse = ", "),
-                        paste0("\"", miss, "\"", collapse = ", ")), arg = arg)
-  }
-  y[pv]
-}
-
 # Two releases compared in one RKHS: the same kernel (a distance between embeddings in two spaces
 # is no distance: 153.5 one way and 0.18 the other for lengthscales 1 and 5).
 check_same_kme_kernel <- function(a, b) {
@@ -288,7 +273,8 @@ kme_mmd <- function(release, y, weights_y = NULL, ...) {
                                          "or a vector in one dimension), or another dp_kme() release")))
   check_kme(release)
   a <- list(points = release$points, weights = release$weights)
-  if (inherits(y, "dpfda_kme_release")) check_same_kme_kernel(release, y) else y <- kme_sample_columns(release, y, "y")
+  # (a data frame: the release's point columns by name, as predict() reads newdata)
+  if (inherits(y, "dpfda_kme_release")) check_same_kme_kernel(release, y) else y <- predictor_columns(release, y, "y")
   if (!inherits(y, "dpfda_kme_release") && is.null(weights_y)) {
     # a plain sample: row means and the mean Gram matrix in C, no L x L matrix
     y <- as_points(y, "y", d = ncol(a$points))
@@ -337,7 +323,7 @@ kme_mmd_test <- function(release, y, B = 999, ...) {
   # (named before `y` is replaced by its points: deparsing the value printed the whole matrix)
   data_name <- sprintf("%s against the private embedding %s", short_deparse(substitute(y)),
                        short_deparse(substitute(release)))
-  y <- as_points(kme_sample_columns(release, y, "y"), "y", d = ncol(release$points))
+  y <- as_points(predictor_columns(release, y, "y"), "y", d = ncol(release$points))
   B <- check_count(B, "B", min = 1, max = 1e6)
   L <- nrow(y)
   if (L < 2L) {   # (its bootstrap of one point has no spread: p = 1 / (B + 1) whatever the sample)

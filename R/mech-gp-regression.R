@@ -628,16 +628,16 @@ frame_predictors <- function(x) {
 
 # newdata for predict(): with a release fit through a formula and a data frame, the predictor
 # columns by name (a data frame with other columns too, e.g. a test set, as predict.lm() takes it).
-predictor_columns <- function(object, newdata) {
+predictor_columns <- function(object, newdata, arg = "newdata") {
   pv <- object[["predictors"]]
   if (is.null(pv) || !is.data.frame(newdata)) return(newdata)
   tt <- object[["terms"]]
   if (inherits(tt, "terms") && !all(pv %in% names(newdata))) return(formula_newdata(tt, newdata, pv))
   miss <- setdiff(pv, names(newdata))
   if (length(miss)) {
-    dpfda_abort(sprintf("`newdata` must have the release's predictor column%s %s (as in the data it was fit on); it lacks %s.",
-                        if (length(pv) == 1L) "" else "s", paste0("\"", pv, "\"", collapse = ", "),
-                        paste0("\"", miss, "\"", collapse = ", ")), arg = "newdata")
+    dpfda_abort(sprintf("`%s` must have the release's predictor column%s %s (as in the data it was fit on); it lacks %s.",
+                        arg, if (length(pv) == 1L) "" else "s", paste0("\"", pv, "\"", collapse = ", "),
+                        paste0("\"", miss, "\"", collapse = ", ")), arg = arg)
   }
   nd <- newdata[pv]
   if (length(pv) == 1L) nd[[1L]] else nd

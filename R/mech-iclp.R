@@ -812,7 +812,7 @@ release_details.dpfda_iclp_release <- function(x) {
                         "private count's noise spans %s%%-%s%%); a larger clip_share buys a sharper count\n"),
                   who, format(100 * fr[["lower"]], digits = 2), format(100 * fr[["upper"]], digits = 2)))
     } else cat(sprintf("  clipped: about %s%% of the %s exceed tau (private count; 95%% interval of its noise %s%%-%s%%%s)\n",
-                format(100 * fr[["estimate"]], digits = 2), if (per_unit) "units" else "curves",
+                format(100 * fr[["estimate"]], digits = 2), who,
                 format(100 * fr[["lower"]], digits = 2), format(100 * fr[["upper"]], digits = 2),
                 if (isTRUE(fr[["outside"]])) clipped_tail_note(cl, fr) else ""))
   }

@@ -109,8 +109,9 @@
 #'   or more of the points beyond it get the same warning (a domain that does
 #'   not fit the data, e.g. its columns swapped); fewer are clamped silently.
 #'   Without `grid` (or with `grid = NULL`), the domain gives the default
-#'   grid: 101 equispaced points in one dimension, 51 per axis in two. The names of the point columns of a
-#'   data frame (or `columns`) label the release's axes.
+#'   grid: 101 equispaced points in one dimension, 51 per axis in two. The
+#'   names of the point columns of a data frame (or `columns`) label the
+#'   release's axes.
 #' @param calibration See [dp_noise_scale()].
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism

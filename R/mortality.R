@@ -109,16 +109,9 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL, ...) 
                                "into one distribution. Give `group =` (a column, e.g. the region) for one",
                                "distribution per group.")), class = "dpfda_warning_data")
     }
-    out <- mortality_from_summary(warn_dropped(summarise_mortality_impl(data, age_nm, deaths_nm, group_nm),
-                                                     after = mortality_dropped_note))
-    g <- if (!is.null(group_nm)) data[[group_nm]]
-    if (is.factor(g)) {
-      lev <- intersect(levels(droplevels(g)), out$groups)
-      o <- match(lev, out$groups)
-      out$values <- out$values[o, , drop = FALSE]
-      out$deaths <- out$deaths[o]
-      out$groups <- lev
-    }
+    s <- warn_dropped(summarise_mortality_impl(data, age_nm, deaths_nm, group_nm), after = mortality_dropped_note)
+    if (!is.null(group_nm) && is.factor(data[[group_nm]])) s$settings$group_levels <- levels(data[[group_nm]])
+    out <- mortality_from_summary(s)
     out$arg_name <- age_nm
     return(out)
   }

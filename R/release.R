@@ -66,13 +66,8 @@ new_dpfda_release <- function(values, mechanism, epsilon, delta, sensitivity, no
   if (!inherits(values, "dpfda_curves")) arg_error("values", "a curves() object with the released values", values)
   # the guarantee and its calibration are finite numbers (epsilon = Inf printed "(epsilon = Inf, ...)-DP" and
   # passed validate_dpfda_release())
-  ok <- list(epsilon = is.numeric(epsilon) && length(epsilon) == 1L && isTRUE(is.finite(epsilon) && epsilon > 0),
-             delta = is.numeric(delta) && length(delta) == 1L && isTRUE(delta >= 0 && delta < 1),
-             sensitivity = is.numeric(sensitivity) && length(sensitivity) >= 1L &&
-               isTRUE(all(is.finite(sensitivity) & sensitivity >= 0)))
-  what <- c(epsilon = "a finite number > 0", delta = "a number in [0, 1)",
-            sensitivity = "finite numbers >= 0")
-  for (a in names(ok)) if (!ok[[a]]) arg_error(a, what[[a]], get(a), "dpfda_error_privacy")
+  bad <- guarantee_problem(list(epsilon = epsilon, delta = delta, sensitivity = sensitivity))
+  if (!is.null(bad)) arg_error(bad$field, bad$what, bad$value, "dpfda_error_privacy")
   # the one check of the constructor: noise of scale ~ 1/epsilon can overflow
   overflow <- function(v) is.double(v) && any(is.infinite(v) | is.nan(v))
   if ((inherits(values, "dpfda_curves") && !all(is.finite(values$values))) || overflow(noise_scale) ||
@@ -168,20 +163,27 @@ validate_dpfda_release <- function(x) {
   fail <- function(what) dpfda_abort(sprintf("`x` is not a valid dpfda_release: %s.", what), arg = "x")
   tryCatch(validate_dpfda_curves(x$values, "values"), dpfda_error = function(e) fail(conditionMessage(e)))
   if (!(is.character(x$mechanism) && length(x$mechanism) == 1L)) fail("`mechanism` must be a string")
-  if (!(is.numeric(x$epsilon) && length(x$epsilon) == 1L && isTRUE(is.finite(x$epsilon) && x$epsilon > 0))) {
-    fail(sprintf("`epsilon` must be a finite number > 0, not %s", describe_value(x$epsilon)))
-  }
-  if (!(is.numeric(x$delta) && length(x$delta) == 1L && isTRUE(x$delta >= 0 && x$delta < 1))) {
-    fail("`delta` must be in [0, 1)")
-  }
-  if (!(is.numeric(x$sensitivity) && isTRUE(all(is.finite(x$sensitivity) & x$sensitivity >= 0)))) {
-    fail("`sensitivity` must be finite numbers >= 0")
-  }
+  bad <- guarantee_problem(x[c("epsilon", "delta", "sensitivity")])
+  if (!is.null(bad)) fail(sprintf("`%s` must be %s, not %s", bad$field, bad$what, describe_value(bad$value)))
   if (!(is.numeric(x$noise_scale) && isTRUE(all(is.finite(x$noise_scale) & x$noise_scale >= 0)))) {
     fail("`noise_scale` must be finite numbers >= 0")
   }
   if (!isTRUE(x$rng %in% c("secure", "seeded"))) fail("`rng` must be \"secure\" or \"seeded\"")
   invisible(x)
+}
+
+# The first of a release's guarantee fields (`epsilon`, `delta`, `sensitivity`, a named list) that is
+# not what a guarantee needs, as list(field, what, value); NULL when all are (the constructor and the
+# validator check the same).
+guarantee_problem <- function(g) {
+  ok <- c(epsilon = is.numeric(g$epsilon) && length(g$epsilon) == 1L && isTRUE(is.finite(g$epsilon) && g$epsilon > 0),
+          delta = is.numeric(g$delta) && length(g$delta) == 1L && isTRUE(g$delta >= 0 && g$delta < 1),
+          sensitivity = is.numeric(g$sensitivity) && length(g$sensitivity) >= 1L &&
+            isTRUE(all(is.finite(g$sensitivity) & g$sensitivity >= 0)))
+  if (all(ok)) return(NULL)
+  f <- names(ok)[!ok][1L]
+  list(field = f, what = c(epsilon = "a finite number > 0", delta = "a number in [0, 1)",
+                           sensitivity = "finite numbers >= 0")[[f]], value = g[[f]])
 }
 
 # The noise law of the function a release publishes: a Bernstein release's values are its noisy lattice,
