@@ -274,10 +274,17 @@ check_flag <- function(x, arg) {
 check_choice <- function(x, choices, arg) {
   if (is.null(x)) arg_error(arg, sprintf("one of %s", paste0("\"", choices, "\"", collapse = ", ")), x)
   if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
     arg_error(arg, sprintf("one of %s", paste0("\"", choices, "\"", collapse = ", ")), x)
   }
-  x
+  # a unique abbreviation is accepted, as match.arg() does (type = "pop" for "population")
+  i <- if (nzchar(x)) pmatch(x, choices) else NA_integer_
+  if (is.na(i)) {
+    several <- nzchar(x) && sum(startsWith(choices, x)) > 1L
+    arg_error(arg, sprintf("one of %s%s", paste0("\"", choices, "\"", collapse = ", "),
+                           if (several) " (the abbreviation matches more than one)" else ""), x)
+  }
+  choices[i]
 }
 
 # Points: vector (1-D) or numeric matrix with finite entries -> n x d matrix.

@@ -601,6 +601,22 @@ grid_named_columns <- function(x, grid) {
   frame_named_columns(x, if (is.list(grid)) names(grid), "grid", "names its axes")
 }
 
+# The axes of a named grid (a list of axes, or a data frame / matrix of points with column names)
+# put in the order of a formula's predictors `pv` (dp_svm(), dp_krr()): the kernel's per-axis
+# lengthscales and predict() follow the formula. The grid was read by position: the axes of
+# list(rm = , lstat = ) for medv ~ lstat + rm were fit as (lstat, rm), a release of another function.
+grid_in_predictor_order <- function(grid, pv) {
+  nm <- if (is.list(grid) || is.matrix(grid)) colnames(grid) %||% names(grid)
+  if (is.null(nm) || length(pv) < 2L || identical(nm, pv) || !all(nzchar(nm))) return(grid)
+  if (length(nm) != length(pv) || !setequal(nm, pv)) {
+    dpfda_abort(sprintf(paste("`grid` names its axes %s, but the formula's predictors are %s: name the grid's",
+                              "axes after the predictors (any order), or leave them unnamed (then in the",
+                              "formula's order)."), paste0("\"", nm, "\"", collapse = ", "),
+                        paste0("\"", pv, "\"", collapse = ", ")), arg = "grid")
+  }
+  if (is.matrix(grid)) grid[, pv, drop = FALSE] else grid[pv]
+}
+
 # The points to predict at as the training points are: a data frame `newdata`
 # of dp_gp_regression() and dp_sparse_gp_regression() takes the columns of a
 # data frame `x`, in x's order (the kernel's lengthscales follow x's columns),

@@ -138,7 +138,10 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 #' @param grid Public evaluation points (vector, matrix, or a list of axes for
 #'   a tensor grid, sampled by the fast Kronecker sampler for separable
 #'   kernels); see [curves()]. With a data frame `x`, a named list of axes
-#'   takes the columns of `x` of those names, in that order.
+#'   takes the columns of `x` of those names, in that order (a kernel's
+#'   per-axis lengthscales and `predict()` follow that order). With a
+#'   formula, a named grid's axes are matched to the predictors by name and
+#'   put in the formula's order (the lengthscales follow the formula).
 #' @param epsilon,delta Privacy parameters.
 #' @param budget `NULL`, or a [privacy_budget()] to charge (the release is
 #'   refused, with an error of class `dpfda_error_budget`, when it would
@@ -199,7 +202,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
     x <- fd$x
     y <- fd$y
     data <- fd$data
-    if (!missing(grid)) grid <- fd$newdata
+    if (!missing(grid)) grid <- grid_in_predictor_order(fd$newdata, fd$predictors)
   }
   check_required(c("x", "y", "lambda", "kernel", "grid", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
@@ -212,7 +215,9 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   classes <- label_classes(y)
-  data <- svm_data(grid_named_columns(x, grid), y, kernel, domain)
+  x <- grid_named_columns(x, grid)
+  if (!is.null(fr)) fr <- frame_predictors(x)   # (the columns the grid chose, in its order)
+  data <- svm_data(x, y, kernel, domain)
   units <- regression_units(unit, length(data$y), frame, delta)
   # (the release does not depend on the order of the individuals; a unit's weight travels with its rows)
   o <- if (is.null(units)) canonical_rows(data$x, data$y) else canonical_rows(cbind(data$x, data$y), units$weights)
@@ -449,7 +454,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
     x <- fd$x
     y <- fd$y
     data <- fd$data
-    if (!missing(grid)) grid <- fd$newdata
+    if (!missing(grid)) grid <- grid_in_predictor_order(fd$newdata, fd$predictors)
   }
   check_required(c("x", "y", "lambda", "kernel", "grid", "y_bound", "epsilon", "delta"))
   budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
@@ -461,7 +466,9 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   ca <- centre_alias(center, list(...))
   center <- check_flag(ca$center, ca$arg)
   yb <- krr_bound(y_bound, center)
-  data <- krr_data(grid_named_columns(x, grid), y, kernel, domain, yb)
+  x <- grid_named_columns(x, grid)
+  if (!is.null(fr)) fr <- frame_predictors(x)   # (the columns the grid chose, in its order)
+  data <- krr_data(x, y, kernel, domain, yb)
   units <- regression_units(unit, length(data$y), frame, delta)
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)

@@ -275,3 +275,20 @@ test_that("every warning of the package inherits dpfda_warning, whatever its sub
   s <- tryCatch(dpfda:::dpfda_warn("x", c("dpfda_warning_data", "dpfda_warning")), warning = function(w) w)
   expect_identical(class(s), c("dpfda_warning_data", "dpfda_warning", "warning", "condition"))
 })
+
+test_that("a choice takes a unique abbreviation, as match.arg() does, and refuses an ambiguous one", {
+  # (confint(r, type = "pop") was refused: every other R function with a choice accepts it)
+  dp_reproducible(29)
+  x <- curves(matrix(rnorm(40 * 11, 0.5, 0.1), 40), seq(0, 1, length.out = 11))
+  r <- dp_mean(x, epsilon = 1, tau = 1, inference = TRUE)
+  expect_identical(confint(r, type = "pop"), confint(r, type = "population"))
+  expect_identical(attr(confint(r, type = "sim"), "type"), "simultaneous")
+  # "po" is pointwise and population: refused, and the message says why
+  e <- expect_error(confint(r, type = "po"), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "the abbreviation matches more than one", fixed = TRUE)
+  expect_error(confint(r, type = ""), "`type` must be one of", class = "dpfda_error_argument")
+  expect_error(confint(r, type = "populations"), "`type` must be one of", class = "dpfda_error_argument")
+  # an exact name wins over a longer one it abbreviates
+  expect_identical(dpfda:::check_choice("gp", c("gp", "gp_sobolev"), "m"), "gp")
+  expect_identical(dpfda:::check_choice("gp_s", c("gp", "gp_sobolev"), "m"), "gp_sobolev")
+})

@@ -127,3 +127,46 @@ test_that("the sparse regression says how many inducing inputs it used, and why 
                                                  c(-2, 2), 1, 1e-5, inducing = c(0.2, 0.5, 0.8)))
   expect_match(paste(capture.output(print(r2)), collapse = "\n"), "\n  3 inducing inputs(\n|$)")   # (a seeded-noise footer may follow)
 })
+
+test_that("a named grid is matched to a formula's predictors by name in dp_krr() and dp_svm()", {
+  # (the grid was read by position: list(rm = , lstat = ) for medv ~ lstat + rm released the fit at
+  # swapped inputs, 27.3 where the fit is 22.2)
+  skip_if_not_installed("MASS")
+  d <- MASS::Boston[1:200, ]
+  al <- seq(2, 35, length.out = 6)
+  ar <- seq(4, 8.5, length.out = 5)
+  k <- kernel_gaussian(c(4, 0.5))
+  run <- function(g) {
+    dp_reproducible(4)
+    suppressWarnings(dp_krr(medv ~ lstat + rm, data = d, lambda = 0.05, kernel = k, grid = g, y_bound = c(5, 50),
+                            epsilon = 1e6, delta = 1e-5, noise = "exact"))
+  }
+  r1 <- run(list(lstat = al, rm = ar))
+  r2 <- run(list(rm = ar, lstat = al))
+  nd <- data.frame(lstat = c(10, 5, 20), rm = c(6, 7, 5.5))
+  np <- krr_fit(as.matrix(d[c("lstat", "rm")]), d$medv, 0.05, k, c(5, 50))$fun(as.matrix(nd))
+  expect_equal(predict(r2, nd), predict(r1, nd))
+  expect_equal(predict(r1, nd), np, tolerance = 0.05)
+  expect_equal(r2$values$values, r1$values$values)   # (the same grid, in the formula's order)
+  # a grid naming other variables is refused, with both lists of names
+  expect_error(run(list(a = al, rm = ar)), "the formula's predictors are \"lstat\", \"rm\"", fixed = TRUE,
+               class = "dpfda_error_argument")
+  # the classifier alike
+  b <- transform(d, hi = medv > 25)
+  svm <- function(g) {
+    dp_reproducible(4)
+    suppressWarnings(dp_svm(hi ~ lstat + rm, data = b, lambda = 0.01, kernel = k, grid = g, epsilon = 1e6,
+                            delta = 1e-5, noise = "exact"))
+  }
+  expect_equal(predict(svm(list(rm = ar, lstat = al)), nd), predict(svm(list(lstat = al, rm = ar)), nd))
+  # a data frame `x`: the grid chooses the columns in its order, and predict() takes them by name
+  x <- d[c("lstat", "rm")]
+  r3 <- suppressWarnings({
+    dp_reproducible(4)
+    dp_krr(x, d$medv, lambda = 0.05, kernel = k, grid = list(rm = ar, lstat = al), y_bound = c(5, 50), epsilon = 1e6,
+           delta = 1e-5, noise = "exact")
+  })
+  expect_identical(r3$predictors, c("rm", "lstat"))
+  G <- as.data.frame(expand.grid(rm = ar, lstat = al))
+  expect_equal(predict(r3, G[c("lstat", "rm")]), as.vector(r3$values$values), tolerance = 1e-8)
+})
