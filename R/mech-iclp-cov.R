@@ -108,8 +108,9 @@
 #' @param incomplete What to do with individuals whose curves do not cover
 #'   the grid (long data without a row at some grid point; the same rule on
 #'   every source, as in [dp_mean()]): `"error"` (default) refuses them and
-#'   says how many cells are empty; `"drop"` leaves them out of the
-#'   covariance. Dropping is a data-dependent choice of n, so the release is
+#'   says how many cells are empty (and refuses curves from
+#'   `as_curves(incomplete = "drop")`, which need `"drop"` here too); `"drop"`
+#'   leaves them out of the covariance. Dropping is a data-dependent choice of n, so the release is
 #'   calibrated for all `N` individuals (the incomplete ones contributing 0)
 #'   and three private releases make it: the second moment
 #'   \eqn{\sum_i a_i a_i^\top / N} (uncentred, sensitivity

@@ -251,7 +251,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   after: each unit contributes the mean of its complete curves, a unit
 #'   with no complete curve counts as 0, \eqn{N} is the number of units and
 #'   the noisy count is of the units with at least one complete curve (one
-#'   unit changes it by at most 1, so its scale is the same).
+#'   unit changes it by at most 1, so its scale is the same). Curves from
+#'   `as_curves(incomplete = "drop")` remember how many they left out: they
+#'   need `incomplete = "drop"` here too (the default refuses them, as it
+#'   refuses data with gaps, rather than count the dropped as 0).
 #' @param inference `TRUE` to make a band for the **population** mean
 #'   possible ([confint()] with `type = "population"`): a share
 #'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is

@@ -345,8 +345,9 @@ cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
     if (!is.null(frame)) dots <- resolve_column_opts(dots, x, intersect(names(dots), c("id", "arg", "value")))
     x <- mech_curves_with_options(wide_frame_drop_unit(x, unit, dots), grid, dots, "dp_cov", incomplete)
     if (x$dim != 1L) dpfda_abort("`x` must hold curves on a one-dimensional grid.", arg = "x")
-    return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain,
-                unit = memory_units(unit, x, frame, dots)))
+    units <- memory_units(unit, x, frame, dots)
+    refuse_dropped_curves(x, incomplete, "dp_cov", units)
+    return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, unit = units))
   }
   if (inherits(x, "dpfda_long_frame")) x <- x$frame
   eng <- resolve_column_opts(dots, x, c("id", "arg", "value"))

@@ -468,6 +468,37 @@ sql_lit <- function(x) {
 # a mean summary, whose column names come from `...`. Returns the curves (in
 # memory) or the engine source with its columns, the public grid, domain and
 # dimension, and the options left for the mechanism.
+# Curves from as_curves(incomplete = "drop") hold only the complete curves and count the dropped
+# ones, which the summaries take as individuals adding 0 (so that N, the calibration's count, is
+# all of them). Released without incomplete = "drop", whose noisy count of the complete ones
+# divides the mean, that was a mean over N shrunk towards `center` by the dropped share, in
+# silence (45 of 50 ChickWeight chicks: 10%). The default refuses, as for data with gaps.
+# With a privacy unit, a unit is the mean of its complete curves: only units left with none add 0.
+refuse_dropped_curves <- function(x, incomplete, fun, units = NULL) {
+  k <- length(x$dropped)
+  if (identical(incomplete, "drop") || !k) return(invisible())
+  if (!is.null(units)) {
+    du <- attr(units, "dropped_units", exact = TRUE)
+    k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(units))) else 0L
+    if (!k_u) return(invisible())
+    dpfda_abort(sprintf(paste("`x` holds curves from as_curves(incomplete = \"drop\"), and %d unit%s of `unit`",
+                              "ha%s no complete curve left. Give incomplete = \"drop\" to %s() as well: the release",
+                              "is then over a noisy count of the units with a complete curve. Without it those",
+                              "units would count as 0 and pull the estimate towards `center` (or 0) in silence."),
+                        k_u, if (k_u == 1L) "" else "s", if (k_u == 1L) "s" else "ve", fun),
+                class = data_error_class, arg = "incomplete")
+  }
+  n <- nrow(x$values)
+  dpfda_abort(sprintf(paste("`x` holds %d complete curve%s of %d: as_curves(incomplete = \"drop\") left out %d",
+                            "incomplete one%s. Give incomplete = \"drop\" to %s() as well: the release is then over",
+                            "a noisy count of the complete curves, its noise calibrated for all %d (which curves",
+                            "are complete depends on the data). Without it the %d would count as 0 and pull the",
+                            "estimate towards `center` (or 0) by %s%% in silence."),
+                      n, if (n == 1L) "" else "s", n + k, k, if (k == 1L) "" else "s", fun, n + k, k,
+                      format(signif(100 * k / (n + k), 2))),
+              class = data_error_class, arg = "incomplete")
+}
+
 mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select = "pss") {
   snap <- long_frame_on_grid(x, opts, grid)
   if (snap && select == "pcv") {
@@ -490,6 +521,7 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
                                             if (!curves_in && incomplete == "drop") list(incomplete = "drop"))),
                   dpfda_error_data = function(e) abort_long_frame_grid(e, frame, opts, "dp_mean"))
     units <- memory_units(unit, x, frame, opts)
+    refuse_dropped_curves(x, incomplete, "dp_mean", units)
     return(list(curves = x, data = NULL, cols = list(), grid = x$grid, domain = x$domain, dim = x$dim,
                 n = nrow(x$values), opts = opts[!conv], unit = units))
   }

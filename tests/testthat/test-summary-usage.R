@@ -81,3 +81,29 @@ test_that("pcv_select()'s default candidates follow the units of the values; 'pa
   pa <- sel(curves(X, g), 1000, 1500, "iclp_ar", candidates = "paper")
   expect_equal(range(pa$candidates), sort(c(0.5 * 1000 / nrow(X), 1 / nrow(X))))
 })
+
+test_that("curves from as_curves(incomplete = \"drop\") need incomplete = \"drop\" in dp_mean() and dp_cov()", {
+  # (the 45 complete ChickWeight chicks of 50 were summed and divided by 50: the mean pulled 10%
+  # towards `center`, printed over "one curve (50)")
+  days <- c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21)
+  ctr <- 40 + 8 * days
+  x <- as_curves(datasets::ChickWeight, id = Chick, arg = Time, value = weight, grid = days, incomplete = "drop")
+  expect_length(x$dropped, 5L)
+  e <- expect_error(dp_mean(x, epsilon = 1, tau = 600, center = ctr), class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "holds 45 complete curves of 50", fixed = TRUE)
+  expect_match(conditionMessage(e), "by 10% in silence", fixed = TRUE)
+  expect_identical(e$arg, "incomplete")
+  expect_error(dp_cov(x, epsilon = 1, tau = 600, center = ctr), "to dp_cov() as well", fixed = TRUE,
+               class = "dpfda_error_data")
+  # with it: the mean of the complete curves (a large epsilon: only the count's noise is left)
+  r <- with_seed_mode(1, suppressWarnings(dp_mean(x, epsilon = 1e4, tau = 600, center = ctr, noise = "exact",
+                                                  select = "manual", eta = 1, psi = 1e-12, incomplete = "drop")))
+  m <- colMeans(x$values)
+  expect_lt(max(abs((r$values$values[1, ] - ctr) / (m - ctr) - 1)), 0.25)
+  expect_equal(r$n, 50)
+  # the same curves rebuilt by curves() are a data set of 45, released as such
+  expect_silent(suppressWarnings(dp_mean(curves(x$values, days), epsilon = 1, tau = 600, center = ctr)))
+  # with a unit: refused only when a unit has no complete curve left
+  u <- rep(1:15, each = 3)
+  expect_silent(suppressWarnings(dp_mean(x, epsilon = 1, tau = 600, center = ctr, unit = u)))
+})
