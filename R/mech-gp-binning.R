@@ -91,7 +91,10 @@
 #'   tables: dropping it would change the public bin counts); for a data
 #'   frame with `columns`, a table or chunks, the name of the output column.
 #' @param bins Number of bins per dimension: one whole number, or one per
-#'   dimension.
+#'   dimension. Equal bins of `domain`, each `[a, b)` (the last one closed):
+#'   a point on an edge counts in the bin above it, and so does a point
+#'   within \eqn{10^{-9}} of a bin's width below it, so that rounding after a
+#'   change of units (Fahrenheit to Celsius) does not move it.
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs (one positive
 #'   number `B` stands for `c(-B, B)`), or `"auto"`
 #'   (chosen privately with a share of `epsilon`, see Automatic bound).
@@ -491,7 +494,13 @@ check_bin_domain <- function(domain, D) {
 # Linear (column-major, first dimension fastest: the order of expand.grid)
 # bin index of each row of `pts`. Points outside the domain are clamped into
 # the boundary bins (clamp = TRUE) or get NA. The upper edge belongs to the
-# last bin.
+# last bin. Bins are [a, b): a point on an edge is in the bin above it, and
+# so is one within bin_edge_tol() of a bin's width below it. The position
+# (u - lower) / width of a point on an edge is rounded in other units
+# (airquality's 65 F at 18.33 C: 2.9999999999999996 bins): it moved to the
+# bin below, and a change of units changed the counts.
+bin_edge_tol <- function() 1e-9
+
 bin_index <- function(pts, bins, domain, clamp = TRUE) {
   idx <- rep(0, nrow(pts))
   out <- rep(FALSE, nrow(pts))
@@ -501,7 +510,7 @@ bin_index <- function(pts, bins, domain, clamp = TRUE) {
     w <- (domain[2, j] - lo) / bins[j]
     u <- pts[, j]
     out <- out | u < lo | u > domain[2, j]
-    k <- floor((u - lo) / w)
+    k <- floor((u - lo) / w + bin_edge_tol())
     k <- pmin(pmax(k, 0), bins[j] - 1)
     idx <- idx + k * mult
     mult <- mult * bins[j]

@@ -179,7 +179,7 @@ binreg_lazy_rows <- function(x, y, columns, unit = NULL, check = TRUE) {
 }
 
 # The SQL expression of the (0-based) bin of the inputs `xn` of the query in
-# progress `s`, as bin_index(): floor((u - lower) / width), clamped to the
+# progress `s`, as bin_index(): floor((u - lower) / width + bin_edge_tol()), clamped to the
 # bins (exact literals). The position is clamped before FLOOR, not after:
 # the same bin for every finite position, but SQLite's FLOOR of +Inf or of a
 # position beyond 2^63 (an input of 1e300) overflows its 64-bit integer and
@@ -190,8 +190,8 @@ binreg_sql_index <- function(s, xn, settings) {
   mult <- cumprod(c(1, bins))[seq_along(xn)]
   terms <- vapply(seq_along(xn), function(j) {
     w <- (dom[2, j] - dom[1, j]) / bins[j]
-    kj <- sprintf("FLOOR(%s)", sq_clamp(s, sprintf("(%s - %s) / %s", sq_id(s, xn[j]), sq_lit(dom[1, j]), sq_lit(w)),
-                                        "0.0", sq_lit(bins[j] - 1)))
+    kj <- sprintf("FLOOR(%s)", sq_clamp(s, sprintf("(%s - %s) / %s + %s", sq_id(s, xn[j]), sq_lit(dom[1, j]), sq_lit(w),
+                                                   sq_lit(bin_edge_tol())), "0.0", sq_lit(bins[j] - 1)))
     if (mult[j] == 1) kj else sprintf("%s * %s", kj, sq_lit(mult[j]))
   }, "")
   paste(terms, collapse = " + ")

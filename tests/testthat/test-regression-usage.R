@@ -170,3 +170,36 @@ test_that("a named grid is matched to a formula's predictors by name in dp_krr()
   G <- as.data.frame(expand.grid(rm = ar, lstat = al))
   expect_equal(predict(r3, G[c("lstat", "rm")]), as.vector(r3$values$values), tolerance = 1e-8)
 })
+
+test_that("bin regression puts a point on a bin edge in the same bin in any units, on every source", {
+  # (airquality's 65 F is an edge of 10 bins on [50, 100]; at 18.33 C its position was
+  # 2.9999999999999996 bins: two records moved down a bin, and the means changed by up to 5.7)
+  aq <- stats::na.omit(datasets::airquality)
+  aq$TempC <- (aq$Temp - 32) * 5 / 9
+  f <- function(fm, dom, nd) with_seed_mode(3, dp_bin_regression(fm, data = aq, bins = 10, y_bound = c(0, 170),
+                                                                 epsilon = 1, domain = dom, newdata = nd))
+  a <- f(Ozone ~ Temp, c(50, 100), data.frame(Temp = c(55, 65, 70, 85)))
+  b <- f(Ozone ~ TempC, (c(50, 100) - 32) * 5 / 9, data.frame(TempC = (c(55, 65, 70, 85) - 32) * 5 / 9))
+  expect_identical(b$counts, a$counts)
+  expect_equal(b$values$values, a$values$values)
+  expect_equal(b$predictions, a$predictions)
+  # a shift and an inexact scale (mcycle's times in seconds from 3 s): the same bin at an edge
+  d <- MASS::mcycle
+  g <- function(x, dom, nd) with_seed_mode(7, dp_bin_regression(x, d$accel, bins = 10, y_bound = 150, epsilon = 1,
+                                                                domain = dom, newdata = nd))
+  p1 <- g(d$times, c(0, 60), c(30, 12.3))$predictions
+  p2 <- g(3 + d$times / 1000, 3 + c(0, 60) / 1000, 3 + c(30, 12.3) / 1000)$predictions
+  expect_equal(p2, p1)
+  # a table bins as memory does
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "aq", aq[c("Ozone", "TempC")])
+  s_tab <- summarise_bin_regression(dplyr::tbl(con, "aq"), y = "Ozone", columns = "TempC", bins = 10,
+                                    domain = (c(50, 100) - 32) * 5 / 9, y_bound = c(0, 170))
+  s_mem <- summarise_bin_regression(aq[c("Ozone", "TempC")], y = "Ozone", columns = "TempC", bins = 10,
+                                    domain = (c(50, 100) - 32) * 5 / 9, y_bound = c(0, 170))
+  expect_equal(s_tab$sums, s_mem$sums)
+  expect_equal(unname(s_mem$sums[, "count"]), as.double(a$counts))
+})
