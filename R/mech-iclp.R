@@ -808,7 +808,7 @@ release_details.dpfda_iclp_release <- function(x) {
   if (!is.null(cl)) {
     fr <- clipped_fraction(cl)
     who <- if (per_unit) "units" else "curves"
-    if (!isTRUE(fr[["outside"]]) && fr[["upper"]] - fr[["lower"]] > 0.5) {
+    if (clipped_uninformative(fr)) {
       # (no headline share: "about 100%" of the curves, from a count whose noise spans 0%-100%, was read
       # as a finding; the private count itself is in glance()$clipped_count)
       cat(sprintf(paste("  clipped: too noisy to tell what share of the %s exceeds tau (the 95%% interval of the",

@@ -93,6 +93,10 @@ clipped_tail_note <- function(cl, fr) {
           format(cl$n))
 }
 
+# Is the private count of clipped curves too noisy to give a share (its interval, at the level of
+# clipped_fraction(), wider than half of 0-100%, inside the range)? Then no share is stated.
+clipped_uninformative <- function(fr) !isTRUE(fr[["outside"]]) && fr[["upper"]] - fr[["lower"]] > 0.5
+
 # Is clipping evident? The fraction above 5% with confidence 0.999.
 clipped_alarm <- function(cl) clipped_fraction(cl, 0.998)[["lower"]] > 0.05
 
@@ -108,10 +112,16 @@ clipped_statement <- function(object, level = 0.95) {
   pct <- function(v) paste0(format(100 * v, digits = 2, nsmall = 0), "%")
   who <- if (is.null(object$privacy_unit) || startsWith(object$privacy_unit, "one curve")) "curves" else "units"
   auto <- !is.null(object$tau_auto)
-  txt <- sprintf(paste("clipping bias not included (it is none when the curves are within tau%s); a private count",
-                       "puts %s of the %s beyond tau (%s%% interval of its noise %s-%s%s)"),
-                 if (auto) ", here chosen privately" else "", pct(fr[["estimate"]]), who, format(100 * level),
-                 pct(fr[["lower"]]), pct(fr[["upper"]]), clipped_tail_note(cl, fr))
+  # (as the print: a share from a count whose noise spans most of 0-100% is no finding; the method
+  # said "puts 100% of the curves beyond tau" of growth curves all within tau)
+  share <- if (clipped_uninformative(fr)) {
+    sprintf("a private count is too noisy to tell what share of the %s is beyond tau (%s%% interval of its noise %s-%s)",
+            who, format(100 * level), pct(fr[["lower"]]), pct(fr[["upper"]]))
+  } else sprintf("a private count puts %s of the %s beyond tau (%s%% interval of its noise %s-%s%s)",
+                 pct(fr[["estimate"]]), who, format(100 * level), pct(fr[["lower"]]), pct(fr[["upper"]]),
+                 clipped_tail_note(cl, fr))
+  txt <- sprintf("clipping bias not included (it is none when the curves are within tau%s); %s",
+                 if (auto) ", here chosen privately" else "", share)
   if (clipped_alarm(cl)) {
     advice <- if (!auto) "Use a larger tau, or a `center` nearer the curves." else
       sprintf(paste("tau was chosen privately near the %s quantile of the norms: a larger bound_quantile",

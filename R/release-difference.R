@@ -25,7 +25,9 @@
 #' curves differ there.
 #'
 #' @param e1,e2 Two `dpfda_release` objects with one curve each on the same
-#'   one-dimensional grid (release both with the same `grid`).
+#'   one-dimensional grid (release both with the same `grid`); the same
+#'   release twice is refused (its noise is one draw, not two independent
+#'   ones).
 #' @return An object of class `dpfda_difference`: `values` (the difference,
 #'   [curves()]), `first` and `second` (the two releases) and `labels`.
 #'   `predict()`, `confint()`, `plot()`, `as.data.frame()`, `tidy()`,
@@ -71,6 +73,12 @@ NULL
   }
   a <- difference_view(e1, labels[1L])
   b <- difference_view(e2, labels[2L])
+  if (identical(a$values$values, b$values$values)) {
+    # (r - r printed a noise sd of 17 and a band of +-33.5 around an exact 0: one noise draw, not two)
+    dpfda_abort(sprintf(paste("%s and %s are the same release (equal values): the bands of a difference need",
+                              "two independent noise draws, from releases of two groups of individuals."),
+                        labels[1L], labels[2L]), arg = "e2")
+  }
   ga <- a$values$grid
   gb <- b$values$grid
   if (length(ga) != length(gb) || !isTRUE(all.equal(as.double(ga), as.double(gb), tolerance = 1e-12))) {

@@ -107,3 +107,20 @@ test_that("curves from as_curves(incomplete = \"drop\") need incomplete = \"drop
   u <- rep(1:15, each = 3)
   expect_silent(suppressWarnings(dp_mean(x, epsilon = 1, tau = 600, center = ctr, unit = u)))
 })
+
+test_that("r - r is refused, and a band's method gives no share from an uninformative clipped count", {
+  skip_if_not_installed("fda")
+  gr <- fda::growth
+  gy <- seq(1, 18, by = 0.5)
+  boys <- as_curves(as_curves(t(gr$hgtm), grid = gr$age), grid = gy)
+  ref <- function(a) pmin(75 + 6.2 * (a - 1), 170)
+  rb <- with_seed_mode(2, dp_mean(boys, epsilon = 1, tau = 25 * sqrt(17), center = ref, inference = TRUE))
+  # (the difference of a release with itself printed a noise sd of 17 and a band of +-33.5 around 0)
+  expect_error(rb - rb, "are the same release", class = "dpfda_error_argument")
+  # every boy is within tau; the count's noise spans most of 0-100%: the method states no share
+  # (it said "a private count puts 100% of the curves beyond tau", where the print said "too noisy")
+  m <- attr(confint(rb, type = "population"), "method")
+  expect_match(m, "too noisy to tell what share of the curves is beyond tau", fixed = TRUE)
+  expect_false(grepl("puts 100%", m, fixed = TRUE))
+  expect_output(print(rb), "too noisy to tell", fixed = TRUE)
+})
