@@ -259,3 +259,26 @@ test_that("curves() keeps a matrix's row names as the curves' labels", {
   expect_null(curves(unname(m), 1:3)$ids)
   expect_identical(as_curves(m, grid = 1:3)$ids, c("a", "b"))
 })
+
+test_that("the print of dp_fpca() names the negative eigenvalues and the components no larger", {
+  # (DTI profiles, unit = id: varprop 0.457 / 0.342 / 0.201, "100% explained", beside an unmentioned
+  # eigenvalue of -0.0156, larger in size than PC2 and PC3)
+  ok <- stats::complete.cases(dti_cca$cca)
+  dti <- curves(dti_cca$cca[ok, ], seq(0, 1, length.out = 93))
+  p <- with_seed_mode(1, suppressWarnings(dp_fpca(dti, npc = 3, epsilon = 1, tau = 0.2, center = 0.5, J = 6,
+                                                  unit = dti_cca$id[ok])))
+  worst <- min(p$all_values)
+  expect_lt(worst, 0)
+  expect_identical(glance(p)$negative_min, worst)
+  out <- capture.output(print(p))
+  k <- sum(p$all_values < 0)
+  expect_true(any(grepl(sprintf("%d negative eigenvalue", k), out, fixed = TRUE)))
+  small <- which(p$values > 0 & p$values <= -worst)
+  expect_identical(small, 1:2)   # (this seed: both positive components are within the noise's size)
+  expect_true(any(grepl("so PC1 and PC2 (no larger) cannot be told from it", out, fixed = TRUE)))
+  # a surface with no negative eigenvalue: no line, negative_min 0
+  q <- p
+  q$all_values <- abs(q$all_values)
+  expect_false(any(grepl("negative eigenvalue", capture.output(print(q)), fixed = TRUE)))
+  expect_identical(glance(q)$negative_min, 0)
+})
