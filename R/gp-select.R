@@ -259,11 +259,22 @@ check_candidates <- function(candidates, D) {
     nm <- names(candidates)
     ok <- nrow(candidates) >= 1L && all(c("lengthscale", "noise_variance") %in% nm) &&
       all(nm %in% c("lengthscale", "noise_variance", "variance"))
-    if (ok) {
-      cols <- candidates[intersect(c("lengthscale", "noise_variance", "variance"), nm)]
-      ok <- all(vapply(cols, function(v) is.numeric(v) && all(is.finite(v)) && all(v > 0), NA))
-    }
     if (!isTRUE(ok)) arg_error("candidates", what, candidates)
+    # (a bad value was refused as "must be a data frame ..., not an object of class <data.frame>":
+    # which column and row, and why)
+    for (cl in intersect(c("lengthscale", "noise_variance", "variance"), nm)) {
+      v <- candidates[[cl]]
+      if (!is.numeric(v)) {
+        dpfda_abort(sprintf("`candidates`: its column `%s` must be numeric, not %s.", cl, describe_value(v)),
+                    arg = "candidates")
+      }
+      bad <- which(!(is.finite(v) & v > 0))
+      if (length(bad)) {
+        dpfda_abort(sprintf("`candidates`: its column `%s` must hold positive finite numbers; row %d is %s%s.", cl, bad[1L],
+                            format(v[bad[1L]]), if (length(bad) > 1L) sprintf(" (and %d more rows)", length(bad) - 1L)
+                            else ""), arg = "candidates")
+      }
+    }
     var <- if ("variance" %in% nm) candidates$variance else rep(1, nrow(candidates))
     return(lapply(seq_len(nrow(candidates)), function(i) {
       list(kernel = kernel_gaussian(candidates$lengthscale[i], var[i]),

@@ -355,6 +355,18 @@ glance.dpfda_pcv_selection <- function(x, ...) {
              folds = x$folds, rng = x$rng)
 }
 
+#' @rdname pcv_select
+#' @details `tidy()` gives one row per candidate: its `index`, its value of
+#'   the tuning parameter (a column named `psi` or `M`) and `chosen`.
+#' @export
+tidy.dpfda_pcv_selection <- function(x, ...) {
+  check_dot_names(list(...), character(), "tidy")
+  out <- data.frame(index = seq_along(x$candidates))
+  out[[x$parameter]] <- as.double(x$candidates)
+  out$chosen <- out$index == x$index
+  out
+}
+
 #' @export
 print.dpfda_pcv_selection <- function(x, ...) {
   cat(sprintf("<dpfda_pcv_selection> %s = %s (candidate %d of %d) for %s, epsilon spent %s\n",

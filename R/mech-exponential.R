@@ -46,7 +46,7 @@
 #'   error that names it.
 #' @return An object of class `dpfda_selection` with the selected `index`
 #'   (and its name as `label` when `utility` is named: the candidates' names
-#'   are public), `epsilon`, `sensitivity`, the number of candidates and the
+#'   are public, all kept as `labels`), `epsilon`, `sensitivity`, the number of candidates and the
 #'   rng mode.
 #'   `glance()` gives them as one row (for [dp_gp_select()] also `delta`
 #'   and `epsilon_regression`; never the utilities, which are not private).
@@ -85,7 +85,7 @@ dp_select <- function(utility, sensitivity, epsilon, budget = NULL, noise = c("e
   label <- if (length(labels) == length(score) && !is.na(labels[index]) && nzchar(labels[index])) labels[index]
   structure(c(list(index = index), if (!is.null(label)) list(label = label),
               list(epsilon = epsilon, sensitivity = sensitivity, n_candidates = length(score), noise = noise,
-                   rng = dp_rng())),
+                   rng = dp_rng()), if (length(labels) == length(score)) list(labels = labels)),
             class = "dpfda_selection")
 }
 
@@ -143,6 +143,32 @@ glance.dpfda_selection <- function(x, ...) {
     out$noise_variance <- x$noise_variance
     out$privacy_unit <- x$privacy_unit %||% NA_character_
   }
+  out
+}
+
+#' @rdname dp_select
+#' @details `tidy()` of a selection gives one row per candidate: its
+#'   `index`, its public description (the `label` of a named utility; for
+#'   [dp_gp_select()] the columns of its candidates, or the kernel and noise
+#'   variance of a list of them) and `chosen` (`TRUE` for the selected one).
+#'   Never the utilities: they are not private.
+#' @export
+tidy.dpfda_selection <- function(x, ...) {
+  check_dot_names(list(...), character(), "tidy")
+  out <- data.frame(index = seq_len(x$n_candidates))
+  if (inherits(x, "dpfda_gp_selection")) {
+    cd <- x$candidates
+    if (is.data.frame(cd)) {
+      out <- cbind(out, as.data.frame(cd, row.names = NULL))
+    } else {
+      out$kernel <- vapply(cd, function(c) format(c$kernel), "")
+      out$noise_variance <- vapply(cd, function(c) as.double(c$noise_variance), 0)
+    }
+  } else if (length(x$labels) == x$n_candidates) {
+    out$label <- x$labels
+  }
+  out$chosen <- out$index == x$index
+  rownames(out) <- NULL
   out
 }
 

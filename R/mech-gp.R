@@ -26,7 +26,8 @@
 #' with L2 sensitivity at most \eqn{\Delta} (Proposition 3.4).
 #'
 #' @param f The non-private function: an R function of the points (a vector
-#'   in one dimension, an `m x d` matrix otherwise) returning `m` values, or
+#'   in one dimension, an `m x d` matrix otherwise) returning `m` values (or a
+#'   one-curve `dpfda_curves` on `grid`, as [kde_gaussian()] returns), or
 #'   the values on `grid` directly (a vector, in the order of `grid`: with a
 #'   one-dimensional grid that is not sorted, the values are sorted with it; or
 #'   a one-curve `dpfda_curves`).
@@ -93,6 +94,16 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
 # Values of the target on the grid: an R function, a vector, or a curve.
 evaluate_target <- function(f, grid, arg = "f") {
   m <- grid_size(grid)
+  one_curve <- function(f) {
+    f <- check_curves_data(f, arg)
+    if (nrow(f$values) != 1L) dpfda_abort(sprintf("`%s` must hold one curve.", arg), arg = arg)
+    if (ncol(f$values) == m &&
+        !isTRUE(all.equal(unname(as_points(f$grid, arg)), unname(as_points(grid, "grid"))))) {
+      dpfda_abort(sprintf("`%s` is a curve on another grid than `grid`; evaluate it on `grid` first.", arg),
+                  class = data_error_class, arg = arg)
+    }
+    f$values[1L, ]
+  }
   v <- if (is.function(f)) {
     # the user's function: its errors become classed, its warnings are passed on classed
     withCallingHandlers(
@@ -103,16 +114,10 @@ evaluate_target <- function(f, grid, arg = "f") {
         dpfda_warn(sprintf("`%s` warned on the grid: %s", arg, conditionMessage(w)), "dpfda_warning_target")
         invokeRestart("muffleWarning")
       })
-  } else if (inherits(f, "dpfda_curves")) {
-    f <- check_curves_data(f, arg)
-    if (nrow(f$values) != 1L) dpfda_abort(sprintf("`%s` must hold one curve.", arg), arg = arg)
-    if (ncol(f$values) == m &&
-        !isTRUE(all.equal(unname(as_points(f$grid, arg)), unname(as_points(grid, "grid"))))) {
-      dpfda_abort(sprintf("`%s` is a curve on another grid than `grid`; evaluate it on `grid` first.", arg),
-                  class = data_error_class, arg = arg)
-    }
-    f$values[1L, ]
   } else f
+  # (a function may return one curve on the grid, as kde_gaussian() does; dp_bernstein() took it and
+  # this refused it as "not a list of length 1")
+  if (inherits(v, "dpfda_curves")) v <- one_curve(v)
   if (!is.numeric(v) || length(v) != m || !all(is.finite(v))) {
     arg_error(arg, sprintf("a function returning, or a vector of, %d finite values (one per grid point)", m), v)
   }

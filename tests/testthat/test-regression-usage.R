@@ -203,3 +203,39 @@ test_that("bin regression puts a point on a bin edge in the same bin in any unit
   expect_equal(s_tab$sums, s_mem$sums)
   expect_equal(unname(s_mem$sums[, "count"]), as.double(a$counts))
 })
+
+test_that("tidy() lists a selection's candidates; dp_gp_select() names a bad candidate; dp_gp_release() takes a curve-valued f", {
+  # (tidy() of a selection was R's unclassed "no applicable method")
+  s <- with_seed_mode(1, dp_select(c(a = 1, b = 5, c = 2), sensitivity = 1, epsilon = 2))
+  td <- tidy(s)
+  expect_identical(names(td), c("index", "label", "chosen"))
+  expect_identical(td$label, c("a", "b", "c"))
+  expect_identical(which(td$chosen), s$index)
+  expect_false(any(c("utility", "score") %in% names(td)))   # (never the utilities)
+  expect_identical(names(tidy(with_seed_mode(1, dp_select(c(1, 5), 1, 2)))), c("index", "chosen"))
+  cand <- expand.grid(lengthscale = c(2, 5), noise_variance = c(200, 800))
+  g <- with_seed_mode(2, dp_gp_select(MASS::mcycle$times, MASS::mcycle$accel, cand, y_bound = c(-150, 100),
+                                      epsilon = 1, include_dp_noise = FALSE))
+  tg <- tidy(g)
+  expect_identical(nrow(tg), 4L)
+  expect_identical(tg$lengthscale, cand$lengthscale)
+  expect_identical(sum(tg$chosen), 1L)
+  p <- with_seed_mode(3, pcv_select(curves(matrix(rnorm(40 * 11), 40), seq(0, 1, length.out = 11)), epsilon = 1,
+                                    tau = 2, mechanism = "iclp_qr", epsilon_select = 0.5))
+  tp <- tidy(p)
+  expect_identical(names(tp), c("index", "psi", "chosen"))
+  expect_identical(tp$psi[tp$chosen], p$psi)
+  # (a negative lengthscale was "must be a data frame ..., not an object of class <data.frame>")
+  bad <- transform(cand, lengthscale = c(2, -1, 5, 5))
+  expect_error(dp_gp_select(MASS::mcycle$times, MASS::mcycle$accel, bad, y_bound = c(-150, 100), epsilon = 1),
+               "`candidates`: its column `lengthscale` must hold positive finite numbers; row 2 is -1", fixed = TRUE,
+               class = "dpfda_error_argument")
+  # a function returning one curve on the grid, as kde_gaussian() does
+  x <- datasets::faithful$eruptions
+  gr <- seq(1, 6, length.out = 51)
+  a <- with_seed_mode(4, dp_gp_release(function(t) kde_gaussian(x, t, 0.3), gr, kernel_gaussian(0.3), 1,
+                                       epsilon = 1, delta = 1e-5))
+  b <- with_seed_mode(4, dp_gp_release(function(t) kde_gaussian(x, t, 0.3)$values[1, ], gr, kernel_gaussian(0.3), 1,
+                                       epsilon = 1, delta = 1e-5))
+  expect_identical(a$values$values, b$values$values)
+})
