@@ -87,7 +87,7 @@ accuracy_settings_binreg <- function(x, n, epsilon, opts) {
   centres <- bin_centres(st$bins, st$domain)
   law <- function(n, e) {
     scale <- ifelse(counts > 0, diff(yb) / (pmax(counts, 1e-300) * e), 0)
-    law_linear(NULL, scale, "laplace", centres, "independent Laplace on the bin means")
+    bin_step_law(scale, st$bins, st$domain, centres)
   }
   list(law = law, bias = function(n, e) list(note = "not bounded (it depends on the regression function)"),
        mechanism = "bin-laplace", n = s$n, epsilon = epsilon, delta = 0, tau = NULL)

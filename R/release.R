@@ -210,9 +210,16 @@ print.dpfda_release <- function(x, ...) {
   else if (is.character(x$noise)) cat("  noise: ", x$noise, "\n", sep = "")
   cat("  values: ", format(x$values), "\n", sep = "")
   if (!is.null(law)) {
-    cat(sprintf("  noise sd %s in %s; expected L2 noise error %s (see confint(), dp_accuracy())\n",
-                if (inherits(x, "dpfda_bernstein_release")) "of the released polynomial" else "on the grid",
-                format_range(range(sqrt(law$var))), format(sqrt(sum(law$weights * law$var)), digits = 4)))
+    sds <- sqrt(law$var)
+    # (an empty bin holds the midpoint of y_bound without noise: its sd 0 is no estimate's)
+    empty <- if (inherits(x, "dpfda_bin_release")) x$counts == 0 else rep(FALSE, length(sds))
+    cat(sprintf("  noise sd %s in %s%s; expected L2 noise error %s (see confint(), dp_accuracy())\n",
+                if (inherits(x, "dpfda_bernstein_release")) "of the released polynomial" else
+                  if (inherits(x, "dpfda_bin_release")) "of the bin means" else "on the grid",
+                if (all(empty)) "[none]" else format_range(range(sds[!empty])),
+                if (any(empty)) sprintf(" (%d empty bin%s: the midpoint of y_bound, no estimate)", sum(empty),
+                                        if (sum(empty) == 1L) "" else "s") else "",
+                format(sqrt(sum(law$weights * law$var)), digits = 4)))
   }
   # what one individual of the guarantee is: "one curve (376)" / "id (142 units)"
   # (a release of records, as the regressions: one record per individual)

@@ -239,3 +239,23 @@ test_that("tidy() lists a selection's candidates; dp_gp_select() names a bad can
                                        epsilon = 1, delta = 1e-5))
   expect_identical(a$values$values, b$values$values)
 })
+
+test_that("the expected L2 noise error of bin regression is that of its step function over the domain", {
+  # (the trapezoid rule over the bin centres gave the end bins half weight: 258.9 for 321 on
+  # airquality, whose noisiest bin is at an end; and the sd range began at the empty bin's 0)
+  aq <- stats::na.omit(datasets::airquality)
+  a <- with_seed_mode(3, suppressWarnings(dp_bin_regression(Ozone ~ Temp, data = aq, bins = 10, y_bound = c(0, 170),
+                                                            epsilon = 1, domain = c(50, 100))))
+  s <- a$laplace_scale
+  exact <- sqrt(sum(2 * s^2 * 5))   # Laplace variance 2 b^2 over each bin of width 5
+  expect_equal(dp_accuracy(a)$expected_l2, exact, tolerance = 1e-10)
+  out <- capture.output(print(a))
+  expect_true(any(grepl(sprintf("expected L2 noise error %s", format(exact, digits = 4)), out, fixed = TRUE)))
+  expect_true(any(grepl("(1 empty bin: the midpoint of y_bound, no estimate)", out, fixed = TRUE)))
+  expect_true(any(grepl(sprintf("noise sd of the bin means in [%s,", format(min(sqrt(2) * s[a$counts > 0]), digits = 4)),
+                        out, fixed = TRUE)))
+  # the same by simulation of the published law
+  law <- dpfda:::noise_law(a)
+  z <- law$draw(4000)
+  expect_equal(sqrt(mean(rowSums(z^2 * rep(law$weights, each = 4000)))), exact, tolerance = 0.05)
+})
