@@ -87,7 +87,9 @@
 #'   epsilon at which the test passes on `n` points (no target needed).
 #' * `"gp"` with `sensitivity` (and no `tau`): [dp_gp_release()], the
 #'   Gaussian-process release of one function with RKHS sensitivity
-#'   `sensitivity` (give `calibration` in `...` if not `"analytic"`).
+#'   `sensitivity` (give `calibration` in `...` if not `"analytic"`, and `noise =
+#'   "exact"` for the discrete Gaussian of `noise = "exact"`, whose zCDP
+#'   calibration is wider; any other option is refused).
 #' * `"gp_regression"`: [dp_gp_regression()] (cloaking). Its inputs are
 #'   public and only the outputs private, so its noise follows exactly from
 #'   the inputs `x` (they set `n`), the test points (`newdata` in `...`, or
@@ -423,7 +425,11 @@ print.dpfda_accuracy <- function(x, ...) {
   cat(sprintf("  expected L2 noise error (root mean square) %s; expected sup error %s\n",
               format(x$expected_l2, digits = 4), format(x$expected_sup, digits = 4)))
   if (!is.null(x$expected_rkhs)) print_kme_noise_norm(x$expected_rkhs)
-  if (is.finite(x$bias_l2 %||% NA_real_)) {
+  if (identical(x$bias_note, "no smoothing") && is.null(x$tau)) {
+    # (a release of one function adds noise to the function itself: the print spoke of tau and
+    # clipped curves, which it does not have)
+    cat("  bias: none (noise added to the function itself: no smoothing, no clipping); the total is the noise\n")
+  } else if (is.finite(x$bias_l2 %||% NA_real_)) {
     # (a covariance plan has no sup bound of the bias: said, not printed as NA)
     what <- if (identical(x$mechanism, "cov")) c("covariance", "tau^2") else c("mean", "tau")
     sup <- is.finite(x$bias_sup %||% NA_real_)
@@ -618,8 +624,17 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
     need(sensitivity, "sensitivity", "the RKHS sensitivity of dp_gp_release(), or give `n` and `tau` for dp_mean()")
     sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
     delta <- check_delta(delta, zero = gaussian_delta_zero("mechanism \"gp\""))
-    calibration <- opts$calibration %||% "analytic"
-    law <- function(n, e) law_gp(dp_noise_scale(sensitivity, e, delta, calibration), kernel, grid)
+    # (any other name was ignored: noise = "exact" planned the float noise, 8% too small, and a
+    # misspelt calibraton = "hall" the analytic one)
+    bad <- setdiff(names(opts), c("calibration", "noise"))
+    if (length(bad)) abort_unknown_option(bad[1L], "dp_accuracy", c(option_names("dp_accuracy"), "calibration", "noise"))
+    calibration <- check_choice(opts$calibration %||% "analytic", c("analytic", "hall", "classical"), "calibration")
+    noise <- check_noise(opts$noise %||% "float")
+    law <- function(n, e) {
+      sigma <- dp_noise_scale(sensitivity, e, delta, calibration)
+      if (noise == "exact") sigma <- gp_exact_sigma(sigma, sensitivity, grid_size(grid), e, delta)$sigma
+      law_gp(sigma, kernel, grid)
+    }
     return(list(law = law, bias = function(n, e) list(l2 = 0, sup = 0, worst_l2 = 0, note = "no smoothing"),
                 mechanism = "gp (dp_gp_release)", n = NULL, epsilon = epsilon, delta = delta, tau = NULL))
   }

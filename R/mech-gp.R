@@ -300,12 +300,19 @@ gp_exact_path <- function(values, grid, kernel, sigma, sensitivity, epsilon, del
   }
   fct <- chol_jitter(kernel_matrix(kernel, pts), jitter = 1e-10)
   w <- forwardsolve(fct$L, values)
-  # (a grid in units of the noise: R/noise-exact.R, exact_lattice())
+  ex <- gp_exact_sigma(sigma, sensitivity, m, epsilon, delta)
+  wt <- exact_gaussian_noise(w, ex$sigma, ex$lattice$k, ex$lattice$unit)
+  released <- as.vector(fct$L %*% wt)
+  rm(w, wt)
+  list(values = released, sigma = ex$sigma, step = ex$lattice$step, rho = ex$rho, jitter = fct$jitter)
+}
+
+# The discrete Gaussian of an exact GP release on m points, from the float calibration `sigma`:
+# the lattice (in units of the noise: R/noise-exact.R, exact_lattice()), the sensitivity with the
+# rounding to it, and the zCDP sigma and rho. Public; dp_accuracy() plans with it.
+gp_exact_sigma <- function(sigma, sensitivity, m, epsilon, delta) {
   lat <- exact_lattice(max(sigma, sensitivity * 1e-12, .Machine$double.xmin * 2^40), "gaussian")
   sens <- sensitivity + exact_rounding(m, lat$step, "l2")
   sig <- exact_gaussian_sigma(sens, epsilon, delta)
-  wt <- exact_gaussian_noise(w, sig, lat$k, lat$unit)
-  released <- as.vector(fct$L %*% wt)
-  rm(w, wt)
-  list(values = released, sigma = sig, step = lat$step, rho = sens^2 / (2 * sig^2), jitter = fct$jitter)
+  list(sigma = sig, lattice = lat, rho = sens^2 / (2 * sig^2))
 }

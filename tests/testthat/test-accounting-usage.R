@@ -37,3 +37,23 @@ test_that("gdp_epsilon() and zcdp_epsilon() take a vector of mu or rho, as the d
   expect_match(conditionMessage(e), "(c(1, NA))", fixed = TRUE)
   expect_error(zcdp_epsilon(c(0.1, -1), 1e-5), class = "dpfda_error_privacy")
 })
+
+test_that("dp_accuracy() of a GP release plans exact noise, refuses unknown options and speaks of no tau", {
+  # (noise = "exact" and a misspelt calibraton = "hall" were ignored: the plan gave the float
+  # analytic 0.1865 where the exact release has 0.2023)
+  g <- seq(0, 1, length.out = 101)
+  k <- kernel_gaussian(0.1)
+  plan <- function(...) dp_accuracy(mechanism = "gp", sensitivity = 0.05, epsilon = 1, delta = 1e-5, kernel = k,
+                                    grid = g, ...)
+  r <- with_seed_mode(1, dp_gp_release(sin, g, k, sensitivity = 0.05, epsilon = 1, delta = 1e-5, noise = "exact"))
+  expect_equal(plan(noise = "exact")$expected_l2, dp_accuracy(r)$expected_l2, tolerance = 1e-8)   # (the jitter)
+  expect_gt(plan(noise = "exact")$expected_l2, plan()$expected_l2 * 1.05)
+  rh <- with_seed_mode(1, dp_gp_release(sin, g, k, sensitivity = 0.05, epsilon = 1, delta = 1e-5, calibration = "hall"))
+  expect_equal(plan(calibration = "hall")$expected_l2, dp_accuracy(rh)$expected_l2, tolerance = 1e-12)
+  expect_error(plan(calibraton = "hall"), "`calibraton` is not an option of dp_accuracy()", fixed = TRUE,
+               class = "dpfda_error_argument")
+  expect_error(plan(noise = "exakt"), class = "dpfda_error_argument")
+  out <- capture.output(print(plan()))
+  expect_false(any(grepl("tau", out, fixed = TRUE)))
+  expect_true(any(grepl("bias: none (noise added to the function itself", out, fixed = TRUE)))
+})
