@@ -49,7 +49,9 @@ dp_cdelta <- function(delta, ...) {
 #'   \eqn{\epsilon} is refused unless `allow_large_epsilon = TRUE` (it does
 #'   fail for \eqn{\epsilon} around 10: where the Gaussian mechanism's exact
 #'   \eqn{\delta} at this \eqn{\sigma} exceeds the one claimed, a warning of
-#'   class `dpfda_warning_privacy` gives it).
+#'   class `dpfda_warning_privacy` gives it, and a release made so records
+#'   that true \eqn{\delta} as its `delta`, with the one asked for as
+#'   `delta_claimed`, and charges a budget with it).
 #' * `"classical"`: \eqn{\sqrt{2\log(1.25/\delta)}\Delta/\epsilon} (Dwork and
 #'   Roth, Theorem A.1), valid for \eqn{\epsilon < 1} only.
 #'
@@ -156,8 +158,9 @@ warn_hall_beyond_one <- function(epsilon, delta, shift) {
   true_delta <- gaussian_delta_unit(epsilon, shift)
   if (true_delta > delta * (1 + 1e-9)) {
     dpfda_warn(sprintf(paste("calibration = \"hall\" beyond epsilon = 1 has no proven guarantee, and here it fails:",
-                             "its noise gives (epsilon = %s, delta = %s)-DP, not the delta = %s the release records",
-                             "(and a budget is charged). Use calibration = \"analytic\" for the guarantee it claims."),
+                             "its noise gives (epsilon = %s, delta = %s)-DP, not the delta = %s asked for; a release",
+                             "records that true delta (and a budget is charged with it). Use calibration =",
+                             "\"analytic\" for the guarantee asked for."),
                        format(epsilon), format(true_delta, digits = 3), format(delta)),
                class = "dpfda_warning_privacy")
   }

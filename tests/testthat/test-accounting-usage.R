@@ -57,3 +57,27 @@ test_that("dp_accuracy() of a GP release plans exact noise, refuses unknown opti
   expect_false(any(grepl("tau", out, fixed = TRUE)))
   expect_true(any(grepl("bias: none (noise added to the function itself", out, fixed = TRUE)))
 })
+
+test_that("calibration = \"hall\" beyond epsilon 1 records the true delta of its noise and charges it", {
+  # (the release printed "(epsilon = 40, delta = 1e-05)-DP" where its noise gives delta 0.156)
+  g <- seq(0, 1, length.out = 100)
+  w <- expect_warning(r <- with_seed_mode(1, dp_gp_release(sin, g, kernel_gaussian(0.1), sensitivity = 0.01,
+                                                           epsilon = 40, delta = 1e-5, calibration = "hall",
+                                                           allow_large_epsilon = TRUE)),
+                      class = "dpfda_warning_privacy")
+  td <- gaussian_delta(40, r$noise_scale, r$sensitivity)
+  expect_gt(td, 0.1)
+  expect_equal(r$delta, td, tolerance = 1e-12)
+  expect_identical(r$delta_claimed, 1e-5)
+  expect_output(print(r), sprintf("delta = %s)-DP", format(r$delta, digits = 4)), fixed = TRUE)
+  b <- privacy_budget(100, 0.5, composition = "basic")
+  r2 <- suppressWarnings(with_seed_mode(1, dp_gp_release(sin, g, kernel_gaussian(0.1), sensitivity = 0.01, epsilon = 40,
+                                                         delta = 1e-5, calibration = "hall", allow_large_epsilon = TRUE,
+                                                         budget = b)))
+  expect_equal(budget_spent(b)[["delta"]], td, tolerance = 1e-9)
+  # where the claim holds, nothing changes
+  r3 <- with_seed_mode(1, dp_gp_release(sin, g, kernel_gaussian(0.1), sensitivity = 0.01, epsilon = 1, delta = 1e-5,
+                                        calibration = "hall"))
+  expect_identical(r3$delta, 1e-5)
+  expect_null(r3$delta_claimed)
+})

@@ -117,7 +117,11 @@ test_that("!Kung: the paper's standard-method scale, bound factors, in-sample RM
   # (the paper's epsilon = 50 with its calibration: no guarantee, and dpfda says so)
   w <- expect_warning(r50 <- run(epsilon = 50, bound = "paper_b", calibration = "hall", allow_large_epsilon = TRUE),
                       class = "dpfda_warning_privacy")
-  expect_match(conditionMessage(w), "not the delta = 0.01 the release records", fixed = TRUE)
+  expect_match(conditionMessage(w), "not the delta = 0.01 asked for; a release records that true delta", fixed = TRUE)
+  # the release records the true delta of its noise, and keeps the one asked for
+  expect_equal(r50$delta, gaussian_delta(50, r50$noise_scale, r50$sensitivity), tolerance = 1e-9)
+  expect_gt(r50$delta, 0.01)
+  expect_identical(r50$delta_claimed, 0.01)
   expect_equal(pointwise(r50), rep(dp_cdelta(0.01) * d * factor("paper_b") / 50, 3), tolerance = 1e-9)
   # epsilon = 50 needs the explicit opt-in with the paper's calibration
   expect_error(run(epsilon = 50, bound = "paper_b", calibration = "hall"), class = "dpfda_error_privacy")
