@@ -199,6 +199,18 @@ describe_value <- function(x) {
   format(x)
 }
 
+# The shape of a value that is private (what the user's non-private function returned): its type
+# and length, and how many entries are missing or not finite, never the numbers. describe_value()
+# showed short vectors, and the refusal of a dp_online() query put f's values in an analyst's
+# error message.
+describe_shape <- function(x) {
+  if (!is.atomic(x) || is.null(x)) return(describe_value(x))
+  bad <- if (is.numeric(x)) sum(!is.finite(x)) else sum(is.na(x))
+  shape <- if (is.matrix(x)) sprintf("a %d x %d %s matrix", nrow(x), ncol(x), typeof(x)) else
+    sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x))
+  paste0(shape, if (bad) sprintf(" with %d missing or non-finite value%s", bad, if (bad == 1L) "" else "s") else "")
+}
+
 # Where a longer vector holds missing or non-finite values, for a refusal that names the value:
 # "not a double vector of length 50" left the user to find the NA at position 7.
 missing_text <- function(x) {
@@ -219,8 +231,8 @@ levels_text <- function(x) {
   paste0(paste0("\"", utils::head(lv, 3L), "\"", collapse = ", "), if (length(lv) > 3L) ", ..." else "")
 }
 
-arg_error <- function(arg, what, value, class = "dpfda_error_argument") {
-  dpfda_abort(sprintf("`%s` must be %s, not %s.", arg, what, describe_value(value)),
+arg_error <- function(arg, what, value, class = "dpfda_error_argument", private = FALSE) {
+  dpfda_abort(sprintf("`%s` must be %s, not %s.", arg, what, if (private) describe_shape(value) else describe_value(value)),
               class = class, arg = arg)
 }
 

@@ -119,7 +119,8 @@ evaluate_target <- function(f, grid, arg = "f") {
   # this refused it as "not a list of length 1")
   if (inherits(v, "dpfda_curves")) v <- one_curve(v)
   if (!is.numeric(v) || length(v) != m || !all(is.finite(v))) {
-    arg_error(arg, sprintf("a function returning, or a vector of, %d finite values (one per grid point)", m), v)
+    arg_error(arg, sprintf("a function returning, or a vector of, %d finite values (one per grid point)", m), v,
+              private = TRUE)
   }
   as.double(v)
 }

@@ -104,9 +104,9 @@ online_gone <- function() {
 online_failure <- function(status, out, v, nn, object) {
   switch(as.character(status),
     "5" = arg_error("f", sprintf("a function returning %d number%s (one per new point)", nn,
-                                 if (nn == 1L) "" else "s"), v),
+                                 if (nn == 1L) "" else "s"), v, private = TRUE),
     "6" = arg_error("f", sprintf("a function returning %d finite value%s (one per new point)", nn,
-                                 if (nn == 1L) "" else "s"), v),
+                                 if (nn == 1L) "" else "s"), v, private = TRUE),
     "7" = dpfda_abort(sprintf(paste("The online state would need more than %s doubles, the limit set by",
                                     "options(dpfda.max_doubles = ) when it was created; nothing was answered."),
                               format(object$max_doubles, big.mark = ",", scientific = FALSE)),

@@ -104,7 +104,7 @@ sobolev_norm_1d <- function(f, fprime, gamma, lower = 0, upper = 1, ...) {
                     error = function(e) dpfda_abort(sprintf("`%s` failed: %s", arg, conditionMessage(e)), arg = arg),
                     warning = function(w) dpfda_abort(sprintf("`%s` warned: %s", arg, conditionMessage(w)), arg = arg))
       if (!is.numeric(v) || length(v) != length(t) || !all(is.finite(v))) {
-        arg_error(arg, "a vectorised function returning one finite value per point", v)
+        arg_error(arg, "a vectorised function returning one finite value per point", v, private = TRUE)
       }
       v
     }

@@ -81,3 +81,15 @@ test_that("calibration = \"hall\" beyond epsilon 1 records the true delta of its
   expect_identical(r3$delta, 1e-5)
   expect_null(r3$delta_claimed)
 })
+
+test_that("a refusal of what a private function returned gives its shape, never its values", {
+  # (a dp_online() query's error showed the analyst "rows c(0.777, 0.888)" of the curator's function)
+  o <- with_seed_mode(1, dp_online(function(t) c(0.777, 0.888)[seq_along(t)] + 0 * t, kernel_exponential(0.1),
+                                   sensitivity = 0.1, epsilon = 1, delta = 1e-5))
+  e <- expect_error(query(o, cbind(0.1, 0.2)), class = "dpfda_error_argument")
+  expect_false(grepl("0.777", conditionMessage(e), fixed = TRUE))
+  e <- expect_error(dp_gp_release(function(t) c(0.4242, NA, 1), c(0.1, 0.2, 0.3), kernel_gaussian(0.1),
+                                  sensitivity = 0.1, epsilon = 1, delta = 1e-5), class = "dpfda_error_argument")
+  expect_false(grepl("0.4242", conditionMessage(e), fixed = TRUE))
+  expect_match(conditionMessage(e), "a double vector of length 3 with 1 missing or non-finite value", fixed = TRUE)
+})

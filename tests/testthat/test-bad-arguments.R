@@ -326,7 +326,7 @@ bad_values <- function() {
     "NULL" = NULL, "NA" = NA, "NA_real_" = NA_real_, "NaN" = NaN,
     "Inf" = Inf, "-Inf" = -Inf, "-1" = -1, "0" = 0,
     "numeric(0)" = numeric(0), "character(0)" = character(0),
-    "a string" = "a", "TRUE" = TRUE, "a list" = list(1), "a function" = identity,
+    "a string" = "xyzzy", "TRUE" = TRUE, "a list" = list(1), "a function" = identity,
     "a data.frame" = data.frame(x = c(0, 0.5, 1)),
     "1e10" = 1e10, "2^31" = 2^31, "double.xmax" = .Machine$double.xmax
   )
