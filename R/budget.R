@@ -428,12 +428,24 @@ ledger_commit <- function(budget, rows) {
                                          format(budget$delta, digits = 4),
                                          if (budget$composition %in% c("gdp", "zcdp")) "" else
                                            " (GDP or zCDP composition can count a Gaussian release at the budget's delta)")
-                               } else "")),
+                               } else "", exact_gdp_note(budget, new))),
                 class = c("dpfda_error_budget", "dpfda_error_privacy"), arg = "budget")
   }
   warn_mixed_units(budget$ledger, rows)
   budget$ledger <- new
   invisible(budget)
+}
+
+# A GDP budget counts an exact-noise Gaussian release (a discrete Gaussian: rho-zCDP, no exact
+# mu-GDP profile) by basic composition, so its refusals came early ("no Gaussian release fits"
+# after one exact release of (1, 1e-5) in a (2, 1e-5) budget): say what counts it by its rho.
+exact_gdp_note <- function(budget, ledger) {
+  if (!identical(budget$composition, "gdp") || is.null(ledger$rho)) return("")
+  exact <- !is.na(ledger$rho) & (is.null(ledger$mu) | is.na(ledger$mu %||% NA)) & ledger$delta > 0
+  if (!any(exact)) return("")
+  paste("; exact-noise Gaussian releases (noise = \"exact\") have no GDP profile and count by basic",
+        "composition in a GDP budget: a zCDP budget, privacy_budget(..., composition = \"zcdp\"), counts them",
+        "by their rho")
 }
 
 # What remains of a budget, in words: (epsilon, delta) for basic and advanced

@@ -93,3 +93,23 @@ test_that("a refusal of what a private function returned gives its shape, never 
   expect_false(grepl("0.4242", conditionMessage(e), fixed = TRUE))
   expect_match(conditionMessage(e), "a double vector of length 3 with 1 missing or non-finite value", fixed = TRUE)
 })
+
+test_that("a GDP budget that refuses an exact Gaussian release points to zCDP composition", {
+  # (the second exact release of (1, 1e-5) in a (2, 1e-5) GDP budget was refused with "no Gaussian
+  # release fits", where a zCDP budget takes three)
+  x <- seq(0, 1, length.out = 50)
+  rel <- function(b) with_seed_mode(1, dp_gp_release(sin(2 * pi * x), x, kernel_gaussian(0.1), sensitivity = 0.1,
+                                                     epsilon = 1, delta = 1e-5, noise = "exact", budget = b))
+  b <- privacy_budget(2, 1e-5)
+  rel(b)
+  e <- expect_error(rel(b), class = "dpfda_error_budget")
+  expect_match(conditionMessage(e), "composition = \"zcdp\"), counts them by their rho", fixed = TRUE)
+  z <- privacy_budget(2, 1e-5, composition = "zcdp")
+  for (i in 1:3) rel(z)
+  expect_identical(nrow(z$ledger), 3L)
+  # a float release refused in a GDP budget gets no such note
+  f <- privacy_budget(1, 1e-5)
+  e <- expect_error(with_seed_mode(1, dp_gp_release(sin(2 * pi * x), x, kernel_gaussian(0.1), sensitivity = 0.1,
+                                                    epsilon = 2, delta = 1e-5, budget = f)), class = "dpfda_error_budget")
+  expect_false(grepl("zcdp", conditionMessage(e), fixed = TRUE))
+})
