@@ -206,7 +206,15 @@ print.dpfda_release <- function(x, ...) {
   cat(sprintf("  sensitivity %s, noise scale %s\n", format(x$sensitivity, digits = 4),
               format(x$noise_scale, digits = 4)))
   law <- tryCatch(published_law(x), error = function(e) NULL)
-  if (inherits(x$noise, "dpfda_kernel")) cat("  noise: ", noise_description(x, law$family), "\n", sep = "")
+  if (inherits(x$noise, "dpfda_kernel")) {
+    # (an exact release's noise scale is its discrete Gaussian's, calibrated by zCDP: wider than
+    # dp_noise_scale()'s float calibration, which the print left unexplained)
+    exact <- if (isTRUE(x$noise_exact) && identical(x$calibration_exact, "zcdp")) {
+      sprintf(" (exact: discrete Gaussian, calibrated by zCDP with rho %s, not by the float %s calibration)",
+              format(x$zcdp_rho, digits = 4), x$calibration %||% "analytic")
+    } else ""
+    cat("  noise: ", noise_description(x, law$family), exact, "\n", sep = "")
+  }
   else if (is.character(x$noise)) cat("  noise: ", x$noise, "\n", sep = "")
   cat("  values: ", format(x$values), "\n", sep = "")
   if (!is.null(law)) {

@@ -113,3 +113,13 @@ test_that("a GDP budget that refuses an exact Gaussian release points to zCDP co
                                                     epsilon = 2, delta = 1e-5, budget = f)), class = "dpfda_error_budget")
   expect_false(grepl("zcdp", conditionMessage(e), fixed = TRUE))
 })
+
+test_that("the print of an exact GP release says its noise is a discrete Gaussian calibrated by zCDP", {
+  # (it printed "noise scale 0.2023" beside dp_noise_scale()'s 0.1865 without a word)
+  g <- seq(0, 1, length.out = 101)
+  r <- with_seed_mode(1, dp_gp_release(sin, g, kernel_gaussian(0.1), sensitivity = 0.05, epsilon = 1, delta = 1e-5,
+                                       noise = "exact"))
+  expect_output(print(r), "(exact: discrete Gaussian, calibrated by zCDP with rho 0.03056", fixed = TRUE)
+  f <- with_seed_mode(1, dp_gp_release(sin, g, kernel_gaussian(0.1), sensitivity = 0.05, epsilon = 1, delta = 1e-5))
+  expect_false(any(grepl("exact:", capture.output(print(f)), fixed = TRUE)))
+})
