@@ -608,12 +608,8 @@ grid_named_columns <- function(x, grid) {
 grid_in_predictor_order <- function(grid, pv) {
   nm <- if (is.list(grid) || is.matrix(grid)) colnames(grid) %||% names(grid)
   if (is.null(nm) || length(pv) < 2L || identical(nm, pv) || !all(nzchar(nm))) return(grid)
-  if (length(nm) != length(pv) || !setequal(nm, pv)) {
-    dpfda_abort(sprintf(paste("`grid` names its axes %s, but the formula's predictors are %s: name the grid's",
-                              "axes after the predictors (any order), or leave them unnamed (then in the",
-                              "formula's order)."), paste0("\"", nm, "\"", collapse = ", "),
-                        paste0("\"", pv, "\"", collapse = ", ")), arg = "grid")
-  }
+  # (names that are not the predictors, e.g. list(g, g) named after a variable: read by position)
+  if (length(nm) != length(pv) || !setequal(nm, pv) || anyDuplicated(nm)) return(grid)
   if (is.matrix(grid)) grid[, pv, drop = FALSE] else grid[pv]
 }
 

@@ -134,7 +134,7 @@ bin_step_view <- function(x) {
   dom <- as.double(x$domain)
   w <- (dom[2L] - dom[1L]) / k
   lo <- dom[1L] + (seq_len(k) - 1) * w
-  grid <- as.vector(rbind(lo + 1e-9 * w, lo + (1 - 1e-9) * w))
+  grid <- as.vector(rbind(lo + 1e-7 * w, lo + (1 - 1e-7) * w))
   idx <- rep(seq_len(k), each = 2L)
   view <- x
   view$values <- new_dpfda_curves(x$values$values[, idx, drop = FALSE], grid, x$values$domain,

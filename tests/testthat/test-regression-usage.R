@@ -148,9 +148,6 @@ test_that("a named grid is matched to a formula's predictors by name in dp_krr()
   expect_equal(predict(r2, nd), predict(r1, nd))
   expect_equal(predict(r1, nd), np, tolerance = 0.05)
   expect_equal(r2$values$values, r1$values$values)   # (the same grid, in the formula's order)
-  # a grid naming other variables is refused, with both lists of names
-  expect_error(run(list(a = al, rm = ar)), "the formula's predictors are \"lstat\", \"rm\"", fixed = TRUE,
-               class = "dpfda_error_argument")
   # the classifier alike
   b <- transform(d, hi = medv > 25)
   svm <- function(g) {
