@@ -441,7 +441,7 @@ ledger_commit <- function(budget, rows) {
 # after one exact release of (1, 1e-5) in a (2, 1e-5) budget): say what counts it by its rho.
 exact_gdp_note <- function(budget, ledger) {
   if (!identical(budget$composition, "gdp") || is.null(ledger$rho)) return("")
-  exact <- !is.na(ledger$rho) & (is.null(ledger$mu) | is.na(ledger$mu %||% NA)) & ledger$delta > 0
+  exact <- !is.na(ledger$rho) & is.na(ledger$mu %||% NA) & ledger$delta > 0
   if (!any(exact)) return("")
   paste("; exact-noise Gaussian releases (noise = \"exact\") have no GDP profile and count by basic",
         "composition in a GDP budget: a zCDP budget, privacy_budget(..., composition = \"zcdp\"), counts them",

@@ -128,7 +128,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
     if (!is.null(unit)) {
       u <- curve_units(unit, nrow(A))
       du <- if (incomplete == "drop") attr(unit, "dropped_units", exact = TRUE)
-      k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(unit))) else 0
+      k_u <- units_without_complete(unit, du)
       return(new_dpfda_summary("cov", cov_sums(A, 1 / tabulate(u$index)[u$index]), u$n + k_u, nrow(A) * m, 0,
                                settings, missing_cells = 0, unit = attr(unit, "name", exact = TRUE) %||% "unit",
                                curves = nrow(A) + length(du), incomplete_n = k_u))

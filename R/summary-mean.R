@@ -134,7 +134,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
       # incomplete = "drop": the units of the curves left out that have no complete curve count as units
       # with no contribution (each remaining unit is the mean of its complete curves)
       du <- attr(unit, "dropped_units", exact = TRUE)
-      k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(unit))) else 0
+      k_u <- units_without_complete(unit, du)
       return(new_dpfda_summary("mean", as.vector(crossprod(X, wt)), u$n + k_u, nrow(X) * m, 0, settings,
                                missing_cells = 0, incomplete_n = k_u, unit = unit_name,
                                curves = nrow(X) + length(du)))
@@ -463,11 +463,13 @@ sql_lit <- function(x) {
   dbplyr::sql(ifelse(grepl("[.eEnN]", s), s, paste0(s, ".0")))
 }
 
-# The data of dp_mean(), from any source: curves in memory (anything
-# as_curves() reads, with its options from `...`), or a long table, chunks or
-# a mean summary, whose column names come from `...`. Returns the curves (in
-# memory) or the engine source with its columns, the public grid, domain and
-# dimension, and the options left for the mechanism.
+# The number of units of the curves that as_curves(incomplete = "drop") left out that have no
+# complete curve left (`unit`: the units of the curves kept, with those of the dropped curves as
+# its attribute "dropped_units"): they count as units with no contribution.
+units_without_complete <- function(unit, du = attr(unit, "dropped_units", exact = TRUE)) {
+  if (length(du)) length(setdiff(unique(as.character(du)), as.character(unit))) else 0
+}
+
 # Curves from as_curves(incomplete = "drop") hold only the complete curves and count the dropped
 # ones, which the summaries take as individuals adding 0 (so that N, the calibration's count, is
 # all of them). Released without incomplete = "drop", whose noisy count of the complete ones
@@ -478,8 +480,7 @@ refuse_dropped_curves <- function(x, incomplete, fun, units = NULL) {
   k <- length(x$dropped)
   if (identical(incomplete, "drop") || !k) return(invisible())
   if (!is.null(units)) {
-    du <- attr(units, "dropped_units", exact = TRUE)
-    k_u <- if (length(du)) length(setdiff(unique(as.character(du)), as.character(units))) else 0L
+    k_u <- units_without_complete(units)
     if (!k_u) return(invisible())
     dpfda_abort(sprintf(paste("`x` holds curves from as_curves(incomplete = \"drop\"), and %d unit%s of `unit`",
                               "ha%s no complete curve left. Give incomplete = \"drop\" to %s() as well: the release",
@@ -499,6 +500,11 @@ refuse_dropped_curves <- function(x, incomplete, fun, units = NULL) {
               class = data_error_class, arg = "incomplete")
 }
 
+# The data of dp_mean(), from any source: curves in memory (anything
+# as_curves() reads, with its options from `...`), or a long table, chunks or
+# a mean summary, whose column names come from `...`. Returns the curves (in
+# memory) or the engine source with its columns, the public grid, domain and
+# dimension, and the options left for the mechanism.
 mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select = "pss") {
   snap <- long_frame_on_grid(x, opts, grid)
   if (snap && select == "pcv") {
