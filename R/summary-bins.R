@@ -73,7 +73,9 @@
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
 #' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
 #' @param age,deaths,group Column names for `summarise_mortality()` (strings or bare names, as in [as_curves()]);
-#'   `group` may be `NULL` (one group).
+#'   `group` may be `NULL` (one group); left out, it is the column `group`
+#'   where the data have one and one group otherwise (as
+#'   [mortality_distribution()] on a data frame).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
@@ -364,21 +366,31 @@ summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "grou
   check_dot_names(dot_args(), character(), "summarise_mortality")   # (a misspelt option gets a classed error)
   age <- column_arg_names("age", x)
   deaths <- column_arg_names("deaths", x)
-  group <- column_arg_names("group", x)
-  summarise_mortality_impl(x, age, deaths, group, .query)
+  group_if_present <- missing(group)
+  have <- engine_names_or(x)
+  group <- if (group_if_present && !is.null(have) && !("group" %in% have)) NULL else column_arg_names("group", x)
+  summarise_mortality_impl(x, age, deaths, group, .query, group_if_present = group_if_present)
 }
 
-# summarise_mortality() with column names (strings).
-summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE) {
+# summarise_mortality() with column names (strings). group_if_present: `group` is the default
+# name, used only where the data have such a column (one distribution otherwise), as a data
+# frame in memory does, so that every source groups alike.
+summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE,
+                                     group_if_present = FALSE) {
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
+  if (group_if_present && !is.null(have) && !is.null(group) && !(group %in% have)) group <- NULL
   age <- engine_columns(age, have, "age", 1L)
   deaths <- engine_columns(deaths, have, "deaths", 1L)
   if (!is.null(group)) group <- engine_columns(group, have, "group", 1L)
   if (inherits(x, "dpfda_chunks")) {
     # a factor's level order, as in memory (chunks of a data frame listed its groups sorted, a data
-    # frame in its levels' order): the levels are the schema, read from the first chunk
+    # frame in its levels' order): the levels are the schema, read from the first chunk, which
+    # also settles a default `group` the chunks lack
     lv <- NULL
+    first <- TRUE
     out <- chunks_reduce(x, function(d) {
+      if (first && group_if_present && !is.null(group) && !(group %in% names(d))) group <<- NULL
+      first <<- FALSE
       if (is.null(lv) && !is.null(group) && is.factor(d[[group]])) lv <<- levels(d[[group]])
       summarise_mortality_impl(d, age, deaths, group)
     })

@@ -47,6 +47,35 @@ test_that("a dropped row of death counts says that its age counts 0 deaths in it
   expect_match(conditionMessage(w), "then counts 0 deaths in its group", fixed = TRUE)
 })
 
+test_that("mortality_distribution() without `group` groups alike from every source", {
+  # a column "group" groups wherever the data have one (memory summed it into one distribution
+  # with a warning while chunks and tables grouped); without one, every source gives one group
+  d <- data.frame(age = rep(0:3, 2), deaths = c(1, 2, 3, 4, 4, 3, 2, 1), group = rep(c("b", "a"), each = 4))
+  srcs <- list(memory = d, chunks = dp_chunks(list(d[1:3, ], d[4:8, ])), summary = summarise_mortality(d))
+  if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+    con <- DBI::dbConnect(RSQLite::SQLite())
+    on.exit(DBI::dbDisconnect(con), add = TRUE)
+    DBI::dbWriteTable(con, "g", d)
+    DBI::dbWriteTable(con, "one", d[1:4, 1:2])
+    srcs$sqlite <- dplyr::tbl(con, "g")
+  }
+  ms <- lapply(srcs, function(x) expect_silent(mortality_distribution(x)))
+  for (m in ms) {
+    expect_identical(m$groups, c("a", "b"))
+    expect_equal(m$values, ms$memory$values, tolerance = 1e-12)
+  }
+  expect_equal(ms$memory$values[2, ] * dpfda:::quadrature_weights(0:3) * 10, c(1, 2, 3, 4))
+  one <- list(mortality_distribution(d[1:4, 1:2]), mortality_distribution(dp_chunks(list(d[1:4, 1:2]))),
+              mortality_distribution(summarise_mortality(d[1:4, 1:2])))
+  if (!is.null(srcs$sqlite)) one$sqlite <- mortality_distribution(dplyr::tbl(con, "one"))
+  for (m in one) {
+    expect_identical(m$groups, "all")
+    expect_equal(m$values, one[[1]]$values, tolerance = 1e-12)
+  }
+  # a `group` named by the user must exist
+  expect_error(summarise_mortality(d[, 1:2], group = "group"), "does not have", class = "dpfda_error_argument")
+})
+
 test_that("mortality groups keep a factor's level order from chunks as from the data frame", {
   d <- data.frame(age = rep(0:3, 3), deaths = c(1, 2, 3, 4, 4, 3, 2, 1, 1, 1, 1, 1),
                   region = factor(rep(c("b", "c", "a"), each = 4), levels = c("c", "b", "a")))

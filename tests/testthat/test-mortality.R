@@ -9,7 +9,7 @@ mort_example <- function() {
        group = rep(c("Eastern Africa", "Western Europe", "South America"), each = 101))
 }
 
-test_that("mortality_distribution() gives trapezoid-normalised densities by group", {
+test_that("mortality_distribution() gives each age's deaths as the mass of its cell, by group", {
   e <- mort_example()
   m <- mortality_distribution(e$age, e$deaths, e$group)
   expect_s3_class(m, c("dpfda_mortality", "dpfda_density", "dpfda_curves"), exact = TRUE)
@@ -18,10 +18,18 @@ test_that("mortality_distribution() gives trapezoid-normalised densities by grou
   expect_identical(m$groups, c("Eastern Africa", "South America", "Western Europe"))
   expect_equal(integrate_curves(m), rep(1, 3))
   w <- dpfda:::quadrature_weights(0:100)
-  expect_equal(m$values[3, ], e$deaths[102:202] / sum(w * e$deaths[102:202]))
+  d3 <- e$deaths[102:202]
+  expect_equal(m$values[3, ], d3 / (sum(d3) * w))
+  expect_equal(m$values[3, ] * w * sum(d3), d3)   # the cell masses are the counts
   expect_equal(m$deaths, as.vector(tapply(e$deaths, factor(e$group), sum)), ignore_attr = TRUE)
-  # same as as_density() on the counts
-  expect_equal(m$values, as_density(curves(matrix(e$deaths, 3, byrow = TRUE)[c(1, 3, 2), ], 0:100))$values)
+  # the mean age at death is the count-weighted mean age (the end ages keep their full weight:
+  # as_density() on the counts, which treats them as function values, halves them and is
+  # years off with many infant deaths)
+  wm <- as.vector(tapply(e$age * e$deaths, factor(e$group), sum) / tapply(e$deaths, factor(e$group), sum))
+  expect_equal(summary(m)$distribution$mean, wm, tolerance = 0.1 / 40)
+  expect_lt(max(abs(summary(m)$distribution$mean - wm)), 0.1)
+  as_counts <- as_density(curves(matrix(e$deaths, 3, byrow = TRUE)[c(1, 3, 2), ], 0:100))
+  expect_gt(abs(summary(as_counts)$distribution$mean[1] - wm[1]), 1)
   # factor groups keep their level order; no group = one distribution
   f <- factor(e$group, levels = c("South America", "Eastern Africa", "Western Europe"))
   expect_identical(mortality_distribution(e$age, e$deaths, f)$groups, levels(f))
