@@ -67,6 +67,10 @@
 #'   `value_name`, or keep the `tfd` as a column of a data frame: `as_curves(d,
 #'   value = height)` (or a data frame with a single `tf` column) takes the
 #'   column's name as the value name and `id` as the labels.
+#' * A `tfb` object (\pkg{tf}'s basis representation, e.g. from
+#'   `tf::tfb()`): the basis functions are evaluated exactly at `grid`
+#'   (default: the object's own arguments, `tf::tf_arg()`), within its
+#'   domain.
 #' * A `dpfda_release`: its released curves.
 #' * A [curves()] object: returned after a full re-validation; with `grid`,
 #'   its (one-dimensional) curves are interpolated onto the new grid.
@@ -173,7 +177,7 @@ as_curves.default <- function(x, ...) {
                       "evaluate it on a grid first."), arg = "x")
   }
   arg_error("x", paste("a matrix (curves in rows) with `grid`, a numeric vector, a long or wide data frame,",
-                       "an fda `fd`, a tf `tfd`, curves or a release"), x)
+                       "an fda `fd`, a tf `tfd` or `tfb`, curves or a release"), x)
 }
 
 #' @rdname as_curves
@@ -658,9 +662,48 @@ as_curves.fd <- function(x, grid = NULL, n_grid = 101L, ..., arg_name = NULL, va
 
 #' @rdname as_curves
 #' @export
+as_curves.tfb <- function(x, grid = NULL, ..., incomplete = c("error", "drop"), arg_name = "t",
+                          value_name = "value") {
+  need_package("tf", "as_curves() on a tfb object")
+  check_dot_names(list(...), as_curves_options, "as_curves")
+  incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
+  # a basis representation is a function: evaluated exactly at the grid (not interpolated
+  # between its own arguments); tf_evaluate(), since tf::tfd() on a tfb needs tf attached
+  if (is.null(grid)) {
+    grid <- tf::tf_arg(x)
+    if (is.list(grid)) grid <- grid[[1L]]
+  } else {
+    grid <- as_grid(grid, "grid")
+    if (!is.null(dim(grid))) arg_error("grid", "a vector of points", grid)
+    dom <- tf::tf_domain(x)
+    if (min(grid) < dom[1L] || max(grid) > dom[2L]) {
+      dpfda_abort(sprintf(paste("`grid` must lie within the domain [%s, %s] of the tfb object (its basis is",
+                                "not defined outside); it spans [%s, %s]."), format(dom[1L]), format(dom[2L]),
+                          format(min(grid)), format(max(grid))), arg = "grid")
+    }
+  }
+  if (length(x) == 0L) arg_error("x", "a tfb object with at least one curve", x)
+  M <- do.call(rbind, lapply(tf::tf_evaluate(x, arg = grid), as.double))
+  if (!all(is.finite(M))) {
+    bad <- which(!apply(is.finite(M), 1L, all))
+    dpfda_abort(sprintf("`x` has curves with missing or non-finite values on `grid` (curve%s %s).",
+                        if (length(bad) == 1L) "" else "s", paste(utils::head(bad, 5L), collapse = ", ")),
+                arg = "x")
+  }
+  out <- curves(M, grid)
+  if (incomplete == "drop") out$dropped <- character()
+  if (!is.null(tf_curve_labels(x))) out$ids <- names(x)
+  set_curve_names(out, arg_name, value_name)
+}
+
+#' @rdname as_curves
+#' @export
 as_curves.tfd <- function(x, grid = NULL, ..., method = c("linear", "smooth"), restrict = FALSE, na.rm = FALSE,
                           df = NULL, incomplete = c("error", "drop"), arg_name = "t", value_name = "value") {
   need_package("tf", "as_curves() on a tfd object")
+  if (inherits(x, "tfb")) {   # (a tfb column of a data frame)
+    return(as_curves.tfb(x, grid = grid, ..., incomplete = incomplete, arg_name = arg_name, value_name = value_name))
+  }
   check_dot_names(list(...), as_curves_options, "as_curves")
   method <- check_choice(method, c("linear", "smooth"), "method")
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")

@@ -83,6 +83,33 @@ test_that("tfd <-> curves round-trips, releases become tfd", {
   expect_equal(as_curves(tt, grid = c(0, 0.5, 1))$values[2, ], c(0, 0.5, 1), tolerance = 1e-12)
 })
 
+test_that("tfb objects (tf's basis representation) are evaluated exactly at the grid", {
+  skip_if_not_installed("tf")
+  g <- seq(0, 1, length.out = 41)
+  x <- as_tfd(curves(rbind(a = sin(2 * pi * g), b = g^2, c = cos(pi * g)), g))
+  b <- suppressMessages(tf::tfb(x, k = 12, verbose = FALSE))
+  cb <- as_curves(b)
+  expect_s3_class(cb, "dpfda_curves")
+  expect_identical(cb$ids, c("a", "b", "c"))
+  expect_equal(cb$grid, g)
+  expect_equal(cb$values, do.call(rbind, lapply(tf::tf_evaluate(b, arg = g), as.double)), tolerance = 1e-12,
+               ignore_attr = TRUE)
+  # another grid: the basis itself there, not an interpolation of its values on its own arguments
+  g2 <- c(0.013, 0.31, 0.77)
+  expect_equal(as_curves(b, grid = g2)$values, do.call(rbind, lapply(tf::tf_evaluate(b, arg = g2), as.double)),
+               tolerance = 1e-12, ignore_attr = TRUE)
+  expect_error(as_curves(b, grid = c(-1, 0.5)), "domain", class = "dpfda_error_argument")
+  # a tfb column of a data frame, and straight into a release (the same as its curves)
+  d <- data.frame(id = c("u", "v", "w"))
+  d$f <- b
+  cd <- as_curves(d, value = f)
+  expect_identical(cd$ids, c("u", "v", "w"))
+  expect_equal(cd$values, cb$values, tolerance = 1e-12)
+  r1 <- with_seed_mode(3, suppressWarnings(dp_mean(b, epsilon = 1, tau = 2)))
+  r2 <- with_seed_mode(3, suppressWarnings(dp_mean(cb, epsilon = 1, tau = 2)))
+  expect_equal(r1$values$values, r2$values$values)
+})
+
 test_that("conversions to tf / fda give a classed error when the package is missing", {
   g <- seq(0, 1, length.out = 5)
   cv <- curves(g, g)
