@@ -182,6 +182,10 @@ describe_value <- function(x) {
   if (is.factor(x)) return(sprintf("a factor of length %d (levels %s)", length(x), levels_text(x)))
   if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
   if (is.object(x) && length(x) != 1L) return(sprintf("a <%s> vector of length %d", class(x)[1L], length(x)))
+  # the shape of a matrix or array, also when empty: a 0 x 5 matrix (no curves) and a 2 x 3 x 4
+  # array read "an empty double vector" and "an integer vector of length 24"
+  if (length(dim(x)) > 2L) return(sprintf("a %s %s array", paste(dim(x), collapse = " x "), typeof(x)))
+  if (is.matrix(x) && length(x) == 0L) return(sprintf("an empty %d x %d %s matrix", nrow(x), ncol(x), typeof(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (is.matrix(x)) {
     shown <- if (is.numeric(x) && length(x) <= 6L) {
@@ -206,7 +210,8 @@ describe_value <- function(x) {
 describe_shape <- function(x) {
   if (!is.atomic(x) || is.null(x)) return(describe_value(x))
   bad <- if (is.numeric(x)) sum(!is.finite(x)) else sum(is.na(x))
-  shape <- if (is.matrix(x)) sprintf("a %d x %d %s matrix", nrow(x), ncol(x), typeof(x)) else
+  shape <- if (length(dim(x)) > 2L) sprintf("a %s %s array", paste(dim(x), collapse = " x "), typeof(x)) else
+    if (is.matrix(x)) sprintf("a %d x %d %s matrix", nrow(x), ncol(x), typeof(x)) else
     sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x))
   paste0(shape, if (bad) sprintf(" with %d missing or non-finite value%s", bad, if (bad == 1L) "" else "s") else "")
 }

@@ -746,6 +746,15 @@ test_that("dates as arguments: a message that says how to turn them into numbers
   expect_match(dpfda:::describe_value(Sys.Date() + 0:1), "a <Date> vector of length 2", fixed = TRUE)
 })
 
+test_that("an empty matrix and an array are described by their shape in a refusal", {
+  # (they read "an empty double vector" and "an integer vector of length 24")
+  e <- expect_error(curves(matrix(numeric(0), 0, 5), 1:5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "an empty 0 x 5 double matrix", fixed = TRUE)
+  e <- expect_error(as_curves(array(1:24, c(2, 3, 4))), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "a 2 x 3 x 4 integer array", fixed = TRUE)
+  expect_identical(dpfda:::describe_shape(array(0, c(2, 2, 2))), "a 2 x 2 x 2 double array")
+})
+
 test_that("points in a data frame drop rows with missing or non-finite values as chunks and tables do", {
   # (they were refused in memory while the same data frame as chunks gave a release: the table fuzzer)
   set.seed(9)
