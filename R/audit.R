@@ -56,7 +56,10 @@
 #'   `dpfda_release`, a `dpfda_selection`, a `dpfda_bandwidth`, or a numeric
 #'   vector); it should pass the data on to a mechanism of the package (or
 #'   draw its noise through [rlaplace()] / [dp_rng()]) so the seed applies.
-#'   Its errors stop the audit with a classed error naming the data set; its
+#'   Releases it makes with a `budget` are not charged to it (the audit
+#'   publishes none of them; its noise is seeded).
+#'   Its errors stop the audit with a classed error naming the data set (it
+#'   keeps the class of the mechanism's own classed error); its
 #'   own warnings come back once per data set and message, with their count,
 #'   as a `dpfda_warning_audit` (the package's warnings pass unchanged).
 #' @param data,neighbour Two neighbouring data sets (any R objects that
@@ -381,9 +384,20 @@ audit_affine_ok <- function(fit, Y, Z) {
   all(err <= 1e-11 * rep(fit$scale, each = nrow(Y)))
 }
 
+# One run of the mechanism. Its releases are never published, so no budget is charged nor can
+# refuse them (audit_state$active: ledger_commit() does nothing); an audit of a release with
+# `budget =` spent the budget in its first runs and then failed on the refusal. A failure keeps
+# the mechanism's own error class (a classed error of the package still reads as one).
+audit_state <- new.env(parent = emptyenv())
+audit_state$active <- FALSE
 audit_call <- function(mechanism, d, what) {
+  was <- audit_state$active
+  audit_state$active <- TRUE
+  on.exit(audit_state$active <- was, add = TRUE)
   tryCatch(mechanism(d), error = function(e) {
-    dpfda_abort(sprintf("`mechanism` failed on `%s`: %s", what, conditionMessage(e)), arg = "mechanism")
+    own <- setdiff(class(e), c("dpfda_error", "error", "condition", "simpleError", "rlang_error"))
+    dpfda_abort(sprintf("`mechanism` failed on `%s`: %s", what, conditionMessage(e)),
+                class = unique(c(own, "dpfda_error_argument")), arg = "mechanism")
   })
 }
 

@@ -402,6 +402,7 @@ budget_unit_text <- function(ledger) {
 # dpfda_error_budget, saying what remains) when the composed total would
 # exceed the budget.
 ledger_commit <- function(budget, rows) {
+  if (isTRUE(audit_state$active)) return(invisible(budget))   # (the runs of dp_audit(): R/audit.R)
   # `charge`: the entries of one release share a number (a release may charge several parts)
   rows$charge <- if (nrow(budget$ledger)) max(budget$ledger$charge) + 1 else 1
   if (is.null(budget$ledger$unit)) budget$ledger$unit <- rep(NA_character_, nrow(budget$ledger))

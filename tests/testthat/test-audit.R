@@ -211,3 +211,34 @@ test_that("dp_audit(): a projection function gets one output as a vector, and it
   a <- dp_audit(mech, x0, x1, n = 200, projection = function(v) v[17] - v[5])
   expect_true(is.finite(a$epsilon_lower))
 })
+
+test_that("an audit charges no budget, and a mechanism's failure keeps its class", {
+  # (the first runs of an audit of a release with `budget =` spent the budget, and the audit then
+  # failed on the refusal as a plain argument error)
+  set.seed(4)
+  x <- runif(40)
+  nb <- replace(x, 1, 1)
+  b <- privacy_budget(epsilon = 1, composition = "basic")
+  mech <- function(d) dp_kde(d, seq(0, 1, length.out = 11), 0.2, epsilon = 0.5, mechanism = "iclp",
+                             domain = c(0, 1), budget = b)
+  a <- dp_audit(mech, x, nb, n = 200)
+  expect_s3_class(a, "dpfda_audit")
+  expect_identical(nrow(b$ledger), 0L)
+  expect_equal(budget_spent(b)$epsilon, 0)
+  # outside an audit the same function charges as before
+  r <- with_seed_mode(2, mech(x))
+  expect_equal(budget_spent(b)$epsilon, 0.5)
+  # a spent budget's refusal outside, and a failure inside keeps the mechanism's class
+  b2 <- privacy_budget(epsilon = 0.4, composition = "basic")
+  expect_error(dp_kde(x, seq(0, 1, length.out = 11), 0.2, epsilon = 0.5, mechanism = "iclp", domain = c(0, 1),
+                      budget = b2), class = "dpfda_error_budget")
+  e <- expect_error(dp_audit(function(d) dp_kde(d, seq(0, 1, length.out = 11), 0.2, epsilon = 0.5,
+                                                mechanism = "iclp", domain = c(0, 1), budget = 3),
+                             x, nb, n = 200), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "failed on `data`", fixed = TRUE)
+  e <- expect_error(dp_audit(function(d) stop(structure(class = c("dpfda_error_data", "dpfda_error", "error",
+                                                                     "condition"),
+                                                                 list(message = "bad data", call = NULL))),
+                             x, nb, n = 200), class = "dpfda_error_data")
+  expect_s3_class(e, "dpfda_error_argument")
+})
