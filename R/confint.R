@@ -62,9 +62,15 @@
 #'   split between the two by a public rule (the split giving the narrowest
 #'   band at the uniform density). Binned estimates add the bound on the
 #'   binning error; for `"bernstein"` the mean of the release is the iterated
-#'   Bernstein polynomial of \eqn{f_h}, whose distance to \eqn{f_h} is
-#'   bounded by \eqn{2^{h-1} D^2 \sup|f_h''| / (8k)} (with \eqn{\sup|f_h''|
-#'   \le \phi(0)/h_{bw}^3}, or \eqn{B}), often wide. For `"iclp"` and
+#'   Bernstein polynomial of \eqn{f_h}, whose distance to \eqn{f_h} at each
+#'   grid point is bounded by the largest it can be for any law of the data:
+#'   the bias is linear in the law, so this is its largest value for one
+#'   point mass, found on a fine grid of the domain (step at most
+#'   \eqn{h_{bw}/200}) plus the most it can change between two of its points
+#'   (or the general \eqn{2^{h-1} D^2 \sup|f_h''| / (8k)} with
+#'   \eqn{\sup|f_h''| \le B} under `smoothness`, if smaller). Without
+#'   `smoothness` a band for \eqn{f_h} stops at its largest possible value,
+#'   the kernel's peak \eqn{K_h(0)}. For `"iclp"` and
 #'   `"frl"` the target is the mechanism's own smoothed density (the power
 #'   kernel of the bandwidth after binning to the grid), and `smoothness` is
 #'   refused. With several points per privacy unit (`unit`), each unit adds
