@@ -32,7 +32,13 @@
 #'   \eqn{\sum_j |h_j|/\sqrt{\lambda_j}}: by default the exact maximum
 #'   over pairs of grid points of \eqn{(c/n)\sum_j \lambda_j^{\eta-1/2}
 #'   |v_j(t_k) - v_j(t_l)|} (binned data attain it), or the triangle or
-#'   Theorem 16 bounds. `"frl"` keeps the first `M` coefficients and adds
+#'   Theorem 16 bounds. The exact maximum costs \eqn{O(m^2 J)} for
+#'   \eqn{m} grid points and \eqn{J} components: where \eqn{m^2 J >
+#'   5 \times 10^7} (large grids: more than about 370 points with all
+#'   their components, e.g. a 20 x 20 grid in 2-D) the default is the triangle bound
+#'   \eqn{(2c/n) \max_k \sum_j \lambda_j^{\eta-1/2} |v_j(t_k)|}, which
+#'   is larger (more noise, still private); the print and
+#'   `r$params$sensitivity_method` say which was used. `"frl"` keeps the first `M` coefficients and adds
 #'   i.i.d. Laplace noise calibrated to their \eqn{\ell_1} sensitivity.
 #'   Options in `...`: `kernel` (its type is used; the lengthscale is the
 #'   bandwidth), `eta` (default \eqn{1 + 1/(2h) + 1/4}, \eqn{h} the
@@ -96,6 +102,9 @@
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
 #'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
 #'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted or `NULL`.
+#'   `"iclp"` and `"frl"` are pure DP whatever `delta` says: a `delta > 0` is
+#'   not used (the release is \eqn{(\epsilon, 0)}-DP, records and charges
+#'   `delta = 0`); for `"bernstein"` a `delta > 0` chooses Gaussian noise.
 #' @param mechanism `"gp"`, `"sobolev"`, `"bernstein"`, `"iclp"` (alias
 #'   `"iclp_qr"`, the name [dp_mean()] uses) or `"frl"`; see `?dp_mechanisms`.
 #' @param domain Public bounds for clamping the data: `c(lower, upper)`, or a
