@@ -108,7 +108,9 @@
 #'   private).
 #'   `summary()`: the ledger, a data frame with one row per charge
 #'   (`label`, `epsilon`, `delta`, `mu`, `rho`, `unit`: what the release
-#'   protects, see below) and the composed running total `total_epsilon`. A release made of several private parts, one of them
+#'   protects, see below) and the composed running total `total_epsilon`,
+#'   which holds at `total_delta` (the sum of the deltas under basic and
+#'   advanced composition, the budget's delta under GDP and zCDP). A release made of several private parts, one of them
 #'   Gaussian, has one row per part (`"dp_mean (tau = \"auto\") [bound]"`,
 #'   `"... [release]"`), charged together, so that the Gaussian part composes
 #'   as such.
@@ -595,12 +597,15 @@ print.dpfda_budget <- function(x, ...) {
 #' @export
 summary.dpfda_budget <- function(object, ...) {
   l <- object$ledger
+  # the running total and the delta it is stated at (a sum under basic and advanced composition;
+  # the budget's delta under GDP and zCDP): total_epsilon alone did not say which delta it holds at
   run <- vapply(seq_len(nrow(l)), function(i) {
-    ledger_total(l[seq_len(i), , drop = FALSE], object$delta, object$composition)$epsilon
-  }, 1)
+    tot <- ledger_total(l[seq_len(i), , drop = FALSE], object$delta, object$composition)
+    c(tot$epsilon, tot$delta)
+  }, c(0, 0))
   out <- data.frame(label = l$label, epsilon = l$epsilon, delta = l$delta, mu = l$mu, rho = l$rho,
-                    unit = ifelse(is.na(ledger_units(l)), "one record", ledger_units(l)), total_epsilon = run,
-                    stringsAsFactors = FALSE)
+                    unit = ifelse(is.na(ledger_units(l)), "one record", ledger_units(l)),
+                    total_epsilon = run[1L, ], total_delta = run[2L, ], stringsAsFactors = FALSE)
   structure(out, budget = c(epsilon = object$epsilon, delta = object$delta),
             composition = object$composition, class = c("summary.dpfda_budget", "data.frame"))
 }

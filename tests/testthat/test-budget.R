@@ -102,7 +102,26 @@ test_that("print and summary show the ledger", {
   s <- summary(b)
   expect_equal(s$label, c("a", "b"))
   expect_equal(s$total_epsilon, c(0.5, 0.75))
+  expect_equal(s$total_delta, c(0, 0))
   expect_output(print(s), "Privacy ledger")
+  # the delta each running total holds at: summed under basic composition, the budget's under GDP
+  bb <- privacy_budget(3, 1e-5, composition = "basic")
+  spend(bb, 1, delta = 1e-6)
+  spend(bb, 1, delta = 2e-6)
+  expect_equal(summary(bb)$total_delta, c(1e-6, 3e-6))
+  bg <- privacy_budget(3, 1e-5, composition = "gdp")
+  spend(bg, 0.5, delta = 1e-6, mu = 0.2)
+  spend(bg, 0.5)
+  sg <- summary(bg)
+  # (each total is the smallest valid statement: here the basic sum at delta 1e-6 beats the GDP one)
+  expect_equal(sg$total_epsilon[2], budget_spent(bg)$epsilon)
+  expect_equal(sg$total_delta[2], budget_spent(bg)$delta)
+  expect_true(all(sg$total_delta <= 1e-5))
+  bz <- privacy_budget(10, 1e-5, composition = "gdp")
+  for (i in 1:16) spend(bz, 0.5, delta = 1e-7, mu = 0.09)   # (mu implies (0.5, 1e-7))
+  sz <- summary(bz)
+  expect_lt(sz$total_epsilon[16], 8)               # GDP composition beats the basic sum ...
+  expect_equal(sz$total_delta[16], 1e-5)           # ... stated at the budget's delta
 })
 
 test_that("every mechanism charges its release once, with its own (eps, delta)", {
@@ -317,7 +336,7 @@ test_that("tidy(), glance() and as.data.frame() of a budget: the ledger and one 
   })
   td <- tidy(b)
   expect_identical(class(td), "data.frame")
-  expect_named(td, c("label", "epsilon", "delta", "mu", "rho", "unit", "total_epsilon"))
+  expect_named(td, c("label", "epsilon", "delta", "mu", "rho", "unit", "total_epsilon", "total_delta"))
   expect_equal(td, as.data.frame(unclass(summary(b)))[names(td)], ignore_attr = TRUE)
   expect_identical(as.data.frame(b), td)
   s <- budget_spent(b)
