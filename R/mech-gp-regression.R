@@ -607,13 +607,15 @@ formula_newdata <- function(tt, newdata, pv) {
 }
 
 # A release fit through a formula keeps the names of its predictors: predict() takes those columns
-# of a data frame by name, as predict.lm() does, and plots label the axis by the predictor (one) and
-# the values by the response (`response = FALSE` for a classifier, whose values are scores).
+# of a data frame by name, as predict.lm() does, and plots label the axes by the predictors and
+# the values by the response (`response = FALSE` for a classifier, whose values are scores);
+# as.data.frame(names = TRUE) names the columns after them (with several predictors it said
+# arg1, arg2).
 formula_release <- function(rel, fd, response = TRUE) {
   if (is.null(fd)) return(rel)
   rel$predictors <- fd$predictors
   rel$terms <- fd$terms   # (predict() evaluates them on newdata)
-  if (length(fd$predictors) == 1L) rel$values$arg_name <- fd$predictors
+  if (length(fd$predictors) == 1L || length(fd$predictors) == rel$values$dim) rel$values$arg_name <- fd$predictors
   if (response && !is.null(fd$response)) rel$values$value_name <- fd$response
   rel
 }

@@ -256,3 +256,23 @@ test_that("the expected L2 noise error of bin regression is that of its step fun
   z <- law$draw(4000)
   expect_equal(sqrt(mean(rowSums(z^2 * rep(law$weights, each = 4000)))), exact, tolerance = 0.05)
 })
+
+test_that("a regression on several predictors names its axes after them", {
+  # (as.data.frame(names = TRUE) gave arg1, arg2 for y ~ a + b)
+  set.seed(12)
+  d <- data.frame(a = runif(60), b = runif(60) * 10)
+  d$y <- sin(3 * d$a) + d$b / 10
+  nd <- expand.grid(a = seq(0.1, 0.9, length.out = 3), b = seq(1, 9, length.out = 3))
+  f <- with_seed_mode(1, suppressWarnings(dp_gp_regression(y ~ a + b, data = d, newdata = nd,
+                                                           kernel = kernel_gaussian(lengthscale = c(0.3, 3)),
+                                                           noise_variance = 0.01, y_bound = c(-1, 3),
+                                                           epsilon = 1, delta = 1e-5)))
+  df <- as.data.frame(f, names = TRUE)
+  expect_identical(names(df)[2:4], c("a", "b", "y"))
+  expect_equal(df$a, nd$a)
+  expect_equal(df$b, nd$b)
+  expect_named(as.data.frame(f), c("id", "arg1", "arg2", "value", "se", "lower", "upper"))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(f))
+})

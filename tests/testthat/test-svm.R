@@ -245,8 +245,8 @@ test_that("labels may be +-1, 0/1, logical or a two-level factor; anything else 
   expect_identical(svm_fit(d$x, as.integer(d$y), 0.05, k)$coefficients, ref)
   expect_identical(svm_fit(d$x, d$y > 0, 0.05, k)$coefficients, ref)   # TRUE is +1, as in glm()
   expect_identical(with_seed_mode(1, dp_svm(y ~ x1 + x2, data = data.frame(y = d$y > 0, x1 = d$x[, 1], x2 = d$x[, 2]),
-                                            lambda = 0.05, kernel = k, grid = grid, epsilon = 1, delta = 1e-5))$values,
-                   with_seed_mode(1, dp_svm(d$x, d$y, 0.05, k, grid, 1, 1e-5))$values)
+                                            lambda = 0.05, kernel = k, grid = grid, epsilon = 1, delta = 1e-5))$values$values,
+                   with_seed_mode(1, dp_svm(d$x, d$y, 0.05, k, grid, 1, 1e-5))$values$values)
   r1 <- with_seed_mode(1, dp_svm(d$x, d$y, 0.05, k, grid, 1, 1e-5))
   r2 <- with_seed_mode(1, dp_svm(d$x, (d$y + 1) / 2, 0.05, k, grid, 1, 1e-5))
   expect_identical(r1$values, r2$values)
@@ -463,7 +463,8 @@ test_that("dp_svm() with a data frame and a named grid takes the columns by name
   axes <- list(a = seq(0, 2, length.out = 8), b = seq(0, 1, length.out = 6))
   rel <- function(x, g) with_seed_mode(5, dp_svm(x, Y, lambda = 0.05, kernel = kernel_gaussian(0.3), grid = g,
                                                   epsilon = 1, delta = 1e-5))
-  expect_identical(rel(X, axes)$values, rel(as.matrix(X[c("a", "b")]), unname(axes))$values)
+  expect_identical(rel(X, axes)$values$values, rel(as.matrix(X[c("a", "b")]), unname(axes))$values$values)
+  expect_identical(rel(X, axes)$values$arg_name, c("a", "b"))   # (the axes named after the columns)
   expect_error(rel(X, stats::setNames(axes, c("a", "c"))), class = "dpfda_error_argument", regexp = "no column \"c\"")
 })
 
