@@ -343,11 +343,19 @@ print.summary.dpfda_release <- function(x, ...) {
 #' the **privacy noise** of [confint()] (the non-private summary lies in it
 #' with probability `level`; sampling variability and clipping or smoothing
 #' bias are not included). It is available at the release's grid points
-#' (`newdata = NULL` or points of the grid), and for a Bernstein density
-#' (`dp_kde(mechanism = "bernstein")`) at any points (the band of its
-#' lattice's polynomial, see [predict.dpfda_bernstein_release()]); elsewhere
-#' the prediction transforms the noise, and asking for an interval there is
-#' a classed error (`dpfda_error_unsupported`) rather than a silent `fit`.
+#' (`newdata = NULL` or points of the grid), and at any points where the
+#' prediction is a known linear image of the release's noise: ICLP and FRL
+#' releases ([dp_mean()], [dp_kde()] with `"iclp"` or `"frl"`, [dp_erm()];
+#' the Nystrom extension of the noisy Karhunen-Loeve coefficients), GP
+#' releases ([dp_gp_release()], [dp_kde()] with `"gp"` or `"sobolev"`; the
+#' kriged noise path, exact normal quantiles, on grids of up to 4000 points)
+#' and Bernstein densities (`dp_kde(mechanism = "bernstein")`: the band of
+#' the lattice's polynomial, see [predict.dpfda_bernstein_release()]). The
+#' band is the pointwise quantile of that noise's public law (Monte Carlo,
+#' 10000 draws, for Laplace-type noise). Elsewhere (GP regression, bin
+#' regression, the `"gp"` and `"bernstein"` mechanisms of [dp_mean()], ...)
+#' asking for an interval off the grid is a classed error
+#' (`dpfda_error_unsupported`) rather than a silent `fit`.
 #'
 #' @param object A `dpfda_release`.
 #' @param newdata Points (vector or matrix), or `NULL`. For a release fit
@@ -431,18 +439,57 @@ release_predict_band <- function(object, newdata, level) {
     dpfda_abort("interval = \"confidence\" is for a release of one curve; use confint() for several.",
                 class = "dpfda_error_unsupported", arg = "interval")
   }
-  ci <- stats::confint(object, level = level, type = "pointwise")
   idx <- seq_len(grid_size(object$values$grid))
   if (!is.null(newdata)) {
     idx <- release_grid_index(object, newdata)
     if (anyNA(idx)) {
-      dpfda_abort(paste("interval = \"confidence\" is available at the release's grid points only (newdata =",
-                        "NULL or points of the grid): elsewhere the prediction transforms the noise. Predict",
-                        "without `interval`, or take confint(object) on the grid."),
-                  class = "dpfda_error_unsupported", arg = "newdata")
+      # off the grid: the band of the noise the prediction carries, where it is a known linear image
+      # of the release's noise
+      law <- noise_law_at(object, newdata)
+      if (is.null(law)) {
+        dpfda_abort(paste("interval = \"confidence\" off the release's grid is available for ICLP, FRL and GP",
+                          "releases (whose predictions are linear images of their noise); for this one only at",
+                          "its grid points (newdata = NULL or points of the grid). Predict without `interval`,",
+                          "or take confint(object) on the grid."),
+                    class = "dpfda_error_unsupported", arg = "newdata")
+      }
+      fit <- predict.dpfda_release(object, newdata)
+      half <- noise_band(law, level, "pointwise", 10000L, 1L)$half
+      return(cbind(fit = fit, lwr = fit - half, upr = fit + half))
     }
   }
+  ci <- stats::confint(object, level = level, type = "pointwise")
   cbind(fit = ci$estimate[idx], lwr = ci$lower[idx], upr = ci$upper[idx])
+}
+
+# The public law of the noise in predict(object, newdata) at points off the release's grid, where
+# the prediction is a known linear image of the release's noise: ICLP and FRL releases (the
+# Nystrom extension of the noisy Karhunen-Loeve coefficients: the law of the grid with the
+# eigenvectors extended to newdata) and GP releases (kriging of the noise path: W N, W the
+# kriging weights, N the grid's Gaussian noise). NULL for the others.
+noise_law_at <- function(object, newdata) {
+  iclp <- inherits(object, c("dpfda_iclp_release", "dpfda_iclp_kde_release", "dpfda_iclp_erm_release")) &&
+    !identical(object$mechanism, "bernstein") && !identical(object$mechanism, "gp") && !is.null(object$basis)
+  if (iclp) {
+    ext <- object
+    ext$basis$vectors <- stats::predict(object$basis, newdata)
+    ext$basis$kron <- NULL
+    ext$values$grid <- newdata
+    return(noise_law(ext))
+  }
+  if (inherits(object, "dpfda_gp_release") && !is.null(object$noise)) {
+    m <- grid_size(object$values$grid)
+    if (m > 4000L) return(NULL)   # (the kriging weights of every grid point: m x m)
+    unit <- object$values
+    unit$values <- diag(m)
+    W <- kriging_predict(unit, object$noise, newdata, object$jitter)
+    W <- if (is.matrix(W)) t(W) else matrix(W, ncol = m)   # (newdata points x grid points)
+    C <- noise_law(object)$cov()
+    WC <- W %*% C
+    return(law_gaussian_cov(rowSums(WC * W), function() WC %*% t(W), newdata,
+                            "the grid's Gaussian noise kriged to newdata"))
+  }
+  NULL
 }
 
 release_predict <- function(object, newdata, ...) UseMethod("release_predict")

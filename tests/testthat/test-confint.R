@@ -320,6 +320,37 @@ test_that("predict(interval = \"confidence\") returns fit/lwr/upr from the noise
   expect_equal(predict(r, g[3]), predict(r)[3])
 })
 
+test_that("predict(interval = \"confidence\") off the grid: the noise of the prediction, for ICLP, FRL and GP", {
+  # (it was refused: "available at the release's grid points only")
+  g <- seq(1.5, 5.5, length.out = 21)
+  x <- faithful$eruptions
+  off <- c(2.05, 3.333, 5.1)
+  for (mech in c("iclp", "frl", "gp")) {
+    rel <- function() if (mech == "gp") dp_kde(x, g, 0.3, epsilon = 1, delta = 1e-5) else
+      dp_kde(x, g, 0.3, epsilon = 1, mechanism = mech)
+    r <- with_seed_mode(3, rel())
+    p <- predict(r, c(off, g[4]), interval = "confidence")
+    expect_identical(colnames(p), c("fit", "lwr", "upr"))
+    expect_equal(unname(p[, "fit"]), predict(r, c(off, g[4])))
+    # a grid point among them has the band of confint()
+    ci <- confint(r, type = "pointwise")
+    expect_equal(unname(p[4, c("lwr", "upr")]), c(ci$lower[4], ci$upper[4]), tolerance = 1e-8, info = mech)
+    # the half-width is the 95% quantile of the prediction's noise: over repeated releases of the
+    # same data, |prediction - its mean| (the noise; the estimate is fixed)
+    set.seed(8)
+    pr <- replicate(1500, predict(rel(), off))
+    emp <- apply(abs(pr - rowMeans(pr)), 1L, stats::quantile, 0.95)
+    half <- unname((p[1:3, "upr"] - p[1:3, "lwr"]) / 2)
+    expect_equal(half, unname(emp), tolerance = 0.1, info = mech)
+  }
+  # dp_mean (ICLP) with a centre and off-grid ages
+  X <- t(fda::growth$hgtf)
+  rm <- with_seed_mode(4, dp_mean(curves(X, fda::growth$age), epsilon = 1, tau = 60, center = 130))
+  pm <- predict(rm, c(1.5, 7.25), interval = "confidence")
+  expect_true(all(pm[, "lwr"] < pm[, "fit"] & pm[, "fit"] < pm[, "upr"]))
+  expect_equal(unname(pm[, "fit"]), predict(rm, c(1.5, 7.25)))
+})
+
 test_that("predict() methods without an interval refuse `interval` instead of ignoring it (issue 32)", {
   dp_reproducible(2)
   b <- dp_bernstein(function(a) sin(a), sensitivity = 0.1, epsilon = 1, k = 5)
@@ -394,7 +425,8 @@ test_that("a Bernstein density gives predict(interval = \"confidence\") off its 
   expect_equal(dim(predict(r, c(2, 4.5), interval = "confidence")), c(2L, 3L))   # grid points: the confint() band
   expect_warning(predict(r, 7, interval = "confidence"), class = "dpfda_warning_extrapolation")
   g <- with_seed_mode(9, dp_kde(x, seq(1, 6, by = 0.25), 0.3, epsilon = 1, delta = 1e-6, domain = c(1, 6)))
-  expect_error(predict(g, 2.123, interval = "confidence"), class = "dpfda_error_unsupported")   # a GP density: grid only
+  pg <- predict(g, 2.123, interval = "confidence")   # a GP density: the kriged noise's band (it was refused)
+  expect_true(pg[, "lwr"] < pg[, "fit"] && pg[, "fit"] < pg[, "upr"])
 })
 
 test_that("the GP noise law on a tensor grid draws through the factors, with the dense law's covariance", {
