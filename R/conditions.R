@@ -184,7 +184,7 @@ describe_value <- function(x) {
   if (is.object(x) && length(x) != 1L) return(sprintf("a <%s> vector of length %d", class(x)[1L], length(x)))
   # the shape of a matrix or array, also when empty: a 0 x 5 matrix (no curves) and a 2 x 3 x 4
   # array read "an empty double vector" and "an integer vector of length 24"
-  if (length(dim(x)) > 2L) return(sprintf("a %s %s array", paste(dim(x), collapse = " x "), typeof(x)))
+  if (length(dim(x)) > 2L) return(array_text(x))
   if (is.matrix(x) && length(x) == 0L) return(sprintf("an empty %d x %d %s matrix", nrow(x), ncol(x), typeof(x)))
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   if (is.matrix(x)) {
@@ -203,6 +203,8 @@ describe_value <- function(x) {
   format(x)
 }
 
+array_text <- function(x) sprintf("a %s %s array", paste(dim(x), collapse = " x "), typeof(x))
+
 # The shape of a value that is private (what the user's non-private function returned): its type
 # and length, and how many entries are missing or not finite, never the numbers. describe_value()
 # showed short vectors, and the refusal of a dp_online() query put f's values in an analyst's
@@ -210,7 +212,7 @@ describe_value <- function(x) {
 describe_shape <- function(x) {
   if (!is.atomic(x) || is.null(x)) return(describe_value(x))
   bad <- if (is.numeric(x)) sum(!is.finite(x)) else sum(is.na(x))
-  shape <- if (length(dim(x)) > 2L) sprintf("a %s %s array", paste(dim(x), collapse = " x "), typeof(x)) else
+  shape <- if (length(dim(x)) > 2L) array_text(x) else
     if (is.matrix(x)) sprintf("a %d x %d %s matrix", nrow(x), ncol(x), typeof(x)) else
     sprintf("%s %s vector of length %d", article(typeof(x)), typeof(x), length(x))
   paste0(shape, if (bad) sprintf(" with %d missing or non-finite value%s", bad, if (bad == 1L) "" else "s") else "")

@@ -99,11 +99,11 @@ mortality_distribution <- function(data = NULL, age, deaths, group = NULL, ...) 
     have <- engine_names_or(data)
     eng_col <- function(v, arg, default) column_names(v, have, arg, default = default, what = "`data`")
     # without `group`, a column "group" groups where the data have one, as in memory (chunks:
-    # settled by the first chunk)
-    group_default <- if (is.null(have) || "group" %in% have) "group"
+    # settled by the first chunk; summarise_mortality_impl())
     return(mortality_from_summary(summarise_mortality_impl(data, age = eng_col(age, "age", "age"),
                                                            deaths = eng_col(deaths, "deaths", "deaths"),
-                                                           group = eng_col(group, "group", group_default),
+                                                           group = if (is.null(group)) "group" else
+                                                             eng_col(group, "group", NULL),
                                                            group_if_present = is.null(group))))
   }
   if (is.data.frame(data)) {

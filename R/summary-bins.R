@@ -366,9 +366,8 @@ summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "grou
   check_dot_names(dot_args(), character(), "summarise_mortality")   # (a misspelt option gets a classed error)
   age <- column_arg_names("age", x)
   deaths <- column_arg_names("deaths", x)
-  group_if_present <- missing(group)
-  have <- engine_names_or(x)
-  group <- if (group_if_present && !is.null(have) && !("group" %in% have)) NULL else column_arg_names("group", x)
+  group_if_present <- missing(group)   # (the default "group": summarise_mortality_impl() drops it where absent)
+  group <- if (group_if_present) "group" else column_arg_names("group", x)
   summarise_mortality_impl(x, age, deaths, group, .query, group_if_present = group_if_present)
 }
 
