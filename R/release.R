@@ -348,14 +348,18 @@ print.summary.dpfda_release <- function(x, ...) {
 #' releases ([dp_mean()], [dp_kde()] with `"iclp"` or `"frl"`, [dp_erm()];
 #' the Nystrom extension of the noisy Karhunen-Loeve coefficients), GP
 #' releases ([dp_gp_release()], [dp_kde()] with `"gp"` or `"sobolev"`; the
-#' kriged noise path, exact normal quantiles, on grids of up to 4000 points)
-#' and Bernstein densities (`dp_kde(mechanism = "bernstein")`: the band of
-#' the lattice's polynomial, see [predict.dpfda_bernstein_release()]). The
-#' band is the pointwise quantile of that noise's public law (Monte Carlo,
-#' 10000 draws, for Laplace-type noise). Elsewhere (GP regression, bin
-#' regression, the `"gp"` and `"bernstein"` mechanisms of [dp_mean()], ...)
-#' asking for an interval off the grid is a classed error
-#' (`dpfda_error_unsupported`) rather than a silent `fit`.
+#' kriged noise path, exact normal quantiles, on grids of up to 4000 points;
+#' also [dp_gp_regression()] with `method = "standard"`), the `"gp"`
+#' mechanism of [dp_mean()] (the grid's GP noise projected on the KL basis
+#' and extended) and Bernstein releases (`dp_mean(mechanism = "bernstein")`,
+#' `dp_kde(mechanism = "bernstein")`: the band of the lattice's polynomial,
+#' see [predict.dpfda_bernstein_release()]). The band is the pointwise
+#' quantile of that noise's public law (Monte Carlo, 10000 draws, for
+#' Laplace-type noise). Binned regressions have their own band
+#' ([predict.dpfda_bin_release()]). Elsewhere (cloaking GP regression, whose
+#' release holds values at its `newdata` only, ...) asking for an interval
+#' off the grid is a classed error (`dpfda_error_unsupported`) rather than a
+#' silent `fit`.
 #'
 #' @param object A `dpfda_release`.
 #' @param newdata Points (vector or matrix), or `NULL`. For a release fit
@@ -447,8 +451,8 @@ release_predict_band <- function(object, newdata, level) {
       # of the release's noise
       law <- noise_law_at(object, newdata)
       if (is.null(law)) {
-        dpfda_abort(paste("interval = \"confidence\" off the release's grid is available for ICLP, FRL and GP",
-                          "releases (whose predictions are linear images of their noise); for this one only at",
+        dpfda_abort(paste("interval = \"confidence\" off the release's grid is available for ICLP, FRL, GP and",
+                          "Bernstein releases (whose predictions are linear images of their noise); for this one only at",
                           "its grid points (newdata = NULL or points of the grid). Predict without `interval`,",
                           "or take confint(object) on the grid."),
                     class = "dpfda_error_unsupported", arg = "newdata")
@@ -476,6 +480,25 @@ noise_law_at <- function(object, newdata) {
     ext$basis$kron <- NULL
     ext$values$grid <- newdata
     return(noise_law(ext))
+  }
+  if (inherits(object, "dpfda_iclp_release") && identical(object$mechanism, "bernstein") &&
+      !is.null(object$bernstein)) {
+    # the lattice's polynomial at newdata: the same law as on the grid, evaluated there
+    ext <- object
+    ext$values$grid <- newdata
+    return(noise_law(ext))
+  }
+  if (inherits(object, "dpfda_iclp_release") && identical(object$mechanism, "gp") && !is.null(object$basis)) {
+    # the GP path on the grid, projected on the KL basis and extended by Nystrom: W N with
+    # W = B(newdata) (w * V)'
+    m <- grid_size(object$values$grid)
+    if (m > 4000L) return(NULL)
+    b <- object$basis
+    W <- stats::predict(b, newdata) %*% t(b$weights * b$vectors)
+    C <- noise_law(object)$cov()   # (with the scale factor of incomplete = "drop")
+    WC <- W %*% C
+    return(law_gaussian_cov(rowSums(WC * W), function() WC %*% t(W), newdata,
+                            "the grid's Gaussian-process noise, projected on the KL basis and extended"))
   }
   if (inherits(object, "dpfda_gp_release") && !is.null(object$noise)) {
     m <- grid_size(object$values$grid)

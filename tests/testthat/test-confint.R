@@ -351,6 +351,65 @@ test_that("predict(interval = \"confidence\") off the grid: the noise of the pre
   expect_equal(unname(pm[, "fit"]), predict(rm, c(1.5, 7.25)))
 })
 
+test_that("predict(interval = \"confidence\") off the grid for dp_mean()'s gp and bernstein mechanisms", {
+  # (both were refused off the grid)
+  g <- seq(0, 1, length.out = 41)
+  X <- t(sapply(1:150, function(i) sin(2 * pi * g) * (i %% 7) / 7))
+  off <- c(0.005, 0.333, 0.9)
+  for (mech in c("gp", "bernstein")) {
+    rel <- function() suppressWarnings(if (mech == "gp") dp_mean(X, grid = g, epsilon = 1, tau = 1, mechanism = "gp",
+                                                                  delta = 1e-3) else
+      dp_mean(X, grid = g, epsilon = 1, tau = 1, mechanism = "bernstein"))
+    r <- with_seed_mode(5, rel())
+    p <- predict(r, c(off, g[4]), interval = "confidence")
+    expect_equal(unname(p[, "fit"]), predict(r, c(off, g[4])), info = mech)
+    ci <- confint(r, type = "pointwise")
+    expect_equal(unname(p[4, c("lwr", "upr")]), c(ci$lower[4], ci$upper[4]), tolerance = 1e-8, info = mech)
+    set.seed(9)
+    pr <- replicate(1500, predict(rel(), off))
+    emp <- apply(abs(pr - rowMeans(pr)), 1L, stats::quantile, 0.95)
+    half <- unname((p[1:3, "upr"] - p[1:3, "lwr"]) / 2)
+    expect_equal(half, unname(emp), tolerance = 0.1, info = mech)
+  }
+})
+
+test_that("predict(interval = \"confidence\") for binned regressions: the bin's Laplace band, the integral GP's", {
+  # (it was refused on every point)
+  x <- faithful$eruptions
+  y <- faithful$waiting
+  r <- with_seed_mode(6, dp_bin_regression(x, y, bins = 8, domain = c(1.5, 5.5), y_bound = c(40, 100), epsilon = 1))
+  ci <- confint(r, type = "pointwise")
+  p0 <- predict(r, interval = "confidence")
+  expect_equal(unname(p0[, "lwr"]), ci$lower)
+  expect_equal(unname(p0[, "upr"]), ci$upper)
+  # off the centres: the band of the point's bin, exact Laplace quantiles
+  off <- c(1.6, 2.05, 3.3, 5.45)
+  p <- predict(r, off, interval = "confidence", level = 0.9)
+  b <- findInterval(off, seq(1.5, 5.5, length.out = 9))
+  expect_equal(unname(p[, "fit"]), predict(r, off))
+  expect_equal(unname(p[, "upr"] - p[, "fit"]), r$laplace_scale[b] * log(10))
+  # outside the domain, nothing but y_bound is known
+  expect_warning(po <- predict(r, 6, interval = "confidence"), class = "dpfda_warning_extrapolation")
+  expect_equal(unname(po[1, ]), c(70, 40, 100))
+  expect_true(all(predict(r, off, interval = "confidence", clamp = TRUE)[, -1] >= 40))
+  # the integral GP with fixed hyperparameters: a linear image of the bins' noise, checked against
+  # repeated releases of the same data
+  rel <- function() dp_bin_regression(x, y, bins = 8, domain = c(1.5, 5.5), y_bound = c(40, 100), epsilon = 1,
+                                      method = "integral", lengthscale = 1, variance = 100, noise_variance = 4,
+                                      optimise = FALSE)
+  ri <- with_seed_mode(7, rel())
+  pint <- predict(ri, off, interval = "confidence")
+  set.seed(10)
+  pr <- replicate(1500, predict(rel(), off))
+  emp <- apply(abs(pr - rowMeans(pr)), 1L, stats::quantile, 0.95)
+  expect_equal(unname((pint[, "upr"] - pint[, "lwr"]) / 2), unname(emp), tolerance = 0.1)
+  # fitted hyperparameters depend on the noise: no known law, refused
+  rf <- with_seed_mode(8, dp_bin_regression(x, y, bins = 8, domain = c(1.5, 5.5), y_bound = c(40, 100),
+                                            epsilon = 1, method = "integral"))
+  expect_error(predict(rf, off, interval = "confidence"), class = "dpfda_error_unsupported", regexp = "optimise")
+  expect_error(predict(r, off, interval = "confidence", level = 2), class = "dpfda_error_argument")
+})
+
 test_that("predict() methods without an interval refuse `interval` instead of ignoring it (issue 32)", {
   dp_reproducible(2)
   b <- dp_bernstein(function(a) sin(a), sensitivity = 0.1, epsilon = 1, k = 5)
@@ -358,7 +417,7 @@ test_that("predict() methods without an interval refuse `interval` instead of ig
   expect_error(predict(b, 0.3, intervals = "confidence"), class = "dpfda_error_argument", regexp = "`intervals`")
   x <- runif(60)
   r <- dp_bin_regression(x, sin(3 * x), bins = 5, y_bound = c(-1, 1), epsilon = 1, domain = c(0, 1))
-  expect_error(predict(r, interval = "confidence"), class = "dpfda_error_unsupported")
+  expect_error(predict(r, 0.3, intervals = "confidence"), class = "dpfda_error_argument", regexp = "`intervals`")
   k <- dp_kme(matrix(runif(40), 20), kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, M = 5,
               domain = rbind(c(0, 0), c(1, 1)))
   expect_error(predict(k, interval = "confidence"), class = "dpfda_error_unsupported")
