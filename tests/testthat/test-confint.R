@@ -408,6 +408,14 @@ test_that("predict(interval = \"confidence\") for binned regressions: the bin's 
                                             epsilon = 1, method = "integral"))
   expect_error(predict(rf, off, interval = "confidence"), class = "dpfda_error_unsupported", regexp = "optimise")
   expect_error(predict(r, off, interval = "confidence", level = 2), class = "dpfda_error_argument")
+  # minutes instead of hours on the x axis (domain, lengthscale and points with it): the same bands
+  r60 <- with_seed_mode(6, dp_bin_regression(60 * x, y, bins = 8, domain = 60 * c(1.5, 5.5), y_bound = c(40, 100),
+                                             epsilon = 1))
+  expect_equal(predict(r60, 60 * off, interval = "confidence", level = 0.9), p)
+  ri60 <- with_seed_mode(7, dp_bin_regression(60 * x, y, bins = 8, domain = 60 * c(1.5, 5.5), y_bound = c(40, 100),
+                                              epsilon = 1, method = "integral", lengthscale = 60, variance = 100,
+                                              noise_variance = 4, optimise = FALSE))
+  expect_equal(predict(ri60, 60 * off, interval = "confidence"), pint, tolerance = 1e-8)
 })
 
 test_that("predict() methods without an interval refuse `interval` instead of ignoring it (issue 32)", {
