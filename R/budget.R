@@ -110,7 +110,14 @@
 #'   (`label`, `epsilon`, `delta`, `mu`, `rho`, `unit`: what the release
 #'   protects, see below) and the composed running total `total_epsilon`,
 #'   which holds at `total_delta` (the sum of the deltas under basic and
-#'   advanced composition, the budget's delta under GDP and zCDP). A release made of several private parts, one of them
+#'   advanced composition, the budget's delta under GDP and zCDP). `mu`
+#'   and `rho` are what a release records of itself: `mu` for Gaussian
+#'   float noise, `rho` for discrete Gaussian noise (`noise = "exact"`);
+#'   they are blank (`NA`) otherwise. Under `"zcdp"` a Gaussian row counts
+#'   as \eqn{\mu^2/2} and a pure row as \eqn{\epsilon^2/2} (or by basic
+#'   composition, whichever total is smaller), worked out at each total
+#'   rather than stored, so a blank `rho` does not mean the row is left
+#'   out. A release made of several private parts, one of them
 #'   Gaussian, has one row per part (`"dp_mean (tau = \"auto\") [bound]"`,
 #'   `"... [release]"`), charged together, so that the Gaussian part composes
 #'   as such.

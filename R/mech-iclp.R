@@ -157,7 +157,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' @param ... Options: `eta`, `psi` (QR, AR, GP; on the unit-measure domain, see
 #'   Units), `M` (FRL), `bernstein_k`
 #'   (Bernstein lattice size `k`, default 20; not `k`, which would match `kernel`), `J`, `weights`, `tol` (see [kl_basis()]), `h` (EDR),
-#'   `delta` and `calibration` (GP), `pss_rule` (see [pss_params()]),
+#'   `delta` and `calibration` (GP; the pure mechanisms do not use
+#'   `delta`: their releases record and charge 0), `pss_rule` (see [pss_params()]),
 #'   `frl_bound`, `frl_noise` (FRL: `"laplace"`, the default, pure DP; or
 #'   `"gaussian"`, the Gaussian mechanism on the first `M` coefficients,
 #'   calibrated to their L2 sensitivity \eqn{2\tau/n} whatever `M`, with
