@@ -690,19 +690,23 @@ named_matrix_frame <- function(x, columns) {
 # request to remove them first, where the same data frame as chunks gave a
 # release: found by the table fuzzer, tests/testthat/helper-fuzz-tables.R.)
 # Vectors and matrices keep as_points()'s rule (finite values only).
-clean_point_frame <- function(x, unit = NULL) {
-  if (!is.data.frame(x)) return(list(x = x, unit = unit))
+clean_point_frame <- function(x, unit = NULL, counts = NULL) {
+  if (!is.data.frame(x)) return(list(x = x, unit = unit, counts = counts))
   d <- as.data.frame(x)
   cols <- names(d)
   # (a column of text: points_problem()'s message names the numeric columns to select)
   if (!all(vapply(d, function(v) is.numeric(v) || all(is.na(v)), NA))) points_problem(d, "x")
   u <- if (!is.null(unit) && length(unit) == nrow(d)) ".dpfda_unit"
   if (!is.null(u)) d[[u]] <- as.vector(unit)
+  # (the counts of dp_kde() follow their rows: a dropped point drops its count, as a unit)
+  k <- if (is.numeric(counts) && is.null(dim(counts)) && length(counts) == nrow(d)) ".dpfda_counts"
+  if (!is.null(k)) d[[k]] <- as.double(counts)
   cl <- frame_clean(d, cols, u)
   warn_dropped_rows(cl$dropped)
   if (!nrow(cl$data)) {
     dpfda_abort("`x` holds no points: every row has a missing or non-finite value.", class = "dpfda_error_data",
                 arg = "x")
   }
-  list(x = cl$data[cols], unit = if (!is.null(u)) structure(cl$data[[u]], name = attr(unit, "name")) else unit)
+  list(x = cl$data[cols], unit = if (!is.null(u)) structure(cl$data[[u]], name = attr(unit, "name")) else unit,
+       counts = if (!is.null(k)) cl$data[[k]] else counts)
 }

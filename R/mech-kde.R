@@ -125,7 +125,15 @@
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism
 #'   (one degree `k` for every axis: the lattice has \eqn{(k+1)^d} points).
-#' @param ... `columns` (and `id` outside memory), see `x`; for `"gp"` and
+#' @param ... `columns` (and `id` outside memory), see `x`; `counts`
+#'   (whole-number frequencies, points in memory: `x[i]` stands for
+#'   `counts[i]` records, as for deaths by age, so `n = sum(counts)`, every
+#'   record is its own privacy unit, and the release is that of
+#'   `rep(x, counts)` without building it; a row of a data frame dropped for
+#'   a missing value drops its count; not with `unit`): every mechanism, in one
+#'   dimension for `"gp"`, `"sobolev"` and `"bernstein"`, which then use the
+#'   binned estimate with each point weighted by its count (`binned = FALSE`
+#'   is refused); for `"gp"` and
 #'   `"sobolev"` the rest is passed to [dp_noise_scale()] (e.g.
 #'   `allow_large_epsilon`); for `"iclp"` and `"frl"` the options listed
 #'   above; `"bernstein"` takes no other option (its Laplace noise has no
@@ -222,12 +230,19 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     x <- select_point_columns(x, opts$columns)
     opts$columns <- NULL
     point_names <- if (is.data.frame(x)) names(x)
-    cl <- clean_point_frame(x, unit)
+    cl <- clean_point_frame(x, unit, opts$counts)
     x <- cl$x
     unit <- cl$unit
+    opts$counts <- cl$counts
+    if (!is.null(unit) && !is.null(opts$counts)) {
+      dpfda_abort(paste("Give `counts` or `unit`, not both: with `counts` every record of a count is its own",
+                        "privacy unit; with `unit` every unit's points weigh one in all."), arg = "counts")
+    }
     if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
   n_known <- if (!is.null(units)) units$n_units else if (!engine) NROW(x)
+  kc <- opts$counts   # (records, not points: the n of delta's 1/n check)
+  if (!engine && is.numeric(kc) && length(kc) == NROW(x) && all(is.finite(kc))) n_known <- sum(kc)
   warn_privacy(epsilon, if (missing(delta)) 0 else delta, n_known)
   noise <- check_noise(noise)
   budget <- check_budget(budget)
@@ -270,6 +285,13 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     x$unit <- units$label
     engine <- TRUE
   }
+  records <- NULL   # counts with the kernel mechanisms: the binned summary of the records, then its release
+  if (!is.null(opts$counts) && !mechanism %in% c("iclp", "frl")) {
+    x <- kde_counts_summary(x, opts$counts, engine, grid, bandwidth, domain, bins, binned, d, mechanism)
+    records <- x$n
+    opts$counts <- NULL
+    engine <- TRUE
+  }
   if (mechanism %in% c("iclp", "frl")) {   # pure DP (Lin and Reimherr), R/mech-iclp-kde.R: any source
     rel <- do.call(dp_kde_iclp, c(list(x, grid, bandwidth, bw, epsilon, if (missing(delta)) 0 else delta,
                                        mechanism, domain, if (!engine) binned, bins, call, noise = noise,
@@ -284,7 +306,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # what is left goes to dp_noise_scale() (not used by the Bernstein lattice): anything else, e.g.
   # the `counts` of mechanism "iclp", is refused here rather than by R deep inside
   ok <- if (mechanism != "bernstein") "allow_large_epsilon"
-  iclp_only <- intersect(setdiff(names(opts), ok), iclp_kde_options)
+  iclp_only <- intersect(setdiff(names(opts), ok), setdiff(iclp_kde_options, "counts"))
   if (length(iclp_only)) {
     dpfda_abort(sprintf("`%s` is an option of mechanism \"iclp\" and \"frl\" only, not of \"%s\"; see ?dp_kde.",
                         iclp_only[1L], mechanism), arg = iclp_only[1L])
@@ -311,7 +333,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   if (mechanism == "bernstein") {
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
-    rel$privacy_unit <- est$privacy_unit
+    rel$privacy_unit <- records_unit(records) %||% est$privacy_unit
     rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
     if (inherits(bandwidth, "dpfda_bandwidth")) rel$bandwidth_budget <- bandwidth[c("epsilon", "delta")]
     return(done(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice)))))
@@ -321,10 +343,35 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                                                         "mechanism = \"bernstein\", \"iclp\" or \"frl\""))
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
-  rel$privacy_unit <- est$privacy_unit
+  rel$privacy_unit <- records_unit(records) %||% est$privacy_unit
   rel$bin_width <- est$bin_width(grid_size(grid))   # for confint(type = "population")
   done(release_close(rel, budget, "dp_kde"))
 }
+
+# `counts` with the kernel mechanisms ("gp", "sobolev", "bernstein"): points in
+# memory in one dimension, binned with weight counts[i] (the binned estimate of
+# rep(x, counts) without building it), n = sum(counts) records, each its own
+# privacy unit, as for "iclp" and "frl".
+kde_counts_summary <- function(x, counts, engine, grid, bandwidth, domain, bins, binned, d, mechanism) {
+  if (engine) {
+    dpfda_abort(paste("`counts` is for points in memory; a table or chunks hold one row per record (or",
+                      "several rows per individual with an `id` column)."), arg = "counts")
+  }
+  if (d != 1L) {
+    dpfda_abort(sprintf(paste("`counts` with mechanism \"%s\" is for points in one dimension; in %d dimensions",
+                              "use mechanism = \"iclp\" or \"frl\", which take them on any grid."), mechanism, d),
+                class = "dpfda_error_unsupported", arg = "counts")
+  }
+  if (isFALSE(binned)) {
+    dpfda_abort("`counts` uses the binned estimate (each point weighted by its count); leave `binned` NULL or TRUE.",
+                arg = "binned")
+  }
+  v <- kde_input_points(x, 1L)[, 1L]
+  counts <- iclp_kde_counts(counts, length(v))
+  summarise_kde_sums(v, grid, bandwidth, domain, bins, mechanism = mechanism, .weights = counts)
+}
+
+records_unit <- function(n) if (!is.null(n)) sprintf("one record (%s)", format(n, big.mark = ",", scientific = FALSE))
 
 # Without a `domain`, the grid's range bounds the data and points beyond it are
 # moved to its ends: on a grid over part of the data (a zoom on [3, 4] of

@@ -219,7 +219,7 @@ privacy_unit_points <- function(n, unit = NULL) {
 
 summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                                mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
-                               .query = FALSE) {
+                               .query = FALSE, .weights = NULL) {
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "summarise_kde",
                                local = c(iclp_qr = "iclp"))
   grid <- as_grid(grid, "grid")
@@ -288,9 +288,10 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   v <- as.double(v)
   outside <- points_outside(v, dom)
   v <- pmin(pmax(v, dom[1]), dom[2])
-  wt <- if (is.null(ids)) numeric(0) else id_weights(ids)
+  # (.weights: dp_kde()'s counts, records per point, checked there)
+  wt <- if (!is.null(.weights)) .weights else if (is.null(ids)) numeric(0) else id_weights(ids)
   w <- c_summary_bin(v, as.vector(wt), dom[1], delta, as.integer(B))
-  n <- if (is.null(ids)) length(v) else attr(wt, "n_ids")
+  n <- if (!is.null(.weights)) sum(.weights) else if (is.null(ids)) length(v) else attr(wt, "n_ids")
   new_dpfda_summary("kde", w, n, rows, dropped, settings, outside = outside)
 }
 

@@ -89,7 +89,7 @@ test_that("dp_kde() refuses an option its mechanism does not take with a classed
   x <- c(0.2, 0.4, 0.9)
   expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, nope = 2), "`nope` is not an option of dp_kde",
                class = "dpfda_error_argument")
-  expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, counts = c(3, 1, 2)),
+  expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, eta = 2),
                "option of mechanism \"iclp\" and \"frl\" only, not of \"gp\"", class = "dpfda_error_argument")
   expect_error(dp_kde(x, t, 0.1, epsilon = 1, delta = 1e-5, mechanism = "bernstein", allow_large_epsilon = TRUE),
                class = "dpfda_error_argument")

@@ -209,6 +209,40 @@ test_that("frequency counts give exactly the release of the repeated data", {
   }
 })
 
+test_that("frequency counts with the kernel mechanisms: the release of the repeated data, n = records", {
+  # (counts were an option of "iclp" and "frl" only)
+  g <- seq(0, 1, length.out = 41)
+  ages <- seq(0, 1, by = 0.05)
+  set.seed(11)
+  cnt <- c(0, rpois(length(ages) - 1, 30))
+  for (mech in c("gp", "sobolev", "bernstein")) {
+    dl <- if (mech == "bernstein") 0 else 1e-5
+    a <- with_seed_mode(7, dp_kde(ages, g, 0.08, epsilon = 1, delta = dl, mechanism = mech, domain = c(0, 1),
+                                  counts = cnt))
+    b <- with_seed_mode(7, dp_kde(rep(ages, cnt), g, 0.08, epsilon = 1, delta = dl, mechanism = mech,
+                                  domain = c(0, 1)))
+    expect_equal(a$n, sum(cnt), info = mech)
+    expect_identical(a$privacy_unit, sprintf("one record (%d)", sum(cnt)), info = mech)
+    # the sensitivity (and so the noise) is that of sum(cnt) records, not of the 21 points
+    expect_equal(a$sensitivity, b$sensitivity, tolerance = 1e-12, info = mech)
+    expect_equal(a$noise_scale, b$noise_scale, tolerance = 1e-12, info = mech)
+    expect_equal(a$values$values, b$values$values, tolerance = 1e-6, info = mech)
+  }
+  # a data frame's row dropped for a missing point drops its count
+  d <- data.frame(age = c(ages, NA))
+  expect_warning(a <- with_seed_mode(7, dp_kde(d, g, 0.08, epsilon = 1, delta = 1e-5, domain = c(0, 1),
+                                               counts = c(cnt, 1000))), class = "dpfda_warning_data")
+  expect_equal(a$n, sum(cnt))
+  expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = cnt, binned = FALSE),
+               class = "dpfda_error_argument", regexp = "binned")
+  expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = cnt, unit = seq_along(ages)),
+               class = "dpfda_error_argument", regexp = "not both")
+  expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = cnt[-1]), class = "dpfda_error_argument",
+               regexp = "counts")
+  expect_error(dp_kde(cbind(ages, ages), list(g, g), 0.08, epsilon = 1, delta = 1e-5, counts = cnt),
+               class = "dpfda_error_unsupported", regexp = "one dimension")
+})
+
 # ---- dp_cov(): covariance by reduction to a mean (Appendix C.1; R/mech-iclp-cov.R)
 
 test_that("dp_cov() sensitivity bounds random neighbours; privacy loss attained; symmetric release", {
