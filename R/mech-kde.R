@@ -126,7 +126,9 @@
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism
 #'   (one degree `k` for every axis: the lattice has \eqn{(k+1)^d} points).
 #' @param ... `columns` (and `id` outside memory), see `x`; `counts`
-#'   (whole-number frequencies, points in memory: `x[i]` stands for
+#'   (whole-number frequencies of points in memory, one per point, or a
+#'   column of a data frame `x` as a string or a bare name, e.g. the `Freq`
+#'   of `as.data.frame(table(v))`: `x[i]` stands for
 #'   `counts[i]` records, as for deaths by age, so `n = sum(counts)`, every
 #'   record is its own privacy unit, and the release is that of
 #'   `rep(x, counts)` without building it; a row of a data frame dropped for
@@ -200,7 +202,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   # table, chunks or a given summary (R/summary-bins.R), then one release step per mechanism
   engine <- is_engine_input(x)
   # `columns` (and `id` for tables and chunks): strings or bare names (R/entry.R)
-  opts <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()
+  opts <- if (...length()) capture_dots(..., .cols = c("columns", "id", "counts")) else list()
   x <- named_matrix_frame(x, opts$columns)
   if (engine || is.data.frame(x)) {
     opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
@@ -222,11 +224,15 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
       dpfda_abort("`id` is used only with a database table or chunks; give `unit` for points in memory.",
                   arg = "id")
     }
+    ucol <- NULL
     if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
       ucol <- check_unit_column(column_names(unit, names(x), "unit"), opts$columns)
       unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
       if (is.null(opts$columns)) opts$columns <- setdiff(names(x), ucol)
     }
+    kc <- kde_counts_arg(opts$counts, x, opts$columns)   # (a column of a data frame, or a vector)
+    opts$counts <- kc$counts
+    if (!is.null(kc$column) && is.null(opts$columns)) opts$columns <- setdiff(names(x), c(kc$column, ucol))
     x <- select_point_columns(x, opts$columns)
     opts$columns <- NULL
     point_names <- if (is.data.frame(x)) names(x)
@@ -369,6 +375,36 @@ kde_counts_summary <- function(x, counts, engine, grid, bandwidth, domain, bins,
   v <- kde_input_points(x, 1L)[, 1L]
   counts <- iclp_kde_counts(counts, length(v))
   summarise_kde_sums(v, grid, bandwidth, domain, bins, mechanism = mechanism, .weights = counts)
+}
+
+# `counts` as given: a vector (one count per point), or a column of a data
+# frame in memory (a string or a bare name naming one of its columns; a bare
+# name that is not a column is the variable's value). Returns the counts and
+# the column they came from (NULL for a vector).
+kde_counts_arg <- function(counts, x, columns) {
+  ref <- inherits(counts, "dpfda_column_ref")
+  val <- if (ref) counts$value else counts
+  named <- ref && is.symbol(counts$expr) && is.data.frame(x) && as.character(counts$expr) %in% names(x)
+  if (!named && !(is.character(val) && length(val) == 1L)) {
+    if (inherits(val, "error")) {
+      # (a bare name that is neither a column nor a variable: most likely a misspelt column)
+      if (ref && is.symbol(counts$expr) && is.data.frame(x)) missing_column_error(as.character(counts$expr), names(x),
+                                                                                 "counts")
+      dpfda_abort(sprintf("`counts` could not be evaluated (%s); give a vector of counts or a column name.",
+                          conditionMessage(val)), arg = "counts")
+    }
+    return(list(counts = val, column = NULL))
+  }
+  if (!is.data.frame(x)) {
+    dpfda_abort(paste("`counts` names a column, which needs a data frame `x` in memory; for points in a vector or",
+                      "matrix give the counts themselves (one per point)."), arg = "counts")
+  }
+  col <- column_names(counts, names(x), "counts")
+  if (col %in% columns) {
+    dpfda_abort(sprintf("`counts` (\"%s\") is also one of the point columns (`columns`); the counts must be a column of their own.",
+                        col), arg = "counts")
+  }
+  list(counts = as.data.frame(x)[[col]], column = col)
 }
 
 records_unit <- function(n) if (!is.null(n)) sprintf("one record (%s)", format(n, big.mark = ",", scientific = FALSE))

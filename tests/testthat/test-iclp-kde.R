@@ -241,6 +241,26 @@ test_that("frequency counts with the kernel mechanisms: the release of the repea
                regexp = "counts")
   expect_error(dp_kde(cbind(ages, ages), list(g, g), 0.08, epsilon = 1, delta = 1e-5, counts = cnt),
                class = "dpfda_error_unsupported", regexp = "one dimension")
+  # a frequency table: the counts as a column (string or bare name), the other column the points
+  tab <- data.frame(age = ages, deaths = cnt)
+  for (mech in c("gp", "iclp")) {
+    dl <- if (mech == "gp") 1e-5 else 0
+    a <- with_seed_mode(7, dp_kde(ages, g, 0.08, epsilon = 1, delta = dl, mechanism = mech, domain = c(0, 1),
+                                  counts = cnt))
+    b <- with_seed_mode(7, dp_kde(tab, g, 0.08, epsilon = 1, delta = dl, mechanism = mech, domain = c(0, 1),
+                                  counts = deaths))
+    b2 <- with_seed_mode(7, dp_kde(tab, g, 0.08, epsilon = 1, delta = dl, mechanism = mech, domain = c(0, 1),
+                                   counts = "deaths"))
+    expect_equal(b$values$values, a$values$values, info = mech)
+    expect_equal(b2$values$values, a$values$values, info = mech)
+    expect_identical(b$values$arg_name, "age")
+  }
+  expect_error(dp_kde(tab, g, 0.08, epsilon = 1, delta = 1e-5, counts = deats), class = "dpfda_error_argument",
+               regexp = "\"deats\"")
+  expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = "deaths"), class = "dpfda_error_argument",
+               regexp = "data frame")
+  expect_error(dp_kde(tab, g, 0.08, epsilon = 1, delta = 1e-5, counts = deaths, columns = c("deaths")),
+               class = "dpfda_error_argument", regexp = "column of their own")
 })
 
 # ---- dp_cov(): covariance by reduction to a mean (Appendix C.1; R/mech-iclp-cov.R)
