@@ -180,7 +180,11 @@ iclp_kde_normaliser <- function(basis, eta, dom) {
 iclp_kde_counts <- function(counts, npts) {
   if (is.null(counts)) return(NULL)
   ok <- is.numeric(counts) && is.null(dim(counts)) && length(counts) == npts && all(is.finite(counts)) &&
-    all(counts >= 0) && all(counts == round(counts)) && sum(counts) > 0 && sum(counts) < 2^53
+    all(counts >= 0) && all(counts == round(counts)) && sum(counts) > 0
+  if (isTRUE(ok) && sum(counts) > 1e15) {   # (the sensitivities take n up to 1e15, and named `n`)
+    dpfda_abort(sprintf("`counts` add up to %s records, more than the 1e15 a release can count.",
+                        format(sum(counts), digits = 4)), arg = "counts")
+  }
   if (!isTRUE(ok)) {
     # (which entries are wrong, when the length is right: "not a double vector of length 101" said nothing)
     bad <- if (is.numeric(counts) && is.null(dim(counts)) && length(counts) == npts) {

@@ -247,8 +247,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
   n_known <- if (!is.null(units)) units$n_units else if (!engine) NROW(x)
-  kc <- opts$counts   # (records, not points: the n of delta's 1/n check)
-  if (!engine && is.numeric(kc) && length(kc) == NROW(x) && all(is.finite(kc))) n_known <- sum(kc)
+  # (records, not points: the n of delta's 1/n check; bad counts are refused later, in their turn)
+  kc <- if (!engine) tryCatch(iclp_kde_counts(opts$counts, NROW(x)), error = function(e) NULL)
+  if (!is.null(kc)) n_known <- sum(kc)
   warn_privacy(epsilon, if (missing(delta)) 0 else delta, n_known)
   noise <- check_noise(noise)
   budget <- check_budget(budget)

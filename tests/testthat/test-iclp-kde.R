@@ -192,6 +192,9 @@ test_that("bad ICLP / FRL KDE inputs give classed errors naming the argument", {
   err(dp_kde(x, g, 0.1, 1, mechanism = "frl", counts = c(-1, rep(1, 9))), "counts")
   err(dp_kde(x, g, 0.1, 1, mechanism = "frl", counts = rep(0, 10)), "counts")
   err(dp_kde(x, g, 0.1, 1, mechanism = "frl", counts = c(NA, rep(1, 9))), "counts")
+  # (more records than a sensitivity can count was refused as a bad `n`, an argument not given)
+  err(dp_kde(x, g, 0.1, 1, mechanism = "bernstein", counts = c(1e15, rep(1, 9))), "counts")
+  err(dp_kde(x, g, 0.1, 1, mechanism = "iclp", counts = c(1e15, rep(1, 9))), "counts")
 })
 
 test_that("frequency counts give exactly the release of the repeated data", {
