@@ -520,8 +520,10 @@ lazy_math <- function(tbl) {
 }
 
 # Adds a per-row weight `wt`: 1, or 1 / (rows of the individual) with an id.
-lazy_weight <- function(q, id) {
+lazy_weight <- function(q, id, counts = FALSE) {
   s <- sq_from(q)
+  # (a frequency table: each row weighs its count, the column cw, checked by lazy_check_counts())
+  if (counts) return(sq_lazy(sq_mutate(s, list(wt = sql_double(s$con, sq_id(s, "cw"))))))
   if (is.null(id)) return(sq_lazy(sq_mutate(s, list(wt = sql_double(s$con, "1.0")))))
   i <- sq_id(s, "id")
   nk <- sq_id(s, "nk")

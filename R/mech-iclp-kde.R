@@ -71,12 +71,9 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
   dom <- as_domain(domain, grid)
   kde_check_domain(dom)
   if (engine) {
-    if (!is.null(opts$counts)) {
-      dpfda_abort(paste("`counts` is for points in memory; a table or chunks hold one row per record (or",
-                        "several rows per individual with an `id` column)."), arg = "counts")
-    }
     s <- if (inherits(x, "dpfda_summary")) x else
-      summarise_kde(x, grid, domain = dom, columns = opts$columns, id = opts$id, mechanism = "iclp")
+      summarise_kde(x, grid, domain = dom, columns = opts$columns, id = opts$id, mechanism = "iclp",
+                    counts = opts$counts)
     s <- check_summary(s, "kde_grid")
     if (is.function(note_summary)) note_summary(s)   # (dp_kde() says how many points the domain clamped)
     if (!isTRUE(all.equal(s$settings, list(axes = axes, domain = dom)))) {
@@ -84,7 +81,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     }
     p <- s$sums
     n <- s$n
-    pu <- privacy_unit_points(n, s$unit)
+    pu <- privacy_unit_points(n, s$unit, !is.null(s$counts))
   } else {
     pts <- clamp_to_domain(kde_input_points(x, d), dom)
     counts <- iclp_kde_counts(opts$counts, nrow(pts))

@@ -127,15 +127,17 @@
 #'   (one degree `k` for every axis: the lattice has \eqn{(k+1)^d} points).
 #' @param ... `columns` (and `id` outside memory), see `x`; `counts`
 #'   (whole-number frequencies of points in memory, one per point, or a
-#'   column of a data frame `x` as a string or a bare name, e.g. the `Freq`
-#'   of `as.data.frame(table(v))`: `x[i]` stands for
+#'   column of a data frame, database table or chunks as a string or a bare
+#'   name, e.g. the `Freq` of `as.data.frame(table(v))`; the same release
+#'   from every source, see [summarise_kde()]: `x[i]` stands for
 #'   `counts[i]` records, as for deaths by age, so `n = sum(counts)`, every
 #'   record is its own privacy unit, and the release is that of
 #'   `rep(x, counts)` without building it; a row of a data frame dropped for
-#'   a missing value drops its count; not with `unit`): every mechanism, in one
-#'   dimension for `"gp"`, `"sobolev"` and `"bernstein"`, which then use the
-#'   binned estimate with each point weighted by its count (`binned = FALSE`
-#'   is refused); for `"gp"` and
+#'   a missing value drops its count; not with `unit`): every mechanism
+#'   and dimension; in one dimension `"gp"`, `"sobolev"` and `"bernstein"`
+#'   then use the binned estimate with each point weighted by its count
+#'   (`binned = FALSE` is refused), in several the exact kernel sums times
+#'   the counts; for `"gp"` and
 #'   `"sobolev"` the rest is passed to [dp_noise_scale()] (e.g.
 #'   `allow_large_epsilon`); for `"iclp"` and `"frl"` the options listed
 #'   above; `"bernstein"` takes no other option (its Laplace noise has no
@@ -205,7 +207,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   opts <- if (...length()) capture_dots(..., .cols = c("columns", "id", "counts")) else list()
   x <- named_matrix_frame(x, opts$columns)
   if (engine || is.data.frame(x)) {
-    opts <- resolve_column_opts(opts, x, c("columns", "id"), n = list(columns = NULL))
+    opts <- resolve_column_opts(opts, x, c("columns", "id", if (engine) "counts"), n = list(columns = NULL))
     # (the grid given or made from a named domain: its names take the columns)
     opts$columns <- columns_for_named_kde(grid, domain, if (!missing(bandwidth)) bandwidth, engine_names_or(x),
                                           opts$columns)
@@ -217,6 +219,13 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
   point_names <- NULL   # the names of the point columns (axis labels of the release)
+  if (engine && !is.null(opts$counts)) {   # (a frequency table in a database or chunks: its column)
+    if (inherits(x, "dpfda_summary")) {
+      dpfda_abort("`counts` is for data; a summary has its counts already (give `counts` to summarise_kde()).",
+                  arg = "counts")
+    }
+    check_counts_source(x, if (!is.null(unit)) "unit" else opts$id)
+  }
   if (engine && !is.null(unit)) {
     opts$id <- point_units(x, unit, opts$columns, opts$id)$id
   } else if (!engine) {
@@ -293,8 +302,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     engine <- TRUE
   }
   records <- NULL   # counts with the kernel mechanisms: the binned summary of the records, then its release
-  if (!is.null(opts$counts) && !mechanism %in% c("iclp", "frl")) {
-    x <- kde_counts_summary(x, opts$counts, engine, grid, bandwidth, domain, bins, binned, d, mechanism)
+  if (!engine && !is.null(opts$counts) && !mechanism %in% c("iclp", "frl")) {
+    x <- kde_counts_summary(x, opts$counts, grid, bandwidth, domain, bins, binned, d, mechanism, k)
     records <- x$n
     opts$counts <- NULL
     engine <- TRUE
@@ -308,10 +317,12 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   columns <- opts$columns
   id <- opts$id
+  counts <- opts$counts   # (a column of a table or chunks; in memory the summary is made above)
   opts$columns <- NULL
   opts$id <- NULL
+  opts$counts <- NULL
   # what is left goes to dp_noise_scale() (not used by the Bernstein lattice): anything else, e.g.
-  # the `counts` of mechanism "iclp", is refused here rather than by R deep inside
+  # the `eta` of mechanism "iclp", is refused here rather than by R deep inside
   ok <- if (mechanism != "bernstein") "allow_large_epsilon"
   iclp_only <- intersect(setdiff(names(opts), ok), setdiff(iclp_kde_options, "counts"))
   if (length(iclp_only)) {
@@ -333,7 +344,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                         "which takes a bandwidth per axis or a matrix."), arg = "bandwidth")
   }
   dom <- kde_check_domain(as_domain(domain, grid))
-  est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) else
+  est <- if (engine) kde_summary_estimate(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d, counts) else
     kde_points_estimate(x, bandwidth, dom, binned, bins, d)
   if (is.function(note_summary)) note_summary(est$summary)
   if (is.null(n_known)) warn_privacy(NULL, if (missing(delta)) 0 else delta, est$n)   # (a table's n, from its summary)
@@ -359,23 +370,21 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
 # memory in one dimension, binned with weight counts[i] (the binned estimate of
 # rep(x, counts) without building it), n = sum(counts) records, each its own
 # privacy unit, as for "iclp" and "frl".
-kde_counts_summary <- function(x, counts, engine, grid, bandwidth, domain, bins, binned, d, mechanism) {
-  if (engine) {
-    dpfda_abort(paste("`counts` is for points in memory; a table or chunks hold one row per record (or",
-                      "several rows per individual with an `id` column)."), arg = "counts")
-  }
-  if (d != 1L) {
-    dpfda_abort(sprintf(paste("`counts` with mechanism \"%s\" is for points in one dimension; in %d dimensions",
-                              "use mechanism = \"iclp\" or \"frl\", which take them on any grid."), mechanism, d),
-                class = "dpfda_error_unsupported", arg = "counts")
-  }
-  if (isFALSE(binned)) {
+kde_counts_summary <- function(x, counts, grid, bandwidth, domain, bins, binned, d, mechanism, k) {
+  if (d == 1L && isFALSE(binned)) {
     dpfda_abort("`counts` uses the binned estimate (each point weighted by its count); leave `binned` NULL or TRUE.",
                 arg = "binned")
   }
-  v <- kde_input_points(x, 1L)[, 1L]
-  counts <- iclp_kde_counts(counts, length(v))
-  summarise_kde_sums(v, grid, bandwidth, domain, bins, mechanism = mechanism, .weights = counts)
+  pts <- kde_input_points(x, d)
+  counts <- iclp_kde_counts(counts, nrow(pts))
+  if (d == 1L) return(summarise_kde_sums(pts[, 1L], grid, bandwidth, domain, bins, mechanism = mechanism,
+                                         .weights = counts))
+  # (several dimensions: the exact kernel sums at the grid or lattice, each point times its count, as
+  # a table's summary with a counts column)
+  df <- stats::setNames(as.data.frame(pts), paste0(".x", seq_len(d)))
+  df$.dpfda_counts <- counts
+  summarise_kde_impl(df, grid, bandwidth, domain, bins, names(df)[seq_len(d)], NULL, mechanism, k,
+                     counts = ".dpfda_counts")
 }
 
 # `counts` as given: a vector (one count per point), or a column of a data

@@ -70,6 +70,13 @@
 #'   (as `id`) of a data frame, table or chunks (each unit's rows together), or a
 #'   vector with one entry per point for points in memory. A unit with
 #'   \eqn{r} points adds each with weight \eqn{1/r}, and `n` counts units.
+#' @param counts `NULL`, or a column (string or bare name) of a data frame,
+#'   table or chunks holding whole-number frequencies: each row stands for
+#'   that many records (a frequency table, e.g. points with their counts),
+#'   its weight in the sums is its count and `n` is the number of records,
+#'   each its own privacy unit (not with `unit`). Rows with a missing count
+#'   are dropped as other missing values; a negative or fractional count is
+#'   an error (`dpfda_error_data`).
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
 #' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
 #' @param age,deaths,group Column names for `summarise_mortality()` (strings or bare names, as in [as_curves()]);
@@ -96,7 +103,7 @@
 #' @export
 summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                           mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L, .query = FALSE,
-                          unit = NULL, ...) {
+                          unit = NULL, counts = NULL, ...) {
   check_required(c("x", "grid"))
   check_dot_names(dot_args(), character(), "summarise_kde")   # (a misspelt option gets a classed error)
   domain <- domain_from_ranges(domain)
@@ -108,7 +115,10 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
   }
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
-  s <- summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query)
+  counts <- column_arg_names("counts", x)
+  if (!is.null(counts)) check_counts_source(x, pu$id)
+  s <- summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query,
+                          counts = counts)
   # (a domain given here is given for the release too: dp_kde(s) does not warn as if the grid's range
   # bounded the data by default)
   if (inherits(s, "dpfda_summary") && !is.null(domain)) s$domain_given <- TRUE
@@ -118,10 +128,49 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
 # summarise_kde() with column names (strings); a summary with an `id` records it as its privacy unit.
 summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                                mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
-                               .query = FALSE) {
-  s <- summarise_kde_sums(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query)
+                               .query = FALSE, counts = NULL) {
+  s <- summarise_kde_sums(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query, counts = counts)
   if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  if (!is.null(counts) && inherits(s, "dpfda_summary")) s$counts <- counts
   s
+}
+
+# `counts` of the KDE summaries: a column of a data frame, table or chunks whose
+# rows each stand for that many records (a frequency table); not with a unit.
+check_counts_source <- function(x, id) {
+  if (!is.data.frame(x) && !is_engine_input(x)) {
+    dpfda_abort(paste("`counts` names a column of a data frame, database table or chunks; for points in a vector",
+                      "or matrix give dp_kde() the counts themselves."), arg = "counts")
+  }
+  if (!is.null(id)) {
+    dpfda_abort(paste("Give `counts` or a unit (`unit`, `id`), not both: with `counts` every record of a count is",
+                      "its own privacy unit; with a unit every unit's rows weigh one in all."), arg = "counts")
+  }
+  invisible()
+}
+
+# Counts read from data: whole numbers, at least 0 (rows with a missing count are dropped before).
+check_count_values <- function(v) {
+  bad <- which(!(v >= 0 & v == floor(v)))
+  if (length(bad)) {
+    dpfda_abort(sprintf("`counts` must be non-negative whole numbers (records per row); row %d has %s.", bad[1L],
+                        format(v[bad[1L]])), class = "dpfda_error_data", arg = "counts")
+  }
+  as.double(v)
+}
+
+# The same in a database: the rows of `q` (column cw) whose count is negative or not whole.
+lazy_check_counts <- function(q) {
+  s <- sq_from(q)
+  cw <- sq_id(s, "cw")
+  res <- engine_collect(sq_lazy(sq_summarise(s, character(), list(
+    bad = sprintf("SUM(CASE WHEN %s < 0 OR %s <> FLOOR(%s) THEN 1 ELSE 0 END)", cw, cw, cw),
+    tot = sprintf("SUM(%s)", cw)))))
+  if (plain_number(res$bad, 0) > 0) {
+    dpfda_abort(sprintf("`counts` must be non-negative whole numbers (records per row); %s rows of the table are not.",
+                        format(plain_number(res$bad, 0))), class = "dpfda_error_data", arg = "counts")
+  }
+  invisible()
 }
 
 # The privacy unit of point data (dp_kde(), dp_kme() and their summaries): a
@@ -212,21 +261,22 @@ regression_units <- function(unit, n, data = NULL, delta = NULL) {
 
 # "one point (n)" or "<unit> (n units)": the privacy unit of a KDE or KME release. (Not the
 # number of points of the units: replacing one unit changes it, so a release never states it.)
-privacy_unit_points <- function(n, unit = NULL) {
+privacy_unit_points <- function(n, unit = NULL, records = FALSE) {
   f <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  if (records) return(sprintf("one record (%s)", f(n)))   # (rows with counts: n counts records)
   if (is.null(unit)) sprintf("one point (%s)", f(n)) else sprintf("%s (%s units)", unit, f(n))
 }
 
 summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, columns = NULL, id = NULL,
                                mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
-                               .query = FALSE, .weights = NULL) {
+                               .query = FALSE, .weights = NULL, counts = NULL) {
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev", "bernstein", "iclp_qr", "frl"), "summarise_kde",
                                local = c(iclp_qr = "iclp"))
   grid <- as_grid(grid, "grid")
-  if (mechanism %in% c("iclp", "frl")) return(summarise_kde_grid(x, grid, domain, columns, id, .query))
+  if (mechanism %in% c("iclp", "frl")) return(summarise_kde_grid(x, grid, domain, columns, id, .query, counts))
   check_required("bandwidth")
   if (!is.null(dim(grid))) {
-    return(summarise_kde_kernel(x, grid, bandwidth, domain, columns, id, mechanism, k, .query))
+    return(summarise_kde_kernel(x, grid, bandwidth, domain, columns, id, mechanism, k, .query, counts))
   }
   dom <- kde_check_domain(as_domain(domain, grid))
   bw <- as_bandwidth(bandwidth, 1L)
@@ -239,15 +289,17 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
 
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_kde_impl(d, grid, bandwidth, dom, B, columns, id)
+      summarise_kde_impl(d, grid, bandwidth, dom, B, columns, id, counts = counts)
     }, id = id)))
   }
   if (is_lazy_table(x)) {
-    columns <- kde_columns(columns, colnames(x), 1L, id)
-    cols <- c(columns = columns, id = id)
-    q <- lazy_select(x, cols, c("x", if (!is.null(id)) "id"), numeric = "x", check = !.query)
-    nn <- lazy_drop_null(q, c("x", if (!is.null(id)) "id"), check = !.query, finite = "x")
-    s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
+    columns <- kde_columns(columns, colnames(x), 1L, c(id, counts))
+    cols <- c(columns = columns, id = id, counts = counts)
+    new <- c("x", if (!is.null(id)) "id", if (!is.null(counts)) "cw")
+    q <- lazy_select(x, cols, new, numeric = c("x", "cw"), check = !.query)
+    nn <- lazy_drop_null(q, new, check = !.query, finite = c("x", "cw"))
+    if (!is.null(counts) && !.query) lazy_check_counts(nn$q)
+    s <- sq_from(lazy_weight(nn$q, id, !is.null(counts)))   # (SQL written out: R/engine-sql.R)
     lo <- sq_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
     s <- sq_mutate(s, list(pos = sprintf("(%s - %s) / %s", sq_clamp(s, sq_id(s, "x"), lo, sq_lit(dom[2])), lo,
                                          sq_lit(delta))))
@@ -272,11 +324,12 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   }
   # in memory: a vector / one-column matrix, or a data frame with `columns`
   if (is.data.frame(x)) {
-    columns <- kde_columns(columns, names(x), 1L, id)
-    cl <- frame_clean(x, columns, id)
+    columns <- kde_columns(columns, names(x), 1L, c(id, counts))
+    cl <- frame_clean(x, c(columns, counts), id)
     d <- cl$data
     v <- d[[columns]]
     ids <- if (!is.null(id)) d[[id]]
+    if (!is.null(counts)) .weights <- check_count_values(d[[counts]])
     dropped <- cl$dropped
     rows <- cl$rows
   } else {
@@ -315,16 +368,16 @@ engine_names_or <- function(x) {
 # The kernel density estimate of dp_kde() from a table, chunks or a summary
 # (1-D bin weights, or kernel sums at the grid or lattice points in more
 # dimensions): a function evaluating it, and n (as kde_points_estimate()).
-kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d) {
+kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id, mechanism, k, d, counts = NULL) {
   s <- if (inherits(x, "dpfda_summary")) x else
     summarise_kde_impl(x, grid, bandwidth, domain = dom, bins = bins, columns = columns, id = id,
-                       mechanism = mechanism, k = k)
+                       mechanism = mechanism, k = k, counts = counts)
   s <- check_summary(s, if (d == 1L) "kde" else "kde_kernel")
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
   list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n, summary = s,
-       privacy_unit = privacy_unit_points(s$n, s$unit),
+       privacy_unit = privacy_unit_points(s$n, s$unit, !is.null(s$counts)),
        bin_width = function(m) if (d == 1L) diff(dom) / (s$settings$bins - 1) else 0)
 }
 
@@ -462,7 +515,7 @@ mortality_from_summary <- function(s) {
 # public (tensor) grid itself by (multi)linear binning, weights summing to one
 # per record (1/r per row of an individual with r rows), exactly
 # iclp_kde_bin() of R/mech-iclp-kde.R. The grid axes must be sorted.
-summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
+summarise_kde_grid <- function(x, grid, domain, columns, id, .query, counts = NULL) {
   d <- if (is.null(dim(grid))) 1L else ncol(grid)
   axes <- kde_grid_axes(grid)
   dom <- kde_check_domain(as_domain(domain, grid))
@@ -471,16 +524,17 @@ summarise_kde_grid <- function(x, grid, domain, columns, id, .query) {
   if (!is.null(id)) id <- engine_columns(id, have, "id", 1L)
   if (inherits(x, "dpfda_chunks")) {
     columns <- kde_columns(columns, NULL, d)
-    return(warn_dropped(chunks_reduce(x, function(dd) summarise_kde_grid(dd, grid, dom, columns, id, FALSE),
+    return(warn_dropped(chunks_reduce(x, function(dd) summarise_kde_grid(dd, grid, dom, columns, id, FALSE, counts),
                                       id = id)))
   }
   if (is_lazy_table(x)) {
-    return(summarise_kde_grid_lazy(x, axes, kde_columns(columns, have, d, id), id, settings, .query))
+    return(summarise_kde_grid_lazy(x, axes, kde_columns(columns, have, d, c(id, counts)), id, settings, .query,
+                                   counts))
   }
-  fp <- kde_frame_points(x, d, columns, id)
-  wt <- if (is.null(fp$ids)) NULL else id_weights(fp$ids)
+  fp <- kde_frame_points(x, d, columns, id, counts)
+  wt <- if (!is.null(fp$counts)) fp$counts else if (is.null(fp$ids)) NULL else id_weights(fp$ids)
   p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, as.vector(wt))
-  n <- if (is.null(fp$ids)) nrow(fp$pts) else attr(wt, "n_ids")
+  n <- if (!is.null(fp$counts)) sum(fp$counts) else if (is.null(fp$ids)) nrow(fp$pts) else attr(wt, "n_ids")
   new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom))
 }
 
@@ -499,13 +553,15 @@ kde_grid_axes <- function(grid) {
 # irregular one, never a join (a join with a small table is a scan per row
 # in SQLite) -- then the 2^d corner weights summed by cell. Only O(grid) sums
 # come back.
-summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query) {
+summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query, counts = NULL) {
   d <- length(axes)
   xn <- paste0("x", seq_len(d))
-  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", d)), id = id), c(xn, if (!is.null(id)) "id"),
-                   numeric = xn, check = !.query)
-  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query, finite = xn)
-  s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
+  new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
+  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", d)), id = id, counts = counts), new,
+                   numeric = c(xn, "cw"), check = !.query)
+  nn <- lazy_drop_null(q, new, check = !.query, finite = c(xn, "cw"))
+  if (!is.null(counts) && !.query) lazy_check_counts(nn$q)
+  s <- sq_from(lazy_weight(nn$q, id, !is.null(counts)))   # (SQL written out: R/engine-sql.R)
   sizes <- lengths(axes)
   # clamping to the axis is clamping to the domain, then to the grid, as in memory; the points beyond
   # the domain counted in the same step (one level of nesting: SQLite's parser has a depth limit)
@@ -590,7 +646,7 @@ kde_corners <- function(sizes) {
 # than one dimension (it does not bin there). In a database one sum per point
 # (the KME kernel-sum query of R/summary-kme.R): O(rows x points) work in the
 # engine, O(points) back.
-summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechanism, k, .query) {
+summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechanism, k, .query, counts = NULL) {
   d <- ncol(grid)
   bw <- as_bandwidth(bandwidth, d)
   dom <- kde_check_domain(as_domain(domain, grid))
@@ -601,18 +657,19 @@ summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechan
   if (inherits(x, "dpfda_chunks")) {
     columns <- kde_columns(columns, NULL, d)
     return(warn_dropped(chunks_reduce(x, function(dd) {
-      summarise_kde_kernel(dd, grid, bandwidth, dom, columns, id, mechanism, k, FALSE)
+      summarise_kde_kernel(dd, grid, bandwidth, dom, columns, id, mechanism, k, FALSE, counts)
     }, id = id)))
   }
   if (is_lazy_table(x)) {
-    return(summarise_kme_lazy(x, bw$kernel, "subspace", pts, NULL, dom, kde_columns(columns, have, d, id), id,
-                              "kde_kernel", settings, .query))
+    return(summarise_kme_lazy(x, bw$kernel, "subspace", pts, NULL, dom, kde_columns(columns, have, d, c(id, counts)),
+                              id, "kde_kernel", settings, .query, counts = counts))
   }
-  fp <- kde_frame_points(x, d, columns, id)
+  fp <- kde_frame_points(x, d, columns, id, counts)
   xs <- clamp_to_domain(fp$pts, dom)
-  sums <- if (is.null(fp$ids)) c_kde_sum(bw$scale(xs), bw$scale(pts)) else
+  sums <- if (!is.null(fp$counts)) as.vector(kernel_matrix(bw$kernel, pts, xs) %*% fp$counts) else
+    if (is.null(fp$ids)) c_kde_sum(bw$scale(xs), bw$scale(pts)) else
     as.vector(kernel_matrix(bw$kernel, pts, xs) %*% id_weights(fp$ids))
-  n <- if (is.null(fp$ids)) nrow(xs) else length(unique(fp$ids))
+  n <- if (!is.null(fp$counts)) sum(fp$counts) else if (is.null(fp$ids)) nrow(xs) else length(unique(fp$ids))
   new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom))
 }
 
@@ -637,15 +694,16 @@ kde_columns <- function(columns, have, d, id = NULL) {
 
 # Points, ids, rows and dropped rows of an in-memory input: a vector or
 # matrix, or a data frame with `columns` (rows with missing values dropped).
-kde_frame_points <- function(x, d, columns, id) {
+kde_frame_points <- function(x, d, columns, id, counts = NULL) {
   if (!is.data.frame(x)) {
     pts <- as_points(x, "x", d = d)
     return(list(pts = pts, ids = NULL, rows = nrow(pts), dropped = 0))
   }
-  columns <- kde_columns(columns, names(x), d, id)
-  cl <- frame_clean(x, columns, id)
+  columns <- kde_columns(columns, names(x), d, c(id, counts))
+  cl <- frame_clean(x, c(columns, counts), id)
   pts <- matrix(as.double(unlist(cl$data[columns], use.names = FALSE)), nrow(cl$data), d)
-  list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped)
+  list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped,
+       counts = if (!is.null(counts)) check_count_values(cl$data[[counts]]))
 }
 
 # Row weights 1/r for an individual with r rows (ids compared by value, as an

@@ -101,8 +101,8 @@ NULL
   if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y
   if (!is.null(e1$outside)) out$outside <- e1$outside + e2$outside   # (KDE points beyond the domain)
   if (isTRUE(e2$domain_given)) out$domain_given <- TRUE   # (the same bounds, given in one part at least)
-  if (!identical(e1$unit, e2$unit)) {   # n counts units in one part and curves in the other
-    dpfda_abort("The summaries were computed with different privacy units (`unit`); compute every part with the same.",
+  if (!identical(e1$unit, e2$unit) || !identical(e1$counts, e2$counts)) {   # n counts units (records) in one part and curves in the other
+    dpfda_abort("The summaries were computed with different privacy units (`unit`, `counts`); compute every part with the same.",
                 arg = "e2")
   }
   if (!is.null(e1$norm_counts)) out$norm_counts <- e1$norm_counts + e2$norm_counts   # (tau = "auto")
@@ -121,7 +121,8 @@ print.dpfda_summary <- function(x, ...) {
   f <- function(v) format(v, big.mark = ",", scientific = FALSE)
   # curve summaries read one value per (curve, grid point) (a row of long data, a cell of a matrix)
   what <- if (x$kind %in% c("mean", "cov", "mean_bins", "cov_bins")) "values" else "rows"
-  who <- if (is.null(x$unit)) "individuals" else
+  who <- if (!is.null(x$counts)) sprintf("records (the counts of \"%s\")", x$counts) else
+    if (is.null(x$unit)) "individuals" else
     sprintf("units of \"%s\"%s", x$unit, if (is.null(x$curves)) "" else sprintf(" (%s curves)", f(x$curves)))
   cat(sprintf("  %s %s from %s %s; %s %s dropped (missing values)\n", f(x$n), who, f(x$rows), what,
               f(x$dropped), what))

@@ -122,13 +122,17 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
 # a join of every row with a public table costs the engine a joined row per
 # (row, point) -- on PostgreSQL several times the kernel evaluations
 # themselves -- and the literals are typed constants folded once per query.
-summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind, settings, .query) {
+summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind, settings, .query,
+                               counts = NULL) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
-  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", D)), id = id), c(xn, if (!is.null(id)) "id"),
-                   numeric = xn, check = !.query)
-  nn <- lazy_drop_null(q, c(xn, if (!is.null(id)) "id"), check = !.query, finite = xn)
-  s <- sq_from(lazy_weight(nn$q, id))   # (SQL written out: R/engine-sql.R)
+  new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
+  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", D)), id = id, counts = counts), new,
+                   numeric = c(xn, "cw"), check = !.query)
+  nn <- lazy_drop_null(q, new, check = !.query, finite = c(xn, "cw"))
+  if (!is.null(counts) && !.query) lazy_check_counts(nn$q)
+  weighted <- !is.null(id) || !is.null(counts)
+  s <- sq_from(lazy_weight(nn$q, id, !is.null(counts)))   # (SQL written out: R/engine-sql.R)
   con <- s$con
   id_sql <- function(nm) sq_id(s, nm)
   if (!is.null(box)) {
@@ -140,7 +144,7 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
                         list(outside = sq_outside_flag(vapply(xn, id_sql, ""), box[1L, ], box[2L, ]))))
   }
   lit <- function(v) paste0("(", sql_num(v), ")")
-  wt <- if (is.null(id)) "" else paste0(id_sql("wt"), " * ")   # (without ids every row has weight 1)
+  wt <- if (!weighted) "" else paste0(id_sql("wt"), " * ")   # (without ids or counts every row has weight 1)
   un <- paste0("u", seq_len(D))
   if (method == "subspace") {
     if (!kme_kernel_sql_ok(kernel)) {
@@ -199,12 +203,12 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
     sums <- c(sprintf("SUM(%sCOS(%s))", wt, tt), sprintf("SUM(%sSIN(%s))", wt, tt))
     names(sums) <- c(paste0("c", seq_len(Jp)), paste0("s", seq_len(Jp)))
   }
-  res <- lazy_wide_sums(sq_lazy(s), sums, c(cnt = if (is.null(id)) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt")),
+  res <- lazy_wide_sums(sq_lazy(s), sums, c(cnt = if (!weighted) "COUNT(*)" else sprintf("SUM(%s)", id_sql("wt")),
                                              if (!is.null(box)) c(out = out_sum)), .query)
   if (.query) return(res)
   out <- plain_double(unname(res$sums))
   if (method == "random_features") out <- rff$scale * out
-  n <- if (is.null(id)) plain_number(res$extra[["cnt"]], 0) else round(plain_number(res$extra[["cnt"]], 0))
+  n <- if (!weighted) plain_number(res$extra[["cnt"]], 0) else round(plain_number(res$extra[["cnt"]], 0))
   warn_dropped(new_dpfda_summary(kind, out, n, nn$rows, nn$dropped, settings,
                                  outside = if (!is.null(box)) plain_number(res$extra[["out"]], 0)))
 }

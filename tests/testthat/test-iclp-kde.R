@@ -242,8 +242,14 @@ test_that("frequency counts with the kernel mechanisms: the release of the repea
                class = "dpfda_error_argument", regexp = "not both")
   expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = cnt[-1]), class = "dpfda_error_argument",
                regexp = "counts")
-  expect_error(dp_kde(cbind(ages, ages), list(g, g), 0.08, epsilon = 1, delta = 1e-5, counts = cnt),
-               class = "dpfda_error_unsupported", regexp = "one dimension")
+  # in two dimensions (it was refused): the exact kernel sums times the counts
+  P <- cbind(ages, rev(ages))
+  a2 <- with_seed_mode(7, dp_kde(P, list(g[1:11], g[1:11]), 0.1, epsilon = 1, delta = 1e-5, counts = cnt,
+                                 domain = list(c(0, 1), c(0, 1))))
+  b2 <- with_seed_mode(7, dp_kde(P[rep(seq_along(ages), cnt), ], list(g[1:11], g[1:11]), 0.1, epsilon = 1,
+                                 delta = 1e-5, domain = list(c(0, 1), c(0, 1))))
+  expect_equal(a2$values$values, b2$values$values, tolerance = 1e-10)
+  expect_identical(a2$privacy_unit, sprintf("one record (%d)", sum(cnt)))
   # a frequency table: the counts as a column (string or bare name), the other column the points
   tab <- data.frame(age = ages, deaths = cnt)
   for (mech in c("gp", "iclp")) {

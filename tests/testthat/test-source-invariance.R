@@ -115,6 +115,56 @@ test_engines("every release function from a table equals memory", function(con) 
                      function() summarise_mortality(tb("md"), group = "region"), "mortality summary")
 })
 
+# A frequency table (each row a point and its count): `counts` was an option of "iclp" and "frl" for
+# a vector in memory only. Every mechanism and source now gives the release of the repeated points.
+test_engines("dp_kde(counts = ) gives the release of the repeated points on every source", function(con) {
+  set.seed(4)
+  ft <- data.frame(a = round(runif(40), 2), b = round(runif(40), 2), n = rpois(40, 4), w = 0)
+  ft$n[3] <- 0
+  DBI::dbWriteTable(con, "ft", ft)
+  tb <- dplyr::tbl(con, "ft")
+  ch <- dp_chunks(ft, rows = 9)
+  g <- seq(0, 1, length.out = 31)
+  rep_a <- rep(ft$a, ft$n)
+  for (m in c("gp", "sobolev", "bernstein", "iclp", "frl")) {
+    dl <- if (m %in% c("gp", "sobolev")) 1e-6 else 0
+    kd <- function(x, ...) function() dp_kde(x, g, 0.08, epsilon = 1, delta = dl, mechanism = m, domain = c(0, 1), ...)
+    ref <- kd(rep_a, binned = if (!m %in% c("iclp", "frl")) TRUE)
+    expect_same_release(ref, kd(ft$a, counts = ft$n), paste("counts, vector", m), tol = 1e-6)
+    expect_same_release(ref, kd(ft[c("a", "n")], counts = n), paste("counts, data frame", m), tol = 1e-6)
+    expect_same_release(ref, kd(tb, columns = "a", counts = "n"), paste("counts, table", m), tol = 1e-6)
+    expect_same_release(ref, kd(ch, columns = "a", counts = n), paste("counts, chunks", m), tol = 1e-6)
+    r <- with_seed_mode(5, suppressWarnings(kd(tb, columns = "a", counts = "n")()))
+    expect_identical(r$privacy_unit, sprintf("one record (%d)", sum(ft$n)), info = m)
+  }
+  # two dimensions: the kernel sums times the counts
+  g2 <- list(a = seq(0, 1, length.out = 6), b = seq(0, 1, length.out = 6))
+  rep2 <- ft[rep(seq_len(nrow(ft)), ft$n), c("a", "b")]
+  for (m in c("gp", "bernstein", "iclp")) {
+    k2 <- function(x, ...) function() dp_kde(x, g2, 0.15, epsilon = 1, delta = if (m == "gp") 1e-6 else 0,
+                                             mechanism = m, domain = list(c(0, 1), c(0, 1)), ...)
+    expect_same_release(k2(rep2), k2(ft[c("a", "b", "n")], counts = "n"), paste("counts 2-D, data frame", m))
+    expect_same_release(k2(rep2), k2(tb, columns = c("a", "b"), counts = "n"), paste("counts 2-D, table", m))
+    expect_same_release(k2(rep2), k2(ch, columns = c("a", "b"), counts = "n"), paste("counts 2-D, chunks", m))
+  }
+  # the summary says what n counts; its parts add only with the same counts
+  s <- summarise_kde(tb, g, 0.08, columns = "a", counts = n, domain = c(0, 1))
+  expect_equal(s$n, sum(ft$n))
+  expect_output(print(s), "records \\(the counts of \"n\"\\)")
+  expect_error(s + summarise_kde(tb, g, 0.08, columns = "a", domain = c(0, 1)), class = "dpfda_error_argument")
+  # a negative or fractional count is refused, not used as a weight; a unit with counts too
+  DBI::dbWriteTable(con, "ftbad", transform(ft, n = replace(n, 5, -2)))
+  expect_error(dp_kde(dplyr::tbl(con, "ftbad"), g, 0.08, epsilon = 1, delta = 1e-6, columns = "a", counts = "n"),
+               class = "dpfda_error_data", regexp = "counts")
+  expect_error(dp_kde(transform(ft, n = replace(n, 5, 0.5)), g, 0.08, epsilon = 1, delta = 1e-6, columns = "a",
+                      counts = "n"), class = "dpfda_error_argument", regexp = "counts")
+  expect_error(dp_kde(tb, g, 0.08, epsilon = 1, delta = 1e-6, columns = "a", counts = "n", unit = "b"),
+               class = "dpfda_error_argument", regexp = "not both")
+  expect_error(dp_kde(s, g, 0.08, epsilon = 1, delta = 1e-6, counts = "n"), class = "dpfda_error_argument")
+  expect_error(dp_kde(tb, g, 0.08, epsilon = 1, delta = 1e-6, columns = "a", counts = "nn"),
+               class = "dpfda_error_argument", regexp = "nn")
+}, engines = c("sqlite", "postgres", "duckdb"))
+
 test_that("the delta warning is the same from every source (it was given in memory only for points)", {
   local_privacy_warnings()
   d <- source_data()
