@@ -366,10 +366,10 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   done(release_close(rel, budget, "dp_kde"))
 }
 
-# `counts` with the kernel mechanisms ("gp", "sobolev", "bernstein"): points in
-# memory in one dimension, binned with weight counts[i] (the binned estimate of
-# rep(x, counts) without building it), n = sum(counts) records, each its own
-# privacy unit, as for "iclp" and "frl".
+# `counts` with the kernel mechanisms ("gp", "sobolev", "bernstein"), points in
+# memory: the summary of rep(x, counts) without building it (in one dimension
+# binned with weight counts[i], in several the kernel sums times the counts),
+# n = sum(counts) records, each its own privacy unit, as for "iclp" and "frl".
 kde_counts_summary <- function(x, counts, grid, bandwidth, domain, bins, binned, d, mechanism, k) {
   if (d == 1L && isFALSE(binned)) {
     dpfda_abort("`counts` uses the binned estimate (each point weighted by its count); leave `binned` NULL or TRUE.",
