@@ -125,23 +125,25 @@
 #' @param binned,bins See [kde_gaussian()].
 #' @param k,h Lattice size and iteration order of the Bernstein mechanism
 #'   (one degree `k` for every axis: the lattice has \eqn{(k+1)^d} points).
-#' @param ... `columns` (and `id` outside memory), see `x`; `counts`
-#'   (whole-number frequencies of points in memory, one per point, or a
-#'   column of a data frame, database table or chunks as a string or a bare
-#'   name, e.g. the `Freq` of `as.data.frame(table(v))`; the same release
-#'   from every source, see [summarise_kde()]: `x[i]` stands for
-#'   `counts[i]` records, as for deaths by age, so `n = sum(counts)`, every
-#'   record is its own privacy unit, and the release is that of
-#'   `rep(x, counts)` without building it; a row of a data frame dropped for
-#'   a missing value drops its count; not with `unit`): every mechanism
-#'   and dimension; in one dimension `"gp"`, `"sobolev"` and `"bernstein"`
-#'   then use the binned estimate with each point weighted by its count
-#'   (`binned = FALSE` is refused), in several the exact kernel sums times
-#'   the counts; for `"gp"` and
-#'   `"sobolev"` the rest is passed to [dp_noise_scale()] (e.g.
-#'   `allow_large_epsilon`); for `"iclp"` and `"frl"` the options listed
-#'   above; `"bernstein"` takes no other option (its Laplace noise has no
-#'   calibration to change).
+#' @param ... Options:
+#'   * `columns` (and `id` outside memory): see `x`.
+#'   * `counts`: whole-number frequencies, for a frequency table. Either one
+#'     count per point of a vector or matrix, or a column of a data frame,
+#'     database table or chunks (a string or a bare name, e.g. the `Freq` of
+#'     `as.data.frame(table(v))`). Point `i` stands for `counts[i]`
+#'     records (as deaths by age do), so `n = sum(counts)`, every record is
+#'     its own privacy unit, and the release is that of `rep(x, counts)`
+#'     without building it, the same from every source (see
+#'     [summarise_kde()]). Every mechanism and dimension; in one dimension
+#'     `"gp"`, `"sobolev"` and `"bernstein"` use the binned estimate with
+#'     each point weighted by its count (`binned = FALSE` is refused), in
+#'     several the exact kernel sums times the counts. A row dropped for a
+#'     missing value drops its count. Not with `unit`.
+#'   * `"gp"` and `"sobolev"`: the rest is passed to [dp_noise_scale()]
+#'     (e.g. `allow_large_epsilon`).
+#'   * `"iclp"` and `"frl"`: the options listed above.
+#'   * `"bernstein"` takes no other option (its Laplace noise has no
+#'     calibration to change).
 #' @param noise `"float"` (default) or `"exact"` (discrete noise on a
 #'   grid in units of the noise scale, see [exact_noise]) for every mechanism (`"iclp"`
 #'   and `"frl"`: discrete Laplace on the rounded coefficients, as in
@@ -187,6 +189,12 @@
 #' ri <- dp_kde(x, seq(0, 1, length.out = 101), bandwidth = 0.05, epsilon = 1, mechanism = "iclp")
 #' ri
 #' predict(ri, c(0.301, 0.7))
+#' # a frequency table: each row a value and its number of records
+#' tab <- as.data.frame(table(eruptions = round(faithful$eruptions, 1)))
+#' tab$eruptions <- as.numeric(as.character(tab$eruptions))
+#' rc <- dp_kde(tab, seq(1.5, 5.5, length.out = 81), bandwidth = 0.3, epsilon = 1, delta = 1e-5,
+#'              counts = Freq, domain = c(1.5, 5.5))
+#' rc$privacy_unit   # one record (272)
 #' @export
 dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                    mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"),
