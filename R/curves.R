@@ -208,6 +208,22 @@ domain_from_ranges <- function(domain) {
   out
 }
 
+# A domain given as a named list of ranges (a matrix with column names) for
+# inputs with names: its columns in the inputs' order, matched by name (a
+# list in another order than the inputs would bound the wrong axes).
+domain_by_names <- function(domain, inputs) {
+  nm <- colnames(domain)
+  if (!is.matrix(domain) || is.null(nm) || all(!nzchar(nm)) || is.null(inputs) || length(inputs) != ncol(domain)) {
+    return(domain)
+  }
+  if (!setequal(nm, inputs)) {
+    dpfda_abort(sprintf("`domain` names the axes %s, but the inputs are %s; name one range per input.",
+                        paste0("\"", nm, "\"", collapse = ", "), paste0("\"", inputs, "\"", collapse = ", ")),
+                arg = "domain")
+  }
+  domain[, inputs, drop = FALSE]
+}
+
 # " Did you mean t(domain)?" when the matrix holds one axis per row (c(lower, upper) in each
 # row, as rbind(xlim, ylim) gives) rather than one per column.
 domain_transposed_hint <- function(domain) {

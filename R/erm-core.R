@@ -91,13 +91,15 @@ krr_solve <- function(x, y, lambda, kernel, units = NULL) {
 
 # Validated covariates (clamped to the domain) and labels in {-1, +1}.
 svm_data <- function(x, y, kernel, domain) {
+  inputs <- colnames(x)   # (the covariates' names, for a domain given as a named list)
   x <- as_points(x, "x")
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension check
   y <- svm_labels(y, nrow(x))
-  list(x = erm_clamp_domain(x, domain), y = y)
+  list(x = erm_clamp_domain(x, domain, inputs = inputs), y = y)
 }
 
 krr_data <- function(x, y, kernel, domain, yb) {
+  inputs <- colnames(x)   # (the covariates' names, for a domain given as a named list)
   x <- as_points(x, "x")
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")
   if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
@@ -107,7 +109,7 @@ krr_data <- function(x, y, kernel, domain, yb) {
   y <- as.double(y)
   erm_check_length(y, nrow(x))
   y <- pmin(pmax(y, yb$bound[1L]), yb$bound[2L]) - yb$offset
-  list(x = erm_clamp_domain(x, domain), y = y)
+  list(x = erm_clamp_domain(x, domain, inputs = inputs), y = y)
 }
 
 # `centre`, the older spelling of `center`, given in `...` of dp_krr() or
@@ -193,10 +195,12 @@ erm_check_length <- function(y, n) {
 
 # Clamp points (n x d) to public bounds: NULL (no clamping), c(lower, upper)
 # for every coordinate, or a 2 x d matrix.
-erm_clamp_domain <- function(x, domain, arg = "domain") {
+erm_clamp_domain <- function(x, domain, arg = "domain", inputs = colnames(x)) {
   if (is.null(domain)) return(x)
   d <- ncol(x)
-  what <- sprintf("c(lower, upper) or a 2 x %d matrix of finite bounds with lower < upper", d)
+  # (a list of ranges, one per covariate, as dp_kde() takes it; named, matched to the columns by name)
+  domain <- domain_by_names(domain_from_ranges(domain), inputs)
+  what <- sprintf("c(lower, upper), a 2 x %d matrix of finite bounds with lower < upper, or a list of ranges", d)
   ok <- is.numeric(domain) && all(is.finite(domain)) &&
     ((is.null(dim(domain)) && length(domain) == 2L) ||
        (is.matrix(domain) && identical(dim(domain), c(2L, d))))

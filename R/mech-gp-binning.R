@@ -103,8 +103,10 @@
 #'   refused, with an error of class `dpfda_error_budget`, when it would
 #'   exceed the budget).
 #' @param domain Public region binned: `c(lower, upper)` in one dimension, a
-#'   `2 x D` matrix (rows lower, upper) otherwise. Required: it must not be
-#'   derived from the data.
+#'   `2 x D` matrix (rows lower, upper) or a list of ranges, one per input
+#'   (named: matched to the inputs by name, as `list(Temp = c(55, 100),
+#'   Wind = c(0, 22))` for `Ozone ~ Temp + Wind`), otherwise. Required: it
+#'   must not be derived from the data.
 #' @param newdata Optional public points at which predictions are computed
 #'   (stored as `predictions`); with a formula, a data frame with the
 #'   predictor columns.
@@ -226,7 +228,7 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
     if (!missing(y_bound) && !same(y_bound, st$y_bound)) {
       dpfda_abort("`y_bound` differs from the bounds the summary `x` was clamped to (or omit it).", arg = "y_bound")
     }
-    if (!missing(domain) && !same(domain, st$domain)) {
+    if (!missing(domain) && !same(domain_from_ranges(domain), st$domain)) {
       dpfda_abort("`domain` differs from the domain of the summary `x` (or omit it).", arg = "domain")
     }
   } else {

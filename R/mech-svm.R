@@ -154,7 +154,9 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 #'   the starting point is 1).
 #' @param maxit Maximum number of solver sweeps.
 #' @param domain Optional public bounds for the covariates: `c(lower, upper)`
-#'   for every coordinate, or a `2 x d` matrix (row 1 lower, row 2 upper).
+#'   for every coordinate, a `2 x d` matrix (row 1 lower, row 2 upper), or
+#'   a list of ranges, one per covariate (named: matched to the covariates
+#'   by name, as `list(Temp = c(55, 100), Wind = c(0, 22))`).
 #'   Covariates outside are clamped.
 #' @param ... Passed to [dp_noise_scale()] (e.g. `allow_large_epsilon`).
 #' @param noise `"float"` (default), or `"exact"` for discrete Gaussian noise

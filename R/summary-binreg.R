@@ -32,7 +32,8 @@
 #' @param bins Number of bins per dimension (one, or one per dimension).
 #' @param y_bound Public `c(lower, upper)` bounds on the outputs.
 #' @param domain Public region binned: `c(lower, upper)` in one dimension, a
-#'   `2 x D` matrix (rows lower, upper) otherwise.
+#'   `2 x D` matrix (rows lower, upper) or a list of ranges, one per input
+#'   (named: matched to `columns` by name), otherwise.
 #' @param columns Names of the input columns (`D` of them; strings or bare names, as in [as_curves()]:
 #'   `columns = c(u, v)`).
 #' @param .query Internal: return the lazy query instead of running it.
@@ -73,7 +74,9 @@ summarise_bin_regression_impl <- function(x, y = "y", bins, y_bound, domain, col
   D <- src$D
   pts <- src$pts   # (points in memory; NULL for a data frame, a table or chunks)
   bins <- check_bins(bins, D)
-  dom <- check_bin_domain(domain, D)
+  # (a list of ranges, one per input, as dp_kde() takes it; named, matched to the inputs by name)
+  inputs <- columns %||% if (is.matrix(x) || is.data.frame(x)) colnames(x)
+  dom <- check_bin_domain(domain_by_names(domain_from_ranges(domain), inputs), D)
   settings <- list(bins = bins, domain = dom, y_bound = y_bound)
   f <- function(p, yy, rows, dropped, w) binreg_summary(p, yy, settings, rows, dropped, w)
   if (inherits(x, "dpfda_chunks")) {

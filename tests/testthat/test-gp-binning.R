@@ -347,3 +347,35 @@ test_that("dp_bin_regression() with a bare column name for y gives no stray warn
   expect_silent(with_seed_mode(1, dp_bin_regression(d, y = out, bins = 5, y_bound = c(-2, 2), epsilon = 1,
                                                     domain = c(0, 1), columns = u)))
 })
+
+test_that("a list of ranges is a domain (as dp_kde() takes it), named ranges matched to the inputs by name", {
+  # (it was refused as "a list of length 2" by dp_bin_regression(), dp_krr() and dp_svm())
+  d <- airquality[complete.cases(airquality), ]
+  m <- rbind(c(55, 0), c(100, 22))
+  fit <- function(dom) with_seed_mode(3, suppressWarnings(
+    dp_bin_regression(Ozone ~ Temp + Wind, data = d, bins = c(4, 3), y_bound = c(0, 170), epsilon = 1, domain = dom)))
+  ref <- fit(m)
+  for (dom in list(list(c(55, 100), c(0, 22)), list(Temp = c(55, 100), Wind = c(0, 22)),
+                   list(Wind = c(0, 22), Temp = c(55, 100)))) {
+    r <- fit(dom)
+    expect_equal(r$domain, ref$domain)
+    expect_equal(r$values$values, ref$values$values)
+  }
+  expect_error(fit(list(Wnd = c(0, 22), Temp = c(55, 100))), class = "dpfda_error_argument", regexp = "Wnd")
+  expect_error(fit(list(c(55, 100), "a")), class = "dpfda_error_argument", regexp = "domain")
+  # a summary compared with a list of ranges (an unclassed coercion error before)
+  s <- summarise_bin_regression(d, y = "Ozone", columns = c("Temp", "Wind"), bins = c(4, 3), y_bound = c(0, 170),
+                                domain = list(Wind = c(0, 22), Temp = c(55, 100)))
+  expect_equal(s$settings$domain, ref$domain)
+  rs <- with_seed_mode(3, suppressWarnings(dp_bin_regression(s, epsilon = 1, domain = list(c(55, 100), c(0, 22)))))
+  expect_equal(rs$values$values, ref$values$values)
+  expect_error(dp_bin_regression(s, epsilon = 1, domain = list(c(50, 100), c(0, 22))), class = "dpfda_error_argument")
+  # dp_krr() clamps the covariates to the same box
+  gk <- expand.grid(Temp = c(60, 80, 95), Wind = c(3, 10, 18))
+  kr <- function(dom) with_seed_mode(4, dp_krr(Ozone ~ Temp + Wind, data = d, grid = gk, kernel = kernel_gaussian(c(10, 5)),
+                                               lambda = 0.1, y_bound = c(0, 170), epsilon = 1, delta = 1e-5,
+                                               domain = dom))
+  k1 <- kr(m)
+  k2 <- kr(list(Wind = c(0, 22), Temp = c(55, 100)))
+  expect_equal(predict(k2, data.frame(Temp = 80, Wind = 10)), predict(k1, data.frame(Temp = 80, Wind = 10)))
+})
