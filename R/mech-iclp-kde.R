@@ -277,7 +277,8 @@ release_predict.dpfda_iclp_kde_release <- function(object, newdata, ...) {
 release_details.dpfda_iclp_kde_release <- function(x) {
   p <- x$params
   cat(sprintf("  KDE of %s %s; kernel %s, eta = %s, J = %d%s; sensitivity: %s\n", format(x$n),
-              if (is.null(x$privacy_unit) || startsWith(x$privacy_unit, "one ")) "points" else "units",
+              if (is.null(x$privacy_unit) || startsWith(x$privacy_unit, "one point")) "points" else
+                if (startsWith(x$privacy_unit, "one record")) "records" else "units",
               format(x$basis$kernel), format(p$eta, digits = 4), p$J,
               if (is.null(p$M)) "" else sprintf(", M = %d", p$M), p$sensitivity_method))
 }

@@ -264,6 +264,7 @@ test_that("frequency counts with the kernel mechanisms: the release of the repea
     expect_equal(b2$values$values, a$values$values, info = mech)
     expect_identical(b$values$arg_name, "age")
   }
+  expect_output(print(b), sprintf("KDE of %d records", sum(cnt)))
   expect_error(dp_kde(tab, g, 0.08, epsilon = 1, delta = 1e-5, counts = deats), class = "dpfda_error_argument",
                regexp = "\"deats\"")
   expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = "deaths"), class = "dpfda_error_argument",
