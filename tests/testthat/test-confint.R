@@ -320,6 +320,24 @@ test_that("predict(interval = \"confidence\") returns fit/lwr/upr from the noise
   expect_equal(predict(r, g[3]), predict(r)[3])
 })
 
+# predict(r, c(off, gpt), interval = "confidence") for the release r of rel(): the fit is the
+# prediction; the grid point gpt (the grid's 4th) has the band of confint(); the half-widths off the
+# grid are the 95% quantile of the prediction's noise, over repeated releases of the same data
+# |prediction - its mean| (the noise; the estimate is fixed).
+expect_offgrid_band <- function(rel, r, off, gpt, seed, info) {
+  p <- predict(r, c(off, gpt), interval = "confidence")
+  expect_identical(colnames(p), c("fit", "lwr", "upr"))
+  expect_equal(unname(p[, "fit"]), predict(r, c(off, gpt)), info = info)
+  ci <- confint(r, type = "pointwise")
+  k <- length(off) + 1L
+  expect_equal(unname(p[k, c("lwr", "upr")]), c(ci$lower[4], ci$upper[4]), tolerance = 1e-8, info = info)
+  set.seed(seed)
+  pr <- replicate(1500, predict(rel(), off))
+  emp <- apply(abs(pr - rowMeans(pr)), 1L, stats::quantile, 0.95)
+  half <- unname((p[-k, "upr"] - p[-k, "lwr"]) / 2)
+  expect_equal(half, unname(emp), tolerance = 0.1, info = info)
+}
+
 test_that("predict(interval = \"confidence\") off the grid: the noise of the prediction, for ICLP, FRL and GP", {
   # (it was refused: "available at the release's grid points only")
   g <- seq(1.5, 5.5, length.out = 21)
@@ -328,20 +346,7 @@ test_that("predict(interval = \"confidence\") off the grid: the noise of the pre
   for (mech in c("iclp", "frl", "gp")) {
     rel <- function() if (mech == "gp") dp_kde(x, g, 0.3, epsilon = 1, delta = 1e-5) else
       dp_kde(x, g, 0.3, epsilon = 1, mechanism = mech)
-    r <- with_seed_mode(3, rel())
-    p <- predict(r, c(off, g[4]), interval = "confidence")
-    expect_identical(colnames(p), c("fit", "lwr", "upr"))
-    expect_equal(unname(p[, "fit"]), predict(r, c(off, g[4])))
-    # a grid point among them has the band of confint()
-    ci <- confint(r, type = "pointwise")
-    expect_equal(unname(p[4, c("lwr", "upr")]), c(ci$lower[4], ci$upper[4]), tolerance = 1e-8, info = mech)
-    # the half-width is the 95% quantile of the prediction's noise: over repeated releases of the
-    # same data, |prediction - its mean| (the noise; the estimate is fixed)
-    set.seed(8)
-    pr <- replicate(1500, predict(rel(), off))
-    emp <- apply(abs(pr - rowMeans(pr)), 1L, stats::quantile, 0.95)
-    half <- unname((p[1:3, "upr"] - p[1:3, "lwr"]) / 2)
-    expect_equal(half, unname(emp), tolerance = 0.1, info = mech)
+    expect_offgrid_band(rel, with_seed_mode(3, rel()), off, g[4], 8, mech)
   }
   # dp_mean (ICLP) with a centre and off-grid ages
   X <- t(fda::growth$hgtf)
@@ -360,16 +365,7 @@ test_that("predict(interval = \"confidence\") off the grid for dp_mean()'s gp an
     rel <- function() suppressWarnings(if (mech == "gp") dp_mean(X, grid = g, epsilon = 1, tau = 1, mechanism = "gp",
                                                                   delta = 1e-3) else
       dp_mean(X, grid = g, epsilon = 1, tau = 1, mechanism = "bernstein"))
-    r <- with_seed_mode(5, rel())
-    p <- predict(r, c(off, g[4]), interval = "confidence")
-    expect_equal(unname(p[, "fit"]), predict(r, c(off, g[4])), info = mech)
-    ci <- confint(r, type = "pointwise")
-    expect_equal(unname(p[4, c("lwr", "upr")]), c(ci$lower[4], ci$upper[4]), tolerance = 1e-8, info = mech)
-    set.seed(9)
-    pr <- replicate(1500, predict(rel(), off))
-    emp <- apply(abs(pr - rowMeans(pr)), 1L, stats::quantile, 0.95)
-    half <- unname((p[1:3, "upr"] - p[1:3, "lwr"]) / 2)
-    expect_equal(half, unname(emp), tolerance = 0.1, info = mech)
+    expect_offgrid_band(rel, with_seed_mode(5, rel()), off, g[4], 9, mech)
   }
 })
 
