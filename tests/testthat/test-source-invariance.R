@@ -134,8 +134,11 @@ test_engines("dp_kde(counts = ) gives the release of the repeated points on ever
     expect_same_release(ref, kd(ft[c("a", "n")], counts = n), paste("counts, data frame", m), tol = 1e-6)
     expect_same_release(ref, kd(tb, columns = "a", counts = "n"), paste("counts, table", m), tol = 1e-6)
     expect_same_release(ref, kd(ch, columns = "a", counts = n), paste("counts, chunks", m), tol = 1e-6)
+    sm <- summarise_kde(tb, g, 0.08, domain = c(0, 1), columns = "a", counts = "n", mechanism = m)
+    expect_same_release(ref, kd(sm), paste("counts, summary", m), tol = 1e-6)
     r <- with_seed_mode(5, suppressWarnings(kd(tb, columns = "a", counts = "n")()))
     expect_identical(r$privacy_unit, sprintf("one record (%d)", sum(ft$n)), info = m)
+    expect_identical(with_seed_mode(5, suppressWarnings(kd(sm)()))$privacy_unit, r$privacy_unit, info = m)
   }
   # two dimensions: the kernel sums times the counts
   g2 <- list(a = seq(0, 1, length.out = 6), b = seq(0, 1, length.out = 6))
