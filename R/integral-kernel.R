@@ -136,6 +136,14 @@ check_integral_options <- function(opts, D) {
   out
 }
 
+# The covariance of the released means of the bins `lohi` under the integral-kernel GP
+# (lengthscale ls, variance v) plus independent noise of variance `noise` per bin.
+integral_bins_cov <- function(lohi, ls, v, noise) {
+  K <- v * integral_gram(lohi$lower, lohi$upper, lohi$lower, lohi$upper, ls, average = TRUE)
+  diag(K) <- diag(K) + noise
+  K
+}
+
 # Fit the integral-kernel GP to the released means of the occupied bins by
 # type-II maximum likelihood. Uses only the release (public).
 integral_gp_fit <- function(rel, opts) {
@@ -190,9 +198,7 @@ integral_gp_fit <- function(rel, opts) {
   ls <- exp(th0[seq_len(D)])
   v <- exp(th0[D + 1L])
   tau <- exp(th0[D + 2L])
-  K <- v * integral_gram(lohi$lower, lohi$upper, lohi$lower, lohi$upper, ls, average = TRUE)
-  diag(K) <- diag(K) + lap_var + tau
-  fct <- chol_jitter(K, jitter = 0)
+  fct <- chol_jitter(integral_bins_cov(lohi, ls, v, lap_var + tau), jitter = 0)
   alpha <- backsolve(t(fct$L), forwardsolve(fct$L, yv))
   list(lengthscale = ls, variance = v, noise_variance = tau, alpha = as.vector(alpha),
        log_likelihood = -nll(th0), convergence = as.integer(conv), optimised = isTRUE(opts$optimise))

@@ -482,8 +482,7 @@ bin_predict_band <- function(object, newdata, method, level) {
   occ <- which(object$counts > 0)
   if (!length(occ)) return(list(half = rep(0, nrow(pts)), nothing = rep(TRUE, nrow(pts))))
   lohi <- bin_bounds(occ, object$bins, object$domain)
-  K <- fit$variance * integral_gram(lohi$lower, lohi$upper, lohi$lower, lohi$upper, fit$lengthscale, average = TRUE)
-  diag(K) <- diag(K) + 2 * scale[occ]^2 + fit$noise_variance
+  K <- integral_bins_cov(lohi, fit$lengthscale, fit$variance, 2 * scale[occ]^2 + fit$noise_variance)
   Kfb <- integral_cross(pts, lohi$lower, lohi$upper, fit$lengthscale) * fit$variance
   W <- t(solve(K, t(Kfb)))   # (K symmetric: the prediction is W times the occupied bins' values)
   law <- law_linear(W, scale[occ], "laplace", pts, "independent Laplace on the bin means, then the GP's posterior mean")

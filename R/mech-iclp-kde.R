@@ -87,7 +87,7 @@ dp_kde_iclp <- function(x, grid, bandwidth, bw, epsilon, delta, mechanism, domai
     counts <- iclp_kde_counts(opts$counts, nrow(pts))
     n <- if (is.null(counts)) nrow(pts) else sum(counts)
     p <- iclp_kde_bin(pts, axes, counts)
-    pu <- if (is.null(counts)) privacy_unit_points(n) else sprintf("one record (%s)", format(n, big.mark = ","))
+    pu <- privacy_unit_points(n, records = !is.null(counts))
   }
 
   basis <- kl_basis(kernel, grid, J = J, tol = tol)

@@ -257,10 +257,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     x <- cl$x
     unit <- cl$unit
     opts$counts <- cl$counts
-    if (!is.null(unit) && !is.null(opts$counts)) {
-      dpfda_abort(paste("Give `counts` or `unit`, not both: with `counts` every record of a count is its own",
-                        "privacy unit; with `unit` every unit's points weigh one in all."), arg = "counts")
-    }
+    if (!is.null(unit) && !is.null(opts$counts)) abort_counts_with_unit()
     if (!is.null(unit)) units <- point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
   }
   n_known <- if (!is.null(units)) units$n_units else if (!engine) NROW(x)
@@ -309,10 +306,9 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     x$unit <- units$label
     engine <- TRUE
   }
-  records <- NULL   # counts with the kernel mechanisms: the binned summary of the records, then its release
+  # counts with the kernel mechanisms: the summary of the records, then its release
   if (!engine && !is.null(opts$counts) && !mechanism %in% c("iclp", "frl")) {
     x <- kde_counts_summary(x, opts$counts, grid, bandwidth, domain, bins, binned, d, mechanism, k)
-    records <- x$n
     opts$counts <- NULL
     engine <- TRUE
   }
@@ -359,7 +355,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   if (mechanism == "bernstein") {
     rel <- kde_bernstein_release(est$at, est$n, grid, bandwidth, bw, d, epsilon, if (missing(delta)) 0 else delta,
                                  dom, calibration, k, h, call, noise)
-    rel$privacy_unit <- records_unit(records) %||% est$privacy_unit
+    rel$privacy_unit <- est$privacy_unit
     rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
     if (inherits(bandwidth, "dpfda_bandwidth")) rel$bandwidth_budget <- bandwidth[c("epsilon", "delta")]
     return(done(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice)))))
@@ -369,7 +365,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                                                         "mechanism = \"bernstein\", \"iclp\" or \"frl\""))
   rel <- kde_gp_release(est$at(grid), grid, dom, bw, est$n, d, mechanism, epsilon, delta, calibration, bandwidth,
                         call, noise, opts)
-  rel$privacy_unit <- records_unit(records) %||% est$privacy_unit
+  rel$privacy_unit <- est$privacy_unit
   rel$bin_width <- est$bin_width(grid_size(grid))   # for confint(type = "population")
   done(release_close(rel, budget, "dp_kde"))
 }
@@ -385,8 +381,11 @@ kde_counts_summary <- function(x, counts, grid, bandwidth, domain, bins, binned,
   }
   pts <- kde_input_points(x, d)
   counts <- iclp_kde_counts(counts, nrow(pts))
-  if (d == 1L) return(summarise_kde_sums(pts[, 1L], grid, bandwidth, domain, bins, mechanism = mechanism,
-                                         .weights = counts))
+  if (d == 1L) {
+    s <- summarise_kde_sums(pts[, 1L], grid, bandwidth, domain, bins, mechanism = mechanism, .weights = counts)
+    s$counts <- "counts"   # (its n counts records)
+    return(s)
+  }
   # (several dimensions: the exact kernel sums at the grid or lattice, each point times its count, as
   # a table's summary with a counts column)
   df <- stats::setNames(as.data.frame(pts), paste0(".x", seq_len(d)))
@@ -424,8 +423,6 @@ kde_counts_arg <- function(counts, x, columns) {
   }
   list(counts = as.data.frame(x)[[col]], column = col)
 }
-
-records_unit <- function(n) if (!is.null(n)) sprintf("one record (%s)", format(n, big.mark = ",", scientific = FALSE))
 
 # Without a `domain`, the grid's range bounds the data and points beyond it are
 # moved to its ends: on a grid over part of the data (a zoom on [3, 4] of

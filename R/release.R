@@ -469,50 +469,43 @@ release_predict_band <- function(object, newdata, level) {
 # The public law of the noise in predict(object, newdata) at points off the release's grid, where
 # the prediction is a known linear image of the release's noise: ICLP and FRL releases (the
 # Nystrom extension of the noisy Karhunen-Loeve coefficients: the law of the grid with the
-# eigenvectors extended to newdata) and GP releases (kriging of the noise path: W N, W the
-# kriging weights, N the grid's Gaussian noise). NULL for the others.
+# eigenvectors extended to newdata), dp_mean()'s Bernstein releases (the lattice's polynomial),
+# and Gaussian noise paths on the grid carried by a linear map W (dp_mean(mechanism = "gp"): the
+# KL projection; GP releases: kriging). NULL for the others.
 noise_law_at <- function(object, newdata) {
-  iclp <- inherits(object, c("dpfda_iclp_release", "dpfda_iclp_kde_release", "dpfda_iclp_erm_release")) &&
-    !identical(object$mechanism, "bernstein") && !identical(object$mechanism, "gp") && !is.null(object$basis)
-  if (iclp) {
-    ext <- object
-    ext$basis$vectors <- stats::predict(object$basis, newdata)
-    ext$basis$kron <- NULL
-    ext$values$grid <- newdata
-    return(noise_law(ext))
-  }
-  if (inherits(object, "dpfda_iclp_release") && identical(object$mechanism, "bernstein") &&
-      !is.null(object$bernstein)) {
-    # the lattice's polynomial at newdata: the same law as on the grid, evaluated there
+  mech <- object$mechanism
+  kl <- inherits(object, c("dpfda_iclp_release", "dpfda_iclp_kde_release", "dpfda_iclp_erm_release")) &&
+    !is.null(object$basis)
+  bern <- inherits(object, "dpfda_iclp_release") && identical(mech, "bernstein") && !is.null(object$bernstein)
+  if (bern || (kl && !identical(mech, "gp"))) {
+    # the law on the grid evaluated at newdata: the lattice's polynomial there (Bernstein), or the
+    # eigenvectors extended by Nystrom (KL coefficients)
     ext <- object
     ext$values$grid <- newdata
+    if (!bern) {
+      ext$basis$vectors <- stats::predict(object$basis, newdata)
+      ext$basis$kron <- NULL
+    }
     return(noise_law(ext))
   }
-  if (inherits(object, "dpfda_iclp_release") && identical(object$mechanism, "gp") && !is.null(object$basis)) {
-    # the GP path on the grid, projected on the KL basis and extended by Nystrom: W N with
-    # W = B(newdata) (w * V)'
-    m <- grid_size(object$values$grid)
-    if (m > 4000L) return(NULL)
+  gp_path <- inherits(object, "dpfda_gp_release") && !is.null(object$noise)
+  if (!(kl || gp_path)) return(NULL)
+  m <- grid_size(object$values$grid)
+  if (m > 4000L) return(NULL)   # (the map from every grid point: m x m)
+  # a Gaussian noise path N on the grid, carried to newdata by a linear map W (newdata points x grid points)
+  if (kl) {   # dp_mean(mechanism = "gp"): projected on the KL basis and extended, W = B(newdata) (w * V)'
     b <- object$basis
     W <- stats::predict(b, newdata) %*% t(b$weights * b$vectors)
-    C <- noise_law(object)$cov()   # (with the scale factor of incomplete = "drop")
-    WC <- W %*% C
-    return(law_gaussian_cov(rowSums(WC * W), function() WC %*% t(W), newdata,
-                            "the grid's Gaussian-process noise, projected on the KL basis and extended"))
-  }
-  if (inherits(object, "dpfda_gp_release") && !is.null(object$noise)) {
-    m <- grid_size(object$values$grid)
-    if (m > 4000L) return(NULL)   # (the kriging weights of every grid point: m x m)
+    note <- "the grid's Gaussian-process noise, projected on the KL basis and extended"
+  } else {    # kriging of the noise path
     unit <- object$values
     unit$values <- diag(m)
     W <- kriging_predict(unit, object$noise, newdata, object$jitter)
-    W <- if (is.matrix(W)) t(W) else matrix(W, ncol = m)   # (newdata points x grid points)
-    C <- noise_law(object)$cov()
-    WC <- W %*% C
-    return(law_gaussian_cov(rowSums(WC * W), function() WC %*% t(W), newdata,
-                            "the grid's Gaussian noise kriged to newdata"))
+    W <- if (is.matrix(W)) t(W) else matrix(W, ncol = m)
+    note <- "the grid's Gaussian noise kriged to newdata"
   }
-  NULL
+  WC <- W %*% noise_law(object)$cov()   # (with the scale factor of incomplete = "drop")
+  law_gaussian_cov(rowSums(WC * W), function() WC %*% t(W), newdata, note)
 }
 
 release_predict <- function(object, newdata, ...) UseMethod("release_predict")

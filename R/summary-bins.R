@@ -142,11 +142,13 @@ check_counts_source <- function(x, id) {
     dpfda_abort(paste("`counts` names a column of a data frame, database table or chunks; for points in a vector",
                       "or matrix give dp_kde() the counts themselves."), arg = "counts")
   }
-  if (!is.null(id)) {
-    dpfda_abort(paste("Give `counts` or a unit (`unit`, `id`), not both: with `counts` every record of a count is",
-                      "its own privacy unit; with a unit every unit's rows weigh one in all."), arg = "counts")
-  }
+  if (!is.null(id)) abort_counts_with_unit()
   invisible()
+}
+
+abort_counts_with_unit <- function() {
+  dpfda_abort(paste("Give `counts` or a unit (`unit`, `id`), not both: with `counts` every record of a count is",
+                    "its own privacy unit; with a unit every unit's rows weigh one in all."), arg = "counts")
 }
 
 # Counts read from data: whole numbers, at least 0 (rows with a missing count are dropped before).
