@@ -265,19 +265,30 @@ auto_bound_min_share <- function(n, epsilon, K2) 4 * (log(K2) + auto_bound_tail)
 
 # The share of epsilon spent on the bound: the given one, or by default 0.1,
 # raised (up to 0.5) when n epsilon is too small for 0.1; refused (classed)
-# when n is too small for the quantile at that share.
-auto_bound_share <- function(ab, n, epsilon, bound = "tau") {
+# when n is too small for the quantile at that share. `room`: the share of
+# epsilon the other parts of the release leave (dp_mean()'s count of complete
+# individuals and inference take theirs first); the bound must leave some of
+# it to the release, and the refusal says so before anything is spent.
+auto_bound_share <- function(ab, n, epsilon, bound = "tau", room = 1, others = NULL) {
   K2 <- length(ab$candidates) + 1L
   need <- auto_bound_min_share(n, epsilon, K2)
-  share <- if (is.null(ab$share)) min(max(0.1, need), 0.5) else ab$share
+  top <- min(0.5, 0.75 * room)   # (the most a default share takes: the release keeps a quarter of the rest)
+  share <- if (is.null(ab$share)) min(max(0.1, need), top) else ab$share
+  left <- if (room < 1) sprintf(" (%s %s %s of epsilon first, so bound_share must be below %s.)", others,
+                                if (grepl(" and ", others)) "take" else "takes", format(1 - room, digits = 3),
+                                format(room, digits = 3)) else ""
+  if (share >= room * (1 - 1e-12)) {
+    dpfda_abort(sprintf("bound_share (%s) leaves nothing of epsilon for the release: give a smaller `bound_share`.%s",
+                        format(share, digits = 4), left), arg = "bound_share")
+  }
   if (share < need * (1 - 1e-12)) {
-    what <- if (need < 1) sprintf("a larger `bound_share` (at least %.3g), a larger epsilon", need) else
-      sprintf("a larger epsilon (at least %.3g with bound_share = 0.5)", 2 * need * epsilon)
+    what <- if (need < room * (1 - 1e-3)) sprintf("a larger `bound_share` (at least %.3g), a larger epsilon", need) else
+      sprintf("a larger epsilon (at least %.3g with bound_share = %s)", need * epsilon / top, format(top, digits = 3))
     dpfda_abort(sprintf(paste("n = %s is too small for a private bound at bound_share = %s of epsilon = %s:",
                               "the private quantile needs n * epsilon * bound_share >= %.3g (%s candidate",
-                              "bounds). Give `%s`, or %s, or a narrower `bound_range`."),
+                              "bounds). Give `%s`, or %s, or a narrower `bound_range`.%s"),
                         format(n), format(share, digits = 4), format(epsilon, digits = 4),
-                        4 * (log(K2) + auto_bound_tail), K2 - 1L, bound, what),
+                        4 * (log(K2) + auto_bound_tail), K2 - 1L, bound, what, left),
                 class = "dpfda_error_privacy", arg = "bound_share")
   }
   share
@@ -310,9 +321,9 @@ mean_bins_at <- function(sb, k) {
 # choice only. Returns the bin (1-based), the bound and the record.
 # `bound` and `values` name the bound and what it bounds in the messages.
 auto_bound_choose <- function(sb, ab, epsilon, budget, label, drop_hint = TRUE, bound = "tau",
-                              values = "the norms of the curves") {
+                              values = "the norms of the curves", room = 1, others = NULL) {
   n <- sb$n
-  share <- auto_bound_share(ab, n, epsilon, bound)
+  share <- auto_bound_share(ab, n, epsilon, bound, room, others)
   eps_b <- share * epsilon
   cand <- ab$candidates
   K2 <- length(cand) + 1L
@@ -335,10 +346,10 @@ auto_bound_choose <- function(sb, ab, epsilon, budget, label, drop_hint = TRUE, 
 
 # dp_mean(tau = "auto"): the binned summary, the checks, the private choice.
 # Returns the mean summary at the chosen bound with the record of the choice.
-mean_auto_bound <- function(src, ab, clip, w, center, incomplete, epsilon, budget) {
+mean_auto_bound <- function(src, ab, clip, w, center, incomplete, epsilon, budget, room = 1, others = NULL) {
   sb <- summarise_mean_bins(src, ab$candidates, clip, w, center, incomplete)
   if (incomplete == "error") refuse_missing_cells(sb)
-  ch <- auto_bound_choose(sb, ab, epsilon, budget, "dp_mean")
+  ch <- auto_bound_choose(sb, ab, epsilon, budget, "dp_mean", room = room, others = others)
   c(list(summary = mean_bins_at(sb, ch$index)), ch)
 }
 

@@ -100,9 +100,15 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' which is also what a noisier release prefers. `bound_share` defaults to
 #' 0.1, raised (at most to 0.5) to the smallest share with \eqn{n \ge 2 k_0}
 #' when \eqn{n\,\epsilon} is small (a public rule: 0.43 at \eqn{n = 100},
-#' 0.14 at 300, 0.1 from about 430 at \eqn{\epsilon = 1}). Too few
+#' 0.14 at 300, 0.1 from about 430 at \eqn{\epsilon = 1}). The shares of
+#' `count_share` (with `incomplete = "drop"`) and `inference_share` come
+#' first: a `bound_share` that leaves the release nothing of what they leave
+#' is an error of class `dpfda_error_argument` that names them, raised before
+#' anything is spent, and the default is raised to at most three quarters of
+#' what they leave. Too few
 #' individuals for the share (\eqn{n < 2 k_0}) is an error of class
-#' `dpfda_error_privacy`; a choice in the bin below \eqn{c_0} or above
+#' `dpfda_error_privacy` (the epsilon it suggests leaves room for those
+#' shares); a choice in the bin below \eqn{c_0} or above
 #' \eqn{c_K} (the norms lie outside `bound_range`) is an error of class
 #' `dpfda_error_data`, after the bound's budget is charged. Each says what to
 #' do (give `tau`, a larger share or another range). Tables and chunks give
@@ -471,15 +477,14 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   if (auto) {
     # a share of epsilon buys tau; the rest (and all of delta) goes to the release
     w <- if (clip == "l2") basis$weights else numeric()
+    # (the count of complete individuals and the inference take their shares first: a bound_share that
+    # leaves the release nothing is refused before the bound is bought)
+    others <- paste(c(if (eps_count > 0) "count_share", if (eps_inf > 0) "inference_share"), collapse = " and ")
     ab <- mean_auto_bound(src, auto_bound_options(src$opts, clip, if (clip == "l2") sum(w) else 1), clip, w,
-                          cen, incomplete, epsilon, budget)
+                          cen, incomplete, epsilon, budget, room = eps_rel / epsilon, others = others)
     s <- check_summary(ab$summary, "mean")
     tau <- ab$tau
-    eps_rel <- eps_rel - ab$epsilon
-    if (!(eps_rel > 0)) {
-      dpfda_abort(sprintf("bound_share (%s) and count_share (%s) leave nothing of epsilon for the release.",
-                          format(ab$share), format(o$count_share)), arg = "bound_share")
-    }
+    eps_rel <- eps_rel - ab$epsilon   # (positive: auto_bound_share() refuses a share that leaves nothing)
   } else {
     auto_bound_unused(src$opts)
     s <- mean_summary(src, tau, clip, basis, cen, incomplete)

@@ -229,7 +229,26 @@ test_that("bad input to tau = \"auto\" gets classed errors saying what to do", {
   expect_error(dp_mean(summarise_mean(d$cu, tau = 1), 1, tau = "auto"), class = "dpfda_error_argument",
                regexp = "needs the data")
   expect_error(dp_mean(d$cu, 1, tau = "auto", incomplete = "drop", count_share = 0.95, bound_share = 0.2),
-               class = "dpfda_error")
+               class = "dpfda_error_argument", regexp = "count_share")
+  # a bound_share that the count and the inference leave no room for: refused before anything is spent,
+  # naming the shares that took the rest
+  b <- privacy_budget(5, composition = "basic")
+  expect_error(dp_mean(d$cu, 1, tau = "auto", incomplete = "drop", count_share = 0.5, bound_share = 0.5, budget = b),
+               class = "dpfda_error_argument", regexp = "count_share takes 0.5 of epsilon first, so bound_share must be below 0.5")
+  expect_error(dp_mean(d$cu, 1, tau = "auto", incomplete = "drop", bound_share = 0.9, budget = b),
+               class = "dpfda_error_argument", regexp = "leaves nothing.*count_share takes 0.1 of epsilon first")
+  expect_error(dp_mean(d$cu, 1, tau = "auto", incomplete = "drop", inference = TRUE, bound_share = 0.75, budget = b),
+               class = "dpfda_error_argument", regexp = "count_share and inference_share take 0.28 of epsilon first")
+  expect_equal(budget_spent(b)$epsilon, 0)
+  # too few individuals for the room left: the advice is an epsilon at which the default share fits
+  e <- expect_error(dp_mean(d$cu[1:40], 1, tau = "auto", incomplete = "drop", inference = TRUE, budget = b),
+                    class = "dpfda_error_privacy", regexp = "a larger epsilon \\(at least [0-9.]+ with bound_share = 0.5\\)")
+  eps_ok <- as.numeric(sub(".*at least ([0-9.]+) with.*", "\\1", conditionMessage(e)))
+  expect_gt(eps_ok, 1 / 0.72)   # (the share needed at epsilon 1 is beyond the room)
+  expect_error(suppressWarnings(dp_mean(d$cu[1:40], eps_ok * 1.01, tau = "auto", incomplete = "drop",
+                                        inference = TRUE)), NA)
+  expect_error(dp_mean(d$cu[1:40], eps_ok * 0.99, tau = "auto", incomplete = "drop", inference = TRUE),
+               class = "dpfda_error_privacy")
 })
 
 test_that("dp_cov(tau = \"auto\") and dp_fpca(): exact charge, calibration, classed refusals", {
