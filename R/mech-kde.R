@@ -138,7 +138,8 @@
 #'     `"gp"`, `"sobolev"` and `"bernstein"` use the binned estimate with
 #'     each point weighted by its count (`binned = FALSE` is refused), in
 #'     several the exact kernel sums times the counts. A row dropped for a
-#'     missing value drops its count. Not with `unit`.
+#'     missing value drops its count. Not with `unit`. The warning about
+#'     points beyond the domain counts records, as `n` does.
 #'   * `"gp"` and `"sobolev"`: the rest is passed to [dp_noise_scale()]
 #'     (e.g. `allow_large_epsilon`).
 #'   * `"iclp"` and `"frl"`: the options listed above.
@@ -278,7 +279,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   d <- st$d
   bw <- st$bw
   # (said once the release is made: not before an error about another argument)
-  clamped <- if (!engine) clamped_note(x, grid, d, domain, point_names)
+  clamped <- if (!engine) clamped_note(x, grid, d, domain, point_names, kc)
   if (engine && is.character(opts$columns)) point_names <- opts$columns
   # a table, chunks or summary: its summary counts the points beyond the domain in the same pass
   used <- if (engine && inherits(x, "dpfda_summary")) x
@@ -433,11 +434,13 @@ kde_counts_arg <- function(counts, x, columns) {
 # for duration, waiting moved all 299 points to one corner). Said to the
 # curator, who holds the data (as the count of dropped missing values is).
 # The warning's message, or NULL.
-clamped_note <- function(x, grid, d, domain, point_names = NULL) {
+clamped_note <- function(x, grid, d, domain, point_names = NULL, counts = NULL) {
   pts <- tryCatch(kde_input_points(x, d), error = function(e) NULL)   # (bad input: refused later, by name)
   dom <- tryCatch(as_domain(domain, grid), error = function(e) NULL)
   if (is.null(pts) || !is.numeric(pts) || is.null(dom) || !nrow(pts)) return(NULL)
-  clamped_message(points_outside(pts, dom), nrow(pts), dom, d, !is.null(domain), point_names)
+  if (length(counts) != nrow(pts)) counts <- NULL   # (checked counts, one per point: the records)
+  clamped_message(points_outside(pts, dom, counts), if (is.null(counts)) nrow(pts) else sum(counts), dom, d,
+                  !is.null(domain), point_names, !is.null(counts))
 }
 
 # The same from a table, chunks or a summary: the count of points beyond the
@@ -445,34 +448,37 @@ clamped_note <- function(x, grid, d, domain, point_names = NULL) {
 # earlier version has none: nothing is said).
 clamped_note_summary <- function(s, dom, d, domain_given, point_names = NULL) {
   if (!inherits(s, "dpfda_summary") || is.null(s$outside)) return(NULL)
-  clamped_message(s$outside, s$rows - s$dropped, dom, d, domain_given, point_names)
+  clamped_message(s$outside, if (is.null(s$counts)) s$rows - s$dropped else s$n, dom, d, domain_given, point_names,
+                  !is.null(s$counts))
 }
 
 # dp_kme() and dp_bandwidth(): the warning of a given box `dom` (c(lower, upper) or 2 x d) beyond
 # which a tenth or more of the points lie (a box that does not fit the data, e.g. its columns swapped).
-warn_clamped <- function(out, total, dom, point_names = NULL) {
+warn_clamped <- function(out, total, dom, point_names = NULL, records = FALSE) {
   dm <- matrix(as.double(dom), nrow = 2L)
-  msg <- clamped_message(out, total, dm, ncol(dm), TRUE, point_names)
+  msg <- clamped_message(out, total, dm, ncol(dm), TRUE, point_names, records)
   if (!is.null(msg)) dpfda_warn(msg, class = "dpfda_warning_data")
 }
 
 # The warning for `out` of `total` points clamped to the box `dom`, or NULL:
 # any, when the box is the grid's range (no `domain`); a tenth, with a domain.
-clamped_message <- function(out, total, dom, d, domain_given, point_names = NULL) {
+# (`records`: a frequency table's, counted in records as its n is)
+clamped_message <- function(out, total, dom, d, domain_given, point_names = NULL, records = FALSE) {
   if (!(total > 0) || !(out > 0)) return(NULL)
+  what <- if (records) "records" else "points"
   dm <- matrix(dom, nrow = 2L)
   box <- format_box(dm[1L, ], dm[2L, ])
   edge <- if (d == 1L) "ends" else "edges"
   f <- function(v) format(v, big.mark = ",", scientific = FALSE)
   if (!domain_given) {
-    return(sprintf(paste("%s of the %s points lie outside the range of the grid (%s), which bounds the data when no",
+    return(sprintf(paste("%s of the %s %s lie outside the range of the grid (%s), which bounds the data when no",
                          "`domain` is given: they were moved to its %s, so the release there is the density of those",
                          "piled-up points. Give `domain`, public bounds of all the data (e.g. c(lower, upper)), to release",
-                         "the density of all the points on this grid."), f(out), f(total), box, edge))
+                         "the density of all the points on this grid."), f(out), f(total), what, box, edge))
   }
   if (out / total < 0.1) return(NULL)
-  sprintf(paste("%s of the %s points (%s%%) lie outside `domain` (%s) and were moved to its %s: check that it bounds",
-                "the data%s."), f(out), f(total), format(round(100 * out / total)), box, edge,
+  sprintf(paste("%s of the %s %s (%s%%) lie outside `domain` (%s) and were moved to its %s: check that it bounds",
+                "the data%s."), f(out), f(total), what, format(round(100 * out / total)), box, edge,
           if (d > 1L && length(point_names) == d) sprintf(", its columns in the order of the points' (%s)",
                                                           paste(point_names, collapse = ", ")) else "")
 }

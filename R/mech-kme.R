@@ -154,10 +154,23 @@
 #'   \eqn{2^{-k}} and get discrete Gaussian noise calibrated through zCDP
 #'   for the sensitivity plus the rounding distance (discrete Laplace when
 #'   `delta = 0`); see [exact_noise]. Not for `method = "exponential"`.
-#' @param ... `columns`: the `D` point columns, as strings or bare names
-#'   (`columns = c(eruptions, waiting)`; the rule is in [as_curves()]); for
-#'   a database table or chunks also `id` (an individual's rows are weighted
-#'   by one over their number, see [summarise_kme()]).
+#' @param ... Options:
+#'   * `columns`: the `D` point columns, as strings or bare names
+#'     (`columns = c(eruptions, waiting)`; the rule is in [as_curves()]); for
+#'     a database table or chunks also `id` (an individual's rows are weighted
+#'     by one over their number, see [summarise_kme()]).
+#'   * `counts`: whole-number frequencies, for a frequency table: one count
+#'     per point of a vector or matrix, or a column (string or bare name) of
+#'     a data frame, database table or chunks (the `Freq` of
+#'     `as.data.frame(table(v))`). Point `i` stands for `counts[i]` records,
+#'     so `N = sum(counts)`, every record is its own privacy unit ("privacy
+#'     unit: one record (N)"), and the release is that of `rep(x, counts)`
+#'     without building it: each point weighs its count in the kernel sums
+#'     or features, and in the exponential method's utility (whose
+#'     \eqn{N^2} limit then applies to the distinct points). A row dropped
+#'     for a missing value drops its count; not with `unit`; a summary has
+#'     its counts already ([summarise_kme()]'s `counts`). Points beyond
+#'     `domain` are counted in records for the warning.
 #' @param unit The privacy unit when one person has several points: a column
 #'   (string or bare name) of a data frame, table or chunks (in chunks, each
 #'   unit's rows together; `id` in `...` is its older name), or a vector with one entry per
@@ -198,6 +211,12 @@
 #' r2 <- dp_kme(x, k, epsilon = 0.5, delta = 1e-5, method = "random_features",
 #'   synthetic = z[1:20, ], J = 400, iters = 30)
 #' kme_mmd(r, r2)
+#' # a frequency table: each waiting time once, with its count (272 records)
+#' tab <- as.data.frame(table(waiting = faithful$waiting))
+#' tab$waiting <- as.numeric(as.character(tab$waiting))
+#' rc <- dp_kme(tab, kernel_gaussian(5), epsilon = 1, delta = 1e-5, counts = Freq,
+#'   domain = c(40, 100), M = 50, public = TRUE)
+#' rc$privacy_unit   # one record (272)
 #' dp_rng(old)
 #' @export
 dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_features", "exponential"),
@@ -208,7 +227,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   check_required(c("x", "kernel", "epsilon", "delta"),
                  advice = list(delta = paste("delta = 1e-5 for Gaussian noise (well below 1/N), or delta = 0",
                                              "for pure DP (Laplace noise)")))
-  eng <- if (...length()) capture_dots(..., .cols = c("columns", "id")) else list()   # strings or bare names
+  # strings or bare names; `counts` a column (a frequency table) or one count per point
+  eng <- if (...length()) capture_dots(..., .cols = c("columns", "id", "counts")) else list()
   domain <- domain_from_ranges(domain)   # (a list of ranges, one per axis, as the matrix of bounds)
   # named synthetic points or domain columns take the data's columns of those names, as dp_kde()'s
   # (a domain read by position clamped all of MASS::geyser, whose columns are waiting then duration)
@@ -221,7 +241,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     if (!is.null(cols)) x <- x[, cols, drop = FALSE]
   }
   if (!missing(x) && (is.data.frame(x) || is_engine_input(x))) {
-    eng <- resolve_column_opts(eng, x, c("columns", "id"), n = list(columns = NULL))
+    eng <- resolve_column_opts(eng, x, c("columns", "id", if (is_engine_input(x)) "counts"),
+                               n = list(columns = NULL))
     if (!is.null(synthetic)) eng$columns <- columns_for_named_points(synthetic, engine_names_or(x), eng$columns, "synthetic")
     if (is.matrix(domain)) {
       eng$columns <- columns_for_named_axes(colnames(domain), engine_names_or(x), eng$columns, "domain",
@@ -230,12 +251,28 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  if (!missing(x) && is_engine_input(x) && !is.null(eng$counts)) {   # (a frequency table: its column)
+    if (inherits(x, "dpfda_summary")) {
+      dpfda_abort("`counts` is for data; a summary has its counts already (give `counts` to summarise_kme()).",
+                  arg = "counts")
+    }
+    check_counts_source(x, if (!is.null(unit)) "unit" else eng$id)
+  }
   if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, eng$columns, eng$id)$id
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R
     return(with_point_names(dp_kme_engine(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain,
                                           tol, pivot, l1_bound, iters, lr, lasso_lambda, tight, noise, budget,
-                                          match.call(), columns = eng$columns, id = eng$id), eng$columns))
+                                          match.call(), columns = eng$columns, id = eng$id, counts = eng$counts),
+                            eng$columns))
   }
+  # counts in memory: one per point, or a column of a data frame (as dp_kde()'s)
+  counts <- if (!is.null(eng$counts)) {
+    if (!is.null(unit)) abort_counts_with_unit()
+    kc <- kde_counts_arg(eng$counts, x, eng$columns)
+    if (!is.null(kc$column) && is.null(eng$columns)) eng$columns <- setdiff(names(x), kc$column)
+    kc$counts
+  }
+  eng$counts <- NULL
   if (!is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns alone
     ucol <- check_unit_column(column_names(unit, names(x), "unit"), eng$columns)
     unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
@@ -244,9 +281,10 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   x <- select_point_columns(x, eng$columns)   # in memory: the named columns of a data frame
   point_names <- if (is.data.frame(x)) names(x)   # (kept for predict() by name and the plot's axes)
   eng$columns <- NULL
-  cl <- clean_point_frame(x, unit)
+  cl <- clean_point_frame(x, unit, counts)   # (a dropped row drops its count)
   x <- cl$x
   unit <- cl$unit
+  counts <- iclp_kde_counts(cl$counts, NROW(x))   # (whole numbers >= 0 with a positive sum: n records)
   if (length(eng)) {
     other <- setdiff(names(eng), "id")
     if (length(other) && !nzchar(other[1L])) abort_unnamed_dots()
@@ -254,7 +292,8 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     dpfda_abort("`id` is used only with a database table or chunks; give `unit` for points in memory.", arg = "id")
   }
   units <- if (!is.null(unit)) point_units(if (is.data.frame(x)) as.matrix(x) else x, unit, NULL, NULL)
-  budget <- release_open(budget, epsilon, delta, if (is.null(units)) NROW(x) else units$n_units)
+  budget <- release_open(budget, epsilon, delta, if (!is.null(counts)) sum(counts) else
+    if (is.null(units)) NROW(x) else units$n_units)
   call <- match.call()
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
@@ -268,8 +307,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   box <- kme_domain(domain, D)
   public <- check_flag(public, "public")
   chunk <- check_count(chunk, "chunk", min = 1, max = 1e6)
-  sens <- kme_sensitivity(kernel, N, tight)
-  if (!is.null(box)) warn_clamped(points_outside(x, box), N, box, point_names)
+  # (with counts, the records beyond the box of all the records)
+  if (!is.null(box)) warn_clamped(points_outside(x, box, counts), if (is.null(counts)) N else sum(counts), box,
+                                  point_names, records = !is.null(counts))
   x <- kme_clamp(x, box)
   kernel_scale_points(kernel, x[1L, , drop = FALSE], "x")   # dimension / overflow check
 
@@ -287,10 +327,12 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
     }
     # with a unit: a unit of r points weighs 1/r, so its part of the embedding has norm <= sqrt(v)
     # and the utility moves by at most the sensitivity for n units when one unit changes
-    n <- if (is.null(units)) N else units$n_units
-    w <- if (!is.null(units)) as.vector(id_weights(units$x$unit)) / n
+    # with counts: a point of count c weighs c / n, n the records (the embedding of rep(x, counts))
+    n <- if (!is.null(counts)) sum(counts) else if (is.null(units)) N else units$n_units
+    w <- if (!is.null(counts)) counts / n else if (!is.null(units)) as.vector(id_weights(units$x$unit)) / n
     rel <- kme_expmech(x, kernel, epsilon, delta, candidates, chunk, call, kme_sensitivity(kernel, n, tight), w, n)
-    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(N) else privacy_unit_points(n, units$label)
+    rel$privacy_unit <- if (is.null(units)) privacy_unit_points(n, records = !is.null(counts)) else
+      privacy_unit_points(n, units$label)
     return(with_point_names(release_close(rel, budget, "dp_kme", list(privacy_part(epsilon, delta))), point_names))
   }
   z <- kme_synthetic(synthetic, M, D, box, x, public)
@@ -301,8 +343,9 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   rff <- if (method == "random_features") kme_rff(kernel, J, D, origin = colMeans(z))
   # one path for every source: the summary (kernel sums at z, or mean features; the only touch of
   # the data, in chunks of rows), then the release step shared with tables and chunks
-  s <- if (is.null(units)) {
-    summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain)
+  s <- if (is.null(units)) {   # (counts: each point weighted by its count, n the records)
+    summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,
+                       .weights = counts)
   } else {   # a unit with r points adds each with weight 1/r (its embedding has norm <= 1); N counts units
     summarise_kme_impl(units$x, kernel, method, synthetic = if (method == "subspace") z, rff = rff,
                        domain = domain, columns = units$columns, id = "unit")

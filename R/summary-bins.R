@@ -140,7 +140,7 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
 check_counts_source <- function(x, id) {
   if (!is.data.frame(x) && !is_engine_input(x)) {
     dpfda_abort(paste("`counts` names a column of a data frame, database table or chunks; for points in a vector",
-                      "or matrix give dp_kde() the counts themselves."), arg = "counts")
+                      "or matrix give the counts themselves, one per point."), arg = "counts")
   }
   if (!is.null(id)) abort_counts_with_unit()
   invisible()
@@ -312,7 +312,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     f <- sq_id(s, "f")
     s <- sq_summarise(s, "b", list(a0 = sprintf("SUM(%s * (1.0 - %s))", wt, f), a1 = sprintf("SUM(%s * %s)", wt, f),
                                    cnt = sprintf("SUM(%s)", wt),
-                                   out = sq_outside_sum(sq_id(s, "x"), dom[1], dom[2])))
+                                   out = sq_outside_sum(sq_id(s, "x"), dom[1], dom[2], if (!is.null(counts)) wt)))
     q <- sq_lazy(s)
     if (.query) return(q)
     res <- engine_collect(q)
@@ -341,7 +341,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
     rows <- length(v)
   }
   v <- as.double(v)
-  outside <- points_outside(v, dom)
+  outside <- points_outside(v, dom, .weights)   # (with counts: the records)
   v <- pmin(pmax(v, dom[1]), dom[2])
   # (.weights: dp_kde()'s counts, records per point, checked there)
   wt <- if (!is.null(.weights)) .weights else if (is.null(ids)) numeric(0) else id_weights(ids)
@@ -537,7 +537,7 @@ summarise_kde_grid <- function(x, grid, domain, columns, id, .query, counts = NU
   wt <- if (!is.null(fp$counts)) fp$counts else if (is.null(fp$ids)) NULL else id_weights(fp$ids)
   p <- iclp_kde_bin(clamp_to_domain(fp$pts, dom), axes, as.vector(wt))
   n <- if (!is.null(fp$counts)) sum(fp$counts) else if (is.null(fp$ids)) nrow(fp$pts) else attr(wt, "n_ids")
-  new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom))
+  new_dpfda_summary("kde_grid", p, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom, fp$counts))
 }
 
 # Sorted axes of a 1-D grid or a sorted tensor grid (first axis fastest).
@@ -608,7 +608,8 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query, coun
   })
   names(wcols) <- paste0("w", seq_along(wcols))
   q <- sq_lazy(sq_summarise(s, "cell", c(wcols, list(cnt = sprintf("SUM(%s)", wt),
-                                                    out = sprintf("SUM(%s)", sq_id(s, "outside"))))))
+                                                    out = if (is.null(counts)) sprintf("SUM(%s)", sq_id(s, "outside")) else
+                                                      sprintf("SUM(%s * %s)", wt, sq_id(s, "outside"))))))
   if (.query) return(q)
   res <- engine_collect(q)
   p <- numeric(prod(sizes))
@@ -672,7 +673,8 @@ summarise_kde_kernel <- function(x, grid, bandwidth, domain, columns, id, mechan
     if (is.null(fp$ids)) c_kde_sum(bw$scale(xs), bw$scale(pts)) else
     as.vector(kernel_matrix(bw$kernel, pts, xs) %*% id_weights(fp$ids))
   n <- if (!is.null(fp$counts)) sum(fp$counts) else if (is.null(fp$ids)) nrow(xs) else length(unique(fp$ids))
-  new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings, outside = points_outside(fp$pts, dom))
+  new_dpfda_summary("kde_kernel", sums, n, fp$rows, fp$dropped, settings,
+                    outside = points_outside(fp$pts, dom, fp$counts))
 }
 
 # The Bernstein lattice of dp_kde(mechanism = "bernstein") on the domain box.
@@ -725,10 +727,11 @@ id_weights <- function(ids) {
 # The number of points (rows of `pts`) outside the box `dom` (c(lower, upper),
 # or 2 x d): those a density clamps to it (dp_kde() says so when there are
 # many, on every source).
-points_outside <- function(pts, dom) {
+points_outside <- function(pts, dom, counts = NULL) {
   dm <- matrix(dom, nrow = 2L)
   pts <- matrix(pts, ncol = ncol(dm))
-  as.double(sum(rowSums(pts < rep(dm[1L, ], each = nrow(pts)) | pts > rep(dm[2L, ], each = nrow(pts))) > 0))
+  out <- rowSums(pts < rep(dm[1L, ], each = nrow(pts)) | pts > rep(dm[2L, ], each = nrow(pts))) > 0
+  as.double(if (is.null(counts)) sum(out) else sum(counts[out]))   # (with counts: the records)
 }
 
 # In the engine, the same count: a 0/1 flag per row, before the clamping
@@ -738,4 +741,7 @@ sq_outside_flag <- function(cols, lo, hi) {
           paste(sprintf("%s < %s OR %s > %s", cols, vapply(lo, sq_lit, ""), cols, vapply(hi, sq_lit, "")),
                 collapse = " OR "))
 }
-sq_outside_sum <- function(col, lo, hi) sprintf("SUM(%s)", sq_outside_flag(col, lo, hi))
+sq_outside_sum <- function(col, lo, hi, wt = NULL) {   # (`wt`: a frequency table's counts, the records)
+  if (is.null(wt)) sprintf("SUM(%s)", sq_outside_flag(col, lo, hi)) else
+    sprintf("SUM(%s * %s)", wt, sq_outside_flag(col, lo, hi))
+}

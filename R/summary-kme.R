@@ -30,6 +30,12 @@
 #' @param unit The privacy unit when one person has several points: a column
 #'   (as `id`), or a vector with one entry per point for points in memory
 #'   (see [dp_kme()]).
+#' @param counts `NULL`, or a column (string or bare name) of a data frame,
+#'   table or chunks holding whole-number frequencies (a frequency table):
+#'   each row stands for that many records, its weight in the sums is its
+#'   count and `n` is the number of records, each its own privacy unit (not
+#'   with `unit`). Rows with a missing count are dropped as other missing
+#'   values; a negative or fractional count is an error (`dpfda_error_data`).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
@@ -41,25 +47,31 @@
 #' s$sums / s$n
 #' @export
 summarise_kme <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
-                          domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL, ...) {
+                          domain = NULL, columns = NULL, id = NULL, .query = FALSE, unit = NULL, counts = NULL, ...) {
   check_required(c("x", "kernel"))
   check_dot_names(dot_args(), character(), "summarise_kme")   # (a misspelt option gets a classed error)
   columns <- column_arg_names("columns", x, NULL)
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
-  summarise_kme_impl(pu$x, kernel, method, synthetic, rff, domain, pu$columns, pu$id, .query)
+  counts <- column_arg_names("counts", x)
+  if (!is.null(counts)) check_counts_source(x, pu$id)
+  summarise_kme_impl(pu$x, kernel, method, synthetic, rff, domain, pu$columns, pu$id, .query, counts = counts)
 }
 
-# summarise_kme() with column names (strings); a summary with an `id` records it as its privacy unit.
+# summarise_kme() with column names (strings); a summary with an `id` records it as its privacy unit,
+# one with `counts` (a column) that its n counts records. `.weights`: counts given in memory, one per point.
 summarise_kme_impl <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
-                               domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
-  s <- summarise_kme_sums(x, kernel, method, synthetic, rff, domain, columns, id, .query)
+                               domain = NULL, columns = NULL, id = NULL, .query = FALSE, counts = NULL,
+                               .weights = NULL) {
+  s <- summarise_kme_sums(x, kernel, method, synthetic, rff, domain, columns, id, .query, counts, .weights)
   if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  if (inherits(s, "dpfda_summary") && (!is.null(counts) || !is.null(.weights))) s$counts <- counts %||% "counts"
   s
 }
 
 summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_features"), synthetic = NULL, rff = NULL,
-                               domain = NULL, columns = NULL, id = NULL, .query = FALSE) {
+                               domain = NULL, columns = NULL, id = NULL, .query = FALSE, counts = NULL,
+                               .weights = NULL) {
   method <- check_choice(method, c("subspace", "random_features"), "method")
   kme_check_kernel(kernel)
   D <- if (!is.null(columns)) length(columns) else if (method == "subspace" && !is.null(synthetic))
@@ -78,20 +90,26 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
   if (!is.null(have) && !is.null(id)) id <- engine_columns(id, have, "id", 1L)
   if (inherits(x, "dpfda_chunks")) {
     return(warn_dropped(chunks_reduce(x, function(d) {
-      summarise_kme_impl(d, kernel, method, synthetic, rff, domain, columns, id)
+      summarise_kme_impl(d, kernel, method, synthetic, rff, domain, columns, id, counts = counts)
     }, id = id)))
   }
   if (is_lazy_table(x)) {
-    columns <- engine_columns(columns %||% setdiff(have, id), have, "columns")   # (default: all but the id)
+    # (default: all but the id and the counts)
+    columns <- engine_columns(columns %||% setdiff(have, c(id, counts)), have, "columns")
     return(summarise_kme_lazy(x, kernel, method, if (method == "subspace") z, rff, box, columns, id, kind,
-                              settings, .query))
+                              settings, .query, counts = counts))
   }
   ids <- NULL
   dropped <- 0
   if (is.data.frame(x)) {
-    columns <- engine_columns(columns %||% setdiff(names(x), id), names(x), "columns")
-    cl <- frame_clean(x, columns, id)
+    columns <- engine_columns(columns %||% setdiff(names(x), c(id, counts)), names(x), "columns")
+    if (!is.null(counts) && counts %in% columns) {
+      dpfda_abort(sprintf("`counts` (\"%s\") is also one of the point columns (`columns`); the counts must be a column of their own.",
+                          counts), arg = "counts")
+    }
+    cl <- frame_clean(x, c(columns, counts), id)
     ids <- if (!is.null(id)) cl$data[[id]]
+    if (!is.null(counts)) .weights <- check_count_values(cl$data[[counts]])
     dropped <- cl$dropped
     rows <- cl$rows
     x <- as.matrix(cl$data[columns])
@@ -102,10 +120,11 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
   }
   x <- as_points(x, "x", d = D)
   if (is.null(ids)) rows <- nrow(x)
-  outside <- if (!is.null(box)) points_outside(x, box)   # (counted for dp_kme()'s warning, as dp_kde()'s)
+  # (counted for dp_kme()'s warning, as dp_kde()'s; with counts, the records)
+  outside <- if (!is.null(box)) points_outside(x, box, .weights)
   x <- kme_clamp(x, box)
-  wt <- if (is.null(ids)) NULL else id_weights(ids)
-  n <- if (is.null(ids)) nrow(x) else length(unique(ids))
+  wt <- if (!is.null(.weights)) .weights else if (is.null(ids)) NULL else id_weights(ids)
+  n <- if (!is.null(.weights)) sum(.weights) else if (is.null(ids)) nrow(x) else length(unique(ids))
   sums <- if (method == "subspace") {
     if (is.null(wt)) kme_rowmeans(kernel, z, x) * nrow(x) else
       as.vector(kernel_matrix(kernel, z, x) %*% wt)
@@ -138,7 +157,8 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
   if (!is.null(box)) {
     # (the points the box clamps, counted for dp_kde()'s warning, R/summary-bins.R)
     # (in the step that clamps: SQLite's parser has a depth limit)
-    out_sum <- sprintf("SUM(%s)", id_sql("outside"))
+    out_sum <- if (is.null(counts)) sprintf("SUM(%s)", id_sql("outside")) else   # (with counts: the records)
+      sprintf("SUM(%s * %s)", id_sql("wt"), id_sql("outside"))
     cl <- lapply(seq_len(D), function(j) sq_clamp(s, id_sql(xn[j]), sq_lit(box[1L, j]), sq_lit(box[2L, j])))
     s <- sq_mutate(s, c(stats::setNames(cl, xn),
                         list(outside = sq_outside_flag(vapply(xn, id_sql, ""), box[1L, ], box[2L, ]))))
@@ -222,7 +242,7 @@ kme_kernel_sql_ok <- function(kernel) {
 # The public draws (synthetic points, then features) happen in the same order
 # as in memory, so dp_reproducible() gives the same release.
 dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, calibration, domain, tol, pivot,
-                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, call, columns, id) {
+                          l1_bound, iters, lr, lasso_lambda, tight, noise, budget, call, columns, id, counts = NULL) {
   budget <- release_open(budget, epsilon)   # (the epsilon warning; delta's once n is known)
   noise <- check_noise(noise)
   method <- check_choice(method, c("subspace", "random_features", "exponential"), "method")
@@ -241,7 +261,7 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
     if (x$kind == "kme_kernel") ncol(x$settings$z) else nrow(x$settings$W)
   } else {
     # (not given: every column of a table but the id, as for a data frame in memory)
-    columns <- engine_columns(columns %||% setdiff(engine_names_or(x), id), engine_names_or(x), "columns")
+    columns <- engine_columns(columns %||% setdiff(engine_names_or(x), c(id, counts)), engine_names_or(x), "columns")
     length(columns)
   }
   box <- kme_domain(domain, D)
@@ -261,9 +281,12 @@ dp_kme_engine <- function(x, kernel, epsilon, delta, method, synthetic, M, J, ca
   }
   if (!inherits(x, "dpfda_summary")) {
     s <- summarise_kme_impl(x, kernel, method, synthetic = if (method == "subspace") z, rff = rff, domain = domain,
-                            columns = columns, id = id)
+                            columns = columns, id = id, counts = counts)
   }
-  if (!is.null(box) && !is.null(s$outside)) warn_clamped(s$outside, s$rows - s$dropped, box, columns)
+  if (!is.null(box) && !is.null(s$outside)) {
+    warn_clamped(s$outside, if (is.null(s$counts)) s$rows - s$dropped else s$n, box, columns,
+                 records = !is.null(s$counts))
+  }
   warn_privacy(NULL, delta, s$n)   # (as in memory: n is known from the summary)
   kme_release(s, z, rff, kernel, method, epsilon, delta, calibration, tol, pivot, l1_bound, iters, lr,
               lasso_lambda, tight, noise, box, call, budget)
@@ -338,6 +361,6 @@ kme_release <- function(s, z, rff, kernel, method, epsilon, delta, calibration, 
   }
   rel <- kme_finish_release(z, w, sigma, ex, extra, kernel, method, epsilon, delta, N, noise_dim, laplace,
                             calibration, box, call, sens, budget)
-  rel$privacy_unit <- privacy_unit_points(N, s$unit)
+  rel$privacy_unit <- privacy_unit_points(N, s$unit, !is.null(s$counts))
   rel
 }

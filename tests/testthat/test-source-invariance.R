@@ -168,6 +168,91 @@ test_engines("dp_kde(counts = ) gives the release of the repeated points on ever
                class = "dpfda_error_argument", regexp = "nn")
 }, engines = c("sqlite", "postgres", "duckdb"))
 
+# The same for kernel mean embeddings: dp_kme() had no `counts` (a frequency table of points had to
+# be expanded with rep() first, and its exponential method then met the N^2 limit of the records).
+test_engines("dp_kme(counts = ) gives the release of the repeated points on every source", function(con) {
+  set.seed(6)
+  ft <- data.frame(a = round(runif(30), 2), b = round(runif(30), 2), n = rpois(30, 3))
+  ft$n[2] <- 0
+  ft$a[4] <- 1.3   # (beyond the domain: clamped, and counted in records for the warning)
+  DBI::dbWriteTable(con, "kft", ft)
+  tb <- dplyr::tbl(con, "kft")
+  ch <- dp_chunks(ft, rows = 7)
+  rep1 <- rep(ft$a, ft$n)
+  rep2 <- as.matrix(ft[rep(seq_len(nrow(ft)), ft$n), c("a", "b")])
+  N <- sum(ft$n)
+  z1 <- matrix(seq(0, 1, 0.25))   # (well separated: the weights themselves are compared, not only the embedding)
+  z2 <- as.matrix(expand.grid(a = c(0, 0.5, 1), b = c(0, 0.5, 1)))
+  for (m in c("subspace", "random_features")) {
+    for (D in 1:2) {
+      z <- if (D == 1L) z1 else z2
+      k <- kernel_gaussian(0.3)
+      km <- function(x, ...) function() dp_kme(x, k, epsilon = 1, delta = 1e-5, method = m, synthetic = z,
+                                                 domain = if (D == 1L) c(0, 1) else list(c(0, 1), c(0, 1)),
+                                                 J = 60, iters = 15, public = TRUE, ...)
+      cols <- if (D == 1L) "a" else c("a", "b")
+      ref <- km(if (D == 1L) rep1 else rep2)
+      lab <- paste(m, D)
+      if (D == 1L) expect_same_release(ref, km(ft$a, counts = ft$n), paste("kme counts, vector", lab))
+      expect_same_release(ref, km(ft[c(cols, "n")], counts = n), paste("kme counts, data frame", lab))
+      expect_same_release(ref, km(tb, columns = cols, counts = "n"), paste("kme counts, table", lab))
+      expect_same_release(ref, km(ch, columns = cols, counts = n), paste("kme counts, chunks", lab))
+      sm <- summarise_kme(tb, k, m, synthetic = if (m == "subspace") z,
+                          rff = if (m == "random_features") with_seed_mode(5, kme_rff(k, 60, D, origin = colMeans(z))),
+                          domain = if (D == 1L) c(0, 1) else rbind(c(0, 0), c(1, 1)), columns = cols, counts = "n")
+      expect_equal(sm$n, N)
+      if (m == "subspace") expect_same_release(ref, km(sm), paste("kme counts, summary", lab))
+      # n counts records: the sensitivity and the noise are those of the N records, not of the rows
+      r <- with_seed_mode(5, suppressWarnings(km(tb, columns = cols, counts = "n")()))
+      expect_equal(r$sensitivity, 2 / N)
+      expect_equal(r$noise_scale, with_seed_mode(5, suppressWarnings(ref()))$noise_scale)
+      expect_identical(r$privacy_unit, sprintf("one record (%d)", N))
+      expect_identical(with_seed_mode(5, suppressWarnings(km(sm)()))$privacy_unit, r$privacy_unit)
+    }
+  }
+  # the exponential method (in memory): the utility of the repeated points, the same choice
+  cand <- lapply(c(0.2, 0.5, 0.8), function(c0) matrix(c0 + seq(-0.1, 0.1, length.out = 5)))
+  ke <- kernel_gaussian(0.3)
+  cw <- lapply(cand, function(p) list(points = p, weights = rep(0.2, 5)))
+  expect_equal(dpfda:::kme_exp_utility(matrix(ft$a), ke, cw, 2048, ft$n / N),
+               dpfda:::kme_exp_utility(matrix(rep1), ke, cw, 2048), tolerance = 1e-12)
+  ex <- function(x, ...) function() dp_kme(x, ke, 1, 1e-5, method = "exponential", candidates = cand,
+                                           domain = c(0, 1), ...)
+  for (s in 1:5) {
+    a <- with_seed_mode(s, suppressWarnings(ex(rep1)()))
+    b <- with_seed_mode(s, suppressWarnings(ex(ft["a"], counts = ft$n)()))
+    expect_identical(b$selected, a$selected)
+    expect_equal(b$sensitivity, a$sensitivity)
+    expect_identical(b$privacy_unit, sprintf("one record (%d)", N))
+  }
+  # the clamping warning counts records on every source (ft$a[4] = 1.3 stands for ft$n[4] records)
+  w_of <- function(f) conditionMessage(expect_warning(f(), class = "dpfda_warning_data"))
+  kd1 <- function(x, ...) function() dp_kme(x, kernel_gaussian(0.3), 1, 1e-5, synthetic = z1, public = TRUE,
+                                             domain = c(0, 0.2), ...)
+  msg <- sprintf("%d of the %d records", sum(ft$n[ft$a > 0.2]), N)
+  expect_match(w_of(kd1(ft$a, counts = ft$n)), msg, fixed = TRUE)
+  expect_match(w_of(kd1(tb, columns = "a", counts = "n")), msg, fixed = TRUE)
+  expect_match(w_of(kd1(ch, columns = "a", counts = "n")), msg, fixed = TRUE)
+  kde1 <- function(x, ...) function() dp_kde(x, seq(0, 1, 0.1), 0.1, epsilon = 1, delta = 1e-6, ...)
+  msg <- sprintf("%d of the %d records lie outside the range of the grid", ft$n[4], N)
+  for (mk in c("gp", "iclp")) {
+    expect_match(w_of(kde1(ft$a, counts = ft$n, mechanism = mk)), msg, fixed = TRUE)
+    expect_match(w_of(kde1(tb, columns = "a", counts = "n", mechanism = mk)), msg, fixed = TRUE)
+    expect_match(w_of(kde1(ch, columns = "a", counts = "n", mechanism = mk)), msg, fixed = TRUE)
+  }
+  # refusals, classed and naming the argument
+  expect_error(dp_kme(tb, ke, 1, 1e-5, columns = "a", counts = "n", unit = "b", synthetic = z1),
+               class = "dpfda_error_argument", regexp = "not both")
+  expect_error(dp_kme(sm, ke, 1, 1e-5, counts = "n"), class = "dpfda_error_argument", regexp = "summary")
+  expect_error(dp_kme(ft, ke, 1, 1e-5, columns = "a", counts = nn, synthetic = z1), class = "dpfda_error_argument",
+               regexp = "nn")
+  expect_error(dp_kme(ft$a, ke, 1, 1e-5, counts = -ft$n, synthetic = z1), class = "dpfda_error_argument",
+               regexp = "non-negative whole numbers")
+  DBI::dbWriteTable(con, "kftbad", transform(ft, n = replace(n, 5, 1.5)))
+  expect_error(dp_kme(dplyr::tbl(con, "kftbad"), ke, 1, 1e-5, columns = "a", counts = "n", synthetic = z1),
+               class = "dpfda_error_data", regexp = "counts")
+}, engines = c("sqlite", "postgres", "duckdb"))
+
 test_that("the delta warning is the same from every source (it was given in memory only for points)", {
   local_privacy_warnings()
   d <- source_data()
