@@ -20,33 +20,38 @@ bandwidth_bin_of <- function(v, lo, w, B) floor(pmin(pmax((v - lo) / w, 0), B - 
 # unit's points) of every source. Returns H, the rows read and dropped (a
 # missing or non-finite value in a used column, or a missing unit: dropped as
 # dp_kde() drops them), and the number of individuals n (points, or units).
-bandwidth_histograms <- function(x, dom, unit = NULL, columns = NULL) {
+bandwidth_histograms <- function(x, dom, unit = NULL, columns = NULL, counts = NULL) {
   B <- bandwidth_hist_bins
   d <- ncol(dom)
   w <- (dom[2L, ] - dom[1L, ]) / B
-  if (is_lazy_table(x)) return(bandwidth_hist_lazy(x, dom, w, B, unit, columns))
-  f <- function(df) bandwidth_hist_frame(df, dom, w, B, unit, columns)
+  if (is_lazy_table(x)) return(bandwidth_hist_lazy(x, dom, w, B, unit, columns, counts))
+  f <- function(df) bandwidth_hist_frame(df, dom, w, B, unit, columns, counts)
   s <- warn_dropped(if (inherits(x, "dpfda_chunks")) chunks_reduce(x, f, id = unit) else f(x))
   list(H = s$sums, rows = s$rows, dropped = s$dropped, n = round(sum(s$sums[, 1L])), outside = s$outside)
 }
 
 # One data frame (a chunk, or the points in memory as a frame `.x1`, ..., `unit`): the summary of
-# kind "bw_hist" of its kept rows.
-bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
+# kind "bw_hist" of its kept rows. (`counts`: a column of records per row, each row weighing its count.)
+bandwidth_hist_frame <- function(df, dom, w, B, unit, columns, counts = NULL) {
   if (!nrow(df)) engine_no_rows("data frame")
   for (cl in c(columns, unit)) if (!cl %in% names(df)) engine_missing_column(cl, names(df), "columns")
-  for (cl in columns) {
-    if (!is.numeric(df[[cl]]) && !all(is.na(df[[cl]]))) abort_not_numeric(df[[cl]], cl, "columns")
+  if (!is.null(counts) && !counts %in% names(df)) engine_missing_column(counts, names(df), "counts")
+  for (cl in c(columns, counts)) {
+    if (!is.numeric(df[[cl]]) && !all(is.na(df[[cl]]))) {
+      abort_not_numeric(df[[cl]], cl, if (identical(cl, counts)) "counts" else "columns")
+    }
   }
   X <- matrix(as.double(unlist(df[columns], use.names = FALSE)), nrow(df))
   bad <- rowSums(!is.finite(X)) > 0
   if (!is.null(unit)) bad <- bad | is.na(df[[unit]])
+  if (!is.null(counts)) bad <- bad | !is.finite(df[[counts]])
   X <- X[!bad, , drop = FALSE]
-  wt <- if (!is.null(unit)) unit_weights(df[[unit]][!bad])
+  wt <- if (!is.null(counts)) check_count_values(as.double(df[[counts]][!bad])) else
+    if (!is.null(unit)) unit_weights(df[[unit]][!bad])
   H <- matrix(0, B, ncol(X))
   for (j in seq_len(ncol(X))) {
     k <- bandwidth_bin_of(X[, j], dom[1L, j], w[j], B)
-    if (is.null(unit)) {
+    if (is.null(wt)) {
       H[, j] <- tabulate(k + 1, B)
     } else if (length(k)) {
       a <- rowsum(wt, k, reorder = FALSE)   # (a hash of the bins; no sort of the rows)
@@ -54,18 +59,21 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns) {
     }
   }
   new_dpfda_summary("bw_hist", H, nrow(X), nrow(df), sum(bad), list(domain = dom, bins = B),
-                    outside = points_outside(X, dom))   # (clamped into the end bins; counted for the warning)
+                    outside = points_outside(X, dom, if (!is.null(counts)) wt))   # (the warning's count: records)
 }
 
 # A table: one query per coordinate, grouping the kept rows by bin (SUM of the weights).
-bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns) {
+bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns, counts = NULL) {
   d <- length(columns)
   xn <- paste0("x", seq_len(d))
-  cols <- stats::setNames(c(columns, unit), c(rep("columns", d), if (!is.null(unit)) "unit"))
-  q <- lazy_select(x, cols, c(xn, if (!is.null(unit)) "id"), numeric = xn, nan_null = xn)
-  nn <- lazy_drop_null(q, c(xn, if (!is.null(unit)) "id"), finite = xn)
+  cols <- stats::setNames(c(columns, unit, counts), c(rep("columns", d), if (!is.null(unit)) "unit",
+                                                     if (!is.null(counts)) "counts"))
+  new <- c(xn, if (!is.null(unit)) "id", if (!is.null(counts)) "cw")
+  q <- lazy_select(x, cols, new, numeric = c(xn, "cw"), nan_null = c(xn, if (!is.null(counts)) "cw"))
+  nn <- lazy_drop_null(q, new, finite = c(xn, "cw"))
   warn_dropped_rows(nn$dropped)
-  s <- sq_from(lazy_weight(nn$q, if (!is.null(unit)) "id"))
+  if (!is.null(counts)) lazy_check_counts(nn$q)
+  s <- sq_from(lazy_weight(nn$q, if (!is.null(unit)) "id", !is.null(counts)))
   H <- matrix(0, B, d)
   outside <- 0
   for (j in seq_len(d)) {
@@ -74,7 +82,10 @@ bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns) {
     sj <- sq_mutate(s, list(b = sprintf("FLOOR(%s)", pos)))
     sums <- list(wt = sprintf("SUM(%s)", sq_id(sj, "wt")))
     # (the rows beyond the domain, counted in the first coordinate's pass, as in memory)
-    if (j == 1L) sums$out <- sq_outside_sum(vapply(xn, function(v) sq_id(sj, v), ""), dom[1L, ], dom[2L, ])
+    if (j == 1L) {
+      sums$out <- sq_outside_sum(vapply(xn, function(v) sq_id(sj, v), ""), dom[1L, ], dom[2L, ],
+                                 if (!is.null(counts)) sq_id(sj, "wt"))
+    }
     res <- engine_collect(sq_lazy(sq_summarise(sj, "b", sums)))
     H[as.integer(round(as.double(res$b))) + 1L, j] <- as.double(res$wt)
     if (j == 1L) outside <- sum(plain_double(res$out))

@@ -78,9 +78,21 @@
 #'   float: 2.1 against 2.1 ms for 1000 points, 12.6 against 9.5 ms for
 #'   5000 points in two dimensions; the sorting dominates, the noise is one
 #'   draw per attempt), hence the default.
-#' @param ... `columns`: the point columns of a data frame, a database table
-#'   or chunks (strings or bare names; for a table or chunks required, unless
-#'   a `domain` matrix names them). Any other name is an error that names it.
+#' @param ... Options:
+#'   * `columns`: the point columns of a data frame, a database table
+#'     or chunks (strings or bare names; for a table or chunks required, unless
+#'     a `domain` matrix names them).
+#'   * `counts`: whole-number frequencies, for a frequency table, as in
+#'     [dp_kde()]: one count per point of a vector or matrix, or a column
+#'     (string or bare name) of a data frame, table or chunks. Point `i`
+#'     stands for `counts[i]` records, every record is its own privacy unit,
+#'     `n` counts records, and the quartiles are those of `rep(x, counts)`
+#'     (each point weighs its count; the result is that of the repeated
+#'     points under the same seed, binned or not). The many ties of a
+#'     frequency table make the test harder to pass than `n_needed` says.
+#'     Not with `unit`.
+#'
+#'   Any other name is an error that names it.
 #' @param unit The privacy unit when one person has several points: a column
 #'   of a data frame, a table or chunks (in chunks, each unit's rows together; a string or a
 #'   bare name), or a vector with one entry per point in memory. `NULL`: each
@@ -113,16 +125,33 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
                          unit = NULL, binned = FALSE) {
   check_required(c("x", "epsilon", "delta"))
   domain <- domain_from_ranges(domain)
-  # `columns` (tables, chunks, data frames): strings or bare names; anything else misspelt is named
-  opts <- if (...length()) capture_dots(..., .cols = "columns") else list()
-  check_dot_names(opts, "columns", "dp_bandwidth")
+  # `columns` (tables, chunks, data frames) and `counts`: strings or bare names; anything else misspelt is named
+  opts <- if (...length()) capture_dots(..., .cols = c("columns", "counts")) else list()
+  check_dot_names(opts, c("columns", "counts"), "dp_bandwidth")
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   engine <- is_engine_input(x)
   if (inherits(x, "dpfda_summary")) {
     dpfda_abort("dp_bandwidth() needs the data (points, a data frame, a table or chunks), not a summary.", arg = "x")
   }
   binned <- check_flag(binned, "binned")
-  if (engine || is.data.frame(x)) opts <- resolve_column_opts(opts, x, "columns", n = list(columns = NULL))
+  if (engine || is.data.frame(x)) {
+    opts <- resolve_column_opts(opts, x, c("columns", if (engine) "counts"), n = list(columns = NULL))
+  }
+  # a frequency table (each point with its number of records): records are the individuals, the quartiles
+  # those of rep(x, counts) (each point weighs its count, as a unit's points weigh 1 / their number)
+  counts <- NULL
+  if (!is.null(opts$counts)) {
+    if (engine) {
+      check_counts_source(x, if (!is.null(unit)) "unit")
+      counts <- opts$counts
+    } else {
+      if (!is.null(unit)) abort_counts_with_unit()
+      kc <- kde_counts_arg(opts$counts, x, opts$columns)
+      counts <- kc$counts
+      if (!is.null(kc$column)) x <- as.data.frame(x)[setdiff(names(x), kc$column)]
+    }
+    opts$counts <- NULL
+  }
   if (!engine && !is.null(unit) && is.data.frame(x)) {   # the unit column of each point, then the point columns
     ucol <- check_unit_column(column_names(unit, names(x), "unit"), opts$columns)
     unit <- structure(as.data.frame(x)[[ucol]], name = ucol)
@@ -145,9 +174,11 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     x <- select_point_columns(x, opts$columns)
     # a domain with column names takes those columns of a data frame (as dp_kde())
     if (is.matrix(domain)) x <- frame_named_columns(x, colnames(domain), "domain", "names its columns")
-    cl <- clean_point_frame(x, unit)   # (a data frame: rows with a missing value dropped, as dp_kde() does)
+    # (a data frame: rows with a missing value dropped, as dp_kde() does; a dropped row drops its count)
+    cl <- clean_point_frame(x, unit, counts)
     x <- as_points(cl$x, "x")
     unit <- cl$unit
+    counts <- iclp_kde_counts(cl$counts, nrow(x))   # (whole numbers >= 0, positive sum: the records)
     units <- if (!is.null(unit)) point_units(x, unit, NULL, NULL)
     d <- ncol(x)
   }
@@ -161,7 +192,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
                 else sprintf("NULL or a 2 x %d matrix of lower and upper bounds", d), domain)
     }
     if (!engine) {   # (counted first: a domain that misses a tenth of the points is said, as in dp_kde())
-      n_out <- points_outside(x, matrix(as.double(domain), 2L))
+      n_out <- points_outside(x, matrix(as.double(domain), 2L), counts)
       x <- clamp_to_domain(x, if (d == 1L) as.double(domain) else domain)
     }
   } else if (engine || binned) {
@@ -177,12 +208,14 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   ats <- NULL   # binned: the order statistics of each coordinate, from its histogram
   if (engine || binned) {
     if (engine) {
-      hs <- bandwidth_histograms(x, dom, ucol, cols)
+      hs <- bandwidth_histograms(x, dom, ucol, cols, counts)
       label <- ucol
     } else {
       frame <- stats::setNames(as.data.frame(x), paste0(".x", seq_len(d)))
       if (!is.null(units)) frame$.unit <- units$x$unit
-      hs <- bandwidth_histograms(frame, dom, if (!is.null(units)) ".unit", names(frame)[seq_len(d)])
+      if (!is.null(counts)) frame$.counts <- counts
+      hs <- bandwidth_histograms(frame, dom, if (!is.null(units)) ".unit", names(frame)[seq_len(d)],
+                                 if (!is.null(counts)) ".counts")
       label <- units$label
     }
     w_bin <- (dom[2L, ] - dom[1L, ]) / bandwidth_hist_bins
@@ -190,14 +223,18 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
     units <- if (!is.null(label)) list(label = label, n_units = hs$n)
   }
   if (!is.null(domain)) {   # (memory: counted before the clamping; a table or chunks: in the histograms' pass)
-    warn_clamped(if (engine) hs$outside %||% 0 else n_out, if (engine) hs$rows - hs$dropped else nrow(x), domain,
-                 if (engine) cols else colnames(x))
+    total <- if (!is.null(counts)) (if (engine) hs$n else sum(counts)) else if (engine) hs$rows - hs$dropped else nrow(x)
+    warn_clamped(if (engine) hs$outside %||% 0 else n_out, total, domain, if (engine) cols else colnames(x),
+                 records = !is.null(counts))
   }
-  n <- if (!is.null(ats)) hs$n else if (is.null(units)) nrow(x) else units$n_units   # (the individuals protected)
+  # (the individuals protected: points, units or records)
+  n <- if (!is.null(ats)) hs$n else if (!is.null(counts)) sum(counts) else if (is.null(units)) nrow(x) else
+    units$n_units
   warn_privacy(NULL, delta, n)   # (every source: a table's n is known from its histogram)
   if (n < 8L) {
     dpfda_abort(sprintf("`x` needs at least 8 %s for a private IQR, not %d.",
-                        if (is.null(units)) "observations" else "units", n), arg = "x")
+                        if (!is.null(counts)) "records" else if (is.null(units)) "observations" else "units", n),
+                arg = "x")
   }
   if (!is.null(fallback)) {
     ok <- is.numeric(fallback) && length(fallback) %in% c(1L, d) && all(is.finite(fallback)) &&
@@ -221,8 +258,9 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   ref <- if (is.null(domain)) rep(1, d) else if (d == 1L) diff(as.double(domain)) else domain[2L, ] - domain[1L, ]
   iqr <- vapply(seq_len(d), function(j) {
     if (!is.null(ats)) return(ptr_iqr_at(ats[[j]], n, eps1, del1, offsets, noise, ref[j]))
-    # (each unit's points weigh 1 / its number of points: one unit, weight 1)
-    ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j], if (!is.null(units)) unit_weights(units$x$unit), n)
+    # (each unit's points weigh 1 / its number of points: one unit, weight 1; with counts, a point its count)
+    ptr_iqr(x[, j], eps1, del1, offsets, noise, ref[j],
+            if (!is.null(counts)) counts else if (!is.null(units)) unit_weights(units$x$unit), n)
   }, 1)
   const <- (4 / ((d + if (rule == "paper") 1 else 2) * n))^(1 / (d + 4))
   h <- const * iqr / 1.34
@@ -264,7 +302,7 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
                  epsilon = epsilon, delta = delta, rule = rule, n = n, rng = dp_rng(),
                  noise = noise, release_id = id,
                  n_needed = bandwidth_n_needed(epsilon, delta, d, offsets),
-                 unit = units$label, privacy_unit = privacy_unit_points(n, units$label)),
+                 unit = units$label, privacy_unit = privacy_unit_points(n, units$label, !is.null(counts))),
             class = "dpfda_bandwidth")
 }
 

@@ -253,6 +253,64 @@ test_engines("dp_kme(counts = ) gives the release of the repeated points on ever
                class = "dpfda_error_data", regexp = "counts")
 }, engines = c("sqlite", "postgres", "duckdb"))
 
+# The bandwidth of a frequency table: dp_bandwidth() had no `counts`, so the private bandwidth a
+# dp_kde(counts = ) needs could be had only from the expanded rows.
+test_engines("dp_bandwidth(counts = ) gives the bandwidth of the repeated points on every source", function(con) {
+  set.seed(8)
+  v <- round(rnorm(5000, 50, 10), 1)
+  ft <- as.data.frame(table(v = v), stringsAsFactors = FALSE)
+  ft$v <- as.numeric(ft$v)
+  ft <- rbind(ft, data.frame(v = 130, Freq = 0))   # (a zero count: no record)
+  DBI::dbWriteTable(con, "bft", ft)
+  tb <- dplyr::tbl(con, "bft")
+  ch <- dp_chunks(ft, rows = 11)
+  bw <- function(x, ...) function() dp_bandwidth(x, epsilon = 1, delta = 1e-6, fallback = 1, ...)
+  for (s in 1:3) {
+    ref <- with_seed_mode(s, suppressWarnings(bw(v)()))
+    expect_true(all(ref$private))
+    for (f in list(bw(ft$v, counts = ft$Freq), bw(ft, counts = Freq), bw(ft, counts = "Freq", columns = "v"))) {
+      r <- with_seed_mode(s, suppressWarnings(f()))
+      expect_identical(r$bandwidth, ref$bandwidth)
+      expect_identical(r$n, 5000)   # (records, not the rows of the table: the rule's constant and the test use n)
+      expect_identical(r$privacy_unit, "one record (5,000)")
+    }
+    # binned, and from a table or chunks (which bin): the bandwidth of the repeated points binned
+    refb <- with_seed_mode(s, suppressWarnings(bw(v, domain = c(0, 140), binned = TRUE)()))
+    for (f in list(bw(ft, counts = Freq, domain = c(0, 140), binned = TRUE),
+                   bw(tb, columns = "v", counts = "Freq", domain = c(0, 140)),
+                   bw(ch, columns = "v", counts = Freq, domain = c(0, 140)))) {
+      r <- with_seed_mode(s, suppressWarnings(f()))
+      expect_equal(r$bandwidth, refb$bandwidth, tolerance = 1e-12)
+      expect_identical(r$privacy_unit, "one record (5,000)")
+    }
+  }
+  # the clamping warning counts records; the bandwidth goes on to the frequency table's density
+  msg <- sprintf("%s of the 5,000 records", format(sum(v > 45), big.mark = ","))
+  for (x in list(ft, tb, ch)) {
+    w <- expect_warning(dp_bandwidth(x, epsilon = 1, delta = 1e-6, fallback = 1, columns = "v", counts = "Freq",
+                                     domain = c(0, 45)), class = "dpfda_warning_data")
+    expect_match(conditionMessage(w), msg, fixed = TRUE)
+  }
+  b <- with_seed_mode(1, suppressWarnings(bw(tb, columns = "v", counts = "Freq", domain = c(0, 140))()))
+  r <- with_seed_mode(2, dp_kde(tb, bandwidth = b, epsilon = 1, delta = 1e-6, columns = "v", counts = "Freq",
+                                domain = c(0, 140)))
+  expect_identical(r$privacy_unit, "one record (5,000)")
+  # refusals, classed
+  expect_error(dp_bandwidth(tb, 1, 1e-6, columns = "v", counts = "Freq", unit = "v", domain = c(0, 140)),
+               class = "dpfda_error_argument", regexp = "not both")
+  expect_error(dp_bandwidth(ft, 1, 1e-6, counts = Freq, unit = v), class = "dpfda_error_argument",
+               regexp = "not both")
+  expect_error(dp_bandwidth(ft$v, 1, 1e-6, counts = ft$Freq[-1]), class = "dpfda_error_argument",
+               regexp = "counts")
+  expect_error(dp_bandwidth(ft, 1, 1e-6, counts = Frq), class = "dpfda_error_argument", regexp = "Frq")
+  DBI::dbWriteTable(con, "bftbad", transform(ft, Freq = replace(Freq, 3, -1)))
+  expect_error(dp_bandwidth(dplyr::tbl(con, "bftbad"), 1, 1e-6, columns = "v", counts = "Freq", domain = c(0, 140)),
+               class = "dpfda_error_data", regexp = "counts")
+  expect_error(dp_bandwidth(dp_chunks(transform(ft, Freq = replace(Freq, 3, 0.5)), rows = 11), 1, 1e-6,
+                            columns = "v", counts = "Freq", domain = c(0, 140)),
+               class = "dpfda_error_data", regexp = "counts")
+}, engines = c("sqlite", "postgres", "duckdb"))
+
 test_that("the delta warning is the same from every source (it was given in memory only for points)", {
   local_privacy_warnings()
   d <- source_data()
