@@ -274,8 +274,9 @@ auto_bound_share <- function(ab, n, epsilon, bound = "tau", room = 1, others = N
   need <- auto_bound_min_share(n, epsilon, K2)
   top <- min(0.5, 0.75 * room)   # (the most a default share takes: the release keeps a quarter of the rest)
   share <- if (is.null(ab$share)) min(max(0.1, need), top) else ab$share
+  others <- others %||% "the other parts of the release"
   left <- if (room < 1) sprintf(" (%s %s %s of epsilon first, so bound_share must be below %s.)", others,
-                                if (grepl(" and ", others)) "take" else "takes", format(1 - room, digits = 3),
+                                if (grepl(" and |parts", others)) "take" else "takes", format(1 - room, digits = 3),
                                 format(room, digits = 3)) else ""
   if (share >= room * (1 - 1e-12)) {
     dpfda_abort(sprintf("bound_share (%s) leaves nothing of epsilon for the release: give a smaller `bound_share`.%s",
