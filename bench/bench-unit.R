@@ -51,6 +51,12 @@
 # summarise_kde() alone, CPU, median of 5, 1e6 points of 222k persons: no index 1.00 / 1.64 s (1.63),
 # index on person 1.04 / 1.52 s (1.45), covering index on (person, v) 0.90 / 1.32 s (1.46). The index
 # speeds the grouped count; the weights still need a second pass over the rows.)
+# (2026-12-03, one more variant, SQLite, summaries alone, CPU, three runs: one GROUP BY person returning
+# group_concat(v), split and binned in R with weight 1 / (the person's values): 1.69-1.77 s (one run 3.8 s)
+# against the row-level summary 1.75-1.88 s and the unit summary 2.45-2.88 s. It matches the row-level
+# time only because it moves every value out of the database, as text: SQLite writes 15 digits (the
+# sums differ by 3e-11, so sources would no longer agree bit for bit), memory grows with the rows, and
+# the row-level summary moving its one column out the same way would be faster again: not taken.)
 suppressPackageStartupMessages(library(dpfda))
 source("bench/timing.R")   # fmt_s(), bench_ratio()
 
