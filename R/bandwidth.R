@@ -90,6 +90,7 @@
 #'     (each point weighs its count; the result is that of the repeated
 #'     points under the same seed, binned or not). The many ties of a
 #'     frequency table make the test harder to pass than `n_needed` says.
+#'     A row with a missing count is dropped, as one with a missing value.
 #'     Not with `unit`.
 #'
 #'   Any other name is an error that names it.

@@ -701,7 +701,8 @@ clean_point_frame <- function(x, unit = NULL, counts = NULL) {
   # (the counts of dp_kde() follow their rows: a dropped point drops its count, as a unit)
   k <- if (is.numeric(counts) && is.null(dim(counts)) && length(counts) == nrow(d)) ".dpfda_counts"
   if (!is.null(k)) d[[k]] <- as.double(counts)
-  cl <- frame_clean(d, cols, u)
+  # (a missing count drops its row, as in a table or chunks: the same data frame gives the same release)
+  cl <- frame_clean(d, c(cols, k), u)
   warn_dropped_rows(cl$dropped)
   if (!nrow(cl$data)) {
     dpfda_abort("`x` holds no points: every row has a missing or non-finite value.", class = "dpfda_error_data",

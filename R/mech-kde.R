@@ -138,7 +138,9 @@
 #'     `"gp"`, `"sobolev"` and `"bernstein"` use the binned estimate with
 #'     each point weighted by its count (`binned = FALSE` is refused), in
 #'     several the exact kernel sums times the counts. A row dropped for a
-#'     missing value drops its count. Not with `unit`. The warning about
+#'     missing value drops its count, and a row of a data frame, table or
+#'     chunks with a missing count is dropped (with the same warning). Not
+#'     with `unit`. The warning about
 #'     points beyond the domain counts records, as `n` does.
 #'   * `"gp"` and `"sobolev"`: the rest is passed to [dp_noise_scale()]
 #'     (e.g. `allow_large_epsilon`).

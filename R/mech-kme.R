@@ -168,7 +168,8 @@
 #'     without building it: each point weighs its count in the kernel sums
 #'     or features, and in the exponential method's utility (whose
 #'     \eqn{N^2} limit then applies to the distinct points). A row dropped
-#'     for a missing value drops its count; not with `unit`; a summary has
+#'     for a missing value drops its count, and a row of a data frame,
+#'     table or chunks with a missing count is dropped; not with `unit`; a summary has
 #'     its counts already ([summarise_kme()]'s `counts`). Points beyond
 #'     `domain` are counted in records for the warning.
 #' @param unit The privacy unit when one person has several points: a column
