@@ -334,7 +334,10 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' over releases is fair; it may be negative or above `n`) (both `NA` for
 #' other releases), and `epsilon_total`, `delta_total`: the guarantee of the
 #' release with that of a bandwidth [dp_bandwidth()] released on the same
-#' data and passed to [dp_kde()] (composed; the release's own otherwise).
+#' data and passed to [dp_kde()] (composed; the release's own otherwise),
+#' and `privacy_unit`, the individual the guarantee protects as the print
+#' states it ("one curve (35)", "Subject (27 units)", "one record (272)";
+#' `n` counts those).
 #' For a [dp_kme()] release `glance()` adds
 #' `expected_rkhs`, the root-mean-square RKHS norm of the noise (the MMD it
 #' puts between the release and the data's embedding; for random features,
@@ -438,6 +441,8 @@ glance.dpfda_release <- function(x, ...) {
              # with a bandwidth released on the same data (dp_bandwidth()): both guarantees composed
              epsilon_total = x$epsilon + (x$bandwidth_budget$epsilon %||% 0),
              delta_total = x$delta + (x$bandwidth_budget$delta %||% 0),
+             # (what the print says: "one curve (35)", "Subject (27 units)", "one record (272)")
+             privacy_unit = release_privacy_unit(x),
              stringsAsFactors = FALSE)
 }
 

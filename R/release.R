@@ -229,10 +229,8 @@ print.dpfda_release <- function(x, ...) {
                                         if (sum(empty) == 1L) "" else "s") else "",
                 format(sqrt(sum(law$weights * law$var)), digits = 4)))
   }
-  # what one individual of the guarantee is: "one curve (376)" / "id (142 units)"
-  # (a release of records, as the regressions: one record per individual)
-  pu <- x$privacy_unit %||% if (is.numeric(x$n) && length(x$n) == 1L) sprintf("one record (%s)", format(x$n, big.mark = ","))
-  if (!is.null(pu)) cat(sprintf("  privacy unit: %s\n", pu))
+  pu <- release_privacy_unit(x)
+  if (!is.na(pu)) cat(sprintf("  privacy unit: %s\n", pu))
   bb <- x$bandwidth_budget
   if (!is.null(bb)) {   # (the header's guarantee is this release's; the bandwidth's was spent on the same data)
     cat(sprintf(paste("  bandwidth released by dp_bandwidth() on the same data: (epsilon = %s, delta = %s) more,",
@@ -509,6 +507,16 @@ noise_law_at <- function(object, newdata) {
 }
 
 release_predict <- function(object, newdata, ...) UseMethod("release_predict")
+
+# What one individual of the guarantee is, as print() and glance() state it: "one curve (376)" /
+# "id (142 units)"; a release of records without one (the regressions) is one record per
+# individual; NA when the release does not say.
+release_privacy_unit <- function(x) {
+  pu <- x$privacy_unit
+  if (is.character(pu) && length(pu) == 1L && !is.na(pu)) return(pu)
+  if (is.numeric(x$n) && length(x$n) == 1L) return(sprintf("one record (%s)", format(x$n, big.mark = ",")))
+  NA_character_
+}
 
 # The grid index of each point of `newdata` (NA off the release's grid),
 # points compared exactly.

@@ -133,6 +133,17 @@ test_that("as.data.frame, tidy and glance of releases", {
   gm <- glance(m)
   expect_equal(c(gm$epsilon, gm$tau, gm$n), c(0.5, 2, 40))
   expect_equal(gm$expected_l2, dp_accuracy(m)$expected_l2)
+  # the privacy unit as the print states it: curves, persons, records of a frequency table, a regression's
+  expect_identical(gm$privacy_unit, "one curve (40)")
+  mu <- with_seed_mode(3, dp_mean(ci_zero, epsilon = 0.5, tau = 2, unit = rep(1:10, each = 4)))
+  expect_identical(glance(mu)$privacy_unit, "unit (10 units)")
+  kc <- with_seed_mode(3, dp_kde(c(0.2, 0.5), seq(0, 1, 0.1), 0.1, epsilon = 1, delta = 1e-6, counts = c(30, 12)))
+  expect_identical(glance(kc)$privacy_unit, "one record (42)")
+  bx <- with_seed_mode(3, dp_bin_regression(runif(30), runif(30), bins = 3, y_bound = c(0, 1), epsilon = 1,
+                                            domain = c(0, 1)))
+  for (rel in list(m, mu, kc, bx)) {
+    expect_output(print(rel), sprintf("privacy unit: %s", glance(rel)$privacy_unit), fixed = TRUE)
+  }
 })
 
 test_that("releases without additive noise on their values get NA bands and an unsupported error", {
