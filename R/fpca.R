@@ -360,7 +360,8 @@ print.summary.dpfda_fpca <- function(x, ...) {
 #'   most negative eigenvalue of the released surface (`negative_min`, 0 when
 #'   none is negative: a size of the privacy noise that a component's
 #'   eigenvalue must exceed to be told from it; the print names the
-#'   components that do not).
+#'   components that do not), the noise source and `privacy_unit` (as the
+#'   print states it).
 #' @export
 glance.dpfda_fpca <- function(x, ...) {
   check_dot_names(list(...), character(), "glance")
@@ -368,7 +369,7 @@ glance.dpfda_fpca <- function(x, ...) {
   data.frame(mechanism = r$mechanism, epsilon = r$epsilon, delta = r$delta, n = r$n, tau = r$tau,
              npc = length(x$values), varprop_total = sum(x$varprop), noise_hs = x$noise_hs,
              eigenfunction_bound_max = max(x$eigenfunction_bound), negative_min = min(0, x$all_values),
-             rng = r$rng)
+             rng = r$rng, privacy_unit = release_privacy_unit(r), stringsAsFactors = FALSE)
 }
 
 #' @rdname dp_fpca

@@ -34,7 +34,9 @@
 #'   `summary()` and `glance()` work on it. `summary()` and `glance()` give
 #'   the expected L2 error of the noise of the difference and, when both
 #'   releases have one (ICLP and Bernstein means), a bound on the smoothing
-#'   bias of the difference: the sum of the two releases' bounds.
+#'   bias of the difference: the sum of the two releases' bounds; `glance()`
+#'   also the two releases' privacy units (`privacy_unit_first`,
+#'   `privacy_unit_second`).
 #' @examples
 #' # two groups of 4000 curves whose population means differ on the middle of [0, 1]
 #' g <- seq(0, 1, length.out = 41)
@@ -321,7 +323,9 @@ glance.dpfda_difference <- function(x, ...) {
              delta_second = side(x$second, "delta"), n_first = side(x$first, "n"), n_second = side(x$second, "n"),
              noise_family = if (is.null(f$law)) NA_character_ else f$law$family,
              noise_sd_min = min(f$sd), noise_sd_max = max(f$sd), expected_l2 = f$expected_l2,
-             bias_l2 = f$bias_l2, total_l2 = f$total_l2, stringsAsFactors = FALSE)
+             bias_l2 = f$bias_l2, total_l2 = f$total_l2,
+             privacy_unit_first = release_privacy_unit(x$first), privacy_unit_second = release_privacy_unit(x$second),
+             stringsAsFactors = FALSE)
 }
 
 #' @rdname release-difference

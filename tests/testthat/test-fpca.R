@@ -139,6 +139,8 @@ test_that("glance() and summary() of dp_fpca() (glance() was R's unclassed 'no a
   expect_identical(g$n, p$release$n)
   expect_identical(g$noise_hs, p$noise_hs)
   expect_identical(g$eigenfunction_bound_max, max(p$eigenfunction_bound))
+  expect_identical(g$privacy_unit, "one curve (300)")
+  expect_output(print(p), "privacy unit: one curve (300)", fixed = TRUE)
   expect_error(glance(p, foo = 1), class = "dpfda_error_argument", regexp = "`foo` is not an option of glance")
   s <- summary(p)
   expect_s3_class(s, "summary.dpfda_fpca")

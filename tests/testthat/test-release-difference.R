@@ -42,6 +42,8 @@ test_that("summary() and glance() of a difference give its noise and the sum of 
   expect_identical(c(gd$first, gd$second), c("p$a", "p$b"))
   expect_identical(c(gd$n_first, gd$n_second), c(300, 300))
   expect_identical(c(gd$epsilon_first, gd$epsilon_second), c(1, 1))
+  expect_identical(c(gd$privacy_unit_first, gd$privacy_unit_second), c(ga$privacy_unit, gb$privacy_unit))
+  expect_identical(ga$privacy_unit, "one curve (300)")
   # independent noises: the variances add, so the expected squared L2 errors add
   expect_equal(gd$expected_l2, sqrt(ga$expected_l2^2 + gb$expected_l2^2))
   # bias_1 - bias_2: at most the sum of the two bounds (triangle inequality), both positive here
