@@ -172,8 +172,10 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #'   `parameter` (`"psi"` or `"M"`), `candidates`, `index`, `value` (also
 #'   under the parameter's name, `psi` or `M`, the argument of [dp_mean()]
 #'   it sets),
-#'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`;
-#'   `glance()` gives them as one row.
+#'   `epsilon` (= `epsilon_select`, spent), `sensitivity`, `folds`, `rng`,
+#'   `n` (curves, or units with `unit`) and `privacy_unit` (printed, as a
+#'   release's: "one curve (300)", "person (100 units)"); `glance()` gives
+#'   them as one row.
 #' @examples
 #' t <- seq(0, 1, length.out = 50)
 #' x <- curves(outer(runif(300, 0.5, 1), sin(2 * pi * t)), t)
@@ -291,7 +293,9 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
   out <- list(mechanism = mechanism, parameter = if (mechanism == "frl") "M" else "psi",
               candidates = candidates, index = s$index, value = candidates[s$index],
               eta = if (mechanism == "frl") NULL else eta,
-              epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng())
+              epsilon = epsilon_select, sensitivity = sens, folds = folds, rng = dp_rng(), n = n,
+              # (whom the choice protects, as a release's print says it: curves, or units with `unit`)
+              privacy_unit = privacy_unit_of(list(n = n, unit = unit_name)))
   # the choice also under the name of dp_mean()'s argument: dp_mean(..., psi = s$psi) (s$psi was NULL, so
   # the release silently took its default)
   out[[out$parameter]] <- out$value
@@ -352,7 +356,8 @@ glance.dpfda_pcv_selection <- function(x, ...) {
   check_dot_names(list(...), character(), "glance")
   data.frame(mechanism = x$mechanism, parameter = x$parameter, value = x$value, index = x$index,
              n_candidates = length(x$candidates), epsilon = x$epsilon, sensitivity = x$sensitivity,
-             folds = x$folds, rng = x$rng)
+             folds = x$folds, rng = x$rng, n = x$n %||% NA_real_, privacy_unit = x$privacy_unit %||% NA_character_,
+             stringsAsFactors = FALSE)
 }
 
 #' @rdname pcv_select
@@ -372,6 +377,7 @@ print.dpfda_pcv_selection <- function(x, ...) {
   cat(sprintf("<dpfda_pcv_selection> %s = %s (candidate %d of %d) for %s, epsilon spent %s\n",
               x$parameter, format(x$value, digits = 4), x$index, length(x$candidates), x$mechanism,
               format(x$epsilon, digits = 4)))
+  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s\n", x$privacy_unit))
   print_noise_source(x$rng)
   invisible(x)
 }

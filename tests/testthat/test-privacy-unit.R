@@ -307,6 +307,12 @@ test_that("pcv_select(unit =): folds of whole units, n counts units; the same fr
   long$y <- long$y - 0.5
   s2 <- sel(long, id = curve, arg = t, value = y, grid = u$t, unit = person)
   expect_identical(s1$index, s2$index)
+  # the print and glance() say whom the choice protects, as a release's do (they said nothing)
+  expect_identical(s2$privacy_unit, sprintf("person (%d units)", n_units))
+  expect_output(print(s2), sprintf("privacy unit: person (%d units)", n_units), fixed = TRUE)
+  expect_identical(glance(s2)$privacy_unit, s2$privacy_unit)
+  expect_identical(glance(s2)$n, n_units)
+  expect_identical(sel(curves(u$X - 0.5, u$t))$privacy_unit, sprintf("one curve (%d)", nrow(u$X)))
   # the replace-one-unit sensitivity with n = units (about 12 tau^2 / n_units), not n = curves
   fold <- integer(n_units)
   fold[order(with_seed_mode(3, dpfda:::noise_draw(n_units, "uniform")))] <- rep_len(1:5, n_units)
