@@ -232,7 +232,9 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
                    candidates = candidates, folds = fold, error_limit = error_limit,
                    sensitivity_rule = sensitivity_rule, include_dp_noise = include_dp_noise,
                    epsilon_regression = epsilon_regression, delta = delta, call = call,
-                   privacy_unit = if (!is.null(units)) privacy_unit_points(units$n, units$label))),
+                   # (without a unit every record is its own, as the regression's print says)
+                   privacy_unit = if (!is.null(units)) privacy_unit_points(units$n, units$label) else
+                     privacy_unit_points(n, records = TRUE))),
             class = c("dpfda_gp_selection", "dpfda_selection"))
 }
 
@@ -245,7 +247,10 @@ selection_details.dpfda_gp_selection <- function(x) {
   cat(sprintf("  utility: -SSE over %d folds, errors clipped at +/- %s d; sensitivity %s (%s rule)\n",
               length(unique(x$folds)), format(x$error_limit), format(x$sensitivity, digits = 4),
               x$sensitivity_rule))
-  if (!is.null(x$privacy_unit)) cat(sprintf("  privacy unit: %s (folds hold whole units)\n", x$privacy_unit))
+  if (!is.null(x$privacy_unit)) {
+    cat(sprintf("  privacy unit: %s%s\n", x$privacy_unit,
+                if (startsWith(x$privacy_unit, "one record")) "" else " (folds hold whole units)"))
+  }
   cat("  the regression with these hyper-parameters spends its own budget (sequential composition)\n")
 }
 

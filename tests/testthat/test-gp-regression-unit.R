@@ -185,6 +185,10 @@ test_that("dp_gp_select(unit =): folds hold whole units, and the sensitivity cov
   # every unit in one fold
   expect_true(all(tapply(s$folds, d$person, function(f) length(unique(f))) == 1L))
   expect_output(print(s), "privacy unit: person (30 units)", fixed = TRUE)
+  # without a unit every record is its own, as the regression's print says (it said nothing)
+  s0 <- sel(d$y)
+  expect_identical(s0$privacy_unit, sprintf("one record (%d)", length(d$y)))
+  expect_identical(glance(s0)$privacy_unit, s0$privacy_unit)
   # the SSE of every candidate moves by at most the sensitivity when all outputs of the largest unit move
   yc <- pmin(pmax(d$y, -2), 2)
   codes <- dpfda:::unit_codes(d$person)
