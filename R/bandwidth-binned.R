@@ -66,14 +66,10 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns, counts = NULL) {
 bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns, counts = NULL) {
   d <- length(columns)
   xn <- paste0("x", seq_len(d))
-  cols <- stats::setNames(c(columns, unit, counts), c(rep("columns", d), if (!is.null(unit)) "unit",
-                                                     if (!is.null(counts)) "counts"))
-  new <- c(xn, if (!is.null(unit)) "id", if (!is.null(counts)) "cw")
-  q <- lazy_select(x, cols, new, numeric = c(xn, "cw"), nan_null = c(xn, if (!is.null(counts)) "cw"))
-  nn <- lazy_drop_null(q, new, finite = c(xn, "cw"))
+  nn <- lazy_weighted_points(x, columns, xn, unit, counts, nan_null = c(xn, if (!is.null(counts)) "cw"),
+                             id_name = "unit")
   warn_dropped_rows(nn$dropped)
-  if (!is.null(counts)) lazy_check_counts(nn$q)
-  s <- sq_from(lazy_weight(nn$q, if (!is.null(unit)) "id", !is.null(counts)))
+  s <- sq_from(nn$q)
   H <- matrix(0, B, d)
   outside <- 0
   for (j in seq_len(d)) {

@@ -231,11 +231,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
   point_names <- NULL   # the names of the point columns (axis labels of the release)
   if (engine && !is.null(opts$counts)) {   # (a frequency table in a database or chunks: its column)
-    if (inherits(x, "dpfda_summary")) {
-      dpfda_abort("`counts` is for data; a summary has its counts already (give `counts` to summarise_kde()).",
-                  arg = "counts")
-    }
-    check_counts_source(x, if (!is.null(unit)) "unit" else opts$id)
+    check_counts_source(x, if (!is.null(unit)) "unit" else opts$id, "summarise_kde")
   }
   if (engine && !is.null(unit)) {
     opts$id <- point_units(x, unit, opts$columns, opts$id)$id
@@ -420,10 +416,7 @@ kde_counts_arg <- function(counts, x, columns) {
                       "matrix give the counts themselves (one per point)."), arg = "counts")
   }
   col <- column_names(counts, names(x), "counts")
-  if (col %in% columns) {
-    dpfda_abort(sprintf("`counts` (\"%s\") is also one of the point columns (`columns`); the counts must be a column of their own.",
-                        col), arg = "counts")
-  }
+  check_counts_column(col, columns)
   list(counts = as.data.frame(x)[[col]], column = col)
 }
 

@@ -253,11 +253,7 @@ dp_kme <- function(x, kernel, epsilon, delta, method = c("subspace", "random_fea
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   if (!missing(x) && is_engine_input(x) && !is.null(eng$counts)) {   # (a frequency table: its column)
-    if (inherits(x, "dpfda_summary")) {
-      dpfda_abort("`counts` is for data; a summary has its counts already (give `counts` to summarise_kme()).",
-                  arg = "counts")
-    }
-    check_counts_source(x, if (!is.null(unit)) "unit" else eng$id)
+    check_counts_source(x, if (!is.null(unit)) "unit" else eng$id, "summarise_kme")
   }
   if (!missing(x) && is_engine_input(x) && !is.null(unit)) eng$id <- point_units(x, unit, eng$columns, eng$id)$id
   if (!missing(x) && is_engine_input(x)) {   # database table, chunks or summary: R/summary-kme.R

@@ -137,13 +137,48 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
 
 # `counts` of the KDE summaries: a column of a data frame, table or chunks whose
 # rows each stand for that many records (a frequency table); not with a unit.
-check_counts_source <- function(x, id) {
+# (`summarise`: the summary function that takes them, named when `x` is a summary, which has its counts)
+check_counts_source <- function(x, id, summarise = NULL) {
+  if (inherits(x, "dpfda_summary") && !is.null(summarise)) {
+    dpfda_abort(sprintf("`counts` is for data; a summary has its counts already (give `counts` to %s()).",
+                        summarise), arg = "counts")
+  }
   if (!is.data.frame(x) && !is_engine_input(x)) {
     dpfda_abort(paste("`counts` names a column of a data frame, database table or chunks; for points in a vector",
                       "or matrix give the counts themselves, one per point."), arg = "counts")
   }
   if (!is.null(id)) abort_counts_with_unit()
   invisible()
+}
+
+# The counts must be a column of their own, not one of the points'.
+check_counts_column <- function(counts, columns) {
+  if (is.character(counts) && counts %in% columns) {
+    dpfda_abort(sprintf(paste("`counts` (\"%s\") is also one of the point columns (`columns`); the counts must be a",
+                              "column of their own."), counts), arg = "counts")
+  }
+  invisible()
+}
+
+# The rows of point data in a table, weighted: the point columns as `xn` (numeric, finite), the id
+# and the counts (as cw) when given, rows with a missing value dropped (lazy_drop_null(): the rows
+# read and dropped), the counts checked in SQL, and the weight `wt` of each row (lazy_weight(): 1,
+# 1 / the individual's rows, or the count) in the query `q`. `id_name` names the id in errors.
+lazy_weighted_points <- function(x, columns, xn, id = NULL, counts = NULL, check = TRUE, nan_null = character(),
+                                 id_name = "id") {
+  cols <- stats::setNames(c(columns, id, counts), c(rep("columns", length(columns)), if (!is.null(id)) id_name,
+                                                    if (!is.null(counts)) "counts"))
+  new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
+  q <- lazy_select(x, cols, new, numeric = c(xn, "cw"), check = check, nan_null = nan_null)
+  nn <- lazy_drop_null(q, new, check = check, finite = c(xn, "cw"))
+  if (!is.null(counts) && check) lazy_check_counts(nn$q)
+  nn$q <- lazy_weight(nn$q, if (!is.null(id)) "id", !is.null(counts))
+  nn
+}
+
+# SUM of a 0/1 flag (SQL), or with a frequency table's weights `wt` the records it flags.
+sq_flag_sum <- function(flag, wt = NULL) {
+  if (is.null(wt)) sprintf("SUM(%s)", flag) else sprintf("SUM(%s * %s)", wt, flag)
 }
 
 abort_counts_with_unit <- function() {
@@ -296,12 +331,8 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   }
   if (is_lazy_table(x)) {
     columns <- kde_columns(columns, colnames(x), 1L, c(id, counts))
-    cols <- c(columns = columns, id = id, counts = counts)
-    new <- c("x", if (!is.null(id)) "id", if (!is.null(counts)) "cw")
-    q <- lazy_select(x, cols, new, numeric = c("x", "cw"), check = !.query)
-    nn <- lazy_drop_null(q, new, check = !.query, finite = c("x", "cw"))
-    if (!is.null(counts) && !.query) lazy_check_counts(nn$q)
-    s <- sq_from(lazy_weight(nn$q, id, !is.null(counts)))   # (SQL written out: R/engine-sql.R)
+    nn <- lazy_weighted_points(x, columns, "x", id, counts, check = !.query)
+    s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
     lo <- sq_lit(dom[1])   # literals exact to the last bit (dbplyr writes 15 digits)
     s <- sq_mutate(s, list(pos = sprintf("(%s - %s) / %s", sq_clamp(s, sq_id(s, "x"), lo, sq_lit(dom[2])), lo,
                                          sq_lit(delta))))
@@ -558,12 +589,8 @@ kde_grid_axes <- function(grid) {
 summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query, counts = NULL) {
   d <- length(axes)
   xn <- paste0("x", seq_len(d))
-  new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
-  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", d)), id = id, counts = counts), new,
-                   numeric = c(xn, "cw"), check = !.query)
-  nn <- lazy_drop_null(q, new, check = !.query, finite = c(xn, "cw"))
-  if (!is.null(counts) && !.query) lazy_check_counts(nn$q)
-  s <- sq_from(lazy_weight(nn$q, id, !is.null(counts)))   # (SQL written out: R/engine-sql.R)
+  nn <- lazy_weighted_points(x, columns, xn, id, counts, check = !.query)
+  s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   sizes <- lengths(axes)
   # clamping to the axis is clamping to the domain, then to the grid, as in memory; the points beyond
   # the domain counted in the same step (one level of nesting: SQLite's parser has a depth limit)
@@ -608,8 +635,8 @@ summarise_kde_grid_lazy <- function(x, axes, columns, id, settings, .query, coun
   })
   names(wcols) <- paste0("w", seq_along(wcols))
   q <- sq_lazy(sq_summarise(s, "cell", c(wcols, list(cnt = sprintf("SUM(%s)", wt),
-                                                    out = if (is.null(counts)) sprintf("SUM(%s)", sq_id(s, "outside")) else
-                                                      sprintf("SUM(%s * %s)", wt, sq_id(s, "outside"))))))
+                                                    out = sq_flag_sum(sq_id(s, "outside"),
+                                                                      if (!is.null(counts)) wt)))))
   if (.query) return(q)
   res <- engine_collect(q)
   p <- numeric(prod(sizes))
@@ -741,7 +768,4 @@ sq_outside_flag <- function(cols, lo, hi) {
           paste(sprintf("%s < %s OR %s > %s", cols, vapply(lo, sq_lit, ""), cols, vapply(hi, sq_lit, "")),
                 collapse = " OR "))
 }
-sq_outside_sum <- function(col, lo, hi, wt = NULL) {   # (`wt`: a frequency table's counts, the records)
-  if (is.null(wt)) sprintf("SUM(%s)", sq_outside_flag(col, lo, hi)) else
-    sprintf("SUM(%s * %s)", wt, sq_outside_flag(col, lo, hi))
-}
+sq_outside_sum <- function(col, lo, hi, wt = NULL) sq_flag_sum(sq_outside_flag(col, lo, hi), wt)

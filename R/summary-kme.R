@@ -103,10 +103,7 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
   dropped <- 0
   if (is.data.frame(x)) {
     columns <- engine_columns(columns %||% setdiff(names(x), c(id, counts)), names(x), "columns")
-    if (!is.null(counts) && counts %in% columns) {
-      dpfda_abort(sprintf("`counts` (\"%s\") is also one of the point columns (`columns`); the counts must be a column of their own.",
-                          counts), arg = "counts")
-    }
+    check_counts_column(counts, columns)
     cl <- frame_clean(x, c(columns, counts), id)
     ids <- if (!is.null(id)) cl$data[[id]]
     if (!is.null(counts)) .weights <- check_count_values(cl$data[[counts]])
@@ -145,20 +142,15 @@ summarise_kme_lazy <- function(x, kernel, method, z, rff, box, columns, id, kind
                                counts = NULL) {
   D <- length(columns)
   xn <- paste0("x", seq_len(D))
-  new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
-  q <- lazy_select(x, c(stats::setNames(columns, rep("columns", D)), id = id, counts = counts), new,
-                   numeric = c(xn, "cw"), check = !.query)
-  nn <- lazy_drop_null(q, new, check = !.query, finite = c(xn, "cw"))
-  if (!is.null(counts) && !.query) lazy_check_counts(nn$q)
+  nn <- lazy_weighted_points(x, columns, xn, id, counts, check = !.query)
   weighted <- !is.null(id) || !is.null(counts)
-  s <- sq_from(lazy_weight(nn$q, id, !is.null(counts)))   # (SQL written out: R/engine-sql.R)
+  s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   con <- s$con
   id_sql <- function(nm) sq_id(s, nm)
   if (!is.null(box)) {
     # (the points the box clamps, counted for dp_kde()'s warning, R/summary-bins.R)
     # (in the step that clamps: SQLite's parser has a depth limit)
-    out_sum <- if (is.null(counts)) sprintf("SUM(%s)", id_sql("outside")) else   # (with counts: the records)
-      sprintf("SUM(%s * %s)", id_sql("wt"), id_sql("outside"))
+    out_sum <- sq_flag_sum(id_sql("outside"), if (!is.null(counts)) id_sql("wt"))   # (with counts: the records)
     cl <- lapply(seq_len(D), function(j) sq_clamp(s, id_sql(xn[j]), sq_lit(box[1L, j]), sq_lit(box[2L, j])))
     s <- sq_mutate(s, c(stats::setNames(cl, xn),
                         list(outside = sq_outside_flag(vapply(xn, id_sql, ""), box[1L, ], box[2L, ]))))
