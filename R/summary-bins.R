@@ -116,7 +116,10 @@ summarise_kde <- function(x, grid, bandwidth, domain = NULL, bins = NULL, column
   id <- column_arg_names("id", x)
   pu <- point_units(x, unit_arg(substitute(unit), tryCatch(unit, error = function(e) e)), columns, id)
   counts <- column_arg_names("counts", x)
-  if (!is.null(counts)) check_counts_source(x, pu$id)
+  if (!is.null(counts)) {
+    check_counts_source(x, pu$id)
+    check_counts_column(counts, pu$columns)
+  }
   s <- summarise_kde_impl(pu$x, grid, bandwidth, domain, bins, pu$columns, pu$id, mechanism, k, .query,
                           counts = counts)
   # (a domain given here is given for the release too: dp_kde(s) does not warn as if the grid's range

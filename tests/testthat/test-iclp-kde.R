@@ -273,6 +273,20 @@ test_that("frequency counts with the kernel mechanisms: the release of the repea
                class = "dpfda_error_argument", regexp = "column of their own")
 })
 
+test_that("summarise_kde() refuses counts that are also a point column, in any dimension", {
+  d <- data.frame(a = c(0.1, 0.5, 0.9), b = c(0.2, 0.4, 0.6), n = c(2, 1, 3))
+  g2 <- as.matrix(expand.grid(seq(0, 1, length.out = 4), seq(0, 1, length.out = 4)))
+  for (m in c("gp", "iclp")) {
+    expect_error(summarise_kde(d, g2, 0.2, domain = rbind(c(0, 0), c(1, 1)), columns = c("a", "n"), counts = "n",
+                               mechanism = m), class = "dpfda_error_argument", regexp = "column of their own")
+  }
+  expect_error(summarise_kde(d, seq(0, 1, 0.25), 0.2, domain = c(0, 1), columns = "n", counts = n),
+               class = "dpfda_error_argument", regexp = "column of their own")
+  # (a separate counts column is still taken)
+  expect_s3_class(summarise_kde(d, g2, 0.2, domain = rbind(c(0, 0), c(1, 1)), columns = c("a", "b"), counts = "n"),
+                  "dpfda_summary")
+})
+
 # ---- dp_cov(): covariance by reduction to a mean (Appendix C.1; R/mech-iclp-cov.R)
 
 test_that("dp_cov() sensitivity bounds random neighbours; privacy loss attained; symmetric release", {
