@@ -381,8 +381,8 @@ column_arg <- function(expr, value, arg) {
 # The `unit =` argument (the privacy unit): a column argument, except that a
 # variable holding NULL is NULL (no unit), as in a function that passes its
 # own `unit` on.
-unit_arg <- function(expr, value) {
-  out <- column_arg(expr, value, "unit")
+unit_arg <- function(expr, value, arg = "unit") {
+  out <- column_arg(expr, value, arg)
   if (inherits(out, "dpfda_column_ref")) return(if (is.null(out$value)) NULL else out)
   if (length(out) > 1L) out <- with_unit_label(out, expr)   # a vector written as an expression (`d$id[ok]`)
   out

@@ -118,6 +118,15 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 #' the release is the one without `unit`. The print states the privacy unit
 #' ("privacy unit: Chick (50 units)").
 #'
+#' **A frequency table (`counts`).** When each row stands for several
+#' records with the same covariates and label (a table of distinct rows and
+#' how often each occurs), give their numbers as `counts`: row \eqn{i}
+#' weighs \eqn{c_i} in the loss and \eqn{n = \sum_i c_i} counts records, so
+#' the objective, the sensitivity and the release are those of the rows
+#' repeated \eqn{c_i} times (the same minimiser; the solver meets the same
+#' `gap_tol`), and each record is its own privacy unit ("privacy unit: one
+#' record (n)"). A count of 0 leaves its row out. Not with `unit`.
+#'
 #' The release stores no data, no fitted non-private function, no
 #' coefficients and no realised gap or iteration count (all data-dependent);
 #' data passed literally in the call (e.g. through [do.call()]) are removed
@@ -167,6 +176,11 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 #'   column of `data` (a string or a bare name). Each unit's rows weigh 1 /
 #'   (its rows) in the loss and `n` counts units (see Details). `NULL`: each
 #'   row is its own unit.
+#' @param counts A frequency table: a vector of whole numbers, one per row of
+#'   `x`, each the number of records that row stands for (or with a formula
+#'   a column of `data`, a string or a bare name). The release is that of the
+#'   rows repeated, `n` counts records (see Details). `NULL`: each row is one
+#'   record.
 #' @return A `dpfda_release` of subclasses `dpfda_svm_release` and
 #'   `dpfda_gp_release` (mechanism `"svm"`): the released function on the
 #'   grid, the sensitivity, noise scale and kernel, and the public settings
@@ -193,9 +207,10 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), strict = TRUE,
                    gap_tol = 1e-8, maxit = 1e5, domain = NULL, ..., noise = c("float", "exact"),
-                   budget = NULL, data = NULL, unit = NULL) {
+                   budget = NULL, data = NULL, unit = NULL, counts = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
+  counts <- unit_arg(substitute(counts), tryCatch(counts, error = function(e) e), "counts")
+  frame <- data   # (the formula's data frame, for a `unit` or `counts` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_svm", "grid", labels = TRUE,
@@ -207,7 +222,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
     if (!missing(grid)) grid <- grid_in_predictor_order(fd$newdata, fd$predictors)
   }
   check_required(c("x", "y", "lambda", "kernel", "grid", "epsilon", "delta"))
-  budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
+  budget <- release_open(budget, epsilon, delta, if (is.null(unit) && is.null(counts)) NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   check_kernel(kernel)
@@ -220,7 +235,11 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   x <- grid_named_columns(x, grid)
   if (!is.null(fr)) fr <- frame_predictors(x)   # (the columns the grid chose, in its order)
   data <- svm_data(x, y, kernel, domain)
-  units <- regression_units(unit, length(data$y), frame, delta)
+  units <- regression_counts(counts, length(data$y), frame, delta, unit) %||%
+    regression_units(unit, length(data$y), frame, delta)
+  wr <- erm_weighted_rows(data, units)
+  data <- wr$data
+  units <- wr$units
   # (the release does not depend on the order of the individuals; a unit's weight travels with its rows)
   o <- if (is.null(units)) canonical_rows(data$x, data$y) else canonical_rows(cbind(data$x, data$y), units$weights)
   data$x <- data$x[o, , drop = FALSE]
@@ -245,7 +264,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "hinge",
                     lambda = lambda, n = n, strict = strict, gap_tol = gap_tol,
                     build = new_svm_release, noise_mode = noise)
-  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
+  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label, isTRUE(units$records))
   rel$classes <- classes
   release_close(formula_release(rel, fd %||% fr, response = FALSE), budget, "dp_svm")
 }
@@ -335,6 +354,8 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' @inheritParams dp_svm
 #' @param unit `NULL`, or a vector with one privacy unit per row of `x`: each
 #'   unit's rows weigh 1 / (its rows) in the loss, as in [dp_svm()].
+#' @param counts `NULL`, or one whole count per row of `x` (a frequency
+#'   table): each row weighs its count in the loss, as in [dp_svm()].
 #' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
 #'   numeric data frame).
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
@@ -350,16 +371,21 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #' fit
 #' mean(predict(fit, x, type = "class") == y) # training accuracy
 #' @export
-svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL, unit = NULL, ...) {
+svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = NULL, unit = NULL, ...,
+                    counts = NULL) {
   check_dot_names(dot_args(), character(), "svm_fit")
   check_required()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  counts <- unit_arg(substitute(counts), tryCatch(counts, error = function(e) e), "counts")
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   data <- svm_data(x, y, kernel, domain)
-  units <- regression_units(unit, length(data$y))
+  wr <- erm_weighted_rows(data, regression_counts(counts, length(data$y), unit = unit) %||%
+                                regression_units(unit, length(data$y)))
+  data <- wr$data
+  units <- wr$units
   fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit, keep_gram = TRUE, units = units)
   f <- as.vector(fit$K %*% fit$a)
   quad <- sum(fit$a * f)   # a'Ka = ||g||^2
@@ -406,6 +432,10 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' above with \eqn{n} units bounds the change when all rows of one unit are
 #' replaced.
 #'
+#' **A frequency table (`counts`).** As in [dp_svm()]: \eqn{W} holds the
+#' counts, \eqn{n} is their sum, and the release is exactly that of the rows
+#' repeated.
+#'
 #' @inheritParams dp_svm
 #' @param data With a formula (`y ~ x1 + ...` as `x`, as in [dp_svm()]; in the
 #'   pipe's order the data frame may come first and the formula second, `d |>
@@ -445,9 +475,11 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
 #' @export
 dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                    calibration = c("analytic", "hall", "classical"), center = TRUE,
-                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL, unit = NULL) {
+                   domain = NULL, ..., noise = c("float", "exact"), budget = NULL, data = NULL, unit = NULL,
+                   counts = NULL) {
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  frame <- data   # (the formula's data frame, for a `unit` column: `data` is reused below)
+  counts <- unit_arg(substitute(counts), tryCatch(counts, error = function(e) e), "counts")
+  frame <- data   # (the formula's data frame, for a `unit` or `counts` column: `data` is reused below)
   # (y ~ x1 + ..., variables in `data`, as dp_gp_regression())
   fr <- if (!missing(x)) frame_predictors(x)   # (named columns of a data frame: kept for predict())
   fd <- if (!missing(x)) formula_call(x, !missing(y), data, if (!missing(grid)) grid, "dp_krr", "grid", labels = FALSE,
@@ -459,7 +491,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
     if (!missing(grid)) grid <- grid_in_predictor_order(fd$newdata, fd$predictors)
   }
   check_required(c("x", "y", "lambda", "kernel", "grid", "y_bound", "epsilon", "delta"))
-  budget <- release_open(budget, epsilon, delta, if (is.null(unit)) NROW(x))
+  budget <- release_open(budget, epsilon, delta, if (is.null(unit) && is.null(counts)) NROW(x))
   call <- match.call()   # new_dpfda_release() removes data values from it
   noise <- check_noise(noise)
   check_kernel(kernel)
@@ -471,7 +503,11 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   x <- grid_named_columns(x, grid)
   if (!is.null(fr)) fr <- frame_predictors(x)   # (the columns the grid chose, in its order)
   data <- krr_data(x, y, kernel, domain, yb)
-  units <- regression_units(unit, length(data$y), frame, delta)
+  units <- regression_counts(counts, length(data$y), frame, delta, unit) %||%
+    regression_units(unit, length(data$y), frame, delta)
+  wr <- erm_weighted_rows(data, units)
+  data <- wr$data
+  units <- wr$units
   grid <- as_grid(grid, "grid")
   if (is.null(dim(grid))) grid <- sort(grid)
   pts <- as_points(grid, "grid", d = ncol(data$x))
@@ -489,7 +525,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
                     sensitivity = sens, call = call, calibration = calibration, loss = "squared",
                     lambda = lambda, n = n, y_bound = yb$bound, offset = yb$offset,
                     build = new_krr_release, noise_mode = noise)
-  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label)
+  if (!is.null(units)) rel$privacy_unit <- privacy_unit_points(n, units$label, isTRUE(units$records))
   release_close(formula_release(rel, fd %||% fr), budget, "dp_krr")
 }
 
@@ -510,6 +546,8 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #' @inheritParams dp_krr
 #' @param unit `NULL`, or a vector with one privacy unit per row of `x`: each
 #'   unit's rows weigh 1 / (its rows) in the loss, as in [dp_krr()].
+#' @param counts `NULL`, or one whole count per row of `x` (a frequency
+#'   table): each row weighs its count in the loss, as in [dp_krr()].
 #' @param x Covariates: a vector (one dimension) or an `n x d` matrix (or
 #'   numeric data frame).
 #' @param ... `centre`, the older spelling of `center`.
@@ -522,9 +560,10 @@ release_predict.dpfda_krr_release <- function(object, newdata, ...) {
 #'                y_bound = c(-1, 1))
 #' predict(fit, c(0.25, 0.75))
 #' @export
-krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL, ..., unit = NULL) {
+krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL, ..., unit = NULL, counts = NULL) {
   check_required()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
+  counts <- unit_arg(substitute(counts), tryCatch(counts, error = function(e) e), "counts")
   ca <- centre_alias(center, list(...))
   if (length(ca$dots)) {
     nm <- names(ca$dots)[1L]
@@ -539,7 +578,10 @@ krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL,
   }
   yb <- krr_bound(y_bound, center)
   data <- krr_data(x, y, kernel, domain, yb)
-  a <- krr_solve(data$x, data$y, lambda, kernel, regression_units(unit, length(data$y)))
+  wr <- erm_weighted_rows(data, regression_counts(counts, length(data$y), unit = unit) %||%
+                                regression_units(unit, length(data$y)))
+  data <- wr$data
+  a <- krr_solve(data$x, data$y, lambda, kernel, wr$units)
   fit <- new_erm_fit(data$x, a, kernel, class = "dpfda_krr_fit", offset = yb$offset,
                      y = data$y + yb$offset, lambda = lambda, y_bound = yb$bound, loss = "squared")
   fit$fitted <- fit$fun(data$x)

@@ -270,6 +270,23 @@ unit_weights <- function(unit, codes = unit_codes(unit)) {
   1 / tabulate(codes, max(0L, codes))[codes]
 }
 
+# A per-row argument of the regressions in memory (`unit`, `counts`): a vector with one entry per row
+# of the n rows, or a column (a string or a bare name) of a formula's `data`, labelled by its name.
+regression_column <- function(arg, n, data, name, entry) {
+  ref <- inherits(arg, "dpfda_column_ref")
+  if (is.data.frame(data) && (ref || (is.character(arg) && length(arg) == 1L && n > 1L))) {
+    col <- column_names(arg, names(data), name, what = "`data`")
+    return(structure(data[[col]], name = col))
+  }
+  if (ref && inherits(arg$value, "error")) {
+    dpfda_abort(sprintf(paste("`%s` = %s is not a variable; it names a column only with a formula and its",
+                              "`data`. Give a vector with one %s per row of `x`, or use",
+                              "y ~ x, data = d, %s = %s."), name, deparse1(arg$expr), entry, name, deparse1(arg$expr)),
+                arg = name)
+  }
+  if (ref) with_unit_label(arg$value, arg$expr) else arg
+}
+
 # The privacy unit of n rows in memory (the regressions and bin regression): a vector with one entry
 # per row, or a column (a string or a bare name) of a formula's `data`. Returns each row's weight
 # 1 / (its unit's rows), its unit's code (1..n), the number of units `n` and the unit's name for the
@@ -277,18 +294,7 @@ unit_weights <- function(unit, codes = unit_codes(unit)) {
 # callers' release_open() was given none: the units were not known yet).
 regression_units <- function(unit, n, data = NULL, delta = NULL) {
   if (is.null(unit)) return(NULL)
-  ref <- inherits(unit, "dpfda_column_ref")
-  if (is.data.frame(data) && (ref || (is.character(unit) && length(unit) == 1L && n > 1L))) {
-    ucol <- column_names(unit, names(data), "unit", what = "`data`")
-    u <- structure(data[[ucol]], name = ucol)
-  } else if (ref && inherits(unit$value, "error")) {
-    dpfda_abort(sprintf(paste("`unit` = %s is not a variable; it names a column only with a formula and its",
-                              "`data`. Give a vector with one privacy unit per row of `x`, or use",
-                              "y ~ x, data = d, unit = %s."), deparse1(unit$expr), deparse1(unit$expr)),
-                arg = "unit")
-  } else {
-    u <- if (ref) with_unit_label(unit$value, unit$expr) else unit
-  }
+  u <- regression_column(unit, n, data, "unit", "privacy unit")
   if (!(is.null(dim(u)) && (is.atomic(u) || is.factor(u)) && length(u) == n && !anyNA(u))) {
     arg_error("unit", sprintf("a vector with one privacy unit (e.g. a person id) per row (%d), without missing values",
                               n), u)
@@ -297,6 +303,40 @@ regression_units <- function(unit, n, data = NULL, delta = NULL) {
   if (!is.null(delta)) warn_privacy(NULL, delta, max(0L, codes))
   list(weights = unit_weights(codes = codes), codes = codes, n = max(0L, codes),
        label = attr(u, "name", exact = TRUE) %||% "unit")
+}
+
+# A frequency table in memory (dp_krr(), dp_svm()): `counts`, one whole count per row or a column of a
+# formula's `data`; each row stands for that many records, each its own privacy unit. The weights of
+# regression_units() are then the counts and `n` the number of records, so the loss is that of the
+# repeated rows; `records` makes the print say "one record (n)". NULL without counts.
+regression_counts <- function(counts, n, data = NULL, delta = NULL, unit = NULL) {
+  if (is.null(counts)) return(NULL)
+  if (!is.null(unit)) abort_counts_with_unit()
+  v <- regression_column(counts, n, data, "counts", "count (records)")
+  if (!(is.null(dim(v)) && is.numeric(v) && length(v) == n && !anyNA(v))) {
+    arg_error("counts", sprintf("a numeric vector with one count (records) per row (%d), without missing values", n), v)
+  }
+  w <- check_count_values(v)
+  if (!(sum(w) > 0)) {
+    dpfda_abort("`counts` add up to 0 records: there are no data to release.", class = "dpfda_error_data",
+                arg = "counts")
+  }
+  N <- sum(w)
+  if (N <= .Machine$integer.max) N <- as.integer(N)
+  if (!is.null(delta)) warn_privacy(NULL, delta, N)
+  list(weights = w, codes = seq_len(n), n = N, label = "record", records = TRUE)
+}
+
+# The rows of regression data (`data$x`, `data$y`) and their units that weigh something: a count of 0
+# leaves its row out (the solvers take positive weights).
+erm_weighted_rows <- function(data, units) {
+  keep <- if (!is.null(units)) units$weights > 0
+  if (is.null(keep) || all(keep)) return(list(data = data, units = units))
+  data$x <- data$x[keep, , drop = FALSE]
+  data$y <- data$y[keep]
+  units$weights <- units$weights[keep]
+  units$codes <- units$codes[keep]
+  list(data = data, units = units)
 }
 
 # "one point (n)" or "<unit> (n units)": the privacy unit of a KDE or KME release. (Not the

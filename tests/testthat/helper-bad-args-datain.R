@@ -28,6 +28,8 @@ bad_arg_allowed_datain <- function() {
     allow("dp_bin_regression", "unit", "NULL"),
     allow(c("dp_krr", "dp_svm", "krr_fit", "svm_fit", "dp_erm", "dp_gp_regression", "dp_sparse_gp_regression",
             "dp_gp_select"), "unit", "NULL"),
+    # counts = NULL: each row is one record (the default)
+    allow(c("dp_krr", "dp_svm", "krr_fit", "svm_fit"), "counts", "NULL"),
     # grid = NULL: x is already curves (any other grid with curves is an error)
     allow("dp_mean", "grid", "NULL"),
     allow("dp_cov", "grid", "NULL"),
