@@ -384,6 +384,22 @@ test_that("the total L2 error is non-increasing in epsilon and n for every mecha
   }
 })
 
+test_that("ICLP-AR: the total may rise where a component enters; solve_for = \"n\" still finds the smallest n", {
+  g <- seq(0, 1, length.out = 51)
+  tot <- function(n) dp_accuracy(mechanism = "iclp_ar", n = n, epsilon = 1, tau = 1, grid = g, nsim = 10)$total_l2
+  ns <- 2:420
+  v <- vapply(ns, tot, 0)
+  expect_true(any(diff(v) > 0.05))   # (the steps, e.g. n = 20 to 21: documented)
+  for (target in c(0.5, 0.6, 0.65, 0.7, 1)) {
+    a <- dp_accuracy(mechanism = "iclp_ar", n = 200, epsilon = 1, tau = 1, grid = g, nsim = 10, target_l2 = target)
+    expect_identical(as.numeric(a$n_needed), as.numeric(ns[which(v <= target)[1L]]), info = target)
+  }
+  # with psi given there are no steps: the plain bisection
+  b <- dp_accuracy(mechanism = "iclp_ar", n = 200, epsilon = 1, tau = 1, grid = g, nsim = 10, target_l2 = 0.6,
+                   psi = 0.01)
+  expect_true(is.finite(b$n_needed))
+})
+
 test_that("dti_cca: the total error is monotone and epsilon_needed uses it", {
   d <- dti_cca[dti_cca$visit == 1, ]
   g <- seq(0, 1, length.out = 93)
