@@ -121,7 +121,7 @@
 #'   \eqn{[1, N]}; a `dpfda_warning_count` when its noise sd exceeds half of
 #'   it, as in [dp_mean()]). With \eqn{f = N / \tilde n_c} the release is
 #'   \eqn{f M - f^2 m m^\top} (post-processing; epsilon in all). The release
-#'   records `n_complete`, `incomplete_n`, `scale_factor`, `epsilon_count`,
+#'   records `n_complete`, `scale_factor`, `epsilon_count`,
 #'   `epsilon_mean` and the mean release (`mean_release`); [confint()] uses
 #'   the noise law of all three parts (the mean's quadratic term with a
 #'   Gaussian fourth moment).
@@ -262,7 +262,6 @@ cov_release_drop <- function(s, basis, epsilon, tau, kernel, centered, eta, psi,
   rel$centered <- centered
   rel$scale_factor <- f
   rel$n_complete <- count
-  rel$incomplete_n <- s$incomplete_n %||% 0
   rel$epsilon_count <- eps_count
   rel$epsilon_mean <- eps_mean
   rel$epsilon_release <- eps_cov
@@ -451,10 +450,12 @@ cov_release <- function(S1, S2, n, basis, epsilon, tau, kernel, centered, eta, p
 #'   always the second moment minus the private mean's outer product).
 #' @param noise_exact,grid_step,noise_inflation The exact-noise record of the
 #'   ICLP core (always stored, possibly NULL).
-#' @param mean_release,scale_factor,n_complete,incomplete_n,epsilon_count,epsilon_mean
+#' @param mean_release,scale_factor,n_complete,epsilon_count,epsilon_mean
 #'   incomplete = "drop" (set after the release by cov_release_drop()): the
 #'   private mean (centred), the factor N / count, the noisy count of complete
-#'   individuals, the incomplete ones, and the epsilons of the count and mean.
+#'   individuals, and the epsilons of the count and mean. (Not the exact
+#'   number of incomplete individuals: with the public N it would give the
+#'   count that the noisy one hides.)
 #' @param epsilon_release The epsilon of the covariance release proper (set
 #'   after the release with incomplete = "drop" or tau = "auto").
 #' @param privacy_unit What one individual of the guarantee is (set after the
@@ -466,7 +467,7 @@ new_iclp_cov_release <- function(values, mechanism, epsilon, delta, sensitivity,
                                  call = NULL, coefficients = NULL, basis = NULL, params = NULL, tau = NULL,
                                  n = NULL, centered = NULL, noise_exact = NULL, grid_step = NULL,
                                  noise_inflation = NULL, mean_release = NULL, scale_factor = NULL,
-                                 n_complete = NULL, incomplete_n = NULL, epsilon_count = NULL,
+                                 n_complete = NULL, epsilon_count = NULL,
                                  epsilon_mean = NULL, epsilon_release = NULL, privacy_unit = NULL,
                                  tau_auto = NULL) {
   release_from_fields(new_iclp_cov_release, "dpfda_iclp_cov_release",

@@ -26,7 +26,7 @@ test_that("dp_cov(incomplete = \"drop\"): three releases, epsilon in all, calibr
   expect_equal(budget_spent(bud)$epsilon, 1)
   expect_equal(nrow(bud$ledger), 1L)
   expect_equal(r$n, 120)                       # N, not the data-chosen count of complete individuals
-  expect_equal(r$incomplete_n, 3)
+  expect_null(r$incomplete_n)                 # (no exact count: N minus it is the count that n_complete hides)
   expect_equal(r$epsilon_count, 0.1)
   expect_equal(r$epsilon_mean, 0.225)          # mean_share 0.25 of the rest
   expect_equal(r$epsilon_release, 0.675)
@@ -79,7 +79,7 @@ test_engines("dp_cov(incomplete = \"drop\") on a table equals the data frame", f
   b <- with_seed_mode(5, dp_cov(tb, epsilon = 2, tau = 2, grid = cd$t, incomplete = "drop"))
   expect_equal(a$values$values, b$values$values, tolerance = 1e-9)
   expect_equal(b$n, 120)
-  expect_equal(b$incomplete_n, 3)
+  expect_null(b$incomplete_n)
   # per person: a unit without a complete curve still counts
   du <- cd$d
   du$person <- (du$id - 1) %/% 2
@@ -217,5 +217,40 @@ test_that("the utility warning of incomplete = \"drop\" quotes the noise of the 
       l2 <- sqrt(sum(law$weights * law$var))
       expect_match(msgs, sprintf("expected L2 error %s)", format(l2, digits = 3)), fixed = TRUE)
     }
+  }
+})
+
+test_that("incomplete = \"drop\": a release holds no exact count of the incomplete individuals", {
+  # Two data sets of the same N that differ only in how many individuals are incomplete (3 or 9),
+  # released under one seed: every field but the noisy ones must be the same. An exact count of the
+  # incomplete individuals (dp_cov() stored one as `incomplete_n`) gives N minus it, the count of
+  # the complete ones that the noisy `n_complete` is bought to hide.
+  set.seed(1)
+  t <- seq(0, 1, length.out = 10)
+  X <- outer(rnorm(40), sin(pi * t)) + 0.5
+  X1 <- X
+  X1[1:3, 10] <- NA
+  X2 <- X
+  X2[1:9, 10] <- NA
+  leaves <- function(r) {
+    u <- unlist(unclass(r)[setdiff(names(r), "call")])
+    u[!vapply(u, is.function, TRUE)]
+  }
+  noisy <- c("values.values", "coefficients", "scale_factor", "n_complete", "mean_release.values.values",
+             "mean_release.coefficients")
+  for (f in c("mean", "cov")) {
+    rel <- function(Z) {
+      with_seed_mode(3, suppressWarnings(if (f == "mean") {
+        dp_mean(Z, grid = t, na.rm = TRUE, epsilon = 1, tau = 2, center = 0.5, incomplete = "drop")
+      } else {
+        dp_cov(Z, grid = t, na.rm = TRUE, epsilon = 1, tau = 2, center = 0.5, incomplete = "drop", J = 4)
+      }))
+    }
+    a <- leaves(rel(X1))
+    b <- leaves(rel(X2))
+    nm <- union(names(a), names(b))
+    differ <- unique(sub("[0-9]+$", "", nm[!vapply(nm, function(k) identical(a[k], b[k]), TRUE)]))
+    expect_true(all(differ %in% noisy), info = paste(f, ":", paste(setdiff(differ, noisy), collapse = ", ")))
+    expect_true("n_complete" %in% differ, info = f)   # (the test sees a difference where there is one)
   }
 })
