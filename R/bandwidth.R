@@ -44,7 +44,8 @@
 #' value by at most 1, so the distance \eqn{A} keeps sensitivity 1 in
 #' replacements of units. With one point per unit the result is the one
 #' without `unit`. A [dp_kde()] with `unit` refuses a bandwidth released
-#' without one.
+#' without one, or with other units (its `privacy_unit` must be the
+#' density's, e.g. "person (300 units)").
 #'
 #' @param x Private data: a vector, an `n x d` matrix, or a data frame of
 #'   numeric columns (with `unit`, plus the unit's column); or a database

@@ -98,7 +98,10 @@
 #'   `bandwidth` vector are read the same way.
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, a matrix \eqn{H}, or a
 #'   `dpfda_bandwidth` from [dp_bandwidth()] (with `unit`, one released with
-#'   `unit` too: one released for points is refused).
+#'   the same units: the same `unit` under the same name, and as many units,
+#'   as its `privacy_unit` says; one released for points, or for other units
+#'   such as rows or visits, is refused with `dpfda_error_privacy` before the
+#'   density is charged. A density without `unit` takes any.)
 #' @param epsilon,delta Privacy parameters of this release. `delta` is
 #'   required by `"gp"` and `"sobolev"`; the pure-DP mechanisms
 #'   (`"bernstein"`, `"iclp"`, `"frl"`) take `delta = 0` when it is omitted or `NULL`.
@@ -225,9 +228,8 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   }
   # the privacy unit: a column of a data frame, table or chunks, or one entry per point in memory
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
-  if (!missing(bandwidth)) {
-    check_bandwidth_unit(bandwidth, !is.null(unit) || (inherits(x, "dpfda_summary") && !is.null(x$unit)))
-  }
+  person_level <- !is.null(unit) || (inherits(x, "dpfda_summary") && !is.null(x$unit))
+  if (!missing(bandwidth)) check_bandwidth_unit(bandwidth, person_level)
   units <- NULL   # points in memory with a unit: their summary, computed below as a table's
   point_names <- NULL   # the names of the point columns (axis labels of the release)
   if (engine && !is.null(opts$counts)) {   # (a frequency table in a database or chunks: its column)
@@ -316,6 +318,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                                        mechanism, domain, if (!engine) binned, bins, call, noise = noise,
                                        note_summary = note_summary), opts),
                    quote = TRUE)
+    if (person_level && !missing(bandwidth)) check_bandwidth_same_units(bandwidth, rel)
     return(done(release_close(rel, budget, "dp_kde")))
   }
   columns <- opts$columns
@@ -357,6 +360,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel$privacy_unit <- est$privacy_unit
     rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
     if (inherits(bandwidth, "dpfda_bandwidth")) rel$bandwidth_budget <- bandwidth[c("epsilon", "delta")]
+    if (person_level && !missing(bandwidth)) check_bandwidth_same_units(bandwidth, rel)
     return(done(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice)))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
@@ -366,6 +370,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit
   rel$bin_width <- est$bin_width(grid_size(grid))   # for confint(type = "population")
+  if (person_level && !missing(bandwidth)) check_bandwidth_same_units(bandwidth, rel)
   done(release_close(rel, budget, "dp_kde"))
 }
 
@@ -677,6 +682,27 @@ check_bandwidth_unit <- function(bandwidth, person_level) {
                       "density protects a whole unit (`unit`), whose several points that guarantee does not",
                       "cover. Release the bandwidth with dp_bandwidth(..., unit = ) on the same units, or give a",
                       "public bandwidth."), arg = "bandwidth")
+  }
+  invisible()
+}
+
+# ... and one released with a unit must have had this density's units: the same unit and the same
+# number of them (its privacy_unit). A finer one (rows, or another grouping such as time points
+# across persons) would spread one person over several of its units. (Checked on the release, before
+# its charge: the density's units are known only once its summary is made. A density of points or
+# records may use a bandwidth of persons: each point is within one.)
+check_bandwidth_same_units <- function(bandwidth, rel) {
+  if (!inherits(bandwidth, "dpfda_bandwidth") || is.null(bandwidth$unit) || is.null(rel$privacy_unit)) {
+    return(invisible())
+  }
+  if (!identical(bandwidth$privacy_unit, rel$privacy_unit)) {
+    dpfda_abort(sprintf(paste("`bandwidth` was released by dp_bandwidth() for the privacy unit %s, but this density",
+                              "protects %s: the bandwidth's guarantee covers a whole unit of its own kind only, and one",
+                              "of this density's units may be several of those. Release the bandwidth with the same",
+                              "`unit` (the same column or vector, under the same name) on the same data, or give a",
+                              "public bandwidth. The density was not released, nor its epsilon charged."),
+                        dQuote(bandwidth$privacy_unit, FALSE), dQuote(rel$privacy_unit, FALSE)),
+                arg = "bandwidth", class = c("dpfda_error_argument", "dpfda_error_privacy"))
   }
   invisible()
 }

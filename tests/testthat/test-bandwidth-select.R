@@ -141,6 +141,27 @@ test_that("dp_bandwidth(unit =): person-level rule, n in units, same as rows wit
   expect_error(dp_kde(s, g, bandwidth = a, epsilon = 1, delta = 1e-6), class = "dpfda_error_argument")
   expect_error(dp_bandwidth(d$v, 2, 1e-6, unit = d$person[-1]), class = "dpfda_error_argument")
   expect_error(dp_bandwidth(d, 2, 1e-6, unit = nope), class = "dpfda_error_argument")
+  # ... and one released for other units (rows, or visits that cut across persons) is refused too, on
+  # every mechanism and from a summary, before the density is charged; the same units under the name
+  # of a vector (`d$person`) are the same units
+  d$row <- seq_len(nrow(d))
+  d$visit <- rep_len(1:12, 12000)   # (each person's 4 points at 4 of the 12 visits)
+  for (u in c("row", "visit")) {
+    hb <- with_seed_mode(4, dp_bandwidth(d, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), columns = "v", unit = u))
+    for (m in c("gp", "iclp", "bernstein")) {
+      b <- privacy_budget(epsilon = 10, delta = 1e-3)
+      e <- expect_error(dp_kde(d, g, bandwidth = hb, epsilon = 1, delta = 1e-6, unit = person, columns = v,
+                               mechanism = m, budget = b), class = "dpfda_error_privacy")
+      expect_match(conditionMessage(e), sprintf("for the privacy unit \"%s (", u), fixed = TRUE)
+      expect_false(any(b$ledger$label == "dp_kde"), info = paste(u, m))
+    }
+    expect_error(dp_kde(s, g, bandwidth = hb, epsilon = 1, delta = 1e-6), class = "dpfda_error_privacy")
+  }
+  expect_match(with_seed_mode(4, dp_kde(d, g, bandwidth = p2, epsilon = 1, delta = 1e-6, unit = person,
+                                        columns = v))$privacy_unit, "person (3,000 units)", fixed = TRUE)
+  # a density of points may use a bandwidth of persons (each point is within one)
+  expect_match(with_seed_mode(4, dp_kde(d, g, bandwidth = p, epsilon = 1, delta = 1e-6, columns = v))$privacy_unit,
+               "one point", fixed = TRUE)
 })
 
 test_that("binned = TRUE: the quartiles of the data rounded to 2^16 bins; chunks give the same bandwidth", {
