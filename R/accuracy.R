@@ -379,8 +379,13 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       # why no value reaches the target: the bias bound at the end of the search (it does not fall
       # with epsilon where the default tuning depends on n only, e.g. FRL's M, Bernstein's k)
       b_end <- if (solve_for == "n") st$bias(upper, st$epsilon) else st$bias(st$n, upper)
-      out$unreachable <- list(solve_for = solve_for, bias = bias0(b_end, if (!is.null(target_l2)) "l2" else "sup"),
-                              limit = upper, placeholder = placeholder)
+      what <- if (!is.null(target_l2)) "l2" else "sup"
+      # (would the other lever lower that bias? not where the tuning depends on one of them only, e.g.
+      # Bernstein's k on neither, FRL's M and AR's psi on n only: then the advice does not send the
+      # user from n to epsilon and back)
+      b_both <- tryCatch(bias0(st$bias(1e12, 1e4), what), error = function(e) NA_real_)
+      out$unreachable <- list(solve_for = solve_for, bias = bias0(b_end, what), limit = upper, placeholder = placeholder,
+                              other_helps = !isTRUE(b_both >= bias0(b_end, what) * (1 - 1e-6)))
     }
     # the plan at the solution, not at the placeholder or the value given (as for tau: the figures
     # were at the given n = 39, total 32.6 against a target of 1, under "n needed ... 43,226")
@@ -495,7 +500,8 @@ print.dpfda_accuracy <- function(x, ...) {
                       "%s, smooth less (%s in ...) or set a larger target%s\n"),
                 u$solve_for, format(u$limit), format(u$bias, digits = 4),
                 if (u$bias > 0) "" else " (the noise does not fall below the target)",
-                sprintf("plan %s with solve_for = \"%s\"", other, other),
+                if (!isFALSE(u$other_helps)) sprintf("plan %s with solve_for = \"%s\"", other, other) else
+                  "neither n nor epsilon lowers it under this tuning: instead",
                 switch(x$mechanism, frl = "a larger M", bernstein = "a larger bernstein_k", iclp_ar = "a smaller psi",
                        cov = "a larger J, a smaller psi", "a smaller psi or eta"),
                 if (isTRUE(u$placeholder)) sprintf("; the figures above are at the placeholder %s = %s",

@@ -81,12 +81,24 @@ release_shrinkage_check <- function(x) {
   l2 <- if (is.null(law)) NA_real_ else sqrt(sum(law$weights * law$var))
   dpfda_warn(sprintf(paste("The smoothing of this %s release removes most of the signal%s: its bias is up to %s",
                            "in L2 norm for a mean as smooth as the kernel allows (tau = %s), against a noise",
-                           "error of %s. The release is mostly the public centre. Use more individuals (n) or a",
-                           "larger epsilon; dp_accuracy() shows the total error before releasing."),
+                           "error of %s. The release is mostly the public centre. %s; dp_accuracy() shows the",
+                           "total error before releasing."),
                      x$mechanism, kept, format(b$l2, digits = 3), format(x$tau, digits = 3),
-                     format(l2, digits = 3)),
+                     format(l2, digits = 3), shrinkage_advice(x)),
              "dpfda_warning_utility")
   invisible(x)
+}
+
+# What lowers the smoothing of a release under its default tuning: the PSS smoothing of ICLP-QR and of
+# Gaussian FRL falls with n and epsilon; that of FRL with Laplace noise (M), ICLP-AR (psi = tau / n)
+# and the GP mechanism (psi = 1 / n) with n only, so a larger epsilon would not help them.
+shrinkage_advice <- function(x) {
+  if (x$mechanism == "iclp_qr" || (x$mechanism == "frl" && identical(x$params$frl_noise, "gaussian"))) {
+    return("Use more individuals (n) or a larger epsilon")
+  }
+  sprintf(paste("Use more individuals (n): the default tuning of %s smooths less as n grows, not with epsilon",
+                "(a larger epsilon leaves this bias as it is); or smooth less by hand (%s in ...)"),
+          x$mechanism, switch(x$mechanism, frl = "a larger M", "a smaller psi"))
 }
 
 # Evaluate `expr` without the utility warning (for a release that is

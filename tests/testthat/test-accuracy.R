@@ -273,6 +273,40 @@ test_that("solve_for needs no value of what it solves for (issue 29)", {
   expect_lte(d$expected_l2, 0.1)
 })
 
+test_that("an unreachable target does not send the user from n to epsilon and back when neither lowers the bias", {
+  g <- seq(0, 1, length.out = 93)
+  # Bernstein's k is fixed: its bias bound depends on neither n nor epsilon
+  for (sf in c("n", "epsilon")) {
+    a <- dp_accuracy(mechanism = "bernstein", n = 141, epsilon = 1, tau = 0.2, grid = g, target_l2 = 0.05,
+                     solve_for = sf)
+    expect_false(a$unreachable$other_helps, info = sf)
+    out <- paste(capture.output(print(a)), collapse = "\n")
+    expect_match(out, "neither n nor epsilon lowers it under this tuning: instead, smooth less (a larger bernstein_k",
+                 fixed = TRUE)
+    expect_false(grepl("with solve_for =", out, fixed = TRUE), info = sf)
+  }
+  # ICLP-QR's default psi falls with n: solving for epsilon still points to n
+  q <- dp_accuracy(mechanism = "iclp_qr", n = 141, tau = 0.2, grid = g, target_l2 = 1e-9, solve_for = "epsilon")
+  expect_true(q$unreachable$other_helps)
+  expect_match(paste(capture.output(print(q)), collapse = "\n"), "plan n with solve_for = \"n\"", fixed = TRUE)
+})
+
+test_that("the utility warning names the lever that lowers the smoothing of each mechanism", {
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old), add = TRUE)
+  d <- dti_cca[dti_cca$visit == 1, ]
+  ok <- stats::complete.cases(d$cca)
+  x <- curves(d$cca[ok, ], seq(0, 1, length.out = 93))
+  w <- expect_warning(with_seed_mode(1, dp_mean(x, epsilon = 5, tau = 0.2, center = 0.5, mechanism = "frl")),
+                      class = "dpfda_warning_utility")
+  expect_match(conditionMessage(w), "not with epsilon", fixed = TRUE)
+  expect_match(conditionMessage(w), "a larger M in ...", fixed = TRUE)
+  # FRL's default M does not change with epsilon, as the warning says
+  b <- vapply(c(1, 5, 100), function(e) dp_accuracy(mechanism = "frl", n = 141, epsilon = e, tau = 0.2,
+                                                     grid = x$grid)$bias_l2, 0)
+  expect_equal(b, rep(b[1], 3))
+})
+
 test_that("an unreachable target says why: the bias bound at the end of the search, and the placeholder", {
   g <- c(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21)   # (ChickWeight's days: FRL's default M depends on n only)
   a <- dp_accuracy(mechanism = "frl", n = 50, tau = 1500, grid = g, target_l2 = 300, solve_for = "epsilon")
