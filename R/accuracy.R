@@ -166,7 +166,12 @@
 #'   settings `n`, `epsilon`, `delta`, `tau`, and with a target `n_needed` or
 #'   `epsilon_needed`; where that is `Inf`, `unreachable` (`solve_for`, the
 #'   search's `limit`, the `bias` bound there, and whether the figures are at
-#'   a `placeholder`), which the print explains with the setting to change.
+#'   a `placeholder`, and `other_helps`: whether the other of `n` and
+#'   `epsilon` would lower the bias), which the print explains with the
+#'   setting to change. For a pure-DP release that spent part of `epsilon`
+#'   elsewhere (`inference = TRUE`, `incomplete = "drop"`, `tau = "auto"`,
+#'   PCV), `epsilon_release`: the part that made the values, which the
+#'   figures describe and a plan of them takes (`epsilon` stays the total).
 #'   `glance()` gives the settings and the scalar figures as one row (with
 #'   `n_needed`, `epsilon_needed` or `tau_needed` when solved for).
 #' @seealso [confint.dpfda_release()] for bands of a release's noise.
@@ -287,6 +292,12 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     out <- new_accuracy(s, law, mechanism = x$mechanism, n = x$n, epsilon = x$epsilon, delta = x$delta,
                         tau = x$tau, bias = release_bias_bound(x))
     if (inherits(x, "dpfda_kme_release")) out$expected_rkhs <- kme_noise_norm(x)
+    # (a pure-DP release that spent a share of epsilon elsewhere, e.g. on inference, a count or tau:
+    # its figures are those of the part that made the values, the epsilon a plan of them takes)
+    er <- x$epsilon_release
+    if (is.numeric(er) && length(er) == 1L && is.finite(er) && er < x$epsilon * (1 - 1e-9) && identical(x$delta, 0)) {
+      out$epsilon_release <- er
+    }
     return(out)
   }
   if (identical(mechanism, "bandwidth")) {
@@ -435,6 +446,11 @@ print.dpfda_accuracy <- function(x, ...) {
   cat(sprintf("<dpfda_accuracy> %s, epsilon = %s, delta = %s%s%s\n", x$mechanism, format(x$epsilon, digits = 4),
               format(x$delta, digits = 4), if (is.null(x$n)) "" else sprintf(", n = %s", format(x$n)),
               if (is.null(x$tau)) "" else sprintf(", tau = %s", format(x$tau, digits = 4))))
+  if (!is.null(x$epsilon_release)) {
+    cat(sprintf(paste("  the values spent epsilon %s of it (the rest went to the release's other parts): the",
+                      "figures below are theirs, and a plan of them takes epsilon = %s\n"),
+                format(x$epsilon_release, digits = 4), format(x$epsilon_release, digits = 4)))
+  }
   cat(sprintf("  noise: %s (%s)\n", x$noise, x$family))
   cat(sprintf("  pointwise noise sd in %s over %d grid points\n", format_range(range(x$pointwise_sd)),
               length(x$pointwise_sd)))

@@ -176,7 +176,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   noise), `ar_bound`, `threshold_scale`, `count_share` (see
 #'   `incomplete`), `bound_share`, `bound_range`, `bound_quantile` (with
 #'   `tau = "auto"`, see Automatic bound), `inference_share` and `clip_share` (see `inference`), and for `select = "pcv"`:
-#'   `epsilon_select`, `candidates`, `folds`. The options of [as_curves()]
+#'   `epsilon_select`, `candidates`, `folds`. A share given without its
+#'   switch (`count_share` without `incomplete = "drop"`, `inference_share`
+#'   or `clip_share` without `inference = TRUE`, the bound's options without
+#'   `tau = "auto"`) is an error, not ignored. The options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
 #'   `na.rm`, `df`, `n_grid`; not `restrict`, whose grid would depend on the
@@ -423,6 +426,9 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   eps_rel <- epsilon - eps_count
   # inference = TRUE: a share of epsilon buys a private bound on the spread of the curves
   inference <- check_flag(inference, "inference")
+  # (a share whose switch is off would be ignored: an error, as for an unknown option)
+  switch_unused(src$opts, if (!inference) c("inference_share", "clip_share"), "inference = TRUE")
+  switch_unused(src$opts, if (incomplete != "drop") "count_share", "incomplete = \"drop\"")
   if (inference) check_inference(mechanism, select, incomplete, unit, src)
   if (inference && auto && inherits(src$data, "dpfda_chunks")) {
     # the spread is summed at the bound, which is known only after a pass over the data

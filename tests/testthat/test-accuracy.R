@@ -291,6 +291,19 @@ test_that("an unreachable target does not send the user from n to epsilon and ba
   expect_match(paste(capture.output(print(q)), collapse = "\n"), "plan n with solve_for = \"n\"", fixed = TRUE)
 })
 
+test_that("dp_accuracy() of a release with a share elsewhere states the epsilon its figures are for", {
+  d <- dti_cca[dti_cca$visit == 1, ]
+  x <- curves(d$cca[stats::complete.cases(d$cca), ], seq(0, 1, length.out = 93))
+  r <- with_seed_mode(2, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, inference = TRUE))
+  a <- dp_accuracy(r)
+  expect_equal(a$epsilon, 1)
+  expect_equal(a$epsilon_release, 0.8)
+  expect_output(print(a), "a plan of them takes epsilon = 0.8", fixed = TRUE)
+  p <- dp_accuracy(mechanism = "iclp_qr", n = r$n, epsilon = a$epsilon_release, tau = 0.2, grid = x$grid)
+  expect_equal(p$total_l2, a$total_l2, tolerance = 1e-6)   # (the plan at that epsilon is the release's)
+  expect_null(dp_accuracy(with_seed_mode(2, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5)))$epsilon_release)
+})
+
 test_that("the utility warning names the lever that lowers the smoothing of each mechanism", {
   old <- options(dpfda.utility_warning = TRUE)
   on.exit(options(old), add = TRUE)

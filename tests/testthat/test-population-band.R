@@ -571,3 +571,18 @@ test_that("a release without a population band says which have one, and what its
   e <- expect_error(confint(m, type = "population"), class = "dpfda_error_unsupported")
   expect_match(conditionMessage(e), "inference = TRUE.*this release has none\\.$")
 })
+
+test_that("a share whose switch is off is refused, not ignored", {
+  t <- seq(0, 1, length.out = 12)
+  X <- outer(stats::rnorm(30), sin(pi * t))
+  for (o in c("inference_share", "clip_share")) {
+    e <- expect_error(do.call(dp_mean, c(list(X, grid = t, epsilon = 1, tau = 1), stats::setNames(list(0.3), o))),
+                      class = "dpfda_error_argument")
+    expect_match(conditionMessage(e), sprintf("`%s` is an option of inference = TRUE", o), fixed = TRUE)
+  }
+  expect_error(dp_mean(X, grid = t, epsilon = 1, tau = 1, count_share = 0.2), class = "dpfda_error_argument",
+               regexp = "option of incomplete = \"drop\"")
+  # with their switches they are taken
+  expect_s3_class(suppressWarnings(dp_mean(X, grid = t, epsilon = 1, tau = 1, inference = TRUE, inference_share = 0.3)),
+                  "dpfda_release")
+})
