@@ -287,6 +287,21 @@ budget_headroom <- function(budget, tot) {
   gauss <- if (g_delta > 0) headroom_accepted(budget, gauss, function(e) {
     ledger_row("next", e, g_delta, mu = gdp_mu_for(e, g_delta))
   }) else 0
+  # under advanced composition a Gaussian release at all the delta left leaves the composition no delta
+  # of its own ("no Gaussian release fits", and then one of (0.2, 1e-6) was accepted): the best of a
+  # release at a part of it
+  if (comp == "advanced" && g_delta > 0) {
+    best <- g_delta
+    for (f in c(0.5, 0.1, 0.01)) {
+      d_f <- f * g_delta
+      e_f <- headroom_bisect(budget, function(e) ledger_row("next", e, d_f, mu = gdp_mu_for(e, d_f)))
+      if (e_f > gauss * (1 + 1e-9)) {
+        gauss <- e_f
+        best <- d_f
+      }
+    }
+    g_delta <- best
+  }
   # under GDP and zCDP, a Gaussian release at the budget's delta may not fit while one at the delta that
   # the basic sum leaves does (a (0.3, 0) and a (0.5, 1e-7) release on a zCDP budget of (1, 1e-6): 0 at
   # delta 1e-6, but 0.2 at delta 9e-7): report the larger
@@ -624,7 +639,10 @@ summary.dpfda_budget <- function(object, ...) {
 #'   (`epsilon`, `delta`, `composition`), what is spent (`spent_epsilon`,
 #'   `spent_delta`, `releases`), `remaining_epsilon`, and the largest next
 #'   release (`next_epsilon_pure`, `next_epsilon_gaussian` at
-#'   `next_delta_gaussian`).
+#'   `next_delta_gaussian`). Under advanced composition the Gaussian release
+#'   is offered at a part of the delta left (a half, a tenth or a hundredth,
+#'   whichever allows the largest epsilon): the composition needs some of
+#'   that delta for itself, so at all of it no release would fit.
 #' @export
 tidy.dpfda_budget <- function(x, ...) {
   check_dot_names(list(...), character(), "tidy")

@@ -409,12 +409,15 @@ test_that("what remains is printed rounded down, so that spending it is accepted
   b2 <- privacy_budget(1, composition = "basic")
   spend(b2, 0.9)
   expect_output(print(b2), "remaining (epsilon = 0.1, delta = 0)", fixed = TRUE)
-  # advanced composition near its end: no Gaussian release fits, said as such
+  # advanced composition near its end: the Gaussian release offered (at a part of the delta left, which
+  # it said did not fit) is one that fits
   b3 <- privacy_budget(3, 1e-5, composition = "advanced")
   for (i in 1:30) spend(b3, 0.1, delta = 1e-7)
   out3 <- paste(utils::capture.output(print(b3)), collapse = " ")
   expect_false(grepl("(epsilon 0, delta", out3, fixed = TRUE))
-  expect_match(out3, "no Gaussian release fits", fixed = TRUE)
+  g3 <- glance(b3)
+  expect_gt(g3$next_epsilon_gaussian, 0)
+  expect_silent(spend(b3, g3$next_epsilon_gaussian, delta = g3$next_delta_gaussian))
 })
 
 test_that("a budget says when its releases drew seeded (reproducible, not private) noise", {
@@ -465,4 +468,24 @@ test_that("GDP: a Gaussian release whose own delta exceeds the budget's is count
   bb <- privacy_budget(2, 1e-5, composition = "basic")
   e <- expect_error(spend(bb, 0.5, 1e-3, mu = mu), class = "dpfda_error_budget")
   expect_match(conditionMessage(e), "its delta alone is more than the budget's delta = 1e-05", fixed = TRUE)
+})
+
+test_that("advanced composition offers a Gaussian release at a part of the delta left, and it fits", {
+  # (at all the delta left the composition keeps none for itself: the print said "no Gaussian release
+  # fits" and then a (0.2, 1e-6) release was accepted)
+  x <- seq(0, 1, length.out = 20)
+  mk <- function() {
+    b <- privacy_budget(epsilon = 3, delta = 1e-5, composition = "advanced")
+    for (i in 1:100) spend(b, 0.05)
+    b
+  }
+  b <- mk()
+  gl <- glance(b)
+  expect_gt(gl$next_epsilon_gaussian, 0.2)
+  expect_lt(gl$next_delta_gaussian, 1e-5)
+  expect_false(any(grepl("no Gaussian release fits", capture.output(print(b)), fixed = TRUE)))
+  rel <- function(bud, e) dp_gp_release(sin(2 * pi * x), x, kernel_gaussian(0.1), sensitivity = 0.1, epsilon = e,
+                                        delta = gl$next_delta_gaussian, budget = bud)
+  expect_s3_class(rel(b, gl$next_epsilon_gaussian), "dpfda_release")
+  expect_error(rel(mk(), gl$next_epsilon_gaussian * 1.01), class = "dpfda_error_budget")
 })
