@@ -47,7 +47,8 @@
 #' eigenfunction error `err`.
 #'
 #' @param x A `dp_cov()` release (class `dpfda_iclp_cov_release`), or curves
-#'   (anything [dp_cov()] accepts) to release a covariance first. For
+#'   (anything [dp_cov()] accepts, a [summarise_cov()] summary included,
+#'   whose `tau` is then taken) to release a covariance first. For
 #'   `plot()`: a `dp_fpca()` result.
 #' @param npc Number of components to keep (at most the number of grid points:
 #'   more are reduced to it, with a warning).
@@ -85,11 +86,14 @@ dp_fpca <- function(x, npc = 3, ...) {
     if (inherits(x, "dpfda_release")) {
       arg_error("x", "a dp_cov() release or curves", x)
     }
-    miss <- setdiff(c("epsilon", "tau"), names(substitute(list(...))))   # names only: columns may be bare
+    # (names only: columns may be bare; a summarise_cov() summary has its tau, as dp_cov() takes it)
+    miss <- setdiff(c("epsilon", if (!inherits(x, "dpfda_summary")) "tau"), names(substitute(list(...))))
     if (length(miss)) {
-      dpfda_abort(sprintf(paste("dp_fpca() with curves releases their covariance first with dp_cov(): give `%s`",
-                                "(e.g. epsilon = 1, and tau a public bound on the curves' L2 norm), or pass a",
-                                "dp_cov() release."), miss[1L]), arg = miss[1L])
+      dpfda_abort(sprintf(paste("dp_fpca() with %s releases their covariance first with dp_cov(): give `%s`",
+                                "(e.g. epsilon = 1%s), or pass a dp_cov() release."),
+                          if (inherits(x, "dpfda_summary")) "a summary" else "curves", miss[1L],
+                          if (miss[1L] == "tau") ", and tau a public bound on the curves' L2 norm" else ""),
+                  arg = miss[1L])
     }
     x <- dp_cov(x, ...)
   } else if (...length()) {

@@ -284,3 +284,15 @@ test_that("the print of dp_fpca() names the negative eigenvalues and the compone
   expect_false(any(grepl("negative eigenvalue", capture.output(print(q)), fixed = TRUE)))
   expect_identical(glance(q)$negative_min, 0)
 })
+
+test_that("dp_fpca() of a summarise_cov() summary takes its tau, as dp_cov() does", {
+  ok <- stats::complete.cases(dti_cca$cca)
+  x <- curves(dti_cca$cca[ok, ], seq(0, 1, length.out = 93))
+  sc <- summarise_cov(x, tau = 0.2, center = 0.5, unit = dti_cca$id[ok], J = 5)
+  a <- with_seed_mode(3, suppressWarnings(dp_fpca(sc, epsilon = 1)))
+  b <- with_seed_mode(3, suppressWarnings(dp_fpca(dp_cov(sc, epsilon = 1))))
+  expect_equal(a$values, b$values)
+  expect_identical(a$release$tau, 0.2)
+  expect_error(dp_fpca(sc), class = "dpfda_error_argument", regexp = "with a summary .* give `epsilon`")
+  expect_error(dp_fpca(x, epsilon = 1), class = "dpfda_error_argument", regexp = "give `tau`")
+})

@@ -204,16 +204,16 @@ test_that("dp_mean(incomplete = \"drop\") and dp_mean(unit =): only noisy fields
   }
   d <- neighbour_diff(function(s) dp_mean(s$x, grid = ur$t, epsilon = 8, tau = "auto", unit = s$u), ur$A, ur$B)
   expect_noisy_diff(d, c(mean_noisy, chosen_noisy), "unit, tau = \"auto\"", power = mean_noisy)
-  # long data with units: one unit's curve left incomplete and another made extreme
+  # long data with units: one unit's two curves replaced, one extreme, both incomplete
   cu <- audit_curves()
   dA <- as.data.frame(curves(cu$X, cu$t))
   dA$person <- (dA$id - 1) %/% 2
   dB <- dA
-  dB$value[dB$id == 1] <- 20
-  dB <- dB[!(dB$id %in% c(3, 5, 8) & dB$arg > 0.95), ]
+  dB$value[dB$id == 3] <- 20
+  dB <- dB[!(dB$id %in% c(3, 4) & dB$arg > 0.95), ]
   d <- neighbour_diff(function(x) dp_mean(x, grid = cu$t, epsilon = 2, tau = 1, unit = "person",
                                           incomplete = "drop"), dA, dB, seeds = 1:3)
-  expect_noisy_diff(d, c(mean_noisy, drop_noisy), "long data, unit, drop", power = mean_noisy)
+  expect_noisy_diff(d, c(mean_noisy, drop_noisy), "long data, unit, drop", power = "n_complete")
 })
 
 test_that("dp_mean() and dp_cov() on long data: an individual whose values are all missing stays in n", {
@@ -344,10 +344,10 @@ test_that("pcv_select() on curves from as_curves(incomplete = \"drop\") records 
   d0 <- as.data.frame(curves(X, t))
   cA <- suppressWarnings(as_curves(d0[!(d0$id %in% 1:3 & d0$arg > 0.95), ], grid = t, incomplete = "drop"))
   cB <- suppressWarnings(as_curves(d0[!(d0$id %in% 1:4 & d0$arg > 0.95), ], grid = t, incomplete = "drop"))
-  d <- neighbour_diff(function(x) pcv_select(x, epsilon = 1, tau = 1, epsilon_select = 1), cA, cB)
+  d <- neighbour_diff(function(x) pcv_select(x, epsilon = 1, tau = 1, epsilon_select = 5), cA, cB, seeds = 1:3)
   # LEAK: n (97 against 96), privacy_unit, sensitivity and candidates give the exact number of complete curves
   expect_only_noisy(d, c("index", "value", "psi"), "pcv_select on dropped curves")
-  expect_power(d, c("index", "value", "psi", "n"), "pcv_select on dropped curves")
+  expect_power(d, c("index", "value", "psi"), "pcv_select on dropped curves")
 })
 
 # ---- dp_kde, dp_bandwidth --------------------------------------------------------------
@@ -428,6 +428,7 @@ test_that("dp_kde(), dp_kme(), dp_bandwidth(): a missing value in one row leaves
   d <- neighbour_diff(function(d) dp_bandwidth(d, epsilon = 1, delta = 1e-6, fallback = 0.3, columns = "v"),
                       d1, d2, volatile = "release_id")
   # LEAK: dp_bandwidth() likewise: n and privacy_unit (80 against 79 points)
+  # (no power check: at n = 80 the private test falls back to the public bandwidth in both)
   expect_only_noisy(d, c("bandwidth", "H", "private"), "dp_bandwidth missing value")
 })
 
