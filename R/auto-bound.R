@@ -145,7 +145,7 @@ summarise_mean_bins <- function(src, cand, clip, w, center, incomplete) {
   if (inherits(x, "dpfda_chunks")) {
     s <- warn_dropped(chunks_reduce(x, function(d) {
       frame_mean_bins(d, grid, cand, w, clip, id, arg, value, center, inc, unit, settings)
-    }, id = if (is.null(unit)) id else unit))
+    }, id = if (is.null(unit)) id else unit_id(unit)))
     return(s)
   }
   if (is_lazy_table(x)) return(lazy_mean_bins(x, grid, cand, w, clip, id, arg, value, center, inc, unit, settings))

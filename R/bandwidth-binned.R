@@ -26,7 +26,7 @@ bandwidth_histograms <- function(x, dom, unit = NULL, columns = NULL, counts = N
   w <- (dom[2L, ] - dom[1L, ]) / B
   if (is_lazy_table(x)) return(bandwidth_hist_lazy(x, dom, w, B, unit, columns, counts))
   f <- function(df) bandwidth_hist_frame(df, dom, w, B, unit, columns, counts)
-  s <- warn_dropped(if (inherits(x, "dpfda_chunks")) chunks_reduce(x, f, id = unit) else f(x))
+  s <- warn_dropped(if (inherits(x, "dpfda_chunks")) chunks_reduce(x, f, id = unit_id(unit)) else f(x))
   list(H = s$sums, rows = s$rows, dropped = s$dropped, n = round(sum(s$sums[, 1L])), outside = s$outside)
 }
 

@@ -234,6 +234,7 @@ print.dpfda_chunks <- function(x, ...) {
 # while their ordered factors' levels run "10" < "26" < ... (and `<` is not
 # defined for an unordered factor).
 chunks_reduce <- function(chunks, f, id = NULL) {
+  id_arg <- attr(id, "arg", exact = TRUE) %||% "id"   # (the argument that named the column, for errors)
   chunks_start(chunks)
   # a call that stops halfway lets go of its source (a file's connection was left open until the
   # garbage collector closed it with a warning); the next call starts again anyway
@@ -251,7 +252,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
                   arg = "x")
     }
     if (!is.null(id) && !end) {
-      if (!id %in% names(d)) engine_missing_column(id, names(d), "id")
+      if (!id %in% names(d)) engine_missing_column(id, names(d), id_arg)
       d <- if (is.null(held)) d else rbind(held, d[names(held)])
       ids <- d[[id]]
       ok <- !is.na(ids)
@@ -265,7 +266,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
                                     "comes again after rows of other individuals (its rows would be",
                                     "summarised as two individuals). Sort or group the data by `%s`",
                                     "first (e.g. ORDER BY %s when reading from a database)."),
-                              id, substring(again, 2L), id, id), class = "dpfda_error_data", arg = "id")
+                              id, substring(again, 2L), id, id), class = "dpfda_error_data", arg = id_arg)
         }
         done <- runs[-length(runs)]
         if (length(done)) list2env(as.list(stats::setNames(rep(TRUE, length(done)), done)), envir = finished)
@@ -308,6 +309,9 @@ engine_missing_column <- function(col, have, arg) {
   dpfda_abort(sprintf("`%s` names the column \"%s\", which the data do not have (columns: %s).", arg, col,
                       paste(utils::head(have, 20L), collapse = ", ")), arg = arg)
 }
+
+# The column of a privacy unit as chunks_reduce()'s `id`: its errors then name `unit`. (NULL stays NULL.)
+unit_id <- function(unit) if (is.null(unit)) NULL else structure(unit, arg = "unit")
 
 # Checks a column-name argument: a character vector of existing columns.
 engine_columns <- function(cols, have, arg, n = NULL) {

@@ -150,7 +150,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     return(warn_dropped(chunks_reduce(x, function(d) {
       summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center, incomplete = incomplete,
                           unit = unit)
-    }, id = if (is.null(unit)) id else unit)))
+    }, id = if (is.null(unit)) id else unit_id(unit))))
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
@@ -736,6 +736,10 @@ memory_units <- function(unit, x, frame, opts) {
   if (is.null(unit)) return(NULL)
   ucol <- if (!is.null(frame) && !is.null(x$frame_rows)) frame_unit_column(unit, frame)
   if (!is.null(ucol)) return(row_units(frame[[ucol]], ucol, x))   # wide rows: one curve per row
+  # (a bare name that is neither a variable nor a column: say so, not "not a list")
+  if (!is.null(frame) && inherits(unit, "dpfda_column_ref") && inherits(unit$value, "error")) {
+    column_names(unit, names(frame), "unit")
+  }
   if (is.null(frame) || is.null(frame[["value"]] %||% opts$value)) {
     u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
     return(if (is.null(frame)) rows_units_of_curves(u, x) else u)
@@ -810,7 +814,8 @@ wide_frame_drop_unit <- function(x, unit, opts) {
   if (!is.data.frame(x) || is.null(unit) || !is.null(opts$value) || "value" %in% names(x)) return(x)
   if (any(vapply(x, function(v) inherits(v, "tf"), NA))) return(x)
   u <- frame_unit_column(unit, x)
-  if (is.null(u)) x else x[setdiff(names(x), u)]
+  # (a unit column that is also the curves' `id` stays: the id needs it, and it is no curve value)
+  if (is.null(u) || identical(frame_unit_column(opts$id, x), u)) x else x[setdiff(names(x), u)]
 }
 
 # The column of the data frame `frame` that `unit` names (a bare name or a

@@ -760,3 +760,31 @@ test_that("a unit that is one of the point columns is a classed error on every s
                  "also one of the point columns", class = "dpfda_error_argument")
   }
 })
+
+test_that("a wide data frame whose id column is also the unit gives the long form's release", {
+  od <- as.data.frame(nlme::Orthodont)
+  od$Subject <- as.character(od$Subject)
+  w <- stats::reshape(od[, c("Subject", "age", "distance")], idvar = "Subject", timevar = "age", direction = "wide")
+  g <- c(8, 10, 12, 14)
+  a <- with_seed_mode(2, dp_mean(w, id = Subject, epsilon = 1, tau = 10, center = 22, unit = Subject))
+  b <- with_seed_mode(2, dp_mean(od, id = Subject, arg = age, value = distance, grid = g, epsilon = 1, tau = 10,
+                                 center = 22, unit = Subject))
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-12)
+  expect_identical(a$privacy_unit, "Subject (27 units)")
+  ca <- with_seed_mode(2, suppressWarnings(dp_cov(w, id = Subject, epsilon = 1, tau = 10, center = 22,
+                                                  unit = Subject, J = 3)))
+  expect_identical(ca$privacy_unit, a$privacy_unit)
+})
+
+test_that("a bad unit is named as `unit`: an unknown bare name on dti_cca, a misspelt column of chunks", {
+  ok <- stats::complete.cases(dti_cca$cca)
+  g <- seq(0, 1, length.out = 93)
+  e <- expect_error(dp_mean(dti_cca[ok, ], epsilon = 1, tau = 0.2, center = 0.5, unit = idd, grid = g),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`unit` names a column \"idd\"", fixed = TRUE)
+  long <- data.frame(scan = rep(1:4, each = 3), person = rep(1:2, each = 6), arg = rep(c(0, 0.5, 1), 4),
+                     value = stats::rnorm(12))
+  e <- expect_error(dp_mean(dp_chunks(long, rows = 5), epsilon = 1, tau = 1, unit = "persn", id = "scan", arg = "arg",
+                            value = "value", grid = c(0, 0.5, 1)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`unit` names the column \"persn\"", fixed = TRUE)
+})
