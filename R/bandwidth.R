@@ -52,7 +52,8 @@
 #'   table (dbplyr) or [dp_chunks()] with `columns` (see `binned`). Rows of a
 #'   data frame, a table or chunks with a missing or non-finite value in a
 #'   used column (or a missing unit) are dropped with a warning (class
-#'   `dpfda_warning_data`), as [dp_kde()] drops them. For `tidy()` and
+#'   `dpfda_warning_data`), as [dp_kde()] drops them, and `n` counts the
+#'   rows left (whether a row has a missing value is not protected). For `tidy()` and
 #'   `glance()`: a `dpfda_bandwidth`.
 #' @param epsilon,delta Total budget of the bandwidth release.
 #' @param rule `"paper"` (the paper's \eqn{d+1}) or `"scott"` (\eqn{d+2}).

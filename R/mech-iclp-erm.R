@@ -197,8 +197,8 @@ dp_erm <- function(x, y, epsilon, psi, grid, kernel = NULL,
                               n = n, noise_exact = out$noise_exact, grid_step = out$grid_step,
                               noise_inflation = out$noise_inflation, y_bound = yb, offset = offset)
   if (!is.null(units)) {
+    # (n counts units, the sensitivity's n; not their rows, whose number is private)
     rel$privacy_unit <- privacy_unit_points(n, units$label)
-    rel$n_rows <- nrow(pts)   # (n counts units: the sensitivity's n)
   }
   rel$classes <- classes
   release_close(formula_release(rel, fd %||% fr, response = loss == "square"), budget, "dp_erm")
@@ -256,7 +256,7 @@ release_predict.dpfda_iclp_erm_release <- function(object, newdata, ...) {
 #' @export
 release_details.dpfda_iclp_erm_release <- function(x) {
   p <- x$params
-  pts <- if (is.null(x$n_rows)) sprintf("%d points", x$n) else sprintf("%d points from %d units", x$n_rows, x$n)
+  pts <- if (is.null(x$privacy_unit)) sprintf("%d points", x$n) else sprintf("the points of %d units", x$n)
   cat(sprintf("  %s-loss ERM of %s: psi = %s, eta = %s, J = %d, kappa = %s, M = %s\n", p$loss, pts,
               format(p$psi, digits = 4), format(p$eta, digits = 4), p$J, format(p$kappa, digits = 4),
               format(p$M, digits = 4)))

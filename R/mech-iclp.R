@@ -264,7 +264,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   unit changes it by at most 1, so its scale is the same). Curves from
 #'   `as_curves(incomplete = "drop")` remember how many they left out: they
 #'   need `incomplete = "drop"` here too (the default refuses them, as it
-#'   refuses data with gaps, rather than count the dropped as 0).
+#'   refuses data with gaps, rather than count the dropped as 0). Not yet
+#'   covered: in long data (a data frame, table or chunks) rows with a
+#'   missing value are dropped before the curves are formed, so an
+#'   individual all of whose values are missing is not counted in `n`,
+#'   whatever `incomplete` says (a matrix refuses such a curve): drop or
+#'   impute such individuals yourself where their number may be public.
 #' @param inference `TRUE` to make a band for the **population** mean
 #'   possible ([confint()] with `type = "population"`): a share
 #'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is
@@ -446,6 +451,9 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   eps_rel <- eps_rel - eps_inf
   # (clip_share of the inference part buys the count of clipped curves, R/population-clipped.R)
   eps_clip <- o$clip_share * eps_inf
+  if (select == "pcv" && (incomplete == "drop" || length(src$curves$dropped))) {
+    refuse_pcv_dropped(max(1L, length(src$curves$dropped)), "dp_mean(select = \"pcv\")", "select")
+  }
   if (select == "pcv" && is.null(src$curves)) {
     dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",
                 arg = "select")

@@ -87,8 +87,11 @@
 #'   points. The release is the in-memory one under [dp_reproducible()].
 #'   Rows of a data frame, a table or chunks with a missing or non-finite
 #'   value in a used column (or a missing `unit`) are dropped with a
-#'   warning (`dpfda_warning_data`), one row at a time, which keeps the
-#'   sensitivity; a vector or matrix with one is refused.
+#'   warning (`dpfda_warning_data`), and `n` counts the rows left: the
+#'   release protects each of them, but not whether a row has a missing
+#'   value, since `n` (and the noise scale with it) tells how many were
+#'   dropped. Drop or impute such rows yourself where their number may be
+#'   public; a vector or matrix with one is refused.
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler. With a data frame
 #'   or table, a named list (`list(duration = ..., waiting = ...)`) takes the

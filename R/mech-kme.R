@@ -103,8 +103,9 @@
 #'   \eqn{\|\hat\mu_X\|_H^2}, a sum over pairs of rows rather than over
 #'   individuals, so it needs the rows in memory). Rows of a data frame, a
 #'   table or chunks with a missing or non-finite value in a used column (or
-#'   a missing `unit`) are dropped with a warning (`dpfda_warning_data`); a
-#'   vector or matrix with one is refused.
+#'   a missing `unit`) are dropped with a warning (`dpfda_warning_data`), and
+#'   `n` counts the rows left, so whether a row has a missing value is not
+#'   protected (as in [dp_kde()]); a vector or matrix with one is refused.
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure

@@ -476,6 +476,17 @@ units_without_complete <- function(unit, du = attr(unit, "dropped_units", exact 
 # divides the mean, that was a mean over N shrunk towards `center` by the dropped share, in
 # silence (45 of 50 ChickWeight chicks: 10%). The default refuses, as for data with gaps.
 # With a privacy unit, a unit is the mean of its complete curves: only units left with none add 0.
+# Private cross-validation over the complete curves only would be calibrated to their number, which
+# depends on the data (the count that incomplete = "drop" buys with noise): refused, k curves dropped.
+refuse_pcv_dropped <- function(k, fun, arg) {
+  if (!k) return(invisible())
+  dpfda_abort(sprintf(paste("%s cross-validates over complete curves, and which curves are complete (and how many)",
+                            "depends on the data: its calibration would reveal their number, which incomplete =",
+                            "\"drop\" counts with noise. Use select = \"pss\" or \"manual\" with incomplete = \"drop\",",
+                            "or give curves that cover the grid."), fun),
+              class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = arg)
+}
+
 refuse_dropped_curves <- function(x, incomplete, fun, units = NULL) {
   k <- length(x$dropped)
   if (identical(incomplete, "drop") || !k) return(invisible())

@@ -170,7 +170,7 @@ test_that("format() of every object above is one line that print() starts with (
   expect_match(format(fx$accuracy), "expected L2 noise error [0-9.]+, total with the bias at most")
 })
 
-test_that("dp_erm(unit =) prints its rows and its units apart", {
+test_that("dp_erm(unit =) prints its units, not the number of their rows", {
   set.seed(3)
   id <- rep(1:12, each = 3)
   x <- stats::runif(36)
@@ -178,7 +178,9 @@ test_that("dp_erm(unit =) prints its rows and its units apart", {
   g <- seq(0, 1, length.out = 15)
   r <- suppressWarnings(dp_erm(x, y, epsilon = 1, psi = 0.01, grid = g, y_bound = 2, unit = id))
   out <- paste(utils::capture.output(print(r)), collapse = "\n")
-  expect_match(out, "ERM of 36 points from 12 units", fixed = TRUE)
+  expect_match(out, "ERM of the points of 12 units", fixed = TRUE)
+  expect_false(grepl("36 points", out, fixed = TRUE))   # (the number of rows of the units is private: not stated)
+  expect_null(r$n_rows)
   expect_match(out, "(12 units)", fixed = TRUE)
   r1 <- suppressWarnings(dp_erm(x, y, epsilon = 1, psi = 0.01, grid = g, y_bound = 2))
   expect_match(paste(utils::capture.output(print(r1)), collapse = "\n"), "ERM of 36 points:", fixed = TRUE)
