@@ -417,6 +417,11 @@ budget_unit_text <- function(ledger) {
   if (!length(u)) return("")
   if (!anyNA(u) && length(unique(u)) == 1L) return(sprintf("privacy unit: a whole %s (`unit`, every release)", u[1L]))
   if (all(is.na(u))) return("privacy unit: one record (curve, point or row) of each release's data")
+  if (!anyNA(u)) {   # (every charge protects a unit, under different names: it said "the others one record")
+    return(sprintf(paste("privacy unit: one record -- every charge protects a whole unit, but they are named",
+                         "differently (%s): the total holds for a person only if these are the same units"),
+                   paste(unique(u), collapse = ", ")))
+  }
   sprintf(paste("privacy unit: one record -- %d of %d charges protect a whole unit (%s), the others one",
                 "record, so the total holds for one record; a person with several is protected as several"),
           sum(!is.na(u)), length(u), paste(unique(u[!is.na(u)]), collapse = ", "))

@@ -400,13 +400,19 @@ with_unit_label <- function(u, expr) {
 
 # The name of the variable or column a privacy unit given as a vector comes
 # from, for the print ("privacy unit: id (142 units, ...)"): `ids` -> "ids",
-# `d$id[ok]` -> "id", `d[["id"]]` -> "id", `d[ok, "id"]` -> "id"; NULL for
+# `d$id[ok]` -> "id", `d[["id"]]` -> "id", `d[ok, "id"]` -> "id", `factor(id)` -> "id"; NULL for
 # anything else (the print then says "unit").
 unit_label <- function(expr) {
   repeat {
     if (is.symbol(expr)) return(if (nzchar(as.character(expr))) as.character(expr))
     if (!is.call(expr)) return(NULL)
     f <- expr[[1L]]
+    # (a conversion keeps the units, and their name: factor(id), as.character(d$id))
+    if (is.symbol(f) && as.character(f) %in% c("factor", "as.factor", "as.character", "as.integer", "as.numeric",
+                                                "as.vector") && length(expr) >= 2L) {
+      expr <- expr[[2L]]
+      next
+    }
     if ((identical(f, as.name("$")) || identical(f, as.name("[["))) && length(expr) == 3L) {
       k <- expr[[3L]]
       return(if (is.symbol(k) || (is.character(k) && length(k) == 1L)) as.character(k))

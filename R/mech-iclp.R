@@ -232,7 +232,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   The print says which it is ("privacy unit: one curve (376)" / "privacy
 #'   unit: id (142 units)"; not the units' number of curves, which is not
 #'   private), naming a vector by the variable or
-#'   column it came from (`unit = dti_cca$id[ok]` prints "id").
+#'   column it came from (`unit = dti_cca$id[ok]` and `unit = factor(id)` print "id").
 #' @param incomplete What to do with individuals whose curve does not cover
 #'   the grid (curves objects: not observed over the whole grid range, see
 #'   [as_curves()]; long data, a data frame, table or chunks: no row at some

@@ -90,6 +90,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
     cols <- list(id = column_arg_names("id", x), arg = column_arg_names("arg", x), value = column_arg_names("value", x))
   }
   if (is.null(mf) && !inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
+  if (is.null(mf) && inherits(x, "dpfda_curves") && !is.null(unit)) unit <- with_unit_label(unit, substitute(unit))
   summarise_cov_basis(x, basis, tau, cols$id, cols$arg, cols$value, .query, center, unit, incomplete)
 }
 

@@ -88,7 +88,11 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   id <- column_arg_names("id", x)
   arg <- column_arg_names("arg", x)
   value <- column_arg_names("value", x)
-  if (!inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
+  if (!inherits(x, "dpfda_curves")) {
+    unit <- column_arg_names("unit", x, NULL)
+  } else if (!is.null(unit)) {
+    unit <- with_unit_label(unit, substitute(unit))   # (named as dp_mean() names it: "id", not "unit")
+  }
   summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete, unit)
 }
 

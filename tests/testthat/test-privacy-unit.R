@@ -54,7 +54,8 @@ test_that("unit = as a vector: the print names the variable or column it came fr
   expect_match(rel(unit = dti_cca$id[ok])$privacy_unit, "^id \\(")
   expect_match(rel(unit = dti_cca[ok, "id"])$privacy_unit, "^id \\(")
   expect_match(rel(unit = dti_cca[["id"]][ok])$privacy_unit, "^id \\(")
-  expect_match(rel(unit = as.character(persons))$privacy_unit, "^unit \\(")   # (an expression: no name)
+  expect_match(rel(unit = as.character(persons))$privacy_unit, "^persons \\(")   # (a conversion keeps the name)
+  expect_match(rel(unit = paste0("p", persons))$privacy_unit, "^unit \\(")   # (another expression: no name)
   expect_match(suppressWarnings(dp_cov(curves(d$X, d$t), epsilon = 1, tau = 0.2, center = 0.5, J = 4,
                                        unit = persons))$privacy_unit, "^persons")
   who <- rep(1:50, each = 4)
@@ -787,4 +788,29 @@ test_that("a bad unit is named as `unit`: an unknown bare name on dti_cca, a mis
   e <- expect_error(dp_mean(dp_chunks(long, rows = 5), epsilon = 1, tau = 1, unit = "persn", id = "scan", arg = "arg",
                             value = "value", grid = c(0, 0.5, 1)), class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "`unit` names the column \"persn\"", fixed = TRUE)
+})
+
+test_that("the same units have the same name: factor(id), a summary of curves, and the budget says so", {
+  ok <- stats::complete.cases(dti_cca$cca)
+  x <- curves(dti_cca$cca[ok, ], seq(0, 1, length.out = 93))
+  id <- dti_cca$id[ok]
+  r1 <- with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, unit = id))
+  r2 <- with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, unit = factor(id)))
+  expect_identical(r2$privacy_unit, r1$privacy_unit)
+  expect_identical(r1$privacy_unit, "id (142 units)")
+  s <- summarise_mean(x, tau = 0.2, center = 0.5, unit = id)
+  expect_identical(s$unit, "id")
+  expect_identical(summarise_cov(x, tau = 0.2, center = 0.5, unit = id, J = 4)$unit, "id")
+  b <- privacy_budget(3)
+  with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, unit = id, budget = b))
+  expect_silent(with_seed_mode(1, dp_mean(s, epsilon = 1, budget = b)))   # (no warning of mixed units)
+  expect_output(print(b), "privacy unit: a whole id (`unit`, every release)", fixed = TRUE)
+  # units under two names: said as such, not as "the others one record"
+  ii <- id
+  local_privacy_warnings()
+  expect_warning(with_seed_mode(1, dp_mean(x, epsilon = 1, tau = 0.2, center = 0.5, unit = ii, budget = b)),
+                 class = "dpfda_warning_privacy")
+  out <- paste(capture.output(print(b)), collapse = " ")
+  expect_match(out, "every charge protects a whole unit, but they are named differently (id, ii)", fixed = TRUE)
+  expect_false(grepl("the others one record", out, fixed = TRUE))
 })
