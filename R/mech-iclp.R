@@ -230,7 +230,7 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   unit's rows must come together. `NULL` (default): every curve is its own unit (a person
 #'   with 8 curves would move the mean up to 8 times as much as calibrated).
 #'   The print says which it is ("privacy unit: one curve (376)" / "privacy
-#'   unit: id (142 units)"; not the units' number of curves, which is not
+#'   unit: id (142 units)"; not the units' number of curves, which is
 #'   private), naming a vector by the variable or
 #'   column it came from (`unit = dti_cca$id[ok]` and `unit = factor(id)` print "id").
 #' @param incomplete What to do with individuals whose curve does not cover
