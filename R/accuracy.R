@@ -488,6 +488,11 @@ print.dpfda_accuracy <- function(x, ...) {
                                         format(x$n_needed, big.mark = ","), at("n")))
   if (!is.null(x$epsilon_needed)) cat(sprintf("  epsilon needed for the target %s: %s%s\n", names(x$target),
                                               format(x$epsilon_needed, digits = 4), at("epsilon")))
+  if (isTRUE(x$epsilon_needed > 10) && is.finite(x$epsilon_needed)) {
+    cat(paste("    (an epsilon above 10 protects little: a release at it warns (dpfda_warning_epsilon), and with",
+              "float noise its far tails may be refused; noise = \"exact\" has none. A larger n or target, or",
+              "less smoothing, may serve better)\n"))
+  }
   if (!is.null(x$tau_needed)) {
     cat(sprintf(paste("  the largest tau for the target %s: %s (the figures above are at it%s); curves beyond it",
                       "are clipped, a bias that no public bound includes\n"), names(x$target),

@@ -822,3 +822,13 @@ test_that("solving at the default psi says that a fixed psi may need much less",
   expect_false(grepl("default psi", paste(capture.output(print(b)), collapse = "\n"), fixed = TRUE))
   expect_lt(b$epsilon_needed, a$epsilon_needed / 5)   # (the advice holds: 11 against 274)
 })
+
+test_that("a solved epsilon above 10 is flagged in the print, one below is not", {
+  g <- seq(0, 1, length.out = 101)
+  hi <- dp_accuracy(mechanism = "iclp_qr", n = 93, tau = 1, grid = g, target_l2 = 0.1, solve_for = "epsilon")
+  expect_gt(hi$epsilon_needed, 10)
+  expect_output(print(hi), "an epsilon above 10 protects little", fixed = TRUE)
+  lo <- dp_accuracy(mechanism = "iclp_qr", n = 93, tau = 1, grid = g, target_l2 = 0.5, solve_for = "epsilon")
+  expect_lt(lo$epsilon_needed, 10)
+  expect_false(any(grepl("above 10", capture.output(print(lo)), fixed = TRUE)))
+})
