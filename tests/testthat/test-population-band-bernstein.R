@@ -124,3 +124,21 @@ test_that("Bernstein band: without its bias bound it still covers the smoothed m
   expect_gte(mean(res[1, ]), 0.9)
   expect_lt(mean(res[2, ]), 0.5)
 })
+
+test_that("a Bernstein population band that is the whole public range warns; a narrower one does not", {
+  skip_if_not_installed("fda")
+  g <- fda::growth
+  r <- with_seed_mode(1, suppressWarnings(dp_mean(t(g$hgtf), grid = g$age, mechanism = "bernstein", tau = 30,
+                                                  center = function(s) 75 + 6 * s, epsilon = 1, inference = TRUE)))
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old), add = TRUE)
+  b <- expect_warning(confint(r, type = "population"), class = "dpfda_warning_utility")
+  expect_match(conditionMessage(b), "public range center +- tau (30) at every grid point", fixed = TRUE)
+  set.seed(1)
+  t <- seq(0, 1, length.out = 30)
+  X <- outer(stats::rnorm(3000, 0, 0.3), sin(pi * t))
+  r2 <- with_seed_mode(1, suppressWarnings(dp_mean(X, grid = t, mechanism = "bernstein", tau = 5, epsilon = 4,
+                                                   inference = TRUE)))
+  expect_no_warning(b2 <- confint(r2, type = "population"))
+  expect_lt(min(b2$upper - b2$lower), 10)
+})
