@@ -16,7 +16,7 @@
 #' into \eqn{K} folds of near-equal sizes by a uniformly random partition
 #' drawn from the noise source ([dp_rng()]), independent of the data, so the
 #' sensitivity bound below holds given the folds. It is laid on the rows in a
-#' canonical order (by `x`, then `y`; units by their first row in it), so the order
+#' canonical order (by `x`, then `y`; units by their rows in it), so the order
 #' the rows come in does not change the selection under
 #' [dp_reproducible()]; the labels are returned in `folds`. Or give `folds`
 #' as a vector of public fold labels (e.g. a function of the public `x`),
@@ -168,7 +168,8 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
   # that order)
   o <- canonical_rows(pts, y)
   fold <- if (is.numeric(folds) && length(folds) == 1L && n > 1L) {
-    gp_random_folds(check_count(folds, "folds", min = 2, max = if (is.null(units)) n else units$n), o, units)
+    gp_random_folds(check_count(folds, "folds", min = 2, max = if (is.null(units)) n else units$n), o, units,
+                    cbind(pts, y))
   } else {
     check_folds(folds, n, units$codes)
   }
@@ -231,7 +232,7 @@ dp_gp_select <- function(x, y, candidates, y_bound, epsilon, ..., folds = 10, er
               list(candidate = candidate, kernel = chosen$kernel, noise_variance = chosen$noise_variance,
                    candidates = candidates, folds = fold, error_limit = error_limit,
                    sensitivity_rule = sensitivity_rule, include_dp_noise = include_dp_noise,
-                   epsilon_regression = epsilon_regression, delta = delta, call = call,
+                   epsilon_regression = epsilon_regression, delta = delta, call = public_call(call),
                    # (without a unit every record is its own, as the regression's print says)
                    privacy_unit = if (!is.null(units)) privacy_unit_points(units$n, units$label) else
                      privacy_unit_points(n, records = TRUE))),
@@ -298,14 +299,14 @@ check_candidates <- function(candidates, D) {
 
 # folds = K: a uniformly random partition of the rows (with a privacy unit, of the units) into K
 # folds of near-equal sizes, drawn from the noise source and laid on them in the canonical order `o`
-# of the rows (canonical_rows() of (x, y); units by their first row in it, so that units of one row
-# are rows), so that the order the rows came in does not change the selection under
+# of the rows (canonical_rows() of (x, y); units by their rows in it, canonical_units(), so that
+# units of one row are rows), so that the order the rows came in does not change the selection under
 # dp_reproducible(). The partition is uniform whatever that order, and independent of the data as a
 # partition of the individuals, which is all the privacy argument uses: given the folds, the
 # sensitivity bound holds (as for pcv_select()'s folds). (Row i in fold (i - 1) mod K + 1, the rule
 # before, made the selection depend on the order of the rows, and on y when the rows were sorted by
 # it.)
-gp_random_folds <- function(K, o, units = NULL) {
+gp_random_folds <- function(K, o, units = NULL, rows = NULL) {
   m <- if (is.null(units)) length(o) else units$n
   by_draw <- integer(m)
   by_draw[order(noise_draw(m, "uniform"))] <- rep_len(seq_len(K), m)
@@ -314,11 +315,26 @@ gp_random_folds <- function(K, o, units = NULL) {
     fold[o] <- by_draw
     return(fold)
   }
-  first <- integer(m)   # each unit's first row in the canonical order (the last assignment wins)
-  first[units$codes[rev(o)]] <- rev(seq_along(o))
   ufold <- integer(m)
-  ufold[order(first)] <- by_draw
+  ufold[canonical_units(o, units$codes, rows)] <- by_draw
   ufold[units$codes]
+}
+
+# The units in a canonical order: by their rows' ranks in the canonical order of the rows (`o`; equal
+# rows share a rank), sorted, compared as sequences. By the first row alone, units whose first rows
+# tie (chicks of one weight at day 0) kept the order they came in, and a shuffle of the rows moved
+# 35 of 50 chicks to other folds. Units with the same rows are interchangeable.
+canonical_units <- function(o, codes, rows) {
+  n <- length(o)
+  r <- as.matrix(rows)[o, , drop = FALSE]
+  same <- c(FALSE, if (n > 1L) rowSums(r[-1L, , drop = FALSE] != r[-n, , drop = FALSE]) == 0)
+  rank <- integer(n)
+  rank[o] <- cumsum(!same)
+  by_unit <- split(rank, codes)
+  k <- max(lengths(by_unit))
+  keys <- t(vapply(by_unit, function(r) c(sort(r), rep(0L, k - length(r))), integer(k)))
+  if (k == 1L) keys <- matrix(keys, ncol = 1L)
+  do.call(order, c(unname(as.data.frame(keys)), list(method = "radix")))
 }
 
 # Public fold labels (a vector, one per row) as 1..K; with a privacy unit (`codes`, 1..n_units in

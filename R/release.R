@@ -548,7 +548,8 @@ release_predict.default <- function(object, newdata, ...) {
 # only when they are variable names; values written into the call (or passed
 # through do.call()) are replaced by `<private>`. do.call() also puts the
 # function itself into the call: its name replaces it.
-private_call_args <- c("x", "y", "f", "data", "values", "utility", "unit", "counts", "age", "deaths", "group")
+private_call_args <- c("x", "y", "f", "data", "values", "utility", "unit", "counts", "age", "deaths", "group",
+                       "folds")
 
 public_call <- function(call) {
   if (!is.call(call)) return(call)

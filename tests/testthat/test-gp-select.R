@@ -208,3 +208,34 @@ test_that("bad inputs are classed errors naming the argument", {
   expect_error(dp_gp_select(x, y[-1], cand, c(-3, 3), 1), "`y`")
   expect_error(dp_gp_select(x, y, cand, c(3, -3), 1), "`y_bound`")
 })
+
+test_that("folds of units do not depend on the order of the rows, even when units tie on their first row", {
+  # (many chicks weigh 41 or 42 g at day 0: by their first row alone, tied units kept the order they
+  # came in, and a shuffle moved 35 of 50 chicks to other folds)
+  cw <- as.data.frame(ChickWeight)
+  set.seed(4)
+  cws <- cw[sample(nrow(cw)), ]
+  cand <- expand.grid(lengthscale = c(3, 10), noise_variance = c(100, 1000), variance = 1e4)
+  f <- function(d) with_seed_mode(6, suppressWarnings(dp_gp_select(weight ~ Time, data = d, candidates = cand,
+                                                                   y_bound = c(0, 400), epsilon = 1, folds = 5,
+                                                                   epsilon_regression = 1, delta = 1e-3,
+                                                                   unit = Chick)))
+  a <- f(cw)
+  b <- f(cws)
+  fold_of <- function(s, d) tapply(s$folds, as.character(d$Chick), unique)
+  expect_identical(fold_of(b, cws)[names(fold_of(a, cw))], fold_of(a, cw))
+  expect_equal(b$sensitivity, a$sensitivity, tolerance = 1e-12)   # (the same folds; sums in another order)
+  expect_identical(b$index, a$index)
+  # units of one row are rows: the folds of the rows without a unit
+  m <- MASS::mcycle
+  g <- function(...) with_seed_mode(2, suppressWarnings(dp_gp_select(m$times, m$accel, cand, y_bound = c(-150, 100),
+                                                                     epsilon = 1, folds = 5, epsilon_regression = 1,
+                                                                     delta = 1e-3, ...)))
+  expect_identical(g(unit = seq_len(nrow(m)))$folds, g()$folds)
+  # and the stored call holds no data passed through do.call()
+  s <- suppressWarnings(do.call(dp_gp_select, list(x = m$times, y = m$accel, candidates = cand,
+                                                   y_bound = c(-150, 100), epsilon = 1, epsilon_regression = 1,
+                                                   delta = 1e-3)))
+  expect_identical(s$call$y, as.name("<private>"))
+  expect_identical(s$call$x, as.name("<private>"))
+})
