@@ -604,7 +604,11 @@ columns_for_named_kde <- function(grid, domain, bandwidth, have, columns) {
 # The inputs `x` of a regression released on `grid` (dp_svm(), dp_krr()): a
 # data frame takes the columns that a named grid names, in its order.
 grid_named_columns <- function(x, grid) {
-  frame_named_columns(x, if (is.list(grid)) names(grid), "grid", "names its axes")
+  # (a matrix of points whose column names are columns of `x` names them too: it was read by position,
+  # and a grid of (Wind, Temp) was fit as (Temp, Wind))
+  nm <- if (is.list(grid)) names(grid) else if (is.matrix(grid) && is.data.frame(x) && length(colnames(grid)) &&
+                                                 all(colnames(grid) %in% names(x))) colnames(grid)
+  frame_named_columns(x, nm, "grid", "names its axes")
 }
 
 # The axes of a named grid (a list of axes, or a data frame / matrix of points with column names)
@@ -624,6 +628,11 @@ grid_in_predictor_order <- function(grid, pv) {
 # data frame `x`, in x's order (the kernel's lengthscales follow x's columns),
 # as a formula's `newdata` does; they were matched by position.
 newdata_in_x_order <- function(newdata, x) {
+  # (a matrix whose column names are x's columns: taken by name too; it was read by position)
+  if (is.data.frame(x) && is.matrix(newdata) && ncol(newdata) == ncol(x) && setequal(colnames(newdata), names(x)) &&
+      !anyDuplicated(colnames(newdata))) {
+    return(newdata[, names(x), drop = FALSE])
+  }
   if (!is.data.frame(x) || !is.data.frame(newdata) || identical(names(x), names(newdata))) return(newdata)
   miss <- setdiff(names(x), names(newdata))
   if (length(miss)) {

@@ -100,7 +100,8 @@
 #' @param newdata Public test points (vector or `P x D` matrix, no
 #'   duplicates); with a formula or a data frame `x`, a data frame with the
 #'   predictor columns (taken by name, in x's order; other columns are
-#'   ignored). One-dimensional test points are sorted.
+#'   ignored), or a matrix whose column names are x's columns (taken by name
+#'   too). One-dimensional test points are sorted.
 #' @param data With a formula (in the pipe's order the data frame may come
 #'   first and the formula second, `d |> f(y ~ x, ...)`): the data frame holding its variables.
 #' @param unit The privacy unit when one person has several rows: a vector
@@ -632,6 +633,9 @@ frame_predictors <- function(x) {
 # columns by name (a data frame with other columns too, e.g. a test set, as predict.lm() takes it).
 predictor_columns <- function(object, newdata, arg = "newdata") {
   pv <- object[["predictors"]]
+  if (!is.null(pv) && is.matrix(newdata) && length(pv) > 1L && all(pv %in% colnames(newdata))) {
+    return(newdata[, pv, drop = FALSE])   # (a matrix with the predictors' names: by name, not position)
+  }
   if (is.null(pv) || !is.data.frame(newdata)) return(newdata)
   tt <- object[["terms"]]
   if (inherits(tt, "terms") && !all(pv %in% names(newdata))) return(formula_newdata(tt, newdata, pv))

@@ -276,3 +276,30 @@ test_that("a regression on several predictors names its axes after them", {
   on.exit(grDevices::dev.off(), add = TRUE)
   expect_invisible(plot(f))
 })
+
+test_that("a matrix of points with the predictors' column names is read by name, as a data frame is", {
+  aq <- stats::na.omit(airquality)
+  k <- kernel_gaussian(c(10, 5), variance = 900)
+  nd <- expand.grid(Temp = seq(60, 95, by = 5), Wind = c(5, 10, 15))
+  nd2 <- nd[, c("Wind", "Temp")]
+  f <- function(newd) with_seed_mode(1, suppressWarnings(dp_gp_regression(aq[c("Temp", "Wind")], aq$Ozone, newd,
+                                                                          kernel = k, noise_variance = 400,
+                                                                          y_bound = c(0, 170), epsilon = 1,
+                                                                          delta = 1e-5)))
+  a <- f(nd)
+  expect_equal(f(as.matrix(nd2))$values$values, a$values$values, tolerance = 1e-12)   # (it differed by 202)
+  kk <- kernel_gaussian(c(10, 5))
+  g <- function(grid) with_seed_mode(1, suppressWarnings(dp_krr(aq[c("Temp", "Wind")], aq$Ozone, lambda = 0.1,
+                                                                kernel = kk, grid = grid, y_bound = c(0, 170),
+                                                                epsilon = 1, delta = 1e-5)))
+  r2 <- g(as.matrix(nd2))
+  r3 <- g(nd2)
+  expect_identical(r2$predictors, r3$predictors)
+  expect_equal(predict(r2, nd[1:5, ]), predict(r3, nd[1:5, ]), tolerance = 1e-12)
+  r1 <- g(as.matrix(nd))
+  expect_equal(predict(r1, as.matrix(nd2[1:3, ])), predict(r1, nd[1:3, ]), tolerance = 1e-12)
+  # a matrix whose names are not the predictors' is read by position, as before
+  m <- as.matrix(nd)
+  colnames(m) <- c("a", "b")
+  expect_equal(g(m)$values$values, r1$values$values, tolerance = 1e-12)
+})
