@@ -157,6 +157,13 @@ score_classes <- function(v, classes) {
 svm_labels <- function(y, n) {
   what <- "labels in {-1, +1}, in {0, 1}, TRUE/FALSE, or a factor with two levels"
   if (is.data.frame(y) && ncol(y) == 1L) y <- y[[1L]]
+  # (a missing label, said as such: the message spoke of the labels' type only)
+  if (is.null(dim(y)) && (is.atomic(y) || is.factor(y)) && anyNA(y)) {
+    k <- which(is.na(y))
+    dpfda_abort(sprintf(paste("`y` holds %d missing label%s (first at position %d); a release needs every",
+                              "label: drop or label those rows."), length(k), if (length(k) == 1L) "" else "s", k[1L]),
+                class = c("dpfda_error_data", "dpfda_error_argument"), arg = "y")
+  }
   if (is.logical(y) && is.null(dim(y)) && length(y) >= 1L && !anyNA(y)) {
     out <- ifelse(y, 1, -1)
   } else if (is.factor(y)) {

@@ -214,7 +214,8 @@ dp_gp_regression <- function(x, y, newdata, kernel, noise_variance, y_bound, eps
   epsilon <- check_epsilon(epsilon)
   delta <- check_delta(delta, zero = gaussian_delta_zero("dp_gp_regression()", "dp_bin_regression()"))
   units <- if (!is.null(unit)) regression_units(unit, NROW(as_points(x, "x")), data)
-  if (!is.null(units) && method == "standard" && bound == "paper_b") {
+  # (units of one row each are rows: the release without a unit, paper_b included)
+  if (!is.null(units) && units$n < length(units$codes) && method == "standard" && bound == "paper_b") {
     dpfda_abort(paste("bound = \"paper_b\" (the paper's bound, not a proven RKHS bound) has no version for a",
                       "privacy unit of several rows; use bound = \"rkhs\" or \"infinity\"."), arg = "bound")
   }

@@ -535,3 +535,14 @@ test_that("every regression takes the data first and the formula second, the pip
   expect_error(dp_krr(d, out ~ u, lambda = 0.1, kernel = k, grid = nd, y_bound = 2, epsilon = 1, delta = 1e-5,
                       data = d), class = "dpfda_error_argument")
 })
+
+test_that("a missing label is said as such (a data error naming y and its position)", {
+  ir <- droplevels(iris[iris$Species != "setosa", ])
+  y <- ir$Species
+  y[3] <- NA
+  e <- expect_error(dp_svm(ir[c("Petal.Length", "Petal.Width")], y, lambda = 0.1, kernel = kernel_gaussian(1),
+                           grid = as.matrix(ir[1:5, c("Petal.Length", "Petal.Width")]), epsilon = 1, delta = 1e-5),
+                    class = "dpfda_error_data")
+  expect_match(conditionMessage(e), "`y` holds 1 missing label (first at position 3)", fixed = TRUE)
+  expect_error(svm_fit(c(0.1, 0.5, 0.9), c(1, NA, -1), 0.1, kernel_gaussian(0.3)), class = "dpfda_error_data")
+})
