@@ -647,18 +647,30 @@ test_that("dp_bin_regression(): only noisy fields differ (outputs private, input
 
 # ---- dp_krr, dp_svm, dp_erm ------------------------------------------------------------
 
-test_that("dp_krr() and dp_svm(): only the released function differs (covariates and outputs private)", {
+# Regression data and a neighbour: one covariate beyond the domain (clamped in one data set only),
+# one output far beyond its bound, three labels flipped.
+audit_erm_data <- function(n) {
   set.seed(1)
-  x <- runif(80)
-  y <- sin(2 * pi * x) + rnorm(80, sd = 0.3)
-  lab <- ifelse(x + rnorm(80, sd = 0.2) > 0.5, 1, -1)
-  g <- seq(0, 1, length.out = 25)
-  k <- kernel_gaussian(0.1)
-  A <- list(x = x, y = y, lab = lab, u = rep(1:40, each = 2))
+  x <- runif(n)
+  y <- sin(2 * pi * x) + rnorm(n, sd = 0.3)
+  lab <- ifelse(x + rnorm(n, sd = 0.2) > 0.5, 1, -1)
+  A <- list(x = x, y = y, lab = lab)
   B <- A
-  B$x[1] <- 7                                  # beyond the domain: clamped in one data set only
+  B$x[1] <- 7
   B$y[1] <- -50
   B$lab[1:3] <- -B$lab[1:3]
+  list(x = x, y = y, lab = lab, A = A, B = B)
+}
+
+test_that("dp_krr() and dp_svm(): only the released function differs (covariates and outputs private)", {
+  e <- audit_erm_data(80)
+  x <- e$x
+  y <- e$y
+  lab <- e$lab
+  g <- seq(0, 1, length.out = 25)
+  k <- kernel_gaussian(0.1)
+  A <- c(e$A, list(u = rep(1:40, each = 2)))
+  B <- c(e$B, list(u = A$u))
   U <- list(x = c(runif(5), x[-(1:2)]), y = c(rep(3, 5), y[-(1:2)]), lab = c(rep(1, 5), lab[-(1:2)]),
             u = c(rep(1L, 5), A$u[-(1:2)]))    # unit 1 with 5 rows in place of 2
   krr <- function(...) function(s) dp_krr(s$x, s$y, lambda = 0.1, kernel = k, grid = g, y_bound = c(-2, 2),
@@ -685,16 +697,10 @@ test_that("dp_krr() and dp_svm(): only the released function differs (covariates
 })
 
 test_that("dp_erm(): only the released function differs", {
-  set.seed(1)
-  x <- runif(100)
-  y <- sin(2 * pi * x) + rnorm(100, sd = 0.3)
-  lab <- ifelse(x + rnorm(100, sd = 0.2) > 0.5, 1, -1)
+  e <- audit_erm_data(100)
   g <- seq(0, 1, length.out = 21)
-  A <- list(x = x, y = y, lab = lab)
-  B <- A
-  B$x[1] <- 7
-  B$y[1] <- -50
-  B$lab[1:3] <- -B$lab[1:3]
+  A <- e$A
+  B <- e$B
   erm_noisy <- c("values.values", "coefficients")
   sq <- function(...) function(s) dp_erm(s$x, s$y, epsilon = 1, psi = 0.01, grid = g, eta = 2, y_bound = 2, ...)
   lg <- function(...) function(s) dp_erm(s$x, s$lab, epsilon = 1, psi = 0.01, grid = g, eta = 2, loss = "logistic", ...)
