@@ -221,8 +221,8 @@ test_that("dp_mean(incomplete = \"drop\") and dp_mean(unit =): only noisy fields
 })
 
 test_that("dp_mean() and dp_cov() on long data: an individual whose values are all missing stays in n", {
-  skip(paste("Known open privacy gap (NEWS, ?dp_mean and ?dp_kde, \"Missing values\"): rows with a missing",
-             "value are dropped and n counts the rest, so whether a record is missing is not protected;",
+  skip(paste("Known open privacy gap (NEWS; ?dp_kde, argument x; ?dp_mean, argument incomplete): rows with a",
+             "missing value are dropped and n counts the rest, so whether a record is missing is not protected;",
              "enable when a dropped record is counted privately, as incomplete = \"drop\" counts curves."))
   # Same ids (N = 30) in both data frames; in the second, individual 1's values are all
   # missing. In memory (a matrix) such an individual is refused, or counted in N as
@@ -395,8 +395,8 @@ test_that("dp_kde(): only noisy fields differ, with points beyond the grid, unit
 })
 
 test_that("dp_kde(), dp_kme(), dp_bandwidth(): a missing value in one row leaves n as it is", {
-  skip(paste("Known open privacy gap (NEWS, ?dp_mean and ?dp_kde, \"Missing values\"): rows with a missing",
-             "value are dropped and n counts the rest, so whether a record is missing is not protected;",
+  skip(paste("Known open privacy gap (NEWS; ?dp_kde, argument x; ?dp_mean, argument incomplete): rows with a",
+             "missing value are dropped and n counts the rest, so whether a record is missing is not protected;",
              "enable when a dropped record is counted privately, as incomplete = \"drop\" counts curves."))
   # Same N = 80 rows; in the second data frame one row's value (or count) is missing. The
   # row is dropped "one row at a time", and n (with privacy_unit, the sensitivity and the
