@@ -133,7 +133,7 @@ summarise_kde_impl <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
                                mechanism = c("gp", "sobolev", "bernstein", "iclp", "frl"), k = 20L,
                                .query = FALSE, counts = NULL) {
   s <- summarise_kde_sums(x, grid, bandwidth, domain, bins, columns, id, mechanism, k, .query, counts = counts)
-  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- as.vector(id)
   if (!is.null(counts) && inherits(s, "dpfda_summary")) s$counts <- counts
   s
 }
@@ -228,8 +228,9 @@ point_units <- function(x, unit, columns, id) {
                 arg = "unit")
   }
   if (is.data.frame(x) || is_engine_input(x)) {
-    return(list(x = x, columns = columns, id = check_unit_column(column_names(unit, engine_names_or(x), "unit"),
-                                                                  columns)))
+    # (as chunks' id, its errors name `unit`: unit_id())
+    return(list(x = x, columns = columns, id = unit_id(check_unit_column(column_names(unit, engine_names_or(x), "unit"),
+                                                                          columns))))
   }
   u <- if (inherits(unit, "dpfda_column_ref")) with_unit_label(unit$value, unit$expr) else unit
   # a plain vector of finite numbers is one column already (as_points() would copy it into a matrix)

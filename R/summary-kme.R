@@ -64,7 +64,7 @@ summarise_kme_impl <- function(x, kernel, method = c("subspace", "random_feature
                                domain = NULL, columns = NULL, id = NULL, .query = FALSE, counts = NULL,
                                .weights = NULL) {
   s <- summarise_kme_sums(x, kernel, method, synthetic, rff, domain, columns, id, .query, counts, .weights)
-  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- id
+  if (!is.null(id) && inherits(s, "dpfda_summary")) s$unit <- as.vector(id)
   if (inherits(s, "dpfda_summary") && (!is.null(counts) || !is.null(.weights))) s$counts <- counts %||% "counts"
   s
 }

@@ -788,6 +788,17 @@ test_that("a bad unit is named as `unit`: an unknown bare name on dti_cca, a mis
   e <- expect_error(dp_mean(dp_chunks(long, rows = 5), epsilon = 1, tau = 1, unit = "persn", id = "scan", arg = "arg",
                             value = "value", grid = c(0, 0.5, 1)), class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "`unit` names the column \"persn\"", fixed = TRUE)
+  # the same for points in chunks (dp_kde(), dp_kme())
+  pts <- data.frame(p = rep(1:20, each = 3), v = seq(0.01, 0.99, length.out = 60))
+  g <- seq(0, 1, length.out = 11)
+  e <- expect_error(dp_kde(dp_chunks(pts, rows = 7), g, 0.1, epsilon = 1, delta = 1e-5, columns = "v", unit = "persn",
+                           domain = c(0, 1)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`unit` names the column \"persn\"", fixed = TRUE)
+  e <- expect_error(dp_kme(dp_chunks(pts, rows = 7), kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, columns = "v",
+                           unit = "persn", synthetic = matrix(g)), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`unit` names the column \"persn\"", fixed = TRUE)
+  expect_identical(summarise_kde(dp_chunks(pts, rows = 7), g, 0.1, columns = "v", unit = "p", domain = c(0, 1))$unit,
+                   "p")
 })
 
 test_that("the same units have the same name: factor(id), a summary of curves, and the budget says so", {
