@@ -383,17 +383,6 @@ print_tau_auto <- function(x) {
   invisible()
 }
 
-# Options of a switch that is off (`names`, e.g. inference_share without inference = TRUE): an error
-# naming the switch (they would be ignored).
-switch_unused <- function(opts, names, switch) {
-  given <- intersect(names, names(opts))
-  if (length(given)) {
-    dpfda_abort(sprintf("`%s` is an option of %s; give %s or leave it out.", given[1L], switch, switch),
-                arg = given[1L])
-  }
-  invisible()
-}
-
 # The options of tau = "auto" given with a numeric tau: an error (they would be ignored).
 auto_bound_unused <- function(opts, bound = "tau", names = c("bound_share", "bound_range", "bound_quantile")) {
   given <- intersect(names, names(opts))

@@ -245,6 +245,17 @@ arg_error <- function(arg, what, value, class = "dpfda_error_argument", private 
 
 # ---- argument checkers (return the cleaned value) -----------------------------
 
+# Options of a switch that is off (`names`, e.g. inference_share without inference = TRUE): an error
+# naming the switch (they would be ignored).
+switch_unused <- function(opts, names, switch) {
+  given <- intersect(names, names(opts))
+  if (length(given)) {
+    dpfda_abort(sprintf("`%s` is an option of %s; give %s or leave it out.", given[1L], switch, switch),
+                arg = given[1L])
+  }
+  invisible()
+}
+
 check_number <- function(x, arg, lower = -Inf, upper = Inf, lower_open = FALSE,
                          upper_open = FALSE, what = NULL,
                          class = "dpfda_error_argument") {

@@ -217,7 +217,7 @@ pcv_select <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl
     x <- mech_curves_with_options(wide_frame_drop_unit(x, unit, dots), grid, dots, "pcv_select")
     units <- memory_units(unit, x, frame, dots)
   }
-  refuse_pcv_dropped(length(x$dropped), "pcv_select()", "x")
+  if (length(x$dropped)) abort_pcv_dropped("pcv_select()", "x")
   unit_name <- if (!is.null(units)) attr(units, "name", exact = TRUE) %||% "unit"   # (for the budget's ledger)
   units <- if (!is.null(units)) curve_units(units, nrow(x$values))
   # the public centre: tau bounds the deviations from it, as in dp_mean(center = )

@@ -219,10 +219,7 @@ cov_drop_shares <- function(dots, incomplete) {
   nm <- names(dots) %||% rep("", length(dots))
   is_s <- nm %in% c("count_share", "mean_share")
   o <- dots[is_s]
-  if (incomplete != "drop" && length(o)) {
-    dpfda_abort(sprintf("`%s` is an option of incomplete = \"drop\"; give incomplete = \"drop\" or leave it out.",
-                        names(o)[1L]), arg = names(o)[1L])
-  }
+  if (incomplete != "drop") switch_unused(o, names(o), "incomplete = \"drop\"")
   list(rest = dots[!is_s],
        count = if (is.null(o$count_share)) 0.1 else
          check_number(o$count_share, "count_share", lower = 0, lower_open = TRUE, upper = 0.5),

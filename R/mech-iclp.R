@@ -452,7 +452,7 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # (clip_share of the inference part buys the count of clipped curves, R/population-clipped.R)
   eps_clip <- o$clip_share * eps_inf
   if (select == "pcv" && (incomplete == "drop" || length(src$curves$dropped))) {
-    refuse_pcv_dropped(max(1L, length(src$curves$dropped)), "dp_mean(select = \"pcv\")", "select")
+    abort_pcv_dropped("dp_mean(select = \"pcv\")", "select")
   }
   if (select == "pcv" && is.null(src$curves)) {
     dpfda_abort("select = \"pcv\" needs the curves in memory; use \"pss\" or \"manual\" with a table or chunks.",

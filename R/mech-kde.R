@@ -288,7 +288,11 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
   used <- if (engine && inherits(x, "dpfda_summary")) x
   note_summary <- if (engine) function(s) used <<- s
   domain_given <- !is.null(domain) || isTRUE(used$domain_given)   # (or given to summarise_kde())
-  done <- function(rel) {
+  bw_given <- !missing(bandwidth)
+  # the release charged (release_close(), `...` its parts), with the checks and notes that need it made
+  done <- function(rel, ...) {
+    if (person_level && bw_given) check_bandwidth_same_units(bandwidth, rel)
+    rel <- release_close(rel, budget, "dp_kde", ...)
     if (is.null(clamped) && !is.null(used)) {
       clamped <- clamped_note_summary(used, kde_check_domain(as_domain(domain, grid)), d, domain_given,
                                       point_names)
@@ -321,8 +325,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                                        mechanism, domain, if (!engine) binned, bins, call, noise = noise,
                                        note_summary = note_summary), opts),
                    quote = TRUE)
-    if (person_level && !missing(bandwidth)) check_bandwidth_same_units(bandwidth, rel)
-    return(done(release_close(rel, budget, "dp_kde")))
+    return(done(rel))
   }
   columns <- opts$columns
   id <- opts$id
@@ -363,8 +366,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
     rel$privacy_unit <- est$privacy_unit
     rel$bin_width <- est$bin_width((k + 1)^d)   # for confint(type = "population")
     if (inherits(bandwidth, "dpfda_bandwidth")) rel$bandwidth_budget <- bandwidth[c("epsilon", "delta")]
-    if (person_level && !missing(bandwidth)) check_bandwidth_same_units(bandwidth, rel)
-    return(done(release_close(rel, budget, "dp_kde", list(release_part(rel$lattice)))))
+    return(done(rel, list(release_part(rel$lattice))))
   }
   if (missing(delta)) require_arg_error("delta", "dp_kde", delta_advice(mechanism))
   delta <- check_delta(delta, zero = gaussian_delta_zero(sprintf("mechanism \"%s\"", mechanism),
@@ -373,8 +375,7 @@ dp_kde <- function(x, grid, bandwidth, epsilon, delta,
                         call, noise, opts)
   rel$privacy_unit <- est$privacy_unit
   rel$bin_width <- est$bin_width(grid_size(grid))   # for confint(type = "population")
-  if (person_level && !missing(bandwidth)) check_bandwidth_same_units(bandwidth, rel)
-  done(release_close(rel, budget, "dp_kde"))
+  done(rel)
 }
 
 # `counts` with the kernel mechanisms ("gp", "sobolev", "bernstein"), points in

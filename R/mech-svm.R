@@ -235,9 +235,7 @@ dp_svm <- function(x, y, lambda, kernel, grid, epsilon, delta,
   x <- grid_named_columns(x, grid)
   if (!is.null(fr)) fr <- frame_predictors(x)   # (the columns the grid chose, in its order)
   data <- svm_data(x, y, kernel, domain)
-  units <- regression_counts(counts, length(data$y), frame, delta, unit) %||%
-    regression_units(unit, length(data$y), frame, delta)
-  wr <- erm_weighted_rows(data, units)
+  wr <- erm_weighted_rows(data, unit, counts, frame, delta)
   data <- wr$data
   units <- wr$units
   # (the release does not depend on the order of the individuals; a unit's weight travels with its rows)
@@ -382,8 +380,7 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
   gap_tol <- check_number(gap_tol, "gap_tol", lower = 0, upper = 1, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit")
   data <- svm_data(x, y, kernel, domain)
-  wr <- erm_weighted_rows(data, regression_counts(counts, length(data$y), unit = unit) %||%
-                                regression_units(unit, length(data$y)))
+  wr <- erm_weighted_rows(data, unit, counts)
   data <- wr$data
   units <- wr$units
   fit <- svm_solve(data$x, data$y, lambda, kernel, gap_tol, maxit, keep_gram = TRUE, units = units)
@@ -503,9 +500,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   x <- grid_named_columns(x, grid)
   if (!is.null(fr)) fr <- frame_predictors(x)   # (the columns the grid chose, in its order)
   data <- krr_data(x, y, kernel, domain, yb)
-  units <- regression_counts(counts, length(data$y), frame, delta, unit) %||%
-    regression_units(unit, length(data$y), frame, delta)
-  wr <- erm_weighted_rows(data, units)
+  wr <- erm_weighted_rows(data, unit, counts, frame, delta)
   data <- wr$data
   units <- wr$units
   grid <- as_grid(grid, "grid")
@@ -578,8 +573,7 @@ krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL,
   }
   yb <- krr_bound(y_bound, center)
   data <- krr_data(x, y, kernel, domain, yb)
-  wr <- erm_weighted_rows(data, regression_counts(counts, length(data$y), unit = unit) %||%
-                                regression_units(unit, length(data$y)))
+  wr <- erm_weighted_rows(data, unit, counts)
   data <- wr$data
   a <- krr_solve(data$x, data$y, lambda, kernel, wr$units)
   fit <- new_erm_fit(data$x, a, kernel, class = "dpfda_krr_fit", offset = yb$offset,

@@ -328,9 +328,12 @@ regression_counts <- function(counts, n, data = NULL, delta = NULL, unit = NULL)
   list(weights = w, codes = seq_len(n), n = N, label = "record", records = TRUE)
 }
 
-# The rows of regression data (`data$x`, `data$y`) and their units that weigh something: a count of 0
-# leaves its row out (the solvers take positive weights).
-erm_weighted_rows <- function(data, units) {
+# The rows of regression data (`data$x`, `data$y`) in memory and their weights: a frequency table
+# (`counts`, regression_counts()) or a privacy unit (regression_units()), `units` NULL for neither. A
+# count of 0 leaves its row out (the solvers take positive weights).
+erm_weighted_rows <- function(data, unit, counts, frame = NULL, delta = NULL) {
+  units <- regression_counts(counts, length(data$y), frame, delta, unit) %||%
+    regression_units(unit, length(data$y), frame, delta)
   keep <- if (!is.null(units)) units$weights > 0
   if (is.null(keep) || all(keep)) return(list(data = data, units = units))
   data$x <- data$x[keep, , drop = FALSE]

@@ -481,9 +481,8 @@ units_without_complete <- function(unit, du = attr(unit, "dropped_units", exact 
 # silence (45 of 50 ChickWeight chicks: 10%). The default refuses, as for data with gaps.
 # With a privacy unit, a unit is the mean of its complete curves: only units left with none add 0.
 # Private cross-validation over the complete curves only would be calibrated to their number, which
-# depends on the data (the count that incomplete = "drop" buys with noise): refused, k curves dropped.
-refuse_pcv_dropped <- function(k, fun, arg) {
-  if (!k) return(invisible())
+# depends on the data (the count that incomplete = "drop" buys with noise): refused.
+abort_pcv_dropped <- function(fun, arg) {
   dpfda_abort(sprintf(paste("%s cross-validates over complete curves, and which curves are complete (and how many)",
                             "depends on the data: its calibration would reveal their number, which incomplete =",
                             "\"drop\" counts with noise. Use select = \"pss\" or \"manual\" with incomplete = \"drop\",",
