@@ -45,6 +45,7 @@ bandwidth_hist_frame <- function(df, dom, w, B, unit, columns, counts = NULL) {
   bad <- rowSums(!is.finite(X)) > 0
   if (!is.null(unit)) bad <- bad | is.na(df[[unit]])
   if (!is.null(counts)) bad <- bad | !is.finite(df[[counts]])
+  abort_missing_points(sum(bad), nrow(df))
   X <- X[!bad, , drop = FALSE]
   wt <- if (!is.null(counts)) check_count_values(as.double(df[[counts]][!bad])) else
     if (!is.null(unit)) unit_weights(df[[unit]][!bad])
@@ -68,7 +69,6 @@ bandwidth_hist_lazy <- function(x, dom, w, B, unit, columns, counts = NULL) {
   xn <- paste0("x", seq_len(d))
   nn <- lazy_weighted_points(x, columns, xn, unit, counts, nan_null = c(xn, if (!is.null(counts)) "cw"),
                              id_name = "unit")
-  warn_dropped_rows(nn$dropped)
   s <- sq_from(nn$q)
   H <- matrix(0, B, d)
   outside <- 0

@@ -49,11 +49,10 @@
 #'
 #' @param x Private data: a vector, an `n x d` matrix, or a data frame of
 #'   numeric columns (with `unit`, plus the unit's column); or a database
-#'   table (dbplyr) or [dp_chunks()] with `columns` (see `binned`). Rows of a
-#'   data frame, a table or chunks with a missing or non-finite value in a
-#'   used column (or a missing unit) are dropped with a warning (class
-#'   `dpfda_warning_data`), as [dp_kde()] drops them, and `n` counts the
-#'   rows left (whether a row has a missing value is not protected). For `tidy()` and
+#'   table (dbplyr) or [dp_chunks()] with `columns` (see `binned`). A row with a
+#'   missing or non-finite value in a used column (or a missing unit or
+#'   count) is refused on every source (`dpfda_error_data`), as in
+#'   [dp_kde()]: dropping it would release whether a record is missing. For `tidy()` and
 #'   `glance()`: a `dpfda_bandwidth`.
 #' @param epsilon,delta Total budget of the bandwidth release.
 #' @param rule `"paper"` (the paper's \eqn{d+1}) or `"scott"` (\eqn{d+2}).
@@ -92,7 +91,7 @@
 #'     (each point weighs its count; the result is that of the repeated
 #'     points under the same seed, binned or not). The many ties of a
 #'     frequency table make the test harder to pass than `n_needed` says.
-#'     A row with a missing count is dropped, as one with a missing value.
+#'     A missing count is refused, as a missing value.
 #'     Not with `unit`.
 #'
 #'   Any other name is an error that names it.

@@ -10,8 +10,9 @@
 #  * missing columns are errors; the used columns must be numeric (ids may be
 #    of any type);
 #  * rows with a missing value (NULL / NA) in a used column are dropped and
-#    counted (`dropped` in the summary, and a dpfda_warning_data); dropping a
-#    row depends on that row only, so the contribution bound is unchanged;
+#    counted (`dropped` in the summary, and a dpfda_warning_data) where a row
+#    is part of an individual (curves, deaths); points, where each row is a
+#    record, refuse them (abort_missing_points());
 #  * values outside the public bounds are clamped in the engine, as in memory.
 
 # TRUE for a dbplyr lazy table (tbl_sql, tbl_spark, ...).
@@ -42,7 +43,10 @@ engine_need <- function() {
 #' used column are dropped and counted (the summary's `dropped`, and a
 #' warning of class `dpfda_warning_data`; in an SQLite table, whose columns
 #' can hold values of any type, a text or blob value in a numeric column is
-#' missing as well); values outside the public bounds
+#' missing as well). Points ([dp_kde()], [dp_kme()], [dp_bandwidth()])
+#' refuse such a row instead (`dpfda_error_data`), since each row is a
+#' record and dropping it would make the number of complete records
+#' public. Values outside the public bounds
 #' are clamped. With an `id` (or `unit`) column, the rows of one individual
 #' must come together, in any order of the ids (checked: an id that comes
 #' again after other ids' rows is an error); the rows of the last id of a
@@ -370,6 +374,47 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
   list(data = if (nb) d[!bad, , drop = FALSE] else d, dropped = nb, rows = nrow(d))   # (no copy when clean)
 }
 
+# Points (dp_kde(), dp_kme(), dp_bandwidth() and their summaries): a row with
+# a missing or non-finite value is refused, not dropped. Each row is a record
+# (or one point of a unit), and n, the number of records, is public: a record
+# replaced by a missing one would vanish, and the release would show the exact
+# count of complete records. Removing the rows first is the user's choice to
+# make that count public. (`rows`: the rows read, of `x` or of one chunk.)
+abort_missing_points <- function(dropped, rows, arg = "x") {
+  if (!(dropped > 0)) return(invisible(NULL))
+  dpfda_abort(sprintf(paste("%s of the %s rows read from `%s` %s a missing or non-finite value in a used column (a",
+                            "point, its unit or its count). dpfda does not drop them: whether a record is missing",
+                            "is private, and dropping it would release the exact number of complete records. If",
+                            "that number may be public, remove those rows first: stats::na.omit() or",
+                            "stats::complete.cases() in memory, dplyr::filter(tbl, !is.na(col)) on a table, or in",
+                            "the function that reads the chunks; otherwise fill the values in."),
+                      format(dropped, big.mark = ","), format(rows, big.mark = ","), arg,
+                      if (dropped == 1) "holds" else "hold"),
+              class = "dpfda_error_data", arg = arg)
+}
+
+# Curves from long data (summaries of the mean and covariance): a row with a
+# missing value is dropped (the rest of its individual's curve is used, and
+# the contribution bound holds), but an individual none of whose rows is
+# left would vanish, and n (public) with it: refused, on every source.
+abort_vanished_individuals <- function(k) {
+  if (!(k > 0)) return(invisible(NULL))
+  dpfda_abort(sprintf(paste("%s individual%s of `x` (an `id` with rows) %s no row without a missing value (or a",
+                            "missing unit). dpfda does not drop %s: the number of individuals is public, and",
+                            "dropping one would release whether its values are missing. If that may be public,",
+                            "remove %s rows first (e.g. dplyr::filter() by id); otherwise fill in a value."),
+                      format(k, big.mark = ","), if (k == 1) "" else "s", if (k == 1) "has" else "have",
+                      if (k == 1) "it" else "them", if (k == 1) "its" else "their"),
+              class = "dpfda_error_data", arg = "x")
+}
+
+# frame_clean() of points: refuses rows with a missing value (abort_missing_points()).
+frame_clean_points <- function(d, numeric_cols, other_cols = character()) {
+  cl <- frame_clean(d, numeric_cols, other_cols)
+  abort_missing_points(cl$dropped, cl$rows)
+  cl
+}
+
 # The last step of every summary outside memory: the numbers of the summary
 # as plain doubles (whatever types the engine returned), then the warning
 # for dropped rows.
@@ -473,9 +518,11 @@ lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character
   if (!check) return(list(q = kept, rows = NA_real_, dropped = NA_real_))
   cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
     rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 0 ELSE 1 END)", keep)),
-    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)))))))
+    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)),
+                            ids_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
+  if (!is.null(ids)) abort_vanished_individuals(plain_number(cnt$ids_all, 0) - plain_number(cnt$ids, 0))
   # (SUM over no rows is NULL: no missing values)
   list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0),
        n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0))

@@ -699,12 +699,11 @@ named_matrix_frame <- function(x, columns) {
 }
 
 # Points in a data frame in memory follow the rule of the same rows as chunks
-# or a table (frame_clean()): numeric columns, a data frame with rows, rows
-# with a missing or non-finite value (or a missing `unit`) dropped with a
-# dpfda_warning_data; none left is an error. (They were refused with a
-# request to remove them first, where the same data frame as chunks gave a
-# release: found by the table fuzzer, tests/testthat/helper-fuzz-tables.R.)
-# Vectors and matrices keep as_points()'s rule (finite values only).
+# or a table (frame_clean_points()): numeric columns, a data frame with rows,
+# and a row with a missing or non-finite value (or a missing `unit` or count)
+# refused, on every source alike (dropping it made the count of complete
+# records public). Vectors and matrices keep as_points()'s rule (finite
+# values only).
 clean_point_frame <- function(x, unit = NULL, counts = NULL) {
   if (!is.data.frame(x)) return(list(x = x, unit = unit, counts = counts))
   d <- as.data.frame(x)
@@ -713,16 +712,11 @@ clean_point_frame <- function(x, unit = NULL, counts = NULL) {
   if (!all(vapply(d, function(v) is.numeric(v) || all(is.na(v)), NA))) points_problem(d, "x")
   u <- if (!is.null(unit) && length(unit) == nrow(d)) ".dpfda_unit"
   if (!is.null(u)) d[[u]] <- as.vector(unit)
-  # (the counts of dp_kde() follow their rows: a dropped point drops its count, as a unit)
+  # (the counts of dp_kde() and a unit follow their rows)
   k <- if (is.numeric(counts) && is.null(dim(counts)) && length(counts) == nrow(d)) ".dpfda_counts"
   if (!is.null(k)) d[[k]] <- as.double(counts)
-  # (a missing count drops its row, as in a table or chunks: the same data frame gives the same release)
-  cl <- frame_clean(d, c(cols, k), u)
-  warn_dropped_rows(cl$dropped)
-  if (!nrow(cl$data)) {
-    dpfda_abort("`x` holds no points: every row has a missing or non-finite value.", class = "dpfda_error_data",
-                arg = "x")
-  }
+  # (a missing count is refused, as a missing point or unit, here as in a table or chunks)
+  cl <- frame_clean_points(d, c(cols, k), u)
   list(x = cl$data[cols], unit = if (!is.null(u)) structure(cl$data[[u]], name = attr(unit, "name")) else unit,
        counts = if (!is.null(k)) cl$data[[k]] else counts)
 }

@@ -264,12 +264,13 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   unit changes it by at most 1, so its scale is the same). Curves from
 #'   `as_curves(incomplete = "drop")` remember how many they left out: they
 #'   need `incomplete = "drop"` here too (the default refuses them, as it
-#'   refuses data with gaps, rather than count the dropped as 0). Not yet
-#'   covered: in long data (a data frame, table or chunks) rows with a
-#'   missing value are dropped before the curves are formed, so an
-#'   individual all of whose values are missing is not counted in `n`,
-#'   whatever `incomplete` says (a matrix refuses such a curve): drop or
-#'   impute such individuals yourself where their number may be public.
+#'   refuses data with gaps, rather than count the dropped as 0). In long
+#'   data (a data frame, table or chunks) a row with a missing value is
+#'   dropped before the curves are formed, and an individual none of whose
+#'   rows is left is refused (`dpfda_error_data`), whatever `incomplete`
+#'   says, as a matrix refuses such a curve: it would vanish from `n`.
+#'   Remove such individuals yourself where their number may be public, or
+#'   impute them.
 #' @param inference `TRUE` to make a band for the **population** mean
 #'   possible ([confint()] with `type = "population"`): a share
 #'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is

@@ -85,13 +85,14 @@
 #'   spread each point over the grid as in memory; in several dimensions
 #'   the engine computes the kernel sums at the grid (or Bernstein lattice)
 #'   points. The release is the in-memory one under [dp_reproducible()].
-#'   Rows of a data frame, a table or chunks with a missing or non-finite
-#'   value in a used column (or a missing `unit`) are dropped with a
-#'   warning (`dpfda_warning_data`), and `n` counts the rows left: the
-#'   release protects each of them, but not whether a row has a missing
-#'   value, since `n` (and the noise scale with it) tells how many were
-#'   dropped. Drop or impute such rows yourself where their number may be
-#'   public; a vector or matrix with one is refused.
+#'   **Missing values are refused** on every source (`dpfda_error_data`):
+#'   a row with a missing or non-finite value in a used column (or a
+#'   missing `unit` or count), as a vector or matrix with one. `n`, the
+#'   number of records, is public; dropping a missing record would change
+#'   it, and the release would tell whether a record is missing. Remove such
+#'   rows yourself (e.g. `stats::na.omit()`, or `dplyr::filter()` on a
+#'   table) where the number of complete records may be public, or impute
+#'   them.
 #' @param grid Public evaluation points (see [curves()]); a list of axes gives
 #'   a tensor grid, sampled by the fast Kronecker sampler. With a data frame
 #'   or table, a named list (`list(duration = ..., waiting = ...)`) takes the
@@ -143,9 +144,8 @@
 #'     [summarise_kde()]). Every mechanism and dimension; in one dimension
 #'     `"gp"`, `"sobolev"` and `"bernstein"` use the binned estimate with
 #'     each point weighted by its count (`binned = FALSE` is refused), in
-#'     several the exact kernel sums times the counts. A row dropped for a
-#'     missing value drops its count, and a row of a data frame, table or
-#'     chunks with a missing count is dropped (with the same warning). Not
+#'     several the exact kernel sums times the counts. A missing count is
+#'     refused, as a missing value (see `x`). Not
 #'     with `unit`. The warning about
 #'     points beyond the domain counts records, as `n` does.
 #'   * `"gp"` and `"sobolev"`: the rest is passed to [dp_noise_scale()]

@@ -101,11 +101,11 @@
 #'   memory (give the point `columns` in `...`; methods `"subspace"` and
 #'   `"random_features"`: the exponential method needs
 #'   \eqn{\|\hat\mu_X\|_H^2}, a sum over pairs of rows rather than over
-#'   individuals, so it needs the rows in memory). Rows of a data frame, a
-#'   table or chunks with a missing or non-finite value in a used column (or
-#'   a missing `unit`) are dropped with a warning (`dpfda_warning_data`), and
-#'   `n` counts the rows left, so whether a row has a missing value is not
-#'   protected (as in [dp_kde()]); a vector or matrix with one is refused.
+#'   individuals, so it needs the rows in memory). A row with a missing or
+#'   non-finite value in a used column (or a missing `unit` or count) is
+#'   refused on every source (`dpfda_error_data`), as in [dp_kde()]: `n` is
+#'   public, and dropping the row would release whether a record is
+#'   missing. Remove such rows first where their number may be public.
 #' @param kernel A kernel object ([kernels]) with variance at most 1.
 #' @param epsilon Privacy parameter.
 #' @param delta Privacy parameter in \[0, 1): 0 gives pure
@@ -168,9 +168,8 @@
 #'     unit: one record (N)"), and the release is that of `rep(x, counts)`
 #'     without building it: each point weighs its count in the kernel sums
 #'     or features, and in the exponential method's utility (whose
-#'     \eqn{N^2} limit then applies to the distinct points). A row dropped
-#'     for a missing value drops its count, and a row of a data frame,
-#'     table or chunks with a missing count is dropped; not with `unit`; a summary has
+#'     \eqn{N^2} limit then applies to the distinct points). A missing count
+#'     is refused, as a missing value; not with `unit`; a summary has
 #'     its counts already ([summarise_kme()]'s `counts`). Points beyond
 #'     `domain` are counted in records for the warning.
 #' @param unit The privacy unit when one person has several points: a column

@@ -46,7 +46,11 @@
 #' **Bad input.** A missing column is an error (`dpfda_error_argument`), a
 #' non-numeric column too (`dpfda_error_data`); rows with a missing value
 #' (NULL) in a used column are dropped and counted (`dropped`, with a warning
-#' of class `dpfda_warning_data`); values outside `domain` are clamped to it
+#' of class `dpfda_warning_data`) in the summaries of curves, deaths and
+#' regressions, where a row is a part of an individual, and refused
+#' (`dpfda_error_data`) in those of points ([summarise_kde()],
+#' [summarise_kme()]), where a row is a record and dropping it would make
+#' the number of complete records public; values outside `domain` are clamped to it
 #' (a KDE summary counts those points, `outside`, in the same pass, and
 #' [dp_kde()] warns about them as it does for points in memory; a `domain`
 #' given here counts as given to [dp_kde()] of the summary); negative
@@ -74,8 +78,8 @@
 #'   table or chunks holding whole-number frequencies: each row stands for
 #'   that many records (a frequency table, e.g. points with their counts),
 #'   its weight in the sums is its count and `n` is the number of records,
-#'   each its own privacy unit (not with `unit`). Rows with a missing count
-#'   are dropped as other missing values; a negative or fractional count is
+#'   each its own privacy unit (not with `unit`). A missing count
+#'   is refused as other missing values are; a negative or fractional count is
 #'   an error (`dpfda_error_data`).
 #' @param mechanism The [dp_kde()] mechanism the summary is for (see above).
 #' @param k Bernstein lattice size (`"bernstein"` in several dimensions).
@@ -174,6 +178,7 @@ lazy_weighted_points <- function(x, columns, xn, id = NULL, counts = NULL, check
   new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
   q <- lazy_select(x, cols, new, numeric = c(xn, "cw"), check = check, nan_null = nan_null)
   nn <- lazy_drop_null(q, new, check = check, finite = c(xn, "cw"))
+  if (check) abort_missing_points(nn$dropped, nn$rows)   # (points: a missing value is refused)
   if (!is.null(counts) && check) lazy_check_counts(nn$q)
   nn$q <- lazy_weight(nn$q, if (!is.null(id)) "id", !is.null(counts))
   nn
@@ -405,7 +410,7 @@ summarise_kde_sums <- function(x, grid, bandwidth, domain = NULL, bins = NULL, c
   # in memory: a vector / one-column matrix, or a data frame with `columns`
   if (is.data.frame(x)) {
     columns <- kde_columns(columns, names(x), 1L, c(id, counts))
-    cl <- frame_clean(x, c(columns, counts), id)
+    cl <- frame_clean_points(x, c(columns, counts), id)
     d <- cl$data
     v <- d[[columns]]
     ids <- if (!is.null(id)) d[[id]]
@@ -778,7 +783,7 @@ kde_frame_points <- function(x, d, columns, id, counts = NULL) {
     return(list(pts = pts, ids = NULL, rows = nrow(pts), dropped = 0))
   }
   columns <- kde_columns(columns, names(x), d, c(id, counts))
-  cl <- frame_clean(x, c(columns, counts), id)
+  cl <- frame_clean_points(x, c(columns, counts), id)
   pts <- matrix(as.double(unlist(cl$data[columns], use.names = FALSE)), nrow(cl$data), d)
   list(pts = pts, ids = if (!is.null(id)) cl$data[[id]], rows = cl$rows, dropped = cl$dropped,
        counts = if (!is.null(counts)) check_count_values(cl$data[[counts]]))

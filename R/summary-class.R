@@ -149,6 +149,9 @@ mortality_add <- function(a, b) {
 
 format_age <- function(a) formatC(a, digits = 17, format = "g")
 
+# The kinds whose rows are points, each a record or one point of a unit (abort_missing_points()).
+point_summary_kinds <- c("kde", "kde_grid", "kde_kernel", "kme_kernel", "kme_features", "bw_hist")
+
 # Checks that `s` is a summary of the given kind.
 check_summary <- function(s, kind, arg = "x") {
   if (!identical(s$kind, kind)) {
@@ -163,12 +166,16 @@ check_summary <- function(s, kind, arg = "x") {
     dpfda_abort(sprintf("`%s` holds no individuals (every row was dropped or the table is empty).", arg),
                 class = "dpfda_error_data", arg = arg)
   }
+  # points: a summary that dropped rows (made otherwise, or edited) is refused as their data are
+  if (kind %in% point_summary_kinds && is.numeric(s$dropped) && length(s$dropped) == 1L) {
+    abort_missing_points(s$dropped, s$rows %||% NA, arg)
+  }
   # never trust the class: a summary computed from (or edited into) non-finite cells is refused
   # here, where it enters a release, whatever produced it
   if (!is.numeric(s$sums) || !length(s$sums) || !all(is.finite(s$sums))) {
     bad <- if (is.numeric(s$sums)) sum(!is.finite(s$sums)) else NA
     dpfda_abort(sprintf(paste("`%s$sums` must be finite numbers%s; a release needs a summary of finite data.",
-                              "Recompute it from the data (summarise_*() drops rows with missing values)."),
+                              "Recompute it from the data (summarise_*() checks the values it reads)."),
                         arg, if (is.na(bad)) sprintf(", not %s", describe_value(s$sums)) else
                           sprintf(" (%d non-finite cell%s)", bad, if (bad == 1L) "" else "s")),
                 class = data_error_class, arg = arg)

@@ -20,7 +20,8 @@
 #' to the nearest grid point, rows at one grid point averaged, a grid point
 #' without any row counted as 0 (reported as `missing_cells`, which
 #' [dp_cov()] refuses when it is not 0), rows with a
-#' missing value in `id`, `arg` or `value` dropped and counted. In a database
+#' missing value in `id`, `arg` or `value` dropped and counted (an
+#' individual none of whose rows is left refused). In a database
 #' the engine does all of this, the projection on the basis (a join with the
 #' public `m x J` projection matrix) and the sums; `J + J^2` numbers come
 #' back (the sums of products in blocks of at most 500 per query, for

@@ -34,8 +34,8 @@
 #'   table or chunks holding whole-number frequencies (a frequency table):
 #'   each row stands for that many records, its weight in the sums is its
 #'   count and `n` is the number of records, each its own privacy unit (not
-#'   with `unit`). Rows with a missing count are dropped as other missing
-#'   values; a negative or fractional count is an error (`dpfda_error_data`).
+#'   with `unit`). A missing count is refused as other missing
+#'   values are; a negative or fractional count is an error (`dpfda_error_data`).
 #' @param .query Internal: return the lazy query instead of running it.
 #' @param ... Not used: a name that is not an option (a misspelling) is an
 #'   error that names it.
@@ -104,7 +104,7 @@ summarise_kme_sums <- function(x, kernel, method = c("subspace", "random_feature
   if (is.data.frame(x)) {
     columns <- engine_columns(columns %||% setdiff(names(x), c(id, counts)), names(x), "columns")
     check_counts_column(counts, columns)
-    cl <- frame_clean(x, c(columns, counts), id)
+    cl <- frame_clean_points(x, c(columns, counts), id)
     ids <- if (!is.null(id)) cl$data[[id]]
     if (!is.null(counts)) .weights <- check_count_values(cl$data[[counts]])
     dropped <- cl$dropped

@@ -23,7 +23,9 @@
 #' "drop"`). In a database all of this (clamping,
 #' snapping, averaging, norms, clipping and the sums) runs in the engine, and
 #' only `length(grid)` sums come back. Rows with a missing value in `id`,
-#' `arg` or `value` are dropped and counted.
+#' `arg` or `value` are dropped and counted; an individual none of whose
+#' rows is left is refused (`dpfda_error_data`), since it would vanish from
+#' the public `n`.
 #'
 #' A [curves()] object is summarised in memory, and gives the same sums as
 #' its long form (`as.data.frame()`) on the same grid. [dp_mean()],
@@ -217,6 +219,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   }
   cl <- frame_clean(x, c(arg, value), c(id, unit))
   d <- cl$data
+  if (cl$dropped > 0) abort_vanished_individuals(length(unique(x[[id]][!is.na(x[[id]])])) - length(unique(d[[id]])))
   if (!nrow(d)) {                        # every row dropped: no cells
     return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped,
                 incomplete_n = 0, ids = d[[id]], data = d))

@@ -198,7 +198,6 @@ test_engines("dp_bandwidth() from a table equals memory with binned = TRUE (with
   set.seed(9)
   d <- data.frame(v = rnorm(8000, rep(rnorm(2000, 0, 0.3), each = 4)), w = runif(8000),
                   person = rep(sprintf("p%04d", 1:2000), each = 4))
-  d$v[c(3, 77)] <- NA   # (dropped with a warning on every source)
   DBI::dbWriteTable(con, "pts", d)
   tb <- dplyr::tbl(con, "pts")
   rel <- function(...) with_seed_mode(3, suppressWarnings(dp_bandwidth(..., epsilon = 4, delta = 1e-6, fallback = 0.5)))
@@ -209,8 +208,13 @@ test_engines("dp_bandwidth() from a table equals memory with binned = TRUE (with
   expect_identical(a$n, 2000)
   dom <- cbind(v = c(-5, 5), w = c(0, 1))
   expect_identical(rel(tb, domain = dom)$bandwidth, rel(d, domain = dom, binned = TRUE)$bandwidth)
-  expect_warning(with_seed_mode(3, dp_bandwidth(tb, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), columns = "v")),
-                 "2 rows", class = "dpfda_warning_data")
+  # missing values are refused on every source (dropping them made the count of complete rows public)
+  d$v[c(3, 77)] <- NA
+  DBI::dbWriteTable(con, "pts_na", d)
+  expect_error(dp_bandwidth(dplyr::tbl(con, "pts_na"), 4, 1e-6, fallback = 0.5, domain = c(-5, 5), columns = "v"),
+               "2 of the 8,000 rows", class = "dpfda_error_data")
+  expect_error(dp_bandwidth(d, 4, 1e-6, fallback = 0.5, domain = c(-5, 5), columns = "v", unit = person),
+               "2 of the 8,000 rows", class = "dpfda_error_data")
 })
 
 test_that("dp_bandwidth(): a domain that misses the data is said on every source, and a failed test names the data's shape", {

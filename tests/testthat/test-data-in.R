@@ -755,28 +755,28 @@ test_that("an empty matrix and an array are described by their shape in a refusa
   expect_identical(dpfda:::describe_shape(array(0, c(2, 2, 2))), "a 2 x 2 x 2 double array")
 })
 
-test_that("points in a data frame drop rows with missing or non-finite values as chunks and tables do", {
-  # (they were refused in memory while the same data frame as chunks gave a release: the table fuzzer)
+test_that("points in a data frame refuse rows with missing or non-finite values as chunks and tables do", {
+  # (they were once refused in memory only, while the same data frame as chunks gave a release: the
+  # table fuzzer; then dropped everywhere, which made the count of complete rows public; now refused
+  # everywhere, a vector or matrix as before)
   set.seed(9)
   df <- data.frame(x = runif(60), person = rep(1:20, each = 3))
   df$x[c(4, 10, 33)] <- c(NA, Inf, NaN)
-  df$person[50] <- NA
-  clean <- df[-c(4, 10, 33), ]
+  dfu <- data.frame(x = runif(60), person = rep(1:20, each = 3))
+  dfu$person[50] <- NA
   g <- seq(0, 1, length.out = 21)
   rel <- function(x, ...) {
     old <- dp_reproducible(21)
     on.exit(dp_rng(old))
     dp_kde(x, g, 0.2, 1, 1e-5, binned = TRUE, ...)
   }
-  expect_warning(a <- rel(df["x"]), "3 rows with a missing or non-finite value", class = "dpfda_warning_data")
-  expect_equal(a$values$values, rel(clean["x"])$values$values)
-  expect_equal(a$n, 57)
-  b <- suppressWarnings(rel(dp_chunks(split(df["x"], rep(1:3, each = 20))), columns = "x"))
-  expect_equal(a$values$values, b$values$values, tolerance = 1e-12)
-  # with a unit: a missing unit drops its row too
-  expect_warning(u <- rel(df, columns = "x", unit = person), "4 rows", class = "dpfda_warning_data")
-  expect_equal(u$values$values, rel(df[-c(4, 10, 33, 50), ], columns = "x", unit = person)$values$values)
-  expect_equal(u$n, 20)
+  msg <- "3 of the 60 rows read from `x` hold a missing or non-finite value"
+  expect_error(rel(df["x"]), msg, class = "dpfda_error_data")
+  expect_error(rel(dp_chunks(split(df["x"], rep(1:3, each = 20))), columns = "x"), "of the 20 rows read",
+               class = "dpfda_error_data")
+  # with a unit: a missing unit is refused too
+  expect_error(rel(dfu, columns = "x", unit = person), "1 of the 60 rows", class = "dpfda_error_data")
+  expect_equal(rel(dfu[-50, ], columns = "x", unit = person)$n, 20)
   # the kernel mean embedding alike
   k <- kernel_gaussian(0.3)
   z <- matrix(seq(0, 1, length.out = 7))
@@ -785,16 +785,14 @@ test_that("points in a data frame drop rows with missing or non-finite values as
     on.exit(dp_rng(old))
     dp_kme(x, k, 1, 1e-5, synthetic = z, domain = c(0, 1))
   }
-  expect_warning(m1 <- kme(df["x"]), "3 rows", class = "dpfda_warning_data")
-  expect_equal(m1$values$values, kme(clean["x"])$values$values)
+  expect_error(kme(df["x"]), msg, class = "dpfda_error_data")
+  expect_equal(kme(df[-c(4, 10, 33), "x", drop = FALSE])$n, 57)
   # nothing left, and a vector with a missing value: classed errors
-  expect_error(suppressWarnings(rel(data.frame(x = c(NA, Inf)))), class = "dpfda_error_data", regexp = "no points")
+  expect_error(rel(data.frame(x = c(NA, Inf))), class = "dpfda_error_data")
   expect_error(suppressWarnings(rel(data.frame(x = numeric(0)))), class = "dpfda_error_data")
   expect_error(rel(c(0.5, NA)), class = "dpfda_error_data", regexp = "non-finite")
-  # summarise_kme() of a data frame whose rows are all dropped: the empty summary, as a table's
-  s <- suppressWarnings(summarise_kme(data.frame(x = c(NA, NaN)), k, synthetic = z, domain = c(0, 1), columns = "x"))
-  expect_equal(s$n, 0)
-  expect_equal(s$sums, rep(0, 7))
+  expect_error(summarise_kme(data.frame(x = c(NA, NaN)), k, synthetic = z, domain = c(0, 1), columns = "x"),
+               class = "dpfda_error_data")
 })
 
 test_that("dp_bin_regression() takes a data frame with `columns` as chunks and tables do (it was refused)", {

@@ -17,19 +17,27 @@ types_data <- function() {
 
 # Every summary of `tb` (long data), `tp` (points) and `tm` (deaths), with the
 # same settings in memory and in the engine.
-types_summaries <- function(tb, tp, tm, d) {
+types_summaries <- function(tb, tp, tm, d, points = TRUE) {
   k <- kernel_gaussian(0.5)
   rff <- with_seed_mode(2, kme_rff(k, 8, 2))
-  list(mean = summarise_mean(tb, d$t, 1, id = "patient", arg = "day", value = "score"),
-       cov = summarise_cov(tb, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score"),
-       kde = summarise_kde(tp, d$t, 0.1, bins = 200, columns = "a"),
-       kde_id = summarise_kde(tp, d$t, 0.1, bins = 200, columns = "a", id = "who"),
-       kde_grid = summarise_kde(tp, d$t, columns = "a", mechanism = "iclp"),
-       kde_kernel = summarise_kde(tp, list(d$t, d$t), 0.3, columns = c("a", "b")),
-       kme = summarise_kme(tp, k, synthetic = d$z, columns = c("a", "b")),
-       kme_rff = summarise_kme(tp, k, "random_features", rff = rff, columns = c("a", "b")),
-       mortality = summarise_mortality(tm, group = "region"),
-       binreg = summarise_bin_regression(tp, "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b")))
+  c(list(mean = summarise_mean(tb, d$t, 1, id = "patient", arg = "day", value = "score"),
+         cov = summarise_cov(tb, d$t, 1, kernel_matern(3 / 2, 0.3), 3, "patient", "day", "score")),
+    if (points) types_point_summaries(tp, d, k, rff),
+    list(mortality = summarise_mortality(tm, group = "region"),
+         binreg = summarise_bin_regression(tp, "resp", c(4, 3), c(-2, 2), rbind(c(0, 0), c(1, 1)), c("a", "b"))))
+}
+
+# (`only`: the name of one summary, computed alone)
+types_point_summaries <- function(tp, d, k = kernel_gaussian(0.5), rff = with_seed_mode(2, kme_rff(k, 8, 2)),
+                                  only = NULL) {
+  f <- list(kde = function() summarise_kde(tp, d$t, 0.1, bins = 200, columns = "a"),
+            kde_id = function() summarise_kde(tp, d$t, 0.1, bins = 200, columns = "a", id = "who"),
+            kde_grid = function() summarise_kde(tp, d$t, columns = "a", mechanism = "iclp"),
+            kde_kernel = function() summarise_kde(tp, list(d$t, d$t), 0.3, columns = c("a", "b")),
+            kme = function() summarise_kme(tp, k, synthetic = d$z, columns = c("a", "b")),
+            kme_rff = function() summarise_kme(tp, k, "random_features", rff = rff, columns = c("a", "b")))
+  if (!is.null(only)) return(f[[only]]())
+  lapply(f, function(g) g())
 }
 
 expect_plain_doubles <- function(s, info) {
@@ -238,7 +246,7 @@ test_engines("a user's query with a line break inside a string keeps its meaning
   expect_false(dpfda:::sq_breaks_in_quotes("SELECT *\nFROM t WHERE x = 'a''b'"))
 })
 
-test_engines("non-finite values (Inf, -Inf, NaN) are dropped as in memory; bin regression clamps Inf as in memory", function(con) {
+test_engines("non-finite values (Inf, -Inf, NaN) are dropped (curves) or refused (points) as in memory; bin regression clamps Inf as in memory", function(con) {
   # memory drops a row with a non-finite value in a used column (frame_clean()), a table held them
   # (SQLite's Inf, PostgreSQL's 'Infinity' and 'NaN') and clamped them: found by the table fuzzer
   d <- types_data()
@@ -259,8 +267,16 @@ test_engines("non-finite values (Inf, -Inf, NaN) are dropped as in memory; bin r
     DBI::dbExecute(con, sprintf("UPDATE pts SET resp = 'NaN' WHERE ABS(a - %.17g) < 1e-12", d$pts$a[11]))
     expect_equal(dpfda:::plain_number(DBI::dbGetQuery(con, "SELECT COUNT(*) AS n FROM pts WHERE b = 'NaN' OR resp = 'NaN'")$n, 0), 2)
   }
-  se <- suppressWarnings(types_summaries(dplyr::tbl(con, "long"), dplyr::tbl(con, "pts"), dplyr::tbl(con, "md"), d))
-  sm <- suppressWarnings(types_summaries(d$long, d$pts, d$md, d))
+  se <- suppressWarnings(types_summaries(dplyr::tbl(con, "long"), dplyr::tbl(con, "pts"), dplyr::tbl(con, "md"), d,
+                                         points = FALSE))
+  sm <- suppressWarnings(types_summaries(d$long, d$pts, d$md, d, points = FALSE))
+  # points: a row with a non-finite value is refused on both sources (each summary reads `a`, or `a` and `b`)
+  for (src in list(dplyr::tbl(con, "pts"), d$pts)) {
+    for (one in c("kde", "kde_id", "kde_grid", "kde_kernel", "kme", "kme_rff")) {
+      expect_error(types_point_summaries(src, d, only = one), "rows read from `x`", class = "dpfda_error_data",
+                   info = one)
+    }
+  }
   for (nm in names(se)) {
     expect_equal(se[[nm]]$sums, sm[[nm]]$sums, tolerance = 1e-9, info = nm)
     expect_equal(se[[nm]]$n, sm[[nm]]$n, info = nm)
@@ -269,8 +285,6 @@ test_engines("non-finite values (Inf, -Inf, NaN) are dropped as in memory; bin r
     expect_true(all(is.finite(se[[nm]]$sums)), info = nm)
   }
   expect_equal(se$mean$dropped, 4)   # the Inf, -Inf, Inf argument and NaN rows
-  expect_equal(se$kde$dropped, 2)
-  expect_equal(se$kme$dropped, 3)
   expect_equal(se$mortality$dropped, 1)
   expect_equal(se$binreg$dropped, 1)    # (the NaN input; Inf inputs clamped, a NaN output at the midpoint)
   expect_warning(summarise_mean(dplyr::tbl(con, "long"), d$t, 1, id = "patient", arg = "day", value = "score"),
@@ -324,7 +338,7 @@ test_engines("a bound near the limits of double precision: a result or a classed
   if (dpfda:::is_postgres(con)) expect_s3_class(r, "dpfda_error_numeric")
 })
 
-test_that("SQLite: text in a numeric column is missing (dropped and counted), not a point at the top of the domain", {
+test_that("SQLite: text in a numeric column is missing (refused for points), not a point at the top of the domain", {
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
@@ -332,17 +346,17 @@ test_that("SQLite: text in a numeric column is missing (dropped and counted), no
   set.seed(8)
   x <- stats::runif(200)
   DBI::dbWriteTable(con, "d", data.frame(x = x))
+  DBI::dbWriteTable(con, "d0", data.frame(x = x))
   DBI::dbExecute(con, "INSERT INTO d VALUES ('abc'), ('abc'), ('abc'), (X'0102'), ('abc')")
   t <- dplyr::tbl(con, "d")
   g <- seq(0, 1, length.out = 51)
-  w <- expect_warning(r <- with_seed_mode(4, dp_kde(t, g, 0.1, 1, 1e-6, columns = "x", domain = c(0, 1))),
-                      class = "dpfda_warning_data")
-  expect_match(conditionMessage(w), "^5 rows")
+  # the 5 text and blob values are missing values (refused, as a NULL), not points clamped to the top
+  expect_error(with_seed_mode(4, dp_kde(t, g, 0.1, 1, 1e-6, columns = "x", domain = c(0, 1))),
+               "^5 of the 205 rows", class = "dpfda_error_data")
+  expect_error(summarise_kde(t, grid = g, bandwidth = 0.1, columns = "x", domain = c(0, 1)), "^5 of the 205 rows",
+               class = "dpfda_error_data")
+  r <- with_seed_mode(4, dp_kde(dplyr::tbl(con, "d0"), g, 0.1, 1, 1e-6, columns = "x", domain = c(0, 1)))
   expect_equal(r$n, 200)
   m <- with_seed_mode(4, dp_kde(x, g, 0.1, 1, 1e-6, domain = c(0, 1)))
   expect_equal(r$values$values, m$values$values, tolerance = 1e-6)   # (the engine bins finely)
-  # the embedding and the bandwidth read the same column the same way
-  s <- suppressWarnings(summarise_kde(t, grid = g, bandwidth = 0.1, columns = "x", domain = c(0, 1)))
-  expect_equal(s$n, 200)
-  expect_equal(s$dropped, 5)
 })

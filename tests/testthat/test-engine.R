@@ -174,10 +174,11 @@ test_that("bad input: missing and non-numeric columns, NULLs, ids", {
   expect_error(summarise_kde(df, d$t, 0.05, columns = "w"), class = "dpfda_error_argument")
   expect_error(summarise_kde(df, d$t, 0.05, columns = "s"), class = "dpfda_error_data")
   df$v[c(3, 7)] <- NA
-  expect_warning(s <- summarise_kde(dp_chunks(list(df)), d$t, 0.05, columns = "v", bins = 500),
-                 class = "dpfda_warning_data")
-  expect_equal(s$dropped, 2)
-  expect_equal(s$n, length(d$x) - 2)
+  # points: a missing value is refused (dropping it would make the count of complete rows public)
+  expect_error(summarise_kde(dp_chunks(list(df)), d$t, 0.05, columns = "v", bins = 500), "^2 of the",
+               class = "dpfda_error_data")
+  s <- summarise_kde(dp_chunks(list(df[-c(3, 7), ])), d$t, 0.05, columns = "v", bins = 500)
+  expect_equal(c(s$dropped, s$n), c(0, length(d$x) - 2))
   expect_equal(s$sums, summarise_kde(d$x[-c(3, 7)], d$t, 0.05, bins = 500)$sums, tolerance = 1e-12)
   # per-individual bounding: an individual with many rows has total weight one
   many <- data.frame(v = c(d$x, rep(0.9, 1000)), who = c(seq_along(d$x), rep(0L, 1000)))
@@ -234,14 +235,16 @@ test_that("KDE summaries for ICLP/FRL and several dimensions equal the in-memory
   f <- kde_gaussian(d$X, d$g2, 0.5, domain = apply(d$g2, 2, range))$values[1, ]   # (clamped to the grid's box, as dp_kde())
   expect_equal(sk$sums / nrow(d$X) / (2 * pi * 0.25), f, tolerance = 1e-12)
   expect_error(summarise_kde(d$P, d$g2, 0.5, columns = "a"), class = "dpfda_error_argument")
-  # chunks: NAs dropped and counted, non-numeric and missing columns refused, in both summaries
+  # chunks: NAs refused, non-numeric and missing columns refused, in both summaries
   Pn <- d$P
   Pn$a[c(4, 9)] <- NA
   Pn$s <- "u"
   for (mech in c("gp", "frl")) {
-    expect_warning(sn <- summarise_kde(dp_chunks(list(Pn[1:60, ], Pn[-(1:60), ])), d$g2, 0.5, columns = c("a", "b"),
-                                       mechanism = mech), class = "dpfda_warning_data")
-    expect_equal(c(sn$dropped, sn$n), c(2, nrow(d$X) - 2))
+    expect_error(summarise_kde(dp_chunks(list(Pn[1:60, ], Pn[-(1:60), ])), d$g2, 0.5, columns = c("a", "b"),
+                               mechanism = mech), "^2 of the 60 rows", class = "dpfda_error_data")
+    sn <- summarise_kde(dp_chunks(list(Pn[1:60, ][-c(4, 9), ], Pn[-(1:60), ])), d$g2, 0.5, columns = c("a", "b"),
+                        mechanism = mech)
+    expect_equal(c(sn$dropped, sn$n), c(0, nrow(d$X) - 2))
     expect_equal(sn$sums, summarise_kde(d$X[-c(4, 9), ], d$g2, 0.5, mechanism = mech)$sums, tolerance = 1e-12)
     expect_error(summarise_kde(dp_chunks(list(Pn)), d$g2, 0.5, columns = c("a", "s"), mechanism = mech),
                  class = "dpfda_error_data")
@@ -457,38 +460,40 @@ test_engines("bad input in a table", function(con) {
   tb <- dplyr::tbl(con, "bad")
   expect_error(summarise_kde(tb, d$t, 0.05, columns = "nope"), class = "dpfda_error_argument")
   expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, delta = 1e-3, columns = "s"), class = "dpfda_error_data")
-  expect_warning(s <- summarise_kde(tb, d$t, 0.05, columns = "v", bins = 500), class = "dpfda_warning_data")
-  expect_equal(s$dropped, 3)
-  expect_equal(s$rows, length(d$x))
+  # points: NULLs refused (dropping them would make the count of complete rows public); without them the
+  # summary equals memory
+  expect_error(summarise_kde(tb, d$t, 0.05, columns = "v", bins = 500), "^3 of the", class = "dpfda_error_data")
+  DBI::dbWriteTable(con, "good", df[!is.na(df$v), ])
+  tg <- dplyr::tbl(con, "good")
+  s <- summarise_kde(tg, d$t, 0.05, columns = "v", bins = 500)
+  expect_equal(c(s$dropped, s$rows), c(0, length(d$x) - 3))
   expect_equal(s$sums, summarise_kde(d$x[-c(2, 5, 9)], d$t, 0.05, bins = 500)$sums, tolerance = 1e-9)
   expect_error(dp_mean(tb, epsilon = 1, tau = 1, grid = d$t, id = "who", arg = "v", value = "s"),
                class = "dpfda_error_data")
-  # ICLP / FRL and 2-D KDE: the same rules (missing and non-numeric columns, NULLs dropped and counted,
-  # rows outside the domain clamped)
+  # ICLP / FRL and 2-D KDE: the same rules (missing and non-numeric columns, NULLs refused, rows outside
+  # the domain clamped)
   expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, columns = "s", mechanism = "iclp"), class = "dpfda_error_data")
   expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, columns = "nope", mechanism = "frl"),
                class = "dpfda_error_argument")
-  expect_warning(s <- summarise_kde(tb, d$t, columns = "v", mechanism = "iclp"), class = "dpfda_warning_data")
-  expect_equal(c(s$dropped, s$n), c(3, length(d$x) - 3))
+  expect_error(summarise_kde(tb, d$t, columns = "v", mechanism = "iclp"), "^3 of the", class = "dpfda_error_data")
+  expect_error(dp_kde(tb, d$t, 0.08, epsilon = 1, columns = "v", mechanism = "iclp"), "^3 of the",
+               class = "dpfda_error_data")
+  s <- summarise_kde(tg, d$t, columns = "v", mechanism = "iclp")
+  expect_equal(c(s$dropped, s$n), c(0, length(d$x) - 3))
   expect_equal(s$sums, summarise_kde(d$x[-c(2, 5, 9)], d$t, mechanism = "iclp")$sums, tolerance = 1e-9)
-  msgs <- character()   # (two: the rows dropped, and the points beyond the grid's range)
-  r <- withCallingHandlers(dp_kde(tb, d$t, 0.08, epsilon = 1, columns = "v", mechanism = "iclp"),
-                           dpfda_warning_data = function(w) {
-                             msgs <<- c(msgs, conditionMessage(w))
-                             invokeRestart("muffleWarning")
-                           })
-  expect_true(any(grepl("dropped", msgs)))
-  expect_true(any(grepl("lie outside the range of the grid", msgs)))
+  expect_warning(r <- dp_kde(tg, d$t, 0.08, epsilon = 1, columns = "v", mechanism = "iclp"),
+                 "lie outside the range of the grid", class = "dpfda_warning_data")
   expect_equal(r$n, length(d$x) - 3)
   df2 <- data.frame(a = c(0.5, NA, 9, -9, 0.2), b = c(0.1, 0.3, NA, 0.2, 12), s = "x")
   DBI::dbWriteTable(con, "bad2", df2)
   tb2 <- dplyr::tbl(con, "bad2")
   g2 <- as.matrix(expand.grid(seq(0, 1, length.out = 5), seq(0, 1, length.out = 4)))
   ok <- stats::complete.cases(df2[c("a", "b")])
+  DBI::dbWriteTable(con, "bad2c", df2[ok, ])
   for (mech in c("gp", "iclp")) {
-    expect_warning(s <- summarise_kde(tb2, g2, 0.3, columns = c("a", "b"), mechanism = mech),
-                   class = "dpfda_warning_data")
-    expect_equal(s$dropped, 2)
+    expect_error(summarise_kde(tb2, g2, 0.3, columns = c("a", "b"), mechanism = mech), "^2 of the 5 rows",
+                 class = "dpfda_error_data")
+    s <- summarise_kde(dplyr::tbl(con, "bad2c"), g2, 0.3, columns = c("a", "b"), mechanism = mech)
     expect_equal(s$sums, summarise_kde(as.matrix(df2[ok, c("a", "b")]), g2, 0.3, mechanism = mech)$sums,
                  tolerance = 1e-9)
     # clamped: (-9, 0.2) counts as (0, 0.2) and (0.2, 12) as (0.2, 1)

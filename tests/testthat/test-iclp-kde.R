@@ -231,11 +231,10 @@ test_that("frequency counts with the kernel mechanisms: the release of the repea
     expect_equal(a$noise_scale, b$noise_scale, tolerance = 1e-12, info = mech)
     expect_equal(a$values$values, b$values$values, tolerance = 1e-6, info = mech)
   }
-  # a data frame's row dropped for a missing point drops its count
+  # a data frame's row with a missing point is refused, with its count (the count of records would tell)
   d <- data.frame(age = c(ages, NA))
-  expect_warning(a <- with_seed_mode(7, dp_kde(d, g, 0.08, epsilon = 1, delta = 1e-5, domain = c(0, 1),
-                                               counts = c(cnt, 1000))), class = "dpfda_warning_data")
-  expect_equal(a$n, sum(cnt))
+  expect_error(dp_kde(d, g, 0.08, epsilon = 1, delta = 1e-5, domain = c(0, 1), counts = c(cnt, 1000)),
+               "^1 of the 22 rows read from `x` holds", class = "dpfda_error_data")
   expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = cnt, binned = FALSE),
                class = "dpfda_error_argument", regexp = "binned")
   expect_error(dp_kde(ages, g, 0.08, epsilon = 1, delta = 1e-5, counts = cnt, unit = seq_along(ages)),

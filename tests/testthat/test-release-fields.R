@@ -220,34 +220,39 @@ test_that("dp_mean(incomplete = \"drop\") and dp_mean(unit =): only noisy fields
   expect_noisy_diff(d, c(mean_noisy, drop_noisy), "long data, unit, drop", power = "n_complete")
 })
 
-test_that("dp_mean() and dp_cov() on long data: an individual whose values are all missing stays in n", {
-  skip(paste("Known open privacy gap (NEWS; ?dp_kde, argument x; ?dp_mean, argument incomplete): rows with a",
-             "missing value are dropped and n counts the rest, so whether a record is missing is not protected;",
-             "enable when a dropped record is counted privately, as incomplete = \"drop\" counts curves."))
+test_that("dp_mean() and dp_cov() on long data: an individual whose values are all missing is refused", {
   # Same ids (N = 30) in both data frames; in the second, individual 1's values are all
-  # missing. In memory (a matrix) such an individual is refused, or counted in N as
-  # incomplete with incomplete = "drop"; in long data (data frames, tables, chunks) its
-  # rows are dropped as missing and it vanishes from n, so the release's exact n (and the
-  # sensitivity, noise scale and PSS psi that follow from it) tells whether one person's
-  # values are missing.
+  # missing. Dropping its rows made it vanish from n, so the release's exact n (and the
+  # sensitivity, noise scale and PSS psi that follow from it) told whether one person's
+  # values are missing. Such an individual is now refused, as a matrix refuses its curve,
+  # on every source and whatever `incomplete` says, and nothing is charged; one missing
+  # value of an individual with other rows is still dropped (the rest of its curve is used).
   set.seed(1)
   t <- seq(0, 1, length.out = 6)
   X <- outer(rnorm(30), sin(pi * t)) + 0.3
   dA <- as.data.frame(curves(X, t))
   dB <- dA
   dB$value[dB$id == 1] <- NA
-  for (inc in c("error", "drop")) {
-    d <- neighbour_diff(function(x) dp_mean(x, grid = t, epsilon = 2, tau = 1, incomplete = inc), dA, dB)
-    # (open) dp_mean() on long data stores n = 29 for the data set with individual 1's values missing
-    # (and sensitivity, noise_scale, params.psi and privacy_unit with it)
-    expect_only_noisy(d, c(mean_noisy, drop_noisy), paste("dp_mean long, all-NA individual,", inc))
-    expect_power(d, mean_noisy, paste("dp_mean long, all-NA individual,", inc))
-    d <- neighbour_diff(function(x) dp_cov(x, grid = t, epsilon = 2, tau = 1, J = 3, incomplete = inc), dA, dB)
-    # (open) the same in dp_cov() (n, privacy_unit, sensitivity, noise_scale, params.psi; mean_release.n with "drop")
-    expect_only_noisy(d, c(mean_noisy, drop_noisy, "mean_release.values.values", "mean_release.coefficients"),
-                      paste("dp_cov long, all-NA individual,", inc))
-    expect_power(d, mean_noisy, paste("dp_cov long, all-NA individual,", inc))
+  dC <- dA
+  dC$value[dC$id == 1 & dC$arg == t[3]] <- NA   # (one value of individual 1: still in n)
+  env <- environment()   # (the tables' connections close when the test ends)
+  srcs <- function(d, nm) list(frame = d, chunks = dp_chunks(d, rows = 7), sqlite = sqlite_tbl(d, nm, envir = env))
+  sB <- srcs(dB, "mB")
+  sC <- srcs(dC, "mC")
+  for (src in names(sB)) {
+    for (inc in c("error", "drop")) {
+      b <- privacy_budget(epsilon = 10)
+      expect_error(dp_mean(sB[[src]], grid = t, epsilon = 2, tau = 1, incomplete = inc, budget = b),
+                   "1 individual of `x`.*no row without a missing value", class = "dpfda_error_data")
+      expect_error(dp_cov(sB[[src]], grid = t, epsilon = 2, tau = 1, J = 3, incomplete = inc, budget = b),
+                   class = "dpfda_error_data")
+      expect_equal(nrow(b$ledger), 0L)
+    }
+    r <- suppressWarnings(dp_mean(sC[[src]], grid = t, epsilon = 2, tau = 1, incomplete = "drop"))
+    expect_equal(r$n, 30, label = paste(src, "n with one missing value"))
   }
+  # the summary refuses it too, before any release
+  expect_error(summarise_mean(dB, grid = t, tau = 1), class = "dpfda_error_data")
 })
 
 test_that("dp_mean(select = \"pcv\", incomplete = \"drop\") is refused: it would store an exact count", {
@@ -394,47 +399,63 @@ test_that("dp_kde(): only noisy fields differ, with points beyond the grid, unit
   }
 })
 
-test_that("dp_kde(), dp_kme(), dp_bandwidth(): a missing value in one row leaves n as it is", {
-  skip(paste("Known open privacy gap (NEWS; ?dp_kde, argument x; ?dp_mean, argument incomplete): rows with a",
-             "missing value are dropped and n counts the rest, so whether a record is missing is not protected;",
-             "enable when a dropped record is counted privately, as incomplete = \"drop\" counts curves."))
-  # Same N = 80 rows; in the second data frame one row's value (or count) is missing. The
-  # row is dropped "one row at a time", and n (with privacy_unit, the sensitivity and the
-  # noise scale computed from it) becomes the exact number of complete rows: it tells
-  # whether one person's value is missing. (dp_bin_regression() counts a missing output at
-  # the midpoint of y_bound precisely because dropping it would change public counts.)
+test_that("dp_kde(), dp_kme(), dp_bandwidth(): a row with a missing value is refused on every source", {
+  # Same N = 80 rows; in the second data frame one row's value (or count) is missing.
+  # Dropping that row made n (with privacy_unit, the sensitivity and the noise scale
+  # computed from it) the exact number of complete rows: it told whether one person's value
+  # is missing. Such a row is now refused on every source, before anything is charged.
+  # (dp_bin_regression() counts a missing output at the midpoint of y_bound, for the same reason.)
   set.seed(1)
   x <- pmin(pmax(c(rnorm(40, 0.3, 0.1), rnorm(40, 0.7, 0.1)), 0.02), 0.98)
-  d1 <- data.frame(v = x, w = rev(x), cnt = 2L)
+  d1 <- data.frame(v = x, w = rev(x), cnt = 2L, u = rep(1:40, 2))
   d2 <- d1
   d2$v[1] <- NA
   d3 <- d1
   d3$cnt[1] <- NA
+  d4 <- d1
+  d4$u[5] <- NA
   g <- seq(0, 1, length.out = 41)
-  for (mech in c("gp", "iclp")) {
-    rel <- function(...) function(d) dp_kde(d, g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, mechanism = mech,
-                                            columns = "v", ...)
-    d <- neighbour_diff(rel(), d1, d2)
-    # (open) n, privacy_unit, sensitivity and noise_scale differ (80 against 79 points)
-    expect_only_noisy(d, c("values.values", "coefficients"), paste("dp_kde missing value,", mech))
-    expect_power(d, "values.values", paste("dp_kde missing value,", mech))
-  }
-  d <- neighbour_diff(function(d) dp_kde(d, g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v",
-                                         counts = "cnt"), d1, d3)
-  # (open) a missing count drops its row: n (160 against 158 records) and what follows from it
-  expect_only_noisy(d, "values.values", "dp_kde missing count")
-  expect_power(d, "values.values", "dp_kde missing count")
   z <- cbind(seq(0, 1, length.out = 8), seq(1, 0, length.out = 8))
-  d <- neighbour_diff(function(d) dp_kme(d, kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, synthetic = z,
-                                         columns = c("v", "w")), d1, d2)
-  # (open) dp_kme() likewise: n, privacy_unit, sensitivity, noise_scale
-  expect_only_noisy(d, c("values.values", "weights", "points"), "dp_kme missing value")
-  expect_power(d, "weights", "dp_kme missing value")
-  d <- neighbour_diff(function(d) dp_bandwidth(d, epsilon = 1, delta = 1e-6, fallback = 0.3, columns = "v"),
-                      d1, d2, volatile = "release_id")
-  # (open) dp_bandwidth() likewise: n and privacy_unit (80 against 79 points)
-  # (no power check: at n = 80 the private test falls back to the public bandwidth in both)
-  expect_only_noisy(d, c("bandwidth", "H", "private"), "dp_bandwidth missing value")
+  env <- environment()   # (the tables' connections close when the test ends)
+  srcs <- function(d, nm) list(frame = d, chunks = dp_chunks(d, rows = 9), sqlite = sqlite_tbl(d, nm, envir = env))
+  all_srcs <- list(d1 = srcs(d1, "p1"), d2 = srcs(d2, "p2"), d3 = srcs(d3, "p3"), d4 = srcs(d4, "p4"))
+  refused <- function(expr, label) {
+    expect_error(expr, "1 of the .*rows read from `x` holds a missing or non-finite value", class = "dpfda_error_data",
+                 label = label)
+  }
+  for (src in names(all_srcs$d1)) {
+    b <- privacy_budget(epsilon = 100)
+    for (mech in c("gp", "bernstein", "iclp")) {
+      refused(dp_kde(all_srcs$d2[[src]], g, bandwidth = 0.1, epsilon = 1, delta = if (mech == "gp") 1e-3 else 0,
+                     mechanism = mech, columns = "v", budget = b), paste("dp_kde", mech, src))
+    }
+    refused(dp_kde(all_srcs$d3[[src]], g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v", counts = "cnt",
+                   budget = b), paste("dp_kde counts", src))
+    refused(dp_kde(all_srcs$d4[[src]], g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v", unit = "u",
+                   budget = b), paste("dp_kde unit", src))
+    refused(dp_kde(all_srcs$d2[[src]], as.matrix(expand.grid(g[c(TRUE, FALSE)], g[c(TRUE, FALSE)])), bandwidth = 0.1,
+                   epsilon = 1, delta = 1e-3, columns = c("v", "w"), budget = b), paste("dp_kde 2-D", src))
+    refused(dp_kme(all_srcs$d2[[src]], kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, synthetic = z,
+                   columns = c("v", "w"), budget = b), paste("dp_kme", src))
+    refused(dp_kme(all_srcs$d2[[src]], kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, method = "random_features",
+                   synthetic = z, domain = rbind(c(0, 0), c(1, 1)), columns = c("v", "w"), budget = b), paste("dp_kme rff", src))
+    refused(dp_bandwidth(all_srcs$d2[[src]], epsilon = 1, delta = 1e-6, fallback = 0.3, columns = "v",
+                         domain = c(0, 1), budget = b), paste("dp_bandwidth", src))
+    refused(dp_bandwidth(all_srcs$d3[[src]], epsilon = 1, delta = 1e-6, fallback = 0.3, columns = "v",
+                         counts = "cnt", domain = c(0, 1), budget = b), paste("dp_bandwidth counts", src))
+    expect_equal(nrow(b$ledger), 0L)
+    # the complete data give a release, which the neighbour never does
+    expect_s3_class(dp_kde(all_srcs$d1[[src]], g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v"),
+                    "dpfda_release")
+  }
+  # in memory without columns, and the summaries (and a summary edited to hide it)
+  refused(dp_kde(d2[c("v", "w")], as.matrix(expand.grid(g[c(TRUE, FALSE)], g[c(TRUE, FALSE)])), bandwidth = 0.1,
+                 epsilon = 1, delta = 1e-3), "dp_kde frame")
+  refused(summarise_kde(d2, g, bandwidth = 0.1, columns = "v"), "summarise_kde")
+  refused(summarise_kme(d2, kernel_gaussian(0.3), synthetic = z, columns = c("v", "w")), "summarise_kme")
+  s <- summarise_kde(d1, g, bandwidth = 0.1, columns = "v")
+  s$dropped <- 1
+  expect_error(dp_kde(s, g, bandwidth = 0.1, epsilon = 1, delta = 1e-3), class = "dpfda_error_data")
 })
 
 test_that("dp_bandwidth(): only the propose-test-release outcome differs", {
