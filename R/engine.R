@@ -380,16 +380,17 @@ frame_clean <- function(d, numeric_cols, other_cols = character()) {
 # replaced by a missing one would vanish, and the release would show the exact
 # count of complete records. Removing the rows first is the user's choice to
 # make that count public. (`rows`: the rows read, of `x` or of one chunk.)
-abort_missing_points <- function(dropped, rows, arg = "x") {
+abort_missing_points <- function(dropped, rows, arg = "x",
+                                 where = "a used column (a point, its unit or its count)") {
   if (!(dropped > 0)) return(invisible(NULL))
-  dpfda_abort(sprintf(paste("%s of the %s rows read from `%s` %s a missing or non-finite value in a used column (a",
-                            "point, its unit or its count). dpfda does not drop them: whether a record is missing",
-                            "is private, and dropping it would release the exact number of complete records. If",
-                            "that number may be public, remove those rows first: stats::na.omit() or",
-                            "stats::complete.cases() in memory, dplyr::filter(tbl, !is.na(col)) on a table, or in",
-                            "the function that reads the chunks; otherwise fill the values in."),
+  dpfda_abort(sprintf(paste("%s of the %s rows read from `%s` %s a missing or non-finite value in %s. dpfda",
+                            "does not drop them: whether a record is missing is private, and dropping it would",
+                            "release the exact number of complete records. If that number may be public, remove",
+                            "those rows first: stats::na.omit() or stats::complete.cases() in memory,",
+                            "dplyr::filter(tbl, !is.na(col)) on a table, or in the function that reads the chunks;",
+                            "otherwise fill the values in."),
                       format(dropped, big.mark = ","), format(rows, big.mark = ","), arg,
-                      if (dropped == 1) "holds" else "hold"),
+                      if (dropped == 1) "holds" else "hold", where),
               class = "dpfda_error_data", arg = arg)
 }
 
@@ -409,9 +410,17 @@ abort_vanished_individuals <- function(k) {
 }
 
 # frame_clean() of points: refuses rows with a missing value (abort_missing_points()).
+# The message names the columns that hold them (dpfda's own columns of a unit or counts given as a
+# vector by what they are).
 frame_clean_points <- function(d, numeric_cols, other_cols = character()) {
   cl <- frame_clean(d, numeric_cols, other_cols)
-  abort_missing_points(cl$dropped, cl$rows)
+  if (cl$dropped > 0) {
+    cols <- c(numeric_cols, other_cols)
+    bad <- cols[vapply(cols, function(cn) any(!is.finite(d[[cn]]) & (is.numeric(d[[cn]]) | is.na(d[[cn]]))), NA)]
+    bad <- ifelse(bad == ".dpfda_unit", "`unit`", ifelse(bad == ".dpfda_counts", "`counts`", sprintf("\"%s\"", bad)))
+    abort_missing_points(cl$dropped, cl$rows, where = sprintf("column%s %s", if (length(bad) == 1L) "" else "s",
+                                                              paste(bad, collapse = ", ")))
+  }
   cl
 }
 

@@ -150,8 +150,11 @@ score_classes <- function(v, classes) {
   if (is.null(classes)) return(ifelse(pos, 1L, -1L))
   if (is.logical(classes)) return(pos)
   out <- factor(ifelse(pos, classes[2L], classes[1L]), levels = classes)
-  if (!is.null(dim(v))) dim(out) <- dim(v)
-  out
+  if (is.null(dim(v))) return(out)
+  # (with an interval: the classes at the fit and the band's ends, as three factor columns; a
+  # factor with dimensions printed without the column names and lost them in data.frame())
+  nm <- colnames(v) %||% paste0("V", seq_len(ncol(v)))
+  as.data.frame(stats::setNames(lapply(seq_len(ncol(v)), function(j) out[(j - 1L) * nrow(v) + seq_len(nrow(v))]), nm))
 }
 
 svm_labels <- function(y, n) {

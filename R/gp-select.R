@@ -114,7 +114,9 @@
 #'   \eqn{\Delta_u}, `n_candidates`, `rng`) plus the chosen `candidate`
 #'   (its row or list element), its `kernel` and `noise_variance`, `candidates`, `folds` (the labels), `error_limit`,
 #'   `sensitivity_rule`, `include_dp_noise`, `epsilon_regression`, `delta`
-#'   and the call. Neither the utilities nor the selection probabilities are
+#'   (the regression's; the selection's own delta is 0, as `glance()` shows
+#'   it, with the regression's as `epsilon_regression` and
+#'   `delta_regression`) and the call. Neither the utilities nor the selection probabilities are
 #'   returned (they are not private).
 #' @seealso [dp_gp_regression()], [dp_select()].
 #' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence, N. D.

@@ -138,8 +138,10 @@ glance.dpfda_selection <- function(x, ...) {
                     epsilon = x$epsilon,
                     sensitivity = x$sensitivity, noise = x$noise %||% NA_character_, rng = x$rng)
   if (inherits(x, "dpfda_gp_selection")) {
-    out$delta <- x$delta
+    # (the selection is pure: its delta is 0; `delta` of the object is the regression's, shown as such)
+    out$delta <- 0
     out$epsilon_regression <- x$epsilon_regression %||% NA_real_
+    out$delta_regression <- x$delta %||% NA_real_
     out$noise_variance <- x$noise_variance
     out$privacy_unit <- x$privacy_unit %||% NA_character_
   }

@@ -320,7 +320,10 @@ new_krr_release <- function(values, mechanism, epsilon, delta, sensitivity, nois
 #'   predicted classes: the positive class where the released function is
 #'   \eqn{\ge 0}, in the labels' own terms (a factor with the levels of a
 #'   factor `y`, `TRUE`/`FALSE` for logical labels, \eqn{\pm 1} for numeric
-#'   ones).
+#'   ones). With `interval` (in `...`), the classes at the fit and at the
+#'   band's ends (`fit`, `lwr`, `upr`): a matrix for logical and numeric
+#'   labels, a data frame of three factors for a factor `y`; a point whose
+#'   `lwr` and `upr` classes differ is one the noise could flip.
 #' @export
 predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response", "class"), ...) {
   type <- check_choice(type, c("response", "class"), "type")

@@ -37,8 +37,10 @@ test_that("a selection: its index and guarantee as one row, never the utilities"
                                        y_bound = c(-2, 2), epsilon = 1, delta = 1e-5, folds = 4,
                                        epsilon_regression = 1))
   gg <- glance(gs)
-  expect_identical(gg$delta, 1e-5)
-  expect_identical(gg$epsilon_regression, 1)
+  # the selection's own guarantee (pure epsilon), and the regression's apart (glance() showed the
+  # regression's delta 1e-5 next to the selection's epsilon 1, a guarantee nothing had)
+  expect_identical(c(gg$epsilon, gg$delta), c(1, 0))
+  expect_identical(c(gg$epsilon_regression, gg$delta_regression), c(1, 1e-5))
   expect_identical(gg$noise_variance, gs$noise_variance)
   t <- seq(0, 1, length.out = 30)
   cv <- curves(outer(stats::runif(200, 0.5, 1), sin(2 * pi * t)), t)
