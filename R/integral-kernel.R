@@ -115,8 +115,10 @@ integral_cross <- function(pts, lo, hi, ls, average = TRUE) {
 
 # ---- integral GP fit (post-processing of the released bin means) -------------
 
+integral_option_names <- c("lengthscale", "variance", "noise_variance", "optimise")
+
 check_integral_options <- function(opts, D) {
-  known <- c("lengthscale", "variance", "noise_variance", "optimise")
+  known <- integral_option_names
   nm <- names(opts)
   if (length(opts) && (is.null(nm) || any(!nzchar(nm)) || any(!nm %in% known))) {
     bad <- if (is.null(nm)) "unnamed" else paste(setdiff(nm, known), collapse = ", ")

@@ -210,6 +210,13 @@ dp_bin_regression <- function(x, y, bins, y_bound, epsilon, domain, newdata = NU
   # y_bound = "auto" (R/auto-y-bound.R): its options come out of `...`
   bo <- split_ybound_options(opts)
   opts <- bo$rest
+  # (an unknown option named before the data are read, with the nearest of every option's names: the
+  # message listed the integral fit's options only, after a pass over the data)
+  unknown <- setdiff(names(opts), c(integral_option_names, ""))
+  if (length(unknown)) {
+    abort_unknown_option(unknown[1L], "dp_bin_regression", c(option_names("dp_bin_regression"), "columns",
+                                                             integral_option_names, ybound_option_names))
+  }
   auto <- !missing(y_bound) && identical(y_bound, "auto")
   if (!missing(y_bound) && !auto) y_bound <- check_y_bound(y_bound, auto_ok = TRUE)
   if (!auto) auto_bound_unused(bo$auto, "y_bound", ybound_option_names)

@@ -379,3 +379,15 @@ test_that("a list of ranges is a domain (as dp_kde() takes it), named ranges mat
   k2 <- kr(list(Wind = c(0, 22), Temp = c(55, 100)))
   expect_equal(predict(k2, data.frame(Temp = 80, Wind = 10)), predict(k1, data.frame(Temp = 80, Wind = 10)))
 })
+
+test_that("an unknown option of dp_bin_regression() is named before the data are read, with the nearest name", {
+  # (the message listed the integral fit's four options only, after the summary's pass over the data)
+  set.seed(1)
+  d <- data.frame(x = runif(80), y = rnorm(80))
+  br <- function(...) dp_bin_regression(d, y = "y", bins = 5, y_bound = c(-3, 3), epsilon = 1, domain = c(0, 1),
+                                        columns = "x", ...)
+  expect_error(br(lengthscal = 0.2), "did you mean `lengthscale`", class = "dpfda_error_argument")
+  expect_error(br(bound_shar = 0.1), "did you mean `bound_share`", class = "dpfda_error_argument")
+  expect_error(br(foo = 2), "`foo` is not an option of dp_bin_regression()", class = "dpfda_error_argument")
+  expect_error(br(delta = 1e-5), "pure epsilon-DP", class = "dpfda_error_argument")
+})
