@@ -394,19 +394,35 @@ abort_missing_points <- function(dropped, rows, arg = "x",
               class = "dpfda_error_data", arg = arg)
 }
 
-# Curves from long data (summaries of the mean and covariance): a row with a
-# missing value is dropped (the rest of its individual's curve is used, and
-# the contribution bound holds), but an individual none of whose rows is
-# left would vanish, and n (public) with it: refused, on every source.
-abort_vanished_individuals <- function(k) {
+# Curves from long data (summaries of the mean and covariance) and the groups
+# of death counts: a row with a missing value is dropped (the rest of its
+# individual's curve is used, and the contribution bound holds), but an
+# individual none of whose rows is left would vanish, and n (public) with it:
+# refused, on every source. `who`: "individual" (an `id`) or "group".
+abort_vanished_individuals <- function(k, who = "individual", by = "id") {
   if (!(k > 0)) return(invisible(NULL))
-  dpfda_abort(sprintf(paste("%s individual%s of `x` (an `id` with rows) %s no row without a missing value (or a",
-                            "missing unit). dpfda does not drop %s: the number of individuals is public, and",
-                            "dropping one would release whether its values are missing. If that may be public,",
-                            "remove %s rows first (e.g. dplyr::filter() by id); otherwise fill in a value."),
-                      format(k, big.mark = ","), if (k == 1) "" else "s", if (k == 1) "has" else "have",
-                      if (k == 1) "it" else "them", if (k == 1) "its" else "their"),
+  dpfda_abort(sprintf(paste("%s %s%s of `x` (%s `%s` with rows) %s no row without a missing value%s. dpfda does",
+                            "not drop %s: the number of %ss is public, and dropping one would release whether its",
+                            "values are missing. If that may be public, remove %s rows first (e.g. dplyr::filter()",
+                            "by %s); otherwise fill in a value."),
+                      format(k, big.mark = ","), who, if (k == 1) "" else "s", if (who == "individual") "an" else "a",
+                      by, if (k == 1) "has" else "have", if (who == "individual") " (or a missing unit)" else "",
+                      if (k == 1) "it" else "them", who, if (k == 1) "its" else "their", by),
               class = "dpfda_error_data", arg = "x")
+}
+
+# A row of long data whose `id` (or mortality `group`) is missing belongs to no individual: dropped, it
+# would take a record whose id went missing out of the public n (the individual with it, were it its
+# only row). Refused on every source.
+abort_missing_ids <- function(k, rows, by = "id", who = "individual") {
+  if (!(k > 0)) return(invisible(NULL))
+  dpfda_abort(sprintf(paste("%s of the %s rows read from `x` %s a missing `%s`: such a row belongs to no %s, and",
+                            "dpfda does not drop it (a record whose `%s` went missing would leave the public",
+                            "number of %ss). Give those rows their `%s`, or remove them first where their",
+                            "number may be public (e.g. stats::complete.cases() or dplyr::filter(tbl, !is.na(%s)))."),
+                      format(k, big.mark = ","), format(rows, big.mark = ","), if (k == 1) "has" else "have", by, who,
+                      by, who, by, by),
+              class = "dpfda_error_data", arg = by)
 }
 
 # frame_clean() of points: refuses rows with a missing value (abort_missing_points()).
@@ -517,7 +533,8 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE, nan_null = 
 # SQLite), and NaN = 0 is false or NULL on every engine. `ids`: also counts
 # the distinct values of that column among the kept rows (`n_ids`; in the
 # same scan: the summaries of curves need their number).
-lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character()) {
+lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character(), ids_by = "id",
+                           ids_who = "individual") {
   s <- sq_from(q)
   fin <- intersect(cols, finite)
   qc <- sq_id(s, cols)
@@ -528,10 +545,14 @@ lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character
   cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
     rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 0 ELSE 1 END)", keep)),
     if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)),
-                            ids_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, ids)))))))
+                            ids_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, ids)),
+                            ids_null = sprintf("SUM(CASE WHEN %s IS NULL THEN 1 ELSE 0 END)", sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
-  if (!is.null(ids)) abort_vanished_individuals(plain_number(cnt$ids_all, 0) - plain_number(cnt$ids, 0))
+  if (!is.null(ids)) {   # (rows of no individual, and individuals with no row left: refused)
+    abort_missing_ids(plain_number(cnt$ids_null, 0), rows, ids_by, ids_who)
+    abort_vanished_individuals(plain_number(cnt$ids_all, 0) - plain_number(cnt$ids, 0), ids_who, ids_by)
+  }
   # (SUM over no rows is NULL: no missing values)
   list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0),
        n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0))

@@ -514,7 +514,7 @@ summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "grou
 # name, used only where the data have such a column (one distribution otherwise), as a data
 # frame in memory does, so that every source groups alike.
 summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = "group", .query = FALSE,
-                                     group_if_present = FALSE) {
+                                     group_if_present = FALSE, .chunk = FALSE) {
   have <- engine_names_or(x)   # (chunks: NULL, the names are checked chunk by chunk)
   if (group_if_present && !is.null(have) && !is.null(group) && !(group %in% have)) group <- NULL
   age <- engine_columns(age, have, "age", 1L)
@@ -530,16 +530,18 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
       if (first && group_if_present && !is.null(group) && !(group %in% names(d))) group <<- NULL
       first <<- FALSE
       if (is.null(lv) && !is.null(group) && is.factor(d[[group]])) lv <<- levels(d[[group]])
-      summarise_mortality_impl(d, age, deaths, group)
+      summarise_mortality_impl(d, age, deaths, group, .chunk = TRUE)
     })
     if (!is.null(lv)) out$settings$group_levels <- lv
+    out <- mortality_check_groups(out)   # (a group's rows may lie in several chunks: checked on the whole)
     return(warn_dropped(out, after = mortality_dropped_note))
   }
   if (is_lazy_table(x)) {
     cols <- c(age = age, deaths = deaths, group = group)
     new <- c("age", "deaths", if (!is.null(group)) "grp")
     q <- lazy_select(x, cols, new, numeric = c("age", "deaths"), check = !.query)
-    nn <- lazy_drop_null(q, new, check = !.query, finite = c("age", "deaths"))
+    nn <- lazy_drop_null(q, new, check = !.query, finite = c("age", "deaths"), ids = if (!is.null(group)) "grp",
+                         ids_by = "group", ids_who = "group")
     s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
     if (is.null(group)) s <- sq_mutate(s, list(grp = "'all'"))
     dd <- sq_id(s, "deaths")
@@ -556,6 +558,7 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
                         after = mortality_dropped_note))
   }
   if (!is.data.frame(x)) arg_error("x", "a data frame, database table or dp_chunks()", x)
+  if (!is.null(group)) abort_missing_ids(sum(is.na(x[[group]])), nrow(x), "group", "group")
   cl <- frame_clean(x, c(age, deaths), group)
   d <- cl$data
   if (any(d[[deaths]] < 0)) {
@@ -564,7 +567,19 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
   }
   g <- if (is.null(group)) rep("all", nrow(d)) else d[[group]]
   s <- mortality_table(g, d[[age]], d[[deaths]])
-  new_dpfda_summary("mortality", s, nrow(s), cl$rows, cl$dropped, list())
+  out <- new_dpfda_summary("mortality", s, nrow(s), cl$rows, cl$dropped, list(),
+                           groups_seen = if (!is.null(group)) sort(unique(as.character(x[[group]]))))
+  if (!.chunk) out <- mortality_check_groups(out)
+  out
+}
+
+# A group none of whose rows is complete would vanish from the table (and from n, the public number
+# of groups): refused (abort_vanished_individuals()). `groups_seen`: every group with a row, added
+# over chunks by `+`.
+mortality_check_groups <- function(s) {
+  if (!is.null(s$groups_seen)) abort_vanished_individuals(length(s$groups_seen) - nrow(s$sums), "group", "group")
+  s$groups_seen <- NULL
+  s
 }
 
 # Deaths summed by (group, age) as a named group x age matrix.

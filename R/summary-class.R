@@ -94,6 +94,12 @@ NULL
     out$sums <- e1$sums + e2$sums
   }
   out$n <- e1$n + e2$n
+  if (e1$kind == "mortality") {   # (groups, which two parts can share: the rows of the table)
+    out$n <- as.double(nrow(out$sums))
+    if (!is.null(e1$groups_seen) || !is.null(e2$groups_seen)) {
+      out$groups_seen <- sort(union(e1$groups_seen, e2$groups_seen))
+    }
+  }
   out$rows <- e1$rows + e2$rows
   out$dropped <- e1$dropped + e2$dropped
   if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells

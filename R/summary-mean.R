@@ -217,9 +217,10 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     cn <- get(a)
     if (!cn %in% names(x)) engine_missing_column(cn, names(x), a)
   }
+  abort_missing_ids(sum(is.na(x[[id]])), nrow(x))
   cl <- frame_clean(x, c(arg, value), c(id, unit))
   d <- cl$data
-  if (cl$dropped > 0) abort_vanished_individuals(length(unique(x[[id]][!is.na(x[[id]])])) - length(unique(d[[id]])))
+  if (cl$dropped > 0) abort_vanished_individuals(length(unique(x[[id]])) - length(unique(d[[id]])))
   if (!nrow(d)) {                        # every row dropped: no cells
     return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped,
                 incomplete_n = 0, ids = d[[id]], data = d))

@@ -255,6 +255,46 @@ test_that("dp_mean() and dp_cov() on long data: an individual whose values are a
   expect_error(summarise_mean(dB, grid = t, tau = 1), class = "dpfda_error_data")
 })
 
+test_that("a row of long data with a missing id, or a group with no complete row, is refused on every source", {
+  # A row whose id is missing belongs to no individual: it was dropped, and an individual all of
+  # whose ids went missing vanished from n (60 against 59 in dp_mean(); with unit =, a person
+  # from the number of units). Mortality: a group whose death counts are all missing, or a row
+  # without its group, left the public number of groups (12 against 11). Found by a user test.
+  set.seed(2)
+  g <- seq(0, 1, length.out = 11)
+  L <- do.call(rbind, lapply(1:60, function(i) data.frame(id = i, person = (i + 1) %/% 2, arg = rep(g, each = 2),
+                                                            value = rnorm(22))))
+  L1 <- L
+  L1$id[L1$id == 3] <- NA     # (every row of individual 3)
+  L2 <- L
+  L2$id[L2$person == 2] <- NA   # (every row of person 2, with unit = person)
+  m <- expand.grid(age = 0:20, group = paste0("r", 1:12), stringsAsFactors = FALSE)
+  m$deaths <- rpois(252, 50)
+  m1 <- m
+  m1$deaths[m1$group == "r3"] <- NA
+  m2 <- m
+  m2$group[5] <- NA
+  env <- environment()
+  srcs <- function(d, nm) list(frame = d, chunks = dp_chunks(d, rows = 50), sqlite = sqlite_tbl(d, nm, envir = env))
+  s <- list(L1 = srcs(L1, "L1"), L2 = srcs(L2, "L2"), m = srcs(m, "m"), m1 = srcs(m1, "m1"), m2 = srcs(m2, "m2"))
+  for (src in names(s$L1)) {
+    b <- privacy_budget(epsilon = 100)
+    expect_error(dp_mean(s$L1[[src]], epsilon = 1, tau = 3, grid = g, budget = b), "missing `id`",
+                 class = "dpfda_error_data", info = src)
+    expect_error(dp_cov(s$L1[[src]], epsilon = 1, tau = 3, grid = g, J = 3, incomplete = "drop", budget = b),
+                 "missing `id`", class = "dpfda_error_data", info = src)
+    expect_error(dp_mean(s$L2[[src]], epsilon = 1, tau = 3, grid = g, unit = "person", budget = b), "missing `id`",
+                 class = "dpfda_error_data", info = src)
+    expect_error(summarise_mortality(s$m1[[src]]), "1 group of `x`.*no row without a missing value",
+                 class = "dpfda_error_data", info = src)
+    expect_error(summarise_mortality(s$m2[[src]]), "missing `group`", class = "dpfda_error_data", info = src)
+    expect_equal(nrow(b$ledger), 0L)
+    # the complete table: 12 groups from every source (chunks of 50 rows split groups: they counted 17)
+    expect_equal(summarise_mortality(s$m[[src]])$n, 12, info = src)
+  }
+  expect_error(mortality_distribution(m1, age = age, deaths = deaths, group = group), class = "dpfda_error_data")
+})
+
 test_that("dp_mean(select = \"pcv\", incomplete = \"drop\") is refused: it would store an exact count", {
   # The private cross-validation would run on the complete curves only, calibrated to their exact
   # number (pcv$n, pcv$privacy_unit, its sensitivity and candidates): N minus that is the count of
