@@ -26,7 +26,10 @@
 #' of a database table and of chunks, so that every source gives the same
 #' distributions: deaths are summed by (group, age) in any row order, an age
 #' that a group lacks counts 0 deaths, and rows with a missing or non-finite
-#' value are dropped with a warning (`dpfda_warning_data`).
+#' value are dropped with a warning (`dpfda_warning_data`). A row whose group
+#' is missing, and a group none of whose rows is complete, are refused
+#' (`dpfda_error_data`): the group would vanish from the public number of
+#' groups.
 #'
 #' **Private mean mortality distribution.** The object is a [curves()] object
 #' with one row per group, so [dp_mean()] releases the mean distribution
