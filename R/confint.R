@@ -338,10 +338,12 @@ noise_band <- function(law, level, type, nsim, seed) {
 #' and `privacy_unit`, the individual the guarantee protects as the print
 #' states it ("one curve (35)", "Subject (27 units)", "one record (272)";
 #' `n` counts those).
-#' For a [dp_kme()] release `glance()` adds
-#' `expected_rkhs`, the root-mean-square RKHS norm of the noise (the MMD it
-#' puts between the release and the data's embedding; for random features,
-#' in the feature space), which says more than the noise sd at the points.
+#' For a [dp_kme()] release `expected_l2` is the root-mean-square noise of
+#' the embedding at the released points (weighted as in `noise_law()`), and
+#' `glance()` adds `expected_rkhs`, the root-mean-square RKHS norm of the
+#' noise (the MMD it puts between the release and the data's embedding; for
+#' random features, in the feature space), the figure that `print()` shows,
+#' which says more than the noise at the points.
 #' `tidy()` and `glance()` are the generics of the
 #' \pkg{generics} package (re-exported), so `broom::tidy()` finds them too.
 #'

@@ -1,0 +1,93 @@
+# plot() and summary() of the results that are not curves: a released
+# bandwidth (dp_bandwidth()), a selection (dp_select(), dp_gp_select(),
+# pcv_select()) and an online session (dp_online()). R's defaults failed on
+# them with unclassed errors ("'x' is a list, but does not have components
+# 'x' and 'y'") or printed the raw list; summary() of every other result
+# repeats its print, and so do these.
+
+# A classed refusal that says what to plot instead.
+abort_nothing_to_plot <- function(what, instead) {
+  dpfda_abort(sprintf("There is no curve to plot in %s; %s", what, instead), class = "dpfda_error_unsupported",
+              arg = "x")
+}
+
+#' Plots and summaries of bandwidths, selections and online sessions
+#'
+#' A released bandwidth ([dp_bandwidth()]) and a selection ([dp_select()],
+#' [dp_gp_select()], [pcv_select()]) are numbers, not curves: `plot()` of
+#' them is refused with a classed error (`dpfda_error_unsupported`) that
+#' says what to plot instead, and `summary()` gives the object, which
+#' prints as it does. `plot()` of an online session ([dp_online()]) draws
+#' its public answers so far, `released(x)`; `summary()`, `glance()` and
+#' `tidy()` of a session are those of `released(x)` (a session that has
+#' answered nothing has nothing to describe: `dpfda_error_state`).
+#'
+#' @param x,object A `dpfda_bandwidth`, `dpfda_selection` or
+#'   `dpfda_online_session`.
+#' @param ... For an online session, passed to the method of its release
+#'   (e.g. `band = TRUE` for [plot()]); otherwise unused.
+#' @return `plot()`: of a session, invisibly the release plotted. `summary()`:
+#'   the object itself, or for a session the summary of its release.
+#'   `glance()`, `tidy()`: data frames, as for a release.
+#' @seealso [dp_bandwidth()], [dp_select()], [pcv_select()], [dp_online()].
+#' @examples
+#' s <- dp_online(function(t) sin(2 * pi * t), kernel_exponential(0.1), sensitivity = 0.1,
+#'                epsilon = 1, delta = 1e-5)
+#' invisible(query(s, seq(0, 1, length.out = 50)))
+#' plot(s)
+#' glance(s)
+#' b <- dp_bandwidth(faithful$eruptions, epsilon = 1, delta = 1e-5, fallback = 0.3)
+#' summary(b)
+#' try(plot(b))
+#' @name result_methods
+NULL
+
+#' @rdname result_methods
+#' @export
+plot.dpfda_bandwidth <- function(x, ...) {
+  abort_nothing_to_plot("a released bandwidth",
+                        "plot the density released with it: plot(dp_kde(x, grid, bandwidth = b, ...)).")
+}
+
+#' @rdname result_methods
+#' @export
+plot.dpfda_selection <- function(x, ...) {
+  abort_nothing_to_plot("a selection", paste("print() says which candidate was chosen and tidy() lists the",
+                                             "candidates; plot the release made with it."))
+}
+
+#' @rdname result_methods
+#' @export
+plot.dpfda_pcv_selection <- plot.dpfda_selection
+
+#' @rdname result_methods
+#' @export
+summary.dpfda_bandwidth <- function(object, ...) object
+
+#' @rdname result_methods
+#' @export
+summary.dpfda_selection <- function(object, ...) object
+
+#' @rdname result_methods
+#' @export
+summary.dpfda_pcv_selection <- function(object, ...) object
+
+#' @rdname result_methods
+#' @export
+plot.dpfda_online_session <- function(x, ...) {
+  r <- released(x)
+  graphics::plot(r, ...)
+  invisible(r)
+}
+
+#' @rdname result_methods
+#' @export
+summary.dpfda_online_session <- function(object, ...) summary(released(object), ...)
+
+#' @rdname result_methods
+#' @export
+glance.dpfda_online_session <- function(x, ...) glance(released(x), ...)
+
+#' @rdname result_methods
+#' @export
+tidy.dpfda_online_session <- function(x, ...) tidy(released(x), ...)
