@@ -509,7 +509,9 @@ summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "grou
   deaths <- column_arg_names("deaths", x)
   group_if_present <- missing(group)   # (the default "group": summarise_mortality_impl() drops it where absent)
   group <- if (group_if_present) "group" else column_arg_names("group", x)
-  summarise_mortality_impl(x, age, deaths, group, .query, group_if_present = group_if_present)
+  s <- summarise_mortality_impl(x, age, deaths, group, .query, group_if_present = group_if_present)
+  # (a data frame warns of its dropped rows as a table and chunks do; it was silent)
+  if (is.data.frame(x)) warn_dropped(s, after = mortality_dropped_note) else s
 }
 
 # summarise_mortality() with column names (strings). group_if_present: `group` is the default

@@ -95,7 +95,9 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   } else if (!is.null(unit)) {
     unit <- with_unit_label(unit, substitute(unit))   # (named as dp_mean() names it: "id", not "unit")
   }
-  summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete, unit)
+  s <- summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete, unit)
+  # (a long data frame warns of its dropped rows as a table and chunks do; it was silent)
+  if (is.data.frame(x) && !inherits(x, "dpfda_curves")) warn_dropped(s) else s
 }
 
 # summarise_mean() with column names (strings).
@@ -667,6 +669,7 @@ abort_long_frame_grid <- function(e, x, opts, fun) {
 frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete = "error", drop_hint = FALSE) {
   ucol <- if (!is.null(unit)) column_names(unit, names(x), "unit")
   cells <- frame_clipped_cells(x, grid, Inf, rep(1, length(grid)), "sup", id, arg, value, unit = ucol)
+  warn_dropped_rows(cells$dropped)   # (as a table and chunks warn; a data frame was silent)
   vals <- matrix(NA_real_, cells$n, length(grid))
   vals[cbind(cells$i + 1, cells$k + 1L)] <- cells$contrib
   cl <- cells$data   # (the rows kept, as frame_clipped_cells() cleaned them)
@@ -724,6 +727,7 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
                                              incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols,
                                         if (!is.null(src$unit)) list(unit = src$unit)))
     if (!is.null(attr(src$unit, "name", exact = TRUE))) s$unit <- attr(src$unit, "name", exact = TRUE)
+    if (is.data.frame(data) && !inherits(data, "dpfda_curves")) s <- warn_dropped(s)   # (as tables and chunks)
   }
   s <- check_summary(s, "mean")
   if (incomplete == "error") refuse_missing_cells(s, src = src) else s

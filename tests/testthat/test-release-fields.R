@@ -293,6 +293,19 @@ test_that("a row of long data with a missing id, or a group with no complete row
     expect_equal(summarise_mortality(s$m[[src]])$n, 12, info = src)
   }
   expect_error(mortality_distribution(m1, age = age, deaths = deaths, group = group), class = "dpfda_error_data")
+  # one missing value (of an individual, or a group's death count) is dropped with the same warning on
+  # every source (a data frame in memory was silent)
+  L3 <- L
+  L3$value[5] <- NA
+  m3 <- m
+  m3$deaths[7] <- NA
+  s3 <- list(L = srcs(L3, "L3"), m = srcs(m3, "m3"))
+  for (src in names(s3$L)) {
+    expect_warning(summarise_mean(s3$L[[src]], grid = g, tau = 3), "1 row", class = "dpfda_warning_data")
+    expect_warning(dp_mean(s3$L[[src]], epsilon = 1, tau = 3, grid = g), "1 row", class = "dpfda_warning_data")
+    expect_warning(dp_cov(s3$L[[src]], epsilon = 1, tau = 3, grid = g, J = 3), "1 row", class = "dpfda_warning_data")
+    expect_warning(summarise_mortality(s3$m[[src]]), "1 row", class = "dpfda_warning_data")
+  }
 })
 
 test_that("dp_mean(select = \"pcv\", incomplete = \"drop\") is refused: it would store an exact count", {
