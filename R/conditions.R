@@ -239,6 +239,12 @@ levels_text <- function(x) {
 }
 
 arg_error <- function(arg, what, value, class = "dpfda_error_argument", private = FALSE) {
+  # a vector of data with a missing value (`y`, `unit`, `counts`) is also a data error, as a missing
+  # value in a column is: one handler of dpfda_error_data catches every refusal of missing values
+  if (identical(class, "dpfda_error_argument") && (is.atomic(value) || is.factor(value)) && length(value) > 1L &&
+      anyNA(value)) {
+    class <- c(class, "dpfda_error_data")
+  }
   dpfda_abort(sprintf("`%s` must be %s, not %s.", arg, what, if (private) describe_shape(value) else describe_value(value)),
               class = class, arg = arg)
 }

@@ -292,3 +292,28 @@ test_that("a choice takes a unique abbreviation, as match.arg() does, and refuse
   expect_identical(dpfda:::check_choice("gp", c("gp", "gp_sobolev"), "m"), "gp")
   expect_identical(dpfda:::check_choice("gp_s", c("gp", "gp_sobolev"), "m"), "gp_sobolev")
 })
+
+test_that("a vector of data with a missing value is refused as a data error too (unit, counts, y)", {
+  # (a missing value in a column was dpfda_error_data, the same in a vector argument only
+  # dpfda_error_argument: one handler did not catch every refusal of missing values)
+  set.seed(1)
+  x <- runif(50)
+  y <- sin(x)
+  g <- seq(0, 1, length.out = 11)
+  u <- rep(1:25, 2)
+  u[3] <- NA
+  cn <- rep(1, 50)
+  cn[2] <- NA
+  y[4] <- NA
+  for (e in list(tryCatch(dp_kde(x, g, 0.1, 1, 1e-5, unit = u), error = identity),
+                 tryCatch(dp_kde(x, g, 0.1, 1, 1e-5, counts = cn), error = identity),
+                 tryCatch(dp_krr(x, y, kernel = kernel_gaussian(0.2), grid = g, epsilon = 1, delta = 1e-5,
+                                 lambda = 0.1, y_bound = c(-2, 2)), error = identity))) {
+    expect_s3_class(e, "dpfda_error_data")
+    expect_s3_class(e, "dpfda_error_argument")
+  }
+  # a scalar argument that is NA stays an argument error only
+  e <- tryCatch(dp_kde(x, g, NA_real_, 1, 1e-5), error = identity)
+  expect_s3_class(e, "dpfda_error")
+  expect_false(inherits(e, "dpfda_error_data"))
+})
