@@ -249,6 +249,17 @@ arg_error <- function(arg, what, value, class = "dpfda_error_argument", private 
               class = class, arg = arg)
 }
 
+# A declared sensitivity of 0 (dp_gp_release(), dp_bernstein()): no noise is added, which is
+# private only for a function that does not depend on the data; said, as it was silent.
+warn_zero_sensitivity <- function(sensitivity) {
+  if (identical(as.double(sensitivity), 0) && !isFALSE(getOption("dpfda.privacy_warnings", TRUE))) {
+    dpfda_warn(paste("`sensitivity` is 0: no noise is added, and the release is `f` itself. That is private only",
+                     "if `f` does not depend on the data; otherwise give the sensitivity of `f`."),
+               c("dpfda_warning_privacy", "dpfda_warning"))
+  }
+  invisible(sensitivity)
+}
+
 # ---- argument checkers (return the cleaned value) -----------------------------
 
 # Options of a switch that is off (`names`, e.g. inference_share without inference = TRUE): an error

@@ -135,7 +135,8 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise_mode <- check_noise(noise)
-  sensitivity <- check_number(sensitivity, "sensitivity", lower = 0, class = "dpfda_error_privacy")
+  sensitivity <- warn_zero_sensitivity(check_number(sensitivity, "sensitivity", lower = 0,
+                                                   class = "dpfda_error_privacy"))
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")

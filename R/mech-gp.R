@@ -84,6 +84,7 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
   values <- evaluate_target(f, grid)
   check_noise_dots(list(...), "dp_gp_release")
   sigma <- dp_noise_scale(sensitivity, epsilon, delta, calibration = calibration, ...)
+  warn_zero_sensitivity(sensitivity)
   rel <- gp_release(values, grid, kernel, sigma, mechanism = "gp", epsilon = epsilon, delta = delta,
                     sensitivity = sensitivity,
                     calibration = check_choice(calibration, c("analytic", "hall", "classical"), "calibration"),

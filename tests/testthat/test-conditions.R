@@ -317,3 +317,15 @@ test_that("a vector of data with a missing value is refused as a data error too 
   expect_s3_class(e, "dpfda_error")
   expect_false(inherits(e, "dpfda_error_data"))
 })
+
+test_that("a declared sensitivity of 0 is said (dp_gp_release(), dp_bernstein()): no noise is added", {
+  local_privacy_warnings()
+  g <- seq(0, 1, length.out = 11)
+  expect_warning(r <- dp_gp_release(function(t) sin(t), g, kernel_gaussian(0.2), sensitivity = 0, epsilon = 1,
+                                    delta = 1e-5), "no noise is added", class = "dpfda_warning_privacy")
+  expect_equal(r$values$values[1, ], sin(g))
+  expect_warning(dp_bernstein(function(t) t^2, sensitivity = 0, epsilon = 1, k = 4), "no noise is added",
+                 class = "dpfda_warning_privacy")
+  expect_no_warning(dp_gp_release(function(t) sin(t), g, kernel_gaussian(0.2), sensitivity = 0.1, epsilon = 1,
+                                  delta = 1e-5))
+})
