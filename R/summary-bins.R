@@ -180,10 +180,27 @@ lazy_weighted_points <- function(x, columns, xn, id = NULL, counts = NULL, check
   new <- c(xn, if (!is.null(id)) "id", if (!is.null(counts)) "cw")
   q <- lazy_select(x, cols, new, numeric = c(xn, "cw"), check = check, nan_null = nan_null)
   nn <- lazy_drop_null(q, new, check = check, finite = c(xn, "cw"))
-  if (check) abort_missing_points(nn$dropped, nn$rows)   # (points: a missing value is refused)
+  if (check && nn$dropped > 0) lazy_abort_missing_points(q, new, c(columns, id, counts), c(xn, "cw"), nn)
   if (!is.null(counts) && check) lazy_check_counts(nn$q)
   nn$q <- lazy_weight(nn$q, if (!is.null(id)) "id", !is.null(counts))
   nn
+}
+
+# Points of a table with a missing value: refused (abort_missing_points()), naming the columns that
+# hold them (one more query, on this path only). `new`: the columns of the query `q` as renamed,
+# `orig` the table's names of them, `finite` those whose values must be finite.
+lazy_abort_missing_points <- function(q, new, orig, finite, nn) {
+  s <- sq_from(q)
+  flags <- lapply(new, function(cn) {
+    qc <- sq_id(s, cn)
+    sprintf("SUM(CASE WHEN %s THEN 0 ELSE 1 END)", if (cn %in% finite) sprintf("(%s - %s) = 0", qc, qc) else
+      paste(qc, "IS NOT NULL"))
+  })
+  cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), stats::setNames(flags, new))))
+  bad <- orig[vapply(new, function(cn) plain_number(cnt[[cn]], 0) > 0, NA)]
+  abort_missing_points(nn$dropped, nn$rows, where = if (length(bad)) {
+    sprintf("column%s %s", if (length(bad) == 1L) "" else "s", paste0("\"", bad, "\"", collapse = ", "))
+  } else "a used column")
 }
 
 # SUM of a 0/1 flag (SQL), or with a frequency table's weights `wt` the records it flags.

@@ -462,7 +462,8 @@ test_engines("bad input in a table", function(con) {
   expect_error(dp_kde(tb, d$t, 0.05, epsilon = 1, delta = 1e-3, columns = "s"), class = "dpfda_error_data")
   # points: NULLs refused (dropping them would make the count of complete rows public); without them the
   # summary equals memory
-  expect_error(summarise_kde(tb, d$t, 0.05, columns = "v", bins = 500), "^3 of the", class = "dpfda_error_data")
+  expect_error(summarise_kde(tb, d$t, 0.05, columns = "v", bins = 500), "^3 of the .* in column \"v\"\\.",
+               class = "dpfda_error_data")
   DBI::dbWriteTable(con, "good", df[!is.na(df$v), ])
   tg <- dplyr::tbl(con, "good")
   s <- summarise_kde(tg, d$t, 0.05, columns = "v", bins = 500)
