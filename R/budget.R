@@ -365,7 +365,10 @@ charge_budget <- function(budget, epsilon, delta = 0, label = "release", mu = NU
                           rho = NULL, unit = NULL, seeded = NULL) {
   if (is.null(budget)) return(invisible(NULL))
   budget <- check_budget(budget)
-  if (!is.null(id) && id %in% budget$ledger$id) return(invisible(budget))
+  if (!is.null(id) && id %in% budget$ledger$id) {   # (charged once before: what was held may be said)
+    give_private_warnings()
+    return(invisible(budget))
+  }
   row <- ledger_row(label, epsilon, delta, mu, rho, id, unit)
   if (!is.null(seeded)) row$seeded <- seeded   # (else ledger_commit() reads the noise source)
   ledger_commit(budget, row)
@@ -463,6 +466,7 @@ ledger_commit <- function(budget, rows) {
   }
   warn_mixed_units(budget$ledger, rows)
   budget$ledger <- new
+  give_private_warnings()   # (charged: the warnings held until now, R/release-driver.R)
   invisible(budget)
 }
 

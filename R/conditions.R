@@ -19,6 +19,7 @@ dpfda_warn <- function(message, class = "dpfda_warning", call = user_call()) {
     class = c(unique(c(class, "dpfda_warning")), "warning", "condition"),
     list(message = message, call = call)
   )
+  if (hold_private_warning(cnd)) return(invisible(cnd))   # (until the budget is charged: R/release-driver.R)
   warning(cnd)
 }
 

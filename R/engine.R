@@ -544,14 +544,17 @@ lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character
   if (!check) return(list(q = kept, rows = NA_real_, dropped = NA_real_))
   cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
     rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 0 ELSE 1 END)", keep)),
-    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)),
-                            ids_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, ids)),
-                            ids_null = sprintf("SUM(CASE WHEN %s IS NULL THEN 1 ELSE 0 END)", sq_id(s, ids)))))))
+    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
-  if (!is.null(ids)) {   # (rows of no individual, and individuals with no row left: refused)
-    abort_missing_ids(plain_number(cnt$ids_null, 0), rows, ids_by, ids_who)
-    abort_vanished_individuals(plain_number(cnt$ids_all, 0) - plain_number(cnt$ids, 0), ids_who, ids_by)
+  if (!is.null(ids) && plain_number(cnt$nulls, 0) > 0) {
+    # rows of no individual, and individuals with no row left: refused (a second scan, only when rows
+    # were dropped: the first gives the kept ids' count, the usual case needs no other)
+    ia <- engine_collect(sq_lazy(sq_summarise(s, character(), list(
+      ids_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, ids)),
+      ids_null = sprintf("SUM(CASE WHEN %s IS NULL THEN 1 ELSE 0 END)", sq_id(s, ids))))))
+    abort_missing_ids(plain_number(ia$ids_null, 0), rows, ids_by, ids_who)
+    abort_vanished_individuals(plain_number(ia$ids_all, 0) - plain_number(cnt$ids, 0), ids_who, ids_by)
   }
   # (SUM over no rows is NULL: no missing values)
   list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0),

@@ -158,7 +158,9 @@
 #'   and `"frl"`: discrete Laplace on the rounded coefficients, as in
 #'   [dp_mean()]).
 #' @param budget `NULL`, or a [privacy_budget()] to charge. A
-#'   `dpfda_bandwidth` passed as `bandwidth` is charged too (once per budget).
+#'   `dpfda_bandwidth` passed as `bandwidth` is charged too (once per budget),
+#'   when the density is asked for: it was released already, so it stays
+#'   charged if the budget then refuses the density.
 #' @param unit The privacy unit when one person has several points: a column
 #'   (string or bare name) of a data frame, table or chunks (in chunks, each
 #'   unit's rows together; `id` in `...` is its older name), or a vector with one entry per

@@ -47,11 +47,53 @@ hall_true_delta <- function(rel) {
 }
 
 # Preamble: the budget is checked before any data are read; with `epsilon`,
-# the privacy warnings for weak settings (n, when known, sharpens them).
+# the privacy warnings for weak settings (n, when known, sharpens them). With
+# a budget, the warnings that may show a private value wait for its charge
+# (defer_private_warnings()).
 release_open <- function(budget, epsilon = NULL, delta = 0, n = NULL) {
   budget <- check_budget(budget)
   if (!is.null(epsilon)) warn_privacy(epsilon, if (is.null(delta)) 0 else delta, n)
+  if (!is.null(budget)) defer_private_warnings(parent.frame())
   budget
+}
+
+# Warnings that can show a private value (the bound a tau = "auto" or y_bound = "auto" chose, a
+# noisy count: classes dpfda_warning_utility and dpfda_warning_count) are held while a release with a
+# budget is made, and given once the budget is charged (ledger_commit(), release_close()). A release
+# the budget refuses returns nothing and says nothing of these: its utility warning showed the
+# private bound, a fresh draw at every refused call, for free (found by a user test). The holds
+# nest (a release inside a release); each ends, discarding what it still holds, when the function
+# that opened it exits.
+private_warning_classes <- c("dpfda_warning_utility", "dpfda_warning_count")
+held_warnings <- new.env(parent = emptyenv())
+held_warnings$stack <- list()
+
+defer_private_warnings <- function(frame) {
+  held_warnings$stack <- c(held_warnings$stack, list(list(open = TRUE, held = list())))
+  depth <- length(held_warnings$stack)
+  do.call(base::on.exit, list(bquote(.(end_private_warnings)(.(depth))), TRUE, FALSE), envir = frame)
+}
+
+end_private_warnings <- function(depth) {
+  if (length(held_warnings$stack) >= depth) held_warnings$stack <- held_warnings$stack[seq_len(depth - 1L)]
+}
+
+# TRUE when `cnd` is held (dpfda_warn() then does not signal it).
+hold_private_warning <- function(cnd) {
+  k <- length(held_warnings$stack)
+  if (!k || !isTRUE(held_warnings$stack[[k]]$open) || !inherits(cnd, private_warning_classes)) return(FALSE)
+  held_warnings$stack[[k]]$held <- c(held_warnings$stack[[k]]$held, list(cnd))
+  TRUE
+}
+
+# After a charge: the innermost hold gives its warnings, and later ones pass at once.
+give_private_warnings <- function() {
+  k <- length(held_warnings$stack)
+  if (!k || !isTRUE(held_warnings$stack[[k]]$open)) return(invisible(NULL))
+  held <- held_warnings$stack[[k]]$held
+  held_warnings$stack[[k]] <- list(open = FALSE, held = list())
+  for (cnd in held) warning(cnd)
+  invisible(NULL)
 }
 
 # Epilogue: one charge for all `parts` (default: the release's own fields),
@@ -90,6 +132,7 @@ release_close <- function(rel, budget, label, parts = list(release_part(rel)), t
       })))
     }
   }
+  give_private_warnings()   # (charged, or a sub-step charged before: what was held may be said)
   rel
 }
 

@@ -489,3 +489,31 @@ test_that("advanced composition offers a Gaussian release at a part of the delta
   expect_s3_class(rel(b, gl$next_epsilon_gaussian), "dpfda_release")
   expect_error(rel(mk(), gl$next_epsilon_gaussian * 1.01), class = "dpfda_error_budget")
 })
+
+test_that("a release the budget refuses says nothing of its private bound (warnings wait for the charge)", {
+  # The utility warning of a y_bound = "auto" / tau = "auto" release showed the privately chosen bound
+  # before the budget refused the release: every refused call gave a fresh private draw for free (a
+  # user test). Such warnings (utility, noisy count) now wait until the budget is charged.
+  old <- options(dpfda.utility_warning = TRUE)
+  on.exit(options(old), add = TRUE)
+  set.seed(1)
+  x <- seq(0, 1, length.out = 100)
+  y <- sin(6 * x) + stats::rnorm(100, 0, 0.2)
+  rel <- function(b) dp_gp_regression(x, y, seq(0, 1, length.out = 20), kernel_gaussian(0.2), 0.04,
+                                      y_bound = "auto", epsilon = 1.5, delta = 1e-6, budget = b)
+  b <- privacy_budget(1, 1e-5)
+  spend(b, 0.9)
+  seen <- character()
+  keep <- function(w) {
+    seen <<- c(seen, class(w)[1L])
+    invokeRestart("muffleWarning")
+  }
+  for (i in 1:3) expect_error(withCallingHandlers(rel(b), warning = keep), class = "dpfda_error_budget")
+  expect_length(seen, 0L)
+  expect_equal(nrow(b$ledger), 1L)
+  # charged: the same warning is given, before the release returns (and without a budget, at once)
+  expect_warning(rel(privacy_budget(10, 1e-5)), "privacy noise", class = "dpfda_warning_utility")
+  expect_warning(rel(NULL), "privacy noise", class = "dpfda_warning_utility")
+  # after the charge, later warnings of the same call are not lost; and no hold outlives its call
+  expect_length(dpfda:::held_warnings$stack, 0L)
+})
