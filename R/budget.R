@@ -194,7 +194,19 @@ spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL, ...) 
     # implies the claimed (epsilon, delta); the ledger then records the largest mu that the
     # claimed (epsilon, delta) allows (>= the declared one), never the declared value itself, so
     # a small declared mu cannot buy more than the (epsilon, delta) claim pays for.
-    mu <- if (gaussian_delta_unit(epsilon, mu) <= delta) gdp_mu_for(epsilon, delta) else NULL
+    # (with the ledger's tolerance: a mu computed for exactly this (epsilon, delta) is over by rounding,
+    # 3e-14 relative, and was dropped without a word, the charge counted by basic composition)
+    if (gaussian_delta_unit(epsilon, mu) <= delta * (1 + 1e-9)) {
+      mu <- gdp_mu_for(epsilon, delta)
+    } else {
+      dpfda_warn(sprintf(paste("`mu` = %s does not imply (epsilon = %s, delta = %s): a mu-GDP release at it has",
+                               "delta %s at this epsilon. The charge is counted as a plain (epsilon, delta) release;",
+                               "give the mu of the release's noise (sensitivity / sigma), at most %s here."),
+                         format(mu, digits = 6), format(epsilon), format(delta),
+                         format(gaussian_delta_unit(epsilon, mu), digits = 3),
+                         format(gdp_mu_for(epsilon, delta), digits = 6)), c("dpfda_warning_privacy", "dpfda_warning"))
+      mu <- NULL
+    }
   }
   charge_budget(budget, epsilon, delta, label, mu = mu, seeded = NA)   # (declared by hand: no noise drawn here)
 }

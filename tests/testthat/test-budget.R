@@ -517,3 +517,15 @@ test_that("a release the budget refuses says nothing of its private bound (warni
   # after the charge, later warnings of the same call are not lost; and no hold outlives its call
   expect_length(dpfda:::held_warnings$stack, 0L)
 })
+
+test_that("spend(mu = ) takes a mu computed for exactly its (epsilon, delta), and says when it drops one", {
+  # (a mu computed for (1, 1e-5) is over by rounding, 3e-14 relative: it was dropped without a word, so
+  # a later Gaussian release that the print said fits was refused; a user test)
+  b <- privacy_budget(2, 1e-5)
+  spend(b, 1, 1e-5, mu = 1 / dp_noise_scale(1, 1, 1e-5) * (1 + 1e-12))
+  expect_false(is.na(b$ledger$mu[1]))
+  spend(b, 0.5, 1e-5, mu = 1 / dp_noise_scale(1, 0.5, 1e-5))
+  expect_equal(nrow(b$ledger), 2L)
+  expect_warning(spend(b, 0.1, 1e-6, mu = 0.5), "does not imply", class = "dpfda_warning_privacy")
+  expect_true(is.na(b$ledger$mu[3]))
+})
