@@ -209,7 +209,10 @@ dp_cov <- function(x, epsilon, tau, kernel = NULL, centered = TRUE, eta = NULL,
   }
   # one charge for every part (bound, count, mean, covariance): epsilon in all
   parts <- if (auto || drop) list(privacy_part(epsilon)) else list(release_part(rel))
-  release_close(rel, budget, if (auto) "dp_cov (tau = \"auto\")" else "dp_cov", parts)
+  # (the covariance of dp_fpca() of curves is charged under dp_fpca's name: the ledger said "dp_cov")
+  uc <- user_call()
+  label <- if (is.call(uc) && identical(as.character(uc[[1L]]), "dp_fpca")) "dp_fpca (its covariance)" else "dp_cov"
+  release_close(rel, budget, if (auto) paste(label, "(tau = \"auto\")") else label, parts)
 }
 
 # incomplete = "drop" in dp_cov(): `count_share` (default 0.1) of epsilon buys

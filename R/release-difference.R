@@ -119,6 +119,9 @@ law_difference <- function(la, lb) {
   out <- new_law(fam, la$var + lb$var, function(nsim) la$draw(nsim) - lb$draw(nsim),
                  function() la$cov() + lb$cov(), la$grid,
                  sprintf("the difference of two independent noises: %s; %s", la$note, lb$note))
+  # (what glance() says: "gaussian - laplace" for an ICLP release against a GP one, which it called
+  # "laplace"; `family` stays the one the bands read, Gaussian or simulated)
+  out$families <- if (la$family == lb$family) la$family else paste(la$family, lb$family, sep = " - ")
   if (!is.null(la$A) && !is.null(lb$A)) {   # one linear map of both noises' independent coordinates
     out$A <- cbind(la$A, -lb$A)
     out$zdraw <- function(nsim) cbind(la$zdraw(nsim), lb$zdraw(nsim))
@@ -321,7 +324,7 @@ glance.dpfda_difference <- function(x, ...) {
              mechanism_second = x$second$mechanism, epsilon_first = side(x$first, "epsilon"),
              epsilon_second = side(x$second, "epsilon"), delta_first = side(x$first, "delta"),
              delta_second = side(x$second, "delta"), n_first = side(x$first, "n"), n_second = side(x$second, "n"),
-             noise_family = if (is.null(f$law)) NA_character_ else f$law$family,
+             noise_family = if (is.null(f$law)) NA_character_ else f$law$families %||% f$law$family,
              noise_sd_min = min(f$sd), noise_sd_max = max(f$sd), expected_l2 = f$expected_l2,
              bias_l2 = f$bias_l2, total_l2 = f$total_l2,
              privacy_unit_first = release_privacy_unit(x$first), privacy_unit_second = release_privacy_unit(x$second),

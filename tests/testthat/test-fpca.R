@@ -296,3 +296,14 @@ test_that("dp_fpca() of a summarise_cov() summary takes its tau, as dp_cov() doe
   expect_error(dp_fpca(sc), class = "dpfda_error_argument", regexp = "with a summary .* give `epsilon`")
   expect_error(dp_fpca(x, epsilon = 1), class = "dpfda_error_argument", regexp = "give `tau`")
 })
+
+test_that("the covariance of dp_fpca() of curves is charged under dp_fpca's name", {
+  # (the ledger said "dp_cov" for it: a user test)
+  t <- seq(0, 1, length.out = 20)
+  set.seed(1)
+  cv <- curves(outer(rnorm(100), sin(2 * pi * t)), t)
+  b <- privacy_budget(5)
+  with_seed_mode(1, dp_fpca(cv, npc = 1, epsilon = 1, tau = 2, budget = b))
+  with_seed_mode(1, dp_cov(cv, epsilon = 1, tau = 2, budget = b))
+  expect_identical(b$ledger$label, c("dp_fpca (its covariance)", "dp_cov"))
+})

@@ -209,3 +209,16 @@ test_that("autoplot() of a difference draws it with its band", {
   expect_equal(ribbon$ymax, ci$upper)
   expect_identical(g1$labels$title, "p$a - p$b")
 })
+
+test_that("glance() of a difference names both noise families when they differ", {
+  # (an ICLP release against a GP one said "laplace": a user test)
+  t <- seq(0, 1, length.out = 20)
+  set.seed(1)
+  cv <- curves(outer(rnorm(100), sin(2 * pi * t)), t)
+  cv2 <- curves(outer(rnorm(100), sin(2 * pi * t)), t)
+  a <- with_seed_mode(1, dp_mean(cv, epsilon = 1, tau = 2))
+  a2 <- with_seed_mode(2, dp_mean(cv2, epsilon = 1, tau = 2))
+  b <- with_seed_mode(3, dp_mean(cv2, epsilon = 1, tau = 2, mechanism = "gp", delta = 1e-5))
+  expect_identical(glance(a - b)$noise_family, "laplace - gaussian")
+  expect_identical(glance(a - a2)$noise_family, "laplace")
+})
