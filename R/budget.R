@@ -110,7 +110,8 @@
 #'   (`label`, `epsilon`, `delta`, `mu`, `rho`, `unit`: what the release
 #'   protects, see below) and the composed running total `total_epsilon`,
 #'   which holds at `total_delta` (the sum of the deltas under basic and
-#'   advanced composition, the budget's delta under GDP and zCDP). `mu`
+#'   advanced composition; under GDP and zCDP the budget's delta, or 0 while
+#'   every release so far is pure). `mu`
 #'   and `rho` are what a release records of itself: `mu` for Gaussian
 #'   float noise, `rho` for discrete Gaussian noise (`noise = "exact"`);
 #'   they are blank (`NA`) otherwise. Under `"zcdp"` a Gaussian row counts
