@@ -89,7 +89,8 @@ test_that("the budget refuses an overspend, keeps the ledger, and says why", {
 
 test_that("a Gaussian mu inconsistent with the claimed (eps, delta) is not used", {
   b <- privacy_budget(10, 1e-3)
-  spend(b, 0.1, 1e-6, mu = 5)       # mu = 5 is far less private than (0.1, 1e-6): ignored
+  expect_warning(spend(b, 0.1, 1e-6, mu = 5), "does not imply",   # far less private than (0.1, 1e-6): ignored
+                 class = "dpfda_warning_privacy")
   expect_true(is.na(summary(b)$mu))
   expect_equal(budget_spent(b)$epsilon, 0.1)
 })
@@ -110,7 +111,7 @@ test_that("print and summary show the ledger", {
   spend(bb, 1, delta = 2e-6)
   expect_equal(summary(bb)$total_delta, c(1e-6, 3e-6))
   bg <- privacy_budget(3, 1e-5, composition = "gdp")
-  spend(bg, 0.5, delta = 1e-6, mu = 0.2)
+  expect_warning(spend(bg, 0.5, delta = 1e-6, mu = 0.2), "does not imply")   # (dropped: not implied)
   spend(bg, 0.5)
   sg <- summary(bg)
   # (each total is the smallest valid statement: here the basic sum at delta 1e-6 beats the GDP one)
