@@ -205,7 +205,7 @@ spend <- function(budget, epsilon, delta = 0, label = "manual", mu = NULL, ...) 
                                "give the mu of the release's noise (sensitivity / sigma), at most %s here."),
                          format(mu, digits = 6), format(epsilon), format(delta),
                          format(gaussian_delta_unit(epsilon, mu), digits = 3),
-                         format(gdp_mu_for(epsilon, delta), digits = 6)), c("dpfda_warning_privacy", "dpfda_warning"))
+                         format(gdp_mu_for(epsilon, delta), digits = 6)), "dpfda_warning_privacy")
       mu <- NULL
     }
   }

@@ -240,14 +240,16 @@ levels_text <- function(x) {
 }
 
 arg_error <- function(arg, what, value, class = "dpfda_error_argument", private = FALSE) {
-  # a vector of data with a missing value (`y`, `unit`, `counts`) is also a data error, as a missing
-  # value in a column is: one handler of dpfda_error_data catches every refusal of missing values
-  if (identical(class, "dpfda_error_argument") && (is.atomic(value) || is.factor(value)) && length(value) > 1L &&
-      anyNA(value)) {
-    class <- c(class, "dpfda_error_data")
-  }
+  if (identical(class, "dpfda_error_argument")) class <- argument_error_class(value)
   dpfda_abort(sprintf("`%s` must be %s, not %s.", arg, what, if (private) describe_shape(value) else describe_value(value)),
               class = class, arg = arg)
+}
+
+# A vector of data with a missing value (`y`, `unit`, `counts`) is also a data error, as a missing
+# value in a column is: one handler of dpfda_error_data catches every refusal of missing values.
+argument_error_class <- function(value) {
+  c("dpfda_error_argument",
+    if ((is.atomic(value) || is.factor(value)) && length(value) > 1L && anyNA(value)) "dpfda_error_data")
 }
 
 # A declared sensitivity of 0 (dp_gp_release(), dp_bernstein()): no noise is added, which is
@@ -256,7 +258,7 @@ warn_zero_sensitivity <- function(sensitivity) {
   if (identical(as.double(sensitivity), 0) && !isFALSE(getOption("dpfda.privacy_warnings", TRUE))) {
     dpfda_warn(paste("`sensitivity` is 0: no noise is added, and the release is `f` itself. That is private only",
                      "if `f` does not depend on the data; otherwise give the sensitivity of `f`."),
-               c("dpfda_warning_privacy", "dpfda_warning"))
+               "dpfda_warning_privacy")
   }
   invisible(sensitivity)
 }

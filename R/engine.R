@@ -425,6 +425,12 @@ abort_missing_ids <- function(k, rows, by = "id", who = "individual") {
               class = "dpfda_error_data", arg = by)
 }
 
+# "column "a"" / "columns "a", "b"" (names already quoted), or "a used column" for none.
+columns_phrase <- function(quoted) {
+  if (!length(quoted)) return("a used column")
+  sprintf("column%s %s", if (length(quoted) == 1L) "" else "s", paste(quoted, collapse = ", "))
+}
+
 # frame_clean() of points: refuses rows with a missing value (abort_missing_points()).
 # The message names the columns that hold them (dpfda's own columns of a unit or counts given as a
 # vector by what they are).
@@ -434,8 +440,7 @@ frame_clean_points <- function(d, numeric_cols, other_cols = character()) {
     cols <- c(numeric_cols, other_cols)
     bad <- cols[vapply(cols, function(cn) any(!is.finite(d[[cn]]) & (is.numeric(d[[cn]]) | is.na(d[[cn]]))), NA)]
     bad <- ifelse(bad == ".dpfda_unit", "`unit`", ifelse(bad == ".dpfda_counts", "`counts`", sprintf("\"%s\"", bad)))
-    abort_missing_points(cl$dropped, cl$rows, where = sprintf("column%s %s", if (length(bad) == 1L) "" else "s",
-                                                              paste(bad, collapse = ", ")))
+    abort_missing_points(cl$dropped, cl$rows, where = columns_phrase(bad))
   }
   cl
 }
@@ -448,6 +453,10 @@ warn_dropped <- function(s, what = "a missing or non-finite value", after = "") 
   warn_dropped_rows(s$dropped, what, after)
   s
 }
+
+# A summary of a data frame in memory warns of its dropped rows as a table's and chunks' do (it was
+# silent); other inputs have warned already, or drop nothing.
+warn_dropped_frame <- function(s, x, ...) if (is.data.frame(x)) warn_dropped(s, ...) else s
 
 # The warning for `n` dropped rows (none for 0); `after`: what the dropping means for this summary.
 warn_dropped_rows <- function(n, what = "a missing or non-finite value", after = "") {

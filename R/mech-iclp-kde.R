@@ -192,7 +192,7 @@ iclp_kde_counts <- function(counts, npts) {
                                 "%s not (%s)."), npts, if (length(bad) == 1L) "y" else "ies",
                           paste(utils::head(bad, 5L), collapse = ", "), if (length(bad) == 1L) "is" else "are",
                           paste(utils::head(format(counts[bad]), 5L), collapse = ", ")), arg = "counts",
-                  class = c("dpfda_error_argument", if (anyNA(counts)) "dpfda_error_data"))
+                  class = argument_error_class(counts))
     }
     arg_error("counts", sprintf("%d non-negative whole numbers (records per point) with a positive sum", npts),
               counts)

@@ -198,9 +198,7 @@ lazy_abort_missing_points <- function(q, new, orig, finite, nn) {
   })
   cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), stats::setNames(flags, new))))
   bad <- orig[vapply(new, function(cn) plain_number(cnt[[cn]], 0) > 0, NA)]
-  abort_missing_points(nn$dropped, nn$rows, where = if (length(bad)) {
-    sprintf("column%s %s", if (length(bad) == 1L) "" else "s", paste0("\"", bad, "\"", collapse = ", "))
-  } else "a used column")
+  abort_missing_points(nn$dropped, nn$rows, where = columns_phrase(if (length(bad)) paste0("\"", bad, "\"")))
 }
 
 # SUM of a 0/1 flag (SQL), or with a frequency table's weights `wt` the records it flags.
@@ -526,9 +524,8 @@ summarise_mortality <- function(x, age = "age", deaths = "deaths", group = "grou
   deaths <- column_arg_names("deaths", x)
   group_if_present <- missing(group)   # (the default "group": summarise_mortality_impl() drops it where absent)
   group <- if (group_if_present) "group" else column_arg_names("group", x)
-  s <- summarise_mortality_impl(x, age, deaths, group, .query, group_if_present = group_if_present)
-  # (a data frame warns of its dropped rows as a table and chunks do; it was silent)
-  if (is.data.frame(x)) warn_dropped(s, after = mortality_dropped_note) else s
+  warn_dropped_frame(summarise_mortality_impl(x, age, deaths, group, .query, group_if_present = group_if_present),
+                     x, after = mortality_dropped_note)
 }
 
 # summarise_mortality() with column names (strings). group_if_present: `group` is the default

@@ -93,8 +93,7 @@ summarise_cov <- function(x, grid = NULL, tau, kernel = NULL, J = NULL, id = "id
   if (is.null(mf) && !inherits(x, "dpfda_curves")) unit <- column_arg_names("unit", x, NULL)
   if (is.null(mf) && inherits(x, "dpfda_curves") && !is.null(unit)) unit <- with_unit_label(unit, substitute(unit))
   s <- summarise_cov_basis(x, basis, tau, cols$id, cols$arg, cols$value, .query, center, unit, incomplete)
-  # (a long data frame warns of its dropped rows as a table and chunks do; it was silent)
-  if (is.null(mf) && is.data.frame(x) && !inherits(x, "dpfda_curves")) warn_dropped(s) else s
+  if (is.null(mf)) warn_dropped_frame(s, x) else s
 }
 
 # The public grid of a covariance summary: that of curves, or `grid`.
@@ -410,7 +409,7 @@ cov_summary <- function(src, basis, tau, center, incomplete = "error") {
     s <- summarise_cov_basis(data, basis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
                              src$cols$value %||% "value", center = center, unit = src$unit %||% src$cols$unit,
                              incomplete = if (incomplete == "drop") "drop" else "zero")
-    if (is.data.frame(data) && !inherits(data, "dpfda_curves")) s <- warn_dropped(s)   # (as tables and chunks)
+    s <- warn_dropped_frame(s, data)
   }
   s <- check_summary(s, "cov")
   if (incomplete == "error") refuse_missing_cells(s, src = src) else s

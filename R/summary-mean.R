@@ -95,9 +95,8 @@ summarise_mean <- function(x, grid = NULL, tau, weights = NULL, clip = c("l2", "
   } else if (!is.null(unit)) {
     unit <- with_unit_label(unit, substitute(unit))   # (named as dp_mean() names it: "id", not "unit")
   }
-  s <- summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete, unit)
-  # (a long data frame warns of its dropped rows as a table and chunks do; it was silent)
-  if (is.data.frame(x) && !inherits(x, "dpfda_curves")) warn_dropped(s) else s
+  warn_dropped_frame(summarise_mean_impl(x, grid, tau, weights, clip, id, arg, value, .query, center, incomplete,
+                                         unit), x)
 }
 
 # summarise_mean() with column names (strings).
@@ -727,7 +726,7 @@ mean_summary <- function(src, tau, clip, basis, center, incomplete = "error") {
                                              incomplete = if (incomplete == "drop") "drop" else "zero"), src$cols,
                                         if (!is.null(src$unit)) list(unit = src$unit)))
     if (!is.null(attr(src$unit, "name", exact = TRUE))) s$unit <- attr(src$unit, "name", exact = TRUE)
-    if (is.data.frame(data) && !inherits(data, "dpfda_curves")) s <- warn_dropped(s)   # (as tables and chunks)
+    s <- warn_dropped_frame(s, data)
   }
   s <- check_summary(s, "mean")
   if (incomplete == "error") refuse_missing_cells(s, src = src) else s
