@@ -394,21 +394,34 @@ abort_missing_points <- function(dropped, rows, arg = "x",
               class = "dpfda_error_data", arg = arg)
 }
 
-# Curves from long data (summaries of the mean and covariance) and the groups
-# of death counts: a row with a missing value is dropped (the rest of its
-# individual's curve is used, and the contribution bound holds), but an
-# individual none of whose rows is left would vanish, and n (public) with it:
-# refused, on every source. `who`: "individual" (an `id`) or "group".
-abort_vanished_individuals <- function(k, who = "individual", by = "id") {
+# An individual of long data (or a mortality group) none of whose rows is
+# complete would vanish if its rows were dropped, and n (public) with it.
+# Curves keep it as an individual without a cell (vanished_individuals());
+# refused are: a mortality group (`who` "group"); with a privacy unit and
+# incomplete "zero", an individual that would count as a zero curve in its
+# unit's mean (`unit`; with "drop" it is an incomplete curve); and one with no
+# row that names its unit (`no_unit`). `k`: how many.
+abort_vanished_individuals <- function(k, who = "individual", by = "id", unit = FALSE, no_unit = FALSE) {
   if (!(k > 0)) return(invisible(NULL))
-  dpfda_abort(sprintf(paste("%s %s%s of `x` (%s `%s` with rows) %s no row without a missing value%s. dpfda does",
-                            "not drop %s: the number of %ss is public, and dropping one would release whether its",
-                            "values are missing. If that may be public, remove %s rows first (e.g. dplyr::filter()",
-                            "by %s); otherwise fill in a value."),
-                      format(k, big.mark = ","), who, if (k == 1) "" else "s", if (who == "individual") "an" else "a",
-                      by, if (k == 1) "has" else "have", if (who == "individual") " (or a missing unit)" else "",
-                      if (k == 1) "it" else "them", who, if (k == 1) "its" else "their", by),
-              class = "dpfda_error_data", arg = "x")
+  s <- if (k == 1) "" else "s"
+  has <- if (k == 1) "has" else "have"
+  lead <- sprintf("%s %s%s of `x`", format(k, big.mark = ","), who, s)
+  msg <- if (no_unit) {
+    sprintf(paste("%s %s no row that names its `unit` and holds no other value: dpfda cannot tell whose it is,",
+                  "and does not drop it (the number of individuals is public). Give those rows their unit."),
+            lead, has)
+  } else if (unit) {
+    sprintf(paste("%s %s no row without a missing value. With `unit` and incomplete = \"zero\", such an",
+                  "individual would count as a curve of zeros in its unit's mean. Give incomplete = \"drop\" (it",
+                  "then counts as an incomplete curve, as a matrix's row of missing values does), fill in a value,",
+                  "or remove its rows first where their number may be public."), lead, has)
+  } else {
+    sprintf(paste("%s (a `%s` with rows) %s no row without a missing value. dpfda does not drop %s: the number of",
+                  "%ss is public, and dropping one would release whether its values are missing. If that may be",
+                  "public, remove %s rows first (e.g. dplyr::filter() by %s); otherwise fill in a value."),
+            lead, by, has, if (k == 1) "it" else "them", who, if (k == 1) "its" else "their", by)
+  }
+  dpfda_abort(msg, class = "dpfda_error_data", arg = "x")
 }
 
 # A row of long data whose `id` (or mortality `group`) is missing belongs to no individual: dropped, it
@@ -541,9 +554,13 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE, nan_null = 
 # (x - x) = 0 holds exactly for a finite x: Inf - Inf is NaN (NULL in
 # SQLite), and NaN = 0 is false or NULL on every engine. `ids`: also counts
 # the distinct values of that column among the kept rows (`n_ids`; in the
-# same scan: the summaries of curves need their number).
+# same scan: the summaries of curves need their number). An individual none
+# of whose rows is kept: `gone` "refuse" (mortality groups), "refuse_unit"
+# (curves with a unit and incomplete "zero") or "keep" (curves): then `n_ids`
+# counts it too, and with `units` (the unit column) `n_units` counts the units
+# of all rows (vanished_individuals() in memory).
 lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character(), ids_by = "id",
-                           ids_who = "individual") {
+                           ids_who = "individual", gone = "refuse", units = NULL) {
   s <- sq_from(q)
   fin <- intersect(cols, finite)
   qc <- sq_id(s, cols)
@@ -556,18 +573,30 @@ lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character
     if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
+  n_units <- NULL   # (the units of all rows, when an individual vanished)
   if (!is.null(ids) && plain_number(cnt$nulls, 0) > 0) {
     # rows of no individual, and individuals with no row left: refused (a second scan, only when rows
     # were dropped: the first gives the kept ids' count, the usual case needs no other)
-    ia <- engine_collect(sq_lazy(sq_summarise(s, character(), list(
-      ids_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, ids)),
-      ids_null = sprintf("SUM(CASE WHEN %s IS NULL THEN 1 ELSE 0 END)", sq_id(s, ids))))))
+    id_ <- sq_id(s, ids)
+    ia <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
+      ids_all = sprintf("COUNT(DISTINCT %s)", id_),
+      ids_null = sprintf("SUM(CASE WHEN %s IS NULL THEN 1 ELSE 0 END)", id_)),
+      if (!is.null(units)) list(units_all = sprintf("COUNT(DISTINCT %s)", sq_id(s, units)),
+                                ids_named = sprintf("COUNT(DISTINCT CASE WHEN %s IS NOT NULL THEN %s END)",
+                                                    sq_id(s, units), id_))))))
     abort_missing_ids(plain_number(ia$ids_null, 0), rows, ids_by, ids_who)
-    abort_vanished_individuals(plain_number(ia$ids_all, 0) - plain_number(cnt$ids, 0), ids_who, ids_by)
+    k_gone <- plain_number(ia$ids_all, 0) - plain_number(cnt$ids, 0)
+    if (gone == "refuse") abort_vanished_individuals(k_gone, ids_who, ids_by)
+    if (gone == "refuse_unit") abort_vanished_individuals(k_gone, unit = TRUE)
+    if (!is.null(units)) {
+      abort_vanished_individuals(plain_number(ia$ids_all, 0) - plain_number(ia$ids_named, 0), no_unit = TRUE)
+      if (k_gone > 0) n_units <- plain_number(ia$units_all, 0)
+    }
+    if (k_gone > 0) cnt$ids <- ia$ids_all
   }
   # (SUM over no rows is NULL: no missing values)
   list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0),
-       n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0))
+       n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0), n_units = n_units)
 }
 
 # One number from a query result as a plain double: `default` for NULL, an

@@ -49,7 +49,8 @@ check_curves_data <- function(x, arg = "x") {
     # (missing observations of a matrix: as_curves(na.rm = TRUE) interpolates each curve from the others)
     na_hint <- if (anyNA(v[bad])) paste(" For missing observations of a matrix, give na.rm = TRUE: each curve is",
                                         "interpolated from its observed points, and with incomplete = \"drop\" the",
-                                        "curves that do not cover the grid are left out.") else ""
+                                        "curves that do not cover the grid are left out; incomplete = \"drop\"",
+                                        "alone leaves out every curve with a missing value.") else ""
     dpfda_abort(sprintf(paste("`%s` holds %d non-finite value%s (%s) in %d curve%s (%s%s); a release needs",
                               "finite data. Remove or repair those curves, e.g. x[-c(%s), ] drops them.%s"),
                         arg, sum(bad), if (sum(bad) == 1L) "" else "s", paste(kinds, collapse = ", "),

@@ -237,10 +237,34 @@ as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("lin
                           FALSE, FALSE, df, arg_name, value_name, incomplete = incomplete)
     if (incomplete == "drop") out$dropped <- c(ids[empty], out$dropped)
     if (!is.null(domain)) out$domain <- as_domain(domain, out$grid)
-    return(out)
+    return(record_matrix_rows(out, ids))
+  }
+  if (incomplete == "drop" && is.numeric(x) && !all(is.finite(x))) {
+    # without na.rm, a row with a missing value does not cover the grid: left out, as the rows of
+    # long data and of a wide data frame are (curves() refuses missing values)
+    bad <- rowSums(!is.finite(x)) > 0
+    if (all(bad)) {
+      dpfda_abort("Every curve has a missing value; nothing is left after dropping incomplete curves.",
+                  class = data_error_class, arg = "x")
+    }
+    ids <- if (!is.null(rownames(x))) rownames(x) else as.character(seq_len(nrow(x)))
+    out <- curves(x[!bad, , drop = FALSE], grid, domain)
+    out$ids <- ids[!bad]
+    out$dropped <- ids[bad]
+    return(record_matrix_rows(set_curve_names(out, arg_name, value_name), ids))
   }
   out <- curves(x, grid, domain)   # (row names become the labels, `ids`)
   set_curve_names(out, arg_name, value_name)
+}
+
+# The row of the matrix (labels `ids`) of each curve and of each curve left
+# out, as wide_matrix_to_curves() records them: a unit vector with one entry
+# per row then gives the units of both (rows_units_of_curves()).
+record_matrix_rows <- function(out, ids) {
+  if (anyDuplicated(ids)) return(out)
+  out$frame_rows <- match(as.character(out$ids %||% rownames(out$values)), ids)
+  if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), ids)
+  out
 }
 
 #' @rdname as_curves

@@ -266,11 +266,14 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   need `incomplete = "drop"` here too (the default refuses them, as it
 #'   refuses data with gaps, rather than count the dropped as 0). In long
 #'   data (a data frame, table or chunks) a row with a missing value is
-#'   dropped before the curves are formed, and an individual none of whose
-#'   rows is left is refused (`dpfda_error_data`), whatever `incomplete`
-#'   says, as a matrix refuses such a curve: it would vanish from `n`.
-#'   Remove such individuals yourself where their number may be public, or
-#'   impute them.
+#'   dropped before the curves are formed; an individual none of whose
+#'   rows is left stays in `n` with no observation (dropping it would let
+#'   `n` tell whether its values are missing): `"error"` refuses it, as any
+#'   gap, and `"drop"` counts it as incomplete, as a matrix's row of missing
+#'   values is counted (the same release from a matrix, a data frame, chunks
+#'   and a table). A matrix with missing values and `"drop"` leaves out every
+#'   row with a missing value (with `na.rm = TRUE`: every row whose observed
+#'   values do not reach the grid's ends).
 #' @param inference `TRUE` to make a band for the **population** mean
 #'   possible ([confint()] with `type = "population"`): a share
 #'   `inference_share` (in `...`, default 0.2, at most 0.9) of `epsilon` is

@@ -48,8 +48,9 @@
 #' (NULL) in a used column are dropped and counted (`dropped`, with a warning
 #' of class `dpfda_warning_data`) in the summaries of curves, deaths and
 #' regressions, where a row is a part of an individual (but a row whose
-#' `id` or `group` is missing, and an individual or group none of whose
-#' rows is complete, are refused: they would leave the public `n`), and refused
+#' `id` or `group` is missing, and a group none of whose rows is complete,
+#' are refused: they would leave the public `n`; an individual none of whose
+#' rows is complete stays in `n` with no observation), and refused
 #' (`dpfda_error_data`) in those of points ([summarise_kde()],
 #' [summarise_kme()]), where a row is a record and dropping it would make
 #' the number of complete records public; values outside `domain` are clamped to it

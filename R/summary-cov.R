@@ -21,7 +21,8 @@
 #' without any row counted as 0 (reported as `missing_cells`, which
 #' [dp_cov()] refuses when it is not 0), rows with a
 #' missing value in `id`, `arg` or `value` dropped and counted (an
-#' individual none of whose rows is left refused). In a database
+#' individual none of whose rows is left counted with no row, as in
+#' [summarise_mean()]). In a database
 #' the engine does all of this, the projection on the basis (a join with the
 #' public `m x J` projection matrix) and the sums; `J + J^2` numbers come
 #' back (the sums of products in blocks of at most 500 per query, for
@@ -263,9 +264,11 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
   if (!is.null(unit) && n > 0 && as.double(res$nid) != n) {   # a curve (id) in two units: two rows
     abort_curve_in_two_units()
   }
+  # every individual counts, those with no complete row too (no cell: incomplete, or with "zero"
+  # missing cells; with a unit and "zero" lazy_drop_null() refused them)
   if (drop) {   # the incomplete individuals (units) count, with no contribution
     n_all <- if (is.null(unit)) nn$n_ids else
-      lazy_n_distinct(nn$q, "u")
+      nn$n_units %||% lazy_n_distinct(nn$q, "u")
     n_done <- if (is.null(unit)) n else
       lazy_n_distinct(cells$q, "u")
     if (!(n > 0)) {
@@ -274,8 +277,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     }
   }
   if (!(n > 0)) {
-    return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), 0, nn$rows, nn$dropped, settings,
-                                          missing_cells = 0)))
+    return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), nn$n_ids, nn$rows, nn$dropped, settings,
+                                          missing_cells = nn$n_ids * m)))
   }
   S1 <- vapply(seq_len(Jb), function(j) as.double(res[[paste0("s", j)]]), 1)
   S2 <- matrix(0, Jb, Jb)
@@ -292,8 +295,8 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     }
     return(warn_dropped(out))
   }
-  out <- new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), n, nn$rows, nn$dropped, settings,
-                           missing_cells = n * m - as.double(res$cells))
+  out <- new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), nn$n_ids, nn$rows, nn$dropped, settings,
+                           missing_cells = (if (drop) n else nn$n_ids) * m - as.double(res$cells), incomplete_n = 0)
   if (drop) {
     out$n <- n_all
     out$incomplete_n <- n_all - n

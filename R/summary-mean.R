@@ -24,8 +24,12 @@
 #' snapping, averaging, norms, clipping and the sums) runs in the engine, and
 #' only `length(grid)` sums come back. Rows with a missing value in `id`,
 #' `arg` or `value` are dropped and counted; an individual none of whose
-#' rows is left is refused (`dpfda_error_data`), since it would vanish from
-#' the public `n`.
+#' rows is left stays in `n` (dropping it would make whether its values are
+#' missing public), with no row at any grid point: `m` missing cells, or
+#' with `incomplete = "drop"` one incomplete individual. With `unit` and
+#' `incomplete = "zero"` such an individual is refused (`dpfda_error_data`;
+#' it would be a curve of zeros in its unit's mean), and so is one with no
+#' row that names its unit.
 #'
 #' A [curves()] object is summarised in memory, and gives the same sums as
 #' its long form (`as.data.frame()`) on the same grid. [dp_mean()],
@@ -211,8 +215,11 @@ summary_grid_1d <- function(x, grid, what, arg = NULL) {
 # rows of one (individual, grid point) averaged, the curve clipped. Returns
 # the cells' individual `i` (0-based), grid index `k` (0-based) and clipped
 # value `contrib`, with `n`, `rows`, `dropped`, the individuals `ids` and the rows kept (`data`).
+# An individual none of whose rows is complete has no cell, and stays in `n`
+# (last in `ids`): incomplete, as a matrix's row of missing values is
+# (vanished_individuals()); `keep_gone = FALSE` refuses it instead.
 frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL, incomplete = "zero",
-                                unit = NULL) {
+                                unit = NULL, keep_gone = is.null(unit) || incomplete == "drop") {
   m <- length(grid)
   for (a in c("id", "arg", "value", if (!is.null(unit)) "unit")) {   # chunks: the columns are known only now
     cn <- get(a)
@@ -221,13 +228,19 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   abort_missing_ids(sum(is.na(x[[id]])), nrow(x))
   cl <- frame_clean(x, c(arg, value), c(id, unit))
   d <- cl$data
-  if (cl$dropped > 0) abort_vanished_individuals(length(unique(x[[id]])) - length(unique(d[[id]])))
-  if (!nrow(d)) {                        # every row dropped: no cells
-    return(list(i = numeric(), k = integer(), contrib = numeric(), n = 0, rows = cl$rows, dropped = cl$dropped,
-                incomplete_n = 0, ids = d[[id]], data = d))
-  }
-  uid <- unique(d[[id]])
+  gone <- if (cl$dropped > 0) vanished_individuals(x, d, id, unit, keep_gone)
+  uid <- c(unique(d[[id]]), gone$ids)
   n <- length(uid)
+  if (!nrow(d)) {                        # every row dropped: no cells
+    out <- list(i = numeric(), k = integer(), contrib = numeric(), v = numeric(), n = n, rows = cl$rows,
+                dropped = cl$dropped, incomplete_n = if (incomplete == "drop") n else 0, ids = uid, data = d)
+    if (!is.null(unit)) {
+      u <- unique(gone$units)
+      out[c("weight", "n_units", "incomplete_units", "unit_of", "unit_values")] <-
+        list(numeric(), length(u), if (incomplete == "drop") length(u) else 0, match(gone$units, u), gone$units)
+    }
+    return(out)
+  }
   k <- snap_to_grid(as.double(d[[arg]]), grid)
   cell <- (match(d[[id]], uid) - 1) * m + k
   B <- value_clamp_bound(tau, w, clip)
@@ -258,7 +271,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
               incomplete_n = n_inc, v = unname(v), ids = uid, data = d)
   if (!is.null(unit)) {   # weight 1 / (complete curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
-    cu <- ukey[match(uid, d[[id]])]
+    cu <- c(ukey[match(uid[seq_len(n - length(gone$ids))], d[[id]])], gone$units)
     if (any(ukey != cu[match(d[[id]], uid)])) {
       abort_curve_in_two_units(as.character(d[[id]][which(ukey != cu[match(d[[id]], uid)])[1L]]))
     }
@@ -269,8 +282,27 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     out$n_units <- nu
     out$incomplete_units <- sum(nc == 0)   # units without a complete curve: no contribution
     out$unit_of <- ui   # (the unit of each individual, for tau = "auto")
+    out$unit_values <- cu
   }
   out
+}
+
+# The individuals of long data `x` none of whose rows survived the cleaning
+# (`d`: the rows kept): with a privacy unit, also the unit of each (from its
+# rows that name one, as strings). An individual with rows stays an
+# individual whatever its values: dropping it would let n (public) tell
+# whether its values are missing. `keep = FALSE` (or no row naming its unit)
+# refuses it (abort_vanished_individuals()).
+vanished_individuals <- function(x, d, id, unit = NULL, keep = TRUE) {
+  ids <- unique(x[[id]])
+  ids <- ids[!ids %in% d[[id]]]
+  if (!length(ids)) return(NULL)
+  if (!keep) abort_vanished_individuals(length(ids), unit = TRUE)
+  if (is.null(unit)) return(list(ids = ids))
+  named <- !is.na(x[[unit]])
+  u <- as.character(x[[unit]][named][match(ids, x[[id]][named])])
+  if (anyNA(u)) abort_vanished_individuals(sum(is.na(u)), no_unit = TRUE)
+  list(ids = ids, units = u)
 }
 
 # The public bound to which every observed value is clamped before cells are
@@ -360,12 +392,12 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
   }
   sums <- numeric(m)
   sums[as.integer(res$k) + 1L] <- res$s
-  n <- if (!is.null(unit)) plain_double(cnt$ids) else nn$n_ids
+  n <- nn$n_ids   # (every individual, those with no complete row too: no cell, incomplete)
   n_full <- if (drop) sum(res$cells) / m else n   # (drop: whole curves only)
   out <- new_dpfda_summary("mean", sums, n, nn$rows, nn$dropped, settings,
                            missing_cells = n_full * m - sum(res$cells), incomplete_n = n - n_full)
   if (!is.null(unit)) {
-    out$n <- plain_double(cnt$units)
+    out$n <- nn$n_units %||% plain_double(cnt$units)
     if (drop) {   # units without a complete curve: no contribution
       n_complete <- lazy_n_distinct(cells$q, "u")
       out$incomplete_n <- out$n - n_complete
@@ -426,7 +458,9 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
   q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)
-  nn <- lazy_drop_null(q, new, check = !.query, ids = "id", finite = c("arg", "value"))
+  nn <- lazy_drop_null(q, new, check = !.query, ids = "id", finite = c("arg", "value"),
+                       gone = if (!is.null(unit) && incomplete != "drop") "refuse_unit" else "keep",
+                       units = if (!is.null(unit)) "u")
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   id_ <- sq_id(s, "id")
   k_ <- sq_id(s, "k")
@@ -667,11 +701,11 @@ abort_long_frame_grid <- function(e, x, opts, fun) {
 # curve) are attached as attribute "units" when `unit` names a column.
 frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete = "error", drop_hint = FALSE) {
   ucol <- if (!is.null(unit)) column_names(unit, names(x), "unit")
-  cells <- frame_clipped_cells(x, grid, Inf, rep(1, length(grid)), "sup", id, arg, value, unit = ucol)
+  cells <- frame_clipped_cells(x, grid, Inf, rep(1, length(grid)), "sup", id, arg, value, unit = ucol,
+                               keep_gone = TRUE)   # (one with no complete row: incomplete)
   warn_dropped_rows(cells$dropped)   # (as a table and chunks warn; a data frame was silent)
   vals <- matrix(NA_real_, cells$n, length(grid))
   vals[cbind(cells$i + 1, cells$k + 1L)] <- cells$contrib
-  cl <- cells$data   # (the rows kept, as frame_clipped_cells() cleaned them)
   ids <- cells$ids
   rownames(vals) <- as.character(ids)
   full <- rowSums(is.na(vals)) == 0L
@@ -691,7 +725,8 @@ frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete =
   out$value_name <- value
   if (incomplete == "drop") out$dropped <- as.character(ids[!full])
   if (!is.null(ucol)) {   # the unit of each curve kept, and (incomplete = "drop") those of the curves left out
-    u_all <- cl[[ucol]][match(ids, cl[[id]])]
+    named <- !is.na(x[[ucol]])   # (an individual's unit from its first row that names one: kept or not)
+    u_all <- x[[ucol]][named][match(ids, x[[id]][named])]
     attr(out, "units") <- structure(u_all[full | incomplete != "drop"], name = ucol,
                                     dropped_units = if (incomplete == "drop" && any(!full)) u_all[!full])
   }
@@ -740,7 +775,7 @@ missing_cells_where <- function(d, grid, id, arg, value) {
   v <- d[[value]]
   ok <- is.finite(a) & !is.na(v) & !is.na(d[[id]])
   ids <- d[[id]][ok]
-  u <- sort(unique(ids))
+  u <- sort(unique(d[[id]][!is.na(d[[id]])]))   # (one with no complete row: missing everywhere)
   k <- snap_to_grid(a[ok], grid)
   have <- matrix(FALSE, length(u), length(grid))
   have[cbind(match(ids, u), k + 1L)] <- TRUE

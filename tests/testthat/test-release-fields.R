@@ -220,17 +220,21 @@ test_that("dp_mean(incomplete = \"drop\") and dp_mean(unit =): only noisy fields
   expect_noisy_diff(d, c(mean_noisy, drop_noisy), "long data, unit, drop", power = "n_complete")
 })
 
-test_that("dp_mean() and dp_cov() on long data: an individual whose values are all missing is refused", {
+test_that("long data: an individual whose values are all missing stays in n, on every source, as a matrix's row", {
   # Same ids (N = 30) in both data frames; in the second, individual 1's values are all
   # missing. Dropping its rows made it vanish from n, so the release's exact n (and the
   # sensitivity, noise scale and PSS psi that follow from it) told whether one person's
-  # values are missing. Such an individual is now refused, as a matrix refuses its curve,
-  # on every source and whatever `incomplete` says, and nothing is charged; one missing
-  # value of an individual with other rows is still dropped (the rest of its curve is used).
+  # values are missing. It stays an individual, with no cell: incomplete = "error" refuses
+  # it as it refuses any missing cell (nothing is charged), and incomplete = "drop" counts
+  # it as incomplete (the noisy count's business), as a matrix's row of missing values is
+  # counted. So the release is the same from a matrix, a data frame, chunks and SQLite.
   set.seed(1)
   t <- seq(0, 1, length.out = 6)
   X <- outer(rnorm(30), sin(pi * t)) + 0.3
+  XB <- X
+  XB[1, ] <- NA
   dA <- as.data.frame(curves(X, t))
+  dA$person <- (dA$id + 1) %/% 2   # (persons of two curves: individual 1 shares person 1 with 2)
   dB <- dA
   dB$value[dB$id == 1] <- NA
   dC <- dA
@@ -239,20 +243,55 @@ test_that("dp_mean() and dp_cov() on long data: an individual whose values are a
   srcs <- function(d, nm) list(frame = d, chunks = dp_chunks(d, rows = 7), sqlite = sqlite_tbl(d, nm, envir = env))
   sB <- srcs(dB, "mB")
   sC <- srcs(dC, "mC")
+  rel <- function(x, ...) with_seed_mode(11, suppressWarnings(dp_mean(x, grid = t, epsilon = 2, tau = 1, ...)))
+  relc <- function(x, ...) with_seed_mode(12, suppressWarnings(dp_cov(x, grid = t, epsilon = 2, tau = 1, J = 3, ...)))
+  ref <- rel(XB, incomplete = "drop")
+  ref_unit <- rel(XB, incomplete = "drop", unit = (1:30 + 1) %/% 2)
+  ref_cov <- relc(XB, incomplete = "drop")
+  expect_equal(c(ref$n, ref_unit$n, ref_cov$n), c(30, 15, 30))
+  # without na.rm, a matrix's row with a missing value is left out by incomplete = "drop" (it was an
+  # error), as a row of long data; with na.rm the same (an empty row cannot be interpolated)
+  expect_equal(rel(XB, incomplete = "drop", na.rm = TRUE)$values$values, ref$values$values)
   for (src in names(sB)) {
-    for (inc in c("error", "drop")) {
-      b <- privacy_budget(epsilon = 10)
-      expect_error(dp_mean(sB[[src]], grid = t, epsilon = 2, tau = 1, incomplete = inc, budget = b),
-                   "1 individual of `x`.*no row without a missing value", class = "dpfda_error_data")
-      expect_error(dp_cov(sB[[src]], grid = t, epsilon = 2, tau = 1, J = 3, incomplete = inc, budget = b),
-                   class = "dpfda_error_data")
-      expect_equal(nrow(b$ledger), 0L)
-    }
-    r <- suppressWarnings(dp_mean(sC[[src]], grid = t, epsilon = 2, tau = 1, incomplete = "drop"))
+    b <- privacy_budget(epsilon = 10)
+    expect_error(dp_mean(sB[[src]], grid = t, epsilon = 2, tau = 1, budget = b),
+                 "6 \\(individual, grid point\\) cells have no observation", class = "dpfda_error_data")
+    expect_error(dp_cov(sB[[src]], grid = t, epsilon = 2, tau = 1, J = 3, budget = b), class = "dpfda_error_data")
+    expect_equal(nrow(b$ledger), 0L)
+    r <- rel(sB[[src]], incomplete = "drop")
+    expect_equal(r$n, 30, info = src)
+    expect_equal(r$values$values, ref$values$values, tolerance = 1e-12, info = src)
+    expect_equal(rel(sB[[src]], incomplete = "drop", unit = "person")$values$values, ref_unit$values$values,
+                 tolerance = 1e-12, info = src)
+    rc <- relc(sB[[src]], incomplete = "drop")
+    expect_equal(rc$n, 30, info = src)
+    expect_equal(rc$values, ref_cov$values, tolerance = 1e-10, info = src)
+    # the summaries: n 30, one incomplete; with "zero" its 6 cells are missing
+    s0 <- suppressWarnings(summarise_mean(sB[[src]], grid = t, tau = 1))
+    expect_equal(c(s0$n, s0$missing_cells), c(30, 6), info = src)
+    s1 <- suppressWarnings(summarise_cov(sB[[src]], grid = t, tau = 1, J = 3, incomplete = "drop"))
+    expect_equal(c(s1$n, s1$incomplete_n, s1$missing_cells), c(30, 1, 0), info = src)
+    # with a unit and "zero" it would be a curve of zeros in its unit's mean: refused, naming "drop"
+    expect_error(suppressWarnings(summarise_mean(sB[[src]], grid = t, tau = 1, unit = "person")),
+                 "incomplete = \"drop\"", class = "dpfda_error_data", info = src)
+    r <- rel(sC[[src]], incomplete = "drop")
     expect_equal(r$n, 30, label = paste(src, "n with one missing value"))
   }
-  # the summary refuses it too, before any release
-  expect_error(summarise_mean(dB, grid = t, tau = 1), class = "dpfda_error_data")
+  # a person left with no complete curve counts as an incomplete unit; an individual none of whose rows
+  # names its unit is refused (whose is it?)
+  dD <- dB
+  dD$value[dD$id == 2] <- NA   # (person 1's two curves)
+  dE <- dA
+  dE$person[dE$id == 1] <- NA
+  sD <- srcs(dD, "mD")
+  sE <- srcs(dE, "mE")
+  for (src in names(sD)) {
+    s <- suppressWarnings(summarise_mean(sD[[src]], grid = t, tau = 1, unit = "person", incomplete = "drop"))
+    expect_equal(c(s$n, s$curves, s$incomplete_n), c(15, 30, 1), info = src)
+    expect_error(suppressWarnings(summarise_mean(sE[[src]], grid = t, tau = 1, unit = "person",
+                                                 incomplete = "drop")),
+                 "names its `unit`", class = "dpfda_error_data", info = src)
+  }
 })
 
 test_that("a row of long data with a missing id, or a group with no complete row, is refused on every source", {
