@@ -446,13 +446,14 @@ columns_phrase <- function(quoted) {
 
 # frame_clean() of points: refuses rows with a missing value (abort_missing_points()).
 # The message names the columns that hold them (dpfda's own columns of a unit or counts given as a
-# vector by what they are).
-frame_clean_points <- function(d, numeric_cols, other_cols = character()) {
+# vector by what they are, counts taken from a column of the data by that column: `counts_label`).
+frame_clean_points <- function(d, numeric_cols, other_cols = character(), counts_label = NULL) {
   cl <- frame_clean(d, numeric_cols, other_cols)
   if (cl$dropped > 0) {
     cols <- c(numeric_cols, other_cols)
     bad <- cols[vapply(cols, function(cn) any(!is.finite(d[[cn]]) & (is.numeric(d[[cn]]) | is.na(d[[cn]]))), NA)]
-    bad <- ifelse(bad == ".dpfda_unit", "`unit`", ifelse(bad == ".dpfda_counts", "`counts`", sprintf("\"%s\"", bad)))
+    klab <- if (is.null(counts_label)) "`counts`" else sprintf("\"%s\"", counts_label)
+    bad <- ifelse(bad == ".dpfda_unit", "`unit`", ifelse(bad == ".dpfda_counts", klab, sprintf("\"%s\"", bad)))
     abort_missing_points(cl$dropped, cl$rows, where = columns_phrase(bad))
   }
   cl

@@ -717,7 +717,7 @@ clean_point_frame <- function(x, unit = NULL, counts = NULL) {
   k <- if (is.numeric(counts) && is.null(dim(counts)) && length(counts) == nrow(d)) ".dpfda_counts"
   if (!is.null(k)) d[[k]] <- as.double(counts)
   # (a missing count is refused, as a missing point or unit, here as in a table or chunks)
-  cl <- frame_clean_points(d, c(cols, k), u)
+  cl <- frame_clean_points(d, c(cols, k), u, counts_label = attr(counts, "column", exact = TRUE))
   list(x = cl$data[cols], unit = if (!is.null(u)) structure(cl$data[[u]], name = attr(unit, "name")) else unit,
        counts = if (!is.null(k)) cl$data[[k]] else counts)
 }

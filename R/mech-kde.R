@@ -428,7 +428,8 @@ kde_counts_arg <- function(counts, x, columns) {
   }
   col <- column_names(counts, names(x), "counts")
   check_counts_column(col, columns)
-  list(counts = as.data.frame(x)[[col]], column = col)
+  # (the column's name rides along, for a message about its values: clean_point_frame())
+  list(counts = structure(as.data.frame(x)[[col]], column = col), column = col)
 }
 
 # Without a `domain`, the grid's range bounds the data and points beyond it are

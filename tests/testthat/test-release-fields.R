@@ -523,6 +523,9 @@ test_that("dp_kde(), dp_kme(), dp_bandwidth(): a row with a missing value is ref
     }
     refused(dp_kde(all_srcs$d3[[src]], g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v", counts = "cnt",
                    budget = b), paste("dp_kde counts", src))
+    # (the message names the counts' column, as it names a point column; a data frame said `counts`)
+    expect_error(dp_kde(all_srcs$d3[[src]], g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v",
+                        counts = cnt, budget = b), "in column \"cnt\"", class = "dpfda_error_data", info = src)
     refused(dp_kde(all_srcs$d4[[src]], g, bandwidth = 0.1, epsilon = 1, delta = 1e-3, columns = "v", unit = "u",
                    budget = b), paste("dp_kde unit", src))
     refused(dp_kde(all_srcs$d2[[src]], as.matrix(expand.grid(g[c(TRUE, FALSE)], g[c(TRUE, FALSE)])), bandwidth = 0.1,
