@@ -106,7 +106,9 @@
 #'   dimension, a `2 x dim` matrix otherwise), `calibration` and
 #'   `lattice_sensitivity` (the L1, or for Gaussian noise L2, sensitivity of
 #'   the lattice vector). `noise_scale` is the Laplace scale or the Gaussian
-#'   standard deviation.
+#'   standard deviation. `privacy_unit` (printed, and in [glance()]) says
+#'   that the individual protected is whatever change of the data
+#'   `sensitivity` bounds.
 #' @references Alda, F. and Rubinstein, B. I. P. (2017). The Bernstein
 #'   mechanism: function release under differential privacy. *AAAI*.
 #' @seealso [predict.dpfda_bernstein_release()], [bernstein_basis()].
@@ -203,6 +205,7 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
                                zcdp_rho = if (exact && noise$type == "gaussian") {
                                  noise$lattice_sensitivity^2 / (2 * noise$scale^2)
                                })
+  rel$privacy_unit <- sensitivity_privacy_unit()
   release_close(rel, budget, "dp_bernstein")
 }
 

@@ -51,7 +51,9 @@
 #' @param budget `NULL`, or a [privacy_budget()] to charge.
 #' @return A `dpfda_release` (subclass `dpfda_gp_release`) with the released
 #'   curve in `values`, the noise kernel in `noise`, and `jitter` and
-#'   `sampler` fields.
+#'   `sampler` fields. Its `privacy_unit` (printed, and in [glance()]) says
+#'   that the individual protected is whatever change of the data
+#'   `sensitivity` bounds: the function cannot know it.
 #' @references Hall, R., Rinaldo, A. and Wasserman, L. (2013). Differential
 #'   privacy for functions and functional data. *Journal of Machine Learning
 #'   Research* 14, 703--727.
@@ -89,6 +91,7 @@ dp_gp_release <- function(f, grid, kernel, sensitivity, epsilon, delta,
                     sensitivity = sensitivity,
                     calibration = check_choice(calibration, c("analytic", "hall", "classical"), "calibration"),
                     method = method, call = call, noise_mode = noise)
+  rel$privacy_unit <- sensitivity_privacy_unit()
   release_close(rel, budget, "dp_gp_release")
 }
 

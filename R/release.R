@@ -511,6 +511,10 @@ release_predict <- function(object, newdata, ...) UseMethod("release_predict")
 # What one individual of the guarantee is, as print() and glance() state it: "one curve (376)" /
 # "id (142 units)"; a release of records without one (the regressions) is one record per
 # individual; NA when the release does not say.
+# A release of a function given with its sensitivity (dp_gp_release(), dp_bernstein()) protects what
+# that sensitivity bounds; the caller decides, so the print says so rather than nothing.
+sensitivity_privacy_unit <- function() "what `sensitivity` bounds (the change of f you allowed between neighbours)"
+
 release_privacy_unit <- function(x) {
   pu <- x$privacy_unit
   if (is.character(pu) && length(pu) == 1L && !is.na(pu)) return(pu)

@@ -329,3 +329,14 @@ test_that("a declared sensitivity of 0 is said (dp_gp_release(), dp_bernstein())
   expect_no_warning(dp_gp_release(function(t) sin(t), g, kernel_gaussian(0.2), sensitivity = 0.1, epsilon = 1,
                                   delta = 1e-5))
 })
+
+test_that("dp_gp_release() and dp_bernstein() say that their privacy unit is what `sensitivity` bounds", {
+  # (they take a function, not data: the individual protected is the caller's; print and glance said nothing)
+  g <- seq(0, 1, length.out = 11)
+  rs <- list(dp_gp_release(sin, g, kernel_gaussian(0.2), sensitivity = 0.1, epsilon = 1, delta = 1e-5),
+             dp_bernstein(function(t) t^2, sensitivity = 0.1, epsilon = 1, k = 4))
+  for (r in rs) {
+    expect_match(paste(capture.output(print(r)), collapse = "\n"), "privacy unit: what `sensitivity` bounds")
+    expect_match(generics::glance(r)$privacy_unit, "`sensitivity` bounds")
+  }
+})
