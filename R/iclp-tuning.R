@@ -180,7 +180,10 @@ pss_params <- function(mechanism = c("iclp_qr", "iclp_ar", "frl", "bernstein", "
 #' t <- seq(0, 1, length.out = 50)
 #' x <- curves(outer(runif(300, 0.5, 1), sin(2 * pi * t)), t)
 #' b <- kl_basis(kernel_matern(3/2, 0.1), t)
-#' s <- pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = b, epsilon_select = 0.5)
+#' # (public candidates for M: below 4 the truncation would remove most of what a
+#' # mean within tau may hold, and the release would warn of its bias)
+#' s <- pcv_select(x, epsilon = 1, tau = 1, mechanism = "frl", basis = b, epsilon_select = 0.5,
+#'                 candidates = c(5, 10, 20))
 #' s
 #' # the release with the chosen M (spending epsilon = 1 more)
 #' dp_mean(x, epsilon = 1, tau = 1, mechanism = "frl", kernel = kernel_matern(3/2, 0.1),
