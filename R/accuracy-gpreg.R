@@ -57,6 +57,12 @@ plan_y_bound <- function(y_bound) {
 
 # `n` of a regression plan: the inputs fix it (a value that differs is refused, not ignored).
 check_plan_n <- function(n, pts) {
+  # (not one number: most likely the outputs, passed by position after `x` as in the regression's
+  # call; described, never printed, so that no private value reaches the message)
+  if (!is.null(n) && !(is.numeric(n) && length(n) == 1L && is.null(dim(n)))) {
+    arg_error("n", sprintf(paste("one number, the number of inputs, which `x` fixes (%d rows): leave it out (the",
+                                 "outputs are not needed to plan; give only `x` and the settings)"), nrow(pts)), n)
+  }
   if (!is.null(n) && !isTRUE(all.equal(as.double(n), nrow(pts)))) {
     dpfda_abort(sprintf(paste("`n` (%s) is the number of inputs, which `x` fixes (%d rows): leave `n` out. To plan",
                               "a larger study, give the inputs it would have."), format(n), nrow(pts)), arg = "n")

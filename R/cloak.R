@@ -95,8 +95,9 @@
 #'     stopped, before scaling), `scale` (the factor \eqn{s} of the final
 #'     scaling; \eqn{s - 1} is tiny when converged) and `margin` (\eqn{m});
 #'   * `basis` (\eqn{P \times r}, orthonormal), `factor` (\eqn{P \times r},
-#'     \eqn{M = F F^\top}), `singular_values` of `C`, and `residual` (see
-#'     above).
+#'     \eqn{M = F F^\top}; each column's entry of largest size is positive,
+#'     so that rounding does not flip the noise drawn through it),
+#'     `singular_values` of `C`, and `residual` (see above).
 #' @references Smith, M. T., Alvarez, M. A., Zwiessele, M. and Lawrence,
 #'   N. D. (2018). Differentially private regression with Gaussian
 #'   processes. *AISTATS*, PMLR 84, 1195--1203.
@@ -168,6 +169,16 @@ cloaking_covariance <- function(C, tol = 1e-8, maxit = 10000, rank_tol = 1e-8, .
                              "M was scaled to satisfy every constraint (privacy holds), but it is larger than",
                              "necessary. Increase `maxit`."), res$iterations, format(res$gap, digits = 3)),
                class = c("dpfda_warning_convergence", "dpfda_warning"))
+  }
+  # each column of the factor with its largest entry positive: the SVD's signs follow rounding, and
+  # a flipped column would turn the same standard normal draw into another noise realisation of the
+  # same law (a change of units of the data then changed a seeded release)
+  if (length(res$factor) && ncol(res$factor) > 0L) {
+    flip <- vapply(seq_len(ncol(res$factor)), function(j) {
+      f <- res$factor[, j]
+      f[which.max(abs(f))] < 0
+    }, NA)
+    res$factor[, flip] <- -res$factor[, flip]
   }
   dn <- dimnames(C)
   if (!is.null(dn[[1L]])) dimnames(res$M) <- list(dn[[1L]], dn[[1L]])

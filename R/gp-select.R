@@ -386,7 +386,11 @@ gp_cv_candidate <- function(pts, cand, fold, d, noise = NULL, codes = NULL) {
       per_d <- if (is.null(codes)) sqrt(cl$max_constraint) else cloaking_unit_bound(C, cl, codes[train])
       sigma <- do.call(dp_noise_scale, c(list(d * per_d, noise$epsilon, noise$delta,
                                               calibration = noise$calibration), noise$args))
-      z <- sigma * as.vector(C %*% (sqrt(cl$lambda) * noise_draw(ncol(C), "normal")))
+      # drawn through the factor of M = C diag(lambda) C' (unique up to signs, made canonical), not
+      # through lambda, which is not unique when the test points are fewer than the training points:
+      # C at the rounding level of a change of units gave lambda 0.2 apart, and with the same seed
+      # another noise realisation, so another candidate in 1 of 20 seeds
+      z <- sigma * as.vector(cl$factor %*% noise_draw(ncol(cl$factor), "normal"))
     }
     list(C = C, train = train, test = test, noise = z)
   })

@@ -16,7 +16,8 @@ abort_nothing_to_plot <- function(what, instead) {
 #' A released bandwidth ([dp_bandwidth()]) and a selection ([dp_select()],
 #' [dp_gp_select()], [pcv_select()]) are numbers, not curves: `plot()` of
 #' them is refused with a classed error (`dpfda_error_unsupported`) that
-#' says what to plot instead, and `summary()` gives the object, which
+#' says what to plot instead, `predict()` is refused the same way (it says
+#' which release to make and predict from), and `summary()` gives the object, which
 #' prints as it does. `plot()` of an online session ([dp_online()]) draws
 #' its public answers so far, `released(x)`; `summary()`, `glance()` and
 #' `tidy()` of a session are those of `released(x)` (a session that has
@@ -59,6 +60,32 @@ plot.dpfda_selection <- function(x, ...) {
 #' @rdname result_methods
 #' @export
 plot.dpfda_pcv_selection <- plot.dpfda_selection
+
+# predict() of a number: refused as plot() is (R's default failed with "no applicable method").
+abort_nothing_to_predict <- function(what, instead) {
+  dpfda_abort(sprintf("There is no fitted curve to predict from in %s; %s", what, instead),
+              class = "dpfda_error_unsupported", arg = "object")
+}
+
+#' @rdname result_methods
+#' @export
+predict.dpfda_bandwidth <- function(object, ...) {
+  abort_nothing_to_predict("a released bandwidth", paste("release the density with it, dp_kde(x, grid, bandwidth = b,",
+                                                         "...), and predict() from that release."))
+}
+
+#' @rdname result_methods
+#' @export
+predict.dpfda_selection <- function(object, ...) {
+  abort_nothing_to_predict("a selection", paste("it chooses a candidate. Release with the choice (for dp_gp_select():",
+                                                "dp_gp_regression(x, y, newdata, kernel = s$kernel, noise_variance =",
+                                                "s$noise_variance, ...); for pcv_select(): dp_mean(..., select =",
+                                                "\"manual\") with its value) and predict() from that release."))
+}
+
+#' @rdname result_methods
+#' @export
+predict.dpfda_pcv_selection <- predict.dpfda_selection
 
 #' @rdname result_methods
 #' @export

@@ -663,6 +663,14 @@ test_that("GP regression is planned from its public inputs: the plan is the rele
   expect_error(dp_accuracy(mechanism = "gp_regression", newdata = g, kernel = k, noise_variance = 2500,
                                  y_bound = c(-150, 100), epsilon = 1, delta = 1e-5), regexp = "public inputs", class = "dpfda_error")
   expect_error(plan(epsilon = 1, n = 500), regexp = "which `x` fixes", class = "dpfda_error")
+  # the outputs passed by position (as in dp_gp_regression(x, y, ...)) land in `n`: one message, which
+  # shows none of them (it was one copy per output, each printing its value)
+  e <- expect_error(dp_accuracy(mc$times, mc$accel, mechanism = "bin_regression", bins = 6, y_bound = c(-150, 100),
+                                epsilon = 1, domain = c(0, 60)), class = "dpfda_error_argument")
+  expect_length(conditionMessage(e), 1L)
+  expect_match(conditionMessage(e), "leave it out")
+  expect_false(grepl(format(mc$accel[2]), conditionMessage(e), fixed = TRUE))
+  expect_length(conditionMessage(expect_error(plan(epsilon = 1, n = c(1.5, 2)), class = "dpfda_error_argument")), 1L)
 })
 
 test_that("the bin regression is planned from its public inputs (counts of the bins), with a unit too", {

@@ -81,6 +81,10 @@ test_that("plot() and summary() of a bandwidth, a selection and an online sessio
   p <- with_seed_mode(4, pcv_select(curves(outer(stats::runif(200, 0.5, 1), sin(2 * pi * t)), t), epsilon = 1,
                                     tau = 1, mechanism = "frl", epsilon_select = 0.5))
   expect_error(plot(p), class = "dpfda_error_unsupported")
+  # predict() of a number is refused the same way, saying what to release (it was "no applicable method")
+  expect_error(predict(b), "dp_kde", class = "dpfda_error_unsupported")
+  expect_error(predict(s), "chooses a candidate", class = "dpfda_error_unsupported")
+  expect_error(predict(p, t), "select = \"manual\"", class = "dpfda_error_unsupported")
   o <- with_seed_mode(3, dp_online(function(u) sin(2 * pi * u), kernel_exponential(0.1), 0.1, 1, 1e-5))
   expect_error(glance(o), class = "dpfda_error_state")   # (nothing answered yet)
   invisible(query(o, seq(0, 1, length.out = 20)))
