@@ -496,14 +496,23 @@ test_that("a noisy count too uncertain for a population band is said at the rele
   expect_true(all(b$lower < b$estimate & b$estimate < b$upper))
 })
 
-test_that("a matrix with missing observations: the error points to na.rm; with it, drop and a band work", {
+test_that("a matrix with missing observations: drop leaves out the curves with a gap; with na.rm a band works", {
   g <- seq(0, 1, length.out = 21)
   set.seed(53)
   X <- pb_draw(150, g)
   X[1:6, 18:21] <- NA          # six curves not observed at the end
   X[7, 10] <- NA               # one gap inside a curve
-  expect_error(dp_mean(X, grid = g, epsilon = 2, tau = 1.5, incomplete = "drop", inference = TRUE),
-               "na.rm = TRUE", class = "dpfda_error_data")
+  expect_error(dp_mean(X, grid = g, epsilon = 2, tau = 1.5, inference = TRUE), "na.rm = TRUE",
+               class = "dpfda_error_data")
+  # without na.rm, incomplete = "drop" leaves out all seven curves with a missing value (it was an
+  # error), as the same data in long form do: the same release
+  long <- data.frame(id = rep(1:150, 21), arg = rep(g, each = 150), value = as.vector(X))
+  rel0 <- function(x) with_seed_mode(5, dp_mean(x, grid = g, epsilon = 2, tau = 1.5, incomplete = "drop",
+                                                inference = TRUE))
+  r0 <- rel0(X)
+  expect_equal(r0$n, 150)
+  expect_equal(r0$values$values, expect_warning(rel0(long), "25 rows", class = "dpfda_warning_data")$values$values,
+               tolerance = 1e-12)
   r <- dp_mean(X, grid = g, epsilon = 2, tau = 1.5, na.rm = TRUE, incomplete = "drop", inference = TRUE)
   expect_equal(r$n, 150)        # the six incomplete curves count, with no contribution
   expect_true(r$n_complete < 150 + 50)
