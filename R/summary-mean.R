@@ -591,6 +591,14 @@ mean_source <- function(x, opts, grid, incomplete = "error", unit = NULL, select
   # left); restrict = FALSE is the rule anyway
   opts$na.rm <- NULL
   opts$restrict <- NULL
+  if (!is.null(unit) && inherits(x, "dpfda_summary")) {
+    # (a summary's n and sums are those of its own unit: a `unit` here was ignored in silence, and
+    # a summary of scans was released as if it protected persons)
+    dpfda_abort(sprintf(paste("`unit` is for data; a summary has its unit already (%s). Give `unit` to",
+                              "summarise_mean() instead."),
+                        if (is.null(x$unit)) "this one: one curve" else sprintf("this one: `%s`", x$unit)),
+                class = c("dpfda_error_privacy", "dpfda_error_argument"), arg = "unit")
+  }
   if (!is.null(unit)) cols$unit <- column_names(unit, engine_names_or(x), "unit")
   if (inherits(x, "dpfda_summary")) {
     grid <- check_summary(x, "mean")$settings$grid

@@ -825,3 +825,25 @@ test_that("the same units have the same name: factor(id), a summary of curves, a
   expect_match(out, "every charge protects a whole unit, but they are named differently (id, ii)", fixed = TRUE)
   expect_false(grepl("the others one record", out, fixed = TRUE))
 })
+
+test_that("a summary's unit is its own: `unit =` with a summary is refused by every release", {
+  # dp_mean(summary, unit = id) ignored `unit` in silence: a summary of 376 scans was released as
+  # one curve per individual while the caller asked for persons (142), so a person with 8 scans had
+  # 8 times the epsilon asked for. dp_cov(), dp_fpca(), dp_kde() and dp_kme() refused it already.
+  d <- dti_cca[complete.cases(dti_cca$cca), ]
+  gr <- seq(0, 1, length.out = 93)
+  s <- summarise_mean(d, grid = gr, tau = 0.3, center = 0.45)
+  su <- summarise_mean(d, grid = gr, tau = 0.3, center = 0.45, unit = id)
+  b <- privacy_budget(epsilon = 5)
+  expect_error(dp_mean(s, epsilon = 1, unit = id, budget = b), "a summary has its unit already",
+               class = "dpfda_error_privacy")
+  expect_error(dp_mean(su, epsilon = 1, unit = "visit", budget = b), "this one: `id`", class = "dpfda_error_argument")
+  expect_equal(nrow(b$ledger), 0L)
+  expect_equal(dp_mean(su, epsilon = 1)$n, 142)
+  sc <- summarise_cov(d, grid = gr, tau = 0.3, J = 3)
+  expect_error(dp_cov(sc, epsilon = 1, unit = id), class = "dpfda_error_argument")
+  expect_error(dp_fpca(sc, epsilon = 1, unit = id), class = "dpfda_error_argument")
+  x <- data.frame(v = seq(0.1, 0.9, length.out = 50), u = rep(1:10, 5))
+  sk <- summarise_kme(x, kernel_gaussian(0.3), synthetic = matrix(seq(0, 1, length.out = 5)), columns = "v")
+  expect_error(dp_kme(sk, kernel_gaussian(0.3), epsilon = 1, delta = 1e-5, unit = u), class = "dpfda_error_argument")
+})
