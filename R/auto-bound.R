@@ -145,7 +145,7 @@ summarise_mean_bins <- function(src, cand, clip, w, center, incomplete) {
   if (inherits(x, "dpfda_chunks")) {
     s <- warn_dropped(chunks_reduce(x, function(d) {
       frame_mean_bins(d, grid, cand, w, clip, id, arg, value, center, inc, unit, settings)
-    }, id = if (is.null(unit)) id else unit_id(unit)))
+    }, id = if (is.null(unit)) id else unit_id(unit), fill_by = if (!is.null(unit)) id))
     return(s)
   }
   if (is_lazy_table(x)) return(lazy_mean_bins(x, grid, cand, w, clip, id, arg, value, center, inc, unit, settings))
@@ -194,6 +194,13 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
     s <- sq_mutate(s, list(av = sprintf("ABS(%s)", v)))
     s <- sq_mutate(s, list(bin = sql_bin_index(s, "av", cand), bv = sgn(v)))
   }
+  # the histogram: one bin per individual (the largest of its cells' for the sup rule), per unit the largest
+  # (before the units' counts: a bin needs none, and SQLite's parser stack is finite: 17 nested
+  # subqueries overflowed it)
+  h <- sq_summarise(s, if (is.null(unit)) "id" else "u", list(bin = sprintf("MAX(%s)", sq_id(s, "bin"))))
+  hc <- engine_collect(sq_lazy(sq_summarise(h, "bin", list(cnt = "COUNT(*)"))))
+  a_ <- v
+  b_ <- sq_id(s, "bv")
   if (!is.null(unit)) {   # each unit: the mean of its curves (weight 1 / its number of curves)
     cu <- sq_summarise(sq_from(nn$q), c("id", "u"), list())   # (the distinct pairs)
     if (nn$n_ids != plain_number(engine_collect(sq_lazy(sq_summarise(cu, character(),
@@ -203,14 +210,11 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
     q <- lazy_unit_counts(sq_lazy(s), sq_lazy(sq_summarise(cu, "u", list(nc = "COUNT(*)"))))
     s <- sq_from(q)
     nc <- sq_id(s, "nc")
-    s <- sq_mutate(s, list(v = sprintf("%s / %s", v, nc), bv = sprintf("%s / %s", sq_id(s, "bv"), nc)))
+    a_ <- sprintf("%s / %s", sq_id(s, "v"), nc)   # (divided inside the sums: no subquery more)
+    b_ <- sprintf("%s / %s", sq_id(s, "bv"), nc)
   }
-  # the histogram: one bin per individual (the largest of its cells' for the sup rule), per unit the largest
-  bin <- sq_id(s, "bin")
-  h <- sq_summarise(s, if (is.null(unit)) "id" else "u", list(bin = sprintf("MAX(%s)", bin)))
-  hc <- engine_collect(sq_lazy(sq_summarise(h, "bin", list(cnt = "COUNT(*)"))))
-  res <- engine_collect(sq_lazy(sq_summarise(s, c("bin", "k"), list(a = sprintf("SUM(%s)", v),
-                                                                    b = sprintf("SUM(%s)", sq_id(s, "bv")),
+  res <- engine_collect(sq_lazy(sq_summarise(s, c("bin", "k"), list(a = sprintf("SUM(%s)", a_),
+                                                                    b = sprintf("SUM(%s)", b_),
                                                                     cells = "COUNT(*)"))))
   A <- B <- matrix(0, K2, m)
   idx <- cbind(as.integer(res$bin) + 1L, as.integer(res$k) + 1L)

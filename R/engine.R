@@ -229,6 +229,21 @@ print.dpfda_chunks <- function(x, ...) {
   invisible(x)
 }
 
+# The key of each row of a chunk by which chunks_reduce() and chunks_tee()
+# keep an individual's rows together: column `id`, or where it is missing the
+# `id` of another row with the same `fill_by` (the unit its curve names; for
+# the grouping only: the row keeps its missing value).
+chunk_keys <- function(d, id, fill_by = NULL) {
+  ids <- d[[id]]
+  if (!is.null(fill_by) && anyNA(ids) && fill_by %in% names(d)) {
+    na <- is.na(ids)
+    key <- d[[fill_by]]
+    named <- !na & !is.na(key)
+    ids[na] <- ids[named][match(key[na], key[named])]
+  }
+  ids
+}
+
 # Calls f(data frame) on every chunk and adds the summaries. With `id`, the
 # rows of the last id of each chunk are held back for the next one, and the
 # ids already finished are remembered: an id that comes back after other ids'
@@ -236,8 +251,13 @@ print.dpfda_chunks <- function(x, ...) {
 # Grouped is enough, sorted is not needed: nlme's Oxboys and datasets'
 # ChickWeight list each subject's rows together in the order 1, 2, 3, ...,
 # while their ordered factors' levels run "10" < "26" < ... (and `<` is not
-# defined for an unordered factor).
-chunks_reduce <- function(chunks, f, id = NULL) {
+# defined for an unordered factor). `fill_by`: with `id` a privacy unit of
+# curves, the curves' id column: a row whose unit is missing goes with the
+# unit its curve names in another row (in memory it is dropped as a row with a
+# missing value, and its curve stays; split off into a piece of its own, the
+# curve seemed to have no unit, and the chunk size decided a refusal).
+chunks_reduce <- function(chunks, f, id = NULL, fill_by = NULL) {
+  force(fill_by)
   id_arg <- attr(id, "arg", exact = TRUE) %||% "id"   # (the argument that named the column, for errors)
   chunks_start(chunks)
   # a call that stops halfway lets go of its source (a file's connection was left open until the
@@ -258,7 +278,7 @@ chunks_reduce <- function(chunks, f, id = NULL) {
     if (!is.null(id) && !end) {
       if (!id %in% names(d)) engine_missing_column(id, names(d), id_arg)
       d <- if (is.null(held)) d else rbind(held, d[names(held)])
-      ids <- d[[id]]
+      ids <- chunk_keys(d, id, fill_by)
       ok <- !is.na(ids)
       if (any(ok)) {
         runs <- rle(id_keys(ids[ok]))$values   # (the held id, if any, is the first run)

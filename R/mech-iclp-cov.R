@@ -305,7 +305,7 @@ cov_auto_bound <- function(src, opts, basis, cen, epsilon, budget, incomplete = 
     sb <- warn_dropped(chunks_reduce(src$data, function(d) {
       cov_bins_frame(d, basis, ab$candidates, cols$id %||% "id", cols$arg %||% "arg", cols$value %||% "value",
                      cen, unit, settings)
-    }, id = if (is.null(unit)) cols$id %||% "id" else unit_id(unit)))
+    }, id = if (is.null(unit)) cols$id %||% "id" else unit_id(unit), fill_by = if (!is.null(unit)) cols$id %||% "id"))
     if (incomplete == "error") refuse_missing_cells(sb)
     ch <- auto_bound_choose(sb, ab, epsilon, budget, "dp_cov")
     ch$summary <- cov_bins_at(sb, ch$index)

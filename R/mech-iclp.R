@@ -479,15 +479,16 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
     # the components the shrinkage keeps (public: n is not known yet, so all of them)
     # (with a unit, its rows come together in the chunks, and a unit is never split)
     by <- src$cols$unit %||% src$cols$id %||% "id"
+    fill <- if (!is.null(src$cols$unit)) src$cols$id %||% "id"   # (a row without its unit goes with its curve)
     inc <- if (incomplete == "drop") "drop" else "zero"
     tee <- chunks_tee(src$data, function(d) {
       summarise_cov_basis(d, ibasis, tau, src$cols$id %||% "id", src$cols$arg %||% "arg",
                           src$cols$value %||% "value", center = cen, unit = src$cols$unit, incomplete = inc)
-    }, by)
+    }, by, fill)
     src$data <- tee$chunks
     src$tee <- tee
     if (o$clip_share > 0) {   # ... and the norms, for the count of clipped curves
-      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, ibasis, cen, inc), by)
+      src$clip_tee <- chunks_tee(src$data, function(d) clipped_bins_frame(d, src, tau, ibasis, cen, inc), by, fill)
       src$data <- src$clip_tee$chunks
     }
   }

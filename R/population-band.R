@@ -184,8 +184,9 @@ population_summary <- function(src, basis, Jt, tau, cen, incomplete = "error") {
 # the mean summary, as they pass. The rows of the last id of a chunk are held
 # back until the next one (as chunks_reduce() does), so an individual is
 # never split; the mean summary's pass checks the order of the ids.
-chunks_tee <- function(chunks, f, id) {
+chunks_tee <- function(chunks, f, id, fill_by = NULL) {
   force(chunks)   # (the caller replaces its source by the tee)
+  force(fill_by)
   chunks_start(chunks)
   total <- NULL
   held <- NULL
@@ -200,7 +201,7 @@ chunks_tee <- function(chunks, f, id) {
     }
     if (is.data.frame(d) && id %in% names(d)) {
       e <- if (is.null(held)) d else rbind(held, d[names(held)])
-      ids <- e[[id]]
+      ids <- chunk_keys(e, id, fill_by)
       ok <- !is.na(ids)
       hold <- if (any(ok)) ok & ids == ids[ok][sum(ok)] else rep(FALSE, nrow(e))
       held <<- e[hold, , drop = FALSE]

@@ -148,7 +148,7 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
     return(warn_dropped(chunks_reduce(x, function(d) summarise_cov_basis(d, basis, tau, id, arg, value,
                                                                          center = settings$center, unit = unit,
                                                                          incomplete = incomplete),
-                                      id = if (is.null(unit)) id else unit_id(unit))))
+                                      id = if (is.null(unit)) id else unit_id(unit), fill_by = if (!is.null(unit)) id)))
   }
   if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)

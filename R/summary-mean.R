@@ -161,7 +161,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     return(warn_dropped(chunks_reduce(x, function(d) {
       summarise_mean_impl(d, grid, tau, w, clip, id, arg, value, center = settings$center, incomplete = incomplete,
                           unit = unit)
-    }, id = if (is.null(unit)) id else unit_id(unit))))
+    }, id = if (is.null(unit)) id else unit_id(unit), fill_by = if (!is.null(unit)) id)))
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query, unit))
   if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
@@ -488,8 +488,9 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   }
   if (!is.null(center)) s <- sq_mutate(s, list(v = sprintf("%s - %s", v_, sql_lookup_tree(k_, center, 0L))))
   if (clip == "l2") {
-    s <- sq_mutate(s, list(wk = sql_lookup_tree(k_, w, 0L)))
-    s <- sq_mutate(s, list(nrm2 = sprintf("SUM((%s * %s) * %s) OVER (PARTITION BY %s)", sq_id(s, "wk"), v_, v_, id_)))
+    # (the weight looked up inside the window: one subquery less, SQLite's parser stack being finite)
+    s <- sq_mutate(s, list(nrm2 = sprintf("SUM((%s * %s) * %s) OVER (PARTITION BY %s)", sql_lookup_tree(k_, w, 0L),
+                                          v_, v_, id_)))
     n2 <- sq_id(s, "nrm2")
     s <- sq_mutate(s, list(c = sprintf("%s * CASE WHEN (%s > %s) THEN (%s / SQRT(%s)) WHEN NOT (%s > %s) THEN 1.0 END",
                                        v_, n2, sq_lit(tau * tau), sq_lit(tau), n2, n2, sq_lit(tau * tau))))
