@@ -241,7 +241,10 @@ dp_bandwidth <- function(x, epsilon, delta, rule = c("paper", "scott"), fallback
   if (!is.null(fallback)) {
     ok <- is.numeric(fallback) && length(fallback) %in% c(1L, d) && all(is.finite(fallback)) &&
       all(fallback > 0) && all(fallback < 1e150)
-    if (!isTRUE(ok)) arg_error("fallback", sprintf("NULL or 1 or %d positive numbers", d), fallback)
+    if (!isTRUE(ok)) {
+      arg_error("fallback", if (d == 1L) "NULL or a positive number" else
+        sprintf("NULL, a positive number, or one positive number per dimension (%d)", d), fallback)
+    }
     fallback <- rep_len(as.double(fallback), d)
   }
   ok <- is.numeric(offsets) && length(offsets) >= 1L && all(is.finite(offsets)) &&

@@ -289,10 +289,16 @@ check_number <- function(x, arg, lower = -Inf, upper = Inf, lower_open = FALSE,
 
 # What check_number() asks for, in words.
 number_what <- function(lower, upper, lower_open, upper_open) {
+  # (another finite lower bound is said too: `l1_bound` 0.5 was refused as "not a finite number")
+  other_lower <- is.finite(lower) && lower != 0
   what <- if (is.finite(lower) && lower == 0 && lower_open) "a positive number"
           else if (is.finite(lower) && lower == 0) "a non-negative number"
+          else if (other_lower) sprintf("a number %s %s", if (lower_open) "above" else "at least", format(lower))
           else "a finite number"
-  if (is.finite(upper)) what <- sprintf("%s %s %s", what, if (upper_open) "below" else "at most", format(upper))
+  if (is.finite(upper)) {
+    what <- sprintf("%s%s %s %s", what, if (other_lower) " and" else "", if (upper_open) "below" else "at most",
+                    format(upper))
+  }
   what
 }
 

@@ -594,10 +594,17 @@ columns_for_named_grid <- function(grid, have, columns) {
 # A density's point columns from every named input: the grid's axes, the domain's column names and
 # a named bandwidth vector each choose them (when nothing did before) or must agree.
 columns_for_named_kde <- function(grid, domain, bandwidth, have, columns) {
+  # (which input chose the columns, for a message about a later one that disagrees: the user may
+  # have given no `columns`)
+  named <- function(nm) !is.null(nm) && all(nzchar(nm)) && !is.null(have)
+  from <- if (!is.null(columns)) "`columns`" else if (is.list(grid) && named(names(grid))) "`grid` (its axes)"
   columns <- columns_for_named_grid(grid, have, columns)
-  if (is.matrix(domain)) columns <- columns_for_named_axes(colnames(domain), have, columns, "domain", "names its columns")
+  if (is.matrix(domain)) {
+    columns <- columns_for_named_axes(colnames(domain), have, columns, "domain", "names its columns", from)
+    if (is.null(from) && named(colnames(domain))) from <- "`domain` (its columns)"
+  }
   if (is.numeric(bandwidth) && is.null(dim(bandwidth)) && length(bandwidth) > 1L) {
-    columns <- columns_for_named_axes(names(bandwidth), have, columns, "bandwidth", "names its entries")
+    columns <- columns_for_named_axes(names(bandwidth), have, columns, "bandwidth", "names its entries", from)
   }
   columns
 }
@@ -661,7 +668,7 @@ columns_for_named_points <- function(pts, have, columns, arg) {
 # The column names of points given as a data frame or a matrix, else NULL.
 point_column_names <- function(pts) if (is.data.frame(pts)) names(pts) else if (is.matrix(pts)) colnames(pts)
 
-columns_for_named_axes <- function(nm, have, columns, arg, says) {
+columns_for_named_axes <- function(nm, have, columns, arg, says, from = "`columns`") {
   if (is.null(nm) || !all(nzchar(nm)) || is.null(have)) return(columns)
   if (is.null(columns)) {
     miss <- setdiff(nm, have)
@@ -674,9 +681,10 @@ columns_for_named_axes <- function(nm, have, columns, arg, says) {
     return(nm)
   }
   if (!identical(as.character(columns), nm)) {
-    dpfda_abort(sprintf("`%s` %s %s but `columns` takes %s: they must agree, in the same order.", arg, says,
-                        paste0("\"", nm, "\"", collapse = ", "), paste0("\"", columns, "\"", collapse = ", ")),
-                arg = "columns")
+    from <- from %||% "`columns`"
+    dpfda_abort(sprintf("`%s` %s %s but %s takes %s: they must agree, in the same order.", arg, says,
+                        paste0("\"", nm, "\"", collapse = ", "), from, paste0("\"", columns, "\"", collapse = ", ")),
+                arg = if (from == "`columns`") "columns" else arg)
   }
   columns
 }

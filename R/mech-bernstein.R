@@ -142,8 +142,15 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   epsilon <- check_epsilon(epsilon)
   delta <- check_number(delta, "delta", lower = 0, upper = 1, upper_open = TRUE,
                         what = "a number in [0, 1)", class = "dpfda_error_privacy")
+  calibration_given <- !missing(calibration)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical", "composition"),
                               "calibration")
+  if (calibration_given && delta == 0 && calibration != "analytic") {
+    # (Laplace noise has no calibration to choose: "hall" was accepted and meant nothing)
+    dpfda_abort(sprintf(paste("`calibration` (\"%s\") applies to delta > 0 (Gaussian noise); with delta = 0 the",
+                              "noise is Laplace, calibrated exactly. Leave `calibration` out, or give a delta."),
+                        calibration), arg = "calibration")
+  }
   # without `dim`, a 2 x d matrix of bounds or d degrees say the dimension (a 2 x 2 domain with
   # dim = 1 was refused as "a double vector of length 4")
   if (missing(dim)) dim <- bernstein_implied_dim(domain, k)

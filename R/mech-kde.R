@@ -688,7 +688,7 @@ check_bandwidth_unit <- function(bandwidth, person_level) {
     dpfda_abort(paste("`bandwidth` was released by dp_bandwidth() with one point as the privacy unit, but this",
                       "density protects a whole unit (`unit`), whose several points that guarantee does not",
                       "cover. Release the bandwidth with dp_bandwidth(..., unit = ) on the same units, or give a",
-                      "public bandwidth."), arg = "bandwidth")
+                      "public bandwidth."), arg = "bandwidth", class = c("dpfda_error_argument", "dpfda_error_privacy"))
   }
   invisible()
 }

@@ -479,6 +479,12 @@ kde_summary_estimate <- function(x, grid, bandwidth, bw, dom, bins, columns, id,
   if (!isTRUE(all.equal(s$settings$domain, dom))) {
     dpfda_abort("The summary was computed on another `domain`.", arg = "domain")
   }
+  if (inherits(x, "dpfda_summary") && d == 1L && !is.null(bins) && !identical(as.double(bins), as.double(s$settings$bins))) {
+    # (the summary's bins are its own: another `bins` here was ignored in silence, 39% off at a peak)
+    dpfda_abort(sprintf(paste("The summary was binned onto %s bins, not `bins` = %s: leave `bins` out (the",
+                              "summary's are used) or summarise again with bins = %s."),
+                        format(s$settings$bins), format(bins), format(bins)), arg = "bins")
+  }
   list(at = if (d == 1L) kde_bins_at(s, bw, dom) else kde_kernel_at(s, bw), n = s$n, summary = s,
        privacy_unit = privacy_unit_points(s$n, s$unit, !is.null(s$counts)),
        bin_width = function(m) if (d == 1L) diff(dom) / (s$settings$bins - 1) else 0)

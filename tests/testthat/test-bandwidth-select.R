@@ -135,6 +135,7 @@ test_that("dp_bandwidth(unit =): person-level rule, n in units, same as rows wit
                                                                             domain = c(-5, 5))),
                            epsilon = 1, delta = 1e-6, unit = person, columns = v), class = "dpfda_error_argument")
   expect_match(conditionMessage(e), "dp_bandwidth(..., unit = )", fixed = TRUE)
+  expect_s3_class(e, "dpfda_error_privacy")   # (as ?dp_kde says, and as a bandwidth of other units is)
   r <- with_seed_mode(4, dp_kde(d, g, bandwidth = p, epsilon = 1, delta = 1e-6, unit = person, columns = v))
   expect_match(r$privacy_unit, "person", fixed = TRUE)
   s <- summarise_kde(d, g, p, columns = "v", unit = "person")

@@ -362,7 +362,7 @@ test_that("release objects hold no non-private values", {
   expect_length(intersect(names(r), dpfda:::forbidden_release_fields), 0L)
   expect_setequal(names(r), c("values", "mechanism", "epsilon", "delta", "sensitivity", "noise_scale",
                               "noise", "rng", "call", "k", "h", "dim", "domain", "calibration",
-                              "noise_type", "lattice_sensitivity"))
+                              "noise_type", "lattice_sensitivity", "privacy_unit"))
   nums <- unlist(lapply(unclass(r), function(e) if (is.numeric(e)) e else if (is.list(e)) unlist(e)))
   expect_false(any(nums %in% lattice_values))
   expect_false(any(nums %in% x))
@@ -520,4 +520,11 @@ test_that("the map from lattice values to the polynomial equals one prediction p
   # the prediction band uses it: predict() with interval = "confidence" in the plane, fit equal to predict()
   expect_warning(pr <- predict(r2, pts[1:5, ], interval = "confidence"), class = "dpfda_warning_extrapolation")
   expect_equal(pr[, "fit"], suppressWarnings(predict(r2, pts[1:5, ])), tolerance = 1e-12)
+})
+
+test_that("dp_bernstein(): a calibration other than the default with delta = 0 is refused (Laplace has none)", {
+  expect_error(dp_bernstein(function(t) t, 0.1, 1, k = 4, calibration = "hall"), "applies to delta > 0",
+               class = "dpfda_error_argument")
+  expect_s3_class(dp_bernstein(function(t) t, 0.1, 1, k = 4, calibration = "hall", delta = 1e-5), "dpfda_release")
+  expect_s3_class(dp_bernstein(function(t) t, 0.1, 1, k = 4, calibration = "analytic"), "dpfda_release")
 })

@@ -340,3 +340,17 @@ test_that("dp_gp_release() and dp_bernstein() say that their privacy unit is wha
     expect_match(generics::glance(r)$privacy_unit, "`sensitivity` bounds")
   }
 })
+
+test_that("a number below its lower bound is refused with that bound in words", {
+  # (check_number() said "a finite number" for any lower bound but 0: `l1_bound` 0.5, whose docs ask
+  # C >= 1, was refused as "must be a finite number, not 0.5")
+  z <- cbind(seq(0, 1, length.out = 4), seq(1, 0, length.out = 4))
+  X <- cbind(stats::runif(30), stats::runif(30))
+  e <- expect_error(dp_kme(X, kernel_gaussian(0.5), epsilon = 1, delta = 1e-5, synthetic = z, l1_bound = 0.5),
+                    class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "`l1_bound` must be a number at least 1", fixed = TRUE)
+  expect_identical(dpfda:::number_what(1, 5, TRUE, FALSE), "a number above 1 and at most 5")
+  expect_identical(dpfda:::number_what(0, 1, TRUE, TRUE), "a positive number below 1")
+  expect_match(conditionMessage(expect_error(dp_bandwidth(faithful$eruptions, 1, 1e-6, fallback = -1),
+                                             class = "dpfda_error_argument")), "NULL or a positive number")
+})

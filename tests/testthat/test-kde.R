@@ -425,3 +425,26 @@ test_that("dp_kde(): a reversed grid is sorted by every mechanism, delta = NULL 
                            domain = list(c(8, 21), c(60, 90), c(10, 80))))
   expect_match(conditionMessage(e), "in three or more dimensions there is no default grid", fixed = TRUE)
 })
+
+test_that("dp_kde() of a summary refuses a `bins` other than the summary's (it was ignored in silence)", {
+  g <- seq(0, 70, length.out = 141)
+  s8 <- summarise_kde(precip, grid = g, bandwidth = 3, bins = 8)
+  expect_error(dp_kde(s8, g, 3, epsilon = 1, delta = 1e-5, bins = 4096), "binned onto 8 bins",
+               class = "dpfda_error_argument")
+  a <- with_seed_mode(1, dp_kde(s8, g, 3, epsilon = 1, delta = 1e-5, bins = 8))
+  b <- with_seed_mode(1, dp_kde(precip, g, 3, epsilon = 1, delta = 1e-5, bins = 8, binned = TRUE))
+  expect_equal(a$values$values, b$values$values, tolerance = 1e-12)
+  expect_equal(with_seed_mode(1, dp_kde(s8, g, 3, epsilon = 1, delta = 1e-5))$values$values, a$values$values)
+})
+
+test_that("a named bandwidth in another order than the grid's axes: the message names the grid, not `columns`", {
+  gl <- list(long = seq(165, 190, length.out = 6), lat = seq(-40, -10, length.out = 7))
+  e <- expect_error(dp_kde(quakes, gl, c(lat = 2, long = 1), epsilon = 1, delta = 1e-5), class = "dpfda_error_argument")
+  expect_match(conditionMessage(e), "but `grid` (its axes) takes \"long\", \"lat\"", fixed = TRUE)
+  expect_identical(e$arg, "bandwidth")
+  e2 <- expect_error(dp_kde(quakes, gl, c(lat = 2, long = 1), epsilon = 1, delta = 1e-5, columns = c("long", "lat")),
+                     class = "dpfda_error_argument")
+  expect_match(conditionMessage(e2), "but `columns` takes", fixed = TRUE)
+  # (in the grid's order it runs)
+  expect_s3_class(dp_kde(quakes, gl, c(long = 1, lat = 2), epsilon = 1, delta = 1e-5), "dpfda_release")
+})
