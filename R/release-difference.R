@@ -27,7 +27,9 @@
 #' @param e1,e2 Two `dpfda_release` objects with one curve each on the same
 #'   one-dimensional grid (release both with the same `grid`); the same
 #'   release twice is refused (its noise is one draw, not two independent
-#'   ones).
+#'   ones). Every other operator on a release (`+`, `*`, `==`, ...) is
+#'   refused with `dpfda_error_argument`: work on `predict(r)` for the
+#'   values.
 #' @return An object of class `dpfda_difference`: `values` (the difference,
 #'   [curves()]), `first` and `second` (the two releases) and `labels`.
 #'   `predict()`, `confint()`, `plot()`, `as.data.frame()`, `tidy()`,
@@ -94,6 +96,17 @@ NULL
   v$ids <- NULL
   v$value_name <- sprintf("difference of %s", a$values$value_name %||% "value")
   structure(list(values = v, first = a, second = b, labels = labels), class = "dpfda_difference")
+}
+
+#' @rdname release-difference
+#' @export
+Ops.dpfda_release <- function(e1, e2) {
+  # every operator but `-` of two releases (its own method): R's "non-numeric argument to binary
+  # operator" was unclassed and said nothing of what to do
+  dpfda_abort(sprintf(paste("`%s` is not defined for releases: a release is a noisy function with its",
+                            "guarantee, not a number. `r1 - r2` gives the difference of two releases (with its",
+                            "bands); for arithmetic on the released values use predict(r) or r$values$values."),
+                      .Generic), arg = "e1")
 }
 
 # A release as one side of a difference: its published function on its grid (a Bernstein

@@ -132,6 +132,15 @@ print.dpfda_summary <- function(x, ...) {
     sprintf("units of \"%s\"%s", x$unit, if (is.null(x$curves)) "" else sprintf(" (%s curves)", f(x$curves)))
   cat(sprintf("  %s %s from %s %s; %s %s dropped (missing values)\n", f(x$n), who, f(x$rows), what,
               f(x$dropped), what))
+  # (curves left out as incomplete and cells with no row: the print said "0 values dropped" for a
+  # summary that had left out 6 incomplete scans)
+  if (isTRUE(x$incomplete_n > 0)) {
+    cat(sprintf("  %s incomplete %s (not observed at every grid point): counted in n, contributing nothing\n",
+                f(x$incomplete_n), if (is.null(x$unit)) "individuals" else "units"))
+  }
+  if (isTRUE(x$missing_cells > 0)) {
+    cat(sprintf("  %s (individual, grid point) cells without a row, counted as 0\n", f(x$missing_cells)))
+  }
   len <- if (is.matrix(x$sums)) sprintf("%d x %d", nrow(x$sums), ncol(x$sums)) else length(x$sums)
   cat(sprintf("  %s sums\n", len))
   if (isTRUE(x$outside > 0)) {   # (a density's points beyond its domain, clamped to it)

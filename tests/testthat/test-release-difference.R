@@ -222,3 +222,14 @@ test_that("glance() of a difference names both noise families when they differ",
   expect_identical(glance(a - b)$noise_family, "laplace - gaussian")
   expect_identical(glance(a - a2)$noise_family, "laplace")
 })
+
+test_that("operators other than `-` on releases are refused with a class (R's error was unclassed)", {
+  t <- seq(0, 1, length.out = 11)
+  a <- dp_mean(curves(matrix(stats::rnorm(100 * 11, 0, 0.2), 100), t), epsilon = 1, tau = 1)
+  b <- dp_mean(curves(matrix(stats::rnorm(100 * 11, 0, 0.2), 100), t), epsilon = 1, tau = 1)
+  expect_error(a + b, "`\\+` is not defined for releases", class = "dpfda_error_argument")
+  expect_error(a * 2, "predict\\(r\\)", class = "dpfda_error_argument")
+  expect_error(a == b, class = "dpfda_error_argument")
+  expect_s3_class(a - b, "dpfda_difference")
+  expect_error(-a, class = "dpfda_error_argument")
+})

@@ -124,3 +124,14 @@ test_that("r - r is refused, and a band's method gives no share from an uninform
   expect_false(grepl("puts 100%", m, fixed = TRUE))
   expect_output(print(rb), "too noisy to tell", fixed = TRUE)
 })
+
+test_that("a summary's print says how many individuals were incomplete and how many cells had no row", {
+  # (summarise_mean(dti_cca, incomplete = "drop") printed "0 values dropped" with 6 scans left out)
+  gr <- seq(0, 1, length.out = 93)
+  s <- summarise_mean(dti_cca, grid = gr, tau = 0.3, center = 0.45, incomplete = "drop")
+  expect_equal(s$incomplete_n, 6)
+  expect_output(print(s), "6 incomplete individuals (not observed at every grid point)", fixed = TRUE)
+  d <- data.frame(id = rep(1:3, each = 3), arg = c(0, 0.5, 1, 0, 0.5, 1, 0, 1, 1), value = 1)
+  expect_output(print(summarise_mean(d, grid = c(0, 0.5, 1), tau = 2)), "1 (individual, grid point) cells without a row",
+                fixed = TRUE)
+})
