@@ -369,6 +369,13 @@ matrix_columns <- function(x) names(x)[vapply(x, function(v) is.matrix(v) && is.
 # Wide layout: one curve per row, one column per argument.
 wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomplete = "error") {
   ids <- if (is.null(id_nm)) NULL else x[[id_nm]]
+  if (anyDuplicated(names(x))) {
+    # (x[setdiff(names(x), id)] kept the first of two columns "x1": the other curve values vanished)
+    dup <- names(x)[anyDuplicated(names(x))]
+    dpfda_abort(sprintf(paste("`x` has two columns named \"%s\": a wide data frame needs one column per argument.",
+                              "Rename or drop one (e.g. names(x) <- make.unique(names(x)))."), dup),
+                class = data_error_class, arg = "x")
+  }
   vals <- x[setdiff(names(x), id_nm)]
   if (!is.null(ids) && anyDuplicated(ids[!is.na(ids)])) {
     # (the long data of as.data.frame(curves, names = TRUE), columns id, age, height: "Wide data: give
@@ -402,6 +409,15 @@ wide_to_curves <- function(x, id_nm, grid, method, restrict, na.rm, df, incomple
 # everything before the first digit or dot, so "distance.8" read as 0.8 and
 # "distance.10" as 0.1). make.names()'s "X.5" stands for "-5" as well as
 # ".5": not read (NA: `grid` is then needed).
+# The column names that name no argument where the others do (all numbers, or all a prefix and a
+# number): a covariate such as "age" among "1", "2", ... (NULL when no such reading holds).
+odd_argument_columns <- function(nm) {
+  plain <- !is.na(suppressWarnings(as.numeric(nm)))
+  pre <- !is.na(args_from_column_names(ifelse(plain, "", nm)))   # (the prefix reading alone)
+  ok <- if (sum(plain) >= sum(pre)) plain else pre
+  if (sum(ok) >= 2L && !all(ok)) nm[!ok]
+}
+
 args_from_column_names <- function(nm) {
   a <- suppressWarnings(as.numeric(nm))
   if (!anyNA(a)) return(a)
@@ -425,8 +441,16 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
   a <- args_from_column_names(nm)
   if (anyNA(a) || anyDuplicated(a)) {
     if (is.null(grid) || grid_size(as_grid(grid, "grid")) != ncol(M)) {
+      # (a covariate among named arguments: say which column is not one)
+      odd <- odd_argument_columns(nm)
+      hint <- if (length(odd)) {
+        sprintf(" Column%s %s name%s no argument: if %s not a curve's value%s, leave %s out of `x`.",
+                if (length(odd) == 1L) "" else "s", paste0("\"", utils::head(odd, 5L), "\"", collapse = ", "),
+                if (length(odd) == 1L) "s" else "", if (length(odd) == 1L) "it is" else "they are",
+                if (length(odd) == 1L) "" else "s", if (length(odd) == 1L) "it" else "them")
+      } else ""
       dpfda_abort(sprintf(paste("Wide data: give `grid` with one point per column (%d), or name the columns",
-                                "by their arguments (e.g. \"0.5\", \"t1\")."), ncol(M)), arg = "grid")
+                                "by their arguments (e.g. \"0.5\", \"t1\").%s"), ncol(M), hint), arg = "grid")
     }
     a <- as_grid(grid, "grid")
     # (the grid is the columns' arguments; kept as the target for na.rm = TRUE to interpolate onto)

@@ -269,3 +269,13 @@ test_that("tf's own tfd() and as.tfd() convert curves and releases (an empty tfd
   expect_equal(tf::as.tfd(r), as_tfd(r))
   expect_equal(as.vector(tf::tf_evaluations(t1)[[1]]), as.vector(r$values$values[1, ]))
 })
+
+test_that("wide data frames: a repeated column name is refused, and a covariate among arguments is named", {
+  # (two columns "x1": the second vanished, its curve values with it)
+  d <- data.frame(id = c("a", "b"), x1 = c(1, 2), x2 = c(3, 4), x1 = c(100, 200), check.names = FALSE)
+  expect_error(as_curves(d), "two columns named \"x1\"", class = "dpfda_error_data")
+  expect_error(dp_mean(d, epsilon = 1, tau = 1), "two columns named \"x1\"", class = "dpfda_error_data")
+  dw <- data.frame(Subject = c("a", "b"), age = c(30, 40), `1` = 1:2, `2` = 3:4, check.names = FALSE)
+  expect_error(as_curves(dw, id = Subject), "Column \"age\" names no argument", class = "dpfda_error_argument")
+  expect_equal(as_curves(dw[-2], id = Subject)$grid, c(1, 2))
+})
