@@ -7,6 +7,10 @@ iclp_mechanisms <- c("iclp_qr", "iclp_ar", "frl", "bernstein", "gp")
 # Options of as_curves() that dp_mean(...) passes on.
 as_curves_options <- c("id", "arg", "value", "method", "restrict", "na.rm", "df", "n_grid")
 
+# Options of dp_mean(...) that one mechanism alone uses (given with another: an error).
+mechanism_only_options <- list(frl = c("M", "frl_bound", "frl_noise"), iclp_ar = c("ar_bound", "threshold_scale"),
+                               bernstein = "bernstein_k")
+
 # Names accepted in dp_mean(...).
 dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calibration", "weights", "tol",
                      "pss_rule", "frl_bound", "ar_bound", "threshold_scale", "epsilon_select",
@@ -179,7 +183,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `epsilon_select`, `candidates`, `folds`. A share given without its
 #'   switch (`count_share` without `incomplete = "drop"`, `inference_share`
 #'   or `clip_share` without `inference = TRUE`, the bound's options without
-#'   `tau = "auto"`) is an error, not ignored. The options of [as_curves()]
+#'   `tau = "auto"`, `epsilon_select`, `candidates` or `folds` without
+#'   `select = "pcv"`) is an error, not ignored, and so is an option of
+#'   another mechanism (`M`, `frl_bound`, `frl_noise` of `"frl"`; `ar_bound`,
+#'   `threshold_scale` of `"iclp_ar"`; `bernstein_k` of `"bernstein"`). The options of [as_curves()]
 #'   (`id`, `arg`, `value` as strings or bare names, e.g. `dp_mean(nlme::Oxboys,
 #'   id = Subject, arg = age, value = height, grid = g, ...)`; `method`,
 #'   `na.rm`, `df`, `n_grid`; not `restrict`, whose grid would depend on the
@@ -438,6 +445,12 @@ dp_mean <- function(x, epsilon, tau, mechanism = c("iclp_qr", "iclp_ar", "frl", 
   # (a share whose switch is off would be ignored: an error, as for an unknown option)
   switch_unused(src$opts, if (!inference) c("inference_share", "clip_share"), "inference = TRUE")
   switch_unused(src$opts, if (incomplete != "drop") "count_share", "incomplete = \"drop\"")
+  # ... and so would the options of the private cross-validation without it, and those of another
+  # mechanism (M with "iclp_qr" was accepted and the release made with PSS tuning, as if not given)
+  switch_unused(src$opts, if (select != "pcv") c("epsilon_select", "candidates", "folds"), "select = \"pcv\"")
+  for (m in names(mechanism_only_options)) {
+    if (mechanism != m) switch_unused(src$opts, mechanism_only_options[[m]], sprintf("mechanism = \"%s\"", m))
+  }
   if (inference) check_inference(mechanism, select, incomplete, unit, src)
   if (inference && auto && inherits(src$data, "dpfda_chunks")) {
     # the spread is summed at the bound, which is known only after a pass over the data

@@ -591,6 +591,22 @@ test_that("a share whose switch is off is refused, not ignored", {
   }
   expect_error(dp_mean(X, grid = t, epsilon = 1, tau = 1, count_share = 0.2), class = "dpfda_error_argument",
                regexp = "option of incomplete = \"drop\"")
+  # the cross-validation's options without select = "pcv", and another mechanism's options (both were
+  # accepted and ignored: the budget was charged 1, not 1.5, and M made no difference to "iclp_qr")
+  b <- privacy_budget(epsilon = 5)
+  for (o in list(list(epsilon_select = 0.5), list(folds = 5), list(candidates = c(2, 4)))) {
+    expect_error(do.call(dp_mean, c(list(X, grid = t, epsilon = 1, tau = 1, budget = b), o)),
+                 "is an option of select = \"pcv\"", class = "dpfda_error_argument")
+  }
+  expect_error(dp_mean(X, grid = t, epsilon = 1, tau = 1, M = 3, budget = b), "option of mechanism = \"frl\"",
+               class = "dpfda_error_argument")
+  expect_error(dp_mean(X, grid = t, epsilon = 1, tau = 1, mechanism = "frl", ar_bound = "cs", budget = b),
+               "option of mechanism = \"iclp_ar\"", class = "dpfda_error_argument")
+  expect_error(dp_mean(X, grid = t, epsilon = 1, tau = 1, mechanism = "gp", delta = 1e-5, bernstein_k = 5,
+                       budget = b), "option of mechanism = \"bernstein\"", class = "dpfda_error_argument")
+  expect_equal(nrow(b$ledger), 0L)
+  expect_s3_class(dp_mean(X, grid = t, epsilon = 1, tau = 1, mechanism = "frl", M = 3, select = "manual"),
+                  "dpfda_release")
   # with their switches they are taken
   expect_s3_class(suppressWarnings(dp_mean(X, grid = t, epsilon = 1, tau = 1, inference = TRUE, inference_share = 0.3)),
                   "dpfda_release")
