@@ -6,7 +6,7 @@
 # exact, and costs no budget. Nothing is drawn (the noise source of
 # dp_reproducible() is not advanced).
 
-accuracy_gpreg_options <- c("newdata", "noise_variance", "y_bound", "unit", "calibration", "tol")
+accuracy_gpreg_options <- c("newdata", "noise_variance", "y_bound", "unit", "calibration", "tol", "noise")
 
 accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   bad <- setdiff(names(opts), accuracy_gpreg_options)
@@ -35,8 +35,12 @@ accuracy_settings_gpreg <- function(x, n, epsilon, delta, kernel, grid, opts) {
   units <- if (!is.null(opts$unit)) regression_units(opts$unit, nrow(pts), NULL)
   several <- !is.null(units) && units$n < length(units$codes)
   sens <- parts$d * if (several) cloaking_unit_bound(parts$C, cl, units$codes) else sqrt(cl$max_constraint)
+  # noise = "exact": the discrete Gaussian of the release, on the rank of M, its sd raised for the
+  # lattice's rounding (a plan at a large epsilon, which float noise refuses, can be released so)
+  noise <- check_noise(opts[["noise"]] %||% "float")   # ([[: opts$noise partially matches noise_variance)
   law <- function(n, e) {
     sigma <- dp_noise_scale(sens, e, delta, calibration = calibration)
+    if (noise == "exact") sigma <- gp_exact_sigma(sigma, sens, ncol(cl$basis), e, delta)$sigma
     S <- sigma^2 * cl$M
     law_gaussian_cov(diag(S), function() S, parts$grid, "Gaussian with the cloaking covariance")
   }

@@ -100,7 +100,9 @@
 #'   public and only the outputs private, so its noise follows exactly from
 #'   the inputs `x` (they set `n`), the test points (`newdata` in `...`, or
 #'   `grid`), `kernel`, `noise_variance` and `y_bound` in `...`, `epsilon`,
-#'   `delta`, and optionally `unit` and `calibration` in `...`: the plan
+#'   `delta`, and optionally `unit`, `calibration` and `noise` (`"exact"`
+#'   for the discrete Gaussian of `noise = "exact"`, which a large epsilon
+#'   needs) in `...`: the plan
 #'   equals `dp_accuracy()` of the release made with those settings, and no
 #'   output is needed. With a target, `solve_for = "epsilon"` (the default
 #'   here) gives the epsilon that reaches it; the regression's bias is not

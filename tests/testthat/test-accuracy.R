@@ -646,6 +646,13 @@ test_that("GP regression is planned from its public inputs: the plan is the rele
   au <- plan(epsilon = 1, unit = u)
   expect_equal(au$expected_l2, dp_accuracy(with_seed_mode(1, rel(1, unit = u)))$expected_l2, tolerance = 1e-10)
   expect_equal(au$n, 67)
+  # noise = "exact" (what a large epsilon needs: float noise refuses its tails) is planned as released
+  # (it was not an option, and the float plan was 4% short of the exact release's error)
+  ae <- plan(target_l2 = 30, noise = "exact")
+  expect_equal(dp_accuracy(with_seed_mode(1, rel(ae$epsilon_needed, noise = "exact")))$expected_l2, 30,
+               tolerance = 1e-3)
+  expect_equal(plan(epsilon = 2, noise = "exact")$expected_l2,
+               dp_accuracy(with_seed_mode(1, rel(2, noise = "exact")))$expected_l2, tolerance = 1e-8)
   expect_gt(au$expected_l2, 1.5 * a$expected_l2)
   # the epsilon for a target, checked on the release made at it
   p <- plan(target_l2 = 200)
