@@ -15,7 +15,12 @@
 #' counts like function values, as [as_density()] does, would give the
 #' first and last age half their weight: with many infant deaths the mean age
 #' at death would be years too old.) On a one-year grid the density at the
-#' first and last age is twice the share of their deaths.
+#' first and last age is twice the share of their deaths. The integration
+#' error comes from the half cells at the two ends and grows with their
+#' width: at most 0.084 years on `un_mortality`'s one-year grid, but 0.43
+#' years for the abridged ages 0, 1, 5, 10, 20 (a mean of 7.57 against a
+#' weighted mean of 8). For an abridged life table, compare means on that
+#' table's own ages, or use single years of age where the data have them.
 #'
 #' Validation: `age` and `deaths` are finite numeric vectors of the same
 #' length, ages non-negative and deaths non-negative; `group` (if given) has

@@ -313,7 +313,10 @@ print.summary.dpfda_release <- function(x, ...) {
   }
   if (!is.null(x$moments)) {
     m <- x$moments
-    m[c("estimate", "noise_sd")] <- lapply(m[c("estimate", "noise_sd")], signif, 4)
+    # (four significant digits each, as text: a numeric column printed 179.4722 as "179.5000")
+    m[c("estimate", "noise_sd")] <- lapply(m[c("estimate", "noise_sd")], function(v) {
+      formatC(v, digits = 4, format = "fg", flag = "#")
+    })
     cat(paste("  as a distribution in the plane (the released values as a signed density, normalised; noise_sd:",
               "the standard deviation of each under the public noise law):\n"))
     print(m[setdiff(names(m), "moved")], row.names = FALSE)

@@ -578,6 +578,7 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
       dpfda_abort("`deaths` must be non-negative; the table has negative death counts.",
                   class = "dpfda_error_data", arg = "deaths")
     }
+    abort_negative_age(sum(as.double(res$age) < 0), NULL)
     s <- mortality_table(res$grp, res$age, res$d)
     return(warn_dropped(new_dpfda_summary("mortality", s, nrow(s), nn$rows, nn$dropped, list()),
                         after = mortality_dropped_note))
@@ -590,12 +591,25 @@ summarise_mortality_impl <- function(x, age = "age", deaths = "deaths", group = 
     dpfda_abort("`deaths` must be non-negative; the data have negative death counts.",
                 class = "dpfda_error_data", arg = "deaths")
   }
+  abort_negative_age(sum(d[[age]] < 0), which(x[[age]] < 0)[1L])
   g <- if (is.null(group)) rep("all", nrow(d)) else d[[group]]
   s <- mortality_table(g, d[[age]], d[[deaths]])
   out <- new_dpfda_summary("mortality", s, nrow(s), cl$rows, cl$dropped, list(),
                            groups_seen = if (!is.null(group)) sort(unique(as.character(x[[group]]))))
   if (!.chunk) out <- mortality_check_groups(out)
   out
+}
+
+# Ages are non-negative: a negative one was refused later, by a message about the summary's own
+# vector of every group's ages ("a double vector of length 1938" for 1919 rows). `k`: how many rows
+# (or a table's (group, age) cells), `first`: the first row in memory (NULL on a table).
+abort_negative_age <- function(k, first) {
+  if (!(k > 0)) return(invisible(NULL))
+  dpfda_abort(sprintf("`age` must be non-negative; %s %s%s of the data %s a negative age%s.", format(k, big.mark = ","),
+                      if (is.null(first)) "(group, age) cell" else "row", if (k == 1) "" else "s",
+                      if (k == 1) "holds" else "hold",
+                      if (is.null(first)) "" else sprintf(" (first at row %d)", first)),
+              class = "dpfda_error_data", arg = "age")
 }
 
 # A group none of whose rows is complete would vanish from the table (and from n, the public number

@@ -150,3 +150,17 @@ test_that("refusals of mortality and density inputs name the entries and the rig
   expect_error(dp_kde(we$age, 0:100, 3, epsilon = 1, mechanism = "iclp", counts = we$deaths / 1000 + 0.5),
                "entries 1, 2, 3, 4, 5 are not", class = "dpfda_error_argument")
 })
+
+test_that("a negative age is refused where the data enter, naming the row, on every source", {
+  # (it was refused later by a message about the summary's own vector: "a double vector of length 1938")
+  u <- un_mortality
+  u$age[5] <- -1
+  env <- environment()
+  srcs <- list(frame = u, chunks = dp_chunks(u, rows = 100), sqlite = sqlite_tbl(u, "neg_age", envir = env))
+  for (nm in names(srcs)) {
+    e <- expect_error(mortality_distribution(srcs[[nm]], age = age, deaths = deaths, group = region),
+                      "`age` must be non-negative", class = "dpfda_error_data", info = nm)
+  }
+  expect_match(conditionMessage(expect_error(mortality_distribution(u, age = age, deaths = deaths, group = region))),
+               "first at row 5", fixed = TRUE)
+})
