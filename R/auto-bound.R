@@ -172,7 +172,7 @@ frame_mean_bins <- function(d, grid, cand, w, clip, id, arg, value, center, inco
     out$unit <- unit
     out$curves <- as.double(cells$n)
   }
-  out
+  with_beyond(out, cells$beyond)
 }
 
 # A database table: the same binned summary, computed in the engine.
@@ -236,7 +236,7 @@ lazy_mean_bins <- function(x, grid, cand, w, clip, id, arg, value, center, incom
     out$unit <- unit
     out$curves <- n
   }
-  warn_dropped(out)
+  warn_dropped(with_beyond(out, nn$beyond))
 }
 
 # The private choice: the exponential mechanism over the K + 2 bins of the

@@ -485,7 +485,19 @@ frame_clean_points <- function(d, numeric_cols, other_cols = character(), counts
 warn_dropped <- function(s, what = "a missing or non-finite value", after = "") {
   s <- summary_as_double(s)
   warn_dropped_rows(s$dropped, what, after)
+  warn_beyond_rows(s$beyond, s$settings$grid)
   s
+}
+
+# The warning for rows of long data beyond the grid's reach (grid_reach()), left out.
+warn_beyond_rows <- function(n, grid) {
+  if (!isTRUE(n > 0)) return(invisible())
+  r <- grid_reach(grid)
+  dpfda_warn(sprintf(paste("%s row%s of long data lie%s beyond the grid's reach [%s, %s] (its ends and half a grid",
+                           "step more), near no grid point: left out. Extend the grid to cover them, or filter them",
+                           "out first to silence this."), format(n, big.mark = ","), if (n == 1) "" else "s",
+                     if (n == 1) "s" else "", format(r[1L], digits = 6), format(r[2L], digits = 6)),
+             "dpfda_warning_data")
 }
 
 # A summary of a data frame in memory warns of its dropped rows as a table's and chunks' do (it was
@@ -512,7 +524,7 @@ mortality_dropped_note <- paste(" The age of such a row then counts 0 deaths in 
 # Every number of a summary as a plain double on every engine (counts come
 # back as integer64 from PostgreSQL, as integer from SQLite).
 summary_as_double <- function(s) {
-  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y", "outside"))) {
+  for (f in intersect(names(s), c("sums", "n", "rows", "dropped", "missing_cells", "missing_y", "outside", "beyond"))) {
     if (is.numeric(s[[f]]) || inherits(s[[f]], "integer64")) s[[f]] <- plain_double(s[[f]])
   }
   s
@@ -579,23 +591,34 @@ lazy_select <- function(tbl, cols, new, numeric = new, check = TRUE, nan_null = 
 # of whose rows is kept: `gone` "refuse" (mortality groups), "refuse_unit"
 # (curves with a unit and incomplete "zero") or "keep" (curves): then `n_ids`
 # counts it too, and with `units` (the unit column) `n_units` counts the units
-# of all rows (vanished_individuals() in memory).
+# of all rows (vanished_individuals() in memory). `reach`: list(col, lo, hi),
+# the rows whose `col` lies outside [lo, hi] are left out too and counted
+# (`beyond`; the rows of long data beyond the grid's reach, grid_reach()),
+# in the same scan and the same filter (no subquery more).
 lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character(), ids_by = "id",
-                           ids_who = "individual", gone = "refuse", units = NULL) {
+                           ids_who = "individual", gone = "refuse", units = NULL, reach = NULL) {
   s <- sq_from(q)
   fin <- intersect(cols, finite)
   qc <- sq_id(s, cols)
   keep <- paste0("(", paste(ifelse(cols %in% fin, sprintf("(%s - %s) = 0", qc, qc), paste(qc, "IS NOT NULL")),
                             collapse = " AND "), ")")
-  kept <- sq_lazy(sq_filter(s, keep))
+  use <- keep   # (the rows kept: complete, and within the reach)
+  if (!is.null(reach) && all(is.finite(c(reach$lo, reach$hi)))) {
+    rc <- sq_id(s, reach$col)
+    within <- sprintf("(%s >= %s AND %s <= %s)", rc, sq_lit(reach$lo), rc, sq_lit(reach$hi))
+    use <- sprintf("(%s AND %s)", keep, within)
+  } else reach <- NULL
+  kept <- sq_lazy(sq_filter(s, use))
   if (!check) return(list(q = kept, rows = NA_real_, dropped = NA_real_))
   cnt <- engine_collect(sq_lazy(sq_summarise(s, character(), c(list(
     rows = "COUNT(*)", nulls = sprintf("SUM(CASE WHEN %s THEN 0 ELSE 1 END)", keep)),
-    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", keep, sq_id(s, ids)))))))
+    if (!is.null(reach)) list(beyond = sprintf("SUM(CASE WHEN %s AND NOT %s THEN 1 ELSE 0 END)", keep, within)),
+    if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", use, sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
+  beyond <- plain_number(cnt$beyond, 0)
   n_units <- NULL   # (the units of all rows, when an individual vanished)
-  if (!is.null(ids) && plain_number(cnt$nulls, 0) > 0) {
+  if (!is.null(ids) && plain_number(cnt$nulls, 0) + beyond > 0) {
     # rows of no individual, and individuals with no row left: refused (a second scan, only when rows
     # were dropped: the first gives the kept ids' count, the usual case needs no other)
     id_ <- sq_id(s, ids)
@@ -617,7 +640,7 @@ lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character
   }
   # (SUM over no rows is NULL: no missing values)
   list(q = kept, rows = rows, dropped = plain_number(cnt$nulls, 0),
-       n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0), n_units = n_units)
+       n_ids = if (!is.null(ids)) plain_number(cnt$ids, 0), n_units = n_units, beyond = beyond)
 }
 
 # One number from a query result as a plain double: `default` for NULL, an

@@ -372,7 +372,7 @@ cov_bins_frame <- function(d, basis, cand, id, arg, value, cen, unit, settings) 
     out$unit <- unit
     out$curves <- as.double(cells$n)
   }
-  out
+  with_beyond(out, cells$beyond)
 }
 
 # The covariance summary (kind "cov") at candidate k (1-based) from the binned one.

@@ -194,7 +194,8 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   also for tables and chunks. A long data frame (`id`, `arg`, `value`)
 #'   with a one-dimensional `grid` follows the rule of tables and chunks (see
 #'   [summarise_mean()]: each row's argument is snapped to the nearest grid
-#'   point and the rows of a cell averaged), so the same rows give the same
+#'   point, a row more than half a grid step beyond the grid's ends is left
+#'   out with a warning, and the rows of a cell averaged), so the same rows give the same
 #'   release in memory and in a database. Give `method = "linear"` (or
 #'   `"smooth"`) to interpolate each curve to the grid instead, in memory
 #'   only: irregular arguments, such as the ages of `nlme::Oxboys`, need it

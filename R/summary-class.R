@@ -102,6 +102,7 @@ NULL
   }
   out$rows <- e1$rows + e2$rows
   out$dropped <- e1$dropped + e2$dropped
+  if (!is.null(e1$beyond) || !is.null(e2$beyond)) out$beyond <- (e1$beyond %||% 0) + (e2$beyond %||% 0)
   if (!is.null(e1$missing_cells)) out$missing_cells <- e1$missing_cells + e2$missing_cells
   if (!is.null(e1$incomplete_n)) out$incomplete_n <- e1$incomplete_n + e2$incomplete_n
   if (!is.null(e1$missing_y)) out$missing_y <- e1$missing_y + e2$missing_y

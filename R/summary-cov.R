@@ -16,8 +16,8 @@
 #'
 #' **From long data** (a data frame, database table or [dp_chunks()] with
 #' columns `id`, `arg`, `value`), each individual's curve is built as in
-#' [summarise_mean()]: arguments clamped to the range of the grid and snapped
-#' to the nearest grid point, rows at one grid point averaged, a grid point
+#' [summarise_mean()]: arguments snapped to the nearest grid point (rows
+#' beyond the grid's reach left out, with a warning), rows at one grid point averaged, a grid point
 #' without any row counted as 0 (reported as `missing_cells`, which
 #' [dp_cov()] refuses when it is not 0), rows with a
 #' missing value in `id`, `arg` or `value` dropped and counted (an
@@ -159,12 +159,12 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
   missing <- (cells$n - cells$incomplete_n) * m - length(cells$contrib)
   if (!is.null(unit)) {   # the weight of each curve (row of A, sorted by curve index)
     wt <- cells$weight[match(as.double(rownames(A)), cells$i)]
-    return(new_dpfda_summary("cov", cov_sums(A, wt), cells$n_units %||% 0, cells$rows, cells$dropped, settings,
-                             missing_cells = missing, unit = unit, curves = as.double(cells$n),
-                             incomplete_n = as.double(cells$incomplete_units %||% 0)))
+    return(with_beyond(new_dpfda_summary("cov", cov_sums(A, wt), cells$n_units %||% 0, cells$rows, cells$dropped,
+                                         settings, missing_cells = missing, unit = unit, curves = as.double(cells$n),
+                                         incomplete_n = as.double(cells$incomplete_units %||% 0)), cells$beyond))
   }
-  new_dpfda_summary("cov", cov_sums(A), cells$n, cells$rows, cells$dropped, settings,
-                    missing_cells = missing, incomplete_n = cells$incomplete_n)
+  with_beyond(new_dpfda_summary("cov", cov_sums(A), cells$n, cells$rows, cells$dropped, settings,
+                                missing_cells = missing, incomplete_n = cells$incomplete_n), cells$beyond)
 }
 
 # The coefficients a_ij = sum_k P[k + 1, j] c_ik of each curve (cells c_ik
@@ -272,13 +272,14 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     n_done <- if (is.null(unit)) n else
       lazy_n_distinct(cells$q, "u")
     if (!(n > 0)) {
-      return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), n_all, nn$rows, nn$dropped, settings,
-                                            missing_cells = 0, incomplete_n = n_all)))
+      return(warn_dropped(with_beyond(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), n_all, nn$rows, nn$dropped,
+                                                        settings, missing_cells = 0, incomplete_n = n_all),
+                                      nn$beyond)))
     }
   }
   if (!(n > 0)) {
-    return(warn_dropped(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), nn$n_ids, nn$rows, nn$dropped, settings,
-                                          missing_cells = nn$n_ids * m)))
+    return(warn_dropped(with_beyond(new_dpfda_summary("cov", matrix(0, Jb, Jb + 1L), nn$n_ids, nn$rows, nn$dropped,
+                                                      settings, missing_cells = nn$n_ids * m), nn$beyond)))
   }
   S1 <- vapply(seq_len(Jb), function(j) as.double(res[[paste0("s", j)]]), 1)
   S2 <- matrix(0, Jb, Jb)
@@ -293,7 +294,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
       out$incomplete_n <- n_all - n_done
       out$curves <- nn$n_ids
     }
-    return(warn_dropped(out))
+    return(warn_dropped(with_beyond(out, nn$beyond)))
   }
   out <- new_dpfda_summary("cov", cbind(S1, S2, deparse.level = 0), nn$n_ids, nn$rows, nn$dropped, settings,
                            missing_cells = (if (drop) n else nn$n_ids) * m - as.double(res$cells), incomplete_n = 0)
@@ -301,7 +302,7 @@ summarise_cov_lazy <- function(x, basis, tau, id, arg, value, settings, .query, 
     out$n <- n_all
     out$incomplete_n <- n_all - n
   }
-  warn_dropped(out)
+  warn_dropped(with_beyond(out, nn$beyond))
 }
 
 # The tensor basis holds m^2 J^2 doubles: refuse sizes dpfda does not allow

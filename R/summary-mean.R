@@ -13,8 +13,11 @@
 #' they have.
 #'
 #' **From long data** (a data frame, database table or [dp_chunks()] with
-#' columns `id`, `arg`, `value`): arguments are clamped to the range of the
-#' grid and snapped to the nearest grid point; the rows of one individual at
+#' columns `id`, `arg`, `value`): each row's argument is snapped to the
+#' nearest grid point (a row more than half a grid step beyond the grid's
+#' first or last point is near none: it is left out, counted in the
+#' summary's `beyond` and said in a warning of class `dpfda_warning_data`;
+#' it was counted at the end point); the rows of one individual at
 #' the same grid point are averaged; the individual's curve is those values,
 #' clipped. A grid point without any row of an individual counts as 0 in the
 #' curve and in its norm (the summary reports the number of such
@@ -179,7 +182,7 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     out$unit <- unit_name
     out$curves <- as.double(cells$n)
   }
-  out
+  with_beyond(out, cells$beyond)
 }
 
 # The unit of each curve (a vector with one entry per curve): index and count.
@@ -228,12 +231,17 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
   abort_missing_ids(sum(is.na(x[[id]])), nrow(x))
   cl <- frame_clean(x, c(arg, value), c(id, unit))
   d <- cl$data
-  gone <- if (cl$dropped > 0) vanished_individuals(x, d, id, unit, keep_gone)
+  # rows beyond the grid's ends by more than half a step are near no grid point: left out (counted)
+  inside <- grid_reach_inside(as.double(d[[arg]]), grid)
+  beyond <- sum(!inside)
+  if (beyond > 0) d <- d[inside, , drop = FALSE]
+  gone <- if (cl$dropped > 0 || beyond > 0) vanished_individuals(x, d, id, unit, keep_gone)
   uid <- c(unique(d[[id]]), gone$ids)
   n <- length(uid)
   if (!nrow(d)) {                        # every row dropped: no cells
     out <- list(i = numeric(), k = integer(), contrib = numeric(), v = numeric(), n = n, rows = cl$rows,
-                dropped = cl$dropped, incomplete_n = if (incomplete == "drop") n else 0, ids = uid, data = d)
+                dropped = cl$dropped, incomplete_n = if (incomplete == "drop") n else 0, ids = uid, data = d,
+                beyond = beyond)
     if (!is.null(unit)) {
       u <- unique(gone$units)
       out[c("weight", "n_units", "incomplete_units", "unit_of", "unit_values")] <-
@@ -268,7 +276,7 @@ frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = 
     contrib <- pmin(pmax(v, -tau), tau)
   }
   out <- list(i = ci, k = ck, contrib = unname(contrib), n = n, rows = cl$rows, dropped = cl$dropped,
-              incomplete_n = n_inc, v = unname(v), ids = uid, data = d)
+              incomplete_n = n_inc, v = unname(v), ids = uid, data = d, beyond = beyond)
   if (!is.null(unit)) {   # weight 1 / (complete curves of the unit) per curve; a curve belongs to one unit
     ukey <- as.character(d[[unit]])
     cu <- c(ukey[match(uid[seq_len(n - length(gone$ids))], d[[id]])], gone$units)
@@ -316,6 +324,30 @@ value_clamp_bound <- function(tau, w, clip) {
   wp <- w[w > 0]
   if (!length(wp)) return(2^10 * tau)
   min(2^10 * tau / sqrt(min(wp)), sqrt(1e300 / sum(wp)))
+}
+
+# The reach of a one-dimensional grid: from half a step before its first
+# point to half a step after its last (the first and last gaps; the whole
+# line for one point). A row of long data within it counts at its nearest
+# grid point; beyond it, it is near no grid point and is left out (it was
+# snapped to the end: nlme's Orthodont ages 14 averaged into age 12 of a grid
+# 8, 10, 12). Returns c(lo, hi).
+grid_reach <- function(grid) {
+  m <- length(grid)
+  if (m < 2L) return(c(-Inf, Inf))
+  c(grid[1L] - (grid[2L] - grid[1L]) / 2, grid[m] + (grid[m] - grid[m - 1L]) / 2)
+}
+
+grid_reach_inside <- function(a, grid) {
+  r <- grid_reach(grid)
+  a >= r[1L] & a <= r[2L]
+}
+
+# A summary counts the rows beyond its grid's reach (`beyond`, only when some were: the summaries of
+# data that have none stay as they were); warn_dropped() says so.
+with_beyond <- function(s, beyond) {
+  if (isTRUE(beyond > 0)) s$beyond <- as.double(beyond)
+  s
 }
 
 # Grid index (0-based) of the nearest grid point, after clamping to the range.
@@ -405,7 +437,7 @@ summarise_mean_lazy <- function(x, grid, tau, w, clip, id, arg, value, settings,
     out$unit <- unit
     out$curves <- n
   }
-  warn_dropped(out)
+  warn_dropped(with_beyond(out, nn$beyond))
 }
 
 # The units' counts of curves (`uc`: columns u and nc, one row per unit, as
@@ -458,9 +490,10 @@ lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, ce
   cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
   q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)
+  r <- grid_reach(grid)
   nn <- lazy_drop_null(q, new, check = !.query, ids = "id", finite = c("arg", "value"),
                        gone = if (!is.null(unit) && incomplete != "drop") "refuse_unit" else "keep",
-                       units = if (!is.null(unit)) "u")
+                       units = if (!is.null(unit)) "u", reach = list(col = "arg", lo = r[1L], hi = r[2L]))
   s <- sq_from(nn$q)   # (SQL written out: R/engine-sql.R)
   id_ <- sq_id(s, "id")
   k_ <- sq_id(s, "k")
@@ -713,6 +746,7 @@ frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete =
   cells <- frame_clipped_cells(x, grid, Inf, rep(1, length(grid)), "sup", id, arg, value, unit = ucol,
                                keep_gone = TRUE)   # (one with no complete row: incomplete)
   warn_dropped_rows(cells$dropped)   # (as a table and chunks warn; a data frame was silent)
+  warn_beyond_rows(cells$beyond, grid)
   vals <- matrix(NA_real_, cells$n, length(grid))
   vals[cbind(cells$i + 1, cells$k + 1L)] <- cells$contrib
   ids <- cells$ids
@@ -783,6 +817,7 @@ missing_cells_where <- function(d, grid, id, arg, value) {
   a <- suppressWarnings(as.double(d[[arg]]))
   v <- d[[value]]
   ok <- is.finite(a) & !is.na(v) & !is.na(d[[id]])
+  ok[ok] <- grid_reach_inside(a[ok], grid)   # (a row beyond the grid's reach fills no cell)
   ids <- d[[id]][ok]
   u <- sort(unique(d[[id]][!is.na(d[[id]])]))   # (one with no complete row: missing everywhere)
   k <- snap_to_grid(a[ok], grid)

@@ -764,3 +764,41 @@ test_that("the SQL lookup and interval trees agree with flat CASE lists and stay
   expect_lte(depth(dpfda:::sql_interval_tree("v", seq_len(1e5) / 7, "<", 0L, 0L)), 11L)
   expect_identical(dpfda:::sql_lookup_tree("k", rep(1, 1e5), 0L), "CASE WHEN k >= 0 AND k < 100000 THEN 1 END")
 })
+
+test_that("rows of long data beyond the grid's reach are left out with a warning, the same on every source", {
+  # nlme's Orthodont is measured at ages 8, 10, 12, 14; on the grid 8, 10, 12 the age-14 rows were
+  # snapped to 12 and averaged with it (25.37 at 12 against the mean 24.65 there), without a word.
+  # A row more than half a grid step beyond the ends is near no grid point: left out and counted.
+  o <- as.data.frame(nlme::Orthodont)
+  o$Subject <- as.character(o$Subject)
+  g <- c(8, 10, 12)
+  o2 <- o
+  o2$age[o2$Subject == "M01"] <- 16   # (every row of one subject beyond: it stays in n, with no cell)
+  env <- environment()
+  srcs <- list(frame = o2, chunks = dp_chunks(o2, rows = 10), sqlite = sqlite_tbl(o2, "orth", envir = env))
+  truth <- tapply(o$distance[o$Subject != "M01"], o$age[o$Subject != "M01"], mean)
+  for (nm in names(srcs)) {
+    expect_warning(s <- summarise_mean(srcs[[nm]], id = "Subject", arg = "age", value = "distance", grid = g,
+                                       tau = 100),
+                   "30 rows of long data lie beyond the grid's reach \\[7, 13\\]", class = "dpfda_warning_data")
+    expect_equal(s$n, 27, info = nm)
+    expect_equal(s$beyond, 30, info = nm)
+    expect_equal(s$missing_cells, 3, info = nm)   # (M01's three cells)
+    expect_equal(s$sums / 26, as.vector(truth[1:3]), tolerance = 1e-12, info = nm)
+    r <- suppressWarnings(summarise_mean(srcs[[nm]], id = "Subject", arg = "age", value = "distance", grid = g,
+                                         tau = 100, incomplete = "drop"))
+    expect_equal(c(r$n, r$incomplete_n), c(27, 1), info = nm)
+    expect_warning(sc <- summarise_cov(srcs[[nm]], id = "Subject", arg = "age", value = "distance", grid = g,
+                                       tau = 100, J = 2), "beyond the grid's reach", class = "dpfda_warning_data")
+    expect_equal(sc$beyond, 30, info = nm)
+  }
+  # the releases agree across sources; rows within half a step of an end still count at it
+  rel <- function(x) with_seed_mode(3, suppressWarnings(dp_mean(x, id = Subject, arg = age, value = distance,
+                                                                grid = g, tau = 40, epsilon = 1, incomplete = "drop")))
+  ref <- rel(o2)
+  for (nm in names(srcs)[-1L]) expect_equal(rel(srcs[[nm]])$values$values, ref$values$values, tolerance = 1e-12)
+  near <- o[o$age <= 12, ]
+  near$age[near$age == 12] <- 12.9
+  expect_no_warning(s2 <- summarise_mean(near, id = "Subject", arg = "age", value = "distance", grid = g, tau = 100))
+  expect_null(s2$beyond)
+})
