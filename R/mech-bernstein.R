@@ -230,11 +230,13 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
 #' @param lattice_sensitivity The sensitivity of the lattice vector (L1 or L2).
 #' @param noise_exact,grid_step,zcdp_rho Exact noise only: TRUE, the rounding
 #'   grid, and the zCDP rho (Gaussian).
+#' @param privacy_unit What the release protects, as printed (dp_bernstein():
+#'   what `sensitivity` bounds).
 #' @noRd
 new_bernstein_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL,
                                   call = NULL, k = NULL, h = NULL, dim = NULL, domain = NULL, calibration = NULL,
                                   noise_type = NULL, lattice_sensitivity = NULL, noise_exact = NULL,
-                                  grid_step = NULL, zcdp_rho = NULL) {
+                                  grid_step = NULL, zcdp_rho = NULL, privacy_unit = NULL) {
   release_from_fields(new_bernstein_release, "dpfda_bernstein_release")
 }
 

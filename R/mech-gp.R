@@ -165,10 +165,12 @@ gp_release <- function(values, grid, kernel, sigma, mechanism, epsilon, delta, s
 #'   to, "zcdp", and the zCDP rho of the discrete Gaussian.
 #' @param calibration How sigma was calibrated ("analytic", "hall",
 #'   "classical").
+#' @param privacy_unit What the release protects, as printed (dp_gp_release():
+#'   what `sensitivity` bounds).
 #' @noRd
 new_gp_release <- function(values, mechanism, epsilon, delta, sensitivity, noise_scale, noise = NULL, call = NULL,
                            jitter = NULL, sampler = NULL, noise_exact = NULL, grid_step = NULL,
-                           calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL) {
+                           calibration_exact = NULL, zcdp_rho = NULL, calibration = NULL, privacy_unit = NULL) {
   release_from_fields(new_gp_release, "dpfda_gp_release")
 }
 
