@@ -256,7 +256,12 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   `epsilon * (1 - count_share)`; a count of the complete individuals is
 #'   released with exact discrete Laplace noise of scale `1 / (epsilon *
 #'   count_share)` (`count_share`, in `...`, default 0.1); the mean is divided
-#'   by that noisy share (post-processing). The whole call is
+#'   by that noisy share (post-processing). The noisy count is clamped to
+#'   \eqn{[1, N]}, so when (nearly) every individual is complete the factor
+#'   \eqn{N / \tilde n_c} is at least 1 and the release is scaled up on
+#'   average: by about 6.5 percent at \eqn{N = 100}, epsilon 1 (its mean factor
+#'   1.065), less with larger \eqn{N \epsilon}; use `"drop"` where
+#'   individuals are in fact missing. The whole call is
 #'   `epsilon`-DP (with `delta` for `"gp"`); the release records `n_complete`
 #'   (the noisy count), `scale_factor` and `epsilon_count`, and [confint()]
 #'   scales its bands by the factor. The count's relative error is about
