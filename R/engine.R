@@ -427,11 +427,11 @@ abort_vanished_individuals <- function(k, who = "individual", by = "id", unit = 
   has <- if (k == 1) "has" else "have"
   lead <- sprintf("%s %s%s of `x`", format(k, big.mark = ","), who, s)
   msg <- if (no_unit) {
-    sprintf(paste("%s %s no row that names its `unit` and holds no other value: dpfda cannot tell whose it is,",
-                  "and does not drop it (the number of individuals is public). Give those rows their unit."),
-            lead, has)
+    sprintf(paste("%s %s no row that names its `unit`: dpfda cannot tell whose curve it is, and does not drop",
+                  "it (the number of individuals is public). Give those rows their unit."), lead, has)
   } else if (unit) {
-    sprintf(paste("%s %s no row without a missing value. With `unit` and incomplete = \"zero\", such an",
+    sprintf(paste("%s %s no row that is complete and within the grid's reach. With `unit` and incomplete =",
+                  "\"zero\", such an",
                   "individual would count as a curve of zeros in its unit's mean. Give incomplete = \"drop\" (it",
                   "then counts as an incomplete curve, as a matrix's row of missing values does), fill in a value,",
                   "or remove its rows first where their number may be public."), lead, has)
@@ -616,7 +616,7 @@ lazy_drop_null <- function(q, cols, check = TRUE, ids = NULL, finite = character
     if (!is.null(ids)) list(ids = sprintf("COUNT(DISTINCT CASE WHEN %s THEN %s END)", use, sq_id(s, ids)))))))
   rows <- plain_number(cnt$rows, 0)
   if (!(rows > 0)) engine_no_rows("table")
-  beyond <- plain_number(cnt$beyond, 0)
+  beyond <- if (!is.null(reach)) plain_number(cnt$beyond, 0) else 0   # (a tibble warns of an absent column)
   n_units <- NULL   # (the units of all rows, when an individual vanished)
   if (!is.null(ids) && plain_number(cnt$nulls, 0) + beyond > 0) {
     # rows of no individual, and individuals with no row left: refused (a second scan, only when rows
