@@ -254,9 +254,11 @@ test_that("long data: an individual whose values are all missing stays in n, on 
   expect_equal(rel(XB, incomplete = "drop", na.rm = TRUE)$values$values, ref$values$values)
   for (src in names(sB)) {
     b <- privacy_budget(epsilon = 10)
-    expect_error(dp_mean(sB[[src]], grid = t, epsilon = 2, tau = 1, budget = b),
+    # (the warning of the dropped rows comes first: suppressed here)
+    expect_error(suppressWarnings(dp_mean(sB[[src]], grid = t, epsilon = 2, tau = 1, budget = b)),
                  "6 \\(individual, grid point\\) cells have no observation", class = "dpfda_error_data")
-    expect_error(dp_cov(sB[[src]], grid = t, epsilon = 2, tau = 1, J = 3, budget = b), class = "dpfda_error_data")
+    expect_error(suppressWarnings(dp_cov(sB[[src]], grid = t, epsilon = 2, tau = 1, J = 3, budget = b)),
+                 class = "dpfda_error_data")
     expect_equal(nrow(b$ledger), 0L)
     r <- rel(sB[[src]], incomplete = "drop")
     expect_equal(r$n, 30, info = src)
