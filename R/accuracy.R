@@ -82,7 +82,10 @@
 #'   [dp_kde()]'s default grid over it) and `bandwidth` in `...`. With
 #'   `kde_mechanism = "iclp"` or `"frl"` in `...`, the pure-DP mechanisms of
 #'   Lin and Reimherr (no `delta`), with their options (`kernel`, `eta`,
-#'   `J`, `M`, `tol`, `sensitivity_method`) in `...` as well: their noise
+#'   `J`, `M`, `tol`, `sensitivity_method`) in `...` as well, and with
+#'   `kde_mechanism = "bernstein"` (options `bernstein_k`, dp_kde()'s `k`,
+#'   and `h`; no `delta`) or
+#'   `"sobolev"` (with `delta`; option `calibration`): their noise
 #'   follows from these settings alone, so the plan is the noise law of a
 #'   release with them (made on no data, under a public seed).
 #' * `"bandwidth"`: [dp_bandwidth()]: give `epsilon`, `delta`, optionally `n`,
@@ -781,10 +784,10 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
 }
 
 accuracy_settings_kde <- function(n, epsilon, delta, grid, opts, domain = NULL) {
-  km <- check_choice(if (is.null(opts$kde_mechanism)) "gp" else opts$kde_mechanism, c("gp", "iclp", "frl"),
-                     "kde_mechanism")
+  km <- check_choice(if (is.null(opts$kde_mechanism)) "gp" else opts$kde_mechanism,
+                     c("gp", "iclp", "frl", "bernstein", "sobolev"), "kde_mechanism")
   opts$kde_mechanism <- NULL
-  if (km != "gp") return(accuracy_settings_kde_iclp(n, epsilon, grid, km, opts, domain))
+  if (km != "gp") return(accuracy_settings_kde_iclp(n, epsilon, grid, km, opts, domain, delta))
   bad <- setdiff(names(opts), c("bandwidth", "calibration"))
   if (length(bad)) dpfda_abort(sprintf("`%s` is not an option of dp_kde()'s \"gp\" mechanism here.", bad[1L]),
                                arg = bad[1L])
@@ -805,13 +808,15 @@ accuracy_settings_kde <- function(n, epsilon, delta, grid, opts, domain = NULL) 
   list(law = law, bias = bias, mechanism = "kde (gp)", n = n, epsilon = epsilon, delta = delta, tau = NULL)
 }
 
-# dp_kde(mechanism = "iclp" or "frl"), pure DP: the noise law follows from the grid, the kernel, the
-# bandwidth, the domain, n and epsilon alone (the sensitivity is a maximum over grid points, not
-# over data), so the plan is the law of a release of one point counted n times (`counts`). It is
-# made under a public seed with the seeded source, both restored: the caller's noise source is not
-# advanced, and no data enter.
-accuracy_settings_kde_iclp <- function(n, epsilon, grid, km, opts, domain) {
-  ok <- c("bandwidth", setdiff(iclp_kde_options, "counts"))
+# dp_kde(mechanism = "iclp", "frl", "bernstein" or "sobolev"): the noise law follows from the grid,
+# the kernel, the bandwidth, the domain, n and epsilon (and delta for "sobolev") alone (the
+# sensitivity is a maximum over grid points or the lattice, not over data), so the plan is the law
+# of a release of one point counted n times (`counts`). It is made under a public seed with the
+# seeded source, both restored: the caller's noise source is not advanced, and no data enter.
+accuracy_settings_kde_iclp <- function(n, epsilon, grid, km, opts, domain, delta = 0) {
+  # ("bernstein_k", as in dp_mean(): a `k` here would match dp_accuracy()'s `kernel`)
+  ok <- c("bandwidth", switch(km, bernstein = c("bernstein_k", "h"), sobolev = "calibration",
+                              setdiff(iclp_kde_options, "counts")))
   bad <- setdiff(names(opts), ok)
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an option of dp_kde()'s \"%s\" mechanism here (%s).", bad[1L], km,
@@ -821,6 +826,9 @@ accuracy_settings_kde_iclp <- function(n, epsilon, grid, km, opts, domain) {
     dpfda_abort(sprintf("`bandwidth` is needed for mechanism \"kde\" (\"%s\"): the public bandwidth you plan to use.",
                         km), arg = "bandwidth")
   }
+  delta <- if (km == "sobolev") {
+    check_delta(delta, zero = gaussian_delta_zero("dp_kde()'s mechanism \"sobolev\"", "kde_mechanism = \"iclp\""))
+  } else 0
   pts <- as_points(grid, "grid")
   dom <- if (is.null(domain)) apply(pts, 2L, range) else matrix(domain, nrow = 2L)
   centre <- matrix(colMeans(dom), 1L)
@@ -828,8 +836,10 @@ accuracy_settings_kde_iclp <- function(n, epsilon, grid, km, opts, domain) {
   release <- function(n, e) {
     old <- dp_rng("seeded")
     on.exit(dp_rng(old))
-    args <- c(list(x0, grid, opts$bandwidth, e, 0, mechanism = km, domain = if (!is.null(domain)) domain,
-                   counts = n), opts[setdiff(names(opts), "bandwidth")])
+    o <- opts[setdiff(names(opts), "bandwidth")]
+    names(o)[names(o) == "bernstein_k"] <- "k"
+    args <- c(list(x0, grid, opts$bandwidth, e, delta, mechanism = km, domain = if (!is.null(domain)) domain,
+                   counts = n), o)
     suppressWarnings(do.call(dp_kde, args))
   }
   last <- new.env()   # (the last law made: dp_accuracy() asks again for the one checked here)
@@ -843,7 +853,7 @@ accuracy_settings_kde_iclp <- function(n, epsilon, grid, km, opts, domain) {
   law(n, epsilon)   # (the settings are checked now, by dp_kde() itself)
   bias <- function(n, e) list(l2 = NA_real_, sup = NA_real_, worst_l2 = NA_real_,
                               note = "the smoothing bias depends on the density: no public bound")
-  list(law = law, bias = bias, mechanism = sprintf("kde (%s)", km), n = n, epsilon = epsilon, delta = 0,
+  list(law = law, bias = bias, mechanism = sprintf("kde (%s)", km), n = n, epsilon = epsilon, delta = delta,
        tau = NULL)
 }
 

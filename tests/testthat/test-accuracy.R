@@ -750,8 +750,27 @@ test_that("dp_accuracy(mechanism = \"kde\", kde_mechanism = \"iclp\"/\"frl\") pl
                "bandwidth", class = "dpfda_error_argument")
   expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1,
                            kde_mechanism = "iclp", calibration = "hall"), "calibration", class = "dpfda_error_argument")
+  # "bernstein" and "sobolev" are planned the same way (they were refused): the plan is the release's noise
+  x <- datasets::faithful$eruptions
+  g <- seq(1, 6, length.out = 51)
+  for (km in c("bernstein", "sobolev")) {
+    dl <- if (km == "sobolev") 1e-5 else 0
+    a <- dp_accuracy(mechanism = "kde", kde_mechanism = km, n = length(x), epsilon = 1, delta = dl, grid = g,
+                     bandwidth = 0.3, domain = c(1, 6))
+    r <- with_seed_mode(4, suppressWarnings(dp_kde(x, g, 0.3, epsilon = 1, delta = dl, mechanism = km,
+                                                   domain = c(1, 6))))
+    expect_equal(a$expected_l2, dp_accuracy(r)$expected_l2, tolerance = 1e-12, info = km)
+    expect_identical(a$mechanism, sprintf("kde (%s)", km))
+  }
+  expect_equal(dp_accuracy(mechanism = "kde", kde_mechanism = "bernstein", n = 272, epsilon = 1, grid = g,
+                           bandwidth = 0.3, domain = c(1, 6), bernstein_k = 10)$expected_l2,
+               dp_accuracy(with_seed_mode(4, suppressWarnings(dp_kde(x, g, 0.3, epsilon = 1, mechanism = "bernstein",
+                                                                     domain = c(1, 6), k = 10))))$expected_l2,
+               tolerance = 1e-12)
   expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1,
-                           kde_mechanism = "sobolev"), "kde_mechanism", class = "dpfda_error_argument")
+                           kde_mechanism = "sobolev"), "delta", class = "dpfda_error_privacy")
+  expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1,
+                           kde_mechanism = "bernstein", J = 3), "`J` is not an option", class = "dpfda_error_argument")
   expect_error(dp_accuracy(mechanism = "kde", n = 100, epsilon = 1, domain = c(0, 1), bandwidth = 0.1),
                "kde_mechanism = \"iclp\"", class = "dpfda_error_privacy")
 })
