@@ -242,11 +242,7 @@ as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("lin
   if (incomplete == "drop" && is.numeric(x) && !all(is.finite(x))) {
     # without na.rm, a row with a missing value does not cover the grid: left out, as the rows of
     # long data and of a wide data frame are (curves() refuses missing values)
-    bad <- rowSums(!is.finite(x)) > 0
-    if (all(bad)) {
-      dpfda_abort("Every curve has a missing value; nothing is left after dropping incomplete curves.",
-                  class = data_error_class, arg = "x")
-    }
+    bad <- incomplete_rows(x)
     ids <- if (!is.null(rownames(x))) rownames(x) else as.character(seq_len(nrow(x)))
     out <- curves(x[!bad, , drop = FALSE], grid, domain)
     out$ids <- ids[!bad]
@@ -262,9 +258,21 @@ as_curves.matrix <- function(x, grid = NULL, ..., na.rm = FALSE, method = c("lin
 # per row then gives the units of both (rows_units_of_curves()).
 record_matrix_rows <- function(out, ids) {
   if (anyDuplicated(ids)) return(out)
+  ids <- as.character(ids)
   out$frame_rows <- match(as.character(out$ids %||% rownames(out$values)), ids)
   if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), ids)
   out
+}
+
+# The rows of a matrix of curves that incomplete = "drop" leaves out without na.rm: those with a
+# missing or non-finite value, which do not cover the grid (all of them: an error).
+incomplete_rows <- function(M) {
+  bad <- rowSums(!is.finite(M)) > 0
+  if (all(bad)) {
+    dpfda_abort("Every curve has a missing value; nothing is left after dropping incomplete curves.",
+                class = data_error_class, arg = "x")
+  }
+  bad
 }
 
 #' @rdname as_curves
@@ -461,11 +469,7 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
   # incomplete = "drop" without na.rm: a row with a missing value does not cover the grid, and is
   # left out (with na.rm = TRUE its observed values are interpolated, and only the rows that do not
   # reach the grid's ends are left out)
-  bad <- if (incomplete == "drop" && !na.rm) rowSums(!is.finite(M)) > 0 else logical(nrow(M))
-  if (all(bad)) {
-    dpfda_abort("Every curve has a missing value; nothing is left after dropping incomplete curves.",
-                class = data_error_class, arg = "x")
-  }
+  bad <- if (incomplete == "drop" && !na.rm) incomplete_rows(M) else logical(nrow(M))
   if (any(bad)) {
     M <- M[!bad, , drop = FALSE]
     ids <- ids[!bad]
@@ -473,11 +477,7 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
   out <- long_to_curves(rep(ids, times = ncol(M)), rep(a, each = nrow(M)), as.vector(M), grid, method, restrict,
                         na.rm, df, arg_name = "t", value_name = value_name, incomplete = incomplete)
   if (any(bad)) out$dropped <- c(as.character(all_ids[bad]), out$dropped)
-  if (!anyDuplicated(all_ids)) {
-    out$frame_rows <- match(as.character(out$ids), as.character(all_ids))
-    if (length(out$dropped)) out$dropped_rows <- match(as.character(out$dropped), as.character(all_ids))
-  }
-  out
+  record_matrix_rows(out, all_ids)
 }
 
 # The hint of the error above when a few short curves make the range all

@@ -5,10 +5,9 @@
 # 'x' and 'y'") or printed the raw list; summary() of every other result
 # repeats its print, and so do these.
 
-# A classed refusal that says what to plot instead.
-abort_nothing_to_plot <- function(what, instead) {
-  dpfda_abort(sprintf("There is no curve to plot in %s; %s", what, instead), class = "dpfda_error_unsupported",
-              arg = "x")
+# A classed refusal that says what to plot (or predict from) instead.
+abort_nothing_to_plot <- function(what, instead, thing = "curve to plot", arg = "x") {
+  dpfda_abort(sprintf("There is no %s in %s; %s", thing, what, instead), class = "dpfda_error_unsupported", arg = arg)
 }
 
 #' Plots and summaries of bandwidths, selections and online sessions
@@ -63,8 +62,7 @@ plot.dpfda_pcv_selection <- plot.dpfda_selection
 
 # predict() of a number: refused as plot() is (R's default failed with "no applicable method").
 abort_nothing_to_predict <- function(what, instead) {
-  dpfda_abort(sprintf("There is no fitted curve to predict from in %s; %s", what, instead),
-              class = "dpfda_error_unsupported", arg = "object")
+  abort_nothing_to_plot(what, instead, "fitted curve to predict from", "object")
 }
 
 #' @rdname result_methods

@@ -307,10 +307,16 @@ vanished_individuals <- function(x, d, id, unit = NULL, keep = TRUE) {
   if (!length(ids)) return(NULL)
   if (!keep) abort_vanished_individuals(length(ids), unit = TRUE)
   if (is.null(unit)) return(list(ids = ids))
-  named <- !is.na(x[[unit]])
-  u <- as.character(x[[unit]][named][match(ids, x[[id]][named])])
+  u <- as.character(units_of_ids(x, ids, id, unit))
   if (anyNA(u)) abort_vanished_individuals(sum(is.na(u)), no_unit = TRUE)
   list(ids = ids, units = u)
+}
+
+# The unit of each individual `ids` of long data `x`: from its first row that names one, whether that
+# row was kept or not (NA for an individual none of whose rows names its unit).
+units_of_ids <- function(x, ids, id, unit) {
+  named <- !is.na(x[[unit]])
+  x[[unit]][named][match(ids, x[[id]][named])]
 }
 
 # The public bound to which every observed value is clamped before cells are
@@ -768,8 +774,7 @@ frame_snap_curves <- function(x, grid, id, arg, value, unit = NULL, incomplete =
   out$value_name <- value
   if (incomplete == "drop") out$dropped <- as.character(ids[!full])
   if (!is.null(ucol)) {   # the unit of each curve kept, and (incomplete = "drop") those of the curves left out
-    named <- !is.na(x[[ucol]])   # (an individual's unit from its first row that names one: kept or not)
-    u_all <- x[[ucol]][named][match(ids, x[[id]][named])]
+    u_all <- units_of_ids(x, ids, id, ucol)
     attr(out, "units") <- structure(u_all[full | incomplete != "drop"], name = ucol,
                                     dropped_units = if (incomplete == "drop" && any(!full)) u_all[!full])
   }
