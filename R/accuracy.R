@@ -20,7 +20,7 @@
 #' * `expected_sup`: the mean sup-norm \eqn{E \max_i |N(t_i)|} (Monte Carlo
 #'   from the public noise law, `nsim` draws with a fixed public seed; your
 #'   random-number state is left untouched);
-#' * for a [dp_kme()] release, also `expected_rkhs`: the root-mean-square
+#' * for a [dp_kme()] release or plan, also `expected_rkhs`: the root-mean-square
 #'   RKHS norm of the noise, the MMD it adds to the embedding (its "grid" is
 #'   the release's points, where the L2 figures say little).
 #'
@@ -56,7 +56,7 @@
 #' none (its bias depends on the density); a `dp_gp_release()` has no
 #' smoothing.
 #'
-#' With `target_l2` (or `target_sup`) and the settings (not a release: that
+#' With `target_l2` (or `target_sup`; `target_rkhs` for `"kme"`) and the settings (not a release: that
 #' is an error whose message writes the settings call for it), the smallest `n` (`solve_for = "n"`)
 #' or `epsilon` (`solve_for = "epsilon"`) whose **total** error
 #' (`total_l2`, or `total_sup`) is at most the target is found by bisection
@@ -113,6 +113,23 @@
 #' * `"bin_regression"`: [dp_bin_regression()], the same way: the public
 #'   inputs `x`, and `bins`, `domain`, `y_bound` (and optionally `unit`) in
 #'   `...`; the counts of the bins set the noise.
+#' * `"kme"`: [dp_kme()] (methods `"subspace"`, the default, and
+#'   `"random_features"`), with `n` (individuals, or units with `unit =`),
+#'   `epsilon`, `delta` (0 for Laplace noise), `kernel`, and in `...` the
+#'   public points `synthetic` (or `domain` and `M` to draw them, under
+#'   `seed`: a release draws its own, so the basis may keep a few points
+#'   more or fewer), `method`, `J`, `calibration`, `tol`, `pivot`, `tight`,
+#'   `noise` (and `d`, the dimension, when only a range `c(lower, upper)`
+#'   gives the domain); `iters`, `lr`, `lasso_lambda`, `public`, `chunk` are
+#'   taken and change nothing. Its figure is `expected_rkhs`, the
+#'   root-mean-square RKHS norm of the noise (the MMD it adds to the data's
+#'   embedding, \eqn{\sigma \sqrt{F}} for \eqn{F} Gaussian coordinates), the
+#'   same as `dp_accuracy()` of the release; the grid figures are at the
+#'   synthetic points (the start points for random features, whose release
+#'   moves them). Solve for `n` or `epsilon` with `target_rkhs`. The
+#'   embedding's other error (the projection onto the points' span, the
+#'   reduced-set fit) depends on the data and is not bounded; the
+#'   exponential method and `l1_bound` have no noise law to plan.
 #'
 #' @param x `NULL` (use the settings), a `dpfda_release`, or the mechanism's
 #'   name (a shortcut for `mechanism =`); for `mechanism = "gp_regression"`
@@ -162,6 +179,10 @@
 #'   then describes the release at the solution, also when a value was given
 #'   (kept as `n_given`, `epsilon_given` or `tau_given`, which the print names).
 #' @param nsim Monte Carlo draws for `expected_sup`.
+#' @param target_rkhs For `mechanism = "kme"`: a target for the
+#'   root-mean-square RKHS norm of the noise (`expected_rkhs`, the MMD the
+#'   noise adds to the embedding); `target_l2` and `target_sup` are for the
+#'   other mechanisms.
 #' @param seed Seed of the public Monte Carlo simulation.
 #' @return A list of class `dpfda_accuracy` with `mechanism`, `grid`,
 #'   `pointwise_sd`, `expected_l2`, `expected_sup`, `family` (`"gaussian"`
@@ -197,6 +218,11 @@
 #' # needs on 352 points
 #' dp_accuracy(mechanism = "bandwidth", n = 352, epsilon = 0.5, delta = 1e-6)
 #' dp_accuracy(mechanism = "bandwidth", n = 352, delta = 1e-6)$epsilon_needed
+#' # a kernel mean embedding of 1000 points on 100 public points: the epsilon
+#' # for an MMD of 0.05 from the noise
+#' z <- as.matrix(expand.grid(seq(-3, 3, length.out = 10), seq(-3, 3, length.out = 10)))
+#' dp_accuracy(mechanism = "kme", n = 1000, delta = 1e-5, kernel = kernel_gaussian(1),
+#'             synthetic = z, target_rkhs = 0.05, solve_for = "epsilon")$epsilon_needed
 #' # which mechanism reaches a total L2 error of 0.05 with the least epsilon?
 #' dp_accuracy(mechanism = c("iclp_qr", "frl", "gp"), n = 500, tau = 1, grid = g,
 #'             delta = 1e-5, target_l2 = 0.05, solve_for = "epsilon")
@@ -210,7 +236,8 @@
 #' @export
 dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NULL, delta = 0, tau = NULL,
                         kernel = NULL, grid = NULL, sensitivity = NULL, ..., target_l2 = NULL,
-                        target_sup = NULL, solve_for = c("n", "epsilon", "tau"), nsim = 2000, seed = 1) {
+                        target_sup = NULL, solve_for = c("n", "epsilon", "tau"), nsim = 2000, seed = 1,
+                        target_rkhs = NULL) {
   if (is.character(x) && length(x) >= 1L) {   # dp_accuracy("frl", n = ...): the mechanism first
     mechanism <- x
     x <- NULL
@@ -218,13 +245,15 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   if (is.null(x) && is.character(mechanism) && length(mechanism) > 1L) {   # R/accuracy-compare.R
     args <- c(list(n = n, epsilon = epsilon, delta = delta, tau = tau, kernel = kernel, grid = grid,
                    sensitivity = sensitivity, target_l2 = target_l2, target_sup = target_sup, nsim = nsim,
-                   seed = seed), list(...), if (!missing(solve_for)) list(solve_for = solve_for))
+                   seed = seed, target_rkhs = target_rkhs), list(...),
+              if (!missing(solve_for)) list(solve_for = solve_for))
     return(accuracy_compare(mechanism, args[!vapply(args, is.null, NA)]))
   }
   nsim <- check_count(nsim, "nsim", min = 10, max = 1e7)
   seed <- check_count(seed, "seed", min = 0)
   if (!is.null(target_l2)) target_l2 <- check_number(target_l2, "target_l2", lower = 0, lower_open = TRUE)
   if (!is.null(target_sup)) target_sup <- check_number(target_sup, "target_sup", lower = 0, lower_open = TRUE)
+  if (!is.null(target_rkhs)) target_rkhs <- check_number(target_rkhs, "target_rkhs", lower = 0, lower_open = TRUE)
   # the privacy settings are checked whatever the mechanism uses of them (delta = NULL: pure DP, as
   # `delta = if (gaussian) 1e-5` gives for the others)
   if (is.null(delta)) delta <- 0
@@ -235,6 +264,18 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   }
   if (!is.null(target_l2) && !is.null(target_sup)) {
     dpfda_abort("Give one of `target_l2` and `target_sup`, not both.", arg = "target_sup")
+  }
+  # an embedding's error is its RKHS norm (the MMD), every other release's its L2 or sup norm (R/accuracy-kme.R)
+  kme <- identical(mechanism, "kme") || inherits(x, "dpfda_kme_release")
+  if (!is.null(target_rkhs) && !kme) {
+    dpfda_abort(paste("`target_rkhs` is the target of a kernel mean embedding (mechanism = \"kme\"); for this",
+                      "mechanism give `target_l2` or `target_sup`."), arg = "target_rkhs")
+  }
+  if (kme && (!is.null(target_l2) || !is.null(target_sup))) {
+    dpfda_abort(sprintf(paste("An embedding's error is the RKHS norm of its noise (the MMD it adds): give",
+                              "`target_rkhs = %s` instead of `%s`."), format(c(target_l2, target_sup)),
+                        if (!is.null(target_l2)) "target_l2" else "target_sup"),
+                arg = if (!is.null(target_l2)) "target_l2" else "target_sup")
   }
   # the regressions: `x` is the public inputs, not a release (R/accuracy-gpreg.R)
   gpreg <- is.character(mechanism) && length(mechanism) == 1L && mechanism %in% c("gp_regression", "bin_regression")
@@ -252,11 +293,12 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     if (!inherits(x, "dpfda_release")) {
       arg_error("x", "a dpfda_release, or NULL (then give the settings: mechanism, n, epsilon, tau, grid)", x)
     }
-    if (!is.null(target_l2) || !is.null(target_sup)) {
+    if (!is.null(target_l2) || !is.null(target_sup) || !is.null(target_rkhs)) {
       # (a target plans another release, whose settings the user chooses; silently ignoring it, as
       # before, answered another question)
       tg <- if (!is.null(target_l2)) sprintf("target_l2 = %s", format(target_l2)) else
-        sprintf("target_sup = %s", format(target_sup))
+        if (!is.null(target_sup)) sprintf("target_sup = %s", format(target_sup)) else
+          sprintf("target_rkhs = %s", format(target_rkhs))
       # (the call suggested must run: it named regression releases' mechanisms, which are no
       # settings of dp_accuracy(), and a tau they do not have)
       planned <- x$mechanism %in% c(accuracy_mechanisms, "cov-iclp") && is.numeric(x$tau)
@@ -275,6 +317,12 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
                       "release's settings need (r: this release; add its domain and options if you set them)."),
                 sub("^kde-", "", x$mechanism), format(x$n), format(x$epsilon),
                 if (isTRUE(x$delta > 0)) sprintf(" delta = %s,", format(x$delta)) else "", tg)
+      } else if (inherits(x, "dpfda_kme_release") && !identical(x$method, "exponential")) {
+        sprintf(paste("A target plans a release from its settings, not from a release made: e.g.",
+                      "dp_accuracy(mechanism = \"kme\", n = %s, epsilon = %s, delta = %s, kernel = r$kernel,",
+                      "method = \"%s\", synthetic = , %s, solve_for = \"n\") for the n this release's settings",
+                      "need (r: this release; give its public synthetic points and options)."),
+                format(x$n), format(x$epsilon), format(x$delta), x$method, tg)
       } else if (reg) {
         sprintf(paste("A target plans a release from its settings, not from a release made: give the",
                       "regression's public inputs and settings, e.g. dp_accuracy(x, mechanism = \"%s\", %s,",
@@ -290,7 +338,8 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       }
       dpfda_abort(msg,
                   class = c("dpfda_error_unsupported", "dpfda_error_argument"),
-                  arg = if (!is.null(target_l2)) "target_l2" else "target_sup")
+                  arg = if (!is.null(target_l2)) "target_l2" else if (!is.null(target_sup)) "target_sup" else
+                    "target_rkhs")
     }
     law <- published_law(x)
     s <- law_summary(law, nsim, seed)
@@ -315,7 +364,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     }
     return(accuracy_auto(mechanism, n, epsilon, delta, kernel, grid, list(...), nsim, seed))
   }
-  solving <- !is.null(target_l2) || !is.null(target_sup)
+  solving <- !is.null(target_l2) || !is.null(target_sup) || !is.null(target_rkhs)
   if (solving && gpreg) {
     # the inputs fix n: epsilon is what is solved for (the default here)
     solve_for <- if (missing(solve_for)) "epsilon" else check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
@@ -326,6 +375,9 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
     }
   }
   if (solving) solve_for <- check_choice(solve_for, c("n", "epsilon", "tau"), "solve_for")
+  if (solving && kme && solve_for == "tau") {
+    dpfda_abort("An embedding has no tau to solve for: use solve_for = \"n\" or \"epsilon\".", arg = "solve_for")
+  }
   # what is solved for needs no value: a placeholder starts the search, and the result then
   # describes the release at the solution
   placeholder <- solving && ((solve_for == "epsilon" && is.null(epsilon)) || (solve_for == "n" && is.null(n)) ||
@@ -336,17 +388,22 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
   opts <- list(...)
   st <- if (identical(mechanism, "gp_regression")) accuracy_settings_gpreg(inputs, n, epsilon, delta, kernel, grid, opts)
     else if (identical(mechanism, "bin_regression")) accuracy_settings_binreg(inputs, n, epsilon, opts)
+    else if (identical(mechanism, "kme")) accuracy_settings_kme(n, epsilon, delta, kernel, grid, opts, seed)
     else accuracy_settings(mechanism, n, epsilon, delta, tau, kernel, grid, sensitivity, opts)
   plan_at <- function(n_at, e_at) {
     law <- st$law(n_at, e_at)
-    new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
-                 delta = st$delta, tau = st$tau, bias = st$bias(n_at, e_at))
+    out <- new_accuracy(law_summary(law, nsim, seed), law, mechanism = st$mechanism, n = n_at, epsilon = e_at,
+                        delta = st$delta, tau = st$tau, bias = st$bias(n_at, e_at))
+    if (!is.null(st$rkhs)) out$expected_rkhs <- st$rkhs(n_at, e_at)
+    out
   }
   out <- plan_at(st$n, st$epsilon)
   if (solving) {
     # the solvers use the total: noise and the bound on the smoothing bias
     bias0 <- function(b, what) { v <- b[[what]]; if (is.null(v) || !is.finite(v)) 0 else v }
-    err_of <- if (!is.null(target_l2)) {
+    err_of <- if (!is.null(target_rkhs)) {
+      function(s, n, e) as.double(s$rkhs(n, e))
+    } else if (!is.null(target_l2)) {
       function(s, n, e) {
         noise <- suppressWarnings(law_summary(s$law(n, e), sup = FALSE)$expected_l2)
         sqrt(noise^2 + bias0(s$bias(n, e), "l2")^2)
@@ -355,14 +412,14 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       function(s, n, e) suppressWarnings(mean(law_sup_draws(s$law(n, e), nsim, seed))) + bias0(s$bias(n, e), "sup")
     }
     err <- function(n, e) err_of(st, n, e)
-    target <- if (!is.null(target_l2)) target_l2 else target_sup
+    target <- if (!is.null(target_l2)) target_l2 else if (!is.null(target_sup)) target_sup else target_rkhs
     if (solve_for == "tau") {
       # the largest bound whose total error meets the target (R/accuracy-tau.R)
       at <- accuracy_tau_needed(st, function(s) err_of(s, s$n, s$epsilon), target,
                                 function(tau_at) accuracy_settings(mechanism, n, epsilon, delta, tau_at, kernel,
                                                                    grid, sensitivity, opts))
       out$tau_needed <- at
-      out$target <- c(l2 = target_l2, sup = target_sup)
+      out$target <- c(l2 = target_l2, sup = target_sup, rkhs = target_rkhs)
       if (placeholder || !isTRUE(all.equal(at, tau))) {   # the plan at the solution
         keep <- out[c("tau_needed", "target")]
         st <- accuracy_settings(mechanism, n, epsilon, delta, at, kernel, grid, sensitivity, opts)
@@ -388,7 +445,7 @@ dp_accuracy <- function(x = NULL, mechanism = "iclp_qr", n = NULL, epsilon = NUL
       out$epsilon_needed <- solve_monotone(function(v) err(st$n, v), target, start = st$epsilon,
                                            lower = 1e-6, upper = upper, integer = FALSE)
     }
-    out$target <- c(l2 = target_l2, sup = target_sup)
+    out$target <- c(l2 = target_l2, sup = target_sup, rkhs = target_rkhs)
     if (isTRUE(st$default_psi)) out$default_psi <- TRUE
     needed <- if (solve_for == "n") out$n_needed else out$epsilon_needed
     if (!is.finite(needed)) {
@@ -520,6 +577,13 @@ print.dpfda_accuracy <- function(x, ...) {
                   "use a larger noise_variance (a smoother fit)",
                 if (isTRUE(u$placeholder)) sprintf("; the figures above are at the placeholder epsilon = %s",
                                                    format(x$epsilon)) else ""))
+  } else if (!is.null(u) && x$mechanism %in% c("kme_subspace", "kme_random_features")) {
+    # (no bias bound: the noise alone, which falls with both n and epsilon)
+    cat(sprintf(paste("    no %s up to %s reaches it: the noise does not fall below the target; plan %s, use fewer",
+                      "noisy coordinates (fewer synthetic points M, or features J) or set a larger target%s\n"),
+                u$solve_for, format(u$limit), if (u$solve_for == "n") "a larger epsilon" else "a larger n",
+                if (isTRUE(u$placeholder)) sprintf("; the figures above are at the placeholder %s = %s",
+                                                   u$solve_for, format(x[[u$solve_for]])) else ""))
   } else if (!is.null(u)) {
     other <- if (u$solve_for == "n") "epsilon" else "n"
     cat(sprintf(paste("    no %s up to %s reaches it: the smoothing-bias bound alone is %s at that end%s;",
@@ -670,7 +734,7 @@ accuracy_settings <- function(mechanism, n, epsilon, delta, tau, kernel, grid, s
     mechanism <- accuracy_aliases[[mechanism]]
   }
   # (the two planned elsewhere in dp_accuracy() are named in the error too)
-  mechanism <- check_choice(mechanism, c(accuracy_mechanisms, "bandwidth", "gp_regression", "bin_regression"),
+  mechanism <- check_choice(mechanism, c(accuracy_mechanisms, "bandwidth", "gp_regression", "bin_regression", "kme"),
                             "mechanism")
   need <- function(v, arg, hint) plan_need(v, arg, mechanism, hint)
   need(epsilon, "epsilon", "the privacy budget you plan to spend, e.g. epsilon = 1")

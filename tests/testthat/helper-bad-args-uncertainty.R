@@ -13,7 +13,7 @@ bad_arg_table_uncertainty <- function() {
       # bound, which is about tau at small n, and an unreachable target gives n_needed = Inf
       settings = list(x = NULL, mechanism = "iclp_qr", n = 100, epsilon = 1, delta = 0, tau = 1,
                       kernel = NULL, grid = g, sensitivity = NULL, target_l2 = 2e10, target_sup = NULL,
-                      solve_for = "n", nsim = 50, seed = 1)
+                      solve_for = "n", nsim = 50, seed = 1, target_rkhs = NULL)
     ),
     dp_fpca = list(list(x = cv, npc = 2))
   )
@@ -31,7 +31,7 @@ bad_arg_allowed_uncertainty <- function() {
     # large n, epsilon, tau and targets are valid public settings (huge
     # sensitivities are refused above 1e150); delta = 0 (or NULL) is pure DP; seed 0 is
     # a valid seed; a one-column data frame of grid points is a valid grid
-    allow("dp_accuracy", c("x", "kernel", "target_l2", "target_sup"), "NULL"),
+    allow("dp_accuracy", c("x", "kernel", "target_l2", "target_sup", "target_rkhs"), "NULL"),
     allow("dp_accuracy", c("n", "epsilon", "tau", "target_l2"), c("1e10", "2^31")),
     allow("dp_accuracy", "target_l2", "double.xmax"),
     allow("dp_accuracy", "sensitivity", c("1e10", "2^31", "NULL")),
