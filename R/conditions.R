@@ -114,8 +114,22 @@ abort_unknown_option <- function(name, fun, candidates = option_names(fun)) {
     dpfda_abort(sprintf("`delta` is not an option of %s(): its release is pure epsilon-DP, with no delta; leave it out.",
                         fun), arg = name, class = c("dpfda_error_argument", "dpfda_error_privacy"))
   }
+  if (name %in% memory_curve_options && fun %in% c("dp_mean", "dp_cov", "dp_fpca", "pcv_select")) {
+    abort_memory_option(name)
+  }
   dpfda_abort(sprintf("`%s` is not an option of %s()%s; see ?%s.", name, fun, did_you_mean(name, candidates), fun),
               arg = name)
+}
+
+# The options of curves read in memory (as_curves()) that a table, chunks or a summary do not take:
+# there the rows are snapped to the grid in the engine. ("`method` is not an option of dp_mean()"
+# did not say why, or what to do)
+memory_curve_options <- c("method", "na.rm", "df", "restrict")
+abort_memory_option <- function(name) {
+  dpfda_abort(sprintf(paste("`%s` applies to curves read in memory (as_curves()); a database table, chunks or a",
+                            "summary are summarised where they are, each row averaged at the nearest grid point",
+                            "(missing values dropped and counted), so it has no effect there: leave it out, or bring",
+                            "the rows into memory (dplyr::collect()) to interpolate each curve."), name), arg = name)
 }
 
 # " (did you mean `x`?)" for the candidate closest to a misspelt `name`, or "" when none is close.
@@ -179,7 +193,10 @@ abort_summary_center <- function(fun) {
 describe_value <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
-  if (is.list(x) && !is.data.frame(x)) return(sprintf("a list of length %d", length(x)))
+  if (is.list(x) && !is.data.frame(x)) {
+    # (a release, a tfd, an fd: its class says what it is; "a list of length 23" did not)
+    return(if (is.object(x)) sprintf("a <%s> object", class(x)[1L]) else sprintf("a list of length %d", length(x)))
+  }
   if (is.factor(x)) return(sprintf("a factor of length %d (levels %s)", length(x), levels_text(x)))
   if (!is.atomic(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
   if (is.object(x) && length(x) != 1L) return(sprintf("a <%s> vector of length %d", class(x)[1L], length(x)))

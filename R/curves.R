@@ -520,7 +520,8 @@ margin_map <- function(x, margin) {
 #' The trapezoid rule (products of trapezoid weights on tensor grids) applied
 #' to each curve.
 #'
-#' @param x A `dpfda_curves` object.
+#' @param x A `dpfda_curves` object, or a release of curves (e.g. of
+#'   [dp_mean()]: the integral of its released values).
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return A numeric vector with one integral per curve.
 #' @examples
@@ -530,7 +531,8 @@ margin_map <- function(x, margin) {
 integrate_curves <- function(x, ...) {
   check_dot_names(dot_args(), character(), "integrate_curves")
   check_required()
-  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object", x)
+  if (inherits(x, "dpfda_release") && inherits(x$values, "dpfda_curves")) x <- x$values   # (its released curves)
+  if (!inherits(x, "dpfda_curves")) arg_error("x", "a dpfda_curves object or a release of curves", x)
   x <- check_curves_data(x, "x")
   as.vector(x$values %*% quadrature_weights(x$grid))
 }

@@ -40,7 +40,8 @@ engine_need <- function() {
 #'
 #' **Rules.** Columns are named as for database tables (`columns`, `id`,
 #' `arg`, `value`, `age`, `deaths`, `group`). Rows with a missing value in a
-#' used column are dropped and counted (the summary's `dropped`, and a
+#' used column other than `id` (a missing `id` is refused,
+#' `dpfda_error_data`) are dropped and counted (the summary's `dropped`, and a
 #' warning of class `dpfda_warning_data`; in an SQLite table, whose columns
 #' can hold values of any type, a text or blob value in a numeric column is
 #' missing as well). Points ([dp_kde()], [dp_kme()], [dp_bandwidth()])
@@ -373,6 +374,8 @@ abort_not_numeric <- function(v, cl, arg) {
   fix <- if (is.factor(v)) {
     paste(": as.numeric() of a factor gives its level codes, not its values; convert with",
           "as.numeric(as.character(x)) if its levels are numbers")
+  } else if (inherits(v, c("Date", "POSIXt", "difftime"))) {
+    paste0(": ", sub("[.]$", "", date_arg_fix(cl, v)))   # (as long_to_curves() says)
   } else ""
   dpfda_abort(sprintf("Column \"%s\" must be numeric, not %s%s%s.", cl, class(v)[1L], first, fix),
               class = "dpfda_error_data", arg = arg)

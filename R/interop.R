@@ -464,6 +464,19 @@ wide_matrix_to_curves <- function(M, ids, grid, method, restrict, na.rm, df, inc
     # (the grid is the columns' arguments; kept as the target for na.rm = TRUE to interpolate onto)
     if (!na.rm) grid <- NULL
   }
+  if (!anyNA(a) && !anyDuplicated(a) && !is.null(grid) && is.numeric(grid) && is.null(dim(grid)) &&
+      length(grid) == ncol(M) && !isTRUE(all.equal(sort(as.double(a)), sort(as.double(grid)), tolerance = 1e-10))) {
+    # one grid point per column, and names that read as other arguments: which are the columns'
+    # arguments? (growth's heights in columns "visit1".."visit31" with grid = the ages were read at
+    # ages 1..31 and interpolated onto the ages, 34 cm off, without a word)
+    shown <- function(v) paste(c(format(utils::head(v, 3L)), if (length(v) > 3L) "..."), collapse = ", ")
+    dpfda_abort(sprintf(paste("`grid` has one point per column (%d), and the column names (\"%s\", ...) read as",
+                              "other arguments (%s): which are the columns' arguments is ambiguous. If `grid`",
+                              "gives them, rename the columns by it or drop the names (e.g. unname() a matrix);",
+                              "if the names do, convert without `grid` (as_curves(x)) and interpolate the curves",
+                              "onto the grid with as_curves(<curves>, grid = )."), ncol(M), nm[1L],
+                        shown(a)), arg = "grid")
+  }
   if (is.null(ids)) ids <- seq_len(nrow(M))
   all_ids <- ids
   # incomplete = "drop" without na.rm: a row with a missing value does not cover the grid, and is
@@ -496,17 +509,22 @@ common_range_hint <- function(lo_i, hi_i, lo, hi, n_args) {
           length(lo_i) - k, if (length(lo_i) - k == 1L) "" else "s", k, length(lo_i))
 }
 
+# How to give dates or times as the numbers a release needs.
+date_arg_fix <- function(name, v) {
+  origin <- if (inherits(v, "Date")) "as.Date(\"2020-01-01\")" else "as.POSIXct(\"2020-01-01\", tz = \"UTC\")"
+  sprintf(paste("give the arguments as numbers in the unit the release should use, from a public origin, e.g.",
+                "x$days <- as.numeric(difftime(x$%s, %s, units = \"days\")) and arg = days (the grid in the same",
+                "unit)."), name, origin)
+}
+
 # Long observations (id, argument, value) to curves on a common grid.
 long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_name, value_name,
                            incomplete = "error") {
   if (inherits(a, c("Date", "POSIXt", "difftime"))) {
     # (a date is a number of days or seconds: which unit, and from which public origin, is the user's
     # choice, and it sets the scale of tau, an L2 norm over the arguments)
-    origin <- if (inherits(a, "Date")) "as.Date(\"2020-01-01\")" else "as.POSIXct(\"2020-01-01\", tz = \"UTC\")"
-    dpfda_abort(sprintf(paste("`arg` (\"%s\") holds %s values: give the arguments as numbers in the unit the release",
-                              "should use, from a public origin, e.g. x$days <- as.numeric(difftime(x$%s, %s,",
-                              "units = \"days\")) and arg = days (the grid in the same unit)."),
-                        arg_name, class(a)[1L], arg_name, origin), arg = "arg")
+    dpfda_abort(sprintf("`arg` (\"%s\") holds %s values: %s", arg_name, class(a)[1L], date_arg_fix(arg_name, a)),
+                arg = "arg")
   }
   if (!is.numeric(a)) arg_error("arg", "a numeric column (the curves' arguments)", a)
   if (!is.numeric(v)) arg_error("value", "a numeric column (the curves' values)", v)
@@ -525,6 +543,24 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
                 class = data_error_class, arg = "arg")
   }
   bad_v <- !is.finite(v)
+  dropped <- character()
+  if (any(bad_v) && !na.rm && incomplete == "drop") {
+    # a curve with a missing value is incomplete: left out and named, as a matrix's row with one (it
+    # was refused, and the message advised incomplete = "drop"); dp_mean() and dp_cov() count it
+    gone <- unique(row[bad_v])
+    dropped <- as.character(uid[gone])
+    if (length(gone) == length(uid)) {
+      dpfda_abort("Every curve has a missing value; nothing is left after dropping incomplete curves.",
+                  class = data_error_class, arg = "value")
+    }
+    keep <- !(row %in% gone)
+    a <- a[keep]
+    v <- v[keep]
+    left <- setdiff(seq_along(uid), gone)
+    row <- match(row[keep], left)
+    uid <- uid[left]
+    bad_v <- rep(FALSE, length(v))
+  }
   if (any(bad_v)) {
     if (!na.rm) {
       cur <- unique(as.character(uid[row[bad_v]]))
@@ -552,9 +588,8 @@ long_to_curves <- function(ids, a, v, grid, method, restrict, na.rm, df, arg_nam
                         as.character(uid[row[k]]), format(a[k])), class = data_error_class, arg = "x")
   }
   present <- sort(unique(row))
-  dropped <- character()
   if (length(present) < length(uid) && incomplete == "drop") {   # curves with no observation left
-    dropped <- as.character(uid[-present])
+    dropped <- c(dropped, as.character(uid[-present]))
     uid <- uid[present]
     row <- match(row, present)
     present <- seq_along(uid)
@@ -755,6 +790,20 @@ as_curves.tfd <- function(x, grid = NULL, ..., method = c("linear", "smooth"), r
   check_dot_names(list(...), as_curves_options, "as_curves")
   method <- check_choice(method, c("linear", "smooth"), "method")
   incomplete <- check_choice(incomplete, c("error", "drop"), "incomplete")
+  # (checked as for long data: a bad df fell back to GCV, with a warning a curve)
+  if (!is.null(df)) df <- check_number(df, "df", lower = 1, upper = 1e6, lower_open = TRUE)
+  # an empty (NA) curve is an individual without observations, not a curve to leave out: the long
+  # path keeps it in n (it was dropped, so that n told whether its values are missing), as is a
+  # grid beyond the object's domain (tf_evaluate() refused it with tf's own error)
+  if (any(tf_empty_curves(x)) ||
+      (!is.null(grid) && is.numeric(grid) && is.null(dim(grid)) && any(is.finite(grid)) &&
+         (min(grid, na.rm = TRUE) < tf::tf_domain(x)[1L] || max(grid, na.rm = TRUE) > tf::tf_domain(x)[2L]))) {
+    if (!is.null(grid)) {
+      grid <- as_grid(grid, "grid")
+      if (!is.null(dim(grid))) arg_error("grid", "a vector of points", grid)
+    }
+    return(tfd_long_curves(x, grid, method, restrict, na.rm, df, incomplete, arg_name, value_name))
+  }
   if (is.null(grid)) {
     if (!inherits(x, "tfd_reg")) {
       # (the long path says which grid all curves cover)
@@ -788,12 +837,25 @@ tf_curve_labels <- function(x) {
   if (!is.null(nm) && !anyNA(nm) && !anyDuplicated(nm)) nm
 }
 
+# Which curves of a tfd are empty (an NA element: no evaluations).
+tf_empty_curves <- function(x) {
+  v <- tf::tf_evaluations(x)
+  vapply(v, function(e) length(e) == 0L || all(is.na(e)), NA)
+}
+
 # A tfd as long data (one row per observation) through long_to_curves(); the curves keep their
-# order (ids: the tfd's names, else 1, 2, ...).
+# order (ids: the tfd's names, else 1, 2, ...). An empty curve is one row with a missing value:
+# an individual with no observation, which stays in n (refused under incomplete = "error").
 tfd_long_curves <- function(x, grid, method, restrict, na.rm, df, incomplete, arg_name, value_name) {
   a <- tf::tf_arg(x)
   if (!is.list(a)) a <- rep(list(a), length(x))
   v <- tf::tf_evaluations(x)
+  empty <- tf_empty_curves(x)
+  if (any(empty)) {
+    a0 <- tf::tf_domain(x)[1L]
+    a[empty] <- list(a0)
+    v[empty] <- list(NA_real_)
+  }
   nm <- tf_curve_labels(x)
   lab <- nm %||% as.character(seq_along(x))
   ids <- factor(rep(lab, lengths(a)), levels = lab)
@@ -856,6 +918,14 @@ as_fd <- function(x, basis = NULL, ...) {
   if (basis$nbasis > length(g)) {
     dpfda_abort(sprintf("`basis` has %d functions but the grid only %d points.", basis$nbasis, length(g)),
                 arg = "basis")
+  }
+  rv <- basis$rangeval
+  if (!is.numeric(rv) || length(rv) != 2L || min(g) < rv[1L] || max(g) > rv[2L]) {
+    # (fda's own error, "Knots do not span the values of X", was unclassed)
+    dpfda_abort(sprintf(paste("`basis` is defined on [%s, %s], which does not span the grid [%s, %s]: create it on",
+                              "the grid's range, e.g. fda::create.bspline.basis(c(%s, %s), nbasis = %d)."),
+                        format(rv[1L]), format(rv[2L]), format(min(g)), format(max(g)), format(min(g)),
+                        format(max(g)), basis$nbasis), arg = "basis")
   }
   reps <- if (!is.null(cv$ids) && length(cv$ids) == nrow(cv$values)) as.character(cv$ids) else
     paste0("rep", seq_len(nrow(cv$values)))

@@ -69,8 +69,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #' eigenvectors' signs then differ, so its release is another draw; `tau`
 #' times \eqn{\sqrt{|b|}} per dimension, the default kernel or one whose
 #' lengthscale is scaled with the grid) and the values in other units
-#' (\eqn{y \to cy}, `tau` times \eqn{|c|}), the same seed gives the same
-#' release in the new units. For this \eqn{\psi} (given or chosen) is on the
+#' (\eqn{y \to cy}, \eqn{c > 0}, `tau` times \eqn{c}), the same seed gives the same
+#' release in the new units. (Values with their sign flipped, \eqn{c < 0},
+#' give a release of the same law but another draw: the noise is not flipped
+#' with them.) For this \eqn{\psi} (given or chosen) is on the
 #' domain rescaled to **unit measure**: the formulas above are applied with
 #' \eqn{\lambda_j / S} in place of \eqn{\lambda_j} and the AR thresholds
 #' multiplied by \eqn{\sqrt S}, \eqn{S} the measure of the grid's domain (the

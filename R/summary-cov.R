@@ -151,7 +151,10 @@ summarise_cov_basis <- function(x, basis, tau, id, arg, value, .query = FALSE, c
                                       id = if (is.null(unit)) id else unit_id(unit), fill_by = if (!is.null(unit)) id)))
   }
   if (is_lazy_table(x)) return(summarise_cov_lazy(x, basis, tau, id, arg, value, settings, .query, unit))
-  if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
+  if (!is.data.frame(x)) {
+    arg_error("x", paste("curves (as_curves(x, grid = ) converts a matrix, a tfd or an fd), a long data frame, a",
+                         "database table or dp_chunks()"), x)
+  }
   cells <- frame_clipped_cells(x, grid, tau, basis$weights, clip, id, arg, value, settings$center, incomplete,
                                unit = unit)
   A <- rowsum(cells$contrib * P[cells$k + 1L, , drop = FALSE], cells$i, reorder = TRUE)
@@ -362,6 +365,7 @@ cov_source <- function(x, dots, grid, unit = NULL, incomplete = "error") {
     abort_unnamed_dots()
   }
   bad <- setdiff(names(eng), c("id", "arg", "value"))
+  if (length(bad) && bad[1L] %in% memory_curve_options) abort_memory_option(bad[1L])
   if (length(bad)) {
     dpfda_abort(sprintf("`%s` is not an argument of dp_cov() on a table (give id, arg, value); see ?dp_cov.",
                         bad[1L]), arg = bad[1L])

@@ -25,7 +25,9 @@
 #' refuses curves that do not cover the grid in memory, unless `incomplete =
 #' "drop"`). In a database all of this (clamping,
 #' snapping, averaging, norms, clipping and the sums) runs in the engine, and
-#' only `length(grid)` sums come back. Rows with a missing value in `id`,
+#' only `length(grid)` sums come back. A row with a missing `id` is refused
+#' (`dpfda_error_data`: which individual it belongs to is unknown, and
+#' dropping it could make an individual vanish); rows with a missing value in
 #' `arg` or `value` are dropped and counted; an individual none of whose
 #' rows is left stays in `n` (dropping it would make whether its values are
 #' missing public), with no row at any grid point: `m` missing cells, or
@@ -167,7 +169,10 @@ summarise_mean_impl <- function(x, grid = NULL, tau, weights = NULL, clip = c("l
     }, id = if (is.null(unit)) id else unit_id(unit), fill_by = if (!is.null(unit)) id)))
   }
   if (is_lazy_table(x)) return(summarise_mean_lazy(x, grid, tau, w, clip, id, arg, value, settings, .query, unit))
-  if (!is.data.frame(x)) arg_error("x", "curves, a long data frame, a database table or dp_chunks()", x)
+  if (!is.data.frame(x)) {
+    arg_error("x", paste("curves (as_curves(x, grid = ) converts a matrix, a tfd or an fd), a long data frame, a",
+                         "database table or dp_chunks()"), x)
+  }
   cells <- frame_clipped_cells(x, grid, tau, w, clip, id, arg, value, settings$center, incomplete, unit)
   sums <- numeric(m)
   s <- rowsum(cells$contrib * (cells$weight %||% 1), cells$k, reorder = TRUE)
@@ -224,6 +229,7 @@ summary_grid_1d <- function(x, grid, what, arg = NULL) {
 frame_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, center = NULL, incomplete = "zero",
                                 unit = NULL, keep_gone = is.null(unit) || incomplete == "drop") {
   m <- length(grid)
+  abort_one_point_grid(grid)
   for (a in c("id", "arg", "value", if (!is.null(unit)) "unit")) {   # chunks: the columns are known only now
     cn <- get(a)
     if (!cn %in% names(x)) engine_missing_column(cn, names(x), a)
@@ -342,6 +348,18 @@ grid_reach <- function(grid) {
   m <- length(grid)
   if (m < 2L) return(c(-Inf, Inf))
   c(grid[1L] - (grid[2L] - grid[1L]) / 2, grid[m] + (grid[m] - grid[m - 1L]) / 2)
+}
+
+# Long data are snapped to the nearest grid point: a grid of one point has no other, so every row
+# would be averaged into it (growth heights at all ages into age 5: 135.2 against 110.2 at 5).
+# Refused where long data meet a grid (in memory, chunks and tables alike).
+abort_one_point_grid <- function(grid) {
+  if (length(grid) < 2L) {
+    dpfda_abort(sprintf(paste("`grid` has one point (%s): long data are averaged into the nearest grid point, so",
+                              "every row would count as a value at it. Give at least two grid points (rows beyond",
+                              "half a step past the ends are left out), or keep only the rows at %s first."),
+                        format(grid[1L]), format(grid[1L])), arg = "grid")
+  }
 }
 
 grid_reach_inside <- function(a, grid) {
@@ -493,6 +511,7 @@ lazy_unit_counts <- function(q, counts) {
 lazy_clipped_cells <- function(x, grid, tau, w, clip, id, arg, value, .query, center = NULL, incomplete = "zero",
                                unit = NULL, unit_checked = FALSE) {
   m <- length(grid)
+  abort_one_point_grid(grid)
   cols <- c(id = id, arg = arg, value = value, if (!is.null(unit)) c(unit = unit))
   new <- c("id", "arg", "value", if (!is.null(unit)) "u")
   q <- lazy_select(x, cols, new, numeric = c("arg", "value"), check = !.query)

@@ -279,3 +279,108 @@ test_that("wide data frames: a repeated column name is refused, and a covariate 
   expect_error(as_curves(dw, id = Subject), "Column \"age\" names no argument", class = "dpfda_error_argument")
   expect_equal(as_curves(dw[-2], id = Subject)$grid, c(1, 2))
 })
+
+test_that("a tfd's empty (NA) curve is an individual without observations: refused, or kept in n with \"drop\"", {
+  skip_if_not_installed("tf")
+  skip_if_not_installed("fda")
+  age <- fda::growth$age
+  H <- t(fda::growth$hgtf)
+  H9 <- H
+  H9[9, ] <- NA
+  ref <- 75 + 6.2 * (age - 1)
+  # an irregular tfd (one missing value) and a regular one with an NA element
+  Hn <- H9
+  Hn[3, 10] <- NA
+  irr <- suppressWarnings(tf::tfd(Hn, arg = age))
+  reg <- tf::tfd(H, arg = age)
+  reg[9] <- NA
+  for (td in list(irr, reg)) {
+    # (it was dropped in silence: n 53, so that n told whether girl09's curve is missing)
+    expect_error(as_curves(td, grid = age), "girl09", class = "dpfda_error_data")
+    expect_error(dp_mean(td, grid = age, epsilon = 1, tau = 100, center = ref), class = "dpfda_error_data")
+    cv <- as_curves(td, grid = age, incomplete = "drop")
+    expect_identical(cv$dropped, "girl09")
+    expect_identical(nrow(cv$values), 53L)
+    r <- with_seed_mode(1, suppressWarnings(dp_mean(td, grid = age, epsilon = 1, tau = 100, center = ref,
+                                                    incomplete = "drop")))
+    expect_identical(r$n, 54)
+  }
+  # the regular one is the matrix with its row of missing values, release for release
+  r_tf <- with_seed_mode(1, suppressWarnings(dp_mean(reg, grid = age, epsilon = 1, tau = 100, center = ref,
+                                                     incomplete = "drop")))
+  r_m <- with_seed_mode(1, suppressWarnings(dp_mean(H9, grid = age, epsilon = 1, tau = 100, center = ref,
+                                                    incomplete = "drop")))
+  expect_equal(r_tf$values$values, r_m$values$values, tolerance = 1e-12)
+  expect_identical(dp_cov(reg, grid = age, epsilon = 1, tau = 100, J = 3, incomplete = "drop")$n, 54)
+  # a grid beyond the domain: the long rules (named, or left out with "drop"), not tf's own error
+  expect_error(as_curves(tf::tfd(H, arg = age), grid = 0:20), "do not cover the grid", class = "dpfda_error_data")
+  expect_error(as_curves(tf::tfd(H, arg = age), grid = 0:20, incomplete = "drop"), "No curve covers",
+               class = "dpfda_error_data")
+  # df is checked as for long data (a bad one fell back to GCV with a warning a curve)
+  expect_error(as_curves(irr, grid = age, method = "smooth", df = "a"), class = "dpfda_error_argument")
+  expect_error(as_curves(irr, grid = age, method = "smooth", df = 0.5), class = "dpfda_error_argument")
+})
+
+test_that("long data interpolated with incomplete = \"drop\": a curve with a missing value is left out and counted", {
+  g <- seq(0, 1, length.out = 6)
+  X <- outer(seq(0.2, 0.8, length.out = 12), g + 0.5)
+  X[4, 3] <- NA
+  L <- data.frame(id = rep(seq_len(12), each = 6), arg = rep(g, 12), value = as.vector(t(X)))
+  # (refused, with a message that advised incomplete = "drop")
+  cv <- as_curves(L, grid = g, method = "linear", incomplete = "drop")
+  expect_identical(cv$dropped, "4")
+  expect_identical(nrow(cv$values), 11L)
+  # (the warning that the noisy count of so few individuals is uncertain: both)
+  r_l <- with_seed_mode(2, suppressWarnings(dp_mean(L, grid = g, epsilon = 1, tau = 2, method = "linear",
+                                                    incomplete = "drop")))
+  r_m <- with_seed_mode(2, suppressWarnings(dp_mean(X, grid = g, epsilon = 1, tau = 2, incomplete = "drop")))
+  expect_identical(r_l$n, 12)
+  expect_equal(r_l$values$values, r_m$values$values, tolerance = 1e-12)
+  expect_error(as_curves(L, grid = g, method = "linear"), "incomplete = \"drop\"", class = "dpfda_error_data")
+  L$value <- NA_real_
+  expect_error(as_curves(L, grid = g, method = "linear", incomplete = "drop"), "Every curve",
+               class = "dpfda_error_data")
+})
+
+test_that("a wide frame whose names read as other arguments than a grid of one point per column is refused", {
+  skip_if_not_installed("fda")
+  age <- fda::growth$age
+  W <- as.data.frame(t(fda::growth$hgtf))
+  names(W) <- paste0("visit", seq_along(age))
+  # (read at ages 1..31 and interpolated onto the ages, 34 cm off, without a word)
+  expect_error(as_curves(W, grid = age), "ambiguous", class = "dpfda_error_argument")
+  expect_error(dp_mean(W, grid = age, epsilon = 1, tau = 100), "ambiguous", class = "dpfda_error_argument")
+  names(W) <- paste0("age_", age)
+  expect_equal(as_curves(W, grid = age)$values, unname(as.matrix(W)), ignore_attr = TRUE)
+  expect_identical(length(as_curves(W, grid = seq(1, 18, length.out = 7))$grid), 7L)   # (another length: onto it)
+})
+
+test_that("messages for a tfd or a release where curves are wanted, a date column, an fd basis off the grid", {
+  skip_if_not_installed("tf")
+  skip_if_not_installed("fda")
+  g <- seq(0, 1, length.out = 11)
+  X <- outer(seq(0.2, 0.8, length.out = 10), g + 0.5)
+  r <- with_seed_mode(1, dp_mean(X, grid = g, epsilon = 1, tau = 2))
+  expect_equal(integrate_curves(r), integrate_curves(r$values))
+  expect_error(summarise_mean(tf::tfd(X, arg = g), grid = g, tau = 2), "<tfd_reg> object.*|as_curves",
+               class = "dpfda_error_argument")
+  expect_error(query(r, 0.5), "dpfda_iclp_release", class = "dpfda_error_argument")
+  d <- data.frame(id = rep(1:3, each = 3), Time = rep(as.Date("2020-01-01") + 0:2, 3), y = 1:9)
+  expect_error(dp_mean(d, id = id, arg = Time, value = y, grid = 0:2, epsilon = 1, tau = 10), "difftime",
+               class = "dpfda_error_data")
+  expect_error(as_fd(curves(X, g + 1), basis = fda::create.bspline.basis(c(0, 1), 5)), "does not span",
+               class = "dpfda_error_argument")
+})
+
+test_that("a one-point grid is refused for long data on every source (every row was averaged into it)", {
+  L <- data.frame(id = rep(1:5, each = 3), arg = rep(c(4, 5, 6), 5), value = rep(c(1, 2, 3), 5))
+  expect_error(summarise_mean(L, grid = 5, tau = 10), "one point", class = "dpfda_error_argument")
+  expect_error(dp_mean(L, grid = 5, epsilon = 1, tau = 10), "one point", class = "dpfda_error_argument")
+  expect_error(dp_mean(dp_chunks(L, 4), grid = 5, epsilon = 1, tau = 10), "one point", class = "dpfda_error_argument")
+  skip_if_not_installed("RSQLite")
+  env <- environment()
+  tb <- sqlite_tbl(L, "one_point", envir = env)
+  expect_error(dp_mean(tb, grid = 5, epsilon = 1, tau = 10), "one point", class = "dpfda_error_argument")
+  expect_error(dp_mean(tb, grid = c(4, 5, 6), epsilon = 1, tau = 10, method = "linear"), "applies to curves read in memory",
+               class = "dpfda_error_argument")
+})
