@@ -527,16 +527,17 @@ print.dpfda_accuracy <- function(x, ...) {
     # (a covariance plan has no sup bound of the bias: said, not printed as NA)
     what <- if (identical(x$mechanism, "cov")) c("covariance", "tau^2") else c("mean", "tau")
     sup <- is.finite(x$bias_sup %||% NA_real_)
-    cat(sprintf("  smoothing bias at most %s (L2)%s for a %s as smooth as the kernel allows; up to %s\n",
+    kern <- bias_kernel_words(x$mechanism)
+    cat(sprintf("  smoothing bias at most %s (L2)%s for a %s as smooth as %s allows; up to %s\n",
                 format(x$bias_l2, digits = 4), if (sup) sprintf(" and %s (sup)", format(x$bias_sup, digits = 4)) else "",
-                what[1L], format(x$bias_worst_l2, digits = 4)))
+                what[1L], kern, format(x$bias_worst_l2, digits = 4)))
     cat(sprintf("    for any %s within %s; no clipping bias when the curves are within tau\n", what[1L], what[2L]))
     # (the bound is for a mean as smooth as the kernel allows: a step in the mean was outside it, and its
     # error above the "at most"; said where the figure is)
-    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square)%s, for a %s as smooth as the kernel allows\n",
+    cat(sprintf("  total (noise and bias): L2 at most %s (root mean square)%s, for a %s as smooth as %s allows\n",
                 format(x$total_l2, digits = 4),
                 if (sup) sprintf(", sup at most %s", format(x$total_sup, digits = 4)) else
-                  " (no sup bound of the bias for this mechanism)", what[1L]))
+                  " (no sup bound of the bias for this mechanism)", what[1L], kern))
   } else if (!is.null(x$bias_note)) {
     cat(sprintf("  bias: %s\n", x$bias_note))
   }

@@ -21,6 +21,13 @@ register_s3_later <- function(pkg, generic, cls, method) {
   register_s3_later("ggplot2", "autoplot", "dpfda_kme_release", autoplot_dpfda_kme_release)
   register_s3_later("ggplot2", "autoplot", "dpfda_fpca", autoplot_dpfda_fpca)
   register_s3_later("ggplot2", "autoplot", "dpfda_difference", autoplot_dpfda_difference)
+  # (ggplot2's "Objects of class <dpfda_bandwidth> are not supported"): refused as plot() is, and a
+  # session draws its answers so far
+  register_s3_later("ggplot2", "autoplot", "dpfda_bandwidth", function(object, ...) plot.dpfda_bandwidth(object))
+  register_s3_later("ggplot2", "autoplot", "dpfda_selection", function(object, ...) plot.dpfda_selection(object))
+  register_s3_later("ggplot2", "autoplot", "dpfda_pcv_selection", function(object, ...) plot.dpfda_selection(object))
+  register_s3_later("ggplot2", "autoplot", "dpfda_online_session",
+                    function(object, ...) ggplot2::autoplot(released(object), ...))
   invisible(NULL)
 }
 
@@ -150,6 +157,7 @@ autoplot_dpfda_mortality <- function(object, ...) {
 #' @rdname autoplot-dpfda
 autoplot_dpfda_kme_release <- function(object, ...) {
   need_package("ggplot2", "autoplot()")
+  refuse_band_kme(list(...))   # (ignored in silence)
   p <- object$points
   d <- data.frame(z1 = p[, 1L], z2 = if (ncol(p) > 1L) p[, 2L] else object$weights,
                   weight = abs(object$weights), sign = ifelse(object$weights >= 0, "positive", "negative"))

@@ -121,7 +121,7 @@
 #'   `lower` and `upper`, whose print says what the intervals cover and how;
 #'   its attributes `level`, `interval`, `target` and `method` say the same. `summary()`: the summary of the
 #'   curves (pointwise mean and sd, see [curves()]) with `distribution`, a
-#'   data frame with one row per density: `density` (the group, or its
+#'   data frame with one row per density: `group` (its group's label, or its
 #'   number), `min` and `max` (the ends of its support on the grid), `q1`,
 #'   `median`, `q3` and `mean`. (`mean()` of densities stays the pointwise
 #'   mean curve, as for any curves.)
@@ -202,7 +202,7 @@ summary.dpfda_density <- function(object, ...) {
   if (object$dim == 1L) {
     pl <- density_pieces(object)
     q <- density_quantiles(pl, c(0, 0.25, 0.5, 0.75, 1))
-    out$distribution <- data.frame(density = pl$labels %||% seq_len(nrow(pl$f)), min = q[, 1L], q1 = q[, 2L],
+    out$distribution <- data.frame(group = pl$labels %||% seq_len(nrow(pl$f)), min = q[, 1L], q1 = q[, 2L],
                                    median = q[, 3L], mean = density_mean(pl), q3 = q[, 4L], max = q[, 5L],
                                    row.names = NULL)
   } else if (object$dim == 2L) {
@@ -226,6 +226,20 @@ glance.dpfda_density <- function(x, ...) {
   out
 }
 
+#' @rdname density-summaries
+#' @details `tidy()` of a density's `summary()` is its `distribution` table
+#'   (as `glance()` of the density).
+#' @method tidy summary.dpfda_density
+#' @export
+tidy.summary.dpfda_density <- function(x, ...) {
+  check_dot_names(list(...), character(), "tidy")
+  if (is.null(x$distribution)) {
+    dpfda_abort("tidy() of a density summary gives its distribution table, of one- and two-dimensional densities only.",
+                arg = "x")
+  }
+  x$distribution
+}
+
 #' @export
 print.summary.dpfda_density <- function(x, ...) {
   NextMethod()
@@ -242,7 +256,7 @@ print.summary.dpfda_density <- function(x, ...) {
 print_distribution <- function(d, header) {
   cat(header, "\n", sep = "")
   shown <- utils::head(d, 10L)
-  num <- vapply(shown, is.numeric, NA) & names(shown) != "density"
+  num <- vapply(shown, is.numeric, NA) & names(shown) != "group"
   shown[num] <- lapply(shown[num], signif, 4)
   print(shown, row.names = FALSE)
   if (nrow(d) > 10L) cat(sprintf("  ... and %d more (summary(x)$distribution)\n", nrow(d) - 10L))
@@ -257,7 +271,7 @@ density_moments_2d <- function(x) {
   ax <- curves_axis_names(x) %||% c("arg1", "arg2")
   out <- as.data.frame(moments_2d(x$values, as.matrix(x$grid), quadrature_weights(x$grid)))
   names(out) <- c(paste0("mean_", ax), paste0("sd_", ax), "correlation")
-  cbind(density = if (!is.null(x$groups) && length(x$groups) == nrow(x$values)) as.character(x$groups) else
+  cbind(group = if (!is.null(x$groups) && length(x$groups) == nrow(x$values)) as.character(x$groups) else
     seq_len(nrow(x$values)), out)
 }
 

@@ -496,10 +496,13 @@ warn_dropped <- function(s, what = "a missing or non-finite value", after = "") 
 warn_beyond_rows <- function(n, grid) {
   if (!isTRUE(n > 0)) return(invisible())
   r <- grid_reach(grid)
-  dpfda_warn(sprintf(paste("%s row%s of long data lie%s beyond the grid's reach [%s, %s] (its ends and half a grid",
-                           "step more), near no grid point: left out. Extend the grid to cover them, or filter them",
-                           "out first to silence this."), format(n, big.mark = ","), if (n == 1) "" else "s",
-                     if (n == 1) "s" else "", format(r[1L], digits = 6), format(r[2L], digits = 6)),
+  reach <- if (length(grid) < 2L) sprintf("the grid's one point, %s (a grid of one point reaches no farther)",
+                                          format(grid[1L], digits = 6)) else
+    sprintf("the grid's reach [%s, %s] (its ends and half a grid step more), near no grid point",
+            format(r[1L], digits = 6), format(r[2L], digits = 6))
+  dpfda_warn(sprintf(paste("%s row%s of long data lie%s beyond %s: left out. Extend the grid to cover them, or",
+                           "filter them out first to silence this."), format(n, big.mark = ","),
+                     if (n == 1) "" else "s", if (n == 1) "s" else "", reach),
              "dpfda_warning_data")
 }
 

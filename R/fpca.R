@@ -195,11 +195,18 @@ print_negative_eigenvalues <- function(x) {
   invisible()
 }
 
+# plot() and autoplot() of components draw no band
+refuse_band_fpca <- function(dots) {
+  refuse_band_option(dots, "the components of a functional PCA",
+                     "how far each can be from the one without noise is its eigenfunction_bound (print()).")
+}
+
 #' @rdname dp_fpca
 #' @param y Unused.
 #' @param main,xlab,ylab Graphical parameters.
 #' @export
 plot.dpfda_fpca <- function(x, y, main = NULL, xlab = NULL, ylab = "eigenfunction", ...) {
+  refuse_band_fpca(list(...))
   if (is.null(main)) main <- sprintf("Private FPCA (epsilon = %s)", format(x$release$epsilon, digits = 3))
   h <- x$harmonics
   k <- nrow(h$values)
@@ -381,9 +388,20 @@ glance.dpfda_fpca <- function(x, ...) {
 #' @export
 as.data.frame.dpfda_fpca <- function(x, row.names = NULL, optional = FALSE, ...) tidy.dpfda_fpca(x, ...)
 
+#' @rdname dp_fpca
+#' @export
+confint.dpfda_fpca <- function(object, ...) {
+  # (R's "no applicable method for 'vcov'")
+  dpfda_abort(paste("There is no band for a functional PCA: its print bounds how far each eigenfunction can be",
+                    "from the one without noise (Davis-Kahan: `eigenfunction_bound`); for a band of the covariance",
+                    "surface, confint() the dp_cov() release it decomposes."),
+              class = "dpfda_error_unsupported", arg = "object")
+}
+
 # ggplot2 method, registered in .onLoad().
 autoplot_dpfda_fpca <- function(object, ...) {
   need_package("ggplot2", "autoplot()")
+  refuse_band_fpca(list(...))
   h <- object$harmonics
   d <- as.data.frame(h)
   lab <- sprintf("PC%d (%.0f%%)", seq_len(nrow(h$values)), 100 * object$varprop)

@@ -145,8 +145,15 @@ release_predict.dpfda_kme_release <- function(object, newdata, ...) {
   as.vector(kernel_matrix(object$kernel, y, object$points[nz, , drop = FALSE]) %*% object$weights[nz])
 }
 
+# plot() and autoplot() of an embedding draw no band
+refuse_band_kme <- function(dots) {
+  refuse_band_option(dots, "the weighted points of an embedding",
+                     "its noise is described by dp_accuracy() (the expected RKHS norm) and confint() at the points.")
+}
+
 #' @export
 plot.dpfda_kme_release <- function(x, y = NULL, dims = c(1L, 2L), main = NULL, ...) {
+  refuse_band_kme(list(...))
   p <- x$points
   w <- x$weights
   if (is.null(main)) main <- sprintf("dp_kme (%s), epsilon = %s", x$method, format(x$epsilon, digits = 3))

@@ -152,7 +152,10 @@ dp_mean_options <- c("eta", "psi", "M", "J", "bernstein_k", "h", "delta", "calib
 #'   column names `id`, `arg`, `value` (strings or bare names) in `...`
 #'   (see [summarise_mean()] for
 #'   the rules); `select = "pcv"` and `center` need curves in memory.
-#' @param epsilon Privacy budget of the release.
+#' @param epsilon Privacy budget of the release (with `select = "pcv"` the
+#'   selection's `epsilon_select` is charged on top: the call spends
+#'   `epsilon + epsilon_select`, which the release's `epsilon` and the
+#'   budget's ledger report).
 #' @param tau Public bound on the norm of a curve (see above), or `"auto"`:
 #'   a bound chosen privately with a share of `epsilon` (see Automatic bound).
 #'   For the L2 mechanisms it is the norm over the grid's domain: on a domain

@@ -356,7 +356,8 @@ query.dpfda_online_session <- function(object, x, ...) {
     dx <- ncol(x)
   }
   d <- .subset2(object, "d")
-  if (is.null(d)) {
+  if (is.null(d) || (dx != d && identical(c_online_count(ptr), 0L))) {
+    # (the first query fixes the dimension; one that answered nothing, e.g. f's values refused, does not)
     d <- online_setup(object, dx)
   } else if (dx != d) {
     dpfda_abort(sprintf("`x` must have %d column%s (the dimension of the earlier queries), not %d.",

@@ -159,6 +159,15 @@ refuse_band_beyond_1d <- function(v, band, reference) {
               class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = what)
 }
 
+# `band` (or `reference`) given to a plot that draws neither (components, weighted points): refused
+# with a classed error (it reached graphics as "\"band\" is not a graphical parameter", 6 to 12 times)
+refuse_band_option <- function(dots, what, instead) {
+  for (a in intersect(c("band", "reference"), names(dots))) {
+    dpfda_abort(sprintf("`%s` is not drawn on %s: %s", a, what, instead),
+                class = c("dpfda_error_unsupported", "dpfda_error_argument"), arg = a)
+  }
+}
+
 # band argument -> NULL or "pointwise" / "simultaneous"
 band_type <- function(band) {
   if (isFALSE(band) || is.null(band)) return(NULL)

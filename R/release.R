@@ -239,8 +239,8 @@ print.dpfda_release <- function(x, ...) {
   }
   b <- release_bias_bound(x)
   if (!is.null(b) && is.finite(b$l2)) {
-    cat(sprintf("  smoothing bias at most %s in L2 for a mean as smooth as the kernel allows (%s for any mean within tau)\n",
-                format(b$l2, digits = 4), format(b$worst_l2, digits = 4)))
+    cat(sprintf("  smoothing bias at most %s in L2 for a mean as smooth as %s allows (%s for any mean within tau)\n",
+                format(b$l2, digits = 4), bias_kernel_words(x$mechanism), format(b$worst_l2, digits = 4)))
   }
   release_details(x)
   print_noise_source(x$rng)
@@ -308,7 +308,7 @@ print.summary.dpfda_release <- function(x, ...) {
   cat("summary of the released values:\n")
   print(x$values)
   if (!is.null(x$distribution)) {
-    print_distribution(x$distribution[setdiff(names(x$distribution), "density")],
+    print_distribution(x$distribution[setdiff(names(x$distribution), "group")],
                        "  as a distribution (as_density(): negative values set to 0, normalised):")
   }
   if (!is.null(x$moments)) {
@@ -555,6 +555,12 @@ release_predict.default <- function(object, newdata, ...) {
 # only when they are variable names; values written into the call (or passed
 # through do.call()) are replaced by `<private>`. do.call() also puts the
 # function itself into the call: its name replaces it.
+# Which kernel a smoothing-bias bound measures smoothness with: a Bernstein polynomial has none of its
+# own, and its bound uses dp_mean()'s default kernel as the reference (?dp_accuracy).
+bias_kernel_words <- function(mechanism) {
+  if (identical(mechanism, "bernstein")) "the reference kernel (dp_mean()'s default)" else "the kernel"
+}
+
 private_call_args <- c("x", "y", "f", "data", "values", "utility", "unit", "counts", "age", "deaths", "group",
                        "folds")
 

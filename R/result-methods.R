@@ -18,14 +18,18 @@ abort_nothing_to_plot <- function(what, instead, thing = "curve to plot", arg = 
 #' says what to plot instead, `predict()` is refused the same way (it says
 #' which release to make and predict from), and `summary()` gives the object, which
 #' prints as it does. `plot()` of an online session ([dp_online()]) draws
-#' its public answers so far, `released(x)`; `summary()`, `glance()` and
-#' `tidy()` of a session are those of `released(x)` (a session that has
-#' answered nothing has nothing to describe: `dpfda_error_state`).
+#' its public answers so far, `released(x)`; `summary()`, `glance()`,
+#' `tidy()`, `confint()` and `as.data.frame()` of a session are those of
+#' `released(x)` (a session that has answered nothing has nothing to
+#' describe: `dpfda_error_state`), and `predict()` is refused: new points
+#' are answered by [query()]. `confint()` of a bandwidth or a selection is
+#' refused (a number, no noise law); `as.data.frame()` of them is `tidy()`.
 #'
 #' @param x,object A `dpfda_bandwidth`, `dpfda_selection` or
 #'   `dpfda_online_session`.
 #' @param ... For an online session, passed to the method of its release
 #'   (e.g. `band = TRUE` for [plot()]); otherwise unused.
+#' @param row.names,optional Not used (as.data.frame()'s arguments).
 #' @return `plot()`: of a session, invisibly the release plotted. `summary()`:
 #'   the object itself, or for a session the summary of its release.
 #'   `glance()`, `tidy()`: data frames, as for a release.
@@ -116,3 +120,59 @@ glance.dpfda_online_session <- function(x, ...) glance(released(x), ...)
 #' @rdname result_methods
 #' @export
 tidy.dpfda_online_session <- function(x, ...) tidy(released(x), ...)
+
+#' @rdname result_methods
+#' @export
+confint.dpfda_online_session <- function(object, ...) confint(released(object), ...)
+
+#' @rdname result_methods
+#' @export
+as.data.frame.dpfda_online_session <- function(x, row.names = NULL, optional = FALSE, ...) {
+  as.data.frame(released(x), row.names = row.names, optional = optional, ...)
+}
+
+#' @rdname result_methods
+#' @export
+predict.dpfda_online_session <- function(object, ...) {
+  # (R's "no applicable method"): a session answers new points with query(), which keeps every
+  # answer consistent with the earlier ones; predict() would answer without recording them
+  dpfda_abort(paste("A session answers new points with query(s, x) (part of the same release, consistent with its",
+                    "earlier answers); the answers so far are released(s)."),
+              class = "dpfda_error_unsupported", arg = "object")
+}
+
+# confint() of a number: no band (R's default failed with "no applicable method for 'vcov'").
+abort_no_band <- function(what, instead) {
+  dpfda_abort(sprintf("There is no band for %s: %s", what, instead), class = "dpfda_error_unsupported",
+              arg = "object")
+}
+
+#' @rdname result_methods
+#' @export
+confint.dpfda_bandwidth <- function(object, ...) {
+  abort_no_band("a released bandwidth (one number, with no noise law to describe)",
+                "release the density with it, dp_kde(x, grid, bandwidth = b, ...), and confint() that release.")
+}
+
+#' @rdname result_methods
+#' @export
+confint.dpfda_selection <- function(object, ...) {
+  abort_no_band("a selection (the exponential mechanism chooses a candidate; it adds no noise)",
+                "tidy() lists the candidates with their probabilities; confint() the release made with the choice.")
+}
+
+#' @rdname result_methods
+#' @export
+confint.dpfda_pcv_selection <- confint.dpfda_selection
+
+#' @rdname result_methods
+#' @export
+as.data.frame.dpfda_bandwidth <- function(x, row.names = NULL, optional = FALSE, ...) tidy(x, ...)
+
+#' @rdname result_methods
+#' @export
+as.data.frame.dpfda_selection <- function(x, row.names = NULL, optional = FALSE, ...) tidy(x, ...)
+
+#' @rdname result_methods
+#' @export
+as.data.frame.dpfda_pcv_selection <- function(x, row.names = NULL, optional = FALSE, ...) tidy(x, ...)

@@ -18,7 +18,8 @@
 #'   seed can subtract the noise. Objects produced in this mode say so when
 #'   printed.
 #'
-#' @param mode `NULL` to query, or `"secure"` / `"seeded"` to set.
+#' @param mode `NULL` to query, or `"secure"` / `"seeded"` to set (spelt out:
+#'   a partial name such as `"seed"` is refused).
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The mode in force before the call (invisibly when setting), so that
 #'   it can be restored.
@@ -37,7 +38,11 @@ dp_rng <- function(mode = NULL, ...) {
   if (is.null(mode)) return(old)
   # (one mode: c("secure", "seeded") set "secure" in silence, as a default of choices would)
   if (length(mode) != 1L) arg_error("mode", "one of \"secure\", \"seeded\"", mode)
-  mode <- check_choice(mode, c("secure", "seeded"), "mode")
+  # spelt out: a partial match (dp_rng("seed"), "s") switched to non-private noise without a word
+  if (!(is.character(mode) && !is.na(mode) && mode %in% c("secure", "seeded"))) {
+    arg_error("mode", "\"secure\" or \"seeded\", spelt out (\"seeded\" makes every later release non-private)",
+              mode)
+  }
   c_rng_mode_set(if (mode == "seeded") 1L else 0L)
   invisible(old)
 }
@@ -53,6 +58,10 @@ dp_rng <- function(mode = NULL, ...) {
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return The previous mode (`"secure"` or `"seeded"`), invisibly: restore
 #'   it with `dp_rng(old)` (not `dp_reproducible(old)`, which needs a seed).
+#'   `dp_rng(old)` restores the mode only: R's random-number state stays as
+#'   `set.seed(seed)` and the releases left it. Inside a function that should
+#'   leave its caller's stream alone, save `.Random.seed` (in the global
+#'   environment) first and put it back on exit.
 #' @examples
 #' old <- dp_reproducible(42)
 #' rlaplace(2, scale = 1)

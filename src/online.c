@@ -64,16 +64,12 @@ static void wipe(void *p, size_t bytes)
   while (bytes--) *v++ = 0;
 }
 
+static void release_storage(online_state *s);
+
 void online_free(online_state *s)
 {
   if (s == NULL) return;
-  size_t cap = (size_t) s->cap;
-  if (s->u) wipe(s->u, cap * sizeof(double));
-  if (s->w) wipe(s->w, cap * sizeof(double));
-  if (s->nodes) wipe(s->nodes, cap * sizeof(ou_node));
-  if (s->vals) wipe(s->vals, cap * sizeof(ou_val));
-  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->w); free(s->nodes);
-  free(s->vals);
+  release_storage(s);
   wipe(s, sizeof *s);
   free(s);
 }
@@ -461,8 +457,32 @@ online_state *online_new(double amp, double tau, int ktype, double nu, double ga
 
 /* Fix the algorithm and the dimension (first query): 0, 1 for a bad
  * setup, 2 when it differs from the one fixed before. */
+/* Back to no storage (nothing answered yet): the buffers were sized for another kind or dimension. */
+static void release_storage(online_state *s)
+{
+  size_t cap = (size_t) s->cap;
+  if (s->u) wipe(s->u, cap * sizeof(double));
+  if (s->w) wipe(s->w, cap * sizeof(double));
+  if (s->nodes) wipe(s->nodes, cap * sizeof(ou_node));
+  if (s->vals) wipe(s->vals, cap * sizeof(ou_val));
+  free(s->x); free(s->xs); free(s->ans); free(s->u); free(s->L); free(s->w); free(s->nodes);
+  free(s->vals);
+  s->x = s->xs = s->ans = s->u = s->L = s->w = NULL;
+  s->nodes = NULL;
+  s->vals = NULL;
+  s->cap = 0;
+  s->capL = 0;
+  s->root = -1;
+}
+
 int online_setup(online_state *s, int kind, int d)
 {
+  /* a first query that failed (f's values refused) answered nothing: another dimension or kind may
+   * set the session up afresh (it stayed fixed to the failed query's) */
+  if (s->kind != KIND_UNSET && s->n == 0 && (s->kind != kind || s->d != d)) {
+    release_storage(s);
+    s->kind = KIND_UNSET;
+  }
   if (s->kind == KIND_UNSET) {
     if ((kind != KIND_GENERAL && kind != KIND_MARKOV) || d < 1 || (kind == KIND_MARKOV && d != 1))
       return 1;

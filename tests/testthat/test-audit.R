@@ -242,3 +242,22 @@ test_that("an audit charges no budget, and a mechanism's failure keeps its class
                              x, nb, n = 200), class = "dpfda_error_data")
   expect_s3_class(e, "dpfda_error_argument")
 })
+
+test_that("the package's own warnings come back once per data set with their count and class", {
+  # (2000 runs: 2000 times "the release is mostly noise")
+  old <- options(dpfda.utility_warning = TRUE)   # (off in the suite)
+  on.exit(options(old))
+  d0 <- data.frame(x = seq(0.05, 0.95, length.out = 40), y = 0)
+  d1 <- d0
+  d1$y[1] <- 1
+  m <- function(d) dp_bin_regression(d$x, d$y, bins = 4, y_bound = c(-1, 1), epsilon = 0.05, domain = c(0, 1))
+  got <- list()
+  withCallingHandlers(dp_audit(m, d0, d1, n = 200, epsilon = 0.05, seed = 2), warning = function(w) {
+    got[[length(got) + 1L]] <<- w
+    invokeRestart("muffleWarning")
+  })
+  expect_lte(length(got), 4L)
+  expect_true(all(vapply(got, inherits, NA, "dpfda_warning")))
+  expect_true(any(vapply(got, function(w) grepl("200 times, in the audit's runs on `data`", conditionMessage(w),
+                                                 fixed = TRUE), NA)))
+})

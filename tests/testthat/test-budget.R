@@ -530,3 +530,21 @@ test_that("spend(mu = ) takes a mu computed for exactly its (epsilon, delta), an
   expect_warning(spend(b, 0.1, 1e-6, mu = 0.5), "does not imply", class = "dpfda_warning_privacy")
   expect_true(is.na(b$ledger$mu[3]))
 })
+
+test_that("advanced composition: a Gaussian release at a tiny delta is found for next_release; delta 0 in spend()'s warning", {
+  # (572 releases of (0.01, 1e-6) on (1, 1e-3): "no Gaussian release fits" with a row of epsilon 0, while
+  # one of (0.007, 1e-9) was accepted)
+  a <- privacy_budget(1, delta = 1e-3, composition = "advanced")
+  for (i in 1:572) spend(a, 0.01, delta = 1e-6)
+  nx <- budget_spent(a)$next_release
+  g <- nx[nx$noise == "gaussian", ]
+  expect_gt(g$epsilon, 0.005)
+  expect_gt(g$delta, 0)
+  expect_output(print(a), "if Gaussian")
+  expect_silent(spend(a, g$epsilon * (1 - 1e-6), g$delta, mu = dpfda:::gdp_mu_for(g$epsilon * (1 - 1e-6), g$delta)))
+  # (with delta = 0 no mu implies the claim: the warning said "at most NULL here")
+  b <- privacy_budget(3, 1e-5)
+  w <- expect_warning(spend(b, 0.5, 0, mu = 0.1), class = "dpfda_warning_privacy")
+  expect_no_match(conditionMessage(w), "NULL")
+  expect_match(conditionMessage(w), "delta above 0")
+})

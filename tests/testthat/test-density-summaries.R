@@ -60,7 +60,7 @@ test_that("several densities: one row per density, named by the mortality groups
   cut <- pnorm(c(0, 100), 82, 9)
   expect_equal(unname(q["B", ]), qnorm(cut[1] + c(0.5, 0.9) * diff(cut), 82, 9), tolerance = 1e-3)
   d <- summary(m)$distribution
-  expect_identical(d$density, c("A", "B"))
+  expect_identical(d$group, c("A", "B"))
   expect_equal(d$mean[2], 82 + 81 * (dnorm(0, 82, 9) - dnorm(100, 82, 9)) / diff(cut), tolerance = 1e-3)
   expect_equal(d$median, unname(quantile(m, 0.5)[, 1]))
   expect_lt(d$mean[1], d$mean[2])   # region A: deaths in infancy lower the mean
@@ -104,7 +104,7 @@ test_that("quantile() refuses what is not a one-dimensional density, by name", {
   g2 <- as.matrix(expand.grid(t, t))
   d2 <- as_density(curves(matrix(1, 1, 121), g2))
   expect_error(quantile(d2, 0.5), "one-dimensional", class = "dpfda_error_argument")
-  expect_named(summary(d2)$distribution, c("density", "mean_arg1", "mean_arg2", "sd_arg1", "sd_arg2", "correlation"))
+  expect_named(summary(d2)$distribution, c("group", "mean_arg1", "mean_arg2", "sd_arg1", "sd_arg2", "correlation"))
   expect_equal(unlist(summary(d2)$distribution[1, 2:5]), c(mean_arg1 = 0.5, mean_arg2 = 0.5,
                                                            sd_arg1 = sqrt(1 / 12), sd_arg2 = sqrt(1 / 12)),
                tolerance = 0.02)   # (the uniform density on the square; the trapezoid weights' ends)
@@ -127,7 +127,7 @@ test_that("tidy() of curves is their long data frame; glance() of densities thei
   deaths <- c(dnorm(0:100, 70, 12), dnorm(0:100, 80, 9))
   m <- mortality_distribution(data.frame(age, deaths, region = rep(c("A", "B"), each = 101)), group = region)
   expect_identical(tidy(m), as.data.frame(m))
-  expect_identical(glance(m)$density, c("A", "B"))
+  expect_identical(glance(m)$group, c("A", "B"))
   g2 <- as.matrix(expand.grid(t, t))
   expect_equal(glance(as_density(curves(matrix(1, 1, 121), g2)))$correlation, 0)   # (in the plane: moments)
   g3 <- as.matrix(expand.grid(t[1:3], t[1:3], t[1:3]))
@@ -144,7 +144,7 @@ test_that("summary() in the plane: moments of densities, and of a release with t
   dens <- exp(-(g[, 1]^2 - 2 * rho * g[, 1] * (g[, 2] / 1.5) + (g[, 2] / 1.5)^2) / (2 * (1 - rho^2)))
   d <- as_density(curves(matrix(dens, 1), list(x = a1, y = a2)))
   s <- summary(d)$distribution
-  expect_named(s, c("density", "mean_arg1", "mean_arg2", "sd_arg1", "sd_arg2", "correlation"))
+  expect_named(s, c("group", "mean_arg1", "mean_arg2", "sd_arg1", "sd_arg2", "correlation"))
   expect_equal(unlist(s[1, -1]), c(mean_arg1 = 0, mean_arg2 = 0, sd_arg1 = 1, sd_arg2 = 1.5, correlation = 0.6),
                tolerance = 2e-3)
   expect_output(print(summary(d)), "means, standard deviations, correlation")

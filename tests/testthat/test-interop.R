@@ -372,15 +372,24 @@ test_that("messages for a tfd or a release where curves are wanted, a date colum
                class = "dpfda_error_argument")
 })
 
-test_that("a one-point grid is refused for long data on every source (every row was averaged into it)", {
-  L <- data.frame(id = rep(1:5, each = 3), arg = rep(c(4, 5, 6), 5), value = rep(c(1, 2, 3), 5))
-  expect_error(summarise_mean(L, grid = 5, tau = 10), "one point", class = "dpfda_error_argument")
-  expect_error(dp_mean(L, grid = 5, epsilon = 1, tau = 10), "one point", class = "dpfda_error_argument")
-  expect_error(dp_mean(dp_chunks(L, 4), grid = 5, epsilon = 1, tau = 10), "one point", class = "dpfda_error_argument")
+test_that("a one-point grid reaches its point only: the other rows of long data are left out, on every source", {
+  # (every row was averaged into the one point: growth's heights at all ages gave 135.2 at age 5)
+  L <- data.frame(id = rep(1:5, each = 3), arg = rep(c(4, 5, 6), 5), value = rep(c(1, 2, 3), 5) * rep(1:5, each = 3))
+  expect_warning(s <- summarise_mean(L, grid = 5, tau = 100), "10 rows of long data lie beyond the grid's one point",
+                 class = "dpfda_warning_data")
+  expect_equal(s$sums / s$n, mean(2 * 1:5))
+  r_m <- with_seed_mode(1, suppressWarnings(dp_mean(L, grid = 5, epsilon = 1, tau = 100)))
+  r_c <- with_seed_mode(1, suppressWarnings(dp_mean(dp_chunks(L, 4), grid = 5, epsilon = 1, tau = 100)))
+  expect_equal(r_c$values$values, r_m$values$values, tolerance = 1e-12)
+  expect_identical(r_m$n, 5)
   skip_if_not_installed("RSQLite")
   env <- environment()
   tb <- sqlite_tbl(L, "one_point", envir = env)
-  expect_error(dp_mean(tb, grid = 5, epsilon = 1, tau = 10), "one point", class = "dpfda_error_argument")
-  expect_error(dp_mean(tb, grid = c(4, 5, 6), epsilon = 1, tau = 10, method = "linear"), "applies to curves read in memory",
-               class = "dpfda_error_argument")
+  expect_warning(s_t <- summarise_mean(tb, grid = 5, tau = 100), "beyond the grid's one point",
+                 class = "dpfda_warning_data")
+  expect_equal(s_t$sums, s$sums, tolerance = 1e-12)
+  r_t <- with_seed_mode(1, suppressWarnings(dp_mean(tb, grid = 5, epsilon = 1, tau = 100)))
+  expect_equal(r_t$values$values, r_m$values$values, tolerance = 1e-12)
+  expect_error(dp_mean(tb, grid = c(4, 5, 6), epsilon = 1, tau = 10, method = "linear"),
+               "applies to curves read in memory", class = "dpfda_error_argument")
 })

@@ -469,3 +469,21 @@ test_that("a target may return a one-curve curves object on the queried points (
                   sensitivity = S, epsilon = 1, delta = 1e-5)
   expect_error(query(o3, c(2, 3)), "`f` must be a function returning 2 numbers", class = "dpfda_error_argument")
 })
+
+test_that("a first query that answered nothing does not fix the session's dimension", {
+  # (f's 2 x 2 matrix refused on a 2-D first query; then a 1-D query was refused as "must have 2 columns")
+  f <- function(t) if (is.matrix(t) && ncol(t) == 2L) t else sin(2 * pi * t)
+  for (k in list(kernel_gaussian(0.1), kernel_exponential(0.1))) {
+    o <- with_seed_mode(3, dp_online(f, k, sensitivity = 0.1, epsilon = 1, delta = 1e-5))
+    expect_error(query(o, matrix(c(0.1, 0.2, 0.3, 0.4), 2)), class = "dpfda_error_argument")
+    expect_identical(length(o), 0L)
+    a <- with_seed_mode(4, query(o, c(0.5, 0.2)))
+    expect_length(a, 2L)
+    expect_identical(length(o), 2L)
+    # once answered, the dimension is fixed
+    expect_error(query(o, matrix(c(0.1, 0.2, 0.3, 0.4), 2)), "1 column", class = "dpfda_error_argument")
+    # and the session is the one a clean first 1-D query gives
+    o2 <- with_seed_mode(3, dp_online(f, k, sensitivity = 0.1, epsilon = 1, delta = 1e-5))
+    expect_equal(with_seed_mode(4, query(o2, c(0.5, 0.2))), a)
+  }
+})
