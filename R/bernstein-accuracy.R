@@ -119,8 +119,8 @@ bernstein_lebesgue <- function(k, h = 1L, dim = 1L, type = c("grid", "certified"
 #' Also returned: `noise_rms` \eqn{= \lambda\sqrt{2 \bar v^\ell}} (Laplace)
 #' or \eqn{\sigma\sqrt{\bar v^\ell}} (Gaussian), the root of the expected
 #' squared noise averaged over the domain, with \eqn{\bar v = \int_0^1
-#' \sum_\nu b^{(h)}_{\nu,k}(y)^2 dy} computed exactly (0.195, 0.261, 0.302,
-#' 0.332, 0.354 for \eqn{k = 20}, \eqn{h = 1, \dots, 5}): why larger \eqn{h}
+#' \sum_\nu b^{(h)}_{\nu,k}(y)^2 dy} computed exactly (0.195, 0.260, 0.302,
+#' 0.331, 0.354 for \eqn{k = 20}, \eqn{h = 1, \dots, 5}): why larger \eqn{h}
 #' costs accuracy at small \eqn{\epsilon}.
 #'
 #' @param sensitivity \eqn{S(F)}, e.g. from [sensitivity_bernstein].

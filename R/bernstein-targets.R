@@ -52,6 +52,7 @@ priestley_chao <- function(x, y, newdata, bandwidth, bound, gap = NULL, ...) {
   bound <- check_number(bound, "bound", lower = 0, lower_open = TRUE)
   n <- length(x)
   if (!is.null(gap)) gap <- check_number(gap, "gap", lower = 0, lower_open = TRUE)
+  warn_outside_unit_box(sum(x < 0 | x > 1), n, 1L, "design points of `x`")
   x <- pmin(pmax(x, 0), 1)
   y <- pmin(pmax(as.double(y), -bound), bound)
   o <- order(x, y)
@@ -173,6 +174,7 @@ logistic_fit <- function(x, y, C = 1, tol = 1e-10, maxit = 100L, ...) {
   C <- check_number(C, "C", lower = 0, lower_open = TRUE, upper = 1e12)
   tol <- check_number(tol, "tol", lower = 0, lower_open = TRUE)
   maxit <- check_count(maxit, "maxit", max = 1e5)
+  warn_outside_unit_box(sum(rowSums(x < 0 | x > 1) > 0), nrow(x), ncol(x), "rows of `x`")
   x <- pmin(pmax(x, 0), 1)
   nr <- sqrt(rowSums(x^2))
   x[nr > 1, ] <- x[nr > 1, , drop = FALSE] / nr[nr > 1]
@@ -239,3 +241,15 @@ bern_kernel_sum <- function(x, w, t, b, block_doubles = 2^22) {
 
 # log(1 + exp(z)) without overflow.
 bern_log1pexp <- function(z) ifelse(z > 0, z + log1p(exp(-z)), log1p(exp(z)))
+
+# Points of a Bernstein target's data outside [0, 1]^d, the domain its sensitivity assumes, are moved to
+# its edges: said, as naive_bayes_kde() says it (priestley_chao() on x in [0, 30] returned zeros, and
+# logistic_fit() of x * 5 put every row at one corner, without a word).
+warn_outside_unit_box <- function(k, n, d, what) {
+  if (k > 0) {
+    dpfda_warn(sprintf(paste("%s of the %d %s lie outside [0, 1]%s, the domain of the Bernstein mechanism's",
+                             "targets, and were moved to its edges. Rescale each variable to [0, 1] with public",
+                             "bounds first, (x - lower) / (upper - lower), and the bandwidth with it."),
+                       format(k), n, what, if (d == 1L) "" else sprintf("^%d", d)), class = "dpfda_warning_data")
+  }
+}

@@ -114,9 +114,15 @@ krr_data <- function(x, y, kernel, domain, yb) {
 
 # `centre`, the older spelling of `center`, given in `...` of dp_krr() or
 # krr_fit(): the value to use, the name to check it under, and the rest of `...`.
-centre_alias <- function(center, dots) {
+# Both spellings given, and different: refused (`centre = TRUE` overrode `center = FALSE` in silence).
+centre_alias <- function(center, dots, center_given = FALSE) {
   if (!"centre" %in% names(dots)) return(list(center = center, arg = "center", dots = dots))
-  list(center = dots$centre, arg = "centre", dots = dots[names(dots) != "centre"])
+  if (center_given && !identical(center, dots[["centre"]])) {
+    dpfda_abort(sprintf(paste("`center` (%s) and `centre` (%s, its older spelling) disagree: give one of them."),
+                        paste(format(center), collapse = ", "), paste(format(dots[["centre"]]), collapse = ", ")),
+                arg = "centre")
+  }
+  list(center = dots[["centre"]], arg = "centre", dots = dots[names(dots) != "centre"])
 }
 
 # Public response bound: clipping interval, offset and B with |y - offset| <= B.

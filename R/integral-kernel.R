@@ -47,6 +47,10 @@ integral_kernel <- function(lower, upper, lower2 = lower, upper2 = upper, length
   ls <- check_lengthscales(lengthscale, ncol(b1$lower))
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
   average <- check_flag(average, "average")
+  if (average) {
+    check_box_width(b1, "lower", "upper")
+    check_box_width(b2, "lower2", "upper2")
+  }
   check_alloc(as.double(nrow(b1$lower)) * nrow(b2$lower), "integral kernel matrix")
   K <- integral_gram(b1$lower, b1$upper, b2$lower, b2$upper, ls, average = average)
   out <- variance * K
@@ -69,6 +73,7 @@ integral_cross_kernel <- function(points, lower, upper, lengthscale = 1, varianc
   ls <- check_lengthscales(lengthscale, ncol(b$lower))
   variance <- check_number(variance, "variance", lower = 0, lower_open = TRUE)
   average <- check_flag(average, "average")
+  if (average) check_box_width(b, "lower", "upper")
   check_alloc(as.double(nrow(pts)) * nrow(b$lower), "integral kernel matrix")
   K <- integral_cross(pts, b$lower, b$upper, ls, average = average)
   out <- variance * K
@@ -228,4 +233,15 @@ integral_nll <- function(th, lohi, yv, lap_var) {
          0.5 * v * sum(W * Kb), 0.5 * tau * sum(diag(W)))
   if (!is.finite(f) || !all(is.finite(g))) return(list(f = 1e100, g = rep(0, D + 2L)))
   list(f = f, g = g)
+}
+
+# An average over a box of zero width is 0 / 0 (it said "the integral kernel overflows; rescale the
+# boxes or the variance").
+check_box_width <- function(b, lo, up) {
+  flat <- which(rowSums(b$upper - b$lower <= 0) > 0)
+  if (length(flat)) {
+    dpfda_abort(sprintf(paste("Box %d of `%s`/`%s` has zero width in a coordinate: an average over it is 0 / 0.",
+                              "Give boxes of positive width, or average = FALSE (the integral, 0 over a flat box);",
+                              "a kernel at a point is kernel_matrix()."), flat[1L], lo, up), arg = up)
+  }
 }

@@ -90,7 +90,8 @@
 #'   `"composition"` for the paper's Theorem 7 Laplace scale.
 #' @param noise `"float"` (default) for floating-point noise, or `"exact"`
 #'   for discrete Laplace / Gaussian noise on a grid of spacing
-#'   \eqn{b_0 2^{-k}} (\eqn{b_0} the noise scale), sampled exactly (see
+#'   \eqn{b_0 2^{-j}} (\eqn{b_0} the noise scale, \eqn{j} a power chosen for it, not
+#'   the lattice's `k`), sampled exactly (see
 #'   [exact_noise]); the per-point
 #'   sensitivity is increased by one grid step, Gaussian noise is then
 #'   calibrated through zCDP, and the release records `grid_step` (and
@@ -134,6 +135,7 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   check_required(c("f", "sensitivity", "epsilon", "k"),
                  advice = list(f = "the private function: an R function, or its values on the lattice"))
   check_dot_names(dot_args(), character(), "dp_bernstein")   # (a misspelt option gets a classed error)
+  epsilon <- check_epsilon(epsilon)   # (before release_open(): epsilon = Inf warned "above 10", then was refused)
   budget <- release_open(budget, epsilon, delta)
   call <- match.call()
   noise_mode <- check_noise(noise)
@@ -165,7 +167,7 @@ dp_bernstein <- function(f, sensitivity, epsilon, k, h = 1, dim = 1, delta = 0, 
   lattice <- bernstein_lattice(kk, dom)
 
   noise <- bernstein_noise(sensitivity, epsilon, delta, m, calibration)
-  target <- bernstein_target(f, lattice, m)
+  target <- bernstein_target(f, lattice, m, kk + 1L)
   grid_step <- NULL
   if (noise_mode == "exact") {
     # round the lattice values to the grid: each moves by at most one grid step more
@@ -285,7 +287,7 @@ bernstein_lattice <- function(k, dom) {
 }
 
 # The target's values on the lattice; messages never show the values.
-bernstein_target <- function(f, lattice, m) {
+bernstein_target <- function(f, lattice, m, sizes = NULL) {
   is_fun <- is.function(f)
   v <- if (is_fun) {
     withCallingHandlers(
@@ -305,7 +307,23 @@ bernstein_target <- function(f, lattice, m) {
                           format(m, big.mark = ",")), arg = "f")
     }
     v0
-  } else f
+  } else {
+    # an array of lattice values has one extent per axis, k + 1 each, in lattice order (a 4 x 5 array for
+    # k = c(4, 3), whose lattice is 5 x 4, was read as a flat vector: every value at another point)
+    da <- dim(f)
+    if (is.numeric(f) && length(da) > 1L) {
+      kk1 <- sizes
+      # (a one-axis lattice takes a one-column or one-row matrix as well)
+      if (!is.null(kk1) && !identical(as.integer(da), as.integer(kk1)) &&
+          !(length(kk1) == 1L && sum(da > 1L) <= 1L)) {
+        dpfda_abort(sprintf(paste("`f` is a %s array, but the lattice of `k` is %s (k + 1 values per axis, the first",
+                                  "axis varying fastest): give the values in that shape, e.g. aperm() a transposed",
+                                  "array, or as a vector in lattice order."),
+                            paste(da, collapse = " x "), paste(kk1, collapse = " x ")), arg = "f")
+      }
+    }
+    f
+  }
   # (a function may return a one-curve curves object on the lattice, as kde_gaussian(x, t, b) does)
   if (is_fun) v <- curve_values_at(v, lattice, "f")
   if (!is.numeric(v) || is.object(v) || length(v) != m || !all(is.finite(v))) {

@@ -91,8 +91,8 @@ sensitivity_erm <- function(lipschitz, lambda, n, sup_kxx = 1, ...) {
 #' form (a libsvm-style SVM with a free bias is not covered). Labels may be
 #' given as \eqn{\pm 1}, as 0/1 (0 becomes \eqn{-1}), as `TRUE`/`FALSE`
 #' (`FALSE` becomes \eqn{-1}) or as a factor with exactly two levels (the
-#' first level becomes \eqn{-1}, the second \eqn{+1}); predicted classes are
-#' always \eqn{\pm 1}.
+#' first level becomes \eqn{-1}, the second \eqn{+1}); predicted classes
+#' (`predict(type = "class")`) are in the labels' own terms (see `type`).
 #'
 #' **Public inputs.** `lambda`, `kernel`, `grid`, `domain`, `gap_tol` and
 #' `n = nrow(x)` (with `unit`, the number of units) are public (neighbouring
@@ -364,7 +364,8 @@ predict.dpfda_svm_release <- function(object, newdata = NULL, type = c("response
 #'   `dual` \eqn{b}, `gap`, `iterations` (sweeps), `objective` (primal and
 #'   dual values), `fitted` (\eqn{g(x_i)}), `fun` (a function of new points
 #'   evaluating \eqn{g}), and `x`, `y` (\eqn{\pm 1}), `lambda`, `kernel`.
-#'   `predict(fit, newdata, type = c("response", "class"))` evaluates it.
+#'   `predict(fit, newdata, type = c("response", "class"))` evaluates it
+#'   (classes in the labels' own terms, as for [dp_svm()]).
 #' @examples
 #' x <- matrix(runif(400), 200)
 #' y <- ifelse(rowSums((x - 0.5)^2) < 0.09, 1, -1)
@@ -392,9 +393,11 @@ svm_fit <- function(x, y, lambda, kernel, gap_tol = 1e-8, maxit = 1e5, domain = 
   w <- erm_weights(length(data$y), units)
   objective <- c(primal = sum(w * pmax(0, 1 - data$y * f)) + lambda * quad,
                  dual = sum(fit$b) - lambda * quad)   # b'Qb / (4 lambda) = lambda a'Ka
-  new_erm_fit(data$x, fit$a, kernel, class = "dpfda_svm_fit", dual = fit$b, gap = fit$gap,
-              iterations = fit$iterations, objective = objective, fitted = f, y = data$y,
-              lambda = lambda, loss = "hinge", weights = w)
+  out <- new_erm_fit(data$x, fit$a, kernel, class = "dpfda_svm_fit", dual = fit$b, gap = fit$gap,
+                     iterations = fit$iterations, objective = objective, fitted = f, y = data$y,
+                     lambda = lambda, loss = "hinge", weights = w)
+  out$classes <- label_classes(y)   # (predict(type = "class") in the labels' terms, as dp_svm()'s)
+  out
 }
 
 #' Private kernel ridge regression (extension of Hall et al., Section 4.3)
@@ -497,7 +500,7 @@ dp_krr <- function(x, y, lambda, kernel, grid, y_bound, epsilon, delta,
   check_kernel(kernel)
   lambda <- check_number(lambda, "lambda", lower = 0, lower_open = TRUE)
   calibration <- check_choice(calibration, c("analytic", "hall", "classical"), "calibration")
-  ca <- centre_alias(center, list(...))
+  ca <- centre_alias(center, list(...), !missing(center))
   center <- check_flag(ca$center, ca$arg)
   yb <- krr_bound(y_bound, center)
   x <- grid_named_columns(x, grid)
@@ -562,7 +565,7 @@ krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL,
   check_required()
   unit <- unit_arg(substitute(unit), tryCatch(unit, error = function(e) e))
   counts <- unit_arg(substitute(counts), tryCatch(counts, error = function(e) e), "counts")
-  ca <- centre_alias(center, list(...))
+  ca <- centre_alias(center, list(...), !missing(center))
   if (length(ca$dots)) {
     nm <- names(ca$dots)[1L]
     abort_unknown_option(if (is.null(nm) || !nzchar(nm)) "..." else nm, "krr_fit")
@@ -589,7 +592,8 @@ krr_fit <- function(x, y, lambda, kernel, y_bound, center = TRUE, domain = NULL,
 predict.dpfda_svm_fit <- function(object, newdata, type = c("response", "class"), ...) {
   type <- check_choice(type, c("response", "class"), "type")
   v <- object$fun(newdata)
-  if (type == "class") v <- ifelse(v >= 0, 1L, -1L)
+  # (it gave -1 / +1 for factor labels, so that an accuracy against them was 0 in silence)
+  if (type == "class") v <- score_classes(v, object$classes)
   v
 }
 

@@ -841,7 +841,7 @@ nasty_cases_core <- function() {
                             lengthscale = X), expect = "either"),
     nasty(integral_kernel(c(-X, 0), c(X, 1), lengthscale = 1), expect = "either"),
     nasty(integral_kernel(0, 1, lengthscale = 1e-300), expect = "either"),
-    nasty(integral_kernel(0, 0, average = TRUE), class = "dpfda_error_numeric"),
+    nasty(integral_kernel(0, 0, average = TRUE), class = "dpfda_error_argument"),   # (a box of zero width: named)
     nasty(dp_gp_select(runif(1e5), runif(1e5), data.frame(lengthscale = 1, noise_variance = 1), c(0, 1), 1,
                        include_dp_noise = FALSE), class = "dpfda_error_numeric"),
     nasty(dp_gp_select(runif(20), runif(20), data.frame(lengthscale = 1e-300, noise_variance = 1e-300),

@@ -528,3 +528,42 @@ test_that("dp_bernstein(): a calibration other than the default with delta = 0 i
   expect_s3_class(dp_bernstein(function(t) t, 0.1, 1, k = 4, calibration = "hall", delta = 1e-5), "dpfda_release")
   expect_s3_class(dp_bernstein(function(t) t, 0.1, 1, k = 4, calibration = "analytic"), "dpfda_release")
 })
+
+test_that("sensitivity helpers refuse a dim that contradicts the bandwidth (it was ignored: S 4x too small)", {
+  e <- expect_error(sensitivity_bernstein_kde(100, c(0.1, 0.2), dim = 3), "disagrees", class = "dpfda_error_privacy")
+  expect_identical(e$arg, "dim")
+  expect_error(sensitivity_bernstein_kde(100, diag(c(0.01, 0.04)), dim = 3), class = "dpfda_error_privacy")
+  expect_error(sensitivity_bernstein_naive_bayes(100, c(0.1, 0.2), dim = 3), class = "dpfda_error_privacy")
+  # an agreeing dim, or none, is the bandwidth's
+  expect_identical(sensitivity_bernstein_kde(100, c(0.1, 0.2), dim = 2), sensitivity_bernstein_kde(100, c(0.1, 0.2)))
+  expect_identical(sensitivity_bernstein_naive_bayes(100, c(0.1, 0.2), dim = 2),
+                   sensitivity_bernstein_naive_bayes(100, c(0.1, 0.2)))
+  expect_equal(sensitivity_bernstein_naive_bayes(100, 0.1, dim = 3),
+               2 * 2 * (1 / (sqrt(2 * pi) * 0.1))^3 / 100)
+})
+
+test_that("an array of lattice values must have the lattice's shape; epsilon = Inf is refused without a warning", {
+  A <- array(1:20, c(4, 5))
+  # (k = c(4, 3): a 5 x 4 lattice; the 4 x 5 array was read as a flat vector, each value at another point)
+  expect_error(dp_bernstein(A, 0.1, 1, k = c(4, 3)), "5 x 4", class = "dpfda_error_argument")
+  r1 <- with_seed_mode(1, dp_bernstein(t(A), 0.1, 1, k = c(4, 3)))
+  r2 <- with_seed_mode(1, dp_bernstein(as.vector(t(A)), 0.1, 1, k = c(4, 3)))
+  expect_identical(r1$values$values, r2$values$values)
+  expect_silent(with_seed_mode(1, dp_bernstein(matrix(1:6, 6), 0.1, 1, k = 5)))   # (one axis: a column is fine)
+  expect_no_warning(expect_error(dp_bernstein(function(t) t, 0.01, Inf, k = 5), class = "dpfda_error"))
+})
+
+test_that("Bernstein targets say when they move data into [0, 1] (priestley_chao(), logistic_fit())", {
+  expect_warning(priestley_chao(c(0.1, 5, 0.5), 1:3, 0.5, 0.1, bound = 5), "1 of the 3 design points",
+                 class = "dpfda_warning_data")
+  X <- cbind(c(0.2, 3, 0.5, 0.9), c(0.1, 0.4, 7, 0.3))
+  expect_warning(logistic_fit(X, c(1, -1, 1, -1)), "2 of the 4 rows", class = "dpfda_warning_data")
+  expect_no_warning(logistic_fit(X / 10, c(1, -1, 1, -1)))
+})
+
+test_that("integral_kernel(average = TRUE) names a box of zero width (it said the kernel overflows)", {
+  e <- expect_error(integral_kernel(0.3, 0.3, average = TRUE), "zero width", class = "dpfda_error_argument")
+  expect_identical(e$arg, "upper")
+  expect_equal(integral_kernel(0.3, 0.3), matrix(0, 1, 1))
+  expect_error(integral_cross_kernel(0.5, 0.3, 0.3, average = TRUE), "zero width", class = "dpfda_error_argument")
+})

@@ -312,6 +312,15 @@ test_that("a tfd's empty (NA) curve is an individual without observations: refus
                                                     incomplete = "drop")))
   expect_equal(r_tf$values$values, r_m$values$values, tolerance = 1e-12)
   expect_identical(dp_cov(reg, grid = age, epsilon = 1, tau = 100, J = 3, incomplete = "drop")$n, 54)
+  # a tf column with a unit: the person whose only other curve is complete stays, as for the matrix
+  d <- data.frame(person = rep(1:27, each = 2))
+  d$h <- reg
+  r_u <- with_seed_mode(1, suppressWarnings(dp_mean(d, value = h, unit = person, grid = age, epsilon = 1, tau = 100,
+                                                    center = ref, incomplete = "drop")))
+  r_um <- with_seed_mode(1, suppressWarnings(dp_mean(H9, unit = rep(1:27, each = 2), grid = age, epsilon = 1,
+                                                     tau = 100, center = ref, incomplete = "drop")))
+  expect_identical(r_u$n, 27)
+  expect_equal(r_u$values$values, r_um$values$values, tolerance = 1e-12)
   # a grid beyond the domain: the long rules (named, or left out with "drop"), not tf's own error
   expect_error(as_curves(tf::tfd(H, arg = age), grid = 0:20), "do not cover the grid", class = "dpfda_error_data")
   expect_error(as_curves(tf::tfd(H, arg = age), grid = 0:20, incomplete = "drop"), "No curve covers",

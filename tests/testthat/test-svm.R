@@ -567,3 +567,21 @@ test_that("predict(type = \"class\", interval = ) gives the classes at the fit a
   expect_identical(levels(cf$fit), c("no", "yes"))
   for (j in 1:3) expect_identical(as.character(cf[[j]]), ifelse(ci[, j] > 0, "yes", "no"))
 })
+
+test_that("svm_fit() predicts classes in the labels' terms, as dp_svm(); center and centre must agree", {
+  ir <- droplevels(iris[iris$Species != "setosa", ])
+  X <- as.matrix(ir[, 3:4]) / 10
+  fit <- svm_fit(X, ir$Species, lambda = 0.01, kernel = kernel_gaussian(0.2))
+  cl <- predict(fit, X, type = "class")
+  expect_s3_class(cl, "factor")
+  expect_identical(levels(cl), levels(ir$Species))
+  expect_gt(mean(cl == ir$Species), 0.8)   # (it was -1 / +1: an accuracy of 0 in silence)
+  expect_identical(predict(svm_fit(X, ir$Species == "virginica", 0.01, kernel_gaussian(0.2)), X[1:3, ], type = "class"),
+                   as.vector(cl[1:3] == "virginica"))
+  d <- MASS::mcycle
+  e <- expect_error(krr_fit(d$times, d$accel, 0.01, kernel_gaussian(5), y_bound = c(-150, 100), center = FALSE,
+                            centre = TRUE), "disagree", class = "dpfda_error_argument")
+  expect_identical(e$arg, "centre")
+  expect_equal(predict(krr_fit(d$times, d$accel, 0.01, kernel_gaussian(5), y_bound = c(-150, 100), centre = FALSE), 30),
+               predict(krr_fit(d$times, d$accel, 0.01, kernel_gaussian(5), y_bound = c(-150, 100), center = FALSE), 30))
+})
