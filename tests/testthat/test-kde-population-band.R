@@ -28,7 +28,8 @@ kp_coverage <- function(n, eps, reps, parts = list(full = c("sampling", "noise")
 }
 
 test_that("the population band of a density: columns, method, asymmetric ends, no budget", {
-  set.seed(1)
+  old_rng <- dp_reproducible(1)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   b <- privacy_budget(1, delta = 1e-4)
   r <- dp_kde(kp_draw(300), kp_grid, kp_h, epsilon = 0.5, delta = 1e-5, budget = b)
   spent <- budget_spent(b)
@@ -57,7 +58,8 @@ test_that("the population band of a density: columns, method, asymmetric ends, n
 })
 
 test_that("the band covers f_h, and would not without its sampling or its noise term", {
-  set.seed(2)
+  old_rng <- dp_reproducible(2)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   # epsilon 4, n 200: sampling dominates; the noise band alone misses f_h
   cv <- kp_coverage(200, 4, 30, list(full = c("sampling", "noise"), noise_only = "noise"))
   expect_gte(cv[["full"]], 0.9)
@@ -70,7 +72,8 @@ test_that("the band covers f_h, and would not without its sampling or its noise 
 
 test_that("the band's interval holds every mean the two events allow", {
   # {mu in [lo, hi] : |r - mu| <= q + s(mu)} by brute force on a fine grid of mu
-  set.seed(3)
+  old_rng <- dp_reproducible(3)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   m <- 30
   lo <- rep(0, m)
   hi <- runif(m, 0.5, 2)
@@ -98,7 +101,8 @@ test_that("the band's interval holds every mean the two events allow", {
 })
 
 test_that("iclp, frl, sobolev and Bernstein density releases have population bands", {
-  set.seed(4)
+  old_rng <- dp_reproducible(4)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   x <- kp_draw(400)
   for (mech in c("sobolev", "iclp", "frl", "bernstein")) {
     r <- if (mech == "sobolev") dp_kde(x, kp_grid, kp_h, epsilon = 1, delta = 1e-5, mechanism = mech) else
@@ -132,7 +136,8 @@ test_that("iclp, frl, sobolev and Bernstein density releases have population ban
 })
 
 test_that("population bands of densities are refused where the argument does not hold (classed)", {
-  set.seed(5)
+  old_rng <- dp_reproducible(5)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   x <- kp_draw(200)
   d <- data.frame(x = x, person = rep(1:100, 2))
   ri <- dp_kde(x, kp_grid, kp_h, epsilon = 1, mechanism = "iclp")
@@ -169,7 +174,8 @@ test_that("the explorer's density view draws the population band when it is aske
 })
 
 test_engines("the population band of a density from a table is the band of memory (binned alike)", function(con) {
-  set.seed(6)
+  old_rng <- dp_reproducible(6)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   x <- kp_draw(300)
   DBI::dbWriteTable(con, "kp_pts", data.frame(v = x))
   tb <- dplyr::tbl(con, "kp_pts")
@@ -187,7 +193,8 @@ test_engines("the population band of a density from a table is the band of memor
 })
 
 test_that("a one-dimensional release that does not record its binning is refused, not guessed", {
-  set.seed(7)
+  old_rng <- dp_reproducible(7)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   r <- dp_kde(kp_draw(100), kp_grid, kp_h, epsilon = 1, delta = 1e-5)
   r$bin_width <- NULL
   expect_error(confint(r, type = "population"), "binned", class = "dpfda_error_unsupported")
@@ -196,7 +203,8 @@ test_that("a one-dimensional release that does not record its binning is refused
 test_that("the population band of a density with a privacy unit: over units, covers f_h", {
   # persons with 1 to 8 points, strongly correlated within a person (a person effect), every point
   # with the truncated standard normal as its marginal density: the target is f_h
-  set.seed(31)
+  old_rng <- dp_reproducible(31)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   draw <- function(n_persons) {
     k <- sample(1:8, n_persons, replace = TRUE)
     person <- rep(seq_len(n_persons), k)
@@ -227,7 +235,8 @@ test_that("the population band of a density with a privacy unit: over units, cov
 test_that("the Bernstein band's polynomial bias is the worst law's own, and the band stops at the kernel's peak", {
   # (the general bound 2^(h-1) D^2 / (8 k) sup|f_h''| made the band about 6.6 wide on faithful's
   # eruptions, 12 times the density's peak)
-  set.seed(6)
+  old_rng <- dp_reproducible(6)   # (seeded noise: the coverage counts are the same every run)
+  on.exit(dp_rng(old_rng), add = TRUE)
   x <- kp_draw(300)
   r <- with_seed_mode(6, dp_kde(x, kp_grid, kp_h, epsilon = 1, mechanism = "bernstein", k = 20))
   kr <- dpfda:::kde_population_kernel(r, 1L)
