@@ -275,12 +275,12 @@ bern_dim_from_bandwidth <- function(bandwidth, dim, given = FALSE) {
 
 # A `dim` given with a bandwidth of another dimension (3 features, a bandwidth of 2 values) was
 # ignored: the sensitivity of the bandwidth's dimension, about 4 times too small for the data's.
-check_dim_agrees <- function(dim, d_bw) {
+check_dim_agrees <- function(dim, d_bw, arg = "dim") {
   if (dim != d_bw) {
-    dpfda_abort(sprintf(paste("`dim` (%d) disagrees with `bandwidth`, which has %d dimension%s: give one bandwidth per",
-                              "dimension of the data (or one number for all), or the data's `dim`."),
-                        dim, d_bw, if (d_bw == 1L) "" else "s"),
-                arg = "dim", class = c("dpfda_error_argument", "dpfda_error_privacy"))
+    dpfda_abort(sprintf(paste("`%s` (%d) disagrees with `bandwidth`, which has %d dimension%s: give one bandwidth per",
+                              "dimension of the data (or one number for all), or the data's `%s`."),
+                        arg, dim, d_bw, if (d_bw == 1L) "" else "s", arg),
+                arg = arg, class = c("dpfda_error_argument", "dpfda_error_privacy"))
   }
 }
 

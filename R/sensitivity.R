@@ -30,7 +30,8 @@
 #'
 #' @param n Number of data points (public).
 #' @param bandwidth \eqn{h}, per-dimension \eqn{h_j}, or a matrix \eqn{H}.
-#' @param d Dimension (taken from a matrix bandwidth when given).
+#' @param d Dimension (taken from a matrix or vector bandwidth when given; a
+#'   `d` given as well must agree with it, or is refused).
 #' @param mechanism `"gp"` or `"sobolev"`.
 #' @param ... Not used: a name that is not an option (a misspelling) is an error that names it.
 #' @return \eqn{\Delta}.
@@ -44,9 +45,16 @@ sensitivity_kde <- function(n, bandwidth, d = 1L, mechanism = c("gp", "sobolev")
   check_required()
   n <- check_count(n, "n", max = 1e15)
   mechanism <- check_mechanism(mechanism, c("gp", "sobolev"), "sensitivity_kde")
-  if (is.matrix(bandwidth)) d <- nrow(bandwidth) else {
+  # (a `d` that contradicts the bandwidth was ignored: the bandwidth's dimension, a smaller sensitivity)
+  d_given <- !missing(d)
+  d_bw <- if (is.matrix(bandwidth)) nrow(bandwidth) else if (is.numeric(bandwidth) && length(bandwidth) > 1L) {
+    length(bandwidth)
+  }
+  if (!is.null(d_bw)) {
+    if (d_given) check_dim_agrees(check_count(d, "d", max = 1e4), d_bw, "d")
+    d <- d_bw
+  } else {
     d <- check_count(d, "d", max = 1e4)
-    if (is.numeric(bandwidth) && length(bandwidth) > 1L) d <- length(bandwidth)
   }
   bw <- as_bandwidth(bandwidth, d)
   out <- if (mechanism == "gp") {

@@ -10,6 +10,22 @@
 
 int dpfda_bessel_work_len(double nu) { return (int) floor(nu) + 1; }
 
+/* The Matern correlation 2^(1-nu) / Gamma(nu) s^nu K_nu(s) as its series in x = s^2 / 4,
+ *   sum_k (-x)^k / (k! (nu - 1)(nu - 2)...(nu - k)),
+ * for nu > 1 where K_nu(s) overflows: there (2/s)^nu Gamma(nu) > 1e308, so the part of order s^(2 nu)
+ * that the series leaves out is below 1e-600 of it.  Terms shrink once k (nu - k) exceeds x; the
+ * sum stops at a relative 1e-17 (or before k reaches nu). */
+static double matern_series(double s, double nu)
+{
+  double x = s * s / 4.0, term = 1.0, sum = 1.0;
+  for (int k = 0; k + 1.0 < nu && k < 100000; k++) {
+    term *= -x / ((k + 1.0) * (nu - k - 1.0));
+    sum += term;
+    if (fabs(term) <= 1e-17 * fabs(sum)) break;
+  }
+  return sum > 1.0 ? 1.0 : (sum < 0.0 ? 0.0 : sum);
+}
+
 /* Matern correlation at scaled distance r >= 0; closed forms for the
  * half-integer orders, the exponentially scaled Bessel function otherwise so
  * that large r neither overflows nor loses the product to 0 * Inf. */
@@ -27,8 +43,12 @@ static double matern_r(double r, double nu, double *bk)
   }
   double s = sqrt(2.0 * nu) * r;
   double kb = Rf_bessel_k_ex(s, nu, 2.0, bk);      /* exp(s) K_nu(s) */
+  /* K_nu(s) overflows for large nu at small s (nu = 500: every s below 88): the correlation was
+   * then exactly 1, and the noise a constant.  There the series in s^2 serves instead. */
+  if (!R_FINITE(kb)) return matern_series(s, nu);
   if (!(kb > 0.0)) return 0.0;
   double lg = (1.0 - nu) * M_LN2 - Rf_lgammafn(nu) + nu * log(s) - s + log(kb);
+  if (!R_FINITE(lg)) return matern_series(s, nu);
   double v = exp(lg);
   return v > 1.0 ? 1.0 : v;   /* rounding can overshoot k(0) = 1 at tiny r */
 }

@@ -567,3 +567,10 @@ test_that("integral_kernel(average = TRUE) names a box of zero width (it said th
   expect_equal(integral_kernel(0.3, 0.3), matrix(0, 1, 1))
   expect_error(integral_cross_kernel(0.5, 0.3, 0.3, average = TRUE), "zero width", class = "dpfda_error_argument")
 })
+
+test_that("sensitivity_kde() refuses a `d` that contradicts the bandwidth", {
+  expect_error(sensitivity_kde(100, c(0.1, 0.2), d = 3), "`d` \\(3\\) disagrees", class = "dpfda_error_privacy")
+  expect_error(sensitivity_kde(100, diag(c(0.01, 0.04)), d = 1), class = "dpfda_error_privacy")
+  expect_identical(sensitivity_kde(100, c(0.1, 0.2), d = 2), sensitivity_kde(100, c(0.1, 0.2)))
+  expect_equal(sensitivity_kde(100, 0.1, d = 2), sqrt(2) / (100 * 2 * pi * 0.01))
+})

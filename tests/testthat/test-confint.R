@@ -537,3 +537,15 @@ test_that("a simultaneous band ignores points whose noise is at rounding level",
   expect_lt(mult, 3.5)
   expect_true(all(b$upper - b$lower >= p$upper - p$lower - 1e-9))
 })
+
+test_that("predict(interval = ) at one point of a two-dimensional GP release or density (it was non-conformable)", {
+  g2 <- list(seq(0, 1, 0.25), seq(0, 1, 0.25))
+  r2 <- with_seed_mode(1, dp_gp_release(function(p) p[, 1] * p[, 2], g2, kernel_gaussian(0.3), 0.05, 1, 1e-5))
+  one <- predict(r2, cbind(0.1, 0.2), interval = "confidence")
+  two <- predict(r2, rbind(c(0.1, 0.2), c(0.3, 0.3)), interval = "confidence")
+  expect_identical(dim(one), c(1L, 3L))
+  expect_equal(one[1, ], two[1, ], tolerance = 1e-12)
+  k <- with_seed_mode(2, dp_kde(cbind(stats::rnorm(200), stats::rnorm(200)), list(seq(-3, 3, 1), seq(-3, 3, 1)), 0.5,
+                                epsilon = 1, delta = 1e-5))
+  expect_identical(dim(predict(k, cbind(0.1, 0.2), interval = "confidence")), c(1L, 3L))
+})

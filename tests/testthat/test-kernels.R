@@ -69,3 +69,24 @@ test_that("kernel dimension mismatches are classed errors", {
   expect_error(kernel_matrix(kernel_gaussian(1), matrix(0, 2, 3), matrix(0, 2, 2)), class = "dpfda_error")
   expect_error(kernel_gaussian(H = matrix(c(1, 2, 2, 1), 2)), class = "dpfda_error_argument")
 })
+
+test_that("Matern kernels of large order are right where K_nu overflows (they were exactly 1, the noise a constant)", {
+  # reference: the log of K_nu by its integral representation, on a fine grid
+  ref <- function(r, nu, l) {
+    s <- sqrt(2 * nu) * r / l
+    tt <- seq(0, 50, length.out = 200001)
+    lv <- -s * cosh(tt) + nu * tt + log1p(exp(-2 * nu * tt)) - log(2)
+    m <- max(lv)
+    exp((1 - nu) * log(2) - lgamma(nu) + nu * log(s) + m + log(sum(exp(lv - m)) * diff(tt[1:2])))
+  }
+  r <- c(5e-4, 0.01, 0.1, 0.3, 1)
+  for (nu in c(100, 150, 500, 1000)) {
+    k <- kernel_matrix(kernel_matern(nu = nu, lengthscale = 0.3), c(0, r))[1, -1]
+    expect_equal(k, vapply(r, ref, 0, nu = nu, l = 0.3), tolerance = 1e-9, info = nu)
+  }
+  # the release's noise is no constant: its spread across the grid is the kernel's
+  g <- seq(0, 1, length.out = 101)
+  d <- with_seed_mode(1, predict(dp_gp_release(function(t) sin(2 * pi * t), g, kernel_matern(nu = 500, lengthscale = 0.3),
+                                               sensitivity = 0.1, epsilon = 1, delta = 1e-5)) - sin(2 * pi * g))
+  expect_gt(diff(range(d)), 0.1)
+})
