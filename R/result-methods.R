@@ -123,7 +123,7 @@ tidy.dpfda_online_session <- function(x, ...) tidy(released(x), ...)
 
 #' @rdname result_methods
 #' @export
-confint.dpfda_online_session <- function(object, ...) confint(released(object), ...)
+confint.dpfda_online_session <- function(object, ...) stats::confint(released(object), ...)
 
 #' @rdname result_methods
 #' @export
